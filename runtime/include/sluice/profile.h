@@ -1,0 +1,106 @@
+/* sluice: budget profiles.
+ *
+ * A profile declares, for one target class, every budget and the sizes of
+ * everything the runtime will ever hold: the GPU page size and count, the
+ * staging size, the per-frame upload cap, frames in flight, worker threads
+ * and table capacities. Its text format is documented in budgets/README.md.
+ *
+ * slc_profile is plain data. The parser reads a memory buffer, never
+ * allocates, and rejects malformed input with "file:line: [section] key:
+ * rule" in its diagnostic. `sluice budget header` turns a profile into a C
+ * header holding the same slc_profile as static data, for firmware that
+ * cannot read files. */
+#ifndef SLUICE_PROFILE_H
+#define SLUICE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "config.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most budgets a profile declares; longest line the parser accepts (bytes,
+ * without the line break). */
+#define SLC_PROFILE_BUDGET_MAX 32u
+#define SLC_PROFILE_LINE_MAX 256u
+
+/* The ranges the parser enforces; a value outside is "absurd". */
+#define SLC_PROFILE_SIZE_MAX ((uint64_t)1 << 40) /* 1 TiB, for any size or limit */
+#define SLC_PROFILE_PAGE_SIZE_MIN 4096u
+#define SLC_PROFILE_PAGE_SIZE_MAX (64u << 20)
+#define SLC_PROFILE_PAGE_COUNT_MAX (1u << 24)
+#define SLC_PROFILE_FRAMES_IN_FLIGHT_MAX 8u
+#define SLC_PROFILE_WORKERS_MAX 64u
+#define SLC_PROFILE_QUEUE_CAPACITY_MAX (1u << 20)
+#define SLC_PROFILE_TABLE_COUNT_MAX (1u << 24)
+#define SLC_PROFILE_LODS_MAX 16u
+#define SLC_PROFILE_PHASES_MAX 64u
+
+typedef struct slc_profile_budget {
+    char name[SLC_NAME_MAX]; /* full path, "cpu/meta" */
+    uint64_t limit;          /* bytes */
+    uint16_t parent;         /* index into budgets, or SLC_BUDGET_NONE_INDEX */
+} slc_profile_budget;
+
+/* A parsed profile. Budgets are ordered by depth, then by their order in the
+ * file, so every parent precedes its children. Unused name bytes are zero,
+ * so two equal profiles are equal byte for byte in their names. */
+typedef struct slc_profile {
+    char name[SLC_NAME_MAX];
+    uint32_t budget_count;
+    slc_profile_budget budgets[SLC_PROFILE_BUDGET_MAX];
+    /* [pool] */
+    uint64_t page_size;
+    uint32_t page_count;
+    /* [stream] */
+    uint32_t frames_in_flight;
+    uint32_t workers;
+    uint32_t queue_capacity;
+    uint64_t staging_size;
+    uint64_t upload_cap;
+    /* [tables] */
+    uint32_t max_objects;
+    uint32_t max_chunks;
+    uint32_t max_lods;
+    uint64_t max_string_bytes;
+    /* [report] */
+    uint32_t max_phases;
+} slc_profile;
+
+/* Where and why parsing failed. message holds the whole diagnostic,
+ * "file:line: [section] key: rule". line is 1-based (0 when no line
+ * applies). */
+typedef struct slc_profile_diag {
+    uint32_t line;
+    char message[320];
+} slc_profile_diag;
+
+/* Parses len bytes of profile text. file_name names the source in messages
+ * (may be NULL: "<profile>"). On failure *out is left zeroed, diag (may be
+ * NULL) says why, and the status says which class of rule broke:
+ * SLC_E_PROFILE_SYNTAX, _UNKNOWN, _DUPLICATE, _VALUE, _MISSING, _RANGE,
+ * _TREE or _BINARY. O(len + budgets^2); never allocates. */
+slc_status slc_profile_parse(const char *text, size_t len, const char *file_name,
+                             slc_profile *out, slc_profile_diag *diag);
+
+/* Fills cap budget declarations (pointing into p's names) for
+ * slc_budgets_init and returns p->budget_count. O(budgets). */
+size_t slc_profile_budget_descs(const slc_profile *p, slc_budget_desc *out, size_t cap);
+
+/* True iff a and b declare the same configuration, field by field. */
+bool slc_profile_equal(const slc_profile *a, const slc_profile *b);
+
+/* Index of the budget with that full name, or -1. O(budgets). */
+int slc_profile_scan_budget(const slc_profile *p, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,14 @@
+/* sluice: streams 3D content into a GPU under fixed, declared memory budgets.
+ * This header includes every public header of the runtime. */
+#ifndef SLUICE_SLUICE_H
+#define SLUICE_SLUICE_H
+
+#include "arena.h"
+#include "budget.h"
+#include "config.h"
+#include "memory.h"
+#include "profile.h"
+#include "status.h"
+#include "version.h"
+
+#endif

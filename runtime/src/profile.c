@@ -1,0 +1,602 @@
+/* sluice: the budget profile parser (see sluice/profile.h, budgets/README.md). */
+#include "sluice/profile.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+#define GIB ((uint64_t)1 << 30)
+#define TIB ((uint64_t)1 << 40)
+
+typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME } value_kind;
+
+typedef struct key_def {
+    const char *section;
+    const char *key;
+    value_kind kind;
+    size_t offset; /* into slc_profile */
+    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX) */
+    uint64_t min;
+    uint64_t max;
+    int required;
+    int pow2;
+    uint64_t fallback; /* value when not required and absent */
+} key_def;
+
+#define FIELD(f) offsetof(slc_profile, f), sizeof(((slc_profile *)0)->f)
+
+static const key_def keys[] = {
+    {"profile", "name", KIND_NAME, FIELD(name), 0, 0, 0, 0, 0},
+    {"pool", "page_size", KIND_SIZE, FIELD(page_size), SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX, 1, 1, 0},
+    {"pool", "page_count", KIND_COUNT, FIELD(page_count), 1, SLC_PROFILE_PAGE_COUNT_MAX, 1, 0, 0},
+    {"stream", "frames_in_flight", KIND_COUNT, FIELD(frames_in_flight), 1, SLC_PROFILE_FRAMES_IN_FLIGHT_MAX, 1, 0, 0},
+    {"stream", "workers", KIND_COUNT, FIELD(workers), 0, SLC_PROFILE_WORKERS_MAX, 1, 0, 0},
+    {"stream", "queue_capacity", KIND_COUNT, FIELD(queue_capacity), 1, SLC_PROFILE_QUEUE_CAPACITY_MAX, 1, 0, 0},
+    {"stream", "staging_size", KIND_SIZE, FIELD(staging_size), 0, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
+    {"stream", "upload_per_frame", KIND_SIZE, FIELD(upload_cap), 1, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
+    {"tables", "max_objects", KIND_COUNT, FIELD(max_objects), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
+    {"tables", "max_chunks", KIND_COUNT, FIELD(max_chunks), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
+    {"tables", "max_lods", KIND_COUNT, FIELD(max_lods), 1, SLC_PROFILE_LODS_MAX, 1, 0, 0},
+    {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, 64 * MIB, 1, 0, 0},
+    {"report", "max_phases", KIND_COUNT, FIELD(max_phases), 2, SLC_PROFILE_PHASES_MAX, 0, 0, 8},
+};
+#define KEY_COUNT (sizeof keys / sizeof keys[0])
+
+static const char *const sections[] = {"profile", "budgets", "pool", "stream", "tables", "report"};
+#define SECTION_COUNT (sizeof sections / sizeof sections[0])
+#define SECTION_BUDGETS 1u
+
+/* Budgets every profile must declare: the runtime charges them by name. */
+static const char *const required_budgets[] = {"cpu/meta", "cpu/decode", "cpu/queues", "cpu/driver",
+                                               "gpu/pool", "gpu/staging"};
+
+typedef struct parsed_budget {
+    char name[SLC_NAME_MAX];
+    uint64_t limit;
+    uint32_t line;
+    uint32_t depth;
+    int parent; /* index into the parser's array, -1 for a root */
+} parsed_budget;
+
+typedef struct parser {
+    const char *file;
+    slc_profile_diag *diag;
+    slc_profile *out;
+    uint32_t line;
+    uint32_t last_line;
+    int section; /* index into sections, -1 before the first */
+    uint32_t section_line[SECTION_COUNT];
+    uint32_t key_line[KEY_COUNT];
+    parsed_budget budgets[SLC_PROFILE_BUDGET_MAX];
+    uint32_t budget_count;
+} parser;
+
+/* A view of part of the text: not NUL-terminated. */
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+static int span_eq(span s, const char *z)
+{
+    size_t n = strlen(z);
+    return s.n == n && memcmp(s.p, z, n) == 0;
+}
+
+/* Copies a span into a NUL-terminated buffer for messages, eliding the tail
+ * of a long one. */
+static const char *span_z(span s, char *buf, size_t cap)
+{
+    size_t n = s.n < cap - 1 ? s.n : cap - 1;
+    memcpy(buf, s.p, n);
+    buf[n] = '\0';
+    if (s.n > n && cap > 4) {
+        memcpy(buf + cap - 4, "...", 4);
+    }
+    return buf;
+}
+
+static span trim(span s)
+{
+    while (s.n > 0 && (s.p[0] == ' ' || s.p[0] == '\t')) {
+        s.p++;
+        s.n--;
+    }
+    while (s.n > 0 && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t')) {
+        s.n--;
+    }
+    return s;
+}
+
+/* Records the diagnostic "file:line: " + what, and returns status. */
+static slc_status fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static slc_status fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
+{
+    if (ps->diag != NULL) {
+        ps->diag->line = line;
+        size_t n = slc__fmt(ps->diag->message, sizeof ps->diag->message, "%s:%u: ", ps->file, line);
+        va_list ap;
+        va_start(ap, fmt);
+        slc__vfmt(ps->diag->message + n, sizeof ps->diag->message - n, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* "64 MiB" when the size is a whole number of a binary unit, else "N bytes". */
+static const char *size_z(uint64_t v, char *buf, size_t cap)
+{
+    static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
+    static const uint64_t scale[] = {TIB, GIB, MIB, KIB};
+    for (size_t i = 0; i < 4; i++) {
+        if (v != 0 && v % scale[i] == 0) {
+            slc__fmt(buf, cap, "%llu %s", (unsigned long long)(v / scale[i]), units[i]);
+            return buf;
+        }
+    }
+    slc__fmt(buf, cap, "%llu bytes", (unsigned long long)v);
+    return buf;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Parses a decimal integer with an optional binary unit (sizes) or none
+ * (counts). Returns 0 and *out, or -1 (not a number or unit) or -2 (too large). */
+static int parse_number(span v, int allow_unit, uint64_t *out)
+{
+    size_t i = 0;
+    uint64_t x = 0;
+    if (v.n == 0 || !is_digit(v.p[0])) {
+        return -1;
+    }
+    for (; i < v.n && is_digit(v.p[i]); i++) {
+        if (x > (UINT64_MAX - 9) / 10) {
+            return -2;
+        }
+        x = x * 10 + (uint64_t)(v.p[i] - '0');
+    }
+    span unit = trim((span){v.p + i, v.n - i});
+    if (unit.n == 0) {
+        *out = x;
+        return 0;
+    }
+    if (!allow_unit) {
+        return -1;
+    }
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    for (size_t u = 0; u < 5; u++) {
+        if (span_eq(unit, names[u])) {
+            unsigned shift = 10u * (unsigned)u;
+            if (shift > 0 && x > (UINT64_MAX >> shift)) {
+                return -2;
+            }
+            *out = x << shift;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int name_char(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_'; }
+
+static slc_status parse_budget(parser *ps, span key, span value)
+{
+    char kb[64], vb[64], sb[32];
+    span_z(key, kb, sizeof kb);
+    if (key.n >= SLC_NAME_MAX) {
+        return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: name is longer than %u bytes", kb,
+                    SLC_NAME_MAX - 1);
+    }
+    uint32_t depth = 0;
+    for (size_t i = 0; i < key.n; i++) {
+        char c = key.p[i];
+        int seg_start = i == 0 || key.p[i - 1] == '/';
+        if (c == '/') {
+            if (seg_start || i + 1 == key.n) {
+                return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: empty path segment", kb);
+            }
+            depth++;
+        } else if (!name_char(c)) {
+            return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                        "[budgets] %s: budget names use only a-z, 0-9, '_' and '/'", kb);
+        }
+    }
+    if (depth > SLC_BUDGET_DEPTH_MAX) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: %u levels below its root; at most %u",
+                    kb, depth, SLC_BUDGET_DEPTH_MAX);
+    }
+    span root = key;
+    for (size_t i = 0; i < key.n; i++) {
+        if (key.p[i] == '/') {
+            root.n = i;
+            break;
+        }
+    }
+    if (!span_eq(root, "cpu") && !span_eq(root, "gpu")) {
+        return fail(ps, SLC_E_PROFILE_TREE, ps->line,
+                    "[budgets] %s: unknown root; every budget lives under cpu or gpu", kb);
+    }
+    for (uint32_t i = 0; i < ps->budget_count; i++) {
+        if (span_eq(key, ps->budgets[i].name)) {
+            return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[budgets] %s: duplicate key (first on line %u)",
+                        kb, ps->budgets[i].line);
+        }
+    }
+    if (ps->budget_count == SLC_PROFILE_BUDGET_MAX) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: more than %u budgets", kb,
+                    SLC_PROFILE_BUDGET_MAX);
+    }
+    uint64_t limit = 0;
+    int r = parse_number(value, 1, &limit);
+    if (r == -1) {
+        return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                    "[budgets] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)", kb,
+                    span_z(value, vb, sizeof vb));
+    }
+    if (r == -2 || limit > SLC_PROFILE_SIZE_MAX) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: '%s' is out of range (0 to %s)", kb,
+                    span_z(value, vb, sizeof vb), size_z(SLC_PROFILE_SIZE_MAX, sb, sizeof sb));
+    }
+    parsed_budget *b = &ps->budgets[ps->budget_count++];
+    memcpy(b->name, key.p, key.n);
+    b->limit = limit;
+    b->line = ps->line;
+    b->depth = depth;
+    return SLC_OK;
+}
+
+static slc_status parse_key(parser *ps, span key, span value)
+{
+    char kb[64], vb[64], lo[32], hi[32];
+    const char *section = sections[ps->section];
+    span_z(key, kb, sizeof kb);
+    size_t k = 0;
+    while (k < KEY_COUNT && !(strcmp(keys[k].section, section) == 0 && span_eq(key, keys[k].key))) {
+        k++;
+    }
+    if (k == KEY_COUNT) {
+        return fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s] %s: unknown key", section, kb);
+    }
+    const key_def *d = &keys[k];
+    if (ps->key_line[k] != 0) {
+        return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", section,
+                    kb, ps->key_line[k]);
+    }
+    unsigned char *field = (unsigned char *)ps->out + d->offset;
+    if (d->kind == KIND_NAME) {
+        if (value.n >= SLC_NAME_MAX) {
+            return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: name is longer than %u bytes", section, kb,
+                        SLC_NAME_MAX - 1);
+        }
+        for (size_t i = 0; i < value.n; i++) {
+            char c = value.p[i];
+            if (!name_char(c) && c != '-' && !(c >= 'A' && c <= 'Z')) {
+                return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                            "[%s] %s: '%s' is not a name (letters, digits, '_' and '-')", section, kb,
+                            span_z(value, vb, sizeof vb));
+            }
+        }
+        memcpy(field, value.p, value.n);
+        ps->key_line[k] = ps->line;
+        return SLC_OK;
+    }
+    uint64_t x = 0;
+    int r = parse_number(value, d->kind == KIND_SIZE, &x);
+    if (r == -1) {
+        return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                    d->kind == KIND_SIZE ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
+                                         : "[%s] %s: '%s' is not a count (a plain decimal integer)",
+                    section, kb, span_z(value, vb, sizeof vb));
+    }
+    if (r == -2 || x < d->min || x > d->max) {
+        if (d->kind == KIND_SIZE) {
+            return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", section,
+                        kb, span_z(value, vb, sizeof vb), size_z(d->min, lo, sizeof lo),
+                        size_z(d->max, hi, sizeof hi));
+        }
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%llu to %llu)", section,
+                    kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
+    }
+    if (d->pow2 && !slc__is_pow2(x)) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: %llu is not a power of two", section, kb,
+                    (unsigned long long)x);
+    }
+    if (d->width == 8) {
+        memcpy(field, &x, 8);
+    } else {
+        uint32_t v32 = (uint32_t)x;
+        memcpy(field, &v32, 4);
+    }
+    ps->key_line[k] = ps->line;
+    return SLC_OK;
+}
+
+static slc_status parse_line(parser *ps, span line)
+{
+    char buf[64];
+    if (line.n > SLC_PROFILE_LINE_MAX) {
+        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "line is %zu bytes long; at most %u allowed", line.n,
+                    SLC_PROFILE_LINE_MAX);
+    }
+    size_t comment = line.n;
+    for (size_t i = 0; i < line.n; i++) {
+        unsigned char c = (unsigned char)line.p[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            return fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not text",
+                        (unsigned long long)c, i + 1);
+        }
+        if (c == '#' && comment == line.n) {
+            comment = i;
+        }
+        if (c >= 0x80 && comment == line.n) {
+            /* Only comments may hold UTF-8; names and values are ASCII. */
+            return fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not ASCII text",
+                        (unsigned long long)c, i + 1);
+        }
+    }
+    span s = trim((span){line.p, comment});
+    if (s.n == 0) {
+        return SLC_OK;
+    }
+    if (s.p[0] == '[') {
+        if (s.p[s.n - 1] != ']') {
+            return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "section header '%s' lacks its closing ']'",
+                        span_z(s, buf, sizeof buf));
+        }
+        span name = trim((span){s.p + 1, s.n - 2});
+        for (size_t i = 0; i < SECTION_COUNT; i++) {
+            if (span_eq(name, sections[i])) {
+                if (ps->section_line[i] != 0) {
+                    return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
+                                "[%s]: duplicate section (first on line %u)", sections[i], ps->section_line[i]);
+                }
+                ps->section = (int)i;
+                ps->section_line[i] = ps->line;
+                return SLC_OK;
+            }
+        }
+        return fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line,
+                    "[%s]: unknown section (known: profile, budgets, pool, stream, tables, report)",
+                    span_z(name, buf, sizeof buf));
+    }
+    size_t eq = 0;
+    while (eq < s.n && s.p[eq] != '=') {
+        eq++;
+    }
+    if (eq == s.n) {
+        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' is not 'key = value', a [section] or a # comment",
+                    span_z(s, buf, sizeof buf));
+    }
+    span key = trim((span){s.p, eq});
+    span value = trim((span){s.p + eq + 1, s.n - eq - 1});
+    if (key.n == 0) {
+        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' has no key before '='", span_z(s, buf, sizeof buf));
+    }
+    if (ps->section < 0) {
+        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "%s: key outside any [section]",
+                    span_z(key, buf, sizeof buf));
+    }
+    if (value.n == 0) {
+        return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty", sections[ps->section],
+                    span_z(key, buf, sizeof buf));
+    }
+    if ((unsigned)ps->section == SECTION_BUDGETS) {
+        return parse_budget(ps, key, value);
+    }
+    return parse_key(ps, key, value);
+}
+
+static size_t key_index(const char *section, const char *key)
+{
+    size_t k = 0;
+    while (strcmp(keys[k].section, section) != 0 || strcmp(keys[k].key, key) != 0) {
+        k++; /* only called with names from the table above */
+    }
+    return k;
+}
+
+static int find_budget(const parser *ps, const char *name, size_t len)
+{
+    for (uint32_t i = 0; i < ps->budget_count; i++) {
+        if (slc__strnlen(ps->budgets[i].name, SLC_NAME_MAX) == len && memcmp(ps->budgets[i].name, name, len) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Everything that needs the whole file: required keys, the tree, the
+ * cross-checks between sections. */
+static slc_status check_whole(parser *ps)
+{
+    char a[32], b[32], c[32];
+    slc_profile *p = ps->out;
+    for (size_t k = 0; k < KEY_COUNT; k++) {
+        if (ps->key_line[k] != 0) {
+            continue;
+        }
+        if (keys[k].required) {
+            size_t s = 0;
+            while (strcmp(sections[s], keys[k].section) != 0) {
+                s++;
+            }
+            uint32_t at = ps->section_line[s] != 0 ? ps->section_line[s] : ps->last_line;
+            return fail(ps, SLC_E_PROFILE_MISSING, at, "[%s] %s: required key is missing", keys[k].section,
+                        keys[k].key);
+        }
+        if (keys[k].kind != KIND_NAME) {
+            uint32_t v32 = (uint32_t)keys[k].fallback;
+            memcpy((unsigned char *)p + keys[k].offset, &v32, 4);
+        }
+    }
+    if (p->name[0] == '\0') {
+        memcpy(p->name, "unnamed", 8);
+    }
+    uint32_t budgets_at = ps->section_line[SECTION_BUDGETS] != 0 ? ps->section_line[SECTION_BUDGETS] : ps->last_line;
+    for (size_t r = 0; r < sizeof required_budgets / sizeof required_budgets[0]; r++) {
+        if (find_budget(ps, required_budgets[r], strlen(required_budgets[r])) < 0) {
+            return fail(ps, SLC_E_PROFILE_MISSING, budgets_at, "[budgets] %s: required budget is missing",
+                        required_budgets[r]);
+        }
+    }
+    for (uint32_t i = 0; i < ps->budget_count; i++) {
+        parsed_budget *pb = &ps->budgets[i];
+        size_t len = slc__strnlen(pb->name, SLC_NAME_MAX);
+        pb->parent = -1;
+        while (len > 0 && pb->name[len - 1] != '/') {
+            len--;
+        }
+        if (len > 0) {
+            pb->parent = find_budget(ps, pb->name, len - 1);
+            if (pb->parent < 0) {
+                char parent[SLC_NAME_MAX];
+                memcpy(parent, pb->name, len - 1);
+                parent[len - 1] = '\0';
+                return fail(ps, SLC_E_PROFILE_TREE, pb->line, "[budgets] %s: parent budget '%s' is not declared",
+                            pb->name, parent);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < ps->budget_count; i++) {
+        uint64_t sum = 0;
+        for (uint32_t j = 0; j < ps->budget_count; j++) {
+            if (ps->budgets[j].parent == (int)i) {
+                sum += ps->budgets[j].limit; /* at most 32 limits of at most 2^40 each */
+            }
+        }
+        if (sum > ps->budgets[i].limit) {
+            return fail(ps, SLC_E_PROFILE_TREE, ps->budgets[i].line,
+                        "[budgets] %s: children sum to %s, above its limit %s", ps->budgets[i].name,
+                        size_z(sum, a, sizeof a), size_z(ps->budgets[i].limit, b, sizeof b));
+        }
+    }
+    uint64_t pool = ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
+    uint64_t need = p->page_size * p->page_count; /* at most 2^26 * 2^24 */
+    if (need > pool) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
+                    "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
+                    size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
+    }
+    uint64_t staging = ps->budgets[find_budget(ps, "gpu/staging", 11)].limit;
+    if (p->staging_size > staging) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
+                    "[stream] staging_size: %s is above budget gpu/staging %s",
+                    size_z(p->staging_size, a, sizeof a), size_z(staging, b, sizeof b));
+    }
+    if (p->upload_cap < p->page_size) {
+        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "upload_per_frame")],
+                    "[stream] upload_per_frame: %s is below page_size %s, so no page could ever be uploaded",
+                    size_z(p->upload_cap, a, sizeof a), size_z(p->page_size, b, sizeof b));
+    }
+    /* Order by depth, then by position in the file, so parents come first. */
+    uint32_t n = 0;
+    int index_of[SLC_PROFILE_BUDGET_MAX];
+    for (uint32_t depth = 0; depth <= SLC_BUDGET_DEPTH_MAX; depth++) {
+        for (uint32_t i = 0; i < ps->budget_count; i++) {
+            if (ps->budgets[i].depth != depth) {
+                continue;
+            }
+            slc_profile_budget *ob = &p->budgets[n];
+            memcpy(ob->name, ps->budgets[i].name, SLC_NAME_MAX);
+            ob->limit = ps->budgets[i].limit;
+            int parent = ps->budgets[i].parent;
+            ob->parent = parent < 0 ? SLC_BUDGET_NONE_INDEX : (uint16_t)index_of[parent];
+            index_of[i] = (int)n++;
+        }
+    }
+    p->budget_count = n;
+    return SLC_OK;
+}
+
+slc_status slc_profile_parse(const char *text, size_t len, const char *file_name, slc_profile *out,
+                             slc_profile_diag *diag)
+{
+    SLC_ASSERT(out != NULL);
+    SLC_ASSERT(text != NULL || len == 0);
+    parser ps;
+    memset(&ps, 0, sizeof ps);
+    memset(out, 0, sizeof *out);
+    ps.file = file_name != NULL ? file_name : "<profile>";
+    ps.diag = diag;
+    ps.out = out;
+    ps.section = -1;
+    if (diag != NULL) {
+        diag->line = 0;
+        diag->message[0] = '\0';
+    }
+    size_t at = 0;
+    slc_status s = SLC_OK;
+    while (at < len && s == SLC_OK) {
+        size_t end = at;
+        while (end < len && text[end] != '\n') {
+            end++;
+        }
+        size_t n = end - at;
+        if (n > 0 && text[at + n - 1] == '\r') {
+            n--; /* CRLF line ends */
+        }
+        ps.line++;
+        s = parse_line(&ps, (span){text + at, n});
+        at = end + 1;
+    }
+    ps.last_line = ps.line;
+    if (s == SLC_OK) {
+        s = check_whole(&ps);
+    }
+    if (s != SLC_OK) {
+        memset(out, 0, sizeof *out);
+    }
+    return s;
+}
+
+size_t slc_profile_budget_descs(const slc_profile *p, slc_budget_desc *out, size_t cap)
+{
+    SLC_ASSERT(p != NULL);
+    SLC_ASSERT(out != NULL || cap == 0);
+    for (uint32_t i = 0; i < p->budget_count && i < cap; i++) {
+        out[i].name = p->budgets[i].name;
+        out[i].limit = p->budgets[i].limit;
+        out[i].parent = p->budgets[i].parent;
+    }
+    return p->budget_count;
+}
+
+bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
+{
+    SLC_ASSERT(a != NULL && b != NULL);
+    if (strncmp(a->name, b->name, SLC_NAME_MAX) != 0 || a->budget_count != b->budget_count) {
+        return false;
+    }
+    for (uint32_t i = 0; i < a->budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
+        if (strncmp(a->budgets[i].name, b->budgets[i].name, SLC_NAME_MAX) != 0 ||
+            a->budgets[i].limit != b->budgets[i].limit || a->budgets[i].parent != b->budgets[i].parent) {
+            return false;
+        }
+    }
+    return a->page_size == b->page_size && a->page_count == b->page_count &&
+           a->frames_in_flight == b->frames_in_flight && a->workers == b->workers &&
+           a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
+           a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
+           a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes &&
+           a->max_phases == b->max_phases;
+}
+
+int slc_profile_scan_budget(const slc_profile *p, const char *name)
+{
+    SLC_ASSERT(p != NULL && name != NULL);
+    for (uint32_t i = 0; i < p->budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
+        if (strncmp(p->budgets[i].name, name, SLC_NAME_MAX) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian package that building and testing sluice needs, and
+# nothing when they are already there (idempotent). Run as root on Debian 12.
+#
+#   scripts/deps.sh            native build, sanitizers, tools
+#   scripts/deps.sh --cross    also the aarch64 and armhf cross builds (qemu-user)
+set -euo pipefail
+
+native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+        liblz4-dev libxxhash-dev libcmocka-dev cppcheck valgrind qemu-user)
+arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64)
+armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf)
+
+want=("${native[@]}")
+if [[ "${1:-}" == "--cross" ]]; then
+    want+=("${arm64[@]}" "${armhf[@]}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+    # dpkg-query prints "install ok installed" only for a fully installed package.
+    if [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]]; then
+        missing+=("$p")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "deps: installing ${missing[*]}" >&2
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+if [[ "${1:-}" == "--cross" ]]; then
+    for a in arm64 armhf; do
+        dpkg --print-foreign-architectures | grep -qx "$a" || $SUDO dpkg --add-architecture "$a"
+    done
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

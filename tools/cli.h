@@ -1,0 +1,39 @@
+/* sluice CLI: subcommands and the helpers they share. */
+#ifndef SLUICE_TOOLS_CLI_H
+#define SLUICE_TOOLS_CLI_H
+
+#include <stdio.h>
+
+#include "sluice/sluice.h"
+
+/* Exit codes of every subcommand. */
+enum {
+    CLI_OK = 0,
+    CLI_FAILED = 1, /* the input was read and judged bad */
+    CLI_USAGE = 2,  /* bad command line */
+    CLI_IO = 3      /* a file could not be read or written */
+};
+
+int cmd_budget(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Reads a whole file (at most max bytes) into a malloc'd buffer; the tools
+ * may use the heap, the runtime may not. Prints the reason and returns NULL
+ * on failure. */
+char *cli_read_file(const char *path, size_t max, size_t *len);
+
+/* Reads and parses a profile file; prints the diagnostic and returns the
+ * exit code on failure. */
+int cli_load_profile(const char *path, slc_profile *out);
+
+/* A logger that prints "sluice: level: message" on stderr. */
+extern const slc_logger cli_stderr_logger;
+
+/* "64 MiB" for exact binary multiples, else "12345 B". */
+const char *cli_size(unsigned long long bytes, char *buf, size_t cap);
+
+/* The memory report of an initialised memory system, as a table or JSON. */
+void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
+void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
+
+#endif

@@ -1,0 +1,49 @@
+/* sluice: the host CLI. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: sluice <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  budget check FILE [--json]        validate a budget profile and print its memory report\n"
+            "  budget header FILE [-o OUT] [--name NAME]\n"
+            "                                    emit the profile as a C header for firmware\n"
+            "  bench alloc [--quick]             reserve/release, arena and block-pool costs\n"
+            "                                    against glibc malloc/free in the same run\n"
+            "  version                           print the library version\n"
+            "  help                              this text\n"
+            "\n"
+            "exit codes: 0 ok, 1 input judged bad, 2 bad command line, 3 file not readable or writable\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "budget") == 0) {
+        return cmd_budget(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "bench") == 0) {
+        return cmd_bench(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "version") == 0) {
+        unsigned v = slc_version();
+        printf("sluice %u.%u.%u\n", v / 10000, v / 100 % 100, v % 100);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    fprintf(stderr, "sluice: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,189 @@
+/* sluice CLI: shared helpers and the memory report's text and JSON forms. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void log_stderr(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    (void)user;
+    fprintf(stderr, "sluice: %s: %s (%s)\n", names[level & 3], message, slc_status_name(status));
+}
+
+const slc_logger cli_stderr_logger = {log_stderr, NULL};
+
+char *cli_read_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "sluice: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(max + 1);
+    size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+    int err = ferror(f);
+    fclose(f);
+    if (buf == NULL || err) {
+        fprintf(stderr, "sluice: %s: read failed\n", path);
+        free(buf);
+        return NULL;
+    }
+    if (n > max) {
+        fprintf(stderr, "sluice: %s: larger than %zu bytes\n", path, max);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int cli_load_profile(const char *path, slc_profile *out)
+{
+    size_t len = 0;
+    char *text = cli_read_file(path, 1u << 20, &len);
+    if (text == NULL) {
+        return CLI_IO;
+    }
+    slc_profile_diag diag;
+    slc_status s = slc_profile_parse(text, len, path, out, &diag);
+    free(text);
+    if (s != SLC_OK) {
+        fprintf(stderr, "%s (%s)\n", diag.message, slc_status_name(s));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+const char *cli_size(unsigned long long v, char *buf, size_t cap)
+{
+    static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < 4; i++) {
+        unsigned long long scale = 1ull << (10 * (4 - i));
+        if (v != 0 && v % scale == 0) {
+            snprintf(buf, cap, "%llu %s", v / scale, units[i]);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "%llu B", v);
+    return buf;
+}
+
+void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
+{
+    slc_budgets *b = slc_memory_budgets(m);
+    slc_budget_stats st[SLC_BUDGET_MAX];
+    size_t n = slc_budgets_walk_report(b, st, SLC_BUDGET_MAX);
+    char l[32], a[32], c[32], pk[32];
+    fprintf(f, "profile %s\n\n", p->name);
+    fprintf(f, "%-24s %12s  %-7s %12s %12s %12s %8s\n", "budget", "limit", "memory", "arena", "current", "peak",
+            "refused");
+    /* Print the tree depth-first so children sit under their parent. */
+    size_t order[SLC_BUDGET_MAX], stack[SLC_BUDGET_MAX], depth = 0, k = 0;
+    for (size_t r = n; r-- > 0;) {
+        if (st[r].parent.index == SLC_BUDGET_NONE_INDEX) {
+            stack[depth++] = r;
+        }
+    }
+    while (depth > 0) {
+        size_t i = stack[--depth];
+        order[k++] = i;
+        for (size_t j = n; j-- > 0;) {
+            if (st[j].parent.index == i) {
+                stack[depth++] = j;
+            }
+        }
+    }
+    for (size_t o = 0; o < k; o++) {
+        const slc_budget_stats *s = &st[order[o]];
+        slc_arena *ar = slc_memory_arena(m, s->id);
+        slc_arena_stats as = {0};
+        if (ar != NULL) {
+            slc_arena_get_stats(ar, &as);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%*s%s", (int)(2 * s->depth), "", s->name);
+        int host = strncmp(s->name, "cpu", 3) == 0;
+        fprintf(f, "%-24s %12s  %-7s %12s %12s %12s %8" PRIu64 "\n", name, cli_size(s->limit, l, sizeof l),
+                host ? "block" : "device", ar ? cli_size(as.capacity, a, sizeof a) : "-",
+                cli_size(s->current, c, sizeof c), cli_size(s->peak, pk, sizeof pk), s->refused);
+    }
+    size_t phases = slc_budgets_phase_count(b);
+    if (phases > 1) {
+        fprintf(f, "\nphase peaks (start -> peak -> end):\n");
+        for (size_t ph = 0; ph < phases; ph++) {
+            for (size_t i = 0; i < n; i++) {
+                slc_phase_stats ps;
+                slc_budgets_get_phase(b, ph, st[i].id, &ps);
+                if (ps.peak == 0 && ps.start == 0 && ps.end == 0) {
+                    continue;
+                }
+                fprintf(f, "  %-10s %-20s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "%s\n", ps.phase, st[i].name,
+                        ps.start, ps.peak, ps.end, ps.ended ? "" : " (current)");
+            }
+        }
+    }
+    fprintf(f, "\npool: %" PRIu32 " pages x %s = %s; staging %s; upload %s a frame\n", p->page_count,
+            cli_size(p->page_size, l, sizeof l), cli_size(p->page_size * p->page_count, a, sizeof a),
+            cli_size(p->staging_size, c, sizeof c), cli_size(p->upload_cap, pk, sizeof pk));
+    fprintf(f, "stream: %" PRIu32 " frames in flight, %" PRIu32 " workers, queues of %" PRIu32 "\n",
+            p->frames_in_flight, p->workers, p->queue_capacity);
+    fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n",
+            p->max_objects, p->max_chunks, p->max_lods, cli_size(p->max_string_bytes, l, sizeof l));
+    fprintf(f, "\nblock: %zu bytes, aligned to %zu (%zu in %" PRIu32 " arenas + %zu of bookkeeping)\n",
+            req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
+}
+
+void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
+{
+    slc_budgets *b = slc_memory_budgets(m);
+    slc_budget_stats st[SLC_BUDGET_MAX];
+    size_t n = slc_budgets_walk_report(b, st, SLC_BUDGET_MAX);
+    fprintf(f, "{\n  \"profile\": \"%s\",\n  \"block\": {\"size\": %zu, \"align\": %zu, \"arena_bytes\": %zu, "
+               "\"arenas\": %" PRIu32 ", \"overhead\": %zu},\n",
+            p->name, req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
+    fprintf(f, "  \"budgets\": [\n");
+    for (size_t i = 0; i < n; i++) {
+        const slc_budget_stats *s = &st[i];
+        slc_arena *ar = slc_memory_arena(m, s->id);
+        slc_arena_stats as = {0};
+        if (ar != NULL) {
+            slc_arena_get_stats(ar, &as);
+        }
+        fprintf(f,
+                "    {\"name\": \"%s\", \"parent\": %s%s%s, \"limit\": %" PRIu64 ", \"arena\": %zu, "
+                "\"current\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"reservations\": %" PRIu64
+                ", \"refused\": %" PRIu64 ", \"refused_here\": %" PRIu64 "}%s\n",
+                s->name, s->parent.index == SLC_BUDGET_NONE_INDEX ? "" : "\"",
+                s->parent.index == SLC_BUDGET_NONE_INDEX ? "null" : st[s->parent.index].name,
+                s->parent.index == SLC_BUDGET_NONE_INDEX ? "" : "\"", s->limit, as.capacity, s->current, s->peak,
+                s->reservations, s->refused, s->refused_here, i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"phases\": [\n");
+    size_t phases = slc_budgets_phase_count(b);
+    for (size_t ph = 0; ph < phases; ph++) {
+        slc_phase_stats first;
+        slc_budgets_get_phase(b, ph, st[0].id, &first);
+        fprintf(f, "    {\"index\": %zu, \"name\": \"%s\", \"ended\": %s, \"peaks\": [", ph, first.phase,
+                first.ended ? "true" : "false");
+        for (size_t i = 0; i < n; i++) {
+            slc_phase_stats ps;
+            slc_budgets_get_phase(b, ph, st[i].id, &ps);
+            fprintf(f, "{\"budget\": \"%s\", \"start\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"end\": %" PRIu64 "}%s",
+                    st[i].name, ps.start, ps.peak, ps.end, i + 1 < n ? ", " : "");
+        }
+        fprintf(f, "]}%s\n", ph + 1 < phases ? "," : "");
+    }
+    fprintf(f,
+            "  ],\n  \"pool\": {\"page_size\": %" PRIu64 ", \"page_count\": %" PRIu32 "},\n"
+            "  \"stream\": {\"frames_in_flight\": %" PRIu32 ", \"workers\": %" PRIu32 ", \"queue_capacity\": %" PRIu32
+            ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
+            "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
+            ", \"max_string_bytes\": %" PRIu64 "}\n}\n",
+            p->page_size, p->page_count, p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
+            p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
+}
