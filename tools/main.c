@@ -13,7 +13,7 @@ static void usage(FILE *f)
             "  budget check FILE [--json]        validate a budget profile and print its memory report\n"
             "  budget header FILE [-o OUT] [--name NAME]\n"
             "                                    emit the profile as a C header for firmware\n"
-            "  bench alloc [--quick]             reserve/release, arena and block-pool costs\n"
+            "  bench alloc [--quick] [--json]    reserve/release, arena and block-pool costs\n"
             "                                    against glibc malloc/free in the same run\n"
             "  version                           print the library version\n"
             "  help                              this text\n"

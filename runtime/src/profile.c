@@ -113,13 +113,13 @@ static span trim(span s)
 }
 
 /* Records the diagnostic "file:line: " + what, and returns status. */
-static slc_status fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
+static slc_status parse_fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-static slc_status fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
+static slc_status parse_fail(parser *ps, slc_status status, uint32_t line, const char *fmt, ...)
 {
     if (ps->diag != NULL) {
         ps->diag->line = line;
@@ -193,7 +193,7 @@ static slc_status parse_budget(parser *ps, span key, span value)
     char kb[64], vb[64], sb[32];
     span_z(key, kb, sizeof kb);
     if (key.n >= SLC_NAME_MAX) {
-        return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: name is longer than %u bytes", kb,
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: name is longer than %u bytes", kb,
                     SLC_NAME_MAX - 1);
     }
     uint32_t depth = 0;
@@ -202,16 +202,16 @@ static slc_status parse_budget(parser *ps, span key, span value)
         int seg_start = i == 0 || key.p[i - 1] == '/';
         if (c == '/') {
             if (seg_start || i + 1 == key.n) {
-                return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: empty path segment", kb);
+                return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: empty path segment", kb);
             }
             depth++;
         } else if (!name_char(c)) {
-            return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
                         "[budgets] %s: budget names use only a-z, 0-9, '_' and '/'", kb);
         }
     }
     if (depth > SLC_BUDGET_DEPTH_MAX) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: %u levels below its root; at most %u",
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: %u levels below its root; at most %u",
                     kb, depth, SLC_BUDGET_DEPTH_MAX);
     }
     span root = key;
@@ -222,28 +222,28 @@ static slc_status parse_budget(parser *ps, span key, span value)
         }
     }
     if (!span_eq(root, "cpu") && !span_eq(root, "gpu")) {
-        return fail(ps, SLC_E_PROFILE_TREE, ps->line,
+        return parse_fail(ps, SLC_E_PROFILE_TREE, ps->line,
                     "[budgets] %s: unknown root; every budget lives under cpu or gpu", kb);
     }
     for (uint32_t i = 0; i < ps->budget_count; i++) {
         if (span_eq(key, ps->budgets[i].name)) {
-            return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[budgets] %s: duplicate key (first on line %u)",
+            return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[budgets] %s: duplicate key (first on line %u)",
                         kb, ps->budgets[i].line);
         }
     }
     if (ps->budget_count == SLC_PROFILE_BUDGET_MAX) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: more than %u budgets", kb,
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: more than %u budgets", kb,
                     SLC_PROFILE_BUDGET_MAX);
     }
     uint64_t limit = 0;
     int r = parse_number(value, 1, &limit);
     if (r == -1) {
-        return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
                     "[budgets] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)", kb,
                     span_z(value, vb, sizeof vb));
     }
     if (r == -2 || limit > SLC_PROFILE_SIZE_MAX) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: '%s' is out of range (0 to %s)", kb,
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: '%s' is out of range (0 to %s)", kb,
                     span_z(value, vb, sizeof vb), size_z(SLC_PROFILE_SIZE_MAX, sb, sizeof sb));
     }
     parsed_budget *b = &ps->budgets[ps->budget_count++];
@@ -264,23 +264,23 @@ static slc_status parse_key(parser *ps, span key, span value)
         k++;
     }
     if (k == KEY_COUNT) {
-        return fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s] %s: unknown key", section, kb);
+        return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s] %s: unknown key", section, kb);
     }
     const key_def *d = &keys[k];
     if (ps->key_line[k] != 0) {
-        return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", section,
+        return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", section,
                     kb, ps->key_line[k]);
     }
     unsigned char *field = (unsigned char *)ps->out + d->offset;
     if (d->kind == KIND_NAME) {
         if (value.n >= SLC_NAME_MAX) {
-            return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: name is longer than %u bytes", section, kb,
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: name is longer than %u bytes", section, kb,
                         SLC_NAME_MAX - 1);
         }
         for (size_t i = 0; i < value.n; i++) {
             char c = value.p[i];
             if (!name_char(c) && c != '-' && !(c >= 'A' && c <= 'Z')) {
-                return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
                             "[%s] %s: '%s' is not a name (letters, digits, '_' and '-')", section, kb,
                             span_z(value, vb, sizeof vb));
             }
@@ -292,22 +292,22 @@ static slc_status parse_key(parser *ps, span key, span value)
     uint64_t x = 0;
     int r = parse_number(value, d->kind == KIND_SIZE, &x);
     if (r == -1) {
-        return fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
                     d->kind == KIND_SIZE ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
                                          : "[%s] %s: '%s' is not a count (a plain decimal integer)",
                     section, kb, span_z(value, vb, sizeof vb));
     }
     if (r == -2 || x < d->min || x > d->max) {
         if (d->kind == KIND_SIZE) {
-            return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", section,
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", section,
                         kb, span_z(value, vb, sizeof vb), size_z(d->min, lo, sizeof lo),
                         size_z(d->max, hi, sizeof hi));
         }
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%llu to %llu)", section,
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%llu to %llu)", section,
                     kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
     }
     if (d->pow2 && !slc__is_pow2(x)) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: %llu is not a power of two", section, kb,
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: %llu is not a power of two", section, kb,
                     (unsigned long long)x);
     }
     if (d->width == 8) {
@@ -324,14 +324,14 @@ static slc_status parse_line(parser *ps, span line)
 {
     char buf[64];
     if (line.n > SLC_PROFILE_LINE_MAX) {
-        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "line is %zu bytes long; at most %u allowed", line.n,
+        return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "line is %zu bytes long; at most %u allowed", line.n,
                     SLC_PROFILE_LINE_MAX);
     }
     size_t comment = line.n;
     for (size_t i = 0; i < line.n; i++) {
         unsigned char c = (unsigned char)line.p[i];
         if ((c < 0x20 && c != '\t') || c == 0x7f) {
-            return fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not text",
+            return parse_fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not text",
                         (unsigned long long)c, i + 1);
         }
         if (c == '#' && comment == line.n) {
@@ -339,7 +339,7 @@ static slc_status parse_line(parser *ps, span line)
         }
         if (c >= 0x80 && comment == line.n) {
             /* Only comments may hold UTF-8; names and values are ASCII. */
-            return fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not ASCII text",
+            return parse_fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not ASCII text",
                         (unsigned long long)c, i + 1);
         }
     }
@@ -349,14 +349,14 @@ static slc_status parse_line(parser *ps, span line)
     }
     if (s.p[0] == '[') {
         if (s.p[s.n - 1] != ']') {
-            return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "section header '%s' lacks its closing ']'",
+            return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "section header '%s' lacks its closing ']'",
                         span_z(s, buf, sizeof buf));
         }
         span name = trim((span){s.p + 1, s.n - 2});
         for (size_t i = 0; i < SECTION_COUNT; i++) {
             if (span_eq(name, sections[i])) {
                 if (ps->section_line[i] != 0) {
-                    return fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
+                    return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
                                 "[%s]: duplicate section (first on line %u)", sections[i], ps->section_line[i]);
                 }
                 ps->section = (int)i;
@@ -364,7 +364,7 @@ static slc_status parse_line(parser *ps, span line)
                 return SLC_OK;
             }
         }
-        return fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line,
+        return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line,
                     "[%s]: unknown section (known: profile, budgets, pool, stream, tables, report)",
                     span_z(name, buf, sizeof buf));
     }
@@ -373,20 +373,20 @@ static slc_status parse_line(parser *ps, span line)
         eq++;
     }
     if (eq == s.n) {
-        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' is not 'key = value', a [section] or a # comment",
+        return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' is not 'key = value', a [section] or a # comment",
                     span_z(s, buf, sizeof buf));
     }
     span key = trim((span){s.p, eq});
     span value = trim((span){s.p + eq + 1, s.n - eq - 1});
     if (key.n == 0) {
-        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' has no key before '='", span_z(s, buf, sizeof buf));
+        return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' has no key before '='", span_z(s, buf, sizeof buf));
     }
     if (ps->section < 0) {
-        return fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "%s: key outside any [section]",
+        return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "%s: key outside any [section]",
                     span_z(key, buf, sizeof buf));
     }
     if (value.n == 0) {
-        return fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty", sections[ps->section],
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty", sections[ps->section],
                     span_z(key, buf, sizeof buf));
     }
     if ((unsigned)ps->section == SECTION_BUDGETS) {
@@ -430,7 +430,7 @@ static slc_status check_whole(parser *ps)
                 s++;
             }
             uint32_t at = ps->section_line[s] != 0 ? ps->section_line[s] : ps->last_line;
-            return fail(ps, SLC_E_PROFILE_MISSING, at, "[%s] %s: required key is missing", keys[k].section,
+            return parse_fail(ps, SLC_E_PROFILE_MISSING, at, "[%s] %s: required key is missing", keys[k].section,
                         keys[k].key);
         }
         if (keys[k].kind != KIND_NAME) {
@@ -444,7 +444,7 @@ static slc_status check_whole(parser *ps)
     uint32_t budgets_at = ps->section_line[SECTION_BUDGETS] != 0 ? ps->section_line[SECTION_BUDGETS] : ps->last_line;
     for (size_t r = 0; r < sizeof required_budgets / sizeof required_budgets[0]; r++) {
         if (find_budget(ps, required_budgets[r], strlen(required_budgets[r])) < 0) {
-            return fail(ps, SLC_E_PROFILE_MISSING, budgets_at, "[budgets] %s: required budget is missing",
+            return parse_fail(ps, SLC_E_PROFILE_MISSING, budgets_at, "[budgets] %s: required budget is missing",
                         required_budgets[r]);
         }
     }
@@ -461,7 +461,7 @@ static slc_status check_whole(parser *ps)
                 char parent[SLC_NAME_MAX];
                 memcpy(parent, pb->name, len - 1);
                 parent[len - 1] = '\0';
-                return fail(ps, SLC_E_PROFILE_TREE, pb->line, "[budgets] %s: parent budget '%s' is not declared",
+                return parse_fail(ps, SLC_E_PROFILE_TREE, pb->line, "[budgets] %s: parent budget '%s' is not declared",
                             pb->name, parent);
             }
         }
@@ -474,7 +474,7 @@ static slc_status check_whole(parser *ps)
             }
         }
         if (sum > ps->budgets[i].limit) {
-            return fail(ps, SLC_E_PROFILE_TREE, ps->budgets[i].line,
+            return parse_fail(ps, SLC_E_PROFILE_TREE, ps->budgets[i].line,
                         "[budgets] %s: children sum to %s, above its limit %s", ps->budgets[i].name,
                         size_z(sum, a, sizeof a), size_z(ps->budgets[i].limit, b, sizeof b));
         }
@@ -482,18 +482,18 @@ static slc_status check_whole(parser *ps)
     uint64_t pool = ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
     uint64_t need = p->page_size * p->page_count; /* at most 2^26 * 2^24 */
     if (need > pool) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
                     "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
                     size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
     }
     uint64_t staging = ps->budgets[find_budget(ps, "gpu/staging", 11)].limit;
     if (p->staging_size > staging) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
                     "[stream] staging_size: %s is above budget gpu/staging %s",
                     size_z(p->staging_size, a, sizeof a), size_z(staging, b, sizeof b));
     }
     if (p->upload_cap < p->page_size) {
-        return fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "upload_per_frame")],
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "upload_per_frame")],
                     "[stream] upload_per_frame: %s is below page_size %s, so no page could ever be uploaded",
                     size_z(p->upload_cap, a, sizeof a), size_z(p->page_size, b, sizeof b));
     }

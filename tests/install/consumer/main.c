@@ -1,0 +1,37 @@
+/* Reads a profile, maps the block it needs, carves it, allocates once. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <sluice/platform.h>
+#include <sluice/sluice.h>
+
+int main(int argc, char **argv)
+{
+    static char text[1 << 16];
+    FILE *f = argc > 1 ? fopen(argv[1], "rb") : NULL;
+    size_t len = f ? fread(text, 1, sizeof text, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    slc_profile p;
+    slc_profile_diag diag;
+    if (slc_profile_parse(text, len, argv[1], &p, &diag) != SLC_OK) {
+        fprintf(stderr, "%s\n", diag.message);
+        return 1;
+    }
+    slc_memory_requirements req;
+    slc_platform_block block;
+    slc_memory *m;
+    slc_arena *meta;
+    void *ptr;
+    if (slc_memory_calculate_requirements(&p, &req) != SLC_OK ||
+        slc_platform_block_map(req.block_size, 0, NULL, &block) != SLC_OK ||
+        slc_memory_init(block.base, block.size, &p, NULL, &m) != SLC_OK ||
+        slc_memory_scan_arena(m, "cpu/meta", &meta) != SLC_OK || slc_arena_alloc(meta, 4096, 64, &ptr) != SLC_OK) {
+        return 1;
+    }
+    printf("consumer: profile %s, block %zu bytes, cpu/meta arena ok\n", p.name, req.block_size);
+    slc_memory_deinit(m);
+    slc_platform_block_unmap(&block);
+    return 0;
+}

@@ -1,0 +1,373 @@
+/* The budget profile parser: a valid profile, every rule it enforces with
+ * its exact message, every prefix of a valid file, the shipped profiles. */
+#include "test_util.h"
+
+static const char base[] =
+    "# test profile\n"           /* 1 */
+    "[profile]\n"                /* 2 */
+    "name = test\n"              /* 3 */
+    "\n"                         /* 4 */
+    "[budgets]\n"                /* 5 */
+    "cpu = 16 MiB\n"             /* 6 */
+    "cpu/meta = 4 MiB\n"         /* 7 */
+    "cpu/decode = 4 MiB\n"       /* 8 */
+    "cpu/queues = 1 MiB\n"       /* 9 */
+    "cpu/driver = 4 MiB\n"       /* 10 */
+    "gpu = 80 MiB\n"             /* 11 */
+    "gpu/pool = 64 MiB\n"        /* 12 */
+    "gpu/staging = 16 MiB\n"     /* 13 */
+    "\n"                         /* 14 */
+    "[pool]\n"                   /* 15 */
+    "page_size = 64 KiB\n"       /* 16 */
+    "page_count = 1024\n"        /* 17 */
+    "\n"                         /* 18 */
+    "[stream]\n"                 /* 19 */
+    "frames_in_flight = 2\n"     /* 20 */
+    "workers = 2\n"              /* 21 */
+    "queue_capacity = 256\n"     /* 22 */
+    "staging_size = 8 MiB\n"     /* 23 */
+    "upload_per_frame = 4 MiB\n" /* 24 */
+    "\n"                         /* 25 */
+    "[tables]\n"                 /* 26 */
+    "max_objects = 1000\n"       /* 27 */
+    "max_chunks = 20000\n"       /* 28 */
+    "max_lods = 8\n"             /* 29 */
+    "max_string_bytes = 64 KiB\n"; /* 30 */
+
+static char text[8192];
+
+/* base with the first occurrence of `find` replaced by `repl`. */
+static size_t edited(const char *find, const char *repl)
+{
+    const char *at = strstr(base, find);
+    assert_non_null(at);
+    size_t head = (size_t)(at - base);
+    int n = snprintf(text, sizeof text, "%.*s%s%s", (int)head, base, repl, at + strlen(find));
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    return (size_t)n;
+}
+
+static void expect_error(size_t len, slc_status want, uint32_t line, const char *message)
+{
+    slc_profile p;
+    slc_profile_diag d;
+    memset(&p, 0x5a, sizeof p);
+    slc_status s = slc_profile_parse(text, len, "t.profile", &p, &d);
+    if (s != want || strcmp(d.message, message) != 0) {
+        fail_msg("got %s \"%s\", want %s \"%s\"", slc_status_name(s), d.message, slc_status_name(want), message);
+    }
+    assert_int_equal(d.line, line);
+    slc_profile zero;
+    memset(&zero, 0, sizeof zero);
+    assert_memory_equal(&p, &zero, sizeof p); /* nothing half-done is left */
+}
+
+#define EXPECT(find, repl, status, line, message) expect_error(edited(find, repl), status, line, message)
+
+static void test_parses_valid_profile(void **state)
+{
+    (void)state;
+    slc_profile p;
+    slc_profile_diag d;
+    assert_int_equal(slc_profile_parse(base, strlen(base), "t.profile", &p, &d), SLC_OK);
+    assert_string_equal(p.name, "test");
+    assert_int_equal(p.budget_count, 8);
+    assert_string_equal(p.budgets[0].name, "cpu");
+    assert_string_equal(p.budgets[1].name, "gpu");
+    assert_string_equal(p.budgets[2].name, "cpu/meta");
+    assert_int_equal(p.budgets[2].parent, 0);
+    assert_int_equal(p.budgets[2].limit, 4u << 20);
+    assert_string_equal(p.budgets[6].name, "gpu/pool");
+    assert_int_equal(p.budgets[6].parent, 1);
+    assert_int_equal(p.budgets[0].parent, SLC_BUDGET_NONE_INDEX);
+    assert_int_equal(p.page_size, 65536);
+    assert_int_equal(p.page_count, 1024);
+    assert_int_equal(p.frames_in_flight, 2);
+    assert_int_equal(p.workers, 2);
+    assert_int_equal(p.queue_capacity, 256);
+    assert_int_equal(p.staging_size, 8u << 20);
+    assert_int_equal(p.upload_cap, 4u << 20);
+    assert_int_equal(p.max_objects, 1000);
+    assert_int_equal(p.max_chunks, 20000);
+    assert_int_equal(p.max_lods, 8);
+    assert_int_equal(p.max_string_bytes, 65536);
+    assert_int_equal(p.max_phases, 8); /* the default */
+    assert_int_equal(slc_profile_scan_budget(&p, "cpu/driver"), 5);
+    assert_int_equal(slc_profile_scan_budget(&p, "cpu/drive"), -1);
+    slc_budget_desc descs[SLC_PROFILE_BUDGET_MAX];
+    assert_int_equal(slc_profile_budget_descs(&p, descs, 3), 8);
+    assert_string_equal(descs[2].name, "cpu/meta");
+    assert_int_equal(descs[2].parent, 0);
+    assert_int_equal(descs[2].limit, 4u << 20);
+}
+
+static void test_accepts_units_comments_crlf_and_any_order(void **state)
+{
+    (void)state;
+    const char *t =
+        "\xef\xbb\xbf"; /* a BOM is not text the parser accepts: checked below */
+    slc_profile p, q;
+    slc_profile_diag d;
+    assert_int_equal(slc_profile_parse(t, strlen(t), "bom.profile", &p, &d), SLC_E_PROFILE_BINARY);
+    assert_string_equal(d.message, "bom.profile:1: byte 0xef at column 1 is not ASCII text");
+
+    /* CRLF, tabs, units with and without a space, a UTF-8 comment, children
+     * before their parent, [report] given: all equal to the plain form. */
+    size_t n = edited("cpu = 16 MiB\ncpu/meta = 4 MiB\n", "cpu/meta\t=\t4096KiB   # m\xc3\xa9ta\ncpu = 16777216 B\n");
+    char crlf[8192];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '\n') {
+            crlf[m++] = '\r';
+        }
+        crlf[m++] = text[i];
+    }
+    const char extra[] = "[report]\r\nmax_phases = 8\r\n";
+    memcpy(crlf + m, extra, sizeof extra - 1);
+    m += sizeof extra - 1;
+    assert_int_equal(slc_profile_parse(crlf, m, "crlf.profile", &p, &d), SLC_OK);
+    assert_int_equal(slc_profile_parse(base, strlen(base), "t.profile", &q, &d), SLC_OK);
+    assert_true(slc_profile_equal(&p, &q));
+    q.page_count++;
+    assert_false(slc_profile_equal(&p, &q));
+    q.page_count--;
+    q.budgets[3].limit++;
+    assert_false(slc_profile_equal(&p, &q));
+    q.budgets[3].limit--;
+    q.name[0] = 'T';
+    assert_false(slc_profile_equal(&p, &q));
+}
+
+static void test_every_unit(void **state)
+{
+    (void)state;
+    slc_profile p;
+    slc_profile_diag d;
+    size_t n = edited("gpu = 80 MiB", "gpu = 1 TiB");
+    assert_int_equal(slc_profile_parse(text, n, NULL, &p, &d), SLC_OK);
+    assert_int_equal(p.budgets[1].limit, 1ull << 40);
+    n = edited("gpu = 80 MiB", "gpu = 1GiB");
+    assert_int_equal(slc_profile_parse(text, n, NULL, &p, &d), SLC_OK);
+    assert_int_equal(p.budgets[1].limit, 1ull << 30);
+    EXPECT("gpu/staging = 16 MiB", "gpu/staging = 0", SLC_E_PROFILE_RANGE, 23,
+           "t.profile:23: [stream] staging_size: 8 MiB is above budget gpu/staging 0 bytes");
+}
+
+static void test_rejects_syntax(void **state)
+{
+    (void)state;
+    EXPECT("[pool]", "[pool", SLC_E_PROFILE_SYNTAX, 15, "t.profile:15: section header '[pool' lacks its closing ']'");
+    EXPECT("page_count = 1024", "page_count 1024", SLC_E_PROFILE_SYNTAX, 17,
+           "t.profile:17: 'page_count 1024' is not 'key = value', a [section] or a # comment");
+    EXPECT("page_count = 1024", "= 1024", SLC_E_PROFILE_SYNTAX, 17, "t.profile:17: '= 1024' has no key before '='");
+    EXPECT("# test profile\n", "orphan = 1\n", SLC_E_PROFILE_SYNTAX, 1, "t.profile:1: orphan: key outside any [section]");
+    EXPECT("page_count = 1024", "page_count =   # nothing", SLC_E_PROFILE_VALUE, 17,
+           "t.profile:17: [pool] page_count: value is empty");
+    char longline[400];
+    memset(longline, ' ', sizeof longline);
+    memcpy(longline, "# ", 2);
+    longline[257] = '\0'; /* 257 bytes */
+    EXPECT("# test profile", longline, SLC_E_PROFILE_SYNTAX, 1, "t.profile:1: line is 257 bytes long; at most 256 allowed");
+    longline[256] = '\0'; /* 256 bytes: accepted */
+    slc_profile p;
+    assert_int_equal(slc_profile_parse(text, edited("# test profile", longline), "t", &p, NULL), SLC_OK);
+}
+
+static void test_rejects_unknown_and_duplicates(void **state)
+{
+    (void)state;
+    EXPECT("[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
+           "t.profile:26: [table]: unknown section (known: profile, budgets, pool, stream, tables, report)");
+    EXPECT("workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key");
+    EXPECT("workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] page_size: unknown key");
+    EXPECT("workers = 2", "workers = 2\nworkers = 3", SLC_E_PROFILE_DUPLICATE, 22,
+           "t.profile:22: [stream] workers: duplicate key (first on line 21)");
+    EXPECT("gpu/pool = 64 MiB", "gpu/pool = 64 MiB\ngpu/pool = 1 MiB", SLC_E_PROFILE_DUPLICATE, 13,
+           "t.profile:13: [budgets] gpu/pool: duplicate key (first on line 12)");
+    EXPECT("max_lods = 8\n", "max_lods = 8\n[pool]\n", SLC_E_PROFILE_DUPLICATE, 30,
+           "t.profile:30: [pool]: duplicate section (first on line 15)");
+}
+
+static void test_rejects_bad_numbers_and_units(void **state)
+{
+    (void)state;
+    EXPECT("page_size = 64 KiB", "page_size = 64 KB", SLC_E_PROFILE_VALUE, 16,
+           "t.profile:16: [pool] page_size: '64 KB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
+    EXPECT("page_size = 64 KiB", "page_size = 1.5 MiB", SLC_E_PROFILE_VALUE, 16,
+           "t.profile:16: [pool] page_size: '1.5 MiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
+    EXPECT("page_size = 64 KiB", "page_size = -64 KiB", SLC_E_PROFILE_VALUE, 16,
+           "t.profile:16: [pool] page_size: '-64 KiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
+    EXPECT("workers = 2", "workers = 2 KiB", SLC_E_PROFILE_VALUE, 21,
+           "t.profile:21: [stream] workers: '2 KiB' is not a count (a plain decimal integer)");
+    EXPECT("workers = 2", "workers = two", SLC_E_PROFILE_VALUE, 21,
+           "t.profile:21: [stream] workers: 'two' is not a count (a plain decimal integer)");
+    EXPECT("workers = 2", "workers = 0x2", SLC_E_PROFILE_VALUE, 21,
+           "t.profile:21: [stream] workers: '0x2' is not a count (a plain decimal integer)");
+    EXPECT("cpu/meta = 4 MiB", "cpu/meta = lots", SLC_E_PROFILE_VALUE, 7,
+           "t.profile:7: [budgets] cpu/meta: 'lots' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
+    EXPECT("name = test", "name = te st", SLC_E_PROFILE_VALUE, 3,
+           "t.profile:3: [profile] name: 'te st' is not a name (letters, digits, '_' and '-')");
+    EXPECT("name = test", "name = 0123456789012345678901234567890123", SLC_E_PROFILE_VALUE, 3,
+           "t.profile:3: [profile] name: name is longer than 31 bytes");
+}
+
+static void test_rejects_zero_absurd_and_overflowing_values(void **state)
+{
+    (void)state;
+    EXPECT("page_count = 1024", "page_count = 0", SLC_E_PROFILE_RANGE, 17,
+           "t.profile:17: [pool] page_count: '0' is out of range (1 to 16777216)");
+    EXPECT("workers = 2", "workers = 1000", SLC_E_PROFILE_RANGE, 21,
+           "t.profile:21: [stream] workers: '1000' is out of range (0 to 64)");
+    EXPECT("frames_in_flight = 2", "frames_in_flight = 0", SLC_E_PROFILE_RANGE, 20,
+           "t.profile:20: [stream] frames_in_flight: '0' is out of range (1 to 8)");
+    EXPECT("max_lods = 8", "max_lods = 99", SLC_E_PROFILE_RANGE, 29,
+           "t.profile:29: [tables] max_lods: '99' is out of range (1 to 16)");
+    EXPECT("page_size = 64 KiB", "page_size = 128 MiB", SLC_E_PROFILE_RANGE, 16,
+           "t.profile:16: [pool] page_size: '128 MiB' is out of range (4 KiB to 64 MiB)");
+    EXPECT("page_size = 64 KiB", "page_size = 99999999999999999999999", SLC_E_PROFILE_RANGE, 16,
+           "t.profile:16: [pool] page_size: '99999999999999999999999' is out of range (4 KiB to 64 MiB)");
+    EXPECT("gpu = 80 MiB", "gpu = 17179869184 GiB", SLC_E_PROFILE_RANGE, 11,
+           "t.profile:11: [budgets] gpu: '17179869184 GiB' is out of range (0 to 1 TiB)");
+    EXPECT("gpu = 80 MiB", "gpu = 2 TiB", SLC_E_PROFILE_RANGE, 11,
+           "t.profile:11: [budgets] gpu: '2 TiB' is out of range (0 to 1 TiB)");
+    EXPECT("page_size = 64 KiB", "page_size = 12288", SLC_E_PROFILE_RANGE, 16,
+           "t.profile:16: [pool] page_size: 12288 is not a power of two");
+    EXPECT("page_size = 64 KiB", "page_size = 96 KiB", SLC_E_PROFILE_RANGE, 16,
+           "t.profile:16: [pool] page_size: 98304 is not a power of two");
+}
+
+static void test_rejects_missing_required(void **state)
+{
+    (void)state;
+    EXPECT("page_count = 1024\n", "", SLC_E_PROFILE_MISSING, 15, "t.profile:15: [pool] page_count: required key is missing");
+    EXPECT("[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "",
+           SLC_E_PROFILE_MISSING, 25, "t.profile:25: [tables] max_objects: required key is missing");
+    EXPECT("cpu/driver = 4 MiB\n", "", SLC_E_PROFILE_MISSING, 5, "t.profile:5: [budgets] cpu/driver: required budget is missing");
+    expect_error(0, SLC_E_PROFILE_MISSING, 0, "t.profile:0: [pool] page_size: required key is missing");
+}
+
+static void test_rejects_bad_trees(void **state)
+{
+    (void)state;
+    EXPECT("cpu = 16 MiB", "cpu = 12 MiB", SLC_E_PROFILE_TREE, 6,
+           "t.profile:6: [budgets] cpu: children sum to 13 MiB, above its limit 12 MiB");
+    EXPECT("gpu/pool = 64 MiB", "gpu/pool = 96 MiB", SLC_E_PROFILE_TREE, 11,
+           "t.profile:11: [budgets] gpu: children sum to 112 MiB, above its limit 80 MiB");
+    EXPECT("cpu = 16 MiB\n", "", SLC_E_PROFILE_TREE, 6, "t.profile:6: [budgets] cpu/meta: parent budget 'cpu' is not declared");
+    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/x/y = 1 MiB", SLC_E_PROFILE_TREE, 8,
+           "t.profile:8: [budgets] cpu/x/y: parent budget 'cpu/x' is not declared");
+    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\nram/x = 1 MiB", SLC_E_PROFILE_TREE, 8,
+           "t.profile:8: [budgets] ram/x: unknown root; every budget lives under cpu or gpu");
+    EXPECT("cpu/meta = 4 MiB", "cpu/Meta = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+           "t.profile:7: [budgets] cpu/Meta: budget names use only a-z, 0-9, '_' and '/'");
+    EXPECT("cpu/meta = 4 MiB", "cpu//meta = 4 MiB", SLC_E_PROFILE_VALUE, 7, "t.profile:7: [budgets] cpu//meta: empty path segment");
+    EXPECT("cpu/meta = 4 MiB", "cpu/meta/ = 4 MiB", SLC_E_PROFILE_VALUE, 7, "t.profile:7: [budgets] cpu/meta/: empty path segment");
+    EXPECT("cpu/meta = 4 MiB", "cpu/a_budget_name_longer_than_31 = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+           "t.profile:7: [budgets] cpu/a_budget_name_longer_than_31: name is longer than 31 bytes");
+    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/a/b/c/d/e/f/g/h/i = 0", SLC_E_PROFILE_RANGE, 8,
+           "t.profile:8: [budgets] cpu/a/b/c/d/e/f/g/h/i: 9 levels below its root; at most 8");
+    char many[2048] = "cpu/meta = 4 MiB\n";
+    for (int i = 0; i < 25; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "cpu/x%d = 0\n", i);
+        strcat(many, line);
+    }
+    EXPECT("cpu/meta = 4 MiB\n", many, SLC_E_PROFILE_RANGE, 38,
+           "t.profile:38: [budgets] gpu/staging: more than 32 budgets");
+}
+
+static void test_rejects_inconsistent_sections(void **state)
+{
+    (void)state;
+    EXPECT("page_count = 1024", "page_count = 1025", SLC_E_PROFILE_RANGE, 17,
+           "t.profile:17: [pool] page_count: 1025 pages of 64 KiB need 65600 KiB, above budget gpu/pool 64 MiB");
+    EXPECT("staging_size = 8 MiB", "staging_size = 17 MiB", SLC_E_PROFILE_RANGE, 23,
+           "t.profile:23: [stream] staging_size: 17 MiB is above budget gpu/staging 16 MiB");
+    EXPECT("upload_per_frame = 4 MiB", "upload_per_frame = 32 KiB", SLC_E_PROFILE_RANGE, 24,
+           "t.profile:24: [stream] upload_per_frame: 32 KiB is below page_size 64 KiB, so no page could ever be uploaded");
+}
+
+static void test_rejects_binary_garbage(void **state)
+{
+    (void)state;
+    size_t n = edited("workers = 2", "workXrs = 2");
+    *strchr(text, 'X') = '\0';
+    expect_error(n, SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x0 at column 5 is not text");
+    EXPECT("workers = 2", "workers = 2\x1b[0m", SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x1b at column 12 is not text");
+    EXPECT("workers = 2", "w\xc3\xb6rkers = 2", SLC_E_PROFILE_BINARY, 21,
+           "t.profile:21: byte 0xc3 at column 2 is not ASCII text");
+    EXPECT("workers = 2", "workers = 2\x7f", SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x7f at column 12 is not text");
+    /* Random bytes: always refused with a message, never a crash. */
+    uint64_t seed = 0x5eed0001;
+    print_message("seed %llx\n", (unsigned long long)seed);
+    for (int round = 0; round < 200; round++) {
+        char junk[512];
+        size_t len = (size_t)(rng_next(&seed) % sizeof junk);
+        for (size_t i = 0; i < len; i++) {
+            junk[i] = (char)rng_next(&seed);
+        }
+        slc_profile p;
+        slc_profile_diag d;
+        assert_int_not_equal(slc_profile_parse(junk, len, "junk", &p, &d), SLC_OK);
+        assert_true(strncmp(d.message, "junk:", 5) == 0);
+    }
+}
+
+static void test_every_prefix_is_refused_or_valid(void **state)
+{
+    (void)state;
+    size_t len = strlen(base), accepted = 0;
+    for (size_t n = 0; n < len; n++) {
+        char *copy = malloc(n + 1); /* exactly n bytes readable, for ASan */
+        memcpy(copy, base, n);
+        slc_profile p;
+        slc_profile_diag d;
+        slc_status s = slc_profile_parse(copy, n, "prefix", &p, &d);
+        if (s == SLC_OK) {
+            /* Only a cut inside the last value can leave a valid file. */
+            assert_true(n > len - strlen("64 KiB\n"));
+            accepted++;
+        } else {
+            assert_true(strncmp(d.message, "prefix:", 7) == 0);
+        }
+        free(copy);
+    }
+    assert_int_equal(accepted, 4); /* "= 6", "= 64", "= 64 " (bytes) and "= 64 KiB" without its newline */
+}
+
+static void test_shipped_profiles_parse(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"budgets/default.profile"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len;
+        char *t = read_source_file(files[i], &len);
+        slc_profile p;
+        slc_profile_diag d;
+        if (slc_profile_parse(t, len, files[i], &p, &d) != SLC_OK) {
+            fail_msg("%s", d.message);
+        }
+        assert_string_equal(p.name, "default");
+        free(t);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parses_valid_profile),
+        cmocka_unit_test(test_accepts_units_comments_crlf_and_any_order),
+        cmocka_unit_test(test_every_unit),
+        cmocka_unit_test(test_rejects_syntax),
+        cmocka_unit_test(test_rejects_unknown_and_duplicates),
+        cmocka_unit_test(test_rejects_bad_numbers_and_units),
+        cmocka_unit_test(test_rejects_zero_absurd_and_overflowing_values),
+        cmocka_unit_test(test_rejects_missing_required),
+        cmocka_unit_test(test_rejects_bad_trees),
+        cmocka_unit_test(test_rejects_inconsistent_sections),
+        cmocka_unit_test(test_rejects_binary_garbage),
+        cmocka_unit_test(test_every_prefix_is_refused_or_valid),
+        cmocka_unit_test(test_shipped_profiles_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

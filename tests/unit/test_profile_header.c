@@ -1,0 +1,44 @@
+/* Every profile in budgets/, emitted as a C header by `sluice budget header`,
+ * compiles, holds the same configuration as the parsed file, and states the
+ * block size the runtime computes on this architecture. */
+#include "all_profiles.h"
+#include "test_util.h"
+
+static const struct {
+    const char *path;
+    const slc_profile *emitted;
+    size_t block_size;
+} profiles[] = {SLUICE_PROFILE_TABLE};
+
+static void test_emitted_headers_match_parsed_profiles(void **state)
+{
+    (void)state;
+    assert_true(sizeof profiles / sizeof profiles[0] >= 4);
+    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+        FILE *f = fopen(profiles[i].path, "rb");
+        assert_non_null(f);
+        static char text[1 << 16];
+        size_t len = fread(text, 1, sizeof text, f);
+        fclose(f);
+        slc_profile parsed;
+        slc_profile_diag d;
+        if (slc_profile_parse(text, len, profiles[i].path, &parsed, &d) != SLC_OK) {
+            fail_msg("%s", d.message);
+        }
+        if (!slc_profile_equal(&parsed, profiles[i].emitted)) {
+            fail_msg("%s: the emitted header differs from the parsed profile", profiles[i].path);
+        }
+        slc_memory_requirements r;
+        assert_int_equal(slc_memory_calculate_requirements(profiles[i].emitted, &r), SLC_OK);
+        assert_int_equal(r.block_size, profiles[i].block_size);
+        print_message("%s: block %zu bytes\n", parsed.name, r.block_size);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_emitted_headers_match_parsed_profiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
