@@ -108,7 +108,7 @@ static void exercise(slc_memory *m, const slc_profile *p, const char *text, size
         slc_arena_reset(scratch, inner);
     }
     void *too_big;
-    assert_int_equal(slc_arena_alloc(scratch, (size_t)1 << 40 >> 10 << 10, 16, &too_big), SLC_E_CAPACITY);
+    assert_int_equal(slc_arena_alloc(scratch, SIZE_MAX / 2, 16, &too_big), SLC_E_CAPACITY);
     slc_budget_refusal why;
     assert_int_equal(slc_budgets_reserve(b, pool, UINT64_MAX / 2, &why), SLC_E_BUDGET_REFUSED);
     slc_arena_reset(scratch, mark);
