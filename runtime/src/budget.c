@@ -203,7 +203,10 @@ slc_status slc_budgets_reserve(slc_budgets *b, slc_budget_id budget, uint64_t by
         node *n = node_at(b, i);
         uint64_t cur = atomic_load_explicit(&n->current, memory_order_relaxed);
         do {
-            if (bytes > n->limit - cur) {
+            /* cur > limit cannot happen unless a caller released more than
+             * it reserved (a contract violation that SLC_ASSERT catches in
+             * checked builds); refuse then too rather than wrap around. */
+            if (cur > n->limit || bytes > n->limit - cur) {
                 /* Refused here: undo the levels below, count, and say why. */
                 for (uint32_t k = 0; k < levels; k++) {
                     atomic_fetch_sub_explicit(&node_at(b, path[k])->current, bytes, memory_order_relaxed);

@@ -364,8 +364,12 @@ static void test_check_detects_corruption(void **state)
     assert_false(slc_budgets_check(b));
     *cpu_current = 2000; /* above its limit */
     assert_false(slc_budgets_check(b));
+    /* Even with a use above its limit (only a broken caller gets there), a
+     * reservation is refused rather than wrapping around. */
+    assert_int_equal(slc_budgets_reserve(b, id(META), 1, NULL), SLC_E_BUDGET_REFUSED);
     *cpu_current = 10;
     assert_true(slc_budgets_check(b));
+    assert_int_equal(slc_budgets_reserve(b, id(META), 1, NULL), SLC_OK);
 }
 
 int main(void)

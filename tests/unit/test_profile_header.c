@@ -35,10 +35,35 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
     }
 }
 
+/* Firmware that cannot read files: a static block sized by the emitted
+ * macro, the emitted profile, and nothing else. */
+static _Alignas(SLC_PROFILE_DEFAULT_BLOCK_ALIGN) unsigned char firmware_block[SLC_PROFILE_DEFAULT_BLOCK_SIZE];
+
+static void test_static_block_from_emitted_header_initialises(void **state)
+{
+    (void)state;
+    slc_memory *m;
+    assert_int_equal(slc_memory_init(firmware_block, sizeof firmware_block, &slc_profile_default, NULL, &m), SLC_OK);
+    slc_arena *meta;
+    assert_int_equal(slc_memory_scan_arena(m, "cpu/meta", &meta), SLC_OK);
+    slc_arena_stats s;
+    slc_arena_get_stats(meta, &s);
+    slc_budget_id id;
+    assert_int_equal(slc_budgets_scan(slc_memory_budgets(m), "cpu/meta", &id), SLC_OK);
+    slc_budget_stats b;
+    slc_budgets_get(slc_memory_budgets(m), id, &b);
+    assert_int_equal(s.capacity, b.limit);
+    slc_memory_deinit(m);
+    /* One byte less is refused. */
+    assert_int_equal(slc_memory_init(firmware_block, sizeof firmware_block - 1, &slc_profile_default, NULL, &m),
+                     SLC_E_BLOCK_TOO_SMALL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emitted_headers_match_parsed_profiles),
+        cmocka_unit_test(test_static_block_from_emitted_header_initialises),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
