@@ -31,6 +31,9 @@ typedef struct bench {
     slc_arena *arena;
     slc_arena_mark mark;
     slc_block_pool *pool;
+    slc_arena *arena_free; /* the same, charged to no budget: what charging costs */
+    slc_arena_mark mark_free;
+    slc_block_pool *pool_free;
     uint32_t sizes[SIZE_COUNT]; /* the mixed sizes, shared by the arena and its baseline */
     uint16_t order[ROUND];      /* the shuffled free order, shared by the pool and its baseline */
     void *ptrs[ROUND];
@@ -106,7 +109,7 @@ BENCH_INLINE size_t run_malloc64(bench *b, size_t rounds, uint32_t *lat)
     return n;
 }
 
-BENCH_INLINE size_t run_arena(bench *b, size_t rounds, uint32_t *lat)
+BENCH_INLINE size_t run_arena_on(bench *b, size_t rounds, uint32_t *lat, slc_arena *arena, slc_arena_mark mark)
 {
     size_t n = 0;
     for (size_t r = 0; r < rounds; r++) {
@@ -114,13 +117,23 @@ BENCH_INLINE size_t run_arena(bench *b, size_t rounds, uint32_t *lat)
         for (size_t i = 0; i < ROUND; i++) {
             void *p;
             slc_status s;
-            CALL(lat, n, s = slc_arena_alloc(b->arena, sz[i], ALIGN, &p));
+            CALL(lat, n, s = slc_arena_alloc(arena, sz[i], ALIGN, &p));
             need(s == SLC_OK, "arena allocation failed");
             touch(p, i);
         }
-        CALL(lat, n, slc_arena_reset(b->arena, b->mark));
+        CALL(lat, n, slc_arena_reset(arena, mark));
     }
     return n;
+}
+
+BENCH_INLINE size_t run_arena(bench *b, size_t rounds, uint32_t *lat)
+{
+    return run_arena_on(b, rounds, lat, b->arena, b->mark);
+}
+
+BENCH_INLINE size_t run_arena_free(bench *b, size_t rounds, uint32_t *lat)
+{
+    return run_arena_on(b, rounds, lat, b->arena_free, b->mark_free);
 }
 
 /* The baselines of the arena (mixed: the arena's sizes, freed in order) and of
@@ -147,21 +160,28 @@ BENCH_INLINE size_t run_malloc_mixed(bench *b, size_t rounds, uint32_t *lat)
     return run_malloc_round(b, rounds, lat, 1);
 }
 
-BENCH_INLINE size_t run_pool(bench *b, size_t rounds, uint32_t *lat)
+BENCH_INLINE size_t run_pool_on(bench *b, size_t rounds, uint32_t *lat, slc_block_pool *pool)
 {
     size_t n = 0;
     for (size_t r = 0; r < rounds; r++) {
         for (size_t i = 0; i < ROUND; i++) {
             slc_status s;
-            CALL(lat, n, s = slc_block_pool_alloc(b->pool, &b->ptrs[i]));
+            CALL(lat, n, s = slc_block_pool_alloc(pool, &b->ptrs[i]));
             need(s == SLC_OK, "pool allocation failed");
             touch(b->ptrs[i], i);
         }
         for (size_t i = 0; i < ROUND; i++) {
-            CALL(lat, n, slc_block_pool_free(b->pool, b->ptrs[b->order[i]]));
+            CALL(lat, n, slc_block_pool_free(pool, b->ptrs[b->order[i]]));
         }
     }
     return n;
+}
+
+BENCH_INLINE size_t run_pool(bench *b, size_t rounds, uint32_t *lat) { return run_pool_on(b, rounds, lat, b->pool); }
+
+BENCH_INLINE size_t run_pool_free(bench *b, size_t rounds, uint32_t *lat)
+{
+    return run_pool_on(b, rounds, lat, b->pool_free);
 }
 
 BENCH_INLINE size_t run_malloc256(bench *b, size_t rounds, uint32_t *lat)
@@ -178,11 +198,13 @@ BENCH_PAIR(run_malloc64)
 BENCH_PAIR(run_arena)
 BENCH_PAIR(run_malloc_mixed)
 BENCH_PAIR(run_pool)
+BENCH_PAIR(run_arena_free)
+BENCH_PAIR(run_pool_free)
 BENCH_PAIR(run_malloc256)
 
 typedef struct bench_case {
     const char *label, *key;
-    int baseline; /* 1: the malloc baseline of the case before it */
+    int baseline; /* 1: the malloc baseline of the cases above it, up to the previous baseline */
     void (*batch)(bench *, size_t);
     size_t (*lat)(bench *, size_t, uint32_t *);
 } bench_case;
@@ -191,8 +213,10 @@ static const bench_case cases[] = {
     {"budget reserve+release, depth 1", "budget_reserve_release", 0, run_reserve_batch, run_reserve_lat},
     {"  malloc(64)+free", "malloc64_free", 1, run_malloc64_batch, run_malloc64_lat},
     {"arena alloc 16..4096 B, reset/1024", "arena_alloc_mixed", 0, run_arena_batch, run_arena_lat},
+    {"  same, arena charged to no budget", "arena_alloc_mixed_uncharged", 0, run_arena_free_batch, run_arena_free_lat},
     {"  malloc 16..4096 B, free all/1024", "malloc_mixed_free", 1, run_malloc_mixed_batch, run_malloc_mixed_lat},
     {"block pool 256 B, shuffled free", "pool_alloc_free_256", 0, run_pool_batch, run_pool_lat},
+    {"  same, pool charged to no budget", "pool_alloc_free_256_uncharged", 0, run_pool_free_batch, run_pool_free_lat},
     {"  malloc(256), shuffled free", "malloc256_free", 1, run_malloc256_batch, run_malloc256_lat},
 };
 enum { CASES = sizeof cases / sizeof cases[0] };
@@ -257,15 +281,19 @@ int cmd_bench(int argc, char **argv)
     size_t fp = slc_budgets_footprint(4, 1), arena_fp = SLC_ARENA_FOOTPRINT(ARENA_CAPACITY);
     size_t pool_fp = slc_block_pool_footprint(BLOCK, ALIGN, ROUND);
     void *bmem = alloc64(fp), *amem = alloc64(arena_fp), *pmem = alloc64(pool_fp);
+    void *amem_free = alloc64(arena_fp), *pmem_free = alloc64(pool_fp);
     slc_budget_id scratch, pool;
     need(slc_budgets_init(bmem, fp, descs, 4, 1, &cli_stderr_logger, &b.budgets) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/meta", &b.meta) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/scratch", &scratch) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/pool", &pool) == SLC_OK &&
              slc_arena_init(amem, arena_fp, b.budgets, scratch, &b.arena) == SLC_OK &&
-             slc_block_pool_init(pmem, pool_fp, BLOCK, ALIGN, b.budgets, pool, &b.pool) == SLC_OK,
+             slc_block_pool_init(pmem, pool_fp, BLOCK, ALIGN, b.budgets, pool, &b.pool) == SLC_OK &&
+             slc_arena_init(amem_free, arena_fp, NULL, SLC_BUDGET_NONE, &b.arena_free) == SLC_OK &&
+             slc_block_pool_init(pmem_free, pool_fp, BLOCK, ALIGN, NULL, SLC_BUDGET_NONE, &b.pool_free) == SLC_OK,
          "setting up the budgets, arena or pool failed");
     b.mark = slc_arena_get_mark(b.arena);
+    b.mark_free = slc_arena_get_mark(b.arena_free);
     uint64_t seed = 0x9E3779B97F4A7C15u;
     for (size_t i = 0; i < SIZE_COUNT; i++) {
         b.sizes[i] = (uint32_t)(SIZE_LO + xorshift64(&seed) % (SIZE_HI - SIZE_LO + 1));
@@ -323,12 +351,16 @@ int cmd_bench(int argc, char **argv)
         printf("%-36s %9s %10s %10s %10s\n", "operation", "ns/op", "vs malloc", "p99.9 ns", "max ns");
     }
     for (size_t c = 0; c < CASES; c++) {
-        int has_base = c + 1 < CASES && cases[c + 1].baseline;
-        double ratio = has_base ? res[c + 1].ns_per_op / res[c].ns_per_op : 0.0;
+        size_t base = c;
+        while (base < CASES && !cases[base].baseline) {
+            base++;
+        }
+        int has_base = !cases[c].baseline && base < CASES;
+        double ratio = has_base ? res[base].ns_per_op / res[c].ns_per_op : 0.0;
         if (json) {
             printf("  {\"op\": \"%s\", \"ns_per_op\": %.2f, ", cases[c].key, res[c].ns_per_op);
             if (has_base) {
-                printf("\"baseline\": \"%s\", \"vs_malloc\": %.2f, ", cases[c + 1].key, ratio);
+                printf("\"baseline\": \"%s\", \"vs_malloc\": %.2f, ", cases[base].key, ratio);
             }
             printf("\"p99_9_ns\": %u, \"max_ns\": %u}%s\n", res[c].p999, res[c].max, c + 1 < CASES ? "," : "");
         } else {
@@ -347,6 +379,8 @@ int cmd_bench(int argc, char **argv)
     free(lat);
     free(pmem);
     free(amem);
+    free(pmem_free);
+    free(amem_free);
     free(bmem);
     return CLI_OK;
 }
