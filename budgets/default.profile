@@ -8,7 +8,7 @@ name = default
 
 [budgets]
 cpu             = 48 MiB
-cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B + 16384 objects x 8 LODs x 48 B + 1 MiB of names
+cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B (4 MiB) + 16384 objects x 8 LODs x 24 B (3 MiB) + 1 MiB of names
 cpu/decode      = 4 MiB    # per worker: one 64 KiB page of decode scratch, twice, plus read buffers
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings
 cpu/driver      = 32 MiB   # lavapipe's host allocations: device, pipeline cache, command pools

@@ -222,3 +222,30 @@ void slc_block_pool_get_stats(const slc_block_pool *p, slc_block_pool_stats *out
     out->allocs = p->allocs;
     out->refused = p->refused;
 }
+
+bool slc_arena_check(const slc_arena *a)
+{
+    SLC_ASSERT(a != NULL);
+    return a->used <= a->capacity && a->high_water >= a->used && a->high_water <= a->capacity;
+}
+
+bool slc_block_pool_check(const slc_block_pool *p)
+{
+    SLC_ASSERT(p != NULL);
+    if (p->untouched > p->capacity || p->in_use > p->untouched || p->high_water < p->in_use ||
+        p->high_water > p->capacity) {
+        return false;
+    }
+    /* Every block handed out at least once is either in use or on the free
+     * list, exactly once; a walk longer than that means a loop. */
+    size_t free_count = 0;
+    for (const void *at = p->free_list; at != NULL;) {
+        const unsigned char *b = at;
+        if (b < p->base || b >= p->base + p->untouched * p->block_size ||
+            (size_t)(b - p->base) % p->block_size != 0 || ++free_count > p->untouched) {
+            return false;
+        }
+        memcpy(&at, b, sizeof at);
+    }
+    return free_count + p->in_use == p->untouched;
+}

@@ -41,8 +41,9 @@ static const key_def keys[] = {
     {"tables", "max_objects", KIND_COUNT, FIELD(max_objects), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
     {"tables", "max_chunks", KIND_COUNT, FIELD(max_chunks), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
     {"tables", "max_lods", KIND_COUNT, FIELD(max_lods), 1, SLC_PROFILE_LODS_MAX, 1, 0, 0},
-    {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, 64 * MIB, 1, 0, 0},
-    {"report", "max_phases", KIND_COUNT, FIELD(max_phases), 2, SLC_PROFILE_PHASES_MAX, 0, 0, 8},
+    {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, SLC_PROFILE_STRING_BYTES_MAX, 1, 0, 0},
+    {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
+     SLC_PROFILE_PHASES_DEFAULT},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
@@ -132,7 +133,7 @@ static slc_status parse_fail(parser *ps, slc_status status, uint32_t line, const
     return status;
 }
 
-/* "64 MiB" when the size is a whole number of a binary unit, else "N bytes". */
+/* "64 MiB" when the size is a whole number of a binary unit, else "N B". */
 static const char *size_z(uint64_t v, char *buf, size_t cap)
 {
     static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
@@ -143,7 +144,7 @@ static const char *size_z(uint64_t v, char *buf, size_t cap)
             return buf;
         }
     }
-    slc__fmt(buf, cap, "%llu bytes", (unsigned long long)v);
+    slc__fmt(buf, cap, "%llu B", (unsigned long long)v);
     return buf;
 }
 
@@ -254,6 +255,19 @@ static slc_status parse_budget(parser *ps, span key, span value)
     return SLC_OK;
 }
 
+/* Writes a number into its field, at the field's width (x fits: the ranges
+ * of the 32-bit fields are below 2^32). */
+static void store(slc_profile *p, const key_def *d, uint64_t x)
+{
+    unsigned char *field = (unsigned char *)p + d->offset;
+    if (d->width == sizeof(uint64_t)) {
+        memcpy(field, &x, sizeof x);
+    } else {
+        uint32_t v32 = (uint32_t)x;
+        memcpy(field, &v32, sizeof v32);
+    }
+}
+
 static slc_status parse_key(parser *ps, span key, span value)
 {
     char kb[64], vb[64], lo[32], hi[32];
@@ -307,15 +321,10 @@ static slc_status parse_key(parser *ps, span key, span value)
                     kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
     }
     if (d->pow2 && !slc__is_pow2(x)) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: %llu is not a power of two", section, kb,
-                    (unsigned long long)x);
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is not a power of two", section, kb,
+                          span_z(value, vb, sizeof vb));
     }
-    if (d->width == 8) {
-        memcpy(field, &x, 8);
-    } else {
-        uint32_t v32 = (uint32_t)x;
-        memcpy(field, &v32, 4);
-    }
+    store(ps->out, d, x);
     ps->key_line[k] = ps->line;
     return SLC_OK;
 }
@@ -349,8 +358,11 @@ static slc_status parse_line(parser *ps, span line)
     }
     if (s.p[0] == '[') {
         if (s.p[s.n - 1] != ']') {
-            return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "section header '%s' lacks its closing ']'",
-                        span_z(s, buf, sizeof buf));
+            int closed = memchr(s.p, ']', s.n) != NULL;
+            return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line,
+                              closed ? "section header '%s' has text after its closing ']'"
+                                     : "section header '%s' lacks its closing ']'",
+                              span_z(s, buf, sizeof buf));
         }
         span name = trim((span){s.p + 1, s.n - 2});
         for (size_t i = 0; i < SECTION_COUNT; i++) {
@@ -434,8 +446,7 @@ static slc_status check_whole(parser *ps)
                         keys[k].key);
         }
         if (keys[k].kind != KIND_NAME) {
-            uint32_t v32 = (uint32_t)keys[k].fallback;
-            memcpy((unsigned char *)p + keys[k].offset, &v32, 4);
+            store(p, &keys[k], keys[k].fallback);
         }
     }
     if (p->name[0] == '\0') {
@@ -491,6 +502,11 @@ static slc_status check_whole(parser *ps)
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
                     "[stream] staging_size: %s is above budget gpu/staging %s",
                     size_z(p->staging_size, a, sizeof a), size_z(staging, b, sizeof b));
+    }
+    if (p->staging_size != 0 && p->staging_size < p->page_size) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
+                          "[stream] staging_size: %s is below page_size %s, so no page could ever be staged",
+                          size_z(p->staging_size, a, sizeof a), size_z(p->page_size, b, sizeof b));
     }
     if (p->upload_cap < p->page_size) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "upload_per_frame")],

@@ -237,6 +237,51 @@ static void test_pool_charges_budget_per_block(void **state)
     assert_ptr_equal(extra, blk[1]);
 }
 
+static void test_checkers_accept_sound_and_reject_broken_state(void **state)
+{
+    (void)state;
+    slc_arena *a;
+    assert_int_equal(slc_arena_init(region, SLC_ARENA_FOOTPRINT(1000), NULL, SLC_BUDGET_NONE, &a), SLC_OK);
+    void *p;
+    assert_int_equal(slc_arena_alloc(a, 100, 1, &p), SLC_OK);
+    assert_true(slc_arena_check(a));
+    size_t *used = (size_t *)(void *)(region + 2 * sizeof(size_t)); /* base, capacity, used */
+    assert_int_equal(*used, 100);
+    *used = 2000;
+    assert_false(slc_arena_check(a));
+    *used = 100;
+    assert_true(slc_arena_check(a));
+
+    slc_block_pool *pool;
+    static _Alignas(64) unsigned char pmem[4096];
+    assert_int_equal(slc_block_pool_init(pmem, sizeof pmem, 64, 64, NULL, SLC_BUDGET_NONE, &pool), SLC_OK);
+    void *blk[5];
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(slc_block_pool_alloc(pool, &blk[i]), SLC_OK);
+        assert_true(slc_block_pool_check(pool));
+    }
+    slc_block_pool_free(pool, blk[1]);
+    slc_block_pool_free(pool, blk[3]);
+    assert_true(slc_block_pool_check(pool));
+    /* A write through a stale pointer into a free block corrupts the list. */
+    void *saved;
+    memcpy(&saved, blk[3], sizeof saved);
+    void *loop = blk[3];
+    memcpy(blk[3], &loop, sizeof loop); /* the list now loops on itself */
+    assert_false(slc_block_pool_check(pool));
+    void *outside = region;
+    memcpy(blk[3], &outside, sizeof outside);
+    assert_false(slc_block_pool_check(pool));
+    void *misaligned = (unsigned char *)blk[0] + 8;
+    memcpy(blk[3], &misaligned, sizeof misaligned);
+    assert_false(slc_block_pool_check(pool));
+    void *none = NULL; /* drops blk[1] from the list: counts disagree */
+    memcpy(blk[3], &none, sizeof none);
+    assert_false(slc_block_pool_check(pool));
+    memcpy(blk[3], &saved, sizeof saved);
+    assert_true(slc_block_pool_check(pool));
+}
+
 static void test_pool_free_of_foreign_pointer_asserts(void **state)
 {
     (void)state;
@@ -263,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_pool_footprint_holds_exactly_count_blocks),
         cmocka_unit_test(test_pool_alloc_free_reuse_and_exhaustion),
         cmocka_unit_test(test_pool_charges_budget_per_block),
+        cmocka_unit_test(test_checkers_accept_sound_and_reject_broken_state),
         cmocka_unit_test(test_pool_free_of_foreign_pointer_asserts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,43 @@ static void test_requirements_refuse_inconsistent_profile(void **state)
     assert_int_equal(slc_memory_calculate_requirements(&p, &r), SLC_E_INVALID);
 }
 
+static void test_requirements_refuse_what_cannot_be_addressed(void **state)
+{
+    (void)state;
+    slc_profile p = profile;
+    slc_memory_requirements r;
+    p.budgets[0].limit = (uint64_t)2 << 40; /* cpu: 2 TiB, above what a profile may declare */
+    assert_int_equal(slc_memory_calculate_requirements(&p, &r), SLC_E_INVALID);
+    p.budgets[0].limit = (uint64_t)1 << 40; /* 1 TiB: fine on 64-bit, not on a 32-bit target */
+    slc_status s = slc_memory_calculate_requirements(&p, &r);
+    if (sizeof(size_t) == 4) {
+        assert_int_equal(s, SLC_E_INVALID);
+    } else {
+        assert_int_equal(s, SLC_OK);
+        assert_true(r.block_size > ((size_t)1 << 40));
+    }
+}
+
+static void test_init_refuses_inconsistent_budget_tree(void **state)
+{
+    (void)state;
+    /* A hand-built profile (not from the parser) whose children outgrow
+     * their parent: the budget manager refuses it, init fails cleanly. */
+    slc_profile p = profile;
+    p.budgets[0].limit = 1024; /* cpu */
+    slc_memory_requirements r;
+    assert_int_equal(slc_memory_calculate_requirements(&p, &r), SLC_OK);
+    slc_platform_block block;
+    assert_int_equal(slc_platform_block_map(r.block_size, 0, NULL, &block), SLC_OK);
+    capture_log c;
+    slc_logger log = capture_logger(&c);
+    slc_memory *m = (slc_memory *)1;
+    assert_int_equal(slc_memory_init(block.base, block.size, &p, &log, &m), SLC_E_INVALID);
+    assert_null(m);
+    assert_string_equal(c.message, "budgets: children of 'cpu' sum to more than its limit 1024");
+    slc_platform_block_unmap(&block);
+}
+
 static void test_init_carves_arenas_for_cpu_budgets(void **state)
 {
     (void)state;
@@ -203,6 +240,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_requirements_are_exact),
         cmocka_unit_test(test_requirements_refuse_inconsistent_profile),
+        cmocka_unit_test(test_requirements_refuse_what_cannot_be_addressed),
+        cmocka_unit_test(test_init_refuses_inconsistent_budget_tree),
         cmocka_unit_test(test_init_carves_arenas_for_cpu_budgets),
         cmocka_unit_test(test_init_refuses_bad_blocks_with_both_numbers),
         cmocka_unit_test(test_platform_block_map_refuses_zero_and_huge),

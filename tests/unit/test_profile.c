@@ -150,13 +150,15 @@ static void test_every_unit(void **state)
     assert_int_equal(slc_profile_parse(text, n, NULL, &p, &d), SLC_OK);
     assert_int_equal(p.budgets[1].limit, 1ull << 30);
     EXPECT("gpu/staging = 16 MiB", "gpu/staging = 0", SLC_E_PROFILE_RANGE, 23,
-           "t.profile:23: [stream] staging_size: 8 MiB is above budget gpu/staging 0 bytes");
+           "t.profile:23: [stream] staging_size: 8 MiB is above budget gpu/staging 0 B");
 }
 
 static void test_rejects_syntax(void **state)
 {
     (void)state;
     EXPECT("[pool]", "[pool", SLC_E_PROFILE_SYNTAX, 15, "t.profile:15: section header '[pool' lacks its closing ']'");
+    EXPECT("[pool]", "[pool] junk", SLC_E_PROFILE_SYNTAX, 15,
+           "t.profile:15: section header '[pool] junk' has text after its closing ']'");
     EXPECT("page_count = 1024", "page_count 1024", SLC_E_PROFILE_SYNTAX, 17,
            "t.profile:17: 'page_count 1024' is not 'key = value', a [section] or a # comment");
     EXPECT("page_count = 1024", "= 1024", SLC_E_PROFILE_SYNTAX, 17, "t.profile:17: '= 1024' has no key before '='");
@@ -231,9 +233,9 @@ static void test_rejects_zero_absurd_and_overflowing_values(void **state)
     EXPECT("gpu = 80 MiB", "gpu = 2 TiB", SLC_E_PROFILE_RANGE, 11,
            "t.profile:11: [budgets] gpu: '2 TiB' is out of range (0 to 1 TiB)");
     EXPECT("page_size = 64 KiB", "page_size = 12288", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: 12288 is not a power of two");
+           "t.profile:16: [pool] page_size: '12288' is not a power of two");
     EXPECT("page_size = 64 KiB", "page_size = 96 KiB", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: 98304 is not a power of two");
+           "t.profile:16: [pool] page_size: '96 KiB' is not a power of two");
 }
 
 static void test_rejects_missing_required(void **state)
@@ -283,6 +285,8 @@ static void test_rejects_inconsistent_sections(void **state)
            "t.profile:17: [pool] page_count: 1025 pages of 64 KiB need 65600 KiB, above budget gpu/pool 64 MiB");
     EXPECT("staging_size = 8 MiB", "staging_size = 17 MiB", SLC_E_PROFILE_RANGE, 23,
            "t.profile:23: [stream] staging_size: 17 MiB is above budget gpu/staging 16 MiB");
+    EXPECT("staging_size = 8 MiB", "staging_size = 60 KiB", SLC_E_PROFILE_RANGE, 23,
+           "t.profile:23: [stream] staging_size: 60 KiB is below page_size 64 KiB, so no page could ever be staged");
     EXPECT("upload_per_frame = 4 MiB", "upload_per_frame = 32 KiB", SLC_E_PROFILE_RANGE, 24,
            "t.profile:24: [stream] upload_per_frame: 32 KiB is below page_size 64 KiB, so no page could ever be uploaded");
 }

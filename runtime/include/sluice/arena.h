@@ -17,6 +17,7 @@
 #ifndef SLUICE_ARENA_H
 #define SLUICE_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -113,6 +114,13 @@ slc_status slc_block_pool_alloc(slc_block_pool *p, void **out);
 void slc_block_pool_free(slc_block_pool *p, void *block);
 
 void slc_block_pool_get_stats(const slc_block_pool *p, slc_block_pool_stats *out);
+
+/* Invariant checkers: return false if the structure is broken (use above
+ * capacity, a high-water mark below the use, a free list that leaves the
+ * pool, is misaligned, loops, or disagrees with the in-use count). The
+ * arena's is O(1); the pool's walks its free list, O(capacity). */
+bool slc_arena_check(const slc_arena *a);
+bool slc_block_pool_check(const slc_block_pool *p);
 
 #ifdef __cplusplus
 }

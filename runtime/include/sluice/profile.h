@@ -40,7 +40,10 @@ extern "C" {
 #define SLC_PROFILE_QUEUE_CAPACITY_MAX (1u << 20)
 #define SLC_PROFILE_TABLE_COUNT_MAX (1u << 24)
 #define SLC_PROFILE_LODS_MAX 16u
+#define SLC_PROFILE_STRING_BYTES_MAX (64u << 20)
+#define SLC_PROFILE_PHASES_MIN 2u
 #define SLC_PROFILE_PHASES_MAX 64u
+#define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases is the one optional number */
 
 typedef struct slc_profile_budget {
     char name[SLC_NAME_MAX]; /* full path, "cpu/meta" */

@@ -23,10 +23,10 @@ extern "C" {
     X(E_NOT_FOUND, "no item has that name")                                                    \
     X(E_PROFILE_SYNTAX, "a profile line is not a section, a key = value pair or a comment")    \
     X(E_PROFILE_UNKNOWN, "a profile names a section or key that does not exist")              \
-    X(E_PROFILE_DUPLICATE, "a profile declares the same key twice")                           \
+    X(E_PROFILE_DUPLICATE, "a profile declares the same section, key or budget twice")                           \
     X(E_PROFILE_VALUE, "a profile value is not a valid number, size or name")                 \
     X(E_PROFILE_MISSING, "a profile lacks a required key")                                     \
-    X(E_PROFILE_RANGE, "a profile value is zero, out of range or not a power of two")         \
+    X(E_PROFILE_RANGE, "a profile value is out of range, not a power of two, or inconsistent with another")         \
     X(E_PROFILE_TREE, "a profile's budget tree is inconsistent")                               \
     X(E_PROFILE_BINARY, "a profile contains bytes that are not text")                          \
     X(E_PLATFORM, "the operating system refused a request")
