@@ -33,6 +33,27 @@ static void snapshot(slc_budgets *b, slc_budget_stats out[COUNT])
     assert_int_equal(slc_budgets_walk_report(b, out, COUNT), COUNT);
 }
 
+/* Refuses a reservation of bytes on budget and checks that nothing but the
+ * refusal counters changed; returns the refusal. */
+static slc_budget_refusal expect_refused(slc_budgets *b, uint16_t budget, uint64_t bytes)
+{
+    slc_budget_stats before[COUNT], after[COUNT];
+    snapshot(b, before);
+    slc_budget_refusal why;
+    assert_int_equal(slc_budgets_reserve(b, id(budget), bytes, &why), SLC_E_BUDGET_REFUSED);
+    snapshot(b, after);
+    for (int i = 0; i < COUNT; i++) {
+        assert_int_equal(after[i].current, before[i].current);
+        assert_int_equal(after[i].peak, before[i].peak);
+        assert_int_equal(after[i].reservations, before[i].reservations);
+        assert_int_equal(after[i].refused, before[i].refused + (i == budget));
+        assert_int_equal(after[i].refused_here, before[i].refused_here + (i == why.refused_by.index));
+    }
+    assert_int_equal(why.budget.index, budget);
+    assert_int_equal(why.requested, bytes);
+    return why;
+}
+
 static void test_footprint_matches_macro(void **state)
 {
     (void)state;
@@ -187,25 +208,10 @@ static void test_reserve_over_leaf_limit_changes_nothing(void **state)
     (void)state;
     slc_budgets *b = make();
     assert_int_equal(slc_budgets_reserve(b, id(META), 100, NULL), SLC_OK);
-    slc_budget_stats before[COUNT], after[COUNT];
-    snapshot(b, before);
-    slc_budget_refusal why;
-    assert_int_equal(slc_budgets_reserve(b, id(META), 301, &why), SLC_E_BUDGET_REFUSED);
-    assert_int_equal(why.budget.index, META);
+    slc_budget_refusal why = expect_refused(b, META, 301);
     assert_int_equal(why.refused_by.index, META);
-    assert_int_equal(why.requested, 301);
     assert_int_equal(why.current, 100);
     assert_int_equal(why.limit, 400);
-    snapshot(b, after);
-    for (int i = 0; i < COUNT; i++) {
-        assert_int_equal(after[i].current, before[i].current);
-        assert_int_equal(after[i].peak, before[i].peak);
-        assert_int_equal(after[i].reservations, before[i].reservations);
-    }
-    assert_int_equal(after[META].refused, 1);
-    assert_int_equal(after[META].refused_here, 1);
-    assert_int_equal(after[CPU].refused, 0);
-    assert_int_equal(after[CPU].refused_here, 0);
 }
 
 static void test_reserve_refused_by_parent_rolls_back_child(void **state)
@@ -215,23 +221,10 @@ static void test_reserve_refused_by_parent_rolls_back_child(void **state)
     /* cpu's own part uses 550, so cpu has 450 left while meta has 400. */
     assert_int_equal(slc_budgets_reserve(b, id(CPU), 550, NULL), SLC_OK);
     assert_int_equal(slc_budgets_reserve(b, id(DECODE), 100, NULL), SLC_OK);
-    slc_budget_stats before[COUNT], after[COUNT];
-    snapshot(b, before);
-    slc_budget_refusal why;
-    assert_int_equal(slc_budgets_reserve(b, id(META), 380, &why), SLC_E_BUDGET_REFUSED);
-    assert_int_equal(why.budget.index, META);
+    slc_budget_refusal why = expect_refused(b, META, 380);
     assert_int_equal(why.refused_by.index, CPU);
     assert_int_equal(why.current, 650);
     assert_int_equal(why.limit, 1000);
-    snapshot(b, after);
-    for (int i = 0; i < COUNT; i++) {
-        assert_int_equal(after[i].current, before[i].current);
-        assert_int_equal(after[i].peak, before[i].peak);
-    }
-    assert_int_equal(after[META].refused, 1);
-    assert_int_equal(after[META].refused_here, 0);
-    assert_int_equal(after[CPU].refused, 0);
-    assert_int_equal(after[CPU].refused_here, 1);
     /* What fits the parent still goes through. */
     assert_int_equal(slc_budgets_reserve(b, id(META), 350, NULL), SLC_OK);
     assert_int_equal(current(b, CPU), 1000);
