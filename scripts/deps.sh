@@ -7,21 +7,32 @@
 set -euo pipefail
 
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
-        liblz4-dev libxxhash-dev libcmocka-dev cppcheck valgrind qemu-user)
-arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64)
-armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf)
+        liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
+        cppcheck valgrind qemu-user)
+arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64
+       libcjson-dev:arm64 libmeshoptimizer-dev:arm64)
+armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf
+       libcjson-dev:armhf libmeshoptimizer-dev:armhf)
 
 want=("${native[@]}")
 if [[ "${1:-}" == "--cross" ]]; then
     want+=("${arm64[@]}" "${armhf[@]}")
 fi
 
+# True when package $1 is fully installed. A name without an architecture
+# means the native one (once foreign architectures are added, a plain name
+# matches every architecture's copy); Architecture: all packages have none.
+installed() {
+    local p=$1
+    if [[ $p != *:* && "$(dpkg-query -W -f='${Architecture}' "$p" 2>/dev/null)" != "all" ]]; then
+        p="$p:$(dpkg --print-architecture)"
+    fi
+    [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == "install ok installed" ]]
+}
+
 missing=()
 for p in "${want[@]}"; do
-    # dpkg-query prints "install ok installed" only for a fully installed package.
-    if [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]]; then
-        missing+=("$p")
-    fi
+    installed "$p" || missing+=("$p")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 

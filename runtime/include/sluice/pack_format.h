@@ -1,0 +1,173 @@
+/* sluice: the on-disk layout of a pack, version 1.0.
+ *
+ * docs/pack-format.md is the specification; this header states the same
+ * layout as C structs for the reader (runtime/src/pack.c) and the writer
+ * (tools/). Every integer is little-endian, every float is IEEE-754 binary32
+ * little-endian. The structs have no padding (their sizes and field offsets
+ * are asserted in pack.c), so on a little-endian machine a record can be
+ * copied straight from the file; a big-endian reader must swap fields. */
+#ifndef SLUICE_PACK_FORMAT_H
+#define SLUICE_PACK_FORMAT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "SLCPACK" followed by a NUL. */
+#define SLC_PACK_MAGIC "SLCPACK"
+#define SLC_PACK_MAGIC_SIZE 8u
+
+/* A reader refuses a major version it does not know; a newer minor version
+ * only adds meaning to reserved fields and optional feature bits, so a
+ * reader of the same major version reads it. */
+#define SLC_PACK_VERSION_MAJOR 1u
+#define SLC_PACK_VERSION_MINOR 0u
+
+/* Every section (tables and chunk payloads) starts on this boundary. */
+#define SLC_PACK_ALIGN 8u
+
+/* Bits of slc_pack_header.required_features: a reader refuses a pack with a
+ * bit it does not know. Version 1.0 defines none. */
+#define SLC_PACK_REQUIRED_KNOWN 0u
+
+/* Bits of slc_pack_header.optional_features: a reader ignores bits it does
+ * not know. */
+#define SLC_PACK_OPTIONAL_QUANTIZED 1u /* some object has quantized attributes */
+
+/* Codecs of a chunk's stored bytes. */
+#define SLC_PACK_CODEC_STORED 0u /* the stored bytes are the decoded bytes */
+#define SLC_PACK_CODEC_LZ4 1u    /* one LZ4 block (LZ4_decompress_safe) */
+
+/* Bits of slc_pack_chunk.flags. */
+#define SLC_PACK_CHUNK_COARSEST 1u /* holds only clusters of objects' coarsest LODs */
+
+/* Bits of slc_pack_object.attributes: which vertex attributes the object's
+ * clusters carry, and how each is encoded (see docs/pack-format.md). */
+#define SLC_PACK_ATTR_NORMAL 1u     /* normals present */
+#define SLC_PACK_ATTR_UV 2u         /* one set of texture coordinates present */
+#define SLC_PACK_ATTR_POS_U16 4u    /* positions: 3 x uint16, offset + q / 65535 * scale */
+#define SLC_PACK_ATTR_NORMAL_OCT8 8u /* normals: octahedral 2 x snorm8, 2 bytes padding */
+#define SLC_PACK_ATTR_UV_U16 16u    /* uvs: 2 x uint16, uv_offset + q / 65535 * uv_scale */
+
+/* No name: the string offset of an unnamed object or instance. */
+#define SLC_PACK_NO_NAME 0xFFFFFFFFu
+
+/* The header, at offset 0: 160 bytes. */
+typedef struct slc_pack_header {
+    char magic[8];              /*   0: SLC_PACK_MAGIC with its NUL */
+    uint16_t version_major;     /*   8 */
+    uint16_t version_minor;     /*  10 */
+    uint32_t header_size;       /*  12: 160 */
+    uint32_t required_features; /*  16 */
+    uint32_t optional_features; /*  20 */
+    uint32_t page_size;         /*  24: a power of two; no chunk decodes to more */
+    uint32_t reserved0;         /*  28: 0 */
+    uint64_t file_size;         /*  32: bytes of the whole pack */
+    uint32_t chunk_count;       /*  40 */
+    uint32_t object_count;      /*  44 */
+    uint32_t lod_count;         /*  48 */
+    uint32_t span_count;        /*  52 */
+    uint32_t instance_count;    /*  56 */
+    uint32_t string_size;       /*  60: bytes of the string table */
+    uint64_t chunk_offset;      /*  64: chunk table, chunk_count x 48 bytes */
+    uint64_t object_offset;     /*  72: object table, object_count x 96 bytes */
+    uint64_t lod_offset;        /*  80: LOD table, lod_count x 48 bytes */
+    uint64_t span_offset;       /*  88: span table, span_count x 8 bytes */
+    uint64_t instance_offset;   /*  96: instance table, instance_count x 80 bytes */
+    uint64_t string_offset;     /* 104: string table, string_size bytes */
+    uint64_t chunk_xxh3;        /* 112: XXH3-64 (seed 0) of the chunk table */
+    uint64_t object_xxh3;       /* 120: ... of the object table */
+    uint64_t lod_xxh3;          /* 128: ... of the LOD table followed by the span table */
+    uint64_t instance_xxh3;     /* 136: ... of the instance table followed by the string table */
+    uint64_t reserved1;         /* 144: 0 */
+    uint64_t header_xxh3;       /* 152: XXH3-64 (seed 0) of bytes 0..151 */
+} slc_pack_header;
+
+/* A chunk: at most one page of clusters, stored once. 48 bytes. */
+typedef struct slc_pack_chunk {
+    uint64_t offset;         /*  0: of the stored bytes, from the start of the file */
+    uint32_t stored_size;    /*  8 */
+    uint32_t decoded_size;   /* 12: <= page_size */
+    uint64_t xxh3;           /* 16: XXH3-64 (seed 0) of the stored bytes */
+    uint8_t codec;           /* 24: SLC_PACK_CODEC_* */
+    uint8_t lod;             /* 25: the LOD level of every cluster in it */
+    uint8_t flags;           /* 26: SLC_PACK_CHUNK_* */
+    uint8_t reserved0;       /* 27: 0 */
+    uint32_t cluster_count;  /* 28 */
+    uint32_t triangle_count; /* 32 */
+    uint32_t vertex_count;   /* 36 */
+    uint32_t first_object;   /* 40: the lowest object with clusters in it */
+    uint32_t reserved1;      /* 44: 0 */
+} slc_pack_chunk;
+
+/* An object: one mesh, its LOD chain and the decode parameters of its
+ * vertices. 96 bytes. */
+typedef struct slc_pack_object {
+    uint32_t name;          /*  0: string table offset, or SLC_PACK_NO_NAME */
+    uint32_t first_lod;     /*  4: index into the LOD table */
+    uint32_t lod_count;     /*  8: >= 1; level 0 is the finest */
+    uint32_t attributes;    /* 12: SLC_PACK_ATTR_* */
+    float aabb_min[3];      /* 16 */
+    float aabb_max[3];      /* 28 */
+    float pos_offset[3];    /* 40: quantized position decode: offset + q / 65535 * scale */
+    float pos_scale[3];     /* 52 */
+    float uv_offset[2];     /* 64: quantized uv decode */
+    float uv_scale[2];      /* 72 */
+    uint32_t vertex_stride; /* 80: bytes of one vertex in this object's clusters */
+    uint32_t reserved[3];   /* 84: 0 */
+} slc_pack_object;
+
+/* One level of an object's LOD chain. 48 bytes. */
+typedef struct slc_pack_lod {
+    uint32_t first_span;     /*  0: index into the span table */
+    uint32_t span_count;     /*  4 */
+    uint32_t triangle_count; /*  8 */
+    uint32_t vertex_count;   /* 12 */
+    float error;             /* 16: geometric error in object units; 0 at level 0 */
+    float sphere[4];         /* 20: bounding sphere, center xyz and radius */
+    uint32_t reserved[3];    /* 36: 0 */
+} slc_pack_lod;
+
+/* Where some of an LOD's clusters lie: a run of clusters in one chunk. 8 bytes. */
+typedef struct slc_pack_span {
+    uint32_t chunk;          /* 0 */
+    uint16_t first_cluster;  /* 4 */
+    uint16_t cluster_count;  /* 6: >= 1 */
+} slc_pack_span;
+
+/* A placement of an object in the scene. 80 bytes. */
+typedef struct slc_pack_instance {
+    uint32_t object;     /*  0 */
+    uint32_t name;       /*  4: string table offset, or SLC_PACK_NO_NAME */
+    float matrix[16];    /*  8: object to scene, column-major */
+    uint32_t reserved[2]; /* 72: 0 */
+} slc_pack_instance;
+
+/* Inside a decoded chunk: a 16-byte header, cluster_count 32-byte cluster
+ * records, then each cluster's vertices and its triangles (3 uint8 local
+ * indices each), every cluster's vertex data aligned to 4 bytes. */
+typedef struct slc_pack_chunk_header {
+    uint32_t magic;         /*  0: SLC_PACK_CHUNK_MAGIC */
+    uint32_t cluster_count; /*  4 */
+    uint32_t lod;           /*  8 */
+    uint32_t reserved;      /* 12: 0 */
+} slc_pack_chunk_header;
+
+#define SLC_PACK_CHUNK_MAGIC 0x4b434c53u /* "SLCK" */
+
+typedef struct slc_pack_cluster {
+    uint32_t object;         /*  0 */
+    uint32_t vertex_offset;  /*  4: from the start of the chunk, a multiple of 4 */
+    uint32_t index_offset;   /*  8: from the start of the chunk */
+    uint16_t vertex_count;   /* 12: <= 255 */
+    uint16_t triangle_count; /* 14 */
+    float sphere[4];         /* 16: bounding sphere, center xyz and radius */
+} slc_pack_cluster;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
