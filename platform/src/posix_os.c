@@ -2,9 +2,13 @@
 #define _GNU_SOURCE 1
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "sluice/config.h"
@@ -56,6 +60,77 @@ void slc_platform_block_unmap(slc_platform_block *block)
         munmap(block->base, block->size);
     }
     memset(block, 0, sizeof *block);
+}
+
+/* pread until size bytes arrive, EOF (short) or an error. */
+static slc_status file_read(void *user, uint64_t offset, void *dst, size_t size)
+{
+    const slc_platform_file *f = user;
+    unsigned char *out = dst;
+    while (size > 0) {
+        if (offset > (uint64_t)INT64_MAX) {
+            return SLC_E_IO_SHORT;
+        }
+        ssize_t got = pread(f->fd, out, size, (off_t)offset);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return SLC_E_IO;
+        }
+        if (got == 0) {
+            return SLC_E_IO_SHORT;
+        }
+        out += got;
+        size -= (size_t)got;
+        offset += (uint64_t)got;
+    }
+    return SLC_OK;
+}
+
+slc_status slc_platform_file_open(const char *path, unsigned flags, const slc_logger *log, slc_platform_file *out)
+{
+    SLC_ASSERT(path != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->fd = -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int err = errno;
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (log != NULL && log->fn != NULL) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "platform: %s: %s", path, strerror(err));
+            log->fn(log->user, SLC_LOG_ERROR, SLC_E_PLATFORM, msg);
+        }
+        return SLC_E_PLATFORM;
+    }
+    out->fd = fd;
+    out->size = (uint64_t)st.st_size;
+    if ((flags & SLC_PLATFORM_FILE_PREAD) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        out->map = m == MAP_FAILED ? NULL : m;
+    }
+    out->io.read = file_read;
+    out->io.user = out;
+    out->io.size = out->size;
+    out->io.mapped = out->map;
+    return SLC_OK;
+}
+
+void slc_platform_file_close(slc_platform_file *file)
+{
+    SLC_ASSERT(file != NULL);
+    if (file->map != NULL) {
+        munmap(file->map, (size_t)file->size);
+    }
+    if (file->fd >= 0) {
+        close(file->fd);
+    }
+    memset(file, 0, sizeof *file);
+    file->fd = -1;
 }
 
 uint64_t slc_platform_now_ns(void)

@@ -7,6 +7,8 @@
 #include "budget.h"
 #include "config.h"
 #include "memory.h"
+#include "pack.h"
+#include "pack_format.h"
 #include "profile.h"
 #include "status.h"
 #include "version.h"

@@ -29,7 +29,21 @@ extern "C" {
     X(E_PROFILE_RANGE, "a profile value is out of range, not a power of two, or inconsistent with another")         \
     X(E_PROFILE_TREE, "a profile's budget tree is inconsistent")                               \
     X(E_PROFILE_BINARY, "a profile contains bytes that are not text")                          \
-    X(E_PLATFORM, "the operating system refused a request")
+    X(E_PLATFORM, "the operating system refused a request")                                    \
+    X(E_IO, "a read from storage failed")                                                      \
+    X(E_IO_SHORT, "a read returned fewer bytes than asked: the file is shorter than expected") \
+    X(E_PACK_MAGIC, "not a pack: the magic bytes are wrong")                                   \
+    X(E_PACK_VERSION, "the pack's major version or a required feature is unknown to this reader") \
+    X(E_PACK_TRUNCATED, "the pack is shorter than its header says")                            \
+    X(E_PACK_HEADER, "the pack header's checksum or fields are invalid")                       \
+    X(E_PACK_BOUNDS, "a pack table or chunk lies outside the file")                            \
+    X(E_PACK_TABLE_CHECKSUM, "a pack table does not match its checksum")                       \
+    X(E_PACK_RECORD, "a pack record refers to something that does not exist")                  \
+    X(E_PACK_CAPACITY, "the pack needs more than the profile's capacities allow")              \
+    X(E_PACK_CHUNK_SIZE, "a chunk decodes to more than a page")                                \
+    X(E_PACK_CHUNK_CHECKSUM, "a chunk's stored bytes do not match their checksum")             \
+    X(E_PACK_CORRUPT, "a chunk's compressed bytes cannot be decoded")                          \
+    X(E_PACK_DECODED_SIZE, "a chunk decoded to a size other than its record says")
 
 typedef enum slc_status {
 #define SLC_STATUS_ENUM_(name, desc) SLC_##name,

@@ -1,0 +1,112 @@
+/* sluice: the pack reader.
+ *
+ * A pack (docs/pack-format.md, sluice/pack_format.h) is read through an
+ * slc_io: a read-at-offset function, the pack's size and, when the whole
+ * pack is in memory (a buffer, or a file platform/ mapped), its address.
+ * slc_pack_open verifies the header and every table against its checksum,
+ * checks every offset, size, count and index against the file and against
+ * the profile's capacities, and copies the tables into the caller's
+ * `cpu/meta` arena. slc_pack_load_chunk reads a chunk, verifies the XXH3 of
+ * its stored bytes before anything decodes them, and decodes it with
+ * LZ4_decompress_safe straight into the caller's page.
+ *
+ * Every failure returns its own status and logs a message naming the pack,
+ * the record and the check that failed; the pack stays usable after a
+ * failed chunk load. Nothing here allocates: the tables live in the arena,
+ * the compressed bytes of a chunk read through pread in the caller's
+ * scratch. */
+#ifndef SLUICE_PACK_H
+#define SLUICE_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "config.h"
+#include "pack_format.h"
+#include "profile.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the reader reaches the bytes of a pack. */
+typedef struct slc_io {
+    /* Reads exactly size bytes at offset into dst. Returns SLC_OK,
+     * SLC_E_IO_SHORT when the file ends first, or SLC_E_IO. Must be
+     * thread-safe if chunks are loaded from several threads. */
+    slc_status (*read)(void *user, uint64_t offset, void *dst, size_t size);
+    void *user;
+    uint64_t size;               /* bytes of the pack as storage reports it */
+    const unsigned char *mapped; /* the whole pack, or NULL: then every read goes through read() */
+} slc_io;
+
+/* An slc_io over size bytes at data (which must outlive the io and the pack
+ * opened through it). O(1). */
+void slc_io_from_memory(const void *data, size_t size, slc_io *out);
+
+typedef struct slc_pack slc_pack;
+
+/* Opens the pack behind io. name (copied, at most SLC_NAME_MAX - 1 bytes
+ * kept) names it in messages. The profile gives the capacities the pack
+ * must fit: page_size (the pack's page size may not exceed it), max_chunks,
+ * max_objects, max_lods (levels per object), max_string_bytes. The tables
+ * are copied into meta (normally the `cpu/meta` arena); nothing else is
+ * allocated.
+ *
+ * Fails iff the pack is bad (SLC_E_PACK_MAGIC, _VERSION, _TRUNCATED,
+ * _HEADER, _BOUNDS, _TABLE_CHECKSUM, _RECORD, _CHUNK_SIZE), exceeds the
+ * profile (SLC_E_PACK_CAPACITY), its tables do not fit meta
+ * (SLC_E_BUDGET_REFUSED or SLC_E_CAPACITY; the message gives the bytes
+ * needed and the bytes left), or a read fails (SLC_E_IO, SLC_E_IO_SHORT).
+ * On failure meta is as it was and *out is NULL.
+ * O(file's table bytes): every record is checked once. */
+slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *limits, slc_arena *meta,
+                         const slc_logger *log, slc_pack **out);
+
+/* Releases the tables: resets meta to where it was before open. Nothing may
+ * have been allocated from meta since (SLC_ASSERT). O(depth of the budget). */
+void slc_pack_close(slc_pack *p);
+
+/* The verified header and tables. Indices must be in range (SLC_ASSERT).
+ * O(1). The returned records live until slc_pack_close. */
+const slc_pack_header *slc_pack_get_header(const slc_pack *p);
+const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, uint32_t chunk);
+const slc_pack_object *slc_pack_get_object(const slc_pack *p, uint32_t object);
+const slc_pack_lod *slc_pack_get_lod(const slc_pack *p, uint32_t lod);
+const slc_pack_span *slc_pack_get_span(const slc_pack *p, uint32_t span);
+const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t instance);
+
+/* The NUL-terminated string at offset in the string table ("" for
+ * SLC_PACK_NO_NAME). Offsets in verified records are always valid; another
+ * offset is a contract violation (SLC_ASSERT). O(1). */
+const char *slc_pack_get_string(const slc_pack *p, uint32_t offset);
+
+/* Bytes of scratch slc_pack_load_chunk needs: the largest stored size of an
+ * LZ4 chunk when the pack is read through read(), 0 when it is mapped. O(1). */
+size_t slc_pack_scratch_size(const slc_pack *p);
+
+/* Loads chunk into page (page_size bytes, at least the chunk's decoded
+ * size): reads its stored bytes (from the mapping, or through read() into
+ * scratch for LZ4 chunks, or straight into the page for stored ones),
+ * verifies their XXH3, then decodes with LZ4_decompress_safe and checks the
+ * decoded size exactly. Bytes of the page past the decoded size are left as
+ * they were.
+ *
+ * Fails iff the page is smaller than the chunk decodes to
+ * (SLC_E_PACK_CHUNK_SIZE), scratch is smaller than slc_pack_scratch_size
+ * needs for this chunk (SLC_E_CAPACITY), the read fails (SLC_E_IO,
+ * SLC_E_IO_SHORT), the checksum differs (SLC_E_PACK_CHUNK_CHECKSUM), LZ4
+ * rejects the bytes (SLC_E_PACK_CORRUPT) or they decode to another size
+ * (SLC_E_PACK_DECODED_SIZE). After a failure the page's contents are
+ * unspecified and the pack is as usable as before. Thread-safe for distinct
+ * pages if io->read is. O(stored + decoded bytes). */
+slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
+                               size_t scratch_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,560 @@
+/* sluice: the pack reader (see sluice/pack.h, docs/pack-format.md). */
+#include "sluice/pack.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <lz4.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: no heap */
+#include <xxhash.h>
+
+#include "internal.h"
+
+/* The layout is the format: sizes and offsets are asserted, so a change to
+ * a struct that would change the file cannot compile. */
+_Static_assert(sizeof(slc_pack_header) == 160, "header is 160 bytes");
+_Static_assert(offsetof(slc_pack_header, page_size) == 24, "header layout");
+_Static_assert(offsetof(slc_pack_header, file_size) == 32, "header layout");
+_Static_assert(offsetof(slc_pack_header, chunk_offset) == 64, "header layout");
+_Static_assert(offsetof(slc_pack_header, string_offset) == 104, "header layout");
+_Static_assert(offsetof(slc_pack_header, chunk_xxh3) == 112, "header layout");
+_Static_assert(offsetof(slc_pack_header, header_xxh3) == 152, "header layout");
+_Static_assert(sizeof(slc_pack_chunk) == 48, "chunk record is 48 bytes");
+_Static_assert(offsetof(slc_pack_chunk, xxh3) == 16, "chunk layout");
+_Static_assert(offsetof(slc_pack_chunk, codec) == 24, "chunk layout");
+_Static_assert(offsetof(slc_pack_chunk, cluster_count) == 28, "chunk layout");
+_Static_assert(offsetof(slc_pack_chunk, first_object) == 40, "chunk layout");
+_Static_assert(sizeof(slc_pack_object) == 96, "object record is 96 bytes");
+_Static_assert(offsetof(slc_pack_object, aabb_min) == 16, "object layout");
+_Static_assert(offsetof(slc_pack_object, pos_offset) == 40, "object layout");
+_Static_assert(offsetof(slc_pack_object, uv_offset) == 64, "object layout");
+_Static_assert(offsetof(slc_pack_object, vertex_stride) == 80, "object layout");
+_Static_assert(sizeof(slc_pack_lod) == 48, "LOD record is 48 bytes");
+_Static_assert(offsetof(slc_pack_lod, error) == 16, "LOD layout");
+_Static_assert(offsetof(slc_pack_lod, sphere) == 20, "LOD layout");
+_Static_assert(sizeof(slc_pack_span) == 8, "span record is 8 bytes");
+_Static_assert(sizeof(slc_pack_instance) == 80, "instance record is 80 bytes");
+_Static_assert(offsetof(slc_pack_instance, matrix) == 8, "instance layout");
+_Static_assert(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16 bytes");
+_Static_assert(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
+_Static_assert(offsetof(slc_pack_cluster, sphere) == 16, "cluster layout");
+_Static_assert((SLC_PACK_ALIGN & (SLC_PACK_ALIGN - 1)) == 0, "alignment is a power of two");
+
+#define HEADER_SIZE ((uint32_t)sizeof(slc_pack_header))
+#define ATTR_KNOWN                                                                                                   \
+    (SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8 |                   \
+     SLC_PACK_ATTR_UV_U16)
+
+struct slc_pack {
+    char name[SLC_NAME_MAX];
+    slc_io io;
+    slc_logger log;
+    slc_arena *meta;
+    slc_arena_mark mark; /* meta before open */
+    slc_arena_mark end;  /* meta after open */
+    slc_pack_header header;
+    slc_pack_chunk *chunks;
+    slc_pack_object *objects;
+    slc_pack_lod *lods;
+    slc_pack_span *spans;
+    slc_pack_instance *instances;
+    char *strings;
+    size_t scratch_size;
+};
+
+static slc_status memory_read(void *user, uint64_t offset, void *dst, size_t size)
+{
+    const slc_io *io = user;
+    if (offset > io->size || size > io->size - offset) {
+        return SLC_E_IO_SHORT;
+    }
+    memcpy(dst, io->mapped + offset, size);
+    return SLC_OK;
+}
+
+void slc_io_from_memory(const void *data, size_t size, slc_io *out)
+{
+    SLC_ASSERT(out != NULL);
+    SLC_ASSERT(data != NULL || size == 0);
+    out->read = memory_read;
+    out->user = out;
+    out->size = size;
+    out->mapped = data;
+}
+
+/* Logs "pack 'name': " + the message and returns status. */
+static slc_status pack_fail(const slc_pack *p, slc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static slc_status pack_fail(const slc_pack *p, slc_status status, const char *fmt, ...)
+{
+    if (p->log.fn != NULL) {
+        char msg[320];
+        size_t n = slc__fmt(msg, sizeof msg, "pack '%s': ", p->name);
+        va_list ap;
+        va_start(ap, fmt);
+        slc__vfmt(msg + n, sizeof msg - n, fmt, ap);
+        va_end(ap);
+        p->log.fn(p->log.user, SLC_LOG_ERROR, status, msg);
+    }
+    return status;
+}
+
+static slc_status read_at(const slc_pack *p, uint64_t offset, void *dst, size_t size, const char *what)
+{
+    slc_status s = p->io.mapped != NULL ? memory_read((void *)(uintptr_t)&p->io, offset, dst, size)
+                                        : p->io.read(p->io.user, offset, dst, size);
+    if (s != SLC_OK) {
+        return pack_fail(p, s, "%s: read of %zu bytes at offset %llu failed (%s)", what, size, (unsigned long long)offset,
+                    slc_status_describe(s));
+    }
+    return SLC_OK;
+}
+
+typedef struct table {
+    const char *what;
+    uint64_t offset;
+    uint64_t count;
+    uint64_t record;
+} table;
+
+static slc_status check_header(slc_pack *p, const slc_profile *limits)
+{
+    const slc_pack_header *h = &p->header;
+    if (memcmp(h->magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE) != 0) {
+        uint64_t m;
+        memcpy(&m, h->magic, sizeof m);
+        return pack_fail(p, SLC_E_PACK_MAGIC, "magic bytes 0x%llx are not \"SLCPACK\\0\": not a pack",
+                    (unsigned long long)m);
+    }
+    if (h->version_major != SLC_PACK_VERSION_MAJOR) {
+        return pack_fail(p, SLC_E_PACK_VERSION, "format version %u.%u; this reader reads %u.x", h->version_major,
+                    h->version_minor, SLC_PACK_VERSION_MAJOR);
+    }
+    uint64_t sum = XXH3_64bits(h, offsetof(slc_pack_header, header_xxh3));
+    if (sum != h->header_xxh3) {
+        return pack_fail(p, SLC_E_PACK_HEADER, "header checksum: XXH3 of the header is 0x%llx, the header says 0x%llx",
+                    (unsigned long long)sum, (unsigned long long)h->header_xxh3);
+    }
+    if ((h->required_features & ~(uint32_t)SLC_PACK_REQUIRED_KNOWN) != 0) {
+        return pack_fail(p, SLC_E_PACK_VERSION, "requires features 0x%llx unknown to this reader",
+                    (unsigned long long)(h->required_features & ~(uint32_t)SLC_PACK_REQUIRED_KNOWN));
+    }
+    if (h->header_size != HEADER_SIZE) {
+        return pack_fail(p, SLC_E_PACK_HEADER, "header size %u; version %u.x headers are %u bytes", h->header_size,
+                    SLC_PACK_VERSION_MAJOR, HEADER_SIZE);
+    }
+    if (!slc__is_pow2(h->page_size) || h->page_size < SLC_PROFILE_PAGE_SIZE_MIN ||
+        h->page_size > SLC_PROFILE_PAGE_SIZE_MAX) {
+        return pack_fail(p, SLC_E_PACK_HEADER, "page size %u is not a power of two from %u to %u", h->page_size,
+                    SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX);
+    }
+    if (h->file_size > p->io.size) {
+        return pack_fail(p, SLC_E_PACK_TRUNCATED, "the file has %llu bytes; its header says %llu",
+                    (unsigned long long)p->io.size, (unsigned long long)h->file_size);
+    }
+    if (h->file_size < p->io.size) {
+        return pack_fail(p, SLC_E_PACK_HEADER, "the file has %llu bytes; its header says %llu",
+                    (unsigned long long)p->io.size, (unsigned long long)h->file_size);
+    }
+    if (h->page_size > limits->page_size) {
+        return pack_fail(p, SLC_E_PACK_CAPACITY, "pages of %u bytes do not fit the profile's %llu-byte pages",
+                    h->page_size, (unsigned long long)limits->page_size);
+    }
+    if (h->chunk_count > limits->max_chunks) {
+        return pack_fail(p, SLC_E_PACK_CAPACITY, "%u chunks; the profile allows %u (max_chunks)", h->chunk_count,
+                    limits->max_chunks);
+    }
+    if (h->object_count > limits->max_objects) {
+        return pack_fail(p, SLC_E_PACK_CAPACITY, "%u objects; the profile allows %u (max_objects)", h->object_count,
+                    limits->max_objects);
+    }
+    if (h->string_size > limits->max_string_bytes) {
+        return pack_fail(p, SLC_E_PACK_CAPACITY, "%u bytes of strings; the profile allows %llu (max_string_bytes)",
+                    h->string_size, (unsigned long long)limits->max_string_bytes);
+    }
+    const table tables[] = {
+        {"chunk table", h->chunk_offset, h->chunk_count, sizeof(slc_pack_chunk)},
+        {"object table", h->object_offset, h->object_count, sizeof(slc_pack_object)},
+        {"LOD table", h->lod_offset, h->lod_count, sizeof(slc_pack_lod)},
+        {"span table", h->span_offset, h->span_count, sizeof(slc_pack_span)},
+        {"instance table", h->instance_offset, h->instance_count, sizeof(slc_pack_instance)},
+        {"string table", h->string_offset, h->string_size, 1},
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        const table *t = &tables[i];
+        uint64_t bytes = t->count * t->record; /* below 2^32 * 96: no overflow */
+        if (t->offset % SLC_PACK_ALIGN != 0) {
+            return pack_fail(p, SLC_E_PACK_BOUNDS, "%s at offset %llu is not %u-byte aligned", t->what,
+                        (unsigned long long)t->offset, SLC_PACK_ALIGN);
+        }
+        if (t->offset < HEADER_SIZE || t->offset > h->file_size || bytes > h->file_size - t->offset) {
+            return pack_fail(p, SLC_E_PACK_BOUNDS, "%s of %llu bytes at offset %llu lies outside the %llu-byte file",
+                        t->what, (unsigned long long)bytes, (unsigned long long)t->offset,
+                        (unsigned long long)h->file_size);
+        }
+    }
+    return SLC_OK;
+}
+
+static int name_ok(const slc_pack *p, uint32_t name)
+{
+    return name == SLC_PACK_NO_NAME || name < p->header.string_size;
+}
+
+static uint32_t stride_of(uint32_t attributes)
+{
+    uint32_t stride = (attributes & SLC_PACK_ATTR_POS_U16) ? 8u : 12u;
+    if (attributes & SLC_PACK_ATTR_NORMAL) {
+        stride += (attributes & SLC_PACK_ATTR_NORMAL_OCT8) ? 4u : 12u;
+    }
+    if (attributes & SLC_PACK_ATTR_UV) {
+        stride += (attributes & SLC_PACK_ATTR_UV_U16) ? 4u : 8u;
+    }
+    return stride;
+}
+
+static slc_status check_records(slc_pack *p, const slc_profile *limits)
+{
+    const slc_pack_header *h = &p->header;
+    if (h->string_size > 0 && p->strings[h->string_size - 1] != '\0') {
+        return pack_fail(p, SLC_E_PACK_RECORD, "string table: the last of its %u bytes is not a NUL", h->string_size);
+    }
+    size_t scratch = 0;
+    for (uint32_t i = 0; i < h->chunk_count; i++) {
+        const slc_pack_chunk *c = &p->chunks[i];
+        if (c->codec != SLC_PACK_CODEC_STORED && c->codec != SLC_PACK_CODEC_LZ4) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: codec %u is unknown", i, c->codec);
+        }
+        if (c->decoded_size > h->page_size) {
+            return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %u-byte page", i,
+                        c->decoded_size, h->page_size);
+        }
+        if (c->decoded_size == 0) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: decodes to 0 bytes", i);
+        }
+        if (c->codec == SLC_PACK_CODEC_STORED ? c->stored_size != c->decoded_size
+                                               : (c->stored_size == 0 ||
+                                                  c->stored_size > (uint32_t)LZ4_COMPRESSBOUND(c->decoded_size))) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u",
+                        i, c->stored_size, c->decoded_size, c->codec);
+        }
+        if (c->offset < HEADER_SIZE || c->offset > h->file_size || c->stored_size > h->file_size - c->offset) {
+            return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file", i,
+                        c->stored_size, (unsigned long long)c->offset, (unsigned long long)h->file_size);
+        }
+        if (c->first_object >= h->object_count) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: first object %u does not exist (%u objects)", i,
+                        c->first_object, h->object_count);
+        }
+        if (c->codec == SLC_PACK_CODEC_LZ4 && c->stored_size > scratch) {
+            scratch = c->stored_size;
+        }
+    }
+    p->scratch_size = p->io.mapped != NULL ? 0 : scratch;
+    for (uint32_t i = 0; i < h->object_count; i++) {
+        const slc_pack_object *o = &p->objects[i];
+        if (!name_ok(p, o->name)) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: name at %u lies outside the %u-byte string table", i,
+                        o->name, h->string_size);
+        }
+        if (o->lod_count == 0 || o->first_lod > h->lod_count || o->lod_count > h->lod_count - o->first_lod) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: LODs %u..%u+%u do not exist (%u LODs)", i, o->first_lod,
+                        o->first_lod, o->lod_count, h->lod_count);
+        }
+        if (o->lod_count > limits->max_lods) {
+            return pack_fail(p, SLC_E_PACK_CAPACITY, "object %u: %u LOD levels; the profile allows %u (max_lods)", i,
+                        o->lod_count, limits->max_lods);
+        }
+        if ((o->attributes & ~(uint32_t)ATTR_KNOWN) != 0 || o->vertex_stride != stride_of(o->attributes)) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: attributes 0x%llx with a %u-byte vertex are not valid", i,
+                        (unsigned long long)o->attributes, o->vertex_stride);
+        }
+    }
+    for (uint32_t i = 0; i < h->lod_count; i++) {
+        const slc_pack_lod *l = &p->lods[i];
+        if (l->first_span > h->span_count || l->span_count > h->span_count - l->first_span) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "LOD %u: spans %u+%u do not exist (%u spans)", i, l->first_span,
+                        l->span_count, h->span_count);
+        }
+    }
+    for (uint32_t i = 0; i < h->span_count; i++) {
+        const slc_pack_span *s = &p->spans[i];
+        if (s->chunk >= h->chunk_count) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "span %u: chunk %u does not exist (%u chunks)", i, s->chunk,
+                        h->chunk_count);
+        }
+        uint32_t clusters = p->chunks[s->chunk].cluster_count;
+        if (s->cluster_count == 0 || (uint32_t)s->first_cluster + s->cluster_count > clusters) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "span %u: clusters %u+%u do not exist in chunk %u (%u clusters)", i,
+                        s->first_cluster, s->cluster_count, s->chunk, clusters);
+        }
+    }
+    for (uint32_t i = 0; i < h->instance_count; i++) {
+        const slc_pack_instance *in = &p->instances[i];
+        if (in->object >= h->object_count) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "instance %u: object %u does not exist (%u objects)", i, in->object,
+                        h->object_count);
+        }
+        if (!name_ok(p, in->name)) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "instance %u: name at %u lies outside the %u-byte string table", i,
+                        in->name, h->string_size);
+        }
+    }
+    return SLC_OK;
+}
+
+/* XXH3 of one or two consecutive tables, the second may be empty. */
+static uint64_t tables_xxh3(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    XXH3_64bits_update(&state, a, a_size);
+    XXH3_64bits_update(&state, b, b_size);
+    return XXH3_64bits_digest(&state);
+}
+
+static slc_status read_tables(slc_pack *p)
+{
+    const slc_pack_header *h = &p->header;
+    struct {
+        const char *what;
+        uint64_t offset;
+        void *dst;
+        size_t size;
+    } reads[] = {
+        {"chunk table", h->chunk_offset, p->chunks, (size_t)h->chunk_count * sizeof(slc_pack_chunk)},
+        {"object table", h->object_offset, p->objects, (size_t)h->object_count * sizeof(slc_pack_object)},
+        {"LOD table", h->lod_offset, p->lods, (size_t)h->lod_count * sizeof(slc_pack_lod)},
+        {"span table", h->span_offset, p->spans, (size_t)h->span_count * sizeof(slc_pack_span)},
+        {"instance table", h->instance_offset, p->instances, (size_t)h->instance_count * sizeof(slc_pack_instance)},
+        {"string table", h->string_offset, p->strings, h->string_size},
+    };
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        if (reads[i].size > 0) {
+            slc_status s = read_at(p, reads[i].offset, reads[i].dst, reads[i].size, reads[i].what);
+            if (s != SLC_OK) {
+                return s;
+            }
+        }
+    }
+    struct {
+        const char *what;
+        uint64_t sum;
+        uint64_t want;
+    } sums[] = {
+        {"chunk table", tables_xxh3(reads[0].dst, reads[0].size, NULL, 0), h->chunk_xxh3},
+        {"object table", tables_xxh3(reads[1].dst, reads[1].size, NULL, 0), h->object_xxh3},
+        {"LOD and span tables", tables_xxh3(reads[2].dst, reads[2].size, reads[3].dst, reads[3].size), h->lod_xxh3},
+        {"instance and string tables", tables_xxh3(reads[4].dst, reads[4].size, reads[5].dst, reads[5].size),
+         h->instance_xxh3},
+    };
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+        if (sums[i].sum != sums[i].want) {
+            return pack_fail(p, SLC_E_PACK_TABLE_CHECKSUM, "%s: XXH3 is 0x%llx, the header says 0x%llx", sums[i].what,
+                        (unsigned long long)sums[i].sum, (unsigned long long)sums[i].want);
+        }
+    }
+    return SLC_OK;
+}
+
+static size_t aligned(uint64_t bytes) { return (size_t)slc__align_up(bytes, 16); }
+
+slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *limits, slc_arena *meta,
+                         const slc_logger *log, slc_pack **out)
+{
+    SLC_ASSERT(io != NULL && limits != NULL && meta != NULL && out != NULL);
+    SLC_ASSERT(io->read != NULL || io->mapped != NULL);
+    *out = NULL;
+    /* Until the tables are placed, the pack lives on the stack. */
+    slc_pack tmp;
+    memset(&tmp, 0, sizeof tmp);
+    slc_pack *p = &tmp;
+    const char *n = name != NULL ? name : "<pack>";
+    memcpy(p->name, n, slc__strnlen(n, SLC_NAME_MAX - 1));
+    p->io = *io;
+    if (log != NULL) {
+        p->log = *log;
+    }
+    p->meta = meta;
+    p->mark = slc_arena_get_mark(meta);
+    if (io->size < HEADER_SIZE) {
+        return pack_fail(p, SLC_E_PACK_TRUNCATED, "the file has %llu bytes, fewer than the %u-byte header",
+                    (unsigned long long)io->size, HEADER_SIZE);
+    }
+    slc_status s = read_at(p, 0, &p->header, HEADER_SIZE, "header");
+    if (s == SLC_OK) {
+        s = check_header(p, limits);
+    }
+    if (s != SLC_OK) {
+        return s;
+    }
+    const slc_pack_header *h = &p->header;
+    size_t sizes[] = {
+        aligned(sizeof(slc_pack)),
+        aligned((uint64_t)h->chunk_count * sizeof(slc_pack_chunk)),
+        aligned((uint64_t)h->object_count * sizeof(slc_pack_object)),
+        aligned((uint64_t)h->lod_count * sizeof(slc_pack_lod)),
+        aligned((uint64_t)h->span_count * sizeof(slc_pack_span)),
+        aligned((uint64_t)h->instance_count * sizeof(slc_pack_instance)),
+        aligned(h->string_size),
+    };
+    uint64_t need = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        need += sizes[i]; /* each below 2^39: no overflow */
+    }
+    void *mem = NULL;
+    slc_arena_stats st;
+    slc_arena_get_stats(meta, &st);
+    s = need > SIZE_MAX ? SLC_E_CAPACITY : slc_arena_alloc(meta, (size_t)need, 16, &mem);
+    if (s != SLC_OK) {
+        return pack_fail(p, s, "its tables need %llu bytes; the meta arena has %zu of %zu left",
+                    (unsigned long long)need, st.capacity - st.used, st.capacity);
+    }
+    unsigned char *at = mem;
+    p = (slc_pack *)(void *)at;
+    *p = tmp;
+    at += sizes[0];
+    p->chunks = (slc_pack_chunk *)(void *)at;
+    at += sizes[1];
+    p->objects = (slc_pack_object *)(void *)at;
+    at += sizes[2];
+    p->lods = (slc_pack_lod *)(void *)at;
+    at += sizes[3];
+    p->spans = (slc_pack_span *)(void *)at;
+    at += sizes[4];
+    p->instances = (slc_pack_instance *)(void *)at;
+    at += sizes[5];
+    p->strings = (char *)at;
+    s = read_tables(p);
+    if (s == SLC_OK) {
+        s = check_records(p, limits);
+    }
+    if (s != SLC_OK) {
+        slc_arena_reset(meta, p->mark); /* nothing half-done is left */
+        return s;
+    }
+    p->end = slc_arena_get_mark(meta);
+    *out = p;
+    return SLC_OK;
+}
+
+void slc_pack_close(slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    SLC_ASSERT(slc_arena_get_mark(p->meta).offset == p->end.offset); /* LIFO: nothing allocated since open */
+    slc_arena_reset(p->meta, p->mark);
+}
+
+const slc_pack_header *slc_pack_get_header(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return &p->header;
+}
+
+const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, uint32_t chunk)
+{
+    SLC_ASSERT(p != NULL && chunk < p->header.chunk_count);
+    return &p->chunks[chunk];
+}
+
+const slc_pack_object *slc_pack_get_object(const slc_pack *p, uint32_t object)
+{
+    SLC_ASSERT(p != NULL && object < p->header.object_count);
+    return &p->objects[object];
+}
+
+const slc_pack_lod *slc_pack_get_lod(const slc_pack *p, uint32_t lod)
+{
+    SLC_ASSERT(p != NULL && lod < p->header.lod_count);
+    return &p->lods[lod];
+}
+
+const slc_pack_span *slc_pack_get_span(const slc_pack *p, uint32_t span)
+{
+    SLC_ASSERT(p != NULL && span < p->header.span_count);
+    return &p->spans[span];
+}
+
+const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t instance)
+{
+    SLC_ASSERT(p != NULL && instance < p->header.instance_count);
+    return &p->instances[instance];
+}
+
+const char *slc_pack_get_string(const slc_pack *p, uint32_t offset)
+{
+    SLC_ASSERT(p != NULL);
+    if (offset == SLC_PACK_NO_NAME) {
+        return "";
+    }
+    SLC_ASSERT(offset < p->header.string_size);
+    return p->strings + offset;
+}
+
+size_t slc_pack_scratch_size(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return p->scratch_size;
+}
+
+slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
+                               size_t scratch_size)
+{
+    SLC_ASSERT(p != NULL && page != NULL);
+    SLC_ASSERT(chunk < p->header.chunk_count);
+    const slc_pack_chunk *c = &p->chunks[chunk];
+    if (c->decoded_size > page_size) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %zu-byte page", chunk,
+                    c->decoded_size, page_size);
+    }
+    const unsigned char *src;
+    char what[32];
+    slc__fmt(what, sizeof what, "chunk %u", chunk);
+    if (p->io.mapped != NULL) {
+        src = p->io.mapped + c->offset;
+    } else if (c->codec == SLC_PACK_CODEC_STORED) {
+        slc_status s = read_at(p, c->offset, page, c->stored_size, what);
+        if (s != SLC_OK) {
+            return s;
+        }
+        src = page;
+    } else {
+        if (scratch == NULL || scratch_size < c->stored_size) {
+            return pack_fail(p, SLC_E_CAPACITY, "chunk %u: %u stored bytes do not fit %zu bytes of scratch", chunk,
+                        c->stored_size, scratch_size);
+        }
+        slc_status s = read_at(p, c->offset, scratch, c->stored_size, what);
+        if (s != SLC_OK) {
+            return s;
+        }
+        src = scratch;
+    }
+    uint64_t sum = XXH3_64bits(src, c->stored_size);
+    if (sum != c->xxh3) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_CHECKSUM, "chunk %u: XXH3 of its %u stored bytes is 0x%llx, the chunk table says 0x%llx",
+                    chunk, c->stored_size, (unsigned long long)sum, (unsigned long long)c->xxh3);
+    }
+    if (c->codec == SLC_PACK_CODEC_STORED) {
+        if (src != page) {
+            memcpy(page, src, c->stored_size);
+        }
+        return SLC_OK;
+    }
+    int cap = page_size > (size_t)INT_MAX ? INT_MAX : (int)page_size;
+    int got = LZ4_decompress_safe((const char *)src, page, (int)c->stored_size, cap);
+    if (got < 0) {
+        return pack_fail(p, SLC_E_PACK_CORRUPT, "chunk %u: LZ4 rejects its %u stored bytes (error %d)", chunk,
+                    c->stored_size, got);
+    }
+    if ((uint32_t)got != c->decoded_size) {
+        return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk, got,
+                    c->decoded_size);
+    }
+    return SLC_OK;
+}
