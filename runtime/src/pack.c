@@ -1,7 +1,6 @@
 /* sluice: the pack reader (see sluice/pack.h, docs/pack-format.md). */
 #include "sluice/pack.h"
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -546,15 +545,69 @@ slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, si
         }
         return SLC_OK;
     }
-    int cap = page_size > (size_t)INT_MAX ? INT_MAX : (int)page_size;
-    int got = LZ4_decompress_safe((const char *)src, page, (int)c->stored_size, cap);
+    /* The decoder may use all of its capacity as working room, so the
+     * capacity is the record's decoded size: nothing past it is touched, and
+     * a block that would decode to more is refused. */
+    int got = LZ4_decompress_safe((const char *)src, page, (int)c->stored_size, (int)c->decoded_size);
     if (got < 0) {
-        return pack_fail(p, SLC_E_PACK_CORRUPT, "chunk %u: LZ4 rejects its %u stored bytes (error %d)", chunk,
-                    c->stored_size, got);
+        return pack_fail(p, SLC_E_PACK_CORRUPT,
+                         "chunk %u: LZ4 rejects its %u stored bytes (error %d): corrupt, or longer than the %u bytes "
+                         "its record says",
+                         chunk, c->stored_size, got, c->decoded_size);
     }
     if ((uint32_t)got != c->decoded_size) {
         return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk, got,
                     c->decoded_size);
+    }
+    return SLC_OK;
+}
+
+slc_status slc_pack_check_chunk(const slc_pack *p, uint32_t chunk, const void *page)
+{
+    SLC_ASSERT(p != NULL && page != NULL);
+    SLC_ASSERT(chunk < p->header.chunk_count);
+    const slc_pack_chunk *c = &p->chunks[chunk];
+    const unsigned char *bytes = page;
+    uint64_t size = c->decoded_size;
+    slc_pack_chunk_header ch;
+    if (size < sizeof ch) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT, "chunk %u: %u decoded bytes cannot hold the chunk header", chunk,
+                         c->decoded_size);
+    }
+    memcpy(&ch, bytes, sizeof ch);
+    if (ch.magic != SLC_PACK_CHUNK_MAGIC || ch.cluster_count != c->cluster_count || ch.lod != c->lod) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
+                         "chunk %u: header (magic 0x%llx, %u clusters, LOD %u) disagrees with its record (%u clusters, LOD %u)",
+                         chunk, (unsigned long long)ch.magic, ch.cluster_count, ch.lod, c->cluster_count, c->lod);
+    }
+    if ((uint64_t)ch.cluster_count * sizeof(slc_pack_cluster) > size - sizeof ch) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT, "chunk %u: %u cluster records do not fit %u decoded bytes", chunk,
+                         ch.cluster_count, c->decoded_size);
+    }
+    for (uint32_t i = 0; i < ch.cluster_count; i++) {
+        slc_pack_cluster cl;
+        memcpy(&cl, bytes + sizeof ch + (size_t)i * sizeof cl, sizeof cl);
+        if (cl.object >= p->header.object_count) {
+            return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT, "chunk %u cluster %u: object %u does not exist", chunk, i,
+                             cl.object);
+        }
+        uint64_t vbytes = (uint64_t)cl.vertex_count * p->objects[cl.object].vertex_stride;
+        uint64_t ibytes = (uint64_t)cl.triangle_count * 3u;
+        if (cl.vertex_count == 0 || cl.vertex_offset % 4 != 0 || cl.vertex_offset > size ||
+            vbytes > size - cl.vertex_offset || cl.index_offset > size || ibytes > size - cl.index_offset) {
+            return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
+                             "chunk %u cluster %u: %u vertices at %u or %u triangles at %u lie outside %u bytes", chunk,
+                             i, cl.vertex_count, cl.vertex_offset, cl.triangle_count, cl.index_offset,
+                             c->decoded_size);
+        }
+        const unsigned char *idx = bytes + cl.index_offset;
+        for (uint64_t k = 0; k < ibytes; k++) {
+            if (idx[k] >= cl.vertex_count) {
+                return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
+                                 "chunk %u cluster %u: triangle %llu uses vertex %u of %u", chunk, i,
+                                 (unsigned long long)(k / 3), idx[k], cl.vertex_count);
+            }
+        }
     }
     return SLC_OK;
 }

@@ -61,6 +61,23 @@ static inline slc_pack_chunk *tp_chunk(test_pack *t, uint32_t i)
     return (slc_pack_chunk *)tp_at(t, tp_header(t)->chunk_offset) + i;
 }
 
+/* A valid decoded chunk: header, two clusters of object `object` (3 and 4
+ * vertices of 24 bytes, 1 and 2 triangles), then structured filler. */
+static inline void tp_fill_chunk(unsigned char *b, uint32_t lod, uint32_t object)
+{
+    slc_pack_chunk_header ch = {SLC_PACK_CHUNK_MAGIC, 2, lod, 0};
+    memcpy(b, &ch, sizeof ch);
+    slc_pack_cluster cl[2] = {{object, 80, 152, 3, 1, {0, 0, 0, 1}}, {object, 156, 252, 4, 2, {1, 0, 0, 1}}};
+    memcpy(b + 16, cl, sizeof cl);
+    for (int v = 0; v < 7; v++) {
+        float f[6] = {(float)v, (float)(v * 2), 0.5f, 0, 0, 1};
+        memcpy(b + (v < 3 ? 80 + 24 * v : 156 + 24 * (v - 3)), f, sizeof f);
+    }
+    const unsigned char tri[9] = {0, 1, 2, 0, 1, 2, 0, 2, 3};
+    memcpy(b + 152, tri, 3);
+    memcpy(b + 252, tri + 3, 6);
+}
+
 /* Chunk 0 stored raw, chunks 1 and 2 LZ4; object "box" with 2 LODs, object
  * "tree" with 2 LODs; 3 instances. */
 static inline void tp_build(test_pack *t)
@@ -73,6 +90,7 @@ static inline void tp_build(test_pack *t)
             /* Structured, compressible, different per chunk. */
             t->decoded[c][i] = (unsigned char)((i / 7) * (c + 3) + (i % 5 == 0 ? c : 0));
         }
+        tp_fill_chunk(t->decoded[c], c == 0 ? 0 : 1, c == 2 ? 1 : 0);
     }
     size_t cap = 1 << 16;
     t->data = calloc(1, cap);

@@ -427,16 +427,27 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
     assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
     assert_true(strncmp(logged.message, "pack 't.pack': chunk 2: LZ4 rejects its", 39) == 0);
+    assert_non_null(strstr(logged.message, "corrupt, or longer than the 2500 bytes its record says"));
     assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, NULL, 0), SLC_OK);
     slc_pack_close(p);
 
-    /* Valid LZ4 whose output is not the size the record says. */
+    /* Valid LZ4 whose output is shorter than the record says. */
     fresh(NULL);
-    tp_chunk(&tp, 2)->decoded_size = 2400;
+    tp_chunk(&tp, 2)->decoded_size = 2600;
     tp_reseal(&tp);
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
     assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_DECODED_SIZE);
-    assert_string_equal(logged.message, "pack 't.pack': chunk 2: decoded to 2500 bytes, the chunk table says 2400");
+    assert_string_equal(logged.message, "pack 't.pack': chunk 2: decoded to 2500 bytes, the chunk table says 2600");
+    slc_pack_close(p);
+    /* ... or longer: the decoder stops at the record's size. */
+    fresh(NULL);
+    tp_chunk(&tp, 2)->decoded_size = 2400;
+    tp_reseal(&tp);
+    memset(page, 0xcd, sizeof page);
+    assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
+    assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
+    assert_non_null(strstr(logged.message, "longer than the 2400 bytes its record says"));
+    assert_int_equal(page[2400], 0xcd);
     slc_pack_close(p);
 }
 
@@ -518,6 +529,56 @@ static void test_every_flipped_byte_is_caught_or_harmless(void **state)
     assert_true(caught + 8 * (TP_CHUNKS + 6) >= tp.size);
 }
 
+/* Loads chunk c of a resealed copy of tp whose decoded chunk 0 was changed
+ * by edit, and checks it. */
+static void expect_content(void (*edit)(unsigned char *), slc_status want, const char *message)
+{
+    fresh(NULL);
+    slc_pack_chunk *c = tp_chunk(&tp, 0); /* stored: its bytes are the decoded bytes */
+    edit(tp.data + c->offset);
+    c->xxh3 = XXH3_64bits(tp.data + c->offset, c->stored_size);
+    tp_reseal(&tp);
+    slc_pack *p;
+    assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
+    assert_int_equal(slc_pack_load_chunk(p, 0, page, sizeof page, NULL, 0), SLC_OK);
+    slc_status s = slc_pack_check_chunk(p, 0, page);
+    if (s != want || (message != NULL && strcmp(logged.message, message) != 0)) {
+        fail_msg("got %s \"%s\", want %s \"%s\"", slc_status_name(s), logged.message, slc_status_name(want),
+                 message ? message : "");
+    }
+    slc_pack_close(p);
+}
+
+static void edit_nothing(unsigned char *b) { (void)b; }
+static void edit_magic(unsigned char *b) { b[0] ^= 1; }
+static void edit_object(unsigned char *b) { b[16 + 32] = 7; }            /* cluster 1's object */
+static void edit_vertex_offset(unsigned char *b) { b[16 + 4] = 82; }     /* cluster 0, misaligned */
+static void edit_index_range(unsigned char *b) { b[16 + 32 + 8] = 0xff; b[16 + 32 + 9] = 0x03; } /* past 1000 */
+static void edit_index_value(unsigned char *b) { b[252 + 4] = 4; }       /* cluster 1 has 4 vertices */
+
+static void test_checks_decoded_chunk_contents(void **state)
+{
+    (void)state;
+    expect_content(edit_nothing, SLC_OK, NULL);
+    for (uint32_t c = 1; c < TP_CHUNKS; c++) { /* the LZ4 chunks too */
+        slc_pack *p;
+        assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
+        assert_int_equal(slc_pack_load_chunk(p, c, page, sizeof page, NULL, 0), SLC_OK);
+        assert_int_equal(slc_pack_check_chunk(p, c, page), SLC_OK);
+        slc_pack_close(p);
+    }
+    expect_content(edit_magic, SLC_E_PACK_CHUNK_CONTENT,
+                   "pack 't.pack': chunk 0: header (magic 0x4b434c52, 2 clusters, LOD 0) disagrees with its record "
+                   "(2 clusters, LOD 0)");
+    expect_content(edit_object, SLC_E_PACK_CHUNK_CONTENT, "pack 't.pack': chunk 0 cluster 1: object 7 does not exist");
+    expect_content(edit_vertex_offset, SLC_E_PACK_CHUNK_CONTENT,
+                   "pack 't.pack': chunk 0 cluster 0: 3 vertices at 82 or 1 triangles at 152 lie outside 1000 bytes");
+    expect_content(edit_index_range, SLC_E_PACK_CHUNK_CONTENT,
+                   "pack 't.pack': chunk 0 cluster 1: 4 vertices at 156 or 2 triangles at 1023 lie outside 1000 bytes");
+    expect_content(edit_index_value, SLC_E_PACK_CHUNK_CONTENT,
+                   "pack 't.pack': chunk 0 cluster 1: triangle 1 uses vertex 4 of 4");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +597,7 @@ int main(void)
         cmocka_unit_test_setup(test_chunk_checksum_corrupt_lz4_and_size_mismatch, fresh),
         cmocka_unit_test_setup(test_read_errors_are_named, fresh),
         cmocka_unit_test_setup(test_every_flipped_byte_is_caught_or_harmless, fresh),
+        cmocka_unit_test_setup(test_checks_decoded_chunk_contents, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -105,6 +105,15 @@ size_t slc_pack_scratch_size(const slc_pack *p);
 slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
                                size_t scratch_size);
 
+/* Checks a decoded chunk's contents against docs/pack-format.md: the chunk
+ * header (magic, cluster count and LOD as the chunk record says), every
+ * cluster's object, offsets and sizes inside the decoded bytes (with its
+ * object's vertex stride), and every triangle index below the cluster's
+ * vertex count. page holds the chunk as slc_pack_load_chunk left it.
+ * Fails iff something is inconsistent (SLC_E_PACK_CHUNK_CONTENT, the message
+ * names the chunk, the cluster and the check). O(decoded bytes). */
+slc_status slc_pack_check_chunk(const slc_pack *p, uint32_t chunk, const void *page);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,7 +43,8 @@ extern "C" {
     X(E_PACK_CHUNK_SIZE, "a chunk decodes to more than a page")                                \
     X(E_PACK_CHUNK_CHECKSUM, "a chunk's stored bytes do not match their checksum")             \
     X(E_PACK_CORRUPT, "a chunk's compressed bytes cannot be decoded")                          \
-    X(E_PACK_DECODED_SIZE, "a chunk decoded to a size other than its record says")
+    X(E_PACK_DECODED_SIZE, "a chunk decoded to a size other than its record says")               \
+    X(E_PACK_CHUNK_CONTENT, "a decoded chunk's clusters are inconsistent")
 
 typedef enum slc_status {
 #define SLC_STATUS_ENUM_(name, desc) SLC_##name,
