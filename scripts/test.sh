@@ -6,6 +6,7 @@
 #   tsan     ThreadSanitizer (clang), the whole suite (the threaded tests matter)
 #   aarch64  cross build, tests under qemu-aarch64
 #   armhf    cross build (32-bit ARM), tests under qemu-arm
+#   fuzz     libFuzzer targets (clang, ASan+UBSan), each for a bounded time
 # Usage: scripts/test.sh [preset...]   (default: all of the above)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh --cross
 
 presets=("$@")
-[[ ${#presets[@]} -eq 0 ]] && presets=(default asan tsan aarch64 armhf)
+[[ ${#presets[@]} -eq 0 ]] && presets=(default asan tsan aarch64 armhf fuzz)
 
 for p in "${presets[@]}"; do
     echo "=== ${p} ==="

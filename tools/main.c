@@ -13,8 +13,14 @@ static void usage(FILE *f)
             "  budget check FILE [--json]        validate a budget profile and print its memory report\n"
             "  budget header FILE [-o OUT] [--name NAME]\n"
             "                                    emit the profile as a C header for firmware\n"
+            "  inspect FILE [--verify] [--json] [--pread]\n"
+            "                                    a pack's header, tables, chunk statistics per codec\n"
+            "                                    and LOD, page fill; --verify loads and checks every chunk\n"
             "  bench alloc [--quick] [--json]    reserve/release, arena and block-pool costs\n"
             "                                    against glibc malloc/free in the same run\n"
+            "  pack INPUT.gltf|.glb -o OUT.pack [options]\n"
+            "  pack --synthetic city --size SIZE [--seed N] -o OUT.pack\n"
+            "                                    build a pack (sluice pack --help: options)\n"
             "  version                           print the library version\n"
             "  help                              this text\n"
             "\n"
@@ -31,8 +37,14 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "budget") == 0) {
         return cmd_budget(argc - 2, argv + 2);
     }
+    if (strcmp(cmd, "inspect") == 0) {
+        return cmd_inspect(argc - 2, argv + 2);
+    }
     if (strcmp(cmd, "bench") == 0) {
         return cmd_bench(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "pack") == 0) {
+        return cmd_pack(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "version") == 0) {
         unsigned v = slc_version();

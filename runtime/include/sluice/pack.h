@@ -42,8 +42,9 @@ typedef struct slc_io {
     const unsigned char *mapped; /* the whole pack, or NULL: then every read goes through read() */
 } slc_io;
 
-/* An slc_io over size bytes at data (which must outlive the io and the pack
- * opened through it). O(1). */
+/* An slc_io over size bytes at data (which must outlive the pack opened
+ * through it). Its read() refers to *out, so out must not move while read()
+ * may be called; the reader itself reads such a pack through `mapped`. O(1). */
 void slc_io_from_memory(const void *data, size_t size, slc_io *out);
 
 typedef struct slc_pack slc_pack;

@@ -1,0 +1,206 @@
+/* sluice inspect: what a pack holds, and --verify that every chunk loads. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sluice/platform.h"
+
+typedef struct tally {
+    uint64_t chunks, clusters, triangles, decoded, stored;
+} tally;
+
+static void add(tally *t, const slc_pack_chunk *c)
+{
+    t->chunks++;
+    t->clusters += c->cluster_count;
+    t->triangles += c->triangle_count;
+    t->decoded += c->decoded_size;
+    t->stored += c->stored_size;
+}
+
+static double ratio(const tally *t) { return t->stored ? (double)t->decoded / (double)t->stored : 0.0; }
+
+/* The pack's errors go to stderr, each on its own line, as the reader words them. */
+static void print_error(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    (void)level;
+    const char *file = user;
+    fprintf(stderr, "%s: %s (%s)\n", file, message, slc_status_name(status));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: sluice inspect FILE [--verify] [--json] [--pread]\n");
+    return CLI_USAGE;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    const char *path = NULL;
+    int verify = 0, json = 0, use_pread = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--verify") == 0) {
+            verify = 1;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--pread") == 0) {
+            use_pread = 1;
+        } else if (argv[i][0] == '-' || path != NULL) {
+            fprintf(stderr, "sluice inspect: unexpected argument '%s'\n", argv[i]);
+            return usage();
+        } else {
+            path = argv[i];
+        }
+    }
+    if (path == NULL) {
+        return usage();
+    }
+    slc_logger log = {print_error, (void *)path};
+    slc_platform_file file;
+    if (slc_platform_file_open(path, use_pread ? SLC_PLATFORM_FILE_PREAD : 0, &cli_stderr_logger, &file) != SLC_OK) {
+        return CLI_IO;
+    }
+    /* The tools size the table arena from the pack itself; a device sizes it
+     * from its profile. Capacities are the format's own limits here. */
+    size_t arena_size = SLC_ARENA_FOOTPRINT(file.size + 4096);
+    void *arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (arena_size + SLC_ARENA_ALIGN - 1) & ~(size_t)(SLC_ARENA_ALIGN - 1));
+    slc_arena *meta = NULL;
+    if (arena_mem == NULL || slc_arena_init(arena_mem, arena_size, NULL, SLC_BUDGET_NONE, &meta) != SLC_OK) {
+        fprintf(stderr, "sluice inspect: out of memory\n");
+        free(arena_mem);
+        slc_platform_file_close(&file);
+        return CLI_FAILED;
+    }
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = SLC_PROFILE_PAGE_SIZE_MAX;
+    limits.max_chunks = UINT32_MAX;
+    limits.max_objects = UINT32_MAX;
+    limits.max_lods = UINT32_MAX;
+    limits.max_string_bytes = UINT64_MAX;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    slc_pack *p = NULL;
+    if (slc_pack_open(&file.io, base, &limits, meta, &log, &p) != SLC_OK) {
+        free(arena_mem);
+        slc_platform_file_close(&file);
+        return CLI_FAILED;
+    }
+    const slc_pack_header *h = slc_pack_get_header(p);
+    tally all = {0}, stored = {0}, lz4 = {0}, coarsest = {0}, level[256];
+    memset(level, 0, sizeof level);
+    uint64_t unique_payloads = 0;
+    int max_level = -1;
+    uint64_t *offsets = malloc(((size_t)h->chunk_count + 1) * sizeof *offsets);
+    for (uint32_t i = 0; i < h->chunk_count; i++) {
+        const slc_pack_chunk *c = slc_pack_get_chunk(p, i);
+        add(&all, c);
+        add(c->codec == SLC_PACK_CODEC_STORED ? &stored : &lz4, c);
+        if (c->flags & SLC_PACK_CHUNK_COARSEST) {
+            add(&coarsest, c);
+        }
+        add(&level[c->lod], c);
+        max_level = c->lod > max_level ? c->lod : max_level;
+        offsets[i] = c->offset;
+    }
+    /* Records sharing a payload point at the same offset. */
+    qsort(offsets, h->chunk_count, sizeof offsets[0], cmp_u64);
+    for (uint32_t i = 0; i < h->chunk_count; i++) {
+        unique_payloads += (uint64_t)(i == 0 || offsets[i] != offsets[i - 1]);
+    }
+    free(offsets);
+    double fill = all.chunks ? (double)all.decoded / ((double)all.chunks * h->page_size) : 0.0;
+    uint64_t lod_triangles = 0, tri0 = 0;
+    for (uint32_t o = 0; o < h->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(p, o);
+        tri0 += slc_pack_get_lod(p, ob->first_lod)->triangle_count;
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            lod_triangles += slc_pack_get_lod(p, ob->first_lod + l)->triangle_count;
+        }
+    }
+    uint64_t bad = 0;
+    if (verify) {
+        void *page = malloc(h->page_size);
+        size_t scratch_size = slc_pack_scratch_size(p);
+        void *scratch = scratch_size ? malloc(scratch_size) : NULL;
+        for (uint32_t i = 0; i < h->chunk_count; i++) {
+            if (slc_pack_load_chunk(p, i, page, h->page_size, scratch, scratch_size) != SLC_OK ||
+                slc_pack_check_chunk(p, i, page) != SLC_OK) {
+                bad++;
+            }
+        }
+        free(scratch);
+        free(page);
+    }
+    if (json) {
+        printf("{\"file\": \"%s\", \"version\": \"%u.%u\", \"page_size\": %u, \"file_size\": %" PRIu64
+               ", \"required_features\": %u, \"optional_features\": %u,\n",
+               path, h->version_major, h->version_minor, h->page_size, h->file_size, h->required_features,
+               h->optional_features);
+        printf(" \"chunks\": %u, \"unique_payloads\": %" PRIu64 ", \"objects\": %u, \"lods\": %u, \"spans\": %u, "
+               "\"instances\": %u, \"string_bytes\": %u,\n",
+               h->chunk_count, unique_payloads, h->object_count, h->lod_count, h->span_count, h->instance_count,
+               h->string_size);
+        printf(" \"triangles_lod0\": %" PRIu64 ", \"triangles_all_lods\": %" PRIu64 ", \"clusters\": %" PRIu64
+               ", \"decoded_bytes\": %" PRIu64 ", \"stored_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"page_fill\": %.4f,\n",
+               tri0, lod_triangles, all.clusters, all.decoded, all.stored, ratio(&all), fill);
+        printf(" \"codecs\": {\"stored\": %" PRIu64 ", \"lz4\": %" PRIu64 "}, \"coarsest_chunks\": %" PRIu64 ",\n",
+               stored.chunks, lz4.chunks, coarsest.chunks);
+        printf(" \"levels\": [");
+        for (int l = 0; l <= max_level; l++) {
+            printf("%s{\"lod\": %d, \"chunks\": %" PRIu64 ", \"clusters\": %" PRIu64 ", \"triangles\": %" PRIu64
+                   ", \"decoded_bytes\": %" PRIu64 ", \"stored_bytes\": %" PRIu64 "}",
+                   l ? ", " : "", l, level[l].chunks, level[l].clusters, level[l].triangles, level[l].decoded,
+                   level[l].stored);
+        }
+        printf("]%s", verify ? "," : "}\n");
+        if (verify) {
+            printf(" \"verified\": %u, \"bad_chunks\": %" PRIu64 "}\n", h->chunk_count, bad);
+        }
+    } else {
+        char a[32], b[32];
+        printf("pack %s: format %u.%u, %s pages, %s\n", path, h->version_major, h->version_minor,
+               cli_size(h->page_size, a, sizeof a), cli_size(h->file_size, b, sizeof b));
+        printf("features: required 0x%x, optional 0x%x%s\n", h->required_features, h->optional_features,
+               (h->optional_features & SLC_PACK_OPTIONAL_QUANTIZED) ? " (quantized)" : "");
+        printf("tables: %u chunks (%" PRIu64 " payloads stored, %" PRIu64 " shared), %u objects, %u LODs, %u spans, "
+               "%u instances, %u bytes of strings\n",
+               h->chunk_count, unique_payloads, h->chunk_count - unique_payloads, h->object_count, h->lod_count,
+               h->span_count, h->instance_count, h->string_size);
+        printf("geometry: %" PRIu64 " triangles at LOD 0, %" PRIu64 " over all LODs, in %" PRIu64 " clusters\n", tri0,
+               lod_triangles, all.clusters);
+        printf("\n%-12s %8s %10s %12s %14s %14s %7s\n", "chunks", "count", "clusters", "triangles", "decoded B",
+               "stored B", "ratio");
+        const struct {
+            const char *name;
+            const tally *t;
+        } rows[] = {{"all", &all}, {"stored", &stored}, {"lz4", &lz4}, {"coarsest", &coarsest}};
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            const tally *t = rows[r].t;
+            printf("%-12s %8" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 " %14" PRIu64 " %7.3f\n", rows[r].name,
+                   t->chunks, t->clusters, t->triangles, t->decoded, t->stored, ratio(t));
+        }
+        for (int l = 0; l <= max_level; l++) {
+            char name[16];
+            snprintf(name, sizeof name, "LOD %d", l);
+            const tally *t = &level[l];
+            printf("%-12s %8" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 " %14" PRIu64 " %7.3f\n", name,
+                   t->chunks, t->clusters, t->triangles, t->decoded, t->stored, ratio(t));
+        }
+        printf("\npage fill: %.1f%% (decoded bytes / (chunks x page size))\n", 100.0 * fill);
+        if (verify) {
+            printf("verify: %u chunks read, checked and decoded; %" PRIu64 " bad\n", h->chunk_count, bad);
+        }
+    }
+    slc_pack_close(p);
+    free(arena_mem);
+    slc_platform_file_close(&file);
+    return bad ? CLI_FAILED : CLI_OK;
+}
