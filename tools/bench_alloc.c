@@ -256,6 +256,9 @@ static void *alloc64(size_t size)
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc >= 1 && strcmp(argv[0], "load") == 0) {
+        return bench_load(argc - 1, argv + 1);
+    }
     int quick = 0, json = 0, ok = argc >= 1 && strcmp(argv[0], "alloc") == 0;
     for (int i = 1; ok && i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
@@ -267,7 +270,7 @@ int cmd_bench(int argc, char **argv)
         }
     }
     if (!ok) {
-        fprintf(stderr, "usage: sluice bench alloc [--quick] [--json]\n");
+        fprintf(stderr, "usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n");
         return CLI_USAGE;
     }
     const size_t repeats = quick ? 5 : REPEATS_MAX, rounds = quick ? 20 : 196, lat_rounds = quick ? 98 : 977;

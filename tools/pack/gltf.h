@@ -11,6 +11,17 @@
 
 typedef struct gltf_scene gltf_scene;
 
+/* At most this many buffer files are open at once; past it one is closed
+ * and reopened when read again, so a file with thousands of .bin files
+ * does not run out of descriptors. */
+#define PK_GLTF_MAX_OPEN_FILES 16u
+
+/* An accessor without a bufferView (all zeros, then its sparse values) may
+ * have at most this many elements: its count is the only size the file
+ * gives, and nothing in the file bounds it, so a lying count must not make
+ * the importer allocate gigabytes. */
+#define PK_GLTF_MAX_IMPLICIT_COUNT (1u << 24)
+
 typedef struct gltf_options {
     /* 0: an unsupported feature (KHR_draco_mesh_compression,
      * EXT_meshopt_compression, points, lines, a missing buffer ...) is an
@@ -25,6 +36,27 @@ typedef struct gltf_options {
 /* Opens path. Returns 0, or -1 with d->message naming the file and why
  * (unreadable file, bad JSON, bad GLB container, a required extension that
  * cannot be imported without skip_unsupported). */
+/* More exactly: a .glb (by name, or by its "glTF" magic) has its header
+ * and chunks checked against the file size; a .gltf's buffers are data:
+ * URIs (base64, decoded here and kept: they are small by nature) or paths
+ * relative to the .gltf's folder, percent-decoded, opened here and kept
+ * open (see PK_GLTF_MAX_OPEN_FILES), never read whole. Every field and
+ * index the later calls follow is checked here (types, ranges, views
+ * inside their buffers, the node hierarchy a set of trees), so nothing a
+ * file holds can make a later call crash; the JSON tree is freed before
+ * return. Instances are built here (EXT_mesh_gpu_instancing expanded).
+ * Without skip_unsupported, a primitive the importer cannot read fails the
+ * open with the message gltf_load_mesh would give, so a packer fails
+ * before doing any work; also a buffer file that cannot be opened ("file:
+ * buffer 0 'x.bin': cannot open DIR/x.bin: why"), and an extension in
+ * extensionsRequired that changes how geometry is read (anything except
+ * KHR_mesh_quantization, EXT_mesh_gpu_instancing, KHR_materials_*,
+ * KHR_texture_*, EXT_texture_*, MSFT_texture_*, KHR_lights_*, EXT_lights_*,
+ * KHR_xmp(_json_ld), KHR_animation_pointer). KHR_draco_mesh_compression
+ * and EXT_/KHR_meshopt_compression are refused per primitive, naming the
+ * extension; when only used, not required, their uncompressed fallback
+ * data is read instead. opt may be NULL (all zero). Allocates; not
+ * thread-safe on one scene, independent scenes are independent. */
 int gltf_open(const char *path, const gltf_options *opt, gltf_scene **out, pk_diag *d);
 
 uint32_t gltf_mesh_count(const gltf_scene *s);
@@ -36,6 +68,15 @@ uint32_t gltf_mesh_count(const gltf_scene *s);
  * form "file: mesh 'name' (3) primitive 1: why". With skip_unsupported an
  * unsupported primitive is skipped with a warning; a mesh left with no
  * triangles then loads with vertex_count 0. */
+/* Reads only the byte ranges the mesh's accessors name, through a fixed
+ * 64 KiB scratch buffer; allocates only the returned arrays (and, for a
+ * strip or fan, its raw index list while converting). Attributes missing
+ * from some primitives (NORMAL, TEXCOORD_0) are zero for those vertices;
+ * COLOR, JOINTS, WEIGHTS, TANGENT and morph targets are ignored. Strips:
+ * triangle i is (v[i], v[i+1+i%2], v[i+2-i%2]); fans: (v[i+1], v[i+2],
+ * v[0]), as the glTF spec defines them. Every read is bounded by its
+ * bufferView; an index >= the primitive's vertex count is an error. On
+ * failure *out is left zeroed. */
 int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d);
 
 /* The instances of the default scene (or scene 0, or every root node when

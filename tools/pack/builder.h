@@ -1,0 +1,138 @@
+/* sluice pack: the pack builder. It takes meshes one at a time, turns each
+ * into an LOD chain of clusters (meshoptimizer), fills page-sized chunks with
+ * the clusters, compresses them (LZ4 HC) and writes the pack as it goes, in
+ * the layout of sluice/pack_format.h and docs/pack-format.md.
+ *
+ * Memory: the builder holds one mesh's working data, the open pages (at most
+ * 2 x max_lods pages, see builder.c) and the table records; never the scene.
+ * The pack file is written as chunks are finished; the tables and, last, the
+ * header at offset 0 are written by pk_builder_finish.
+ *
+ * Deterministic: the same options and the same sequence of calls give a
+ * byte-identical file (no timestamps, no address-dependent order, every
+ * padding byte zero).
+ *
+ * Not thread-safe: one builder is used by one thread at a time. Builders
+ * share nothing, so several may run in parallel on different files. */
+#ifndef SLUICE_TOOLS_PACK_BUILDER_H
+#define SLUICE_TOOLS_PACK_BUILDER_H
+
+#include <stdint.h>
+
+#include "mesh.h"
+
+/* Defaults of the options a zero field stands for. */
+#define PK_DEFAULT_PAGE_SIZE 65536u
+#define PK_DEFAULT_LZ4_LEVEL 9
+#define PK_DEFAULT_MAX_LODS 8u
+#define PK_MAX_LODS 16u
+#define PK_DEFAULT_STORED_RATIO 1.1
+#define PK_DEFAULT_CLUSTER_VERTICES 64u
+#define PK_DEFAULT_CLUSTER_TRIANGLES 124u
+#define PK_MAX_CLUSTER_VERTICES 255u  /* local indices are uint8 */
+#define PK_MAX_CLUSTER_TRIANGLES 512u /* meshoptimizer's limit */
+
+/* A zero-initialised struct is valid: every zero field means its default. */
+typedef struct pk_build_options {
+    /* Bytes of a page: a power of two from 4 KiB to 64 MiB (the range the
+     * runtime's profiles accept). No chunk decodes to more. 0: 64 KiB. */
+    uint32_t page_size;
+    /* LZ4 HC level, 1..12. 0: 9. */
+    int lz4_level;
+    /* 1: positions 16-bit over the object's bounding box, normals octahedral
+     * snorm8, uvs 16-bit over the object's uv range. 0: all float. */
+    int quantize;
+    /* Most levels in an object's LOD chain, 1..16. 0: 8. */
+    uint32_t max_lods;
+    /* A chunk is stored raw unless LZ4 makes it at least this many times
+     * smaller (compressed < decoded / ratio). >= 1.0. 0: 1.1, where DESIGN.md
+     * measured raw copies beating LZ4 decode of barely-compressible data. */
+    double stored_ratio_threshold;
+    /* Cluster limits, 3..255 vertices and 4..512 triangles (rounded down to
+     * a multiple of 4, as meshoptimizer requires). Both are halved until one
+     * cluster of the widest vertex (32 bytes) fits a page. 0: 64 and 124. */
+    uint32_t max_cluster_vertices;
+    uint32_t max_cluster_triangles;
+} pk_build_options;
+
+/* What a finished build did. Counts of the whole pack. */
+typedef struct pk_build_stats {
+    uint32_t objects;             /* object records written */
+    uint32_t meshes;              /* pk_builder_add_mesh calls that succeeded */
+    uint32_t meshes_deduplicated; /* meshes identical to an earlier one: no new object */
+    uint32_t instances;
+    uint64_t triangles_lod0; /* triangles of every object's level 0 */
+    uint64_t triangles_all;  /* triangles of every level of every object */
+    uint64_t clusters;
+    uint32_t chunks;              /* chunk records */
+    uint32_t chunks_deduplicated; /* chunk records pointing at an earlier chunk's bytes */
+    uint32_t chunks_stored_raw;   /* chunks with codec STORED */
+    uint64_t input_bytes;         /* float vertex (pos, normal, uv present) + uint32 index bytes given */
+    uint64_t bytes_raw;           /* decoded bytes of every chunk record */
+    uint64_t bytes_stored;        /* stored chunk bytes in the file (duplicates once) */
+    uint64_t file_size;
+    double ratio;     /* bytes_raw / bytes_stored */
+    double page_fill; /* bytes_raw / (chunks x page_size) */
+    double seconds;   /* wall clock from open to the end of finish */
+    uint64_t peak_rss; /* bytes: the process's peak resident set (getrusage) */
+    /* The options in force, defaults and cluster shrinking applied. */
+    pk_build_options options;
+} pk_build_stats;
+
+typedef struct pk_builder pk_builder;
+
+/* Checks opt (NULL: all defaults) and fills out with the options a builder
+ * would use: defaults for zero fields, cluster limits shrunk to fit a page.
+ * Returns 0, or -1 with d->message naming the option and its value. */
+int pk_build_options_resolve(const pk_build_options *opt, pk_build_options *out, pk_diag *d);
+
+/* Creates out_path (truncating it) and a builder writing to it. opt may be
+ * NULL (all defaults). Returns 0, or -1 with d->message saying why (an option
+ * out of range, naming it and its value; the file cannot be created, naming
+ * it and the OS reason). Allocates. */
+int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builder **out, pk_diag *d);
+
+/* Adds one mesh as an object: optimises it for the vertex cache and vertex
+ * fetch, builds its LOD chain (meshopt_simplify, halving the triangle count
+ * per level until a level saves less than 5% or max_lods is reached), splits
+ * every level into clusters, appends them to the open pages and writes the
+ * pages that fill up. The mesh is only read; the builder keeps no pointer
+ * into it, so the caller may free it on return.
+ *
+ * A mesh identical to an earlier one (same vertices, attributes and indices,
+ * by XXH3-128 of its contents; the name is not compared) adds no object:
+ * *object_index is the earlier object's index. Otherwise it is the new
+ * object's index, objects numbered from 0 in the order they are added.
+ *
+ * Returns 0, or -1 with d->message naming the mesh and why: no triangles, an
+ * index count that is not a multiple of 3, an index out of range, a position
+ * that is not finite, more objects than the format holds, out of memory, a
+ * failed write. A failure past the checks of the mesh (memory, a write)
+ * leaves the builder accepting only pk_builder_abort. Time is
+ * O(n log n) in the mesh's triangles; allocates its working data. */
+int pk_builder_add_mesh(pk_builder *b, const pk_mesh *mesh, uint32_t *object_index, pk_diag *d);
+
+/* Adds a placement of an object: inst->mesh is an object index returned by
+ * pk_builder_add_mesh. Returns 0, or -1 with d->message if that object does
+ * not exist. O(1) amortised; allocates. */
+int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d);
+
+/* Writes the open pages, the tables and the header, closes the file and
+ * frees the builder (b is invalid afterwards, whatever the result). stats
+ * may be NULL. Returns 0, or -1 with d->message (a failed write or close;
+ * the partial file is then deleted). */
+int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d);
+
+/* 1 when a write or read of the pack file failed (the error was the
+ * file's, not the mesh's). Any failure of pk_builder_add_mesh after its
+ * checks of the mesh leaves the builder accepting only pk_builder_abort. */
+int pk_builder_write_failed(const pk_builder *b);
+
+/* Closes and deletes the partial file and frees the builder. b may be NULL. */
+void pk_builder_abort(pk_builder *b);
+
+/* The input bytes a mesh stands for in pk_build_stats.input_bytes: its
+ * vertices as float attributes and its indices as uint32. */
+uint64_t pk_mesh_input_bytes(const pk_mesh *m);
+
+#endif
