@@ -168,8 +168,9 @@ static void summary(const char *out, const pk_build_stats *s)
     printf("  peak memory  %s resident\n", human((double)s->peak_rss, a, sizeof a));
 }
 
-/* Feeds every mesh and instance of a glTF file to the builder. */
-static int pack_gltf(const char *in, pk_builder *b, int skip_unsupported, int *quiet, progress *pg)
+/* Opens a glTF file before anything is written, so a bad input leaves no
+ * output behind. */
+static int open_gltf(const char *in, int skip_unsupported, int *quiet, gltf_scene **scene)
 {
     FILE *probe = fopen(in, "rb");
     if (probe == NULL) {
@@ -182,13 +183,20 @@ static int pack_gltf(const char *in, pk_builder *b, int skip_unsupported, int *q
     go.skip_unsupported = skip_unsupported;
     go.warn = warn_stderr;
     go.user = quiet;
-    gltf_scene *scene = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
-    if (gltf_open(in, &go, &scene, &d) != 0) {
+    if (gltf_open(in, &go, scene, &d) != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_FAILED;
     }
+    return CLI_OK;
+}
+
+/* Feeds every mesh and instance of a glTF scene to the builder; closes it. */
+static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg)
+{
+    pk_diag d;
+    memset(&d, 0, sizeof d);
     uint32_t meshes = gltf_mesh_count(scene);
     uint32_t *objects = malloc(((size_t)meshes + 1) * sizeof *objects);
     if (objects == NULL) {
@@ -240,15 +248,11 @@ static int pack_gltf(const char *in, pk_builder *b, int skip_unsupported, int *q
     return rc;
 }
 
-static int pack_synthetic(const char *kind, uint64_t size, uint64_t seed, pk_builder *b, progress *pg)
+/* Feeds every building of a synthetic scene to the builder; closes s. */
+static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress *pg)
 {
-    pk_synth *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
-    if (pk_synth_open(kind, size, seed, &s, &d) != 0) {
-        fprintf(stderr, "sluice: %s\n", d.message);
-        return CLI_USAGE;
-    }
     int rc = CLI_OK;
     char what[96];
     for (;;) {
@@ -407,8 +411,24 @@ int cmd_pack(int argc, char **argv)
         fprintf(stderr, "sluice pack: %s\n", d.message);
         return CLI_USAGE;
     }
+    pk_synth *synth = NULL;
+    if (synthetic != NULL && pk_synth_open(synthetic, size, seed, &synth, &d) != 0) {
+        fprintf(stderr, "sluice pack: %s\n", d.message);
+        return CLI_USAGE;
+    }
+    gltf_scene *scene = NULL;
+    if (in != NULL) {
+        int rc = open_gltf(in, skip_unsupported, &quiet, &scene);
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
     pk_builder *b = NULL;
     if (pk_builder_open(out, &opt, &b, &d) != 0) {
+        pk_synth_close(synth);
+        if (scene != NULL) {
+            gltf_close(scene);
+        }
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_IO;
     }
@@ -416,8 +436,8 @@ int cmd_pack(int argc, char **argv)
     memset(&pg, 0, sizeof pg);
     pg.on = !quiet && isatty(STDERR_FILENO);
     pg.last_permille = -1;
-    int rc = synthetic != NULL ? pack_synthetic(synthetic, size, seed, b, &pg)
-                               : pack_gltf(in, b, skip_unsupported, &quiet, &pg);
+    int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
+                               : pack_gltf(in, scene, b, &quiet, &pg);
     if (rc != CLI_OK) {
         progress_end(&pg);
         pk_builder_abort(b);

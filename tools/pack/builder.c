@@ -491,16 +491,7 @@ static int finish_page(pk_builder *b, page *pg, pk_diag *d)
         b->stats.chunks_deduplicated++;
     } else {
         uint64_t at = align_up(b->end, SLC_PACK_ALIGN);
-        /* Padding and bytes in one write. */
-        uint32_t pad = (uint32_t)(at - b->end);
-        unsigned char *src = (unsigned char *)(uintptr_t)stored;
-        if (pad > 0) {
-            static const unsigned char zeros[SLC_PACK_ALIGN];
-            if (write_at(b, b->end, zeros, pad, d) != 0) {
-                return -1;
-            }
-        }
-        if (write_at(b, at, src, c->stored_size, d) != 0) {
+        if (pad_to(b, at, d) != 0 || write_at(b, at, stored, c->stored_size, d) != 0) {
             return -1;
         }
         c->offset = at;
@@ -683,21 +674,16 @@ static int emit_cluster(pk_builder *b, const vertex_format *f, uint32_t object, 
 {
     page *pg = &b->pages[coarsest ? PK_MAX_LODS + level : level];
     uint32_t vbytes = vcount * f->stride, tbytes = tcount * 3u;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (!pg->open) {
-            if (open_page(b, pg, level, coarsest, d) != 0) {
-                return -1;
-            }
-        }
-        uint64_t at = align_up(pg->data_size, 4);
-        uint64_t need = CHUNK_HEADER_BYTES + (uint64_t)(pg->cluster_count + 1) * CLUSTER_BYTES + at + vbytes + tbytes;
-        if (need <= b->opt.page_size && pg->cluster_count < MAX_PAGE_CLUSTERS) {
-            break;
-        }
-        /* pk_build_options_resolve made one cluster fit an empty page. */
-        if (finish_page(b, pg, d) != 0) {
+    if (pg->open) {
+        uint64_t need = CHUNK_HEADER_BYTES + (uint64_t)(pg->cluster_count + 1) * CLUSTER_BYTES +
+                        align_up(pg->data_size, 4) + vbytes + tbytes;
+        if ((need > b->opt.page_size || pg->cluster_count == MAX_PAGE_CLUSTERS) && finish_page(b, pg, d) != 0) {
             return -1;
         }
+    }
+    /* pk_build_options_resolve made one cluster fit an empty page. */
+    if (!pg->open && open_page(b, pg, level, coarsest, d) != 0) {
+        return -1;
     }
     if (grow((void **)&pg->clusters, &pg->cluster_cap, (uint64_t)pg->cluster_count + 1, sizeof *pg->clusters) != 0) {
         return fail(d, "%s: out of memory", b->path);
@@ -884,8 +870,11 @@ static void free_work(work *w)
 }
 
 /* The LOD chain: level 0 is the optimised mesh; each next level asks the
- * simplifier for half of the previous level's triangles, and errors add up
- * (each simplification is measured against its input), so they only grow. */
+ * simplifier for half of the previous level's triangles (meshopt_simplify,
+ * or meshopt_simplifySloppy where that one cannot shrink the level by 5%),
+ * and errors add up (each simplification is measured against its input), so
+ * they only grow. The chain ends at max_lods or at the first level neither
+ * shrinks by 5%. */
 static int build_levels(pk_builder *b, work *w, size_t vertex_count, uint32_t fstride, uint32_t *levels)
 {
     float scale = meshopt_simplifyScale(w->fetched, vertex_count, fstride * sizeof(float));
@@ -903,6 +892,15 @@ static int build_levels(pk_builder *b, work *w, size_t vertex_count, uint32_t fs
         float err = 0.0f;
         size_t got = meshopt_simplify(out, w->levels[n - 1], prev, w->fetched, vertex_count, fstride * sizeof(float),
                                       target, SIMPLIFY_TARGET_ERROR, 0, &err);
+        if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
+            /* The topology-preserving simplifier is stuck (many separate
+             * parts, attribute seams locking corners: typical of modelled
+             * buildings). The sloppy one merges across parts: coarse levels
+             * must be small, since the coarsest level of everything stays
+             * resident. */
+            got = meshopt_simplifySloppy(out, w->levels[n - 1], prev, w->fetched, vertex_count,
+                                         fstride * sizeof(float), target, SIMPLIFY_TARGET_ERROR, &err);
+        }
         if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
             free(out);
             break;

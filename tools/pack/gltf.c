@@ -544,9 +544,9 @@ static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **gl
                 }
                 b->state = BUF_FILE;
                 b->base = bin_offset;
+                note_open_file(s);
                 b->file = *glb; /* the scene owns it from here */
                 *glb = NULL;
-                note_open_file(s);
             } else {
                 /* A meshopt fallback buffer, or a broken file: read it and
                  * the primitive is refused. */
@@ -1120,9 +1120,14 @@ static int prim_unsupported(const gltf_scene *s, uint32_t m, uint32_t j, char *w
     const gl_prim *p = &s->prims[s->meshes[m].first_prim + j];
     if (p->draco) {
         /* Without the extension required, the accessors hold uncompressed
-         * fallback data: use it when there is some. */
-        const gl_accessor *pos = p->position != GL_NONE ? &s->accessors[p->position] : NULL;
-        if (s->draco_required || pos == NULL || (pos->view == GL_NONE && pos->sparse_count == 0)) {
+         * fallback data: use it when every accessor read has some. */
+        const uint32_t used[4] = {p->position, p->normal, p->texcoord, p->indices};
+        int fallback = !s->draco_required && p->position != GL_NONE;
+        for (int k = 0; k < 4 && fallback; k++) {
+            const gl_accessor *a = used[k] != GL_NONE ? &s->accessors[used[k]] : NULL;
+            fallback = a == NULL || a->view != GL_NONE || a->sparse_count > 0;
+        }
+        if (!fallback) {
             snprintf(why, n,
                      "extension " EXT_DRACO " is not supported (compressed geometry cannot be read without a Draco "
                      "decoder)");
@@ -1377,16 +1382,16 @@ static int expand_instancing(gltf_scene *s, uint32_t v, const gl_node *nd, const
     }
     for (uint32_t i = 0; i < count && rc == 0; i++) {
         double t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1}, local[16], m[16];
-        for (int j = 0; j < 3; j++) {
+        for (size_t j = 0; j < 3; j++) {
             if (data[0] != NULL) {
-                t[j] = data[0][i * 3 + j];
+                t[j] = data[0][(size_t)i * 3 + j];
             }
             if (data[2] != NULL) {
-                sc[j] = data[2][i * 3 + j];
+                sc[j] = data[2][(size_t)i * 3 + j];
             }
         }
-        for (int j = 0; j < 4 && data[1] != NULL; j++) {
-            r[j] = data[1][i * 4 + j];
+        for (size_t j = 0; j < 4 && data[1] != NULL; j++) {
+            r[j] = data[1][(size_t)i * 4 + j];
         }
         mat_trs(local, t, r, sc);
         mat_mul(m, world, local);
@@ -1653,9 +1658,8 @@ static int has_suffix(const char *s, const char *suffix)
     return 1;
 }
 
-static int open_scene(gltf_scene *s, pk_diag *d)
+static int open_scene(gltf_scene *s)
 {
-    (void)d;
     FILE *f = fopen(s->path, "rb");
     if (f == NULL) {
         return fail(s, "cannot open: %s", strerror(errno));
@@ -1791,7 +1795,7 @@ int gltf_open(const char *path, const gltf_options *opt, gltf_scene **out, pk_di
         gltf_close(s);
         return -1;
     }
-    if (open_scene(s, d) != 0) {
+    if (open_scene(s) != 0) {
         gltf_close(s);
         return -1;
     }
@@ -1858,6 +1862,14 @@ static int load_primitive(gltf_scene *s, const gl_prim *p, const char *where, pk
 {
     rd_ctx c = {s, where, p->position, "POSITION"};
     uint32_t nv = s->accessors[p->position].count;
+    uint32_t n = p->indices != GL_NONE ? s->accessors[p->indices].count : nv;
+    if (nv == 0) { /* out->positions may be NULL; any index is out of range */
+        if (n == 0) {
+            return 0;
+        }
+        rd_ctx ci = {s, where, p->indices, "indices"};
+        return rd_fail(&ci, "%u indices, but POSITION has no vertices", n);
+    }
     if (read_accessor(&c, out->positions + (size_t)vbase * 3, NULL) != 0) {
         return -1;
     }
@@ -1873,13 +1885,12 @@ static int load_primitive(gltf_scene *s, const gl_prim *p, const char *where, pk
             return -1;
         }
     }
-    uint32_t n = p->indices != GL_NONE ? s->accessors[p->indices].count : nv;
+    if (triangle_indices(p->mode, n) == 0) {
+        return 0; /* out->indices may be NULL */
+    }
     uint32_t *dst = out->indices + ibase;
     uint32_t *raw = dst;
     if (p->mode != 4) {
-        if (n < 3) {
-            return 0;
-        }
         raw = malloc((size_t)n * sizeof *raw);
         if (raw == NULL) {
             return fail(s, "%s: out of memory", where);

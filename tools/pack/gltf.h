@@ -35,8 +35,9 @@ typedef struct gltf_options {
 
 /* Opens path. Returns 0, or -1 with d->message naming the file and why
  * (unreadable file, bad JSON, bad GLB container, a required extension that
- * cannot be imported without skip_unsupported). */
-/* More exactly: a .glb (by name, or by its "glTF" magic) has its header
+ * cannot be imported without skip_unsupported).
+ *
+ * More exactly: a .glb (by name, or by its "glTF" magic) has its header
  * and chunks checked against the file size; a .gltf's buffers are data:
  * URIs (base64, decoded here and kept: they are small by nature) or paths
  * relative to the .gltf's folder, percent-decoded, opened here and kept
@@ -67,8 +68,10 @@ uint32_t gltf_mesh_count(const gltf_scene *s);
  * float, any byteStride honoured). Returns 0, or -1 with d->message of the
  * form "file: mesh 'name' (3) primitive 1: why". With skip_unsupported an
  * unsupported primitive is skipped with a warning; a mesh left with no
- * triangles then loads with vertex_count 0. */
-/* Reads only the byte ranges the mesh's accessors name, through a fixed
+ * triangles then loads with vertex_count 0. An unnamed mesh is "mesh 3
+ * primitive 1" in messages. i >= gltf_mesh_count is an error too.
+ *
+ * Reads only the byte ranges the mesh's accessors name, through a fixed
  * 64 KiB scratch buffer; allocates only the returned arrays (and, for a
  * strip or fan, its raw index list while converting). Attributes missing
  * from some primitives (NORMAL, TEXCOORD_0) are zero for those vertices;
@@ -83,6 +86,10 @@ int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d);
  * there is no scene): one per node that has a mesh, with its world matrix
  * from the node hierarchy (matrix or TRS). */
 uint32_t gltf_instance_count(const gltf_scene *s);
+/* Instances come in depth-first pre-order, children in their listed
+ * order; a node with EXT_mesh_gpu_instancing gives one instance per
+ * element (world * T * R * S), all named after the node. O(1); i must be
+ * below gltf_instance_count (asserted). */
 void gltf_get_instance(const gltf_scene *s, uint32_t i, pk_instance *out);
 
 void gltf_close(gltf_scene *s);

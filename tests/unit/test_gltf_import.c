@@ -1,0 +1,1122 @@
+/* The glTF importer of the packer: each feature on a small file this test
+ * writes (.gltf + .bin, data: URI, .glb, interleaving, sparse, quantized
+ * attributes, index types, strips and fans, the node hierarchy, GPU
+ * instancing), each refusal with its exact message, skip_unsupported's
+ * warnings, every prefix of a GLB and of a .gltf, and seeded one-byte
+ * mutations of a GLB's JSON (no crash, no leak under ASan). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "gltf.h"
+
+/* ---- files ------------------------------------------------------------- */
+
+static char dir[64];
+static char names[64][96];
+static int name_count;
+
+static const char *path_of(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    int n = snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < sizeof p[k]);
+    return p[k];
+}
+
+static void write_bytes(const char *name, const void *data, size_t n)
+{
+    int known = 0;
+    for (int i = 0; i < name_count; i++) {
+        known |= strcmp(names[i], name) == 0;
+    }
+    if (!known) {
+        assert_true(name_count < 64);
+        snprintf(names[name_count++], sizeof names[0], "%s", name);
+    }
+    FILE *f = fopen(path_of(name), "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Writes printf-formatted JSON, with ' turned into " so the literals below
+ * stay readable. */
+static void write_json(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *t = malloc((size_t)n + 1);
+    assert_non_null(t);
+    va_start(ap, fmt);
+    vsnprintf(t, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    for (char *c = t; *c; c++) {
+        if (*c == '\'') {
+            *c = '"';
+        }
+    }
+    write_bytes(name, t, (size_t)n);
+    free(t);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/sluice_gltf_XXXXXX");
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < name_count; i++) {
+        unlink(path_of(names[i]));
+    }
+    return rmdir(dir);
+}
+
+/* ---- the shared geometry buffer --------------------------------------- */
+
+typedef struct bin {
+    unsigned char b[1024];
+    size_t n;
+} bin;
+
+static void put(bin *b, const void *p, size_t n)
+{
+    assert_true(b->n + n <= sizeof b->b);
+    memcpy(b->b + b->n, p, n);
+    b->n += n;
+}
+static void f32(bin *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    unsigned char p[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16), (unsigned char)(u >> 24)};
+    put(b, p, 4);
+}
+static void u8(bin *b, unsigned v)
+{
+    unsigned char p = (unsigned char)v;
+    put(b, &p, 1);
+}
+static void u16(bin *b, unsigned v)
+{
+    u8(b, v & 0xff);
+    u8(b, (v >> 8) & 0xff);
+}
+static void u32(bin *b, uint32_t v)
+{
+    u16(b, v & 0xffff);
+    u16(b, v >> 16);
+}
+static void i16(bin *b, int v)
+{
+    u16(b, (unsigned)(v & 0xffff));
+}
+static void pad4(bin *b)
+{
+    while (b->n % 4 != 0) {
+        u8(b, 0);
+    }
+}
+static void f32s(bin *b, int n, const float *v)
+{
+    for (int i = 0; i < n; i++) {
+        f32(b, v[i]);
+    }
+}
+
+static const float pos5[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 0, 0};
+static const float uv5[10] = {0, 0, 1, 0, 0, 1, 1, 1, 2, 0};
+
+/* The layout the JSON head below describes; its offsets are checked. */
+static void build_geometry(bin *b)
+{
+    memset(b, 0, sizeof *b);
+    f32s(b, 15, pos5); /* 0: view 0, positions */
+    for (int i = 0; i < 5; i++) { /* 60: view 1, normals */
+        f32(b, 0), f32(b, 0), f32(b, 1);
+    }
+    f32s(b, 10, uv5); /* 120: view 2, uvs */
+    assert_int_equal(b->n, 160);
+    static const unsigned tri2[6] = {0, 1, 2, 2, 1, 3};
+    for (int i = 0; i < 6; i++) { /* 160: view 3, u8 indices */
+        u8(b, tri2[i]);
+    }
+    pad4(b);
+    for (int i = 0; i < 6; i++) { /* 168: view 4, u16 indices */
+        u16(b, tri2[i]);
+    }
+    for (int i = 0; i < 6; i++) { /* 180: view 5, u32 indices */
+        u32(b, tri2[i]);
+    }
+    u8(b, 0), u8(b, 1), u8(b, 5); /* 204: view 6, an index out of range */
+    pad4(b);
+    assert_int_equal(b->n, 208);
+    u16(b, 1), u16(b, 3); /* 208: view 7, sparse indices */
+    f32(b, 5), f32(b, 5), f32(b, 5), f32(b, 7), f32(b, 7), f32(b, 7); /* 212: view 8, sparse values */
+    assert_int_equal(b->n, 236);
+    static const int sp[9] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1};
+    for (int i = 0; i < 3; i++) { /* 236: view 9, int16 positions, stride 8 */
+        i16(b, sp[3 * i]), i16(b, sp[3 * i + 1]), i16(b, sp[3 * i + 2]), i16(b, 0);
+    }
+    static const int sn[9] = {127, 0, -128, 0, -127, 64, -64, 127, 0};
+    for (int i = 0; i < 3; i++) { /* 260: view 10, int8 normals, stride 4 */
+        u8(b, (unsigned)(sn[3 * i] & 0xff)), u8(b, (unsigned)(sn[3 * i + 1] & 0xff)),
+            u8(b, (unsigned)(sn[3 * i + 2] & 0xff)), u8(b, 0);
+    }
+    u8(b, 0), u8(b, 255), u8(b, 51), u8(b, 102), u8(b, 255), u8(b, 0); /* 272: view 11, uint8 uvs */
+    pad4(b);
+    u16(b, 0), u16(b, 65535), u16(b, 65535), u16(b, 0), u16(b, 13107), u16(b, 0); /* 280: view 12, uint16 uvs */
+    static const int sq[9] = {32767, -32768, -32767, 16384, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 3; i++) { /* 292: view 13, int16 normalized positions, stride 8 */
+        i16(b, sq[3 * i]), i16(b, sq[3 * i + 1]), i16(b, sq[3 * i + 2]), i16(b, 0);
+    }
+    assert_int_equal(b->n, 316);
+}
+
+/* buffers, bufferViews and accessors over build_geometry; "%s" is the
+ * buffer's uri member (or nothing, in a GLB). The tests append meshes,
+ * nodes and scenes. Accessors: 0 positions (5), 1 normals (5), 2 uvs (5),
+ * 3/4/5 indices u8/u16/u32 (6), 6 a bad u8 index list, 7 positions (3),
+ * 8 positions (6, past its view), 9 positions with a sparse override, 10
+ * zeros with the same override, 11 int16 positions, 12 int8 normalized
+ * normals, 13 uint8 normalized uvs, 14 uint16 normalized uvs, 15 int16
+ * normalized positions, 16 normals (3), 17 uvs (3), 18 positions without a
+ * view (Draco's), 19 positions through a meshopt view. */
+static const char head[] =
+    "{'asset':{'version':'2.0'},"
+    "'buffers':[{%s'byteLength':316}],"
+    "'bufferViews':["
+    "{'buffer':0,'byteOffset':0,'byteLength':60},"
+    "{'buffer':0,'byteOffset':60,'byteLength':60},"
+    "{'buffer':0,'byteOffset':120,'byteLength':40},"
+    "{'buffer':0,'byteOffset':160,'byteLength':6},"
+    "{'buffer':0,'byteOffset':168,'byteLength':12},"
+    "{'buffer':0,'byteOffset':180,'byteLength':24},"
+    "{'buffer':0,'byteOffset':204,'byteLength':3},"
+    "{'buffer':0,'byteOffset':208,'byteLength':4},"
+    "{'buffer':0,'byteOffset':212,'byteLength':24},"
+    "{'buffer':0,'byteOffset':236,'byteLength':24,'byteStride':8},"
+    "{'buffer':0,'byteOffset':260,'byteLength':12,'byteStride':4},"
+    "{'buffer':0,'byteOffset':272,'byteLength':6},"
+    "{'buffer':0,'byteOffset':280,'byteLength':12},"
+    "{'buffer':0,'byteOffset':292,'byteLength':24,'byteStride':8},"
+    "{'buffer':0,'byteOffset':0,'byteLength':60,'extensions':{'EXT_meshopt_compression':"
+    "{'buffer':0,'byteOffset':0,'byteLength':60,'byteStride':12,'mode':'ATTRIBUTES','count':5}}}],"
+    "'accessors':["
+    "{'bufferView':0,'componentType':5126,'count':5,'type':'VEC3'},"
+    "{'bufferView':1,'componentType':5126,'count':5,'type':'VEC3'},"
+    "{'bufferView':2,'componentType':5126,'count':5,'type':'VEC2'},"
+    "{'bufferView':3,'componentType':5121,'count':6,'type':'SCALAR'},"
+    "{'bufferView':4,'componentType':5123,'count':6,'type':'SCALAR'},"
+    "{'bufferView':5,'componentType':5125,'count':6,'type':'SCALAR'},"
+    "{'bufferView':6,'componentType':5121,'count':3,'type':'SCALAR'},"
+    "{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'},"
+    "{'bufferView':0,'componentType':5126,'count':6,'type':'VEC3'},"
+    "{'bufferView':0,'componentType':5126,'count':5,'type':'VEC3','sparse':{'count':2,"
+    "'indices':{'bufferView':7,'componentType':5123},'values':{'bufferView':8}}},"
+    "{'componentType':5126,'count':4,'type':'VEC3','sparse':{'count':2,"
+    "'indices':{'bufferView':7,'componentType':5123},'values':{'bufferView':8}}},"
+    "{'bufferView':9,'componentType':5122,'count':3,'type':'VEC3'},"
+    "{'bufferView':10,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'},"
+    "{'bufferView':11,'componentType':5121,'normalized':true,'count':3,'type':'VEC2'},"
+    "{'bufferView':12,'componentType':5123,'normalized':true,'count':3,'type':'VEC2'},"
+    "{'bufferView':13,'componentType':5122,'normalized':true,'count':3,'type':'VEC3'},"
+    "{'bufferView':1,'componentType':5126,'count':3,'type':'VEC3'},"
+    "{'bufferView':2,'componentType':5126,'count':3,'type':'VEC2'},"
+    "{'componentType':5126,'count':3,'type':'VEC3'},"
+    "{'bufferView':14,'componentType':5126,'count':5,'type':'VEC3'}],";
+
+/* A mesh 'm' with one primitive, and one node using it. */
+#define ONE_PRIM(prim) "'meshes':[{'name':'m','primitives':[" prim "]}],'nodes':[{'mesh':0}]}"
+
+/* Writes geometry.bin and name (a .gltf) made of head and tail. */
+static void write_gltf(const char *name, const char *tail)
+{
+    bin b;
+    build_geometry(&b);
+    write_bytes("geometry.bin", b.b, b.n);
+    char fmt[8192];
+    snprintf(fmt, sizeof fmt, "%s%s", head, tail);
+    write_json(name, fmt, "'uri':'geometry.bin',");
+}
+
+/* ---- opening and loading ---------------------------------------------- */
+
+typedef struct warnings {
+    char last[512];
+    int count;
+} warnings;
+
+static void on_warn(void *user, const char *message)
+{
+    warnings *w = user;
+    snprintf(w->last, sizeof w->last, "%s", message);
+    w->count++;
+}
+
+static warnings warned;
+
+static gltf_scene *open_ok(const char *name, int skip)
+{
+    gltf_options o = {skip, on_warn, &warned};
+    gltf_scene *s = NULL;
+    pk_diag d;
+    if (gltf_open(path_of(name), &o, &s, &d) != 0) {
+        fail_msg("open %s: %s", name, d.message);
+    }
+    return s;
+}
+
+static void load_ok(gltf_scene *s, uint32_t i, pk_mesh *m)
+{
+    pk_diag d;
+    if (gltf_load_mesh(s, i, m, &d) != 0) {
+        fail_msg("load mesh %u: %s", i, d.message);
+    }
+    for (uint32_t k = 0; k < m->index_count; k++) {
+        assert_true(m->indices[k] < m->vertex_count);
+    }
+    assert_int_equal(m->index_count % 3, 0);
+}
+
+/* Opens name (must succeed) and loads mesh 0 into m. */
+static gltf_scene *open_load(const char *name, pk_mesh *m)
+{
+    gltf_scene *s = open_ok(name, 0);
+    load_ok(s, 0, m);
+    return s;
+}
+
+/* gltf_open fails with exactly "PATH: " + want. */
+static void expect_open_error(const char *name, int skip, const char *want)
+{
+    gltf_options o = {skip, on_warn, &warned};
+    gltf_scene *s = (gltf_scene *)&s;
+    pk_diag d;
+    char full[640];
+    snprintf(full, sizeof full, "%s: %s", path_of(name), want);
+    if (gltf_open(path_of(name), &o, &s, &d) == 0) {
+        gltf_close(s);
+        fail_msg("open %s succeeded, want \"%s\"", name, full);
+    }
+    assert_null(s);
+    if (strcmp(d.message, full) != 0) {
+        fail_msg("got  \"%s\"\nwant \"%s\"", d.message, full);
+    }
+}
+
+/* gltf_open succeeds and loading mesh 0 fails with exactly "PATH: " + want. */
+static void expect_load_error(const char *name, const char *want)
+{
+    gltf_scene *s = open_ok(name, 0);
+    pk_mesh m;
+    pk_diag d;
+    char full[640];
+    snprintf(full, sizeof full, "%s: %s", path_of(name), want);
+    memset(&m, 0x5a, sizeof m);
+    if (gltf_load_mesh(s, 0, &m, &d) == 0) {
+        pk_mesh_free(&m);
+        gltf_close(s);
+        fail_msg("load succeeded, want \"%s\"", full);
+    }
+    if (strcmp(d.message, full) != 0) {
+        gltf_close(s);
+        fail_msg("got  \"%s\"\nwant \"%s\"", d.message, full);
+    }
+    pk_mesh zero;
+    memset(&zero, 0, sizeof zero);
+    assert_memory_equal(&m, &zero, sizeof m); /* nothing half-done is left */
+    gltf_close(s);
+}
+
+static void expect_floats(const float *got, const float *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (fabsf(got[i] - want[i]) > 1e-6f) {
+            fail_msg("element %zu: got %.9g, want %.9g", i, got[i], want[i]);
+        }
+    }
+}
+
+static void expect_indices(const pk_mesh *m, const uint32_t *want, uint32_t n)
+{
+    assert_int_equal(m->index_count, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (m->indices[i] != want[i]) {
+            fail_msg("index %u: got %u, want %u", i, m->indices[i], want[i]);
+        }
+    }
+}
+
+static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+/* ---- features ---------------------------------------------------------- */
+
+static void test_gltf_with_bin_loads_positions_normals_uvs_indices(void **state)
+{
+    (void)state;
+    write_gltf("tri.gltf", ONE_PRIM("{'attributes':{'POSITION':0,'NORMAL':1,'TEXCOORD_0':2},'indices':4}"));
+    pk_mesh m;
+    gltf_scene *s = open_load("tri.gltf", &m);
+    assert_int_equal(gltf_mesh_count(s), 1);
+    assert_string_equal(m.name, "m");
+    assert_int_equal(m.vertex_count, 5);
+    expect_floats(m.positions, pos5, 15);
+    assert_non_null(m.normals);
+    for (int i = 0; i < 5; i++) {
+        const float n[3] = {0, 0, 1};
+        expect_floats(m.normals + 3 * i, n, 3);
+    }
+    expect_floats(m.uvs, uv5, 10);
+    const uint32_t want[6] = {0, 1, 2, 2, 1, 3};
+    expect_indices(&m, want, 6);
+    assert_int_equal(gltf_instance_count(s), 1);
+    pk_instance in;
+    gltf_get_instance(s, 0, &in);
+    assert_int_equal(in.mesh, 0);
+    expect_floats(in.matrix, identity, 16);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_data_uri_buffer_loads(void **state)
+{
+    (void)state;
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    bin b;
+    build_geometry(&b);
+    char uri[600] = "'uri':'data:application/octet-stream;base64,";
+    size_t n = strlen(uri);
+    for (size_t i = 0; i < b.n; i += 3) {
+        uint32_t v = (uint32_t)b.b[i] << 16 | (i + 1 < b.n ? (uint32_t)b.b[i + 1] << 8 : 0) |
+                     (i + 2 < b.n ? b.b[i + 2] : 0);
+        uri[n++] = b64[v >> 18 & 63];
+        uri[n++] = b64[v >> 12 & 63];
+        uri[n++] = i + 1 < b.n ? b64[v >> 6 & 63] : '=';
+        uri[n++] = i + 2 < b.n ? b64[v & 63] : '=';
+    }
+    snprintf(uri + n, sizeof uri - n, "',");
+    char fmt[8192];
+    snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0,'TEXCOORD_0':2},'indices':5}"));
+    write_json("data.gltf", fmt, uri);
+    pk_mesh m;
+    gltf_scene *s = open_load("data.gltf", &m);
+    assert_int_equal(m.vertex_count, 5);
+    expect_floats(m.positions, pos5, 15);
+    assert_null(m.normals);
+    expect_floats(m.uvs, uv5, 10);
+    const uint32_t want[6] = {0, 1, 2, 2, 1, 3};
+    expect_indices(&m, want, 6);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+/* A GLB of head + tail with build_geometry as its BIN chunk, into out. */
+static size_t build_glb(unsigned char *out, size_t cap, const char *tail)
+{
+    char fmt[8192], json[8192];
+    snprintf(fmt, sizeof fmt, "%s%s", head, tail);
+    int jn = snprintf(json, sizeof json, fmt, "");
+    for (char *c = json; *c; c++) {
+        *c = *c == '\'' ? '"' : *c;
+    }
+    while (jn % 4 != 0) {
+        json[jn++] = ' ';
+    }
+    bin b;
+    build_geometry(&b);
+    size_t total = 12 + 8 + (size_t)jn + 8 + b.n;
+    assert_true(total <= cap);
+    bin h = {.n = 0};
+    u32(&h, 0x46546C67u), u32(&h, 2), u32(&h, (uint32_t)total);
+    u32(&h, (uint32_t)jn), u32(&h, 0x4E4F534Au);
+    memcpy(out, h.b, 20);
+    memcpy(out + 20, json, (size_t)jn);
+    h.n = 0;
+    u32(&h, (uint32_t)b.n), u32(&h, 0x004E4942u);
+    memcpy(out + 20 + jn, h.b, 8);
+    memcpy(out + 28 + jn, b.b, b.n);
+    return total;
+}
+
+static unsigned char glb[16384];
+
+static void test_glb_loads_from_its_bin_chunk(void **state)
+{
+    (void)state;
+    size_t n = build_glb(glb, sizeof glb, ONE_PRIM("{'attributes':{'POSITION':0,'NORMAL':1},'indices':3}"));
+    write_bytes("scene.glb", glb, n);
+    pk_mesh m;
+    gltf_scene *s = open_load("scene.glb", &m);
+    assert_int_equal(m.vertex_count, 5);
+    expect_floats(m.positions, pos5, 15);
+    assert_non_null(m.normals);
+    assert_null(m.uvs);
+    const uint32_t want[6] = {0, 1, 2, 2, 1, 3};
+    expect_indices(&m, want, 6);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_interleaved_byte_stride_is_honoured(void **state)
+{
+    (void)state;
+    /* 8 bytes of junk, then 3 vertices of position, normal, uv (32 bytes). */
+    bin b = {.n = 0};
+    f32(&b, 99), f32(&b, 99);
+    for (int i = 0; i < 3; i++) {
+        f32(&b, (float)i), f32(&b, (float)(10 + i)), f32(&b, (float)(20 + i));
+        f32(&b, 0), f32(&b, (float)(i - 1)), f32(&b, 0.5f);
+        f32(&b, 0.25f * (float)i), f32(&b, 1.0f - 0.25f * (float)i);
+    }
+    assert_int_equal(b.n, 104);
+    write_bytes("interleaved.bin", b.b, b.n);
+    write_json("interleaved.gltf",
+               "{'asset':{'version':'2.0'},'buffers':[{'uri':'interleaved.bin','byteLength':104}],"
+               "'bufferViews':[{'buffer':0,'byteOffset':8,'byteLength':96,'byteStride':32}],"
+               "'accessors':[{'bufferView':0,'byteOffset':0,'componentType':5126,'count':3,'type':'VEC3'},"
+               "{'bufferView':0,'byteOffset':12,'componentType':5126,'count':3,'type':'VEC3'},"
+               "{'bufferView':0,'byteOffset':24,'componentType':5126,'count':3,'type':'VEC2'}],"
+               "'meshes':[{'primitives':[{'attributes':{'POSITION':0,'NORMAL':1,'TEXCOORD_0':2}}]}],"
+               "'nodes':[{'mesh':0}]}");
+    pk_mesh m;
+    gltf_scene *s = open_load("interleaved.gltf", &m);
+    const float p[9] = {0, 10, 20, 1, 11, 21, 2, 12, 22};
+    const float n[9] = {0, -1, 0.5f, 0, 0, 0.5f, 0, 1, 0.5f};
+    const float t[6] = {0, 1, 0.25f, 0.75f, 0.5f, 0.5f};
+    assert_int_equal(m.vertex_count, 3);
+    expect_floats(m.positions, p, 9);
+    expect_floats(m.normals, n, 9);
+    expect_floats(m.uvs, t, 6);
+    assert_string_equal(m.name, "");
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_sparse_accessor_overrides_its_base(void **state)
+{
+    (void)state;
+    write_gltf("sparse.gltf", "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':9},'indices':4},"
+                              "{'attributes':{'POSITION':10},'mode':4}]}],'nodes':[{'mesh':0}]}");
+    /* The second primitive: 4 vertices, not a multiple of 3. */
+    expect_load_error("sparse.gltf", "mesh 'm' (0) primitive 1: TRIANGLES with 4 vertices, not a multiple of 3");
+    write_gltf("sparse.gltf", "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':9},'indices':4},"
+                              "{'attributes':{'POSITION':10},'mode':5}]}],'nodes':[{'mesh':0}]}");
+    pk_mesh m;
+    gltf_scene *s = open_load("sparse.gltf", &m);
+    assert_int_equal(m.vertex_count, 9);
+    const float want[27] = {0, 0, 0, 5, 5, 5, 0, 1, 0, 7, 7, 7, 2, 0, 0, /* the base, 1 and 3 replaced */
+                            0, 0, 0, 5, 5, 5, 0, 0, 0, 7, 7, 7};          /* zeros, 1 and 3 replaced */
+    expect_floats(m.positions, want, 27);
+    const uint32_t idx[12] = {0, 1, 2, 2, 1, 3, 5, 6, 7, 6, 8, 7};
+    expect_indices(&m, idx, 12);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_quantized_attributes_are_converted_per_spec(void **state)
+{
+    (void)state;
+    write_gltf("quantized.gltf",
+               "'extensionsUsed':['KHR_mesh_quantization'],'extensionsRequired':['KHR_mesh_quantization'],"
+               "'meshes':[{'name':'q','primitives':[{'attributes':{'POSITION':11,'NORMAL':12,'TEXCOORD_0':13}},"
+               "{'attributes':{'POSITION':15,'TEXCOORD_0':14}}]}],'nodes':[{'mesh':0,'scale':[0.5,0.5,0.5]}]}");
+    pk_mesh m;
+    gltf_scene *s = open_load("quantized.gltf", &m);
+    assert_int_equal(m.vertex_count, 6);
+    const float p[18] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1, /* int16, not normalized */
+                         1, -1, -1, 16384.0f / 32767.0f, 0, 0, 0, 0, 0}; /* int16 normalized: -32768 clamps */
+    const float n[18] = {1, 0, -1, 0, -1, 64.0f / 127.0f, -64.0f / 127.0f, 1, 0, /* int8 normalized */
+                         0, 0, 0, 0, 0, 0, 0, 0, 0}; /* none in the second primitive */
+    const float t[12] = {0, 1, 0.2f, 0.4f, 1, 0,           /* uint8 normalized */
+                         0, 1, 1, 0, 13107.0f / 65535.0f, 0}; /* uint16 normalized */
+    expect_floats(m.positions, p, 18);
+    expect_floats(m.normals, n, 18);
+    expect_floats(m.uvs, t, 12);
+    const uint32_t idx[6] = {0, 1, 2, 3, 4, 5};
+    expect_indices(&m, idx, 6);
+    pk_instance in;
+    gltf_get_instance(s, 0, &in);
+    assert_true(in.matrix[0] == 0.5f && in.matrix[5] == 0.5f && in.matrix[10] == 0.5f && in.matrix[15] == 1.0f);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_uint8_uint16_uint32_indices_load_alike(void **state)
+{
+    (void)state;
+    const uint32_t want[6] = {0, 1, 2, 2, 1, 3};
+    for (int acc = 3; acc <= 5; acc++) {
+        char tail[256];
+        snprintf(tail, sizeof tail,
+                 "'meshes':[{'primitives':[{'attributes':{'POSITION':0},'indices':%d}]}],'nodes':[{'mesh':0}]}", acc);
+        write_gltf("indices.gltf", tail);
+        pk_mesh m;
+        gltf_scene *s = open_load("indices.gltf", &m);
+        expect_indices(&m, want, 6);
+        pk_mesh_free(&m);
+        gltf_close(s);
+    }
+}
+
+static void test_non_indexed_triangles_get_sequential_indices(void **state)
+{
+    (void)state;
+    write_gltf("plain.gltf", ONE_PRIM("{'attributes':{'POSITION':7}}"));
+    pk_mesh m;
+    gltf_scene *s = open_load("plain.gltf", &m);
+    const uint32_t want[3] = {0, 1, 2};
+    assert_int_equal(m.vertex_count, 3);
+    expect_indices(&m, want, 3);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_triangle_strip_becomes_a_list(void **state)
+{
+    (void)state;
+    /* Non-indexed 0..4, then indexed by 0 1 2 2 1 3. */
+    write_gltf("strip.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':5},"
+                                      "{'attributes':{'POSITION':0},'indices':3,'mode':5}"));
+    pk_mesh m;
+    gltf_scene *s = open_load("strip.gltf", &m);
+    assert_int_equal(m.vertex_count, 10);
+    const uint32_t want[21] = {0, 1, 2, 1, 3, 2, 2, 3, 4, /* (v[i], v[i+1+i%2], v[i+2-i%2]) */
+                               5, 6, 7, 6, 7, 7, 7, 7, 6, 7, 8, 6};
+    expect_indices(&m, want, 21);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_triangle_fan_becomes_a_list(void **state)
+{
+    (void)state;
+    write_gltf("fan.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':6},"
+                                    "{'attributes':{'POSITION':7},'indices':6,'mode':6}"));
+    /* The second primitive's indices are 0 1 5, and it has 3 vertices. */
+    expect_load_error("fan.gltf",
+                      "mesh 'm' (0) primitive 1: accessor 6 (indices): index 5 (at 2) is out of range: POSITION has 3 "
+                      "vertices");
+    write_gltf("fan.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':6},"
+                                    "{'attributes':{'POSITION':0},'indices':3,'mode':6}"));
+    pk_mesh m;
+    gltf_scene *s = open_load("fan.gltf", &m);
+    const uint32_t want[21] = {1, 2, 0, 2, 3, 0, 3, 4, 0, /* (v[i+1], v[i+2], v[0]) */
+                               6, 7, 5, 7, 7, 5, 7, 6, 5, 6, 8, 5};
+    expect_indices(&m, want, 21);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_primitives_merge_and_missing_attributes_are_zero(void **state)
+{
+    (void)state;
+    write_gltf("merge.gltf", ONE_PRIM("{'attributes':{'POSITION':7,'NORMAL':16,'COLOR_0':1,'JOINTS_0':1}},"
+                                      "{'attributes':{'POSITION':0,'TEXCOORD_0':2},'indices':3,"
+                                      "'targets':[{'POSITION':1}]}"));
+    pk_mesh m;
+    gltf_scene *s = open_load("merge.gltf", &m);
+    assert_int_equal(m.vertex_count, 8);
+    const float n[24] = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    float t[16] = {0};
+    memcpy(t + 6, uv5, sizeof uv5);
+    expect_floats(m.normals, n, 24);
+    expect_floats(m.uvs, t, 16);
+    expect_floats(m.positions + 9, pos5, 15);
+    const uint32_t want[9] = {0, 1, 2, 3, 4, 5, 5, 4, 6};
+    expect_indices(&m, want, 9);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_node_matrix_and_trs_compose_into_world_matrices(void **state)
+{
+    (void)state;
+    write_gltf("nodes.gltf",
+               "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+               "'nodes':[{'name':'parent','mesh':0,'children':[1],'matrix':[2,0,0,0,0,2,0,0,0,0,2,0,1,2,3,1]},"
+               "{'name':'child','mesh':0,'translation':[1,0,0],'rotation':[0,0,0.70710678,0.70710678],"
+               "'scale':[1,1,3]}],'scenes':[{'nodes':[0]}],'scene':0}");
+    gltf_scene *s = open_ok("nodes.gltf", 0);
+    assert_int_equal(gltf_instance_count(s), 2);
+    pk_instance in;
+    gltf_get_instance(s, 0, &in);
+    assert_string_equal(in.name, "parent");
+    const float parent[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1};
+    expect_floats(in.matrix, parent, 16);
+    /* parent * T(1,0,0) * Rz(90) * S(1,1,3): x -> 2y, y -> -2x, z -> 6z, origin at (3,2,3). */
+    gltf_get_instance(s, 1, &in);
+    assert_string_equal(in.name, "child");
+    assert_int_equal(in.mesh, 0);
+    const float child[16] = {0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 6, 0, 3, 2, 3, 1};
+    for (int k = 0; k < 16; k++) {
+        assert_true(fabsf(in.matrix[k] - child[k]) < 1e-5f);
+    }
+    gltf_close(s);
+}
+
+static void test_mesh_shared_by_two_nodes_gives_two_instances(void **state)
+{
+    (void)state;
+    write_gltf("shared.gltf", "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+                              "'nodes':[{'name':'a','mesh':0},{'name':'b','mesh':0,'translation':[0,0,-4]}],"
+                              "'scenes':[{'nodes':[0,1]}]}");
+    gltf_scene *s = open_ok("shared.gltf", 0);
+    assert_int_equal(gltf_mesh_count(s), 1);
+    assert_int_equal(gltf_instance_count(s), 2);
+    pk_instance a, b;
+    gltf_get_instance(s, 0, &a);
+    gltf_get_instance(s, 1, &b);
+    assert_int_equal(a.mesh, 0);
+    assert_int_equal(b.mesh, 0);
+    assert_string_equal(a.name, "a");
+    assert_string_equal(b.name, "b");
+    expect_floats(a.matrix, identity, 16);
+    assert_true(b.matrix[14] == -4.0f && b.matrix[15] == 1.0f);
+    gltf_close(s);
+}
+
+static void test_default_scene_is_chosen_and_without_scenes_all_roots(void **state)
+{
+    (void)state;
+    write_gltf("scenes.gltf", "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+                              "'nodes':[{'name':'a','mesh':0},{'name':'b','mesh':0,'children':[2]},"
+                              "{'name':'c','mesh':0}],'scenes':[{'nodes':[0]},{'nodes':[1]}],'scene':1}");
+    gltf_scene *s = open_ok("scenes.gltf", 0);
+    pk_instance in;
+    assert_int_equal(gltf_instance_count(s), 2);
+    gltf_get_instance(s, 0, &in);
+    assert_string_equal(in.name, "b");
+    gltf_get_instance(s, 1, &in);
+    assert_string_equal(in.name, "c");
+    gltf_close(s);
+    write_gltf("scenes.gltf", "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+                              "'nodes':[{'name':'a','children':[2]},{'name':'b','mesh':0},{'name':'c','mesh':0}]}");
+    s = open_ok("scenes.gltf", 0);
+    assert_int_equal(gltf_instance_count(s), 2);
+    gltf_get_instance(s, 0, &in);
+    assert_string_equal(in.name, "c"); /* a's child, walked first */
+    gltf_get_instance(s, 1, &in);
+    assert_string_equal(in.name, "b");
+    gltf_close(s);
+}
+
+static void test_gpu_instancing_gives_one_instance_each(void **state)
+{
+    (void)state;
+    write_gltf("instancing.gltf", "'extensionsUsed':['EXT_mesh_gpu_instancing'],"
+                                  "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+                                  "'nodes':[{'name':'many','mesh':0,'translation':[0,0,5],'extensions':"
+                                  "{'EXT_mesh_gpu_instancing':{'attributes':{'TRANSLATION':7}}}}]}");
+    gltf_scene *s = open_ok("instancing.gltf", 0);
+    assert_int_equal(gltf_instance_count(s), 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        pk_instance in;
+        gltf_get_instance(s, i, &in);
+        const float want[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, pos5[3 * i], pos5[3 * i + 1], 5, 1};
+        expect_floats(in.matrix, want, 16);
+        assert_string_equal(in.name, "many");
+    }
+    gltf_close(s);
+    /* Not float: a warning, and the node alone. */
+    write_gltf("instancing.gltf", "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}],"
+                                  "'nodes':[{'name':'many','mesh':0,'extensions':"
+                                  "{'EXT_mesh_gpu_instancing':{'attributes':{'TRANSLATION':11}}}}]}");
+    warned.count = 0;
+    s = open_ok("instancing.gltf", 0);
+    assert_int_equal(gltf_instance_count(s), 1);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: node 'many' (0): EXT_mesh_gpu_instancing: TRANSLATION accessor 11 is VEC3 of componentType 5122, "
+             "not float VEC3; the node is placed once, without its instances",
+             path_of("instancing.gltf"));
+    assert_string_equal(warned.last, want);
+    gltf_close(s);
+}
+
+static void test_file_names_with_spaces_are_percent_decoded(void **state)
+{
+    (void)state;
+    bin b;
+    build_geometry(&b);
+    write_bytes("Box With Spaces.bin", b.b, b.n);
+    char fmt[8192];
+    snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    write_json("Box With Spaces.gltf", fmt, "'uri':'Box%20With%20Spaces.bin',");
+    pk_mesh m;
+    gltf_scene *s = open_load("Box With Spaces.gltf", &m);
+    assert_int_equal(m.vertex_count, 5);
+    expect_floats(m.positions, pos5, 15);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_draco_fallback_is_read_when_the_extension_is_only_used(void **state)
+{
+    (void)state;
+    write_gltf("draco_used.gltf", "'extensionsUsed':['KHR_draco_mesh_compression'],"
+                                  "'meshes':[{'name':'d','primitives':[{'attributes':{'POSITION':7},'extensions':"
+                                  "{'KHR_draco_mesh_compression':{'bufferView':0,'attributes':{'POSITION':0}}}}]}]}");
+    pk_mesh m;
+    gltf_scene *s = open_load("draco_used.gltf", &m);
+    assert_int_equal(m.vertex_count, 3);
+    assert_int_equal(gltf_instance_count(s), 0);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+/* ---- refusals ---------------------------------------------------------- */
+
+#define DRACO_PRIM                                                                                                   \
+    "{'attributes':{'POSITION':18},'extensions':{'KHR_draco_mesh_compression':{'bufferView':0,'attributes':"        \
+    "{'POSITION':0}}}}"
+#define DRACO_WHY                                                                                                    \
+    "extension KHR_draco_mesh_compression is not supported (compressed geometry cannot be read without a Draco "     \
+    "decoder)"
+
+static void test_draco_is_refused_naming_the_extension(void **state)
+{
+    (void)state;
+    write_gltf("draco.gltf", "'extensionsUsed':['KHR_draco_mesh_compression'],"
+                             "'extensionsRequired':['KHR_draco_mesh_compression'],"
+                             "'meshes':[{'name':'ball','primitives':[{'attributes':{'POSITION':7}}," DRACO_PRIM "]}],"
+                             "'nodes':[{'mesh':0}]}");
+    expect_open_error("draco.gltf", 0, "mesh 'ball' (0) primitive 1: " DRACO_WHY);
+}
+
+static void test_draco_with_skip_unsupported_warns_and_skips(void **state)
+{
+    (void)state;
+    write_gltf("draco.gltf", "'extensionsRequired':['KHR_draco_mesh_compression'],"
+                             "'meshes':[{'name':'ball','primitives':[{'attributes':{'POSITION':7}}," DRACO_PRIM "]},"
+                             "{'primitives':[" DRACO_PRIM "]}],'nodes':[{'mesh':0},{'mesh':1}]}");
+    warned.count = 0;
+    gltf_scene *s = open_ok("draco.gltf", 1);
+    assert_int_equal(warned.count, 0);
+    pk_mesh m;
+    load_ok(s, 0, &m);
+    assert_int_equal(m.vertex_count, 3);
+    assert_int_equal(m.index_count, 3);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want, "%s: mesh 'ball' (0) primitive 1: " DRACO_WHY "; primitive skipped",
+             path_of("draco.gltf"));
+    assert_string_equal(warned.last, want);
+    pk_mesh_free(&m);
+    /* A mesh left with nothing loads empty. */
+    load_ok(s, 1, &m);
+    assert_int_equal(m.vertex_count, 0);
+    assert_int_equal(m.index_count, 0);
+    assert_null(m.positions);
+    assert_null(m.indices);
+    snprintf(want, sizeof want, "%s: mesh 1 primitive 0: " DRACO_WHY "; primitive skipped", path_of("draco.gltf"));
+    assert_string_equal(warned.last, want);
+    gltf_close(s);
+}
+
+static void test_meshopt_compression_is_refused_when_required(void **state)
+{
+    (void)state;
+    write_gltf("meshopt.gltf", "'extensionsRequired':['EXT_meshopt_compression'],"
+                               "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':19}}]}]}");
+    expect_open_error("meshopt.gltf", 0,
+                      "mesh 'm' (0) primitive 0: accessor 19 (POSITION): bufferView 14: extension "
+                      "EXT_meshopt_compression is not supported (compressed buffer data cannot be read without a "
+                      "meshopt decoder)");
+    /* Only used: the view's own (fallback) data is read. */
+    write_gltf("meshopt.gltf", "'extensionsUsed':['EXT_meshopt_compression'],"
+                               "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':19},'indices':3}]}]}");
+    pk_mesh m;
+    gltf_scene *s = open_load("meshopt.gltf", &m);
+    expect_floats(m.positions, pos5, 15);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_points_and_lines_are_refused(void **state)
+{
+    (void)state;
+    write_gltf("points.gltf", ONE_PRIM("{'attributes':{'POSITION':7},'mode':0}"));
+    expect_open_error("points.gltf", 0,
+                      "mesh 'm' (0) primitive 0: mode 0 (POINTS) is not supported: only triangles, triangle strips "
+                      "and fans are imported");
+    write_gltf("lines.gltf", ONE_PRIM("{'attributes':{'POSITION':7}},{'attributes':{'POSITION':7},'mode':3}"));
+    expect_open_error("lines.gltf", 0,
+                      "mesh 'm' (0) primitive 1: mode 3 (LINE_STRIP) is not supported: only triangles, triangle "
+                      "strips and fans are imported");
+}
+
+static void test_points_with_skip_unsupported_warn_and_are_skipped(void **state)
+{
+    (void)state;
+    write_gltf("points.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':0},{'attributes':{'POSITION':7}}"));
+    warned.count = 0;
+    gltf_scene *s = open_ok("points.gltf", 1);
+    pk_mesh m;
+    load_ok(s, 0, &m);
+    assert_int_equal(m.vertex_count, 3);
+    const uint32_t want[3] = {0, 1, 2};
+    expect_indices(&m, want, 3);
+    assert_int_equal(warned.count, 1);
+    char w[512];
+    snprintf(w, sizeof w,
+             "%s: mesh 'm' (0) primitive 0: mode 0 (POINTS) is not supported: only triangles, triangle strips and "
+             "fans are imported; primitive skipped",
+             path_of("points.gltf"));
+    assert_string_equal(warned.last, w);
+    pk_mesh_free(&m);
+    gltf_close(s);
+}
+
+static void test_missing_bin_is_refused_naming_file_and_uri(void **state)
+{
+    (void)state;
+    char fmt[8192], want[512];
+    snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':7}}"));
+    write_json("missing.gltf", fmt, "'uri':'no%20such.bin',");
+    snprintf(want, sizeof want, "buffer 0 'no%%20such.bin': cannot open %s: No such file or directory",
+             path_of("no such.bin"));
+    expect_open_error("missing.gltf", 0, want);
+    /* Skipped: the open succeeds, the primitive is skipped with a warning. */
+    warned.count = 0;
+    gltf_scene *s = open_ok("missing.gltf", 1);
+    pk_mesh m;
+    load_ok(s, 0, &m);
+    assert_int_equal(m.vertex_count, 0);
+    snprintf(want, sizeof want,
+             "%s: mesh 'm' (0) primitive 0: accessor 7 (POSITION): buffer 0 'no%%20such.bin' cannot be read (cannot "
+             "open %s: No such file or directory); primitive skipped",
+             path_of("missing.gltf"), path_of("no such.bin"));
+    assert_int_equal(warned.count, 1);
+    assert_string_equal(warned.last, want);
+    gltf_close(s);
+}
+
+static void test_bad_glb_magic_is_refused(void **state)
+{
+    (void)state;
+    size_t n = build_glb(glb, sizeof glb, ONE_PRIM("{'attributes':{'POSITION':7}}"));
+    glb[0] = 'h';
+    write_bytes("magic.glb", glb, n);
+    expect_open_error("magic.glb", 0, "not a GLB file: the magic is 0x46546c68, expected 0x46546c67 ('glTF')");
+    glb[0] = 'g';
+    glb[4] = 1;
+    write_bytes("magic.glb", glb, n);
+    expect_open_error("magic.glb", 0, "GLB version 1 is not supported (only 2)");
+}
+
+static void test_every_truncation_of_a_glb_is_refused(void **state)
+{
+    (void)state;
+    size_t n = build_glb(glb, sizeof glb, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    char want[128];
+    for (size_t len = 0; len < n; len++) {
+        write_bytes("cut.glb", glb, len);
+        if (len < 12) {
+            snprintf(want, sizeof want, "truncated GLB: %zu bytes, less than the 12-byte header", len);
+        } else {
+            snprintf(want, sizeof want, "truncated GLB: the header says %zu bytes but the file has %zu", n, len);
+        }
+        expect_open_error("cut.glb", 0, want);
+    }
+    /* A header that agrees with the cut file: chunk lengths are checked. */
+    glb[8] = (unsigned char)(n - 4);
+    glb[9] = (unsigned char)((n - 4) >> 8);
+    write_bytes("cut.glb", glb, n - 4);
+    snprintf(want, sizeof want, "GLB: the BIN chunk of 316 bytes runs past the end of the file (%zu bytes)", n - 4);
+    expect_open_error("cut.glb", 0, want);
+}
+
+static void test_accessor_past_its_view_is_refused(void **state)
+{
+    (void)state;
+    write_gltf("oob.gltf", ONE_PRIM("{'attributes':{'POSITION':8}}"));
+    expect_load_error("oob.gltf", "mesh 'm' (0) primitive 0: accessor 8 (POSITION): 6 elements of 12 bytes (stride 12) "
+                                  "from byte 0 end at byte 72, past the end of bufferView 0 (60 bytes)");
+    /* A view past its buffer is refused at open. */
+    write_json("oob.gltf", "{'asset':{'version':'2.0'},'buffers':[{'uri':'geometry.bin','byteLength':316}],"
+                           "'bufferViews':[{'buffer':0,'byteOffset':300,'byteLength':20}]}");
+    expect_open_error("oob.gltf", 0, "bufferViews[0]: bytes [300, 320) lie outside buffer 0 (316 bytes)");
+    /* A byteLength past the file. */
+    write_json("oob.gltf", "{'asset':{'version':'2.0'},'buffers':[{'uri':'geometry.bin','byteLength':400}]}");
+    char want[256];
+    snprintf(want, sizeof want, "buffer 0 'geometry.bin': %s has 316 bytes, fewer than its byteLength 400",
+             path_of("geometry.bin"));
+    expect_open_error("oob.gltf", 0, want);
+}
+
+static void test_index_out_of_range_is_refused(void **state)
+{
+    (void)state;
+    write_gltf("range.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'indices':6}"));
+    expect_load_error("range.gltf", "mesh 'm' (0) primitive 0: accessor 6 (indices): index 5 (at 2) is out of range: "
+                                    "POSITION has 5 vertices");
+}
+
+static void test_invalid_json_is_refused_with_its_place(void **state)
+{
+    (void)state;
+    write_json("bad.gltf", "{'asset':{'version':'2.0'},\n  'meshes':[}");
+    expect_open_error("bad.gltf", 0, "invalid JSON at line 2, column 13");
+    write_json("bad.gltf", "[1,2]");
+    expect_open_error("bad.gltf", 0, "the JSON is not an object");
+    write_json("bad.gltf", "{'asset':{'version':'1.0'}}");
+    expect_open_error("bad.gltf", 0, "asset.version is '1.0': only glTF 2.x is supported");
+}
+
+static void test_structural_errors_are_refused_at_open(void **state)
+{
+    (void)state;
+    write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':99}}"));
+    expect_open_error("struct.gltf", 0,
+                      "meshes[0].primitives[0].attributes.POSITION: accessor 99 does not exist (the file has 20)");
+    write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':'0'}}"));
+    expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].attributes.POSITION: expected a number");
+    write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':7},'mode':9}"));
+    expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].mode: 9 is not a glTF primitive mode (0 to 6)");
+    write_gltf("struct.gltf", "'extensionsRequired':['EXT_frobnicate'],'meshes':[]}");
+    expect_open_error("struct.gltf", 0, "extension EXT_frobnicate is required but not supported");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[1]},{'children':[0]}]}");
+    expect_open_error("struct.gltf", 0, "node 0 is part of a cycle in the node hierarchy");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[0]}]}");
+    expect_open_error("struct.gltf", 0, "node 0 is part of a cycle in the node hierarchy");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[2]},{'children':[2]},{}]}");
+    expect_open_error("struct.gltf", 0, "node 2 is the child of 2 nodes (the node hierarchy must be a set of trees)");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[5]},{}]}");
+    expect_open_error("struct.gltf", 0, "nodes[0].children[0]: node 5 does not exist (the file has 2)");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{}],'scenes':[{'nodes':[0,0]}]}");
+    expect_open_error("struct.gltf", 0,
+                      "scenes[0].nodes[1]: node 0 is already in the scene (listed twice, or not a root node)");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{}],'scenes':[{'nodes':[0]}],'scene':1}");
+    expect_open_error("struct.gltf", 0, "glTF.scene: scene 1 does not exist (the file has 1)");
+    write_gltf("struct.gltf", "'meshes':[],'nodes':[{'matrix':[1,0,0]}]}");
+    expect_open_error("struct.gltf", 0, "nodes[0].matrix: expected an array of 16 numbers");
+}
+
+/* Every prefix of a .gltf fails to open (never crashes, never leaks). */
+static void test_every_prefix_of_a_gltf_is_refused(void **state)
+{
+    (void)state;
+    write_gltf("whole.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    size_t n;
+    FILE *f = fopen(path_of("whole.gltf"), "rb");
+    assert_non_null(f);
+    static char text[8192];
+    n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    gltf_options o = {0, NULL, NULL};
+    for (size_t len = 0; len < n; len++) {
+        write_bytes("prefix.gltf", text, len);
+        gltf_scene *s = NULL;
+        pk_diag d;
+        assert_int_equal(gltf_open(path_of("prefix.gltf"), &o, &s, &d), -1);
+        assert_null(s);
+        assert_true(strncmp(d.message, path_of("prefix.gltf"), strlen(path_of("prefix.gltf"))) == 0);
+    }
+}
+
+/* One byte of a GLB's JSON replaced by each of a few characters: whatever
+ * opens must load every mesh or fail with a message, nothing crashes. */
+static void test_mutated_glb_json_never_crashes(void **state)
+{
+    (void)state;
+    size_t n = build_glb(glb, sizeof glb,
+                         "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':9,'NORMAL':1,"
+                         "'TEXCOORD_0':14},'indices':4,'mode':5},{'attributes':{'POSITION':15}}]}],"
+                         "'nodes':[{'mesh':0,'children':[1]},{'mesh':0,'extensions':{'EXT_mesh_gpu_instancing':"
+                         "{'attributes':{'TRANSLATION':7}}}}]}");
+    static const char subst[] = "019-:\"}]e.";
+    uint64_t seed = 0x5eed5eedu;
+    print_message("seed %llu\n", (unsigned long long)seed);
+    uint32_t json_len = glb[12] | (uint32_t)glb[13] << 8;
+    int opened = 0, loaded = 0;
+    static unsigned char copy[16384];
+    gltf_options o = {1, NULL, NULL};
+    for (uint32_t at = 20; at < 20 + json_len; at++) {
+        for (int tries = 0; tries < 2; tries++) {
+            char c = subst[rng_next(&seed) % (sizeof subst - 1)];
+            if (glb[at] == (unsigned char)c) {
+                continue;
+            }
+            memcpy(copy, glb, n);
+            copy[at] = (unsigned char)c;
+            write_bytes("mutated.glb", copy, n);
+            gltf_scene *s = NULL;
+            pk_diag d;
+            if (gltf_open(path_of("mutated.glb"), &o, &s, &d) != 0) {
+                assert_true(d.message[0] != '\0');
+                continue;
+            }
+            opened++;
+            for (uint32_t i = 0; i < gltf_mesh_count(s); i++) {
+                pk_mesh m;
+                if (gltf_load_mesh(s, i, &m, &d) == 0) {
+                    for (uint32_t k = 0; k < m.index_count; k++) {
+                        assert_true(m.indices[k] < m.vertex_count);
+                    }
+                    loaded++;
+                    pk_mesh_free(&m);
+                } else {
+                    assert_true(d.message[0] != '\0');
+                }
+            }
+            for (uint32_t i = 0; i < gltf_instance_count(s); i++) {
+                pk_instance in;
+                gltf_get_instance(s, i, &in);
+                assert_true(in.mesh < gltf_mesh_count(s));
+            }
+            gltf_close(s);
+        }
+    }
+    assert_true(opened > 0 && loaded > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gltf_with_bin_loads_positions_normals_uvs_indices),
+        cmocka_unit_test(test_data_uri_buffer_loads),
+        cmocka_unit_test(test_glb_loads_from_its_bin_chunk),
+        cmocka_unit_test(test_interleaved_byte_stride_is_honoured),
+        cmocka_unit_test(test_sparse_accessor_overrides_its_base),
+        cmocka_unit_test(test_quantized_attributes_are_converted_per_spec),
+        cmocka_unit_test(test_uint8_uint16_uint32_indices_load_alike),
+        cmocka_unit_test(test_non_indexed_triangles_get_sequential_indices),
+        cmocka_unit_test(test_triangle_strip_becomes_a_list),
+        cmocka_unit_test(test_triangle_fan_becomes_a_list),
+        cmocka_unit_test(test_primitives_merge_and_missing_attributes_are_zero),
+        cmocka_unit_test(test_node_matrix_and_trs_compose_into_world_matrices),
+        cmocka_unit_test(test_mesh_shared_by_two_nodes_gives_two_instances),
+        cmocka_unit_test(test_default_scene_is_chosen_and_without_scenes_all_roots),
+        cmocka_unit_test(test_gpu_instancing_gives_one_instance_each),
+        cmocka_unit_test(test_file_names_with_spaces_are_percent_decoded),
+        cmocka_unit_test(test_draco_fallback_is_read_when_the_extension_is_only_used),
+        cmocka_unit_test(test_draco_is_refused_naming_the_extension),
+        cmocka_unit_test(test_draco_with_skip_unsupported_warns_and_skips),
+        cmocka_unit_test(test_meshopt_compression_is_refused_when_required),
+        cmocka_unit_test(test_points_and_lines_are_refused),
+        cmocka_unit_test(test_points_with_skip_unsupported_warn_and_are_skipped),
+        cmocka_unit_test(test_missing_bin_is_refused_naming_file_and_uri),
+        cmocka_unit_test(test_bad_glb_magic_is_refused),
+        cmocka_unit_test(test_every_truncation_of_a_glb_is_refused),
+        cmocka_unit_test(test_accessor_past_its_view_is_refused),
+        cmocka_unit_test(test_index_out_of_range_is_refused),
+        cmocka_unit_test(test_invalid_json_is_refused_with_its_place),
+        cmocka_unit_test(test_structural_errors_are_refused_at_open),
+        cmocka_unit_test(test_every_prefix_of_a_gltf_is_refused),
+        cmocka_unit_test(test_mutated_glb_json_never_crashes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
