@@ -18,7 +18,7 @@
 static void pack_usage(FILE *f)
 {
     fprintf(f,
-            "usage: sluice pack [options] INPUT.gltf|INPUT.glb -o OUT.pack\n"
+            "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
             "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
             "\n"
             "options:\n"
@@ -308,7 +308,27 @@ static int takes_value(const char *a)
     return 0;
 }
 
+static int pack_main(int argc, char **argv, const char **inputs, int *input_count, const char **out_path,
+                     const char **synthetic_kind);
+
 int cmd_pack(int argc, char **argv)
+{
+    const char *out = NULL, *synthetic = NULL;
+    /* Several inputs go into one pack: their objects share pages, so a set of
+     * small assets fills pages as well as one large one does. */
+    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    int input_count = 0;
+    if (inputs == NULL) {
+        fprintf(stderr, "sluice pack: out of memory\n");
+        return CLI_FAILED;
+    }
+    int rc = pack_main(argc, argv, inputs, &input_count, &out, &synthetic);
+    free(inputs);
+    return rc;
+}
+
+static int pack_main(int argc, char **argv, const char **inputs, int *input_count, const char **out_path,
+                     const char **synthetic_kind)
 {
     const char *in = NULL, *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1;
@@ -387,13 +407,13 @@ int cmd_pack(int argc, char **argv)
             fprintf(stderr, "sluice pack: unknown option '%s'\n", a);
             pack_usage(stderr);
             return CLI_USAGE;
-        } else if (in != NULL) {
-            fprintf(stderr, "sluice pack: unexpected argument '%s'\n", a);
-            return CLI_USAGE;
         } else {
-            in = a;
+            inputs[(*input_count)++] = a;
+            in = in != NULL ? in : a;
         }
     }
+    *out_path = out;
+    *synthetic_kind = synthetic;
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {
         fprintf(stderr, "%s", in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n"
                                                               : "");
@@ -438,6 +458,12 @@ int cmd_pack(int argc, char **argv)
     pg.last_permille = -1;
     int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
                                : pack_gltf(in, scene, b, &quiet, &pg);
+    for (int k = 1; k < *input_count && rc == CLI_OK; k++) {
+        rc = open_gltf(inputs[k], skip_unsupported, &quiet, &scene);
+        if (rc == CLI_OK) {
+            rc = pack_gltf(inputs[k], scene, b, &quiet, &pg);
+        }
+    }
     if (rc != CLI_OK) {
         progress_end(&pg);
         pk_builder_abort(b);
