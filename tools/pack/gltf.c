@@ -188,7 +188,7 @@ static int js_uint(gltf_scene *s, const cJSON *obj, const char *what, const char
 static int js_u32(gltf_scene *s, const cJSON *obj, const char *what, const char *key, int required, uint32_t dflt,
                   uint32_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (js_uint(s, obj, what, key, (double)UINT32_MAX, required, dflt, &v) != 0) {
         return -1;
     }
@@ -201,7 +201,7 @@ static int js_u32(gltf_scene *s, const cJSON *obj, const char *what, const char 
 static int js_index(gltf_scene *s, const cJSON *obj, const char *what, const char *key, uint32_t count,
                     const char *array, int required, uint32_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     if (js_uint(s, obj, what, key, (double)UINT32_MAX, required, GL_NONE, &v) != 0) {
         return -1;
     }
@@ -1251,7 +1251,7 @@ static int parse_nodes(gltf_scene *s, const cJSON *root, gl_nodes *g)
         snprintf(cwhat, sizeof cwhat, "%s.children", what);
         cJSON_ArrayForEach(c, children)
         {
-            uint32_t child;
+            uint32_t child = 0;
             if (js_index_item(s, c, cwhat, k, g->count, "node", &child) != 0) {
                 return -1;
             }
@@ -1407,7 +1407,7 @@ static int expand_instancing(gltf_scene *s, uint32_t v, const gl_node *nd, const
 static int walk_scene(gltf_scene *s, const cJSON *root, const gl_nodes *g)
 {
     const cJSON *scenes, *roots = NULL;
-    uint32_t scene;
+    uint32_t scene = GL_NONE;
     if (js_array(s, root, "", "scenes", &scenes) != 0) {
         return -1;
     }
