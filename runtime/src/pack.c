@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include <lz4.h>
-#define XXH_INLINE_ALL /* inlined: the compiler picks the widest vectors the target allows */
+/* The library, not XXH_INLINE_ALL: xxhash 0.8.1 inlined brings its malloc-based
+ * state functions into the runtime. XXH_STATIC_LINKING_ONLY gives XXH3_state_t
+ * for a state on the stack. */
+#define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
 #include "internal.h"
