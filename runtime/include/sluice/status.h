@@ -44,7 +44,13 @@ extern "C" {
     X(E_PACK_CHUNK_CHECKSUM, "a chunk's stored bytes do not match their checksum")             \
     X(E_PACK_CORRUPT, "a chunk's compressed bytes cannot be decoded")                          \
     X(E_PACK_DECODED_SIZE, "a chunk decoded to a size other than its record says")               \
-    X(E_PACK_CHUNK_CONTENT, "a decoded chunk's clusters are inconsistent")
+    X(E_PACK_CHUNK_CONTENT, "a decoded chunk's clusters are inconsistent")                      \
+    X(E_POOL_BUSY, "no page can be given: every candidate is pinned, loading or used by a frame in flight") \
+    X(E_STALE, "a handle refers to a page or chunk that has been evicted or recycled since")      \
+    X(E_FRAMES_IN_FLIGHT, "as many frames as the profile allows are already in flight")          \
+    X(E_DEVICE, "the GPU device or its driver refused a request")                                  \
+    X(E_DEVICE_MEMORY, "the GPU heap cannot hold what the profile declares")                       \
+    X(E_UNSUPPORTED, "the device lacks something sluice requires")
 
 typedef enum slc_status {
 #define SLC_STATUS_ENUM_(name, desc) SLC_##name,
