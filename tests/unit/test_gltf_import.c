@@ -12,244 +12,7 @@
 #include "test_util.h"
 
 #include "gltf.h"
-
-/* ---- files ------------------------------------------------------------- */
-
-static char dir[64];
-static char names[64][96];
-static int name_count;
-
-static const char *path_of(const char *name)
-{
-    static char p[4][256];
-    static int k;
-    k = (k + 1) % 4;
-    int n = snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    assert_true(n > 0 && (size_t)n < sizeof p[k]);
-    return p[k];
-}
-
-static void write_bytes(const char *name, const void *data, size_t n)
-{
-    int known = 0;
-    for (int i = 0; i < name_count; i++) {
-        known |= strcmp(names[i], name) == 0;
-    }
-    if (!known) {
-        assert_true(name_count < 64);
-        snprintf(names[name_count++], sizeof names[0], "%s", name);
-    }
-    FILE *f = fopen(path_of(name), "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* Writes printf-formatted JSON, with ' turned into " so the literals below
- * stay readable. */
-static void write_json(const char *name, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *t = malloc((size_t)n + 1);
-    assert_non_null(t);
-    va_start(ap, fmt);
-    vsnprintf(t, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    for (char *c = t; *c; c++) {
-        if (*c == '\'') {
-            *c = '"';
-        }
-    }
-    write_bytes(name, t, (size_t)n);
-    free(t);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/sluice_gltf_XXXXXX");
-    return mkdtemp(dir) != NULL ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (int i = 0; i < name_count; i++) {
-        unlink(path_of(names[i]));
-    }
-    return rmdir(dir);
-}
-
-/* ---- the shared geometry buffer --------------------------------------- */
-
-typedef struct bin {
-    unsigned char b[1024];
-    size_t n;
-} bin;
-
-static void put(bin *b, const void *p, size_t n)
-{
-    assert_true(b->n + n <= sizeof b->b);
-    memcpy(b->b + b->n, p, n);
-    b->n += n;
-}
-static void f32(bin *b, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    unsigned char p[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16), (unsigned char)(u >> 24)};
-    put(b, p, 4);
-}
-static void u8(bin *b, unsigned v)
-{
-    unsigned char p = (unsigned char)v;
-    put(b, &p, 1);
-}
-static void u16(bin *b, unsigned v)
-{
-    u8(b, v & 0xff);
-    u8(b, (v >> 8) & 0xff);
-}
-static void u32(bin *b, uint32_t v)
-{
-    u16(b, v & 0xffff);
-    u16(b, v >> 16);
-}
-static void i16(bin *b, int v)
-{
-    u16(b, (unsigned)(v & 0xffff));
-}
-static void pad4(bin *b)
-{
-    while (b->n % 4 != 0) {
-        u8(b, 0);
-    }
-}
-static void f32s(bin *b, int n, const float *v)
-{
-    for (int i = 0; i < n; i++) {
-        f32(b, v[i]);
-    }
-}
-
-static const float pos5[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 0, 0};
-static const float uv5[10] = {0, 0, 1, 0, 0, 1, 1, 1, 2, 0};
-
-/* The layout the JSON head below describes; its offsets are checked. */
-static void build_geometry(bin *b)
-{
-    memset(b, 0, sizeof *b);
-    f32s(b, 15, pos5); /* 0: view 0, positions */
-    for (int i = 0; i < 5; i++) { /* 60: view 1, normals */
-        f32(b, 0), f32(b, 0), f32(b, 1);
-    }
-    f32s(b, 10, uv5); /* 120: view 2, uvs */
-    assert_int_equal(b->n, 160);
-    static const unsigned tri2[6] = {0, 1, 2, 2, 1, 3};
-    for (int i = 0; i < 6; i++) { /* 160: view 3, u8 indices */
-        u8(b, tri2[i]);
-    }
-    pad4(b);
-    for (int i = 0; i < 6; i++) { /* 168: view 4, u16 indices */
-        u16(b, tri2[i]);
-    }
-    for (int i = 0; i < 6; i++) { /* 180: view 5, u32 indices */
-        u32(b, tri2[i]);
-    }
-    u8(b, 0), u8(b, 1), u8(b, 5); /* 204: view 6, an index out of range */
-    pad4(b);
-    assert_int_equal(b->n, 208);
-    u16(b, 1), u16(b, 3); /* 208: view 7, sparse indices */
-    f32(b, 5), f32(b, 5), f32(b, 5), f32(b, 7), f32(b, 7), f32(b, 7); /* 212: view 8, sparse values */
-    assert_int_equal(b->n, 236);
-    static const int sp[9] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1};
-    for (int i = 0; i < 3; i++) { /* 236: view 9, int16 positions, stride 8 */
-        i16(b, sp[3 * i]), i16(b, sp[3 * i + 1]), i16(b, sp[3 * i + 2]), i16(b, 0);
-    }
-    static const int sn[9] = {127, 0, -128, 0, -127, 64, -64, 127, 0};
-    for (int i = 0; i < 3; i++) { /* 260: view 10, int8 normals, stride 4 */
-        u8(b, (unsigned)(sn[3 * i] & 0xff)), u8(b, (unsigned)(sn[3 * i + 1] & 0xff)),
-            u8(b, (unsigned)(sn[3 * i + 2] & 0xff)), u8(b, 0);
-    }
-    u8(b, 0), u8(b, 255), u8(b, 51), u8(b, 102), u8(b, 255), u8(b, 0); /* 272: view 11, uint8 uvs */
-    pad4(b);
-    u16(b, 0), u16(b, 65535), u16(b, 65535), u16(b, 0), u16(b, 13107), u16(b, 0); /* 280: view 12, uint16 uvs */
-    static const int sq[9] = {32767, -32768, -32767, 16384, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 3; i++) { /* 292: view 13, int16 normalized positions, stride 8 */
-        i16(b, sq[3 * i]), i16(b, sq[3 * i + 1]), i16(b, sq[3 * i + 2]), i16(b, 0);
-    }
-    assert_int_equal(b->n, 316);
-}
-
-/* buffers, bufferViews and accessors over build_geometry; "%s" is the
- * buffer's uri member (or nothing, in a GLB). The tests append meshes,
- * nodes and scenes. Accessors: 0 positions (5), 1 normals (5), 2 uvs (5),
- * 3/4/5 indices u8/u16/u32 (6), 6 a bad u8 index list, 7 positions (3),
- * 8 positions (6, past its view), 9 positions with a sparse override, 10
- * zeros with the same override, 11 int16 positions, 12 int8 normalized
- * normals, 13 uint8 normalized uvs, 14 uint16 normalized uvs, 15 int16
- * normalized positions, 16 normals (3), 17 uvs (3), 18 positions without a
- * view (Draco's), 19 positions through a meshopt view. */
-static const char head[] =
-    "{'asset':{'version':'2.0'},"
-    "'buffers':[{%s'byteLength':316}],"
-    "'bufferViews':["
-    "{'buffer':0,'byteOffset':0,'byteLength':60},"
-    "{'buffer':0,'byteOffset':60,'byteLength':60},"
-    "{'buffer':0,'byteOffset':120,'byteLength':40},"
-    "{'buffer':0,'byteOffset':160,'byteLength':6},"
-    "{'buffer':0,'byteOffset':168,'byteLength':12},"
-    "{'buffer':0,'byteOffset':180,'byteLength':24},"
-    "{'buffer':0,'byteOffset':204,'byteLength':3},"
-    "{'buffer':0,'byteOffset':208,'byteLength':4},"
-    "{'buffer':0,'byteOffset':212,'byteLength':24},"
-    "{'buffer':0,'byteOffset':236,'byteLength':24,'byteStride':8},"
-    "{'buffer':0,'byteOffset':260,'byteLength':12,'byteStride':4},"
-    "{'buffer':0,'byteOffset':272,'byteLength':6},"
-    "{'buffer':0,'byteOffset':280,'byteLength':12},"
-    "{'buffer':0,'byteOffset':292,'byteLength':24,'byteStride':8},"
-    "{'buffer':0,'byteOffset':0,'byteLength':60,'extensions':{'EXT_meshopt_compression':"
-    "{'buffer':0,'byteOffset':0,'byteLength':60,'byteStride':12,'mode':'ATTRIBUTES','count':5}}}],"
-    "'accessors':["
-    "{'bufferView':0,'componentType':5126,'count':5,'type':'VEC3'},"
-    "{'bufferView':1,'componentType':5126,'count':5,'type':'VEC3'},"
-    "{'bufferView':2,'componentType':5126,'count':5,'type':'VEC2'},"
-    "{'bufferView':3,'componentType':5121,'count':6,'type':'SCALAR'},"
-    "{'bufferView':4,'componentType':5123,'count':6,'type':'SCALAR'},"
-    "{'bufferView':5,'componentType':5125,'count':6,'type':'SCALAR'},"
-    "{'bufferView':6,'componentType':5121,'count':3,'type':'SCALAR'},"
-    "{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'},"
-    "{'bufferView':0,'componentType':5126,'count':6,'type':'VEC3'},"
-    "{'bufferView':0,'componentType':5126,'count':5,'type':'VEC3','sparse':{'count':2,"
-    "'indices':{'bufferView':7,'componentType':5123},'values':{'bufferView':8}}},"
-    "{'componentType':5126,'count':4,'type':'VEC3','sparse':{'count':2,"
-    "'indices':{'bufferView':7,'componentType':5123},'values':{'bufferView':8}}},"
-    "{'bufferView':9,'componentType':5122,'count':3,'type':'VEC3'},"
-    "{'bufferView':10,'componentType':5120,'normalized':true,'count':3,'type':'VEC3'},"
-    "{'bufferView':11,'componentType':5121,'normalized':true,'count':3,'type':'VEC2'},"
-    "{'bufferView':12,'componentType':5123,'normalized':true,'count':3,'type':'VEC2'},"
-    "{'bufferView':13,'componentType':5122,'normalized':true,'count':3,'type':'VEC3'},"
-    "{'bufferView':1,'componentType':5126,'count':3,'type':'VEC3'},"
-    "{'bufferView':2,'componentType':5126,'count':3,'type':'VEC2'},"
-    "{'componentType':5126,'count':3,'type':'VEC3'},"
-    "{'bufferView':14,'componentType':5126,'count':5,'type':'VEC3'}],";
-
-/* A mesh 'm' with one primitive, and one node using it. */
-#define ONE_PRIM(prim) "'meshes':[{'name':'m','primitives':[" prim "]}],'nodes':[{'mesh':0}]}"
-
-/* Writes geometry.bin and name (a .gltf) made of head and tail. */
-static void write_gltf(const char *name, const char *tail)
-{
-    bin b;
-    build_geometry(&b);
-    write_bytes("geometry.bin", b.b, b.n);
-    char fmt[8192];
-    snprintf(fmt, sizeof fmt, "%s%s", head, tail);
-    write_json(name, fmt, "'uri':'geometry.bin',");
-}
+#include "gltf_writer.h" /* the files: folder, bytes, JSON, geometry buffer, GLB */
 
 /* ---- opening and loading ---------------------------------------------- */
 
@@ -393,20 +156,10 @@ static void test_gltf_with_bin_loads_positions_normals_uvs_indices(void **state)
 static void test_data_uri_buffer_loads(void **state)
 {
     (void)state;
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     bin b;
     build_geometry(&b);
-    char uri[600] = "'uri':'data:application/octet-stream;base64,";
-    size_t n = strlen(uri);
-    for (size_t i = 0; i < b.n; i += 3) {
-        uint32_t v = (uint32_t)b.b[i] << 16 | (i + 1 < b.n ? (uint32_t)b.b[i + 1] << 8 : 0) |
-                     (i + 2 < b.n ? b.b[i + 2] : 0);
-        uri[n++] = b64[v >> 18 & 63];
-        uri[n++] = b64[v >> 12 & 63];
-        uri[n++] = i + 1 < b.n ? b64[v >> 6 & 63] : '=';
-        uri[n++] = i + 2 < b.n ? b64[v & 63] : '=';
-    }
-    snprintf(uri + n, sizeof uri - n, "',");
+    char uri[600];
+    data_uri_member(b.b, b.n, uri, sizeof uri);
     char fmt[8192];
     snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0,'TEXCOORD_0':2},'indices':5}"));
     write_json("data.gltf", fmt, uri);
@@ -422,33 +175,6 @@ static void test_data_uri_buffer_loads(void **state)
     gltf_close(s);
 }
 
-/* A GLB of head + tail with build_geometry as its BIN chunk, into out. */
-static size_t build_glb(unsigned char *out, size_t cap, const char *tail)
-{
-    char fmt[8192], json[8192];
-    snprintf(fmt, sizeof fmt, "%s%s", head, tail);
-    int jn = snprintf(json, sizeof json, fmt, "");
-    for (char *c = json; *c; c++) {
-        *c = *c == '\'' ? '"' : *c;
-    }
-    while (jn % 4 != 0) {
-        json[jn++] = ' ';
-    }
-    bin b;
-    build_geometry(&b);
-    size_t total = 12 + 8 + (size_t)jn + 8 + b.n;
-    assert_true(total <= cap);
-    bin h = {.n = 0};
-    u32(&h, 0x46546C67u), u32(&h, 2), u32(&h, (uint32_t)total);
-    u32(&h, (uint32_t)jn), u32(&h, 0x4E4F534Au);
-    memcpy(out, h.b, 20);
-    memcpy(out + 20, json, (size_t)jn);
-    h.n = 0;
-    u32(&h, (uint32_t)b.n), u32(&h, 0x004E4942u);
-    memcpy(out + 20 + jn, h.b, 8);
-    memcpy(out + 28 + jn, b.b, b.n);
-    return total;
-}
 
 static unsigned char glb[16384];
 
@@ -1118,5 +844,5 @@ int main(void)
         cmocka_unit_test(test_every_prefix_of_a_gltf_is_refused),
         cmocka_unit_test(test_mutated_glb_json_never_crashes),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, gltf_writer_setup, gltf_writer_teardown);
 }

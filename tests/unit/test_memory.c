@@ -80,7 +80,7 @@ static void test_requirements_refuse_what_cannot_be_addressed(void **state)
         assert_int_equal(s, SLC_E_INVALID);
     } else {
         assert_int_equal(s, SLC_OK);
-        assert_true(r.block_size > ((size_t)1 << 40));
+        assert_true((uint64_t)r.block_size > ((uint64_t)1 << 40));
     }
 }
 

@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "builder.h"
+#include "pack_decode.h" /* stride_of, decode_vertex: the format's vertex decoding */
 #include "synth.h"
 #include "test_util.h"
 
@@ -130,18 +131,6 @@ static unsigned char *read_all(const char *path, size_t *size)
     return buf;
 }
 
-static uint32_t stride_of(uint32_t a)
-{
-    uint32_t s = (a & SLC_PACK_ATTR_POS_U16) ? 8u : 12u;
-    if (a & SLC_PACK_ATTR_NORMAL) {
-        s += (a & SLC_PACK_ATTR_NORMAL_OCT8) ? 4u : 12u;
-    }
-    if (a & SLC_PACK_ATTR_UV) {
-        s += (a & SLC_PACK_ATTR_UV_U16) ? 4u : 8u;
-    }
-    return s;
-}
-
 static uint64_t xxh3_pair(const void *a, size_t an, const void *b, size_t bn)
 {
     XXH3_state_t st;
@@ -163,54 +152,7 @@ static int all_zero(const unsigned char *p, size_t n)
 
 static const slc_pack_cluster *cluster_at(const parsed *p, uint32_t chunk, uint32_t i)
 {
-    return (const slc_pack_cluster *)(const void *)(p->decoded[chunk] + sizeof(slc_pack_chunk_header) +
-                                                    (size_t)i * sizeof(slc_pack_cluster));
-}
-
-static void decode_vertex(const slc_pack_object *ob, const unsigned char *v, float pos[3], float nrm[3], float uv[2])
-{
-    const unsigned char *q = v;
-    if (ob->attributes & SLC_PACK_ATTR_POS_U16) {
-        uint16_t u[3];
-        memcpy(u, q, 6);
-        for (int k = 0; k < 3; k++) {
-            pos[k] = ob->pos_offset[k] + (float)u[k] / 65535.0f * ob->pos_scale[k];
-        }
-        q += 8;
-    } else {
-        memcpy(pos, q, 12);
-        q += 12;
-    }
-    if (ob->attributes & SLC_PACK_ATTR_NORMAL) {
-        if (ob->attributes & SLC_PACK_ATTR_NORMAL_OCT8) {
-            int8_t s[2];
-            memcpy(s, q, 2);
-            float x = (float)s[0] / 127.0f, y = (float)s[1] / 127.0f, z = 1.0f - fabsf(x) - fabsf(y);
-            if (z < 0.0f) {
-                float ox = (1.0f - fabsf(y)) * (x >= 0.0f ? 1.0f : -1.0f);
-                float oy = (1.0f - fabsf(x)) * (y >= 0.0f ? 1.0f : -1.0f);
-                x = ox;
-                y = oy;
-            }
-            float l = sqrtf(x * x + y * y + z * z);
-            nrm[0] = x / l, nrm[1] = y / l, nrm[2] = z / l;
-            q += 4;
-        } else {
-            memcpy(nrm, q, 12);
-            q += 12;
-        }
-    }
-    if (ob->attributes & SLC_PACK_ATTR_UV) {
-        if (ob->attributes & SLC_PACK_ATTR_UV_U16) {
-            uint16_t u[2];
-            memcpy(u, q, 4);
-            for (int k = 0; k < 2; k++) {
-                uv[k] = ob->uv_offset[k] + (float)u[k] / 65535.0f * ob->uv_scale[k];
-            }
-        } else {
-            memcpy(uv, q, 8);
-        }
-    }
+    return pack_cluster_at(p->decoded[chunk], i);
 }
 
 /* The reference reader opens the pack and loads and checks every chunk. */
