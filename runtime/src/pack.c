@@ -209,7 +209,7 @@ static int name_ok(const slc_pack *p, uint32_t name)
     return name == SLC_PACK_NO_NAME || name < p->header.string_size;
 }
 
-static uint32_t stride_of(uint32_t attributes)
+uint32_t slc_pack_vertex_stride(uint32_t attributes)
 {
     uint32_t stride = (attributes & SLC_PACK_ATTR_POS_U16) ? 8u : 12u;
     if (attributes & SLC_PACK_ATTR_NORMAL) {
@@ -273,7 +273,7 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
             return pack_fail(p, SLC_E_PACK_CAPACITY, "object %u: %u LOD levels; the profile allows %u (max_lods)", i,
                         o->lod_count, limits->max_lods);
         }
-        if ((o->attributes & ~(uint32_t)ATTR_KNOWN) != 0 || o->vertex_stride != stride_of(o->attributes)) {
+        if ((o->attributes & ~(uint32_t)ATTR_KNOWN) != 0 || o->vertex_stride != slc_pack_vertex_stride(o->attributes)) {
             return pack_fail(p, SLC_E_PACK_RECORD, "object %u: attributes 0x%llx with a %u-byte vertex are not valid", i,
                         (unsigned long long)o->attributes, o->vertex_stride);
         }

@@ -14,7 +14,9 @@
 
 #include "sluice/pack_format.h"
 
-/* Bytes of one vertex with these attribute bits. */
+/* Bytes of one vertex with these attribute bits: written again from the
+ * specification on purpose, so the tests do not take the runtime's
+ * slc_pack_vertex_stride on trust (test_pack_roundtrip compares the two). */
 static inline uint32_t stride_of(uint32_t a)
 {
     uint32_t s = (a & SLC_PACK_ATTR_POS_U16) ? 8u : 12u;

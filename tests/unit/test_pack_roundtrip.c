@@ -1000,9 +1000,22 @@ static void test_random_heightfield_glb_round_trips_with_its_lod_chain(void **st
     }
 }
 
+static void test_runtime_vertex_stride_matches_the_specification(void **state)
+{
+    (void)state;
+    for (uint32_t a = 0; a < 32; a++) {
+        assert_int_equal(slc_pack_vertex_stride(a), stride_of(a));
+    }
+    assert_int_equal(slc_pack_vertex_stride(SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV), 32);
+    assert_int_equal(slc_pack_vertex_stride(SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 |
+                                            SLC_PACK_ATTR_NORMAL_OCT8 | SLC_PACK_ATTR_UV_U16),
+                     16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runtime_vertex_stride_matches_the_specification),
         cmocka_unit_test(test_gltf_with_bin_round_trips_positions_normals_uvs),
         cmocka_unit_test(test_data_uri_buffer_round_trips),
         cmocka_unit_test(test_glb_round_trips),

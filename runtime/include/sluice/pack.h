@@ -106,6 +106,10 @@ size_t slc_pack_scratch_size(const slc_pack *p);
 slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
                                size_t scratch_size);
 
+/* Bytes of one vertex with the given SLC_PACK_ATTR_* bits, per
+ * docs/pack-format.md (what an object's vertex_stride must be). O(1). */
+uint32_t slc_pack_vertex_stride(uint32_t attributes);
+
 /* Checks a decoded chunk's contents against docs/pack-format.md: the chunk
  * header (magic, cluster count and LOD as the chunk record says), every
  * cluster's object, offsets and sizes inside the decoded bytes (with its
