@@ -29,6 +29,17 @@ gpu/staging     = 2 MiB
 [pool]
 page_size       = 32 KiB
 page_count      = 2048
+eviction        = priority # the HMI requests navigation tiles off the route at low priority: they go first
+
+# Freedom from interference: the gauges are safety-relevant (speed, tell-tale
+# symbols) and must never lose a page because the navigation map pans across
+# a city. Each partition is guaranteed its pages; a request in one never
+# evicts a page of another, and a partition that asks for more than its share
+# evicts its own pages or is told to wait (SLC_E_POOL_BUSY), alone.
+[partitions]
+gauges          = 256      # 8 MiB: dials, needles, bezels and tell-tales at every LOD, with room to spare
+navigation      = 1024     # 32 MiB: the 3D map tiles around the car; it streams all the time
+# the other 768 pages (24 MiB) form the "default" partition: the car model and everything else
 
 [stream]
 frames_in_flight = 2       # double buffering: the lowest latency a cluster may show

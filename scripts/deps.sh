@@ -8,11 +8,17 @@ set -euo pipefail
 
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
-        cppcheck valgrind qemu-user)
+        cppcheck valgrind qemu-user
+        libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc)
+# The cross builds run the Vulkan tests too, on lavapipe under qemu: the
+# loader, lavapipe and the validation layer of each architecture (volk is
+# Architecture: all, glslc runs on the host).
 arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64
-       libcjson-dev:arm64 libmeshoptimizer-dev:arm64)
+       libcjson-dev:arm64 libmeshoptimizer-dev:arm64
+       libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64)
 armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf
-       libcjson-dev:armhf libmeshoptimizer-dev:armhf)
+       libcjson-dev:armhf libmeshoptimizer-dev:armhf
+       libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf)
 
 want=("${native[@]}")
 if [[ "${1:-}" == "--cross" ]]; then

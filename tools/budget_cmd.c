@@ -125,8 +125,18 @@ static int budget_header(int argc, char **argv)
     fprintf(f, "    .staging_size = %" PRIu64 "u,\n    .upload_cap = %" PRIu64 "u,\n", p.staging_size, p.upload_cap);
     fprintf(f, "    .max_objects = %" PRIu32 "u,\n    .max_chunks = %" PRIu32 "u,\n    .max_lods = %" PRIu32 "u,\n",
             p.max_objects, p.max_chunks, p.max_lods);
-    fprintf(f, "    .max_string_bytes = %" PRIu64 "u,\n    .max_phases = %" PRIu32 "u,\n};\n\n#endif\n",
-            p.max_string_bytes, p.max_phases);
+    fprintf(f, "    .max_string_bytes = %" PRIu64 "u,\n    .max_phases = %" PRIu32 "u,\n", p.max_string_bytes,
+            p.max_phases);
+    fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
+            p.eviction == SLC_EVICTION_PRIORITY ? "SLC_EVICTION_PRIORITY" : "SLC_EVICTION_LRU", p.partition_count);
+    if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */
+        fprintf(f, "    .partitions = {\n");
+        for (uint32_t i = 0; i < p.partition_count; i++) {
+            fprintf(f, "        {\"%s\", %" PRIu32 "u},\n", p.partitions[i].name, p.partitions[i].page_count);
+        }
+        fprintf(f, "    },\n");
+    }
+    fprintf(f, "};\n\n#endif\n");
     if (out_path != NULL && fclose(f) != 0) {
         fprintf(stderr, "sluice: %s: write failed\n", out_path);
         return CLI_IO;

@@ -21,6 +21,8 @@ static void usage(FILE *f)
             "  bench load PACK [--quick] [--pread]\n"
             "                                    chunk load (read, verify, decode) against plain\n"
             "                                    LZ4_decompress_safe of the same chunks\n"
+            "  bench pool [--quick]              page pool acquire, lookup and touch at 1k, 64k and 1M\n"
+            "                                    pages (host backend) against an O(n) scan policy\n"
             "  pack INPUT.gltf|.glb -o OUT.pack [options]\n"
             "  pack --synthetic city --size SIZE [--seed N] -o OUT.pack\n"
             "                                    build a pack (sluice pack --help: options)\n"

@@ -12,14 +12,14 @@
 #define GIB ((uint64_t)1 << 30)
 #define TIB ((uint64_t)1 << 40)
 
-typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME } value_kind;
+typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY } value_kind;
 
 typedef struct key_def {
     const char *section;
     const char *key;
     value_kind kind;
     size_t offset; /* into slc_profile */
-    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX) */
+    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY: 4) */
     uint64_t min;
     uint64_t max;
     int required;
@@ -33,6 +33,7 @@ static const key_def keys[] = {
     {"profile", "name", KIND_NAME, FIELD(name), 0, 0, 0, 0, 0},
     {"pool", "page_size", KIND_SIZE, FIELD(page_size), SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX, 1, 1, 0},
     {"pool", "page_count", KIND_COUNT, FIELD(page_count), 1, SLC_PROFILE_PAGE_COUNT_MAX, 1, 0, 0},
+    {"pool", "eviction", KIND_POLICY, FIELD(eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
     {"stream", "frames_in_flight", KIND_COUNT, FIELD(frames_in_flight), 1, SLC_PROFILE_FRAMES_IN_FLIGHT_MAX, 1, 0, 0},
     {"stream", "workers", KIND_COUNT, FIELD(workers), 0, SLC_PROFILE_WORKERS_MAX, 1, 0, 0},
     {"stream", "queue_capacity", KIND_COUNT, FIELD(queue_capacity), 1, SLC_PROFILE_QUEUE_CAPACITY_MAX, 1, 0, 0},
@@ -47,9 +48,14 @@ static const key_def keys[] = {
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
-static const char *const sections[] = {"profile", "budgets", "pool", "stream", "tables", "report"};
+static const char *const sections[] = {"profile", "budgets", "pool", "partitions", "stream", "tables", "report"};
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 #define SECTION_BUDGETS 1u
+#define SECTION_PARTITIONS 3u
+
+/* The values of [pool] eviction, indexed by slc_eviction_policy. */
+static const char *const policies[] = {"lru", "priority"};
+#define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
 /* Budgets every profile must declare: the runtime charges them by name. */
 static const char *const required_budgets[] = {"cpu/meta", "cpu/decode", "cpu/queues", "cpu/driver",
@@ -74,6 +80,7 @@ typedef struct parser {
     uint32_t key_line[KEY_COUNT];
     parsed_budget budgets[SLC_PROFILE_BUDGET_MAX];
     uint32_t budget_count;
+    uint32_t partition_line[SLC_PROFILE_PARTITION_MAX]; /* partitions themselves go straight into out */
 } parser;
 
 /* A view of part of the text: not NUL-terminated. */
@@ -255,6 +262,56 @@ static slc_status parse_budget(parser *ps, span key, span value)
     return SLC_OK;
 }
 
+/* A [partitions] line: `name = pages`. Names follow the budget rules but
+ * have one segment (no '/'); "default" is the implied partition of the pages
+ * no line claims. */
+static slc_status parse_partition(parser *ps, span key, span value)
+{
+    char kb[64], vb[64];
+    span_z(key, kb, sizeof kb);
+    if (key.n >= SLC_NAME_MAX) {
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[partitions] %s: name is longer than %u bytes", kb,
+                          SLC_NAME_MAX - 1);
+    }
+    for (size_t i = 0; i < key.n; i++) {
+        if (!name_char(key.p[i])) {
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                              "[partitions] %s: partition names use only a-z, 0-9 and '_'", kb);
+        }
+    }
+    if (span_eq(key, SLC_PROFILE_PARTITION_DEFAULT_NAME)) {
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                          "[partitions] default: the name is reserved for the pages no partition claims");
+    }
+    slc_profile *p = ps->out;
+    for (uint32_t i = 0; i < p->partition_count; i++) {
+        if (span_eq(key, p->partitions[i].name)) {
+            return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
+                              "[partitions] %s: duplicate key (first on line %u)", kb, ps->partition_line[i]);
+        }
+    }
+    if (p->partition_count == SLC_PROFILE_PARTITION_MAX) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: more than %u partitions", kb,
+                          SLC_PROFILE_PARTITION_MAX);
+    }
+    uint64_t pages = 0;
+    int r = parse_number(value, 0, &pages);
+    if (r == -1) {
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                          "[partitions] %s: '%s' is not a count (a plain decimal integer)", kb,
+                          span_z(value, vb, sizeof vb));
+    }
+    if (r == -2 || pages < 1 || pages > SLC_PROFILE_PAGE_COUNT_MAX) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: '%s' is out of range (1 to %u)", kb,
+                          span_z(value, vb, sizeof vb), SLC_PROFILE_PAGE_COUNT_MAX);
+    }
+    slc_profile_partition *pp = &p->partitions[p->partition_count];
+    memcpy(pp->name, key.p, key.n);
+    pp->page_count = (uint32_t)pages;
+    ps->partition_line[p->partition_count++] = ps->line;
+    return SLC_OK;
+}
+
 /* Writes a number into its field, at the field's width (x fits: the ranges
  * of the 32-bit fields are below 2^32). */
 static void store(slc_profile *p, const key_def *d, uint64_t x)
@@ -300,6 +357,19 @@ static slc_status parse_key(parser *ps, span key, span value)
             }
         }
         memcpy(field, value.p, value.n);
+        ps->key_line[k] = ps->line;
+        return SLC_OK;
+    }
+    if (d->kind == KIND_POLICY) {
+        size_t v = 0;
+        while (v < POLICY_COUNT && !span_eq(value, policies[v])) {
+            v++;
+        }
+        if (v == POLICY_COUNT) {
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (lru or priority)",
+                              section, kb, span_z(value, vb, sizeof vb));
+        }
+        store(ps->out, d, v);
         ps->key_line[k] = ps->line;
         return SLC_OK;
     }
@@ -377,7 +447,7 @@ static slc_status parse_line(parser *ps, span line)
             }
         }
         return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line,
-                    "[%s]: unknown section (known: profile, budgets, pool, stream, tables, report)",
+                    "[%s]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)",
                     span_z(name, buf, sizeof buf));
     }
     size_t eq = 0;
@@ -403,6 +473,9 @@ static slc_status parse_line(parser *ps, span line)
     }
     if ((unsigned)ps->section == SECTION_BUDGETS) {
         return parse_budget(ps, key, value);
+    }
+    if ((unsigned)ps->section == SECTION_PARTITIONS) {
+        return parse_partition(ps, key, value);
     }
     return parse_key(ps, key, value);
 }
@@ -513,6 +586,15 @@ static slc_status check_whole(parser *ps)
                     "[stream] upload_per_frame: %s is below page_size %s, so no page could ever be uploaded",
                     size_z(p->upload_cap, a, sizeof a), size_z(p->page_size, b, sizeof b));
     }
+    uint64_t claimed = 0; /* at most 15 counts of at most 2^24 each */
+    for (uint32_t i = 0; i < p->partition_count; i++) {
+        claimed += p->partitions[i].page_count;
+        if (claimed > p->page_count) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->partition_line[i],
+                              "[partitions] %s: partitions up to here claim %llu pages, above [pool] page_count %u",
+                              p->partitions[i].name, (unsigned long long)claimed, p->page_count);
+        }
+    }
     /* Order by depth, then by position in the file, so parents come first. */
     uint32_t n = 0;
     int index_of[SLC_PROFILE_BUDGET_MAX];
@@ -586,6 +668,20 @@ size_t slc_profile_budget_descs(const slc_profile *p, slc_budget_desc *out, size
     return p->budget_count;
 }
 
+static bool partitions_equal(const slc_profile *a, const slc_profile *b)
+{
+    if (a->partition_count != b->partition_count) {
+        return false;
+    }
+    for (uint32_t i = 0; i < a->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+        if (strncmp(a->partitions[i].name, b->partitions[i].name, SLC_NAME_MAX) != 0 ||
+            a->partitions[i].page_count != b->partitions[i].page_count) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
 {
     SLC_ASSERT(a != NULL && b != NULL);
@@ -603,7 +699,7 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes &&
-           a->max_phases == b->max_phases;
+           a->max_phases == b->max_phases && a->eviction == b->eviction && partitions_equal(a, b);
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)
@@ -611,6 +707,17 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name)
     SLC_ASSERT(p != NULL && name != NULL);
     for (uint32_t i = 0; i < p->budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
         if (strncmp(p->budgets[i].name, name, SLC_NAME_MAX) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+int slc_profile_scan_partition(const slc_profile *p, const char *name)
+{
+    SLC_ASSERT(p != NULL && name != NULL);
+    for (uint32_t i = 0; i < p->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+        if (strncmp(p->partitions[i].name, name, SLC_NAME_MAX) == 0) {
             return (int)i;
         }
     }

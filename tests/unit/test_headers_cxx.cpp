@@ -1,4 +1,5 @@
 // The public headers compile as C++ and link from C++.
+#include <sluice/host_store.h>
 #include <sluice/platform.h>
 #include <sluice/sluice.h>
 

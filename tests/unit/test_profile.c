@@ -92,6 +92,9 @@ static void test_parses_valid_profile(void **state)
     assert_int_equal(p.max_lods, 8);
     assert_int_equal(p.max_string_bytes, 65536);
     assert_int_equal(p.max_phases, 8); /* the default */
+    assert_int_equal(p.eviction, SLC_EVICTION_LRU); /* the default */
+    assert_int_equal(p.partition_count, 0);         /* one implied "default" partition of every page */
+    assert_int_equal(slc_profile_scan_partition(&p, "default"), -1);
     assert_int_equal(slc_profile_scan_budget(&p, "cpu/driver"), 5);
     assert_int_equal(slc_profile_scan_budget(&p, "cpu/drive"), -1);
     slc_budget_desc descs[SLC_PROFILE_BUDGET_MAX];
@@ -179,7 +182,7 @@ static void test_rejects_unknown_and_duplicates(void **state)
 {
     (void)state;
     EXPECT("[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
-           "t.profile:26: [table]: unknown section (known: profile, budgets, pool, stream, tables, report)");
+           "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)");
     EXPECT("workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key");
     EXPECT("workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] page_size: unknown key");
     EXPECT("workers = 2", "workers = 2\nworkers = 3", SLC_E_PROFILE_DUPLICATE, 22,
@@ -291,6 +294,125 @@ static void test_rejects_inconsistent_sections(void **state)
            "t.profile:24: [stream] upload_per_frame: 32 KiB is below page_size 64 KiB, so no page could ever be uploaded");
 }
 
+/* base with a [partitions] section appended after line 30: its header is
+ * line 31, its first partition line 32. */
+#define PARTITIONS(lines) edited("max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n[partitions]\n" lines)
+#define EXPECT_PARTITIONS(lines, status, line, message) expect_error(PARTITIONS(lines), status, line, message)
+
+static void test_parses_partitions_and_eviction(void **state)
+{
+    (void)state;
+    slc_profile p, q;
+    slc_profile_diag d;
+    size_t n = PARTITIONS("gauges = 100   # the cluster's dials\nnav_map=  900\n");
+    if (slc_profile_parse(text, n, "t.profile", &p, &d) != SLC_OK) {
+        fail_msg("%s", d.message);
+    }
+    assert_int_equal(p.partition_count, 2);
+    assert_string_equal(p.partitions[0].name, "gauges");
+    assert_int_equal(p.partitions[0].page_count, 100);
+    assert_string_equal(p.partitions[1].name, "nav_map");
+    assert_int_equal(p.partitions[1].page_count, 900);
+    assert_int_equal(slc_profile_scan_partition(&p, "nav_map"), 1);
+    assert_int_equal(slc_profile_scan_partition(&p, "nav"), -1);
+    assert_int_equal(p.eviction, SLC_EVICTION_LRU);
+    /* Partitions may take every page (then there is no "default"), and an
+     * empty section is allowed. */
+    n = PARTITIONS("a = 1000\nb = 24\n");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &q, &d), SLC_OK);
+    assert_int_equal(q.partition_count, 2);
+    n = PARTITIONS("");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &q, &d), SLC_OK);
+    assert_int_equal(q.partition_count, 0);
+    /* Equality sees partitions and the policy. */
+    assert_int_equal(slc_profile_parse(text, PARTITIONS("gauges = 100\nnav_map = 900\n"), "t", &q, &d), SLC_OK);
+    assert_true(slc_profile_equal(&p, &q));
+    q.partitions[1].page_count++;
+    assert_false(slc_profile_equal(&p, &q));
+    q.partitions[1].page_count--;
+    q.partitions[0].name[0] = 'G';
+    assert_false(slc_profile_equal(&p, &q));
+    q.partitions[0].name[0] = 'g';
+    q.partition_count = 1;
+    assert_false(slc_profile_equal(&p, &q));
+    q.partition_count = 2;
+    q.eviction = SLC_EVICTION_PRIORITY;
+    assert_false(slc_profile_equal(&p, &q));
+
+    n = edited("page_count = 1024\n", "page_count = 1024\neviction = priority\n");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.eviction, SLC_EVICTION_PRIORITY);
+    n = edited("page_count = 1024\n", "page_count = 1024\neviction = lru\n");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.eviction, SLC_EVICTION_LRU);
+}
+
+static void test_rejects_bad_partitions(void **state)
+{
+    (void)state;
+    EXPECT_PARTITIONS("gauges = 100\nnav = 1000\n", SLC_E_PROFILE_RANGE, 33,
+                      "t.profile:33: [partitions] nav: partitions up to here claim 1100 pages, above [pool] page_count 1024");
+    EXPECT_PARTITIONS("a = 1025\n", SLC_E_PROFILE_RANGE, 32,
+                      "t.profile:32: [partitions] a: partitions up to here claim 1025 pages, above [pool] page_count 1024");
+    EXPECT_PARTITIONS("gauges = 0\n", SLC_E_PROFILE_RANGE, 32,
+                      "t.profile:32: [partitions] gauges: '0' is out of range (1 to 16777216)");
+    EXPECT_PARTITIONS("gauges = 16777217\n", SLC_E_PROFILE_RANGE, 32,
+                      "t.profile:32: [partitions] gauges: '16777217' is out of range (1 to 16777216)");
+    EXPECT_PARTITIONS("gauges = 99999999999999999999999\n", SLC_E_PROFILE_RANGE, 32,
+                      "t.profile:32: [partitions] gauges: '99999999999999999999999' is out of range (1 to 16777216)");
+    EXPECT_PARTITIONS("gauges = 4 KiB\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] gauges: '4 KiB' is not a count (a plain decimal integer)");
+    EXPECT_PARTITIONS("gauges = many\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] gauges: 'many' is not a count (a plain decimal integer)");
+    EXPECT_PARTITIONS("gauges =\n", SLC_E_PROFILE_VALUE, 32, "t.profile:32: [partitions] gauges: value is empty");
+    EXPECT_PARTITIONS("Gauges = 10\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] Gauges: partition names use only a-z, 0-9 and '_'");
+    EXPECT_PARTITIONS("nav/map = 10\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] nav/map: partition names use only a-z, 0-9 and '_'");
+    EXPECT_PARTITIONS("nav-map = 10\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] nav-map: partition names use only a-z, 0-9 and '_'");
+    EXPECT_PARTITIONS("a_partition_name_of_32_bytes_xyz = 10\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] a_partition_name_of_32_bytes_xyz: name is longer than 31 bytes");
+    EXPECT_PARTITIONS("default = 10\n", SLC_E_PROFILE_VALUE, 32,
+                      "t.profile:32: [partitions] default: the name is reserved for the pages no partition claims");
+    EXPECT_PARTITIONS("gauges = 10\nnav = 10\ngauges = 20\n", SLC_E_PROFILE_DUPLICATE, 34,
+                      "t.profile:34: [partitions] gauges: duplicate key (first on line 32)");
+    EXPECT_PARTITIONS("gauges = 10\n[partitions]\n", SLC_E_PROFILE_DUPLICATE, 33,
+                      "t.profile:33: [partitions]: duplicate section (first on line 31)");
+    /* 31 bytes is the longest name; 15 partitions the most. */
+    slc_profile p;
+    assert_int_equal(slc_profile_parse(text, PARTITIONS("a_partition_name_of_31_bytes_xy = 10\n"), "t", &p, NULL), SLC_OK);
+    char many[1024] = "";
+    for (int i = 0; i < 15; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "p%d = 1\n", i);
+        strcat(many, line);
+    }
+    size_t n = edited("max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n[partitions]\n");
+    memcpy(text + n, many, strlen(many) + 1);
+    assert_int_equal(slc_profile_parse(text, n + strlen(many), "t", &p, NULL), SLC_OK);
+    assert_int_equal(p.partition_count, 15);
+    assert_int_equal(p.partitions[14].page_count, 1);
+    strcpy(text + n + strlen(many), "p15 = 1\n");
+    expect_error(strlen(text), SLC_E_PROFILE_RANGE, 47, "t.profile:47: [partitions] p15: more than 15 partitions");
+}
+
+static void test_rejects_bad_eviction(void **state)
+{
+    (void)state;
+    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = fifo\n", SLC_E_PROFILE_VALUE, 18,
+           "t.profile:18: [pool] eviction: 'fifo' is not a policy (lru or priority)");
+    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = LRU\n", SLC_E_PROFILE_VALUE, 18,
+           "t.profile:18: [pool] eviction: 'LRU' is not a policy (lru or priority)");
+    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = 1\n", SLC_E_PROFILE_VALUE, 18,
+           "t.profile:18: [pool] eviction: '1' is not a policy (lru or priority)");
+    EXPECT("page_count = 1024\n", "page_count = 1024\neviction =\n", SLC_E_PROFILE_VALUE, 18,
+           "t.profile:18: [pool] eviction: value is empty");
+    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = lru\neviction = priority\n", SLC_E_PROFILE_DUPLICATE,
+           19, "t.profile:19: [pool] eviction: duplicate key (first on line 18)");
+    EXPECT("workers = 2", "eviction = lru", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] eviction: unknown key");
+}
+
 static void test_rejects_binary_garbage(void **state)
 {
     (void)state;
@@ -342,7 +464,8 @@ static void test_every_prefix_is_refused_or_valid(void **state)
 static void test_shipped_profiles_parse(void **state)
 {
     (void)state;
-    static const char *const files[] = {"budgets/default.profile"};
+    static const char *const files[] = {"budgets/default.profile", "budgets/auto-cluster.profile"};
+    static const char *const names[] = {"default", "auto-cluster"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len;
         char *t = read_source_file(files[i], &len);
@@ -351,7 +474,14 @@ static void test_shipped_profiles_parse(void **state)
         if (slc_profile_parse(t, len, files[i], &p, &d) != SLC_OK) {
             fail_msg("%s", d.message);
         }
-        assert_string_equal(p.name, "default");
+        assert_string_equal(p.name, names[i]);
+        if (i == 1) { /* the partitioned example: gauges and the navigation map, the rest "default" */
+            assert_int_equal(p.eviction, SLC_EVICTION_PRIORITY);
+            assert_int_equal(p.partition_count, 2);
+            assert_string_equal(p.partitions[0].name, "gauges");
+            assert_string_equal(p.partitions[1].name, "navigation");
+            assert_true(p.partitions[0].page_count + p.partitions[1].page_count < p.page_count);
+        }
         free(t);
     }
 }
@@ -369,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_rejects_missing_required),
         cmocka_unit_test(test_rejects_bad_trees),
         cmocka_unit_test(test_rejects_inconsistent_sections),
+        cmocka_unit_test(test_parses_partitions_and_eviction),
+        cmocka_unit_test(test_rejects_bad_partitions),
+        cmocka_unit_test(test_rejects_bad_eviction),
         cmocka_unit_test(test_rejects_binary_garbage),
         cmocka_unit_test(test_every_prefix_is_refused_or_valid),
         cmocka_unit_test(test_shipped_profiles_parse),

@@ -45,15 +45,37 @@ extern "C" {
 #define SLC_PROFILE_PHASES_MAX 64u
 #define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases is the one optional number */
 
+/* Most partitions a profile names in [partitions]. The pages none of them
+ * claims form one more, "default", so a pool has at most
+ * SLC_PROFILE_PARTITION_MAX + 1 partitions. */
+#define SLC_PROFILE_PARTITION_MAX 15u
+#define SLC_PROFILE_PARTITION_DEFAULT_NAME "default"
+
+/* How the page pool picks the page to evict ([pool] eviction; sluice/pool.h
+ * documents both orders exactly). 0, LRU, is the default. */
+typedef enum slc_eviction_policy {
+    SLC_EVICTION_LRU = 0,     /* least recently used first */
+    SLC_EVICTION_PRIORITY = 1 /* lowest requested priority, then finest LOD, then least recently used */
+} slc_eviction_policy;
+
 typedef struct slc_profile_budget {
     char name[SLC_NAME_MAX]; /* full path, "cpu/meta" */
     uint64_t limit;          /* bytes */
     uint16_t parent;         /* index into budgets, or SLC_BUDGET_NONE_INDEX */
 } slc_profile_budget;
 
+/* One named partition of the page pool: page_count pages (at least 1) that
+ * only requests in this partition can fill or evict. */
+typedef struct slc_profile_partition {
+    char name[SLC_NAME_MAX];
+    uint32_t page_count;
+} slc_profile_partition;
+
 /* A parsed profile. Budgets are ordered by depth, then by their order in the
- * file, so every parent precedes its children. Unused name bytes are zero,
- * so two equal profiles are equal byte for byte in their names. */
+ * file, so every parent precedes its children. Partitions keep their order in
+ * the file; the "default" partition of the pages they leave is implied, not
+ * listed. Unused name bytes are zero, so two equal profiles are equal byte
+ * for byte in their names. */
 typedef struct slc_profile {
     char name[SLC_NAME_MAX];
     uint32_t budget_count;
@@ -74,6 +96,13 @@ typedef struct slc_profile {
     uint64_t max_string_bytes;
     /* [report] */
     uint32_t max_phases;
+    /* [pool] eviction: an slc_eviction_policy value (a fixed-width field, so
+     * the layout is the same with every compiler) */
+    uint32_t eviction;
+    /* [partitions]: partition_count named partitions, at most
+     * SLC_PROFILE_PARTITION_MAX, whose page counts sum to at most page_count */
+    uint32_t partition_count;
+    slc_profile_partition partitions[SLC_PROFILE_PARTITION_MAX];
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,
@@ -101,6 +130,10 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b);
 
 /* Index of the budget with that full name, or -1. O(budgets). */
 int slc_profile_scan_budget(const slc_profile *p, const char *name);
+
+/* Index into p->partitions of the partition with that name, or -1 (also for
+ * "default", which is not listed). O(partitions). */
+int slc_profile_scan_partition(const slc_profile *p, const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,71 @@
+/* sluice: the host backend of the page pool.
+ *
+ * An slc_page_store whose pages live in host memory taken from an arena:
+ * for targets without a GPU and for fast tests. It is always named as such:
+ * its store->backend is "host", and nothing it holds is device memory.
+ *
+ * Pages are page_count x page_size bytes, each aligned to
+ * SLC_HOST_STORE_PAGE_ALIGN (a page's stride is page_size rounded up to
+ * it), in one segment (0) at offset index x stride; locate gives each
+ * page's CPU address. write_begin hands out the page itself (no staging),
+ * write_end has nothing to flush, submit records the frame, and retired()
+ * is the newest submitted frame: no device ever reads host memory, so a
+ * frame is finished the moment it is submitted.
+ *
+ * Everything is allocated once, at init, from the arena (and charged to the
+ * arena's budget); nothing is allocated afterwards, and nothing calls the
+ * heap. Not thread-safe: the pool that uses the store makes every call. */
+#ifndef SLUICE_HOST_STORE_H
+#define SLUICE_HOST_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sluice/arena.h"
+#include "sluice/page_store.h"
+#include "sluice/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLC_HOST_STORE_PAGE_ALIGN 64u
+#define SLC_HOST_STORE_BACKEND "host"
+
+/* Counters of a host store, by value; none ever decreases. */
+typedef struct slc_host_store_stats {
+    uint32_t page_count;
+    uint32_t page_size;
+    size_t stride;          /* bytes from one page to the next */
+    uint64_t writes;        /* completed writes (write_end) */
+    uint64_t bytes_written; /* sum of their sizes */
+    uint64_t submitted;     /* newest submitted frame, 0 before the first */
+} slc_host_store_stats;
+
+/* Bytes of arena capacity slc_host_store_init takes for page_count pages of
+ * page_size bytes, alignment padding included (so it holds whatever the
+ * arena's position). Returns 0 iff either count is 0 or the size does not
+ * fit size_t on this target. O(1). */
+size_t slc_host_store_footprint(uint32_t page_count, uint32_t page_size);
+
+/* Takes the store's record and its pages from arena (one allocation) and
+ * fills *out with the store. The pages are not cleared: a page's bytes are
+ * defined only once a pool has written them. log (may be NULL) receives the
+ * reason of a failure.
+ *
+ * Fails iff page_count or page_size is 0 or their product does not fit size_t
+ * (SLC_E_INVALID), or the arena refuses the allocation (its status:
+ * SLC_E_CAPACITY or SLC_E_BUDGET_REFUSED). On failure *out is zeroed and the
+ * arena is unchanged. O(1); never calls the heap. */
+slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t page_size, const slc_logger *log,
+                               slc_page_store *out);
+
+/* The counters of a store made by slc_host_store_init (SLC_ASSERT: its
+ * backend is the host one). O(1). */
+void slc_host_store_get_stats(const slc_page_store *store, slc_host_store_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

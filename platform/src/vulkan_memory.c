@@ -1,0 +1,356 @@
+/* sluice: the Vulkan backend's device memory — memory types, the heap
+ * budget check, the pool's segments and the staging belt. Everything here
+ * is allocated once, at init. */
+#include "vulkan_internal.h"
+
+#include <string.h>
+
+#define AVOID_ALWAYS (VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT | VK_MEMORY_PROPERTY_PROTECTED_BIT)
+
+static int popcount32(uint32_t x)
+{
+    int n = 0;
+    for (; x != 0; x &= x - 1u) {
+        n++;
+    }
+    return n;
+}
+
+/* The memory type among bits with every required flag, the most preferred
+ * flags and, at equal preference, none of the avoided ones; -1 if none. */
+static int find_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, VkMemoryPropertyFlags required,
+                     VkMemoryPropertyFlags preferred, VkMemoryPropertyFlags avoided)
+{
+    int best = -1;
+    int best_score = -1;
+    for (uint32_t i = 0; i < mp->memoryTypeCount; i++) {
+        VkMemoryPropertyFlags f = mp->memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) == 0 || (f & required) != required || (f & AVOID_ALWAYS) != 0) {
+            continue;
+        }
+        int score = 2 * popcount32(f & preferred) + ((f & avoided) == 0 ? 1 : 0);
+        if (score > best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+static const char *heap_kind(const VkPhysicalDeviceMemoryProperties *mp, uint32_t heap)
+{
+    return (mp->memoryHeaps[heap].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0 ? "DEVICE_LOCAL" : "host";
+}
+
+/* Bytes the process may still allocate from heap, and where that number
+ * comes from. */
+static uint64_t heap_available(slc_vulkan *vk, const VkPhysicalDeviceMemoryProperties *mp,
+                               const VkPhysicalDeviceMemoryBudgetPropertiesEXT *bp, uint32_t heap, const char **source)
+{
+    if (vk->heap_budget_override != 0) {
+        *source = "the desc's heap_budget";
+        return vk->heap_budget_override;
+    }
+    if (vk->memory_budget_ext) {
+        *source = "VK_EXT_memory_budget";
+        vk->memory_budget_used = true;
+        return bp->heapBudget[heap] > bp->heapUsage[heap] ? bp->heapBudget[heap] - bp->heapUsage[heap] : 0u;
+    }
+    *source = "the heap's size";
+    return mp->memoryHeaps[heap].size;
+}
+
+static slc_status flush_all(slc_vulkan *vk, VkDeviceMemory memory)
+{
+    VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+    range.memory = memory;
+    range.offset = 0;
+    range.size = VK_WHOLE_SIZE;
+    vk_refusals before = slc__vk_refusals(vk);
+    VkResult r = vk->vkd.vkFlushMappedMemoryRanges(vk->device, 1, &range);
+    return r == VK_SUCCESS ? SLC_OK : slc__vk_fail(vk, "vkFlushMappedMemoryRanges", r, before);
+}
+
+/* Allocates, binds and (if map) maps and touches memory for buffer. */
+static slc_status back_buffer(slc_vulkan *vk, VkBuffer buffer, VkDeviceSize size, uint32_t type, bool map,
+                              bool coherent, VkDeviceMemory *memory, unsigned char **mapped)
+{
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = size;
+    ai.memoryTypeIndex = type;
+    vk_refusals before = slc__vk_refusals(vk);
+    VkResult r = vk->vkd.vkAllocateMemory(vk->device, &ai, &vk->cb, memory);
+    if (r != VK_SUCCESS) {
+        *memory = VK_NULL_HANDLE;
+        return slc__vk_fail(vk, "vkAllocateMemory", r, before);
+    }
+    before = slc__vk_refusals(vk);
+    r = vk->vkd.vkBindBufferMemory(vk->device, buffer, *memory, 0);
+    if (r != VK_SUCCESS) {
+        return slc__vk_fail(vk, "vkBindBufferMemory", r, before);
+    }
+    if (!map) {
+        return SLC_OK;
+    }
+    void *p;
+    before = slc__vk_refusals(vk);
+    r = vk->vkd.vkMapMemory(vk->device, *memory, 0, VK_WHOLE_SIZE, 0, &p);
+    if (r != VK_SUCCESS) {
+        return slc__vk_fail(vk, "vkMapMemory", r, before);
+    }
+    *mapped = p;
+    if ((vk->flags & SLC_VULKAN_NO_TOUCH) == 0) {
+        /* Every byte written once now: no page fault on the hot path, and a
+         * fresh page reads as zeros. */
+        memset(p, 0, (size_t)size);
+        if (!coherent) {
+            return flush_all(vk, *memory);
+        }
+    }
+    return SLC_OK;
+}
+
+static slc_status create_buffer(slc_vulkan *vk, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *out,
+                                VkMemoryRequirements *req)
+{
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = usage;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    vk_refusals before = slc__vk_refusals(vk);
+    VkResult r = vk->vkd.vkCreateBuffer(vk->device, &bi, &vk->cb, out);
+    if (r != VK_SUCCESS) {
+        *out = VK_NULL_HANDLE;
+        return slc__vk_fail(vk, "vkCreateBuffer", r, before);
+    }
+    vk->vkd.vkGetBufferMemoryRequirements(vk->device, *out, req);
+    return SLC_OK;
+}
+
+static slc_status charge(slc_vulkan *vk, slc_budget_id id, uint64_t bytes, const char *what)
+{
+    if (vk->budgets == NULL) {
+        return SLC_OK;
+    }
+    slc_budget_refusal why;
+    if (slc_budgets_reserve(vk->budgets, id, bytes, &why) != SLC_OK) {
+        slc_budget_stats b;
+        slc_budgets_get(vk->budgets, why.refused_by, &b);
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
+                           "vulkan: the %s budget refused the %s's %llu bytes (%llu in use of its limit %llu)", b.name,
+                           what, (unsigned long long)bytes, (unsigned long long)why.current,
+                           (unsigned long long)why.limit);
+    }
+    return SLC_OK;
+}
+
+static slc_status build_belt(slc_vulkan *vk, const VkPhysicalDeviceMemoryProperties *mp,
+                             const VkPhysicalDeviceMemoryBudgetPropertiesEXT *bp, uint64_t pool_bytes)
+{
+    VkDeviceSize size = (VkDeviceSize)vk->slot_count * vk->page_size;
+    VkMemoryRequirements req;
+    slc_status s = create_buffer(vk, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &vk->belt, &req);
+    if (s != SLC_OK) {
+        return s;
+    }
+    int t = find_type(mp, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (t < 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: %s has no HOST_VISIBLE memory type for the staging belt", vk->device_name);
+    }
+    vk->belt_type = (uint32_t)t;
+    uint32_t heap = mp->memoryTypes[t].heapIndex;
+    const char *source;
+    uint64_t avail = heap_available(vk, mp, bp, heap, &source);
+    uint64_t before_belt = heap == vk->pool_heap ? pool_bytes : 0u;
+    uint64_t left = avail > before_belt ? avail - before_belt : 0u;
+    if (req.size > left) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
+                           "vulkan: the staging belt needs %llu bytes (%u pages of %u bytes) but memory heap %u (%s, "
+                           "%llu bytes) has %llu bytes available after the page pool's %llu (%s)",
+                           (unsigned long long)req.size, vk->slot_count, vk->page_size, heap, heap_kind(mp, heap),
+                           (unsigned long long)mp->memoryHeaps[heap].size, (unsigned long long)left,
+                           (unsigned long long)before_belt, source);
+    }
+    if (vk->budgets != NULL) {
+        if (!vk->has_staging_budget) {
+            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_NOT_FOUND,
+                               "vulkan: the staging belt is used but there is no budget named 'gpu/staging' to charge");
+        }
+        s = charge(vk, vk->staging_id, req.size, "staging belt");
+        if (s != SLC_OK) {
+            return s;
+        }
+        vk->staging_charged = req.size;
+    }
+    bool coherent = (mp->memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0 &&
+                    (vk->flags & SLC_VULKAN_FLUSH_ALWAYS) == 0;
+    vk->coherent = coherent;
+    vk->belt_alloc_size = req.size;
+    return back_buffer(vk, vk->belt, req.size, (uint32_t)t, true, coherent, &vk->belt_memory, &vk->belt_map);
+}
+
+slc_status slc__vk_build_pool(slc_vulkan *vk)
+{
+    VkPhysicalDeviceMaintenance3Properties m3 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &m3;
+    vk->vki.GetPhysicalDeviceProperties2(vk->physical, &p2);
+    const VkPhysicalDeviceLimits *lim = &p2.properties.limits;
+    vk->atom = lim->nonCoherentAtomSize != 0 ? lim->nonCoherentAtomSize : 1u;
+
+    /* Segments: as large as one allocation and one storage buffer range may
+     * be (or the desc's override), in whole pages. */
+    uint64_t seg = m3.maxMemoryAllocationSize;
+    const char *limit = "maxMemoryAllocationSize";
+    if (lim->maxStorageBufferRange < seg) {
+        seg = lim->maxStorageBufferRange;
+        limit = "maxStorageBufferRange";
+    }
+    if (vk->max_segment_size != 0 && vk->max_segment_size < seg) {
+        seg = vk->max_segment_size;
+        limit = "the desc's max_segment_size";
+    }
+    uint64_t pps = seg / vk->page_size;
+    if (pps == 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: a page of %u bytes is larger than a segment may be (%llu bytes, %s)", vk->page_size,
+                           (unsigned long long)seg, limit);
+    }
+    if (pps > vk->page_count) {
+        pps = vk->page_count;
+    }
+    uint64_t count = (vk->page_count + pps - 1u) / pps;
+    if (count > vk->segment_capacity) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: the device's %s (%llu bytes) splits the pool into %llu segments; the footprint "
+                           "allows %u",
+                           limit, (unsigned long long)seg, (unsigned long long)count, vk->segment_capacity);
+    }
+    vk->pages_per_segment = (uint32_t)pps;
+    vk->segment_size = (VkDeviceSize)pps * vk->page_size;
+
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
+    if (vk->memory_budget_ext) {
+        mp2.pNext = &bp;
+    }
+    vk->vki.GetPhysicalDeviceMemoryProperties2(vk->physical, &mp2);
+    const VkPhysicalDeviceMemoryProperties *mp = &mp2.memoryProperties;
+
+    /* The buffers first: their requirements say which types and how many
+     * bytes, so the heap can be checked before any memory is taken. */
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT | vk->extra_usage;
+    uint32_t bits = ~0u;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < (uint32_t)count; i++) {
+        vk_segment *g = &vk->segments[i];
+        g->first_page = i * (uint32_t)pps;
+        g->page_count = vk->page_count - g->first_page < (uint32_t)pps ? vk->page_count - g->first_page : (uint32_t)pps;
+        g->size = (VkDeviceSize)g->page_count * vk->page_size;
+        vk->segment_count = i + 1u;
+        VkMemoryRequirements req;
+        slc_status s = create_buffer(vk, g->size, usage, &g->buffer, &req);
+        if (s != SLC_OK) {
+            return s;
+        }
+        bits &= req.memoryTypeBits;
+        g->alloc_size = req.size;
+        total += req.size;
+    }
+
+    int t = -1;
+    if (vk->placement != SLC_VULKAN_PLACEMENT_STAGING) {
+        t = find_type(mp, bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
+        if (t < 0 && vk->placement == SLC_VULKAN_PLACEMENT_UNIFIED) {
+            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                               "vulkan: %s has no DEVICE_LOCAL and HOST_VISIBLE memory type for the pool, and the desc "
+                               "requires unified memory",
+                               vk->device_name);
+        }
+    }
+    vk->unified = t >= 0;
+    if (t < 0) {
+        t = find_type(mp, bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    }
+    if (t < 0) {
+        t = find_type(mp, bits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    }
+    if (t < 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED, "vulkan: %s has no memory type for the pool's buffers",
+                           vk->device_name);
+    }
+    vk->pool_type = (uint32_t)t;
+    vk->pool_heap = mp->memoryTypes[t].heapIndex;
+    bool coherent = (mp->memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0 &&
+                    (vk->flags & SLC_VULKAN_FLUSH_ALWAYS) == 0;
+    if (vk->unified) {
+        vk->coherent = coherent;
+    }
+
+    const char *source;
+    uint64_t avail = heap_available(vk, mp, &bp, vk->pool_heap, &source);
+    vk->heap_available = avail;
+    if (total > avail) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
+                           "vulkan: the page pool needs %llu bytes (%u pages of %u bytes) but memory heap %u (%s, %llu "
+                           "bytes) has %llu bytes available (%s)",
+                           (unsigned long long)total, vk->page_count, vk->page_size, vk->pool_heap,
+                           heap_kind(mp, vk->pool_heap), (unsigned long long)mp->memoryHeaps[vk->pool_heap].size,
+                           (unsigned long long)avail, source);
+    }
+    slc_status s = charge(vk, vk->pool_id, total, "page pool");
+    if (s != SLC_OK) {
+        return s;
+    }
+    vk->pool_charged = vk->budgets != NULL ? total : 0u;
+
+    for (uint32_t i = 0; i < vk->segment_count; i++) {
+        vk_segment *g = &vk->segments[i];
+        s = back_buffer(vk, g->buffer, g->alloc_size, vk->pool_type, vk->unified, coherent, &g->memory, &g->mapped);
+        if (s != SLC_OK) {
+            return s;
+        }
+    }
+    if (!vk->unified) {
+        return build_belt(vk, mp, &bp, total);
+    }
+    return SLC_OK;
+}
+
+void slc__vk_destroy_pool(slc_vulkan *vk)
+{
+    for (uint32_t i = 0; i < vk->segment_count; i++) {
+        vk_segment *g = &vk->segments[i];
+        if (g->buffer != VK_NULL_HANDLE) {
+            vk->vkd.vkDestroyBuffer(vk->device, g->buffer, &vk->cb);
+        }
+        if (g->memory != VK_NULL_HANDLE) {
+            vk->vkd.vkFreeMemory(vk->device, g->memory, &vk->cb); /* unmaps */
+        }
+        memset(g, 0, sizeof *g);
+    }
+    vk->segment_count = 0;
+    if (vk->belt != VK_NULL_HANDLE) {
+        vk->vkd.vkDestroyBuffer(vk->device, vk->belt, &vk->cb);
+        vk->belt = VK_NULL_HANDLE;
+    }
+    if (vk->belt_memory != VK_NULL_HANDLE) {
+        vk->vkd.vkFreeMemory(vk->device, vk->belt_memory, &vk->cb);
+        vk->belt_memory = VK_NULL_HANDLE;
+        vk->belt_map = NULL;
+    }
+    if (vk->budgets != NULL) {
+        if (vk->pool_charged != 0) {
+            slc_budgets_release(vk->budgets, vk->pool_id, vk->pool_charged);
+        }
+        if (vk->staging_charged != 0) {
+            slc_budgets_release(vk->budgets, vk->staging_id, vk->staging_charged);
+        }
+    }
+    vk->pool_charged = 0;
+    vk->staging_charged = 0;
+}

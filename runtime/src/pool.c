@@ -1,0 +1,1092 @@
+/* sluice: the GPU page pool (see sluice/pool.h, which documents the policy). */
+#include "sluice/pool.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The library, not XXH_INLINE_ALL (see pack.c): only the one-shot seeded
+ * hash is used, no state. */
+#include <xxhash.h>
+
+#include "internal.h"
+
+#define NONE 0xFFFFFFFFu
+#define HEAP_ARITY 4u /* four 16-byte children: one cache line when aligned */
+#define HEAP_LAST_USED_MAX (((uint64_t)1 << 48) - 1u)
+
+/* A page: 32 bytes, two to a cache line. state is FREE, LOADING or
+ * RESIDENT; PINNED is RESIDENT with pins > 0. Where an unpinned resident
+ * page sits: in the priority heap when PAGE_IN_HEAP is set (its place there
+ * is pool->heap_pos[index], kept apart so a heap move does not touch the
+ * page records), else in the recency list. A free page sits in its
+ * partition's free stack, linked through next. */
+typedef struct page_rec {
+    uint64_t last_used;
+    uint32_t chunk;
+    uint32_t generation;
+    uint32_t prev;
+    uint32_t next;
+    uint16_t partition;
+    uint16_t pins;
+    uint8_t state;
+    uint8_t flags; /* PAGE_WRITING, PAGE_IN_HEAP */
+    uint8_t lod;
+    uint8_t priority;
+} page_rec;
+
+#define PAGE_WRITING 1u /* between write_begin and write_end */
+#define PAGE_IN_HEAP 2u
+
+/* An entry of a partition's heap: the key is (priority, lod, last_used)
+ * packed so one compare orders them, then the chunk id breaks ties. */
+typedef struct heap_rec {
+    uint64_t key;
+    uint32_t chunk;
+    uint32_t page;
+} heap_rec;
+
+typedef struct log_rec {
+    uint64_t frame;
+    uint32_t evicted;
+    uint32_t page;
+    uint32_t loaded;
+    uint32_t partition;
+} log_rec;
+
+typedef struct partition_rec {
+    char name[SLC_NAME_MAX];
+    uint32_t first;
+    uint32_t count;
+    uint32_t free_head;
+    uint32_t free_count;
+    uint32_t head; /* least recently used end of the recency list */
+    uint32_t tail; /* most recently used end */
+    uint32_t list_count;
+    uint32_t heap_count; /* the heap is pool->heap[first .. first + heap_count) */
+    uint32_t loading;
+    uint32_t pinned; /* resident pages with pins (loading ones count as loading) */
+    uint32_t peak_used;
+    uint32_t reserved_[4]; /* pads the record to PARTITION_RECORD_SIZE: an array of them is indexed */
+    uint64_t acquires;
+    uint64_t evictions;
+    uint64_t releases;
+    uint64_t busy;
+} partition_rec;
+
+struct slc_pool {
+    page_rec *pages;
+    uint32_t *chunk_map; /* chunk id -> page index, or NONE */
+    heap_rec *heap;      /* NULL with SLC_EVICTION_LRU */
+    uint32_t *heap_pos;  /* page index -> place in its partition's heap; NULL with SLC_EVICTION_LRU */
+    log_rec *log;
+    partition_rec *parts;
+    slc_page_store store;
+    slc_logger logger;
+    uint32_t page_count;
+    uint32_t max_chunks;
+    uint32_t frames_in_flight;
+    uint32_t log_capacity;
+    uint32_t log_next; /* ring slot of the next entry */
+    uint32_t partition_count;
+    uint32_t eviction;
+    uint32_t used; /* pages not free */
+    uint32_t peak_used;
+    int frame_open;
+    uint64_t frame;
+    uint64_t submitted;
+    uint64_t safe;
+    uint64_t acquires;
+    uint64_t evictions;
+    uint64_t releases;
+    uint64_t busy;
+    uint64_t stale;
+    uint64_t frames_refused;
+    uint64_t log_count;
+    uint64_t log_hash;
+};
+
+#define POOL_RECORD_SIZE 512u
+#define PARTITION_RECORD_SIZE 128u
+
+typedef union pool_slot {
+    struct slc_pool p;
+    unsigned char pad[POOL_RECORD_SIZE];
+} pool_slot;
+
+_Static_assert(sizeof(pool_slot) == POOL_RECORD_SIZE, "the pool record is part of the footprint");
+_Static_assert(sizeof(partition_rec) == PARTITION_RECORD_SIZE, "partition records are part of the footprint");
+_Static_assert(POOL_RECORD_SIZE + PARTITION_RECORD_SIZE * SLC_POOL_PARTITION_MAX == SLC_POOL_HEADER_SIZE,
+               "header = pool record + partition records");
+_Static_assert(sizeof(page_rec) == SLC_POOL_PAGE_RECORD_SIZE, "page record size is part of the footprint");
+_Static_assert(offsetof(page_rec, chunk) == 8 && offsetof(page_rec, next) == 20 &&
+                   offsetof(page_rec, partition) == 24 && offsetof(page_rec, state) == 28,
+               "page record layout is the same on every architecture");
+_Static_assert(sizeof(heap_rec) + sizeof(uint32_t) == SLC_POOL_HEAP_RECORD_SIZE,
+               "heap record and heap position sizes are part of the footprint");
+_Static_assert(sizeof(log_rec) == SLC_POOL_LOG_RECORD_SIZE, "log record size is part of the footprint");
+_Static_assert(sizeof(uint32_t) == SLC_POOL_CHUNK_RECORD_SIZE, "chunk record size is part of the footprint");
+_Static_assert((SLC_POOL_ALIGN & (SLC_POOL_ALIGN - 1)) == 0, "pool alignment is a power of two");
+_Static_assert(SLC_POOL_PAGE_COUNT_MAX < NONE && SLC_POOL_CHUNK_COUNT_MAX < NONE, "indices never reach NONE");
+_Static_assert(SLC_POOL_PARTITION_MAX <= 0xFFFFu, "partition indices fit 16 bits");
+
+/* A desc with its defaults resolved and its partitions laid out. */
+typedef struct config {
+    uint32_t page_count;
+    uint32_t max_chunks;
+    uint32_t frames_in_flight;
+    uint32_t log_capacity;
+    uint32_t eviction;
+    uint32_t partition_count; /* "default" included */
+    uint32_t default_pages;   /* pages of "default", 0 when the named ones take every page */
+} config;
+
+static const slc_pool_desc zero_desc;
+
+static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, config *c)
+{
+    if (d == NULL) {
+        d = &zero_desc;
+    }
+    c->page_count = d->page_count != 0 ? d->page_count : SLC_POOL_DEFAULT_PAGE_COUNT;
+    c->max_chunks = d->max_chunks != 0 ? d->max_chunks : SLC_POOL_DEFAULT_MAX_CHUNKS;
+    c->frames_in_flight = d->frames_in_flight != 0 ? d->frames_in_flight : SLC_POOL_DEFAULT_FRAMES_IN_FLIGHT;
+    c->log_capacity = d->log_capacity != 0 ? d->log_capacity : SLC_POOL_DEFAULT_LOG_CAPACITY;
+    c->eviction = (uint32_t)d->eviction;
+    if (c->page_count > SLC_POOL_PAGE_COUNT_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page_count %u is above %u", c->page_count,
+                        SLC_POOL_PAGE_COUNT_MAX);
+    }
+    if (c->max_chunks > SLC_POOL_CHUNK_COUNT_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: max_chunks %u is above %u", c->max_chunks,
+                        SLC_POOL_CHUNK_COUNT_MAX);
+    }
+    if (c->frames_in_flight > SLC_POOL_FRAMES_IN_FLIGHT_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: frames_in_flight %u is above %u",
+                        c->frames_in_flight, SLC_POOL_FRAMES_IN_FLIGHT_MAX);
+    }
+    if (c->log_capacity > SLC_POOL_LOG_CAPACITY_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: log_capacity %u is above %u", c->log_capacity,
+                        SLC_POOL_LOG_CAPACITY_MAX);
+    }
+    if (c->eviction > (uint32_t)SLC_EVICTION_PRIORITY) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: eviction %u is not a policy (0 lru, 1 priority)", c->eviction);
+    }
+    for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; i++) {
+        if (d->reserved[i] != 0) {
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: reserved[%zu] is %u; reserved fields must be 0",
+                            i, d->reserved[i]);
+        }
+    }
+    if (d->partition_count > SLC_PROFILE_PARTITION_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: %u partitions named; at most %u",
+                        d->partition_count, SLC_PROFILE_PARTITION_MAX);
+    }
+    uint64_t claimed = 0;
+    for (uint32_t i = 0; i < d->partition_count; i++) {
+        const slc_pool_partition_desc *pd = &d->partitions[i];
+        if (pd->name == NULL || pd->name[0] == '\0') {
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u has no name", i);
+        }
+        if (slc__strnlen(pd->name, SLC_NAME_MAX) == SLC_NAME_MAX) {
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u: name is longer than %u bytes", i,
+                            SLC_NAME_MAX - 1);
+        }
+        if (strcmp(pd->name, SLC_PROFILE_PARTITION_DEFAULT_NAME) == 0) {
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                            "pool: partition %u: 'default' is reserved for the pages no partition claims", i);
+        }
+        for (uint32_t j = 0; j < i; j++) {
+            if (strcmp(pd->name, d->partitions[j].name) == 0) {
+                return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u: '%s' is also partition %u",
+                                i, pd->name, j);
+            }
+        }
+        if (pd->page_count == 0) {
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition '%s' has no pages", pd->name);
+        }
+        claimed += pd->page_count;
+    }
+    if (claimed > c->page_count) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partitions claim %llu pages; the pool has %u",
+                        (unsigned long long)claimed, c->page_count);
+    }
+    c->default_pages = c->page_count - (uint32_t)claimed;
+    c->partition_count = d->partition_count + (c->default_pages > 0 ? 1u : 0u);
+    return SLC_OK;
+}
+
+/* Byte offsets of the regions after the header. */
+typedef struct layout {
+    size_t pages, chunks, heap, heap_pos, log, total;
+} layout;
+
+static layout layout_of(const config *c)
+{
+    layout l;
+    l.pages = SLC_POOL_HEADER_SIZE;
+    l.chunks = l.pages + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * c->page_count);
+    l.heap = l.chunks + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * c->max_chunks);
+    if (c->eviction == SLC_EVICTION_PRIORITY) {
+        l.heap_pos = l.heap + SLC_POOL_ALIGN_UP_(sizeof(heap_rec) * c->page_count);
+        l.log = l.heap_pos + SLC_POOL_ALIGN_UP_(sizeof(uint32_t) * c->page_count);
+    } else {
+        l.heap_pos = l.heap;
+        l.log = l.heap;
+    }
+    l.total = l.log + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * c->log_capacity);
+    return l;
+}
+
+size_t slc_pool_footprint(const slc_pool_desc *desc)
+{
+    config c;
+    if (resolve_desc(desc, NULL, &c) != SLC_OK) {
+        return 0;
+    }
+    return layout_of(&c).total;
+}
+
+void slc_pool_desc_from_profile(const slc_profile *p, slc_pool_desc *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->page_count = p->page_count;
+    out->max_chunks = p->max_chunks;
+    out->frames_in_flight = p->frames_in_flight;
+    out->eviction = p->eviction == SLC_EVICTION_PRIORITY ? SLC_EVICTION_PRIORITY : SLC_EVICTION_LRU;
+    out->partition_count = p->partition_count;
+    for (uint32_t i = 0; i < p->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+        out->partitions[i].name = p->partitions[i].name;
+        out->partitions[i].page_count = p->partitions[i].page_count;
+    }
+}
+
+slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, const slc_page_store *store,
+                         const slc_logger *log, slc_pool **out)
+{
+    SLC_ASSERT(out != NULL && store != NULL);
+    *out = NULL;
+    if (mem == NULL) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_NULL, "pool: memory is NULL");
+    }
+    if (((uintptr_t)mem % SLC_POOL_ALIGN) != 0) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_MISALIGNED, "pool: memory at 0x%llx is not aligned to %u bytes",
+                        (unsigned long long)(uintptr_t)mem, SLC_POOL_ALIGN);
+    }
+    config c;
+    slc_status s = resolve_desc(desc, log, &c);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (store->ops == NULL || store->ops->locate == NULL || store->ops->write_begin == NULL ||
+        store->ops->write_end == NULL || store->ops->submit == NULL || store->ops->retired == NULL) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: the page store lacks an operation");
+    }
+    if (store->page_count != c.page_count) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page_count %u differs from the %s store's %u pages",
+                        c.page_count, store->backend != NULL ? store->backend : "page", store->page_count);
+    }
+    layout l = layout_of(&c);
+    if (size < l.total) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_TOO_SMALL,
+                        "pool: memory of %zu bytes is smaller than the %zu bytes required", size, l.total);
+    }
+    unsigned char *base = mem;
+    memset(base, 0, SLC_POOL_HEADER_SIZE);
+    slc_pool *pool = &((pool_slot *)mem)->p;
+    pool->parts = (partition_rec *)(void *)(base + POOL_RECORD_SIZE);
+    pool->pages = (page_rec *)(void *)(base + l.pages);
+    pool->chunk_map = (uint32_t *)(void *)(base + l.chunks);
+    pool->heap = c.eviction == SLC_EVICTION_PRIORITY ? (heap_rec *)(void *)(base + l.heap) : NULL;
+    pool->heap_pos = c.eviction == SLC_EVICTION_PRIORITY ? (uint32_t *)(void *)(base + l.heap_pos) : NULL;
+    pool->log = (log_rec *)(void *)(base + l.log);
+    pool->store = *store;
+    if (log != NULL) {
+        pool->logger = *log;
+    }
+    pool->page_count = c.page_count;
+    pool->max_chunks = c.max_chunks;
+    pool->frames_in_flight = c.frames_in_flight;
+    pool->log_capacity = c.log_capacity;
+    pool->partition_count = c.partition_count;
+    pool->eviction = c.eviction;
+
+    uint32_t first = 0;
+    for (uint32_t pi = 0; pi < c.partition_count; pi++) {
+        partition_rec *part = &pool->parts[pi];
+        const char *name = SLC_PROFILE_PARTITION_DEFAULT_NAME;
+        uint32_t count = c.default_pages;
+        if (desc != NULL && pi < desc->partition_count) {
+            name = desc->partitions[pi].name;
+            count = desc->partitions[pi].page_count;
+        }
+        memcpy(part->name, name, slc__strnlen(name, SLC_NAME_MAX - 1));
+        part->first = first;
+        part->count = count;
+        part->free_head = first;
+        part->free_count = count;
+        part->head = NONE;
+        part->tail = NONE;
+        for (uint32_t i = first; i < first + count; i++) {
+            page_rec *p = &pool->pages[i];
+            memset(p, 0, sizeof *p);
+            p->chunk = NONE;
+            p->generation = 1;
+            p->prev = NONE;
+            p->next = i + 1 < first + count ? i + 1 : NONE;
+            p->partition = (uint16_t)pi;
+            p->state = SLC_PAGE_FREE;
+        }
+        first += count;
+    }
+    memset(pool->chunk_map, 0xFF, (size_t)SLC_POOL_CHUNK_RECORD_SIZE * c.max_chunks);
+    if (pool->heap != NULL) {
+        memset(pool->heap, 0, sizeof(heap_rec) * c.page_count);
+        memset(pool->heap_pos, 0xFF, sizeof(uint32_t) * c.page_count);
+    }
+    memset(pool->log, 0, (size_t)SLC_POOL_LOG_RECORD_SIZE * c.log_capacity);
+    *out = pool;
+    return SLC_OK;
+}
+
+/* --- the recency list, the free stack and the heap ------------------------ */
+
+static void list_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    page_rec *p = &pool->pages[i];
+    if (p->prev != NONE) {
+        pool->pages[p->prev].next = p->next;
+    } else {
+        part->head = p->next;
+    }
+    if (p->next != NONE) {
+        pool->pages[p->next].prev = p->prev;
+    } else {
+        part->tail = p->prev;
+    }
+    p->prev = NONE;
+    p->next = NONE;
+    part->list_count--;
+}
+
+static void list_append(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    page_rec *p = &pool->pages[i];
+    p->prev = part->tail;
+    p->next = NONE;
+    if (part->tail != NONE) {
+        pool->pages[part->tail].next = i;
+    } else {
+        part->head = i;
+    }
+    part->tail = i;
+    part->list_count++;
+}
+
+/* Frames past 2^48 (centuries at any frame rate) would compare equal and
+ * fall through to the chunk id: still a total order. */
+static uint64_t heap_key(const page_rec *p)
+{
+    uint64_t last = p->last_used < HEAP_LAST_USED_MAX ? p->last_used : HEAP_LAST_USED_MAX;
+    return ((uint64_t)p->priority << 56) | ((uint64_t)p->lod << 48) | last;
+}
+
+static int heap_less(const heap_rec *a, const heap_rec *b)
+{
+    return a->key < b->key || (a->key == b->key && a->chunk < b->chunk);
+}
+
+static void heap_place(slc_pool *pool, heap_rec *h, uint32_t at, heap_rec r)
+{
+    h[at] = r;
+    pool->heap_pos[r.page] = at;
+}
+
+static void heap_sift_up(slc_pool *pool, heap_rec *h, uint32_t at)
+{
+    heap_rec r = h[at];
+    while (at > 0) {
+        uint32_t up = (at - 1) / HEAP_ARITY;
+        if (!heap_less(&r, &h[up])) {
+            break;
+        }
+        heap_place(pool, h, at, h[up]);
+        at = up;
+    }
+    heap_place(pool, h, at, r);
+}
+
+static void heap_sift_down(slc_pool *pool, heap_rec *h, uint32_t n, uint32_t at)
+{
+    heap_rec r = h[at];
+    for (;;) {
+        uint32_t first = HEAP_ARITY * at + 1; /* n <= 2^24: no overflow */
+        if (first >= n) {
+            break;
+        }
+        uint32_t child = first;
+        uint32_t last = first + HEAP_ARITY < n ? first + HEAP_ARITY : n;
+        for (uint32_t c = first + 1; c < last; c++) {
+            if (heap_less(&h[c], &h[child])) {
+                child = c;
+            }
+        }
+        if (!heap_less(&h[child], &r)) {
+            break;
+        }
+        heap_place(pool, h, at, h[child]);
+        at = child;
+    }
+    heap_place(pool, h, at, r);
+}
+
+static void heap_push(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    heap_rec *h = pool->heap + part->first;
+    page_rec *p = &pool->pages[i];
+    heap_rec r = {heap_key(p), p->chunk, i};
+    uint32_t at = part->heap_count++;
+    p->flags |= PAGE_IN_HEAP;
+    h[at] = r;
+    heap_sift_up(pool, h, at);
+}
+
+static void heap_remove(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    heap_rec *h = pool->heap + part->first;
+    uint32_t at = pool->heap_pos[i];
+    uint32_t last = --part->heap_count;
+    pool->heap_pos[i] = NONE;
+    pool->pages[i].flags &= (uint8_t)~PAGE_IN_HEAP;
+    if (at == last) {
+        return;
+    }
+    heap_place(pool, h, at, h[last]);
+    if (at > 0 && heap_less(&h[at], &h[(at - 1) / HEAP_ARITY])) {
+        heap_sift_up(pool, h, at);
+    } else {
+        heap_sift_down(pool, h, last, at);
+    }
+}
+
+/* Takes an unpinned resident page out of whichever structure holds it. */
+static void detach(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    if (pool->pages[i].flags & PAGE_IN_HEAP) {
+        heap_remove(pool, part, i);
+    } else {
+        list_unlink(pool, part, i);
+    }
+}
+
+/* The page to evict in part, or NONE (see "Eviction" in pool.h). */
+static uint32_t victim(slc_pool *pool, partition_rec *part)
+{
+    if (pool->eviction == SLC_EVICTION_LRU) {
+        uint32_t head = part->head;
+        return head != NONE && pool->pages[head].last_used <= pool->safe ? head : NONE;
+    }
+    /* Pages whose last use became safe since they were listed move to the
+     * heap: the list is ordered by last use, so they are at its head. */
+    while (part->head != NONE && pool->pages[part->head].last_used <= pool->safe) {
+        uint32_t i = part->head;
+        list_unlink(pool, part, i);
+        heap_push(pool, part, i);
+    }
+    return part->heap_count > 0 ? pool->heap[part->first].page : NONE;
+}
+
+static void bump_generation(page_rec *p)
+{
+    p->generation++;
+    if (p->generation == 0) {
+        p->generation = 1; /* {index, 0} is never valid */
+    }
+}
+
+static void put_le32(unsigned char *b, uint32_t v)
+{
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+}
+
+static void log_change(slc_pool *pool, uint32_t evicted, uint32_t page, uint32_t loaded, uint32_t partition)
+{
+    log_rec *r = &pool->log[pool->log_next];
+    r->frame = pool->frame;
+    r->evicted = evicted;
+    r->page = page;
+    r->loaded = loaded;
+    r->partition = partition;
+    pool->log_next = pool->log_next + 1 == pool->log_capacity ? 0 : pool->log_next + 1;
+    unsigned char b[SLC_POOL_LOG_RECORD_SIZE];
+    put_le32(b, (uint32_t)pool->frame);
+    put_le32(b + 4, (uint32_t)(pool->frame >> 32));
+    put_le32(b + 8, evicted);
+    put_le32(b + 12, page);
+    put_le32(b + 16, loaded);
+    put_le32(b + 20, partition);
+    pool->log_hash = XXH3_64bits_withSeed(b, sizeof b, pool->log_hash);
+    pool->log_count++;
+}
+
+/* --- the calls ------------------------------------------------------------ */
+
+/* The page a handle names, if the handle is current. */
+static slc_status resolve(slc_pool *pool, slc_page page, page_rec **out)
+{
+    if (page.index >= pool->page_count) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u does not exist (%u pages)",
+                        page.index, pool->page_count);
+    }
+    page_rec *p = &pool->pages[page.index];
+    if (p->generation != page.generation || p->state == SLC_PAGE_FREE) {
+        pool->stale++;
+        return SLC_E_STALE;
+    }
+    *out = p;
+    return SLC_OK;
+}
+
+slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_page *out)
+{
+    SLC_ASSERT(pool != NULL && req != NULL && out != NULL);
+    out->index = NONE;
+    out->generation = 0;
+    if (req->chunk >= pool->max_chunks) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u is out of range (max_chunks %u)",
+                        req->chunk, pool->max_chunks);
+    }
+    if (req->partition.index >= pool->partition_count) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u does not exist (%u partitions)",
+                        (unsigned)req->partition.index, pool->partition_count);
+    }
+    if (pool->chunk_map[req->chunk] != NONE) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u already has page %u", req->chunk,
+                        pool->chunk_map[req->chunk]);
+    }
+    partition_rec *part = &pool->parts[req->partition.index];
+    uint32_t i, evicted = NONE;
+    if (part->free_head != NONE) {
+        i = part->free_head;
+        part->free_head = pool->pages[i].next;
+        pool->pages[i].next = NONE;
+        part->free_count--;
+        uint32_t used = part->count - part->free_count;
+        if (used > part->peak_used) {
+            part->peak_used = used;
+        }
+        if (++pool->used > pool->peak_used) {
+            pool->peak_used = pool->used;
+        }
+    } else {
+        i = victim(pool, part);
+        if (i == NONE) {
+            part->busy++;
+            pool->busy++;
+            return SLC_E_POOL_BUSY;
+        }
+        detach(pool, part, i);
+        evicted = pool->pages[i].chunk;
+        pool->chunk_map[evicted] = NONE;
+        bump_generation(&pool->pages[i]);
+        part->evictions++;
+        pool->evictions++;
+    }
+    page_rec *p = &pool->pages[i];
+    p->state = SLC_PAGE_LOADING;
+    p->chunk = req->chunk;
+    p->lod = req->lod;
+    p->priority = req->priority;
+    p->last_used = pool->frame;
+    p->pins = 0;
+    p->flags = 0;
+    pool->chunk_map[req->chunk] = i;
+    part->loading++;
+    part->acquires++;
+    pool->acquires++;
+    log_change(pool, evicted, i, req->chunk, req->partition.index);
+    out->index = i;
+    out->generation = p->generation;
+    return SLC_OK;
+}
+
+slc_status slc_pool_write_begin(slc_pool *pool, slc_page page, void **dst)
+{
+    SLC_ASSERT(pool != NULL && dst != NULL);
+    *dst = NULL;
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (p->state != SLC_PAGE_LOADING) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u) is resident: only a loading page is written", page.index, p->chunk);
+    }
+    if (p->flags & PAGE_WRITING) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u (chunk %u): a write is already open",
+                        page.index, p->chunk);
+    }
+    s = pool->store.ops->write_begin(pool->store.self, page.index, dst);
+    if (s != SLC_OK) {
+        *dst = NULL;
+        return s;
+    }
+    p->flags |= PAGE_WRITING;
+    return SLC_OK;
+}
+
+slc_status slc_pool_write_end(slc_pool *pool, slc_page page, size_t bytes)
+{
+    SLC_ASSERT(pool != NULL);
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (p->state != SLC_PAGE_LOADING || !(p->flags & PAGE_WRITING)) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u): no write is open (write_begin first)", page.index, p->chunk);
+    }
+    if (bytes > pool->store.page_size) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u): %zu bytes written; a page holds %u", page.index, p->chunk, bytes,
+                        pool->store.page_size);
+    }
+    s = pool->store.ops->write_end(pool->store.self, page.index, bytes);
+    if (s != SLC_OK) {
+        return s;
+    }
+    partition_rec *part = &pool->parts[p->partition];
+    p->flags = 0;
+    p->state = SLC_PAGE_RESIDENT;
+    p->last_used = pool->frame;
+    part->loading--;
+    if (p->pins > 0) {
+        part->pinned++;
+    } else {
+        list_append(pool, part, page.index);
+    }
+    return SLC_OK;
+}
+
+slc_status slc_pool_release(slc_pool *pool, slc_page page)
+{
+    SLC_ASSERT(pool != NULL);
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    partition_rec *part = &pool->parts[p->partition];
+    if (p->pins > 0) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u) is pinned: unpin it before releasing it", page.index, p->chunk);
+    }
+    if (p->state == SLC_PAGE_LOADING) {
+        part->loading--; /* an open write is dropped: the page's bytes no longer matter */
+    } else {
+        if (p->last_used > pool->safe) {
+            part->busy++;
+            pool->busy++;
+            return SLC_E_POOL_BUSY;
+        }
+        detach(pool, part, page.index);
+    }
+    log_change(pool, p->chunk, page.index, NONE, p->partition);
+    pool->chunk_map[p->chunk] = NONE;
+    bump_generation(p);
+    p->state = SLC_PAGE_FREE;
+    p->chunk = NONE;
+    p->flags = 0;
+    p->prev = NONE;
+    p->next = part->free_head;
+    part->free_head = page.index;
+    part->free_count++;
+    pool->used--;
+    part->releases++;
+    pool->releases++;
+    return SLC_OK;
+}
+
+static void fill_info(const slc_pool *pool, uint32_t i, slc_page_info *out)
+{
+    const page_rec *p = &pool->pages[i];
+    out->page.index = i;
+    out->page.generation = p->generation;
+    out->state = p->state == SLC_PAGE_RESIDENT && p->pins > 0 ? SLC_PAGE_PINNED : (slc_page_state)p->state;
+    out->chunk = p->chunk;
+    out->partition.index = p->partition;
+    out->pins = p->pins;
+    out->lod = p->lod;
+    out->priority = p->priority;
+    out->last_used = p->last_used;
+    pool->store.ops->locate(pool->store.self, i, &out->location);
+}
+
+slc_status slc_pool_lookup(const slc_pool *pool, uint32_t chunk, slc_page_info *out)
+{
+    SLC_ASSERT(pool != NULL && out != NULL);
+    if (chunk >= pool->max_chunks) {
+        out->page.index = NONE;
+        out->page.generation = 0;
+        out->state = SLC_PAGE_FREE;
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u is out of range (max_chunks %u)",
+                        chunk, pool->max_chunks);
+    }
+    uint32_t i = pool->chunk_map[chunk];
+    if (i == NONE) {
+        out->page.index = NONE;
+        out->page.generation = 0;
+        out->state = SLC_PAGE_FREE;
+        return SLC_E_NOT_FOUND;
+    }
+    fill_info(pool, i, out);
+    return SLC_OK;
+}
+
+slc_status slc_pool_touch(slc_pool *pool, slc_page page, uint8_t priority)
+{
+    SLC_ASSERT(pool != NULL);
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (!pool->frame_open) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u) touched outside a frame: begin one first", page.index, p->chunk);
+    }
+    if (p->state == SLC_PAGE_LOADING) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u) is still loading: a frame cannot use it", page.index, p->chunk);
+    }
+    p->last_used = pool->frame;
+    p->priority = priority;
+    if (p->pins == 0) {
+        partition_rec *part = &pool->parts[p->partition];
+        if (part->tail != page.index) {
+            detach(pool, part, page.index);
+            list_append(pool, part, page.index);
+        }
+    }
+    return SLC_OK;
+}
+
+slc_status slc_pool_pin(slc_pool *pool, slc_page page)
+{
+    SLC_ASSERT(pool != NULL);
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (p->pins == UINT16_MAX) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_CAPACITY, "pool: page %u (chunk %u) already holds %u pins",
+                        page.index, p->chunk, (unsigned)UINT16_MAX);
+    }
+    if (p->state == SLC_PAGE_RESIDENT && p->pins == 0) {
+        partition_rec *part = &pool->parts[p->partition];
+        detach(pool, part, page.index);
+        part->pinned++;
+    }
+    p->pins++;
+    return SLC_OK;
+}
+
+slc_status slc_pool_unpin(slc_pool *pool, slc_page page)
+{
+    SLC_ASSERT(pool != NULL);
+    page_rec *p = NULL;
+    slc_status s = resolve(pool, page, &p);
+    if (s != SLC_OK) {
+        return s;
+    }
+    if (p->pins == 0) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u (chunk %u) holds no pin", page.index,
+                        p->chunk);
+    }
+    p->pins--;
+    if (p->pins == 0 && p->state == SLC_PAGE_RESIDENT) {
+        partition_rec *part = &pool->parts[p->partition];
+        part->pinned--;
+        p->last_used = pool->frame;
+        list_append(pool, part, page.index);
+    }
+    return SLC_OK;
+}
+
+slc_status slc_pool_begin_frame(slc_pool *pool, uint64_t *frame)
+{
+    SLC_ASSERT(pool != NULL);
+    if (pool->frame_open) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: frame %llu is open: end it before beginning another", (unsigned long long)pool->frame);
+    }
+    uint64_t retired = pool->store.ops->retired(pool->store.self);
+    if (retired > pool->submitted) {
+        retired = pool->submitted; /* a store cannot retire what was never submitted */
+    }
+    if (pool->submitted - retired >= pool->frames_in_flight) {
+        pool->frames_refused++;
+        return SLC_E_FRAMES_IN_FLIGHT;
+    }
+    pool->frame++;
+    pool->frame_open = 1;
+    /* The gate above guarantees retired >= frame - frames_in_flight. */
+    pool->safe = pool->frame >= pool->frames_in_flight ? pool->frame - pool->frames_in_flight : 0;
+    if (frame != NULL) {
+        *frame = pool->frame;
+    }
+    return SLC_OK;
+}
+
+slc_status slc_pool_end_frame(slc_pool *pool)
+{
+    SLC_ASSERT(pool != NULL);
+    if (!pool->frame_open) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: no frame is open");
+    }
+    slc_status s = pool->store.ops->submit(pool->store.self, pool->frame);
+    if (s != SLC_OK) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, s, "pool: the %s store could not submit frame %llu; it stays open",
+                        pool->store.backend != NULL ? pool->store.backend : "page", (unsigned long long)pool->frame);
+    }
+    pool->frame_open = 0;
+    pool->submitted = pool->frame;
+    return SLC_OK;
+}
+
+slc_status slc_pool_scan_partition(const slc_pool *pool, const char *name, slc_partition *out)
+{
+    SLC_ASSERT(pool != NULL && name != NULL && out != NULL);
+    for (uint32_t i = 0; i < pool->partition_count; i++) {
+        if (strncmp(pool->parts[i].name, name, SLC_NAME_MAX) == 0) {
+            out->index = (uint16_t)i;
+            return SLC_OK;
+        }
+    }
+    out->index = 0xFFFFu;
+    return SLC_E_NOT_FOUND;
+}
+
+void slc_pool_get_page(const slc_pool *pool, uint32_t index, slc_page_info *out)
+{
+    SLC_ASSERT(pool != NULL && out != NULL);
+    SLC_ASSERT(index < pool->page_count);
+    fill_info(pool, index, out);
+}
+
+void slc_pool_get_partition_stats(const slc_pool *pool, slc_partition partition, slc_pool_partition_stats *out)
+{
+    SLC_ASSERT(pool != NULL && out != NULL);
+    SLC_ASSERT(partition.index < pool->partition_count);
+    const partition_rec *part = &pool->parts[partition.index];
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, part->name, SLC_NAME_MAX);
+    out->id = partition;
+    out->first_page = part->first;
+    out->page_count = part->count;
+    out->free = part->free_count;
+    out->loading = part->loading;
+    out->resident = part->list_count + part->heap_count;
+    out->pinned = part->pinned;
+    out->peak_used = part->peak_used;
+    out->acquires = part->acquires;
+    out->evictions = part->evictions;
+    out->releases = part->releases;
+    out->busy = part->busy;
+}
+
+void slc_pool_get_stats(const slc_pool *pool, slc_pool_stats *out)
+{
+    SLC_ASSERT(pool != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->page_count = pool->page_count;
+    for (uint32_t i = 0; i < pool->partition_count; i++) {
+        const partition_rec *part = &pool->parts[i];
+        out->free += part->free_count;
+        out->loading += part->loading;
+        out->resident += part->list_count + part->heap_count;
+        out->pinned += part->pinned;
+    }
+    out->peak_used = pool->peak_used;
+    out->partition_count = pool->partition_count;
+    out->frame = pool->frame;
+    out->submitted = pool->submitted;
+    out->safe_frame = pool->safe;
+    out->acquires = pool->acquires;
+    out->evictions = pool->evictions;
+    out->releases = pool->releases;
+    out->busy = pool->busy;
+    out->stale = pool->stale;
+    out->frames_refused = pool->frames_refused;
+    out->log_count = pool->log_count;
+    out->log_hash = pool->log_hash;
+}
+
+size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entry *out, size_t cap)
+{
+    SLC_ASSERT(pool != NULL && (out != NULL || cap == 0));
+    uint64_t held = pool->log_count < pool->log_capacity ? pool->log_count : pool->log_capacity;
+    uint64_t seq = pool->log_count - held;
+    if (first > seq) {
+        seq = first;
+    }
+    size_t n = 0;
+    for (; seq < pool->log_count && n < cap; seq++, n++) {
+        /* The slot of entry seq, counted back from the next slot to write. */
+        uint64_t back = pool->log_count - seq; /* 1 .. held <= log_capacity */
+        uint32_t slot = (uint32_t)((pool->log_next + pool->log_capacity - back) % pool->log_capacity);
+        const log_rec *r = &pool->log[slot];
+        out[n].seq = seq;
+        out[n].frame = r->frame;
+        out[n].evicted = r->evicted;
+        out[n].page = r->page;
+        out[n].loaded = r->loaded;
+        out[n].partition = r->partition;
+    }
+    return n;
+}
+
+/* --- the invariant checker ------------------------------------------------ */
+
+static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
+{
+    const partition_rec *part = &pool->parts[pi];
+    uint32_t end = part->first + part->count;
+    uint32_t free_n = 0, loading = 0, pinned = 0, listed = 0, heaped = 0;
+    for (uint32_t i = part->first; i < end; i++) {
+        const page_rec *p = &pool->pages[i];
+        bool in_heap = (p->flags & PAGE_IN_HEAP) != 0;
+        if (p->partition != pi || p->generation == 0 || p->last_used > pool->frame ||
+            (p->flags & ~(PAGE_WRITING | PAGE_IN_HEAP)) != 0 ||
+            (pool->heap_pos != NULL ? (pool->heap_pos[i] != NONE) != in_heap : in_heap)) {
+            return false;
+        }
+        if (p->state == SLC_PAGE_FREE) {
+            if (p->chunk != NONE || p->pins != 0 || p->flags != 0) {
+                return false;
+            }
+            free_n++;
+            continue;
+        }
+        if (p->chunk >= pool->max_chunks || pool->chunk_map[p->chunk] != i) {
+            return false;
+        }
+        (*mapped)++;
+        if (p->state == SLC_PAGE_LOADING) {
+            if (in_heap) {
+                return false;
+            }
+            loading++;
+        } else if (p->state == SLC_PAGE_RESIDENT) {
+            if (p->flags & PAGE_WRITING) {
+                return false;
+            }
+            if (p->pins > 0) {
+                if (in_heap) {
+                    return false;
+                }
+                pinned++;
+            } else if (in_heap) {
+                heaped++;
+            } else {
+                listed++;
+            }
+        } else {
+            return false;
+        }
+    }
+    if (free_n != part->free_count || loading != part->loading || pinned != part->pinned ||
+        listed != part->list_count || heaped != part->heap_count || part->count - free_n > part->peak_used) {
+        return false;
+    }
+    /* The free stack: only free pages of this partition, free_count of them. */
+    uint32_t n = 0;
+    for (uint32_t i = part->free_head; i != NONE; i = pool->pages[i].next) {
+        if (i < part->first || i >= end || pool->pages[i].state != SLC_PAGE_FREE || ++n > free_n) {
+            return false;
+        }
+    }
+    if (n != free_n) {
+        return false;
+    }
+    /* The recency list: linked both ways, unpinned resident pages outside the
+     * heap, ordered by last use. */
+    n = 0;
+    uint32_t prev = NONE;
+    for (uint32_t i = part->head; i != NONE; i = pool->pages[i].next) {
+        const page_rec *p = &pool->pages[i];
+        if (i < part->first || i >= end || p->state != SLC_PAGE_RESIDENT || p->pins != 0 ||
+            (p->flags & PAGE_IN_HEAP) != 0 || p->prev != prev || ++n > listed) {
+            return false;
+        }
+        if (prev != NONE && pool->pages[prev].last_used > p->last_used) {
+            return false;
+        }
+        prev = i;
+    }
+    if (n != listed || part->tail != prev) {
+        return false;
+    }
+    if (pool->eviction == SLC_EVICTION_LRU) {
+        return heaped == 0;
+    }
+    /* The heap: back-references, keys, order, and only safe pages. */
+    const heap_rec *h = pool->heap + part->first;
+    for (uint32_t at = 0; at < part->heap_count; at++) {
+        uint32_t i = h[at].page;
+        if (i < part->first || i >= end) {
+            return false;
+        }
+        const page_rec *p = &pool->pages[i];
+        if (pool->heap_pos[i] != at || h[at].chunk != p->chunk || h[at].key != heap_key(p) ||
+            p->last_used > pool->safe) {
+            return false;
+        }
+        if (at > 0 && heap_less(&h[at], &h[(at - 1) / HEAP_ARITY])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool slc_pool_check(const slc_pool *pool)
+{
+    SLC_ASSERT(pool != NULL);
+    if (pool->partition_count == 0 || pool->partition_count > SLC_POOL_PARTITION_MAX ||
+        pool->log_next >= pool->log_capacity || pool->submitted + (pool->frame_open ? 1u : 0u) != pool->frame ||
+        pool->safe > pool->frame || (pool->heap == NULL) != (pool->eviction == SLC_EVICTION_LRU)) {
+        return false;
+    }
+    uint32_t first = 0, mapped = 0, free_total = 0;
+    for (uint32_t pi = 0; pi < pool->partition_count; pi++) {
+        const partition_rec *part = &pool->parts[pi];
+        if (part->first != first || part->count == 0 || part->name[0] == '\0' ||
+            part->name[SLC_NAME_MAX - 1] != '\0' || !check_partition(pool, pi, &mapped)) {
+            return false;
+        }
+        first += part->count;
+        free_total += part->free_count;
+    }
+    if (first != pool->page_count || pool->used != pool->page_count - free_total || pool->used > pool->peak_used) {
+        return false;
+    }
+    /* Every mapped chunk was matched by its page above; now no other. */
+    uint32_t in_map = 0;
+    for (uint32_t c = 0; c < pool->max_chunks; c++) {
+        if (pool->chunk_map[c] != NONE) {
+            if (pool->chunk_map[c] >= pool->page_count) {
+                return false;
+            }
+            in_map++;
+        }
+    }
+    return in_map == mapped;
+}
