@@ -94,7 +94,7 @@ size_t slc_host_store_footprint(uint32_t page_count, uint32_t page_size)
     return n == 0 ? 0 : n + (SLC_HOST_STORE_PAGE_ALIGN - 1); /* the most an aligned allocation pads */
 }
 
-static slc_status fail(const slc_logger *log, slc_status s, const char *message)
+static slc_status store_fail(const slc_logger *log, slc_status s, const char *message)
 {
     if (log != NULL && log->fn != NULL) {
         log->fn(log->user, SLC_LOG_ERROR, s, message);
@@ -109,13 +109,13 @@ slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t p
     memset(out, 0, sizeof *out);
     size_t bytes = bytes_of(page_count, page_size);
     if (bytes == 0) {
-        return fail(log, SLC_E_INVALID,
+        return store_fail(log, SLC_E_INVALID,
                     "host store: page_count and page_size must be non-zero and their product fit this target");
     }
     void *mem;
     slc_status s = slc_arena_alloc(arena, bytes, SLC_HOST_STORE_PAGE_ALIGN, &mem);
     if (s != SLC_OK) {
-        return fail(log, s,
+        return store_fail(log, s,
                     s == SLC_E_CAPACITY ? "host store: the arena has no room for the pages (slc_host_store_footprint)"
                                         : "host store: the arena's budget refused the pages");
     }

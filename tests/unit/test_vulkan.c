@@ -23,6 +23,8 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "sluice/host_store.h"
+#include "sluice/pool.h"
 #include "sluice/vulkan.h"
 #include "test_util.h"
 
@@ -1433,6 +1435,166 @@ static void test_validation_messenger_fails_on_a_bad_call(void **state)
 
 /* --- the group ----------------------------------------------------------------------- */
 
+/* --- the pool over both backends: the same decisions -------------------------------- */
+
+enum { TRACE_PAGES = 32, TRACE_PAGE = 4096, TRACE_FRAMES = 150, TRACE_REQUESTS = 12 };
+
+typedef struct trace_result {
+    uint64_t log_hash, log_count, evictions, busy;
+    uint32_t resident_checked;
+} trace_result;
+
+static void fill_page(unsigned char *dst, uint32_t chunk)
+{
+    for (uint32_t i = 0; i < TRACE_PAGE; i++) {
+        dst[i] = (unsigned char)(chunk * 31u + i / 16u);
+    }
+}
+
+/* A camera-like request stream: a window of chunk ids that drifts, plus
+ * jumps. The pool runs over store; vk (NULL for the host backend) is told of
+ * each frame's end and waited on when the pool says too many are in flight,
+ * so GPU timing decides only when a frame may begin, never which page goes. */
+static trace_result run_trace(const slc_page_store *store, slc_vulkan *vk, slc_eviction_policy policy)
+{
+    slc_pool_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.page_count = TRACE_PAGES;
+    pd.max_chunks = 1024;
+    pd.frames_in_flight = 2;
+    pd.eviction = policy;
+    pd.partition_count = 1;
+    pd.partitions[0].name = "near";
+    pd.partitions[0].page_count = 8;
+    size_t size = slc_pool_footprint(&pd);
+    void *mem = aligned_alloc(SLC_POOL_ALIGN, (size + SLC_POOL_ALIGN - 1) & ~(size_t)(SLC_POOL_ALIGN - 1));
+    slc_pool *pool;
+    assert_int_equal(slc_pool_init(mem, size, &pd, store, NULL, &pool), SLC_OK);
+    slc_partition near_part, far_part;
+    assert_int_equal(slc_pool_scan_partition(pool, "near", &near_part), SLC_OK);
+    assert_int_equal(slc_pool_scan_partition(pool, "default", &far_part), SLC_OK);
+    uint64_t seed = 0x5eed5eedull;
+    for (uint32_t f = 0; f < TRACE_FRAMES; f++) {
+        uint64_t frame;
+        slc_status s;
+        while ((s = slc_pool_begin_frame(pool, &frame)) == SLC_E_FRAMES_IN_FLIGHT) {
+            slc_pool_stats st;
+            slc_pool_get_stats(pool, &st);
+            assert_non_null(vk); /* the host backend retires at submit */
+            assert_int_equal(slc_vulkan_wait_frame(vk, st.submitted - 1, 5000000000ull), SLC_OK);
+        }
+        assert_int_equal(s, SLC_OK);
+        for (uint32_t r = 0; r < TRACE_REQUESTS; r++) {
+            uint64_t x = rng_next(&seed);
+            uint32_t chunk = (f / 3 + (uint32_t)(x % 24) + ((x >> 8) % 16 == 0 ? 300 : 0)) % 1024;
+            slc_page_info info;
+            if (slc_pool_lookup(pool, chunk, &info) == SLC_OK) {
+                assert_int_equal(slc_pool_touch(pool, info.page, (uint8_t)(x >> 16)), SLC_OK);
+                continue;
+            }
+            slc_pool_request req = {chunk, (chunk & 3) == 0 ? near_part : far_part, (uint8_t)(chunk % 4),
+                                    (uint8_t)(x >> 24)};
+            slc_page page;
+            s = slc_pool_acquire(pool, &req, &page);
+            if (s == SLC_E_POOL_BUSY) {
+                continue;
+            }
+            assert_int_equal(s, SLC_OK);
+            void *dst;
+            assert_int_equal(slc_pool_write_begin(pool, page, &dst), SLC_OK);
+            fill_page(dst, chunk);
+            assert_int_equal(slc_pool_write_end(pool, page, TRACE_PAGE), SLC_OK);
+        }
+        assert_int_equal(slc_pool_end_frame(pool), SLC_OK);
+        if (vk != NULL) {
+            assert_int_equal(slc_vulkan_end_frame(vk, frame), SLC_OK);
+        }
+        assert_true(slc_pool_check(pool));
+    }
+    trace_result out = {0};
+    if (vk != NULL) {
+        slc_pool_stats st;
+        slc_pool_get_stats(pool, &st);
+        assert_int_equal(slc_vulkan_wait_frame(vk, st.submitted, 5000000000ull), SLC_OK);
+    }
+    /* Every resident page holds its chunk's bytes where the CPU can see them. */
+    for (uint32_t i = 0; i < TRACE_PAGES; i++) {
+        slc_page_info info;
+        slc_pool_get_page(pool, i, &info);
+        if (info.state == SLC_PAGE_RESIDENT && info.location.host != NULL) {
+            unsigned char want[TRACE_PAGE];
+            fill_page(want, info.chunk);
+            assert_memory_equal(info.location.host, want, TRACE_PAGE);
+            out.resident_checked++;
+        }
+    }
+    slc_pool_stats st;
+    slc_pool_get_stats(pool, &st);
+    out.log_hash = st.log_hash;
+    out.log_count = st.log_count;
+    out.evictions = st.evictions;
+    out.busy = st.busy;
+    free(mem);
+    return out;
+}
+
+static void test_pool_decides_the_same_on_host_and_vulkan(void **state)
+{
+    (void)state;
+    for (int policy = 0; policy < 2; policy++) {
+        slc_eviction_policy ev = policy ? SLC_EVICTION_PRIORITY : SLC_EVICTION_LRU;
+        /* The host backend. */
+        size_t amem_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(TRACE_PAGES, TRACE_PAGE));
+        void *amem = aligned_alloc(SLC_ARENA_ALIGN, (amem_size + 63u) & ~(size_t)63u);
+        slc_arena *arena;
+        assert_int_equal(slc_arena_init(amem, amem_size, NULL, SLC_BUDGET_NONE, &arena), SLC_OK);
+        slc_page_store host;
+        assert_int_equal(slc_host_store_init(arena, TRACE_PAGES, TRACE_PAGE, NULL, &host), SLC_OK);
+        assert_string_equal(host.backend, "host");
+        trace_result h = run_trace(&host, NULL, ev);
+        free(amem);
+        assert_true(h.evictions > 50); /* the trace does push the pool */
+        /* The same on every architecture: x86-64 computed these, the aarch64
+         * and armhf builds check them under qemu. */
+        assert_int_equal(h.log_hash, policy ? 0xef27c3ca81646b40ull : 0x2d00546f3f9f5e6dull);
+        /* The Vulkan backend, unified and through the staging belt. */
+        for (int staging = 0; staging < 2; staging++) {
+            slc_vulkan_desc d = {0};
+            d.page_size = TRACE_PAGE;
+            d.page_count = TRACE_PAGES;
+            d.frames_in_flight = 2;
+            d.placement = staging ? SLC_VULKAN_PLACEMENT_STAGING : SLC_VULKAN_PLACEMENT_UNIFIED;
+            d.staging_size = 64u * TRACE_PAGE; /* two frames of misses fit */
+            d.flags = fence_mode ? SLC_VULKAN_NO_TIMELINE : 0u;
+            d.layers = validation_layer;
+            d.layer_count = 1;
+            d.debug_callback = on_message;
+            size_t size;
+            void *mem = backend_memory(&d, &size);
+            slc_vulkan *vk;
+            assert_int_equal(slc_vulkan_init(mem, size, &d, &vk), SLC_OK);
+            slc_page_store *store = slc_vulkan_get_store(vk);
+            assert_string_equal(store->backend, "vulkan");
+            trace_result v = run_trace(store, vk, ev);
+            print_message("%s, %s: %llu log entries, %llu evictions, %llu busy, hash 0x%llx (host 0x%llx)\n",
+                          policy ? "priority" : "lru", staging ? "staging" : "unified",
+                          (unsigned long long)v.log_count, (unsigned long long)v.evictions,
+                          (unsigned long long)v.busy, (unsigned long long)v.log_hash,
+                          (unsigned long long)h.log_hash);
+            assert_int_equal(v.log_hash, h.log_hash);
+            assert_int_equal(v.log_count, h.log_count);
+            assert_int_equal(v.evictions, h.evictions);
+            assert_int_equal(v.busy, h.busy);
+            if (!staging) {
+                assert_int_equal(v.resident_checked, h.resident_checked);
+            }
+            slc_vulkan_deinit(vk);
+            free(mem);
+        }
+    }
+    expect_no_validation_messages();
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -1487,6 +1649,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_headless_creates_its_own_device, reset_messages),
+        cmocka_unit_test_setup(test_pool_decides_the_same_on_host_and_vulkan, reset_messages),
         cmocka_unit_test_setup(test_adopted_unified_pages_reach_the_gpu, reset_messages),
         cmocka_unit_test_setup(test_flushes_are_atom_aligned, reset_messages),
         cmocka_unit_test_setup(test_staging_pages_reach_the_gpu, reset_messages),
