@@ -130,6 +130,15 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
     fprintf(f, "\npool: %" PRIu32 " pages x %s = %s; staging %s; upload %s a frame\n", p->page_count,
             cli_size(p->page_size, l, sizeof l), cli_size(p->page_size * p->page_count, a, sizeof a),
             cli_size(p->staging_size, c, sizeof c), cli_size(p->upload_cap, pk, sizeof pk));
+    fprintf(f, "eviction: %s\n", p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
+    uint32_t assigned = 0;
+    for (uint32_t i = 0; i < p->partition_count; i++) {
+        fprintf(f, "partition %-16s %" PRIu32 " pages\n", p->partitions[i].name, p->partitions[i].page_count);
+        assigned += p->partitions[i].page_count;
+    }
+    if (p->partition_count > 0) {
+        fprintf(f, "partition %-16s %" PRIu32 " pages\n", "default", p->page_count - assigned);
+    }
     fprintf(f, "stream: %" PRIu32 " frames in flight, %" PRIu32 " workers, queues of %" PRIu32 "\n",
             p->frames_in_flight, p->workers, p->queue_capacity);
     fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n",
@@ -179,11 +188,17 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
         fprintf(f, "]}%s\n", ph + 1 < phases ? "," : "");
     }
     fprintf(f,
-            "  ],\n  \"pool\": {\"page_size\": %" PRIu64 ", \"page_count\": %" PRIu32 "},\n"
+            "  ],\n  \"pool\": {\"page_size\": %" PRIu64 ", \"page_count\": %" PRIu32 ", \"eviction\": \"%s\"},\n"
             "  \"stream\": {\"frames_in_flight\": %" PRIu32 ", \"workers\": %" PRIu32 ", \"queue_capacity\": %" PRIu32
             ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
-            ", \"max_string_bytes\": %" PRIu64 "}\n}\n",
-            p->page_size, p->page_count, p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
+            ", \"max_string_bytes\": %" PRIu64 "},\n",
+            p->page_size, p->page_count, p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru", p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
             p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
+    fprintf(f, "  \"partitions\": [");
+    for (uint32_t i = 0; i < p->partition_count; i++) {
+        fprintf(f, "%s{\"name\": \"%s\", \"pages\": %" PRIu32 "}", i ? ", " : "", p->partitions[i].name,
+                p->partitions[i].page_count);
+    }
+    fprintf(f, "]\n}\n");
 }
