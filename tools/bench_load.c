@@ -82,7 +82,7 @@ int bench_load(int argc, char **argv)
     slc_platform_file pread_file;
     int have_pread = use_pread && slc_platform_file_open(path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger,
                                                          &pread_file) == SLC_OK;
-    size_t arena_size = SLC_ARENA_FOOTPRINT(file.size + 4096);
+    size_t arena_size = SLC_ARENA_FOOTPRINT(2 * cli_pack_meta_bytes(&file.io)); /* mapped and pread */
     void *arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (arena_size + 63) & ~(size_t)63);
     slc_arena *meta;
     slc_profile limits;

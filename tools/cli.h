@@ -36,6 +36,10 @@ extern const slc_logger cli_stderr_logger;
 /* "64 MiB" for exact binary multiples, else "12345 B". */
 const char *cli_size(unsigned long long bytes, char *buf, size_t cap);
 
+/* Bytes of meta arena a pack's tables need, read from its header (a bound
+ * that never exceeds the file's size plus a page). */
+size_t cli_pack_meta_bytes(const slc_io *io);
+
 /* The memory report of an initialised memory system, as a table or JSON. */
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
 void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);

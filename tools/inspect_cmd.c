@@ -70,7 +70,7 @@ int cmd_inspect(int argc, char **argv)
     }
     /* The tools size the table arena from the pack itself; a device sizes it
      * from its profile. Capacities are the format's own limits here. */
-    size_t arena_size = SLC_ARENA_FOOTPRINT(file.size + 4096);
+    size_t arena_size = SLC_ARENA_FOOTPRINT(cli_pack_meta_bytes(&file.io));
     void *arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (arena_size + SLC_ARENA_ALIGN - 1) & ~(size_t)(SLC_ARENA_ALIGN - 1));
     slc_arena *meta = NULL;
     if (arena_mem == NULL || slc_arena_init(arena_mem, arena_size, NULL, SLC_BUDGET_NONE, &meta) != SLC_OK) {

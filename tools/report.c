@@ -202,3 +202,19 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
     }
     fprintf(f, "]\n}\n");
 }
+
+size_t cli_pack_meta_bytes(const slc_io *io)
+{
+    slc_pack_header h;
+    memset(&h, 0, sizeof h);
+    if (io->size >= sizeof h && io->read(io->user, 0, &h, sizeof h) != SLC_OK) {
+        memset(&h, 0, sizeof h); /* slc_pack_open will say what is wrong */
+    }
+    /* The tables as slc_pack_open lays them out (each rounded to 16), the
+     * reader's own record, and room to spare; a lying header is refused by
+     * slc_pack_open before the arena matters. */
+    uint64_t bytes = (uint64_t)h.chunk_count * sizeof(slc_pack_chunk) + (uint64_t)h.object_count * sizeof(slc_pack_object) +
+                     (uint64_t)h.lod_count * sizeof(slc_pack_lod) + (uint64_t)h.span_count * sizeof(slc_pack_span) +
+                     (uint64_t)h.instance_count * sizeof(slc_pack_instance) + h.string_size + 7 * 16 + 4096;
+    return bytes > io->size + 4096 ? (size_t)(io->size + 4096) : (size_t)bytes;
+}
