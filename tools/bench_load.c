@@ -70,36 +70,23 @@ int bench_load(int argc, char **argv)
         fprintf(stderr, "usage: sluice bench load PACK [--quick] [--pread]\n");
         return CLI_USAGE;
     }
-    slc_platform_file file;
-    if (slc_platform_file_open(path, 0, &cli_stderr_logger, &file) != SLC_OK) {
-        return CLI_IO;
+    cli_pack mapped, direct;
+    int rc = cli_pack_open(path, 0, &cli_stderr_logger, &mapped);
+    if (rc != CLI_OK) {
+        return rc;
     }
-    if (file.map == NULL) {
+    if (mapped.file.map == NULL) {
         fprintf(stderr, "sluice bench load: %s could not be mapped\n", path);
-        slc_platform_file_close(&file);
+        cli_pack_close(&mapped);
         return CLI_FAILED;
     }
-    slc_platform_file pread_file;
-    int have_pread = use_pread && slc_platform_file_open(path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger,
-                                                         &pread_file) == SLC_OK;
-    size_t arena_size = SLC_ARENA_FOOTPRINT(2 * cli_pack_meta_bytes(&file.io)); /* mapped and pread */
-    void *arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (arena_size + 63) & ~(size_t)63);
-    slc_arena *meta;
-    slc_profile limits;
-    memset(&limits, 0, sizeof limits);
-    limits.page_size = SLC_PROFILE_PAGE_SIZE_MAX;
-    limits.max_chunks = limits.max_objects = limits.max_lods = UINT32_MAX;
-    limits.max_string_bytes = UINT64_MAX;
-    slc_pack *pack = NULL, *pread_pack = NULL;
-    if (arena_mem == NULL || slc_arena_init(arena_mem, arena_size, NULL, SLC_BUDGET_NONE, &meta) != SLC_OK ||
-        slc_pack_open(&file.io, path, &limits, meta, &cli_stderr_logger, &pack) != SLC_OK ||
-        (have_pread && slc_pack_open(&pread_file.io, path, &limits, meta, &cli_stderr_logger, &pread_pack) != SLC_OK)) {
-        free(arena_mem);
-        slc_platform_file_close(&file);
-        return CLI_FAILED;
+    if (use_pread && (rc = cli_pack_open(path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger, &direct)) != CLI_OK) {
+        cli_pack_close(&mapped);
+        return rc;
     }
+    const slc_pack *pack = mapped.pack, *pread_pack = use_pread ? direct.pack : NULL;
     const slc_pack_header *h = slc_pack_get_header(pack);
-    run_ctx r = {pack, file.map, NULL, h->page_size, 64, NULL, 0};
+    run_ctx r = {pack, mapped.file.map, NULL, h->page_size, 64, NULL, 0};
     r.pages = aligned_alloc(64, r.page_size * r.ring);
     memset(r.pages, 0, r.page_size * r.ring); /* touched: no page fault in the timing */
     run_ctx rp = r;
@@ -142,12 +129,9 @@ int bench_load(int argc, char **argv)
     printf("\nGB/s of decoded bytes; the load path adds the XXH3 of the stored bytes (and, for pread, the read)\n");
     free(rp.scratch);
     free(r.pages);
-    if (pread_pack) {
-        slc_pack_close(pread_pack);
-        slc_platform_file_close(&pread_file);
+    if (use_pread) {
+        cli_pack_close(&direct);
     }
-    slc_pack_close(pack);
-    free(arena_mem);
-    slc_platform_file_close(&file);
+    cli_pack_close(&mapped);
     return CLI_OK;
 }

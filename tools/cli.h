@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "sluice/platform.h"
 #include "sluice/sluice.h"
 
 /* Exit codes of every subcommand. */
@@ -36,9 +37,20 @@ extern const slc_logger cli_stderr_logger;
 /* "64 MiB" for exact binary multiples, else "12345 B". */
 const char *cli_size(unsigned long long bytes, char *buf, size_t cap);
 
-/* Bytes of meta arena a pack's tables need, read from its header (a bound
- * that never exceeds the file's size plus a page). */
-size_t cli_pack_meta_bytes(const slc_io *io);
+/* A pack opened by a tool: the file, a table arena sized from the pack's
+ * header, and the reader over them. */
+typedef struct cli_pack {
+    slc_platform_file file;
+    void *arena_mem;
+    slc_pack *pack;
+} cli_pack;
+
+/* Opens path (flags: SLC_PLATFORM_FILE_*) with the format's own limits as
+ * capacities; log receives the reader's messages. Returns CLI_OK, CLI_IO
+ * (the file cannot be read) or CLI_FAILED (a bad pack). out must not move
+ * while open (out->file.io refers to it). */
+int cli_pack_open(const char *path, unsigned flags, const slc_logger *log, cli_pack *out);
+void cli_pack_close(cli_pack *p);
 
 /* The memory report of an initialised memory system, as a table or JSON. */
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);

@@ -64,35 +64,12 @@ int cmd_inspect(int argc, char **argv)
         return usage();
     }
     slc_logger log = {print_error, (void *)path};
-    slc_platform_file file;
-    if (slc_platform_file_open(path, use_pread ? SLC_PLATFORM_FILE_PREAD : 0, &cli_stderr_logger, &file) != SLC_OK) {
-        return CLI_IO;
+    cli_pack cp;
+    int rc = cli_pack_open(path, use_pread ? SLC_PLATFORM_FILE_PREAD : 0, &log, &cp);
+    if (rc != CLI_OK) {
+        return rc;
     }
-    /* The tools size the table arena from the pack itself; a device sizes it
-     * from its profile. Capacities are the format's own limits here. */
-    size_t arena_size = SLC_ARENA_FOOTPRINT(cli_pack_meta_bytes(&file.io));
-    void *arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (arena_size + SLC_ARENA_ALIGN - 1) & ~(size_t)(SLC_ARENA_ALIGN - 1));
-    slc_arena *meta = NULL;
-    if (arena_mem == NULL || slc_arena_init(arena_mem, arena_size, NULL, SLC_BUDGET_NONE, &meta) != SLC_OK) {
-        fprintf(stderr, "sluice inspect: out of memory\n");
-        free(arena_mem);
-        slc_platform_file_close(&file);
-        return CLI_FAILED;
-    }
-    slc_profile limits;
-    memset(&limits, 0, sizeof limits);
-    limits.page_size = SLC_PROFILE_PAGE_SIZE_MAX;
-    limits.max_chunks = UINT32_MAX;
-    limits.max_objects = UINT32_MAX;
-    limits.max_lods = UINT32_MAX;
-    limits.max_string_bytes = UINT64_MAX;
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    slc_pack *p = NULL;
-    if (slc_pack_open(&file.io, base, &limits, meta, &log, &p) != SLC_OK) {
-        free(arena_mem);
-        slc_platform_file_close(&file);
-        return CLI_FAILED;
-    }
+    const slc_pack *p = cp.pack;
     const slc_pack_header *h = slc_pack_get_header(p);
     tally all = {0}, stored = {0}, lz4 = {0}, coarsest = {0}, level[256];
     memset(level, 0, sizeof level);
@@ -199,8 +176,6 @@ int cmd_inspect(int argc, char **argv)
             printf("verify: %u chunks read, checked and decoded; %" PRIu64 " bad\n", h->chunk_count, bad);
         }
     }
-    slc_pack_close(p);
-    free(arena_mem);
-    slc_platform_file_close(&file);
+    cli_pack_close(&cp);
     return bad ? CLI_FAILED : CLI_OK;
 }

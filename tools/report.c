@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sluice/platform.h"
 
 static void log_stderr(void *user, slc_log_level level, slc_status status, const char *message)
 {
@@ -203,7 +204,7 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
     fprintf(f, "]\n}\n");
 }
 
-size_t cli_pack_meta_bytes(const slc_io *io)
+static size_t pack_meta_bytes(const slc_io *io)
 {
     slc_pack_header h;
     memset(&h, 0, sizeof h);
@@ -217,4 +218,45 @@ size_t cli_pack_meta_bytes(const slc_io *io)
                      (uint64_t)h.lod_count * sizeof(slc_pack_lod) + (uint64_t)h.span_count * sizeof(slc_pack_span) +
                      (uint64_t)h.instance_count * sizeof(slc_pack_instance) + h.string_size + 7 * 16 + 4096;
     return bytes > io->size + 4096 ? (size_t)(io->size + 4096) : (size_t)bytes;
+}
+
+int cli_pack_open(const char *path, unsigned flags, const slc_logger *log, cli_pack *out)
+{
+    memset(out, 0, sizeof *out);
+    if (slc_platform_file_open(path, flags, &cli_stderr_logger, &out->file) != SLC_OK) {
+        return CLI_IO;
+    }
+    /* The tools size the table arena from the pack itself (a device sizes it
+     * from its profile); the capacities are the format's own limits. */
+    size_t size = SLC_ARENA_FOOTPRINT(pack_meta_bytes(&out->file.io));
+    out->arena_mem = aligned_alloc(SLC_ARENA_ALIGN, (size + SLC_ARENA_ALIGN - 1) & ~(size_t)(SLC_ARENA_ALIGN - 1));
+    slc_arena *meta = NULL;
+    if (out->arena_mem == NULL || slc_arena_init(out->arena_mem, size, NULL, SLC_BUDGET_NONE, &meta) != SLC_OK) {
+        fprintf(stderr, "sluice: %s: out of memory\n", path);
+        cli_pack_close(out);
+        return CLI_FAILED;
+    }
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = SLC_PROFILE_PAGE_SIZE_MAX;
+    limits.max_chunks = UINT32_MAX;
+    limits.max_objects = UINT32_MAX;
+    limits.max_lods = UINT32_MAX;
+    limits.max_string_bytes = UINT64_MAX;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (slc_pack_open(&out->file.io, base, &limits, meta, log, &out->pack) != SLC_OK) {
+        cli_pack_close(out);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+void cli_pack_close(cli_pack *p)
+{
+    if (p->pack != NULL) {
+        slc_pack_close(p->pack);
+    }
+    free(p->arena_mem);
+    slc_platform_file_close(&p->file);
+    memset(p, 0, sizeof *p);
 }
