@@ -322,4 +322,29 @@ static inline void data_uri_member(const unsigned char *data, size_t n, char *ou
     snprintf(out + at, cap - at, "',");
 }
 
+/* interleaved.bin and interleaved.gltf: 8 bytes of junk, then 3 vertices of
+ * position, normal and uv interleaved with a 32-byte stride; node is the
+ * JSON of the one node ("{'mesh':0}"). */
+static inline void write_interleaved(const char *node)
+{
+    bin b = {.n = 0};
+    f32(&b, 99), f32(&b, 99);
+    for (int i = 0; i < 3; i++) {
+        f32(&b, (float)i), f32(&b, (float)(10 + i)), f32(&b, (float)(20 + i));
+        f32(&b, 0), f32(&b, (float)(i - 1)), f32(&b, 0.5f);
+        f32(&b, 0.25f * (float)i), f32(&b, 1.0f - 0.25f * (float)i);
+    }
+    assert_int_equal(b.n, 104);
+    write_bytes("interleaved.bin", b.b, b.n);
+    write_json("interleaved.gltf",
+               "{'asset':{'version':'2.0'},'buffers':[{'uri':'interleaved.bin','byteLength':104}],"
+               "'bufferViews':[{'buffer':0,'byteOffset':8,'byteLength':96,'byteStride':32}],"
+               "'accessors':[{'bufferView':0,'byteOffset':0,'componentType':5126,'count':3,'type':'VEC3'},"
+               "{'bufferView':0,'byteOffset':12,'componentType':5126,'count':3,'type':'VEC3'},"
+               "{'bufferView':0,'byteOffset':24,'componentType':5126,'count':3,'type':'VEC2'}],"
+               "'meshes':[{'primitives':[{'attributes':{'POSITION':0,'NORMAL':1,'TEXCOORD_0':2}}]}],"
+               "'nodes':[%s]}",
+               node);
+}
+
 #endif
