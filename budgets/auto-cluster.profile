@@ -22,9 +22,9 @@ cpu/meta        = 2 MiB    # pack tables: 8192 chunks x 64 B (512 KiB) + 1024 ob
 cpu/decode      = 512 KiB  # 1 worker x 16 pages of 32 KiB: 2 of decode scratch, 14 of reads in flight
 cpu/queues      = 256 KiB  # 256-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 8 MiB    # the vendor driver's host allocations for the runtime's own objects; an estimate until measured
-gpu             = 66 MiB
+gpu             = 68 MiB
 gpu/pool        = 64 MiB   # 2048 pages of 32 KiB, half of maxStorageBufferRange
-gpu/staging     = 2 MiB
+gpu/staging     = 4 MiB
 
 [pool]
 page_size       = 32 KiB
@@ -45,8 +45,9 @@ navigation      = 1024     # 32 MiB: the 3D map tiles around the car; it streams
 frames_in_flight = 2       # double buffering: the lowest latency a cluster may show
 workers          = 1       # one A53-class core; the others run the cluster's HMI and the hypervisor's guests
 queue_capacity   = 256
-staging_size     = 2 MiB   # upload_per_frame x frames_in_flight: one frame's copies wait on its fence while the next fills
+staging_size     = 4 MiB   # upload_per_frame x (frames_in_flight + 2): a slot is taken when its load is published and freed when the frame that copies it retires
 upload_per_frame = 1 MiB   # 32 pages a frame: 60 MiB/s at 60 Hz, a fraction of the shared eMMC; refills the whole pool in 1.1 s
+pin_coarsest     = 1       # every object's coarsest level stays resident: the cluster never shows a hole
 
 [tables]
 max_objects      = 1024

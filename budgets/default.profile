@@ -26,6 +26,7 @@ workers          = 2       # both cores; the caller's thread only schedules
 queue_capacity   = 1024
 staging_size     = 32 MiB
 upload_per_frame = 16 MiB  # 256 pages a frame: ~1 GB/s at 60 Hz, within one core's LZ4 rate
+pin_coarsest     = 1       # every object's coarsest level stays resident: over budget means coarser, never a hole
 
 [tables]
 max_objects      = 16384

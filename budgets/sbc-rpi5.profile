@@ -35,6 +35,7 @@ workers          = 2       # of 4 cores: the app's main and render threads keep 
 queue_capacity   = 1024
 staging_size     = 0 B     # no belt; see the header
 upload_per_frame = 4 MiB   # 64 pages a frame: 240 MiB/s at 60 Hz, within NVMe; on microSD (1.5 MB a frame) the card is the limit
+pin_coarsest     = 1       # every object's coarsest level stays resident: over budget means coarser, never a hole
 
 [tables]
 max_objects      = 8192

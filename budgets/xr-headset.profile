@@ -35,6 +35,7 @@ workers          = 3       # the big cores stay with the app's render thread and
 queue_capacity   = 2048    # a head turn at 90 Hz can ask for a few hundred pages at once
 staging_size     = 0 B     # no belt; see the header
 upload_per_frame = 8 MiB   # 128 pages a frame: 720 MiB/s at 90 Hz, about 550 MiB/s read at LZ4's 1.3 ratio, half of UFS
+pin_coarsest     = 1       # every object's coarsest level stays resident: over budget means coarser, never a hole
 
 [tables]
 max_objects      = 16384

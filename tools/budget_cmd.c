@@ -127,6 +127,7 @@ static int budget_header(int argc, char **argv)
             p.max_objects, p.max_chunks, p.max_lods);
     fprintf(f, "    .max_string_bytes = %" PRIu64 "u,\n    .max_phases = %" PRIu32 "u,\n", p.max_string_bytes,
             p.max_phases);
+    fprintf(f, "    .pin_coarsest = %" PRIu32 "u,\n", p.pin_coarsest);
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
             p.eviction == SLC_EVICTION_PRIORITY ? "SLC_EVICTION_PRIORITY" : "SLC_EVICTION_LRU", p.partition_count);
     if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */

@@ -689,7 +689,13 @@ slc_status slc_pool_release(slc_pool *pool, slc_page page)
                         "pool: page %u (chunk %u) is pinned: unpin it before releasing it", page.index, p->chunk);
     }
     if (p->state == SLC_PAGE_LOADING) {
-        part->loading--; /* an open write is dropped: the page's bytes no longer matter */
+        if (p->flags & PAGE_WRITING) {
+            /* An open write is abandoned: the store frees what write_begin
+             * took (a staging slot) without copying anything. Its status is
+             * not the caller's concern: the page's bytes no longer matter. */
+            (void)pool->store.ops->write_end(pool->store.self, page.index, 0);
+        }
+        part->loading--;
     } else {
         if (p->last_used > pool->safe) {
             part->busy++;

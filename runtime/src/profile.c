@@ -39,6 +39,7 @@ static const key_def keys[] = {
     {"stream", "queue_capacity", KIND_COUNT, FIELD(queue_capacity), 1, SLC_PROFILE_QUEUE_CAPACITY_MAX, 1, 0, 0},
     {"stream", "staging_size", KIND_SIZE, FIELD(staging_size), 0, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
     {"stream", "upload_per_frame", KIND_SIZE, FIELD(upload_cap), 1, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
+    {"stream", "pin_coarsest", KIND_COUNT, FIELD(pin_coarsest), 0, SLC_PROFILE_LODS_MAX, 0, 0, 0},
     {"tables", "max_objects", KIND_COUNT, FIELD(max_objects), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
     {"tables", "max_chunks", KIND_COUNT, FIELD(max_chunks), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
     {"tables", "max_lods", KIND_COUNT, FIELD(max_lods), 1, SLC_PROFILE_LODS_MAX, 1, 0, 0},
@@ -699,7 +700,8 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes &&
-           a->max_phases == b->max_phases && a->eviction == b->eviction && partitions_equal(a, b);
+           a->max_phases == b->max_phases && a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest &&
+           partitions_equal(a, b);
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)

@@ -323,7 +323,9 @@ slc_status slc_pool_write_end(slc_pool *pool, slc_page page, size_t bytes);
 
 /* Gives a page's chunk up: a LOADING page (a load that failed or is no
  * longer wanted) or a RESIDENT page whose last use is safe becomes FREE; the
- * release is logged. Fails iff the handle is stale (SLC_E_STALE), the page
+ * release is logged. A write left open on a LOADING page is abandoned: the
+ * store's write_end is called with 0 bytes, so it frees the staging slot
+ * write_begin took and copies nothing. Fails iff the handle is stale (SLC_E_STALE), the page
  * is pinned (SLC_E_INVALID), or a frame in flight may still read it
  * (SLC_E_POOL_BUSY, counted: retry after later frames). O(1), or O(log n)
  * for a page in the priority heap. */

@@ -103,6 +103,9 @@ typedef struct slc_profile {
      * SLC_PROFILE_PARTITION_MAX, whose page counts sum to at most page_count */
     uint32_t partition_count;
     slc_profile_partition partitions[SLC_PROFILE_PARTITION_MAX];
+    /* [stream] pin_coarsest: how many of every object's coarsest levels the
+     * stream pins at create (0: none; optional, default 0) */
+    uint32_t pin_coarsest;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -14,6 +14,7 @@
 #include "pool.h"
 #include "profile.h"
 #include "status.h"
+#include "stream.h"
 #include "version.h"
 
 #endif

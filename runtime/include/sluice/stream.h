@@ -1,0 +1,355 @@
+/* sluice: the streaming scheduler.
+ *
+ * The stream joins a pack (sluice/pack.h) and a page pool (sluice/pool.h)
+ * into the runtime's frame loop:
+ *
+ *     slc_stream_begin_frame(s, &frame);      // loads due now become visible
+ *     slc_stream_request(s, &req);            // once per object the frame wants
+ *     slc_stream_end_frame(s);                // schedule: touch, evict, load
+ *     slc_stream_resident(s, i, &r, spans, n) // what to draw for request i
+ *     ... record and submit the frame's GPU work ...
+ *
+ * The GPU frame (the pool's frame, the store's fence) is submitted by the
+ * next slc_stream_begin_frame, after the application has submitted the work
+ * that reads the pages slc_stream_resident handed out, so the fence covers
+ * that work (invariant 4).
+ *
+ * Requests. A request names an object, the LOD it wants (0 the finest), a
+ * priority (higher is more important) and a partition of the pool; it
+ * stands for the chunks of that LOD (the LOD's spans). slc_stream_request_chunk
+ * asks for one chunk directly. Within a frame requests are de-duplicated by
+ * chunk (a chunk asked for twice keeps the higher priority). At most
+ * queue_capacity requests of each kind and queue_capacity distinct chunks
+ * are accepted a frame; past that a request is refused with SLC_E_CAPACITY
+ * and counted (refused), and none of its chunks is added (all or nothing).
+ *
+ * Scheduling (slc_stream_end_frame, on the caller's thread; a pure function
+ * of the calls made, the profile and the pack):
+ *   1. Resolution. For every object request, in request order, the best
+ *      visible LOD at or coarser than the one asked for: the finest level l
+ *      >= lod whose every chunk is resident. Its pages are touched (used by
+ *      this frame), so no frame in flight loses them.
+ *   2. Order. The frame's chunks (requested, plus the chunks deferred by the
+ *      previous frame) are sorted by priority, highest first, then by chunk
+ *      id, lowest first.
+ *   3. In that order: a resident chunk is a hit (touched, at its priority);
+ *      a chunk already loading is in flight (nothing to do); a failed chunk
+ *      waiting out its retry delay is skipped (failed_skips); anything else
+ *      is a miss and is loaded if the frame still has room: fewer than
+ *      queue_capacity loads in flight, and its decoded bytes within what is
+ *      left of the frame's upload cap; the pool then gives it a page of its
+ *      partition, evicting by the profile's policy. A miss without room, or
+ *      whose partition has no evictable page (SLC_E_POOL_BUSY), is deferred:
+ *      carried into the next frame's scheduling at its priority and counted.
+ *      Once the upload cap or the load slots are exhausted every later miss
+ *      of the frame is deferred. A chunk that was only carried (not asked
+ *      for again) and is deferred once more is dropped (counted).
+ *   4. In-flight loads of chunks that the frame did not ask for (nor carry)
+ *      are cancelled: the page is released (logged) and the load's
+ *      generation changes, so a worker that has not started it skips it and
+ *      one that has started finishes into a page it no longer owns, which
+ *      no new load of that page overwrites before it ends and whose bytes
+ *      nobody reads. (With load_frames = 1 nothing is in flight at
+ *      end_frame; see below.)
+ *   5. The loads are published to the workers (or, with no workers, run
+ *      right there on the caller's thread).
+ *
+ * Visibility. A load published by slc_stream_end_frame in frame f is
+ * applied by slc_stream_begin_frame of frame f + load_frames: the caller
+ * waits there for it if a worker has not finished it (the wait is timed in
+ * the telemetry; with loads sized by the upload cap it is normally zero),
+ * then, in publication order, a load that succeeded makes its page resident
+ * and one that failed releases its page and marks the chunk failed. So
+ * which pages are evicted, and what is resident in each frame, never
+ * depends on worker count or I/O timing (invariant 3); only the wait does.
+ *
+ * Faults and the retry policy. A load that fails (SLC_E_IO, SLC_E_IO_SHORT,
+ * SLC_E_PACK_CHUNK_CHECKSUM, SLC_E_PACK_CORRUPT, SLC_E_PACK_DECODED_SIZE,
+ * or SLC_E_PACK_CHUNK_SIZE) is counted in the frame's failures, its status
+ * kept with the chunk (slc_stream_get_chunk), and the pack's logger gets the
+ * pack's message naming the chunk and the check. The object falls back to
+ * its best visible coarser LOD. A chunk that failed for the k-th time in a
+ * row (k = 1, 2) is loaded again, if still requested, no earlier than
+ * 2^(k-1) frames after the frame its failure was applied in; after
+ * SLC_STREAM_MAX_ATTEMPTS failures in a row it is not loaded again until
+ * slc_stream_retry_failed. A success resets the count.
+ *
+ * Pinning. With the profile's [stream] pin_coarsest = n > 0, slc_stream_create
+ * loads (on the caller's thread, in chunk-id order) and pins the chunks of
+ * every object's n coarsest levels in the pin partition, so resolution
+ * always finds a level: an over-budget scene degrades to coarser detail,
+ * never to a hole (invariant 5). Pinned chunks that do not fit the
+ * partition, or fail to load, fail the create.
+ *
+ * Workers. With the profile's workers = 0 every load runs inline, in
+ * slc_stream_end_frame. With workers > 0 the application supplies an
+ * executor (platform/ has one on threads: sluice/workers.h) whose threads
+ * call slc_stream_work; a worker reads the chunk through the pack's slc_io,
+ * verifies its XXH3 and LZ4-decodes it straight into the page (or the
+ * staging slot the store gives), in its own `cpu/decode` scratch. The
+ * caller's thread runs unclaimed loads itself while it waits at a deadline.
+ *
+ * Memory. Everything is taken at create from the memory's arenas:
+ * `cpu/meta` holds the pool and one 16-byte record per chunk id and one byte per page, `cpu/queues`
+ * the request lists, the load slots and the telemetry ring, `cpu/decode`
+ * one chunk's worth of read scratch per worker and one for the caller
+ * (none when the pack is mapped). slc_stream_footprint gives the bytes per
+ * budget from a profile. Nothing is allocated between create and destroy.
+ *
+ * Threads. Every call but slc_stream_work is made by one thread, the
+ * caller's; slc_stream_work is called by workers (and is what the caller
+ * runs while it waits). The pack's slc_io and logger must be thread-safe
+ * when there are workers. */
+#ifndef SLUICE_STREAM_H
+#define SLUICE_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "memory.h"
+#include "pack.h"
+#include "page_store.h"
+#include "pool.h"
+#include "profile.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Failures in a row after which a chunk is not retried. */
+#define SLC_STREAM_MAX_ATTEMPTS 3u
+/* "No LOD is visible" in slc_stream_result.lod. */
+#define SLC_STREAM_LOD_NONE 0xFFu
+/* Most frames load_frames may ask for, and the default telemetry ring. */
+#define SLC_STREAM_LOAD_FRAMES_MAX 8u
+#define SLC_STREAM_DEFAULT_TELEMETRY_FRAMES 64u
+#define SLC_STREAM_TELEMETRY_FRAMES_MAX 65536u
+/* Bytes of the fixed records (the same on every architecture). */
+#define SLC_STREAM_HEADER_SIZE 1024u
+#define SLC_STREAM_CHUNK_RECORD_SIZE 16u
+#define SLC_STREAM_SLOT_RECORD_SIZE 64u
+#define SLC_STREAM_REQUEST_RECORD_SIZE 8u
+#define SLC_STREAM_FRAME_RECORD_SIZE 376u
+
+typedef struct slc_stream slc_stream;
+
+/* How loads reach worker threads. notify is called on the caller's thread
+ * after jobs loads were published: make that many workers call
+ * slc_stream_work (extra calls find nothing and return false). completed is
+ * called on a worker's thread after each load it finished. wait is called on
+ * the caller's thread when it needs a load that another thread is running:
+ * it blocks until completed has been called since wait last returned, and
+ * returns at once if it has. */
+typedef struct slc_stream_executor_ops {
+    void (*notify)(void *self, uint32_t jobs);
+    void (*completed)(void *self);
+    void (*wait)(void *self);
+} slc_stream_executor_ops;
+
+typedef struct slc_stream_executor {
+    const slc_stream_executor_ops *ops; /* NULL: no workers (the profile's workers must be 0) */
+    void *self;
+} slc_stream_executor;
+
+typedef struct slc_stream_desc {
+    const slc_profile *profile; /* pool, stream and table sizes; read at create only */
+    slc_memory *memory;         /* the arenas `cpu/meta`, `cpu/queues`, `cpu/decode` */
+    const slc_pack *pack;       /* opened with the same profile; outlives the stream */
+    const slc_page_store *store; /* profile's page_count pages of at least its page_size; outlives the stream */
+    slc_stream_executor executor;
+    uint64_t (*now_ns)(void);    /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
+    uint32_t load_frames;        /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX; 0: 1 */
+    uint32_t telemetry_frames;   /* frames the telemetry ring keeps; 0: SLC_STREAM_DEFAULT_TELEMETRY_FRAMES */
+    const char *pin_partition;   /* where pinned chunks go; NULL: "default", or the first partition if none */
+    const slc_logger *log;       /* the reason of a failed create and of contract violations; may be NULL */
+} slc_stream_desc;
+
+/* A request for an object's level of detail. */
+typedef struct slc_stream_request {
+    uint32_t object;
+    uint8_t lod;      /* 0 the finest; below the object's lod_count */
+    uint8_t priority; /* higher first */
+    slc_partition partition;
+} slc_stream_object_request;
+
+/* Where one span of a resolved LOD lies: its chunk's page and the clusters
+ * of the span inside the decoded chunk (docs/pack-format.md). */
+typedef struct slc_stream_span {
+    uint32_t chunk;
+    uint16_t first_cluster;
+    uint16_t cluster_count;
+    slc_page page;
+    slc_page_location location;
+} slc_stream_span;
+
+/* What object request index resolved to this frame. */
+typedef struct slc_stream_result {
+    uint32_t object;
+    uint8_t requested_lod;
+    uint8_t lod;          /* the visible LOD drawn, or SLC_STREAM_LOD_NONE */
+    uint8_t priority;
+    uint8_t reserved;
+    uint32_t span_count;  /* spans of lod (0 with SLC_STREAM_LOD_NONE) */
+} slc_stream_result;
+
+typedef enum slc_stream_chunk_state {
+    SLC_STREAM_CHUNK_ABSENT = 0,   /* no page, nothing pending */
+    SLC_STREAM_CHUNK_LOADING = 1,  /* a load is in flight */
+    SLC_STREAM_CHUNK_RESIDENT = 2, /* visible (pinned or not) */
+    SLC_STREAM_CHUNK_FAILED = 3    /* its last load failed: see status and attempts */
+} slc_stream_chunk_state;
+
+typedef struct slc_stream_chunk_info {
+    slc_stream_chunk_state state;
+    slc_status status;  /* of the last failed load, SLC_OK if none */
+    uint32_t attempts;  /* failures in a row */
+    uint64_t retry_frame; /* FAILED: the first frame it may be loaded again (UINT64_MAX: never, until retry_failed) */
+} slc_stream_chunk_info;
+
+/* One frame of telemetry. Counts are of that frame; budgets is every
+ * budget's current use when the frame ended (index as in the profile). */
+typedef struct slc_stream_frame_stats {
+    uint64_t frame;
+    uint32_t requests;        /* object and chunk requests accepted */
+    uint32_t refused;         /* requests refused: capacity or an invalid object, LOD, chunk or partition */
+    uint32_t chunks;          /* distinct chunks scheduled (requested and carried) */
+    uint32_t hits;            /* chunks resident when scheduled */
+    uint32_t misses;          /* chunks neither resident nor loading */
+    uint32_t in_flight;       /* chunks already loading */
+    uint32_t loads_started;
+    uint32_t loads_completed; /* applied this frame, successful */
+    uint32_t loads_cancelled;
+    uint32_t failures;        /* applied this frame, failed */
+    uint32_t failed_skips;    /* requests of a failed chunk waiting out its retry delay */
+    uint32_t evictions;
+    uint32_t deferred;
+    uint32_t dropped;
+    uint32_t fallbacks;       /* object requests resolved to a coarser LOD than asked */
+    uint32_t holes;           /* object requests with no visible LOD at all */
+    uint32_t budget_count;
+    uint64_t bytes_read;      /* stored bytes of the loads applied this frame */
+    uint64_t bytes_decoded;   /* their decoded bytes */
+    uint64_t bytes_uploaded;  /* decoded bytes made resident (successful loads) */
+    uint64_t caller_ns;       /* time in begin_frame, requests and end_frame on the caller's thread */
+    uint64_t wait_ns;         /* of which waiting at begin_frame for loads due */
+    uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
+} slc_stream_frame_stats;
+
+/* Totals over the stream's life (never decrease) and the current state. */
+typedef struct slc_stream_stats {
+    uint64_t frame;           /* newest begun frame */
+    uint64_t requests, refused, hits, misses, loads_started, loads_completed, loads_cancelled;
+    uint64_t failures, failed_skips, evictions, deferred, dropped, fallbacks, holes;
+    uint64_t bytes_read, bytes_decoded, bytes_uploaded;
+    uint64_t wait_ns;
+    uint64_t worker_loads;    /* loads run by slc_stream_work on a worker's thread */
+    uint64_t caller_loads;    /* loads run on the caller's thread */
+    uint64_t skipped_loads;   /* cancelled loads a worker never started */
+    uint32_t in_flight;       /* loads published and not yet applied */
+    uint32_t pinned_chunks;
+    uint32_t upload_cap_pages; /* the per-frame upload cap in whole pages, as the stream applies it */
+    uint32_t workers;
+} slc_stream_stats;
+
+/* Bytes a stream for profile p takes from each arena, a pack read through
+ * read() needing scratch_size bytes of scratch (slc_pack_scratch_size; 0 for
+ * a mapped pack) and the given telemetry_frames (0: the default). Returns
+ * SLC_E_INVALID iff the sizes overflow. O(1). */
+typedef struct slc_stream_footprint {
+    size_t meta;
+    size_t queues;
+    size_t decode;
+} slc_stream_footprint;
+slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_size, uint32_t telemetry_frames,
+                                          slc_stream_footprint *out);
+
+/* Creates a stream: takes its memory from the arenas, builds the pool over
+ * the store, pins the coarsest levels the profile asks for. Fails iff the
+ * desc is incomplete or inconsistent (SLC_E_INVALID, with a message naming
+ * the field and the numbers: no profile, memory, pack or store; a store
+ * whose page count or size does not match the profile; workers > 0 without
+ * an executor; an upload cap below one page; load_frames or
+ * telemetry_frames out of range; an unknown pin partition), an arena
+ * refuses (its status, with the budget's message), the pinned chunks do not
+ * fit (SLC_E_POOL_BUSY, naming the pages needed and the partition's) or one
+ * fails to load (its status). On failure every arena is as it was and *out
+ * is NULL. O(max_chunks + pages + pinned chunk bytes). */
+slc_status slc_stream_create(const slc_stream_desc *desc, slc_stream **out);
+
+/* Waits for every load a thread is running, skips the rest and gives the
+ * arenas back. Stop the executor's threads first (they must not call
+ * slc_stream_work any more). O(in-flight loads). */
+void slc_stream_destroy(slc_stream *s);
+
+/* Submits the previous frame to the store (if one is open), begins the next,
+ * and applies every load due in it. Fails iff a frame is already begun and
+ * not ended (SLC_E_INVALID), frames_in_flight frames are not yet retired
+ * (SLC_E_FRAMES_IN_FLIGHT: nothing changed but the submit; call again), or
+ * the store fails (its status). *frame (may be NULL) is the frame's number. */
+slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame);
+
+/* Asks for an object's LOD this frame. Fails, counted in refused, iff no
+ * frame is begun or it is already ended, the object, LOD or partition does
+ * not exist (SLC_E_INVALID, with a message naming them and the pack), or the
+ * frame's request list or chunk list is full (SLC_E_CAPACITY). O(spans of
+ * the LOD). */
+slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *req);
+
+/* Asks for one chunk this frame (no resolution: see slc_stream_get_chunk_page).
+ * Fails as slc_stream_request does, for a chunk id outside the pack. O(1). */
+slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, slc_partition partition);
+
+/* Ends the frame's requests and schedules them (see the top of this file).
+ * Fails iff no frame is begun or it is already ended (SLC_E_INVALID).
+ * O(r log r + loads) for r scheduled chunks, plus the inline loads. */
+slc_status slc_stream_end_frame(slc_stream *s);
+
+/* Object requests of the ended frame, in request order. */
+uint32_t slc_stream_result_count(const slc_stream *s);
+
+/* What object request index (below slc_stream_result_count) resolved to,
+ * and its spans (at most cap into spans, which may be NULL with cap 0).
+ * Fails iff the frame is not ended or index is out of range (SLC_E_INVALID),
+ * or cap is below out->span_count (SLC_E_CAPACITY: out is filled, spans
+ * not). O(spans). */
+slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_result *out, slc_stream_span *spans,
+                               uint32_t cap);
+
+/* The page of a visible chunk (resident or pinned). Fails iff chunk is not
+ * in the pack (SLC_E_INVALID) or not visible (SLC_E_NOT_FOUND). O(1). */
+slc_status slc_stream_get_chunk_page(const slc_stream *s, uint32_t chunk, slc_page_info *out);
+
+/* A chunk's streaming state (chunk in the pack: SLC_ASSERT). O(1). */
+void slc_stream_get_chunk(const slc_stream *s, uint32_t chunk, slc_stream_chunk_info *out);
+
+/* Makes every chunk that failed SLC_STREAM_MAX_ATTEMPTS times loadable
+ * again; returns how many. O(max_chunks). */
+uint32_t slc_stream_retry_failed(slc_stream *s);
+
+/* Runs one published load, on the calling thread (a worker's, or the
+ * caller's while it waits). Returns false iff no load was waiting. worker is
+ * below the profile's workers (each worker its own index and scratch). */
+bool slc_stream_work(slc_stream *s, uint32_t worker);
+
+void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out);
+
+/* Copies the telemetry of the newest frames the ring holds, oldest first,
+ * at most cap; returns how many. Frame records appear once their frame has
+ * ended. O(copied). */
+size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap);
+
+/* The pool the stream built (for its stats, log and check). */
+const slc_pool *slc_stream_pool(const slc_stream *s);
+
+/* Walks the stream's and the pool's records; false on a broken invariant.
+ * O(max_chunks + pages + in-flight loads). */
+bool slc_stream_check(const slc_stream *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

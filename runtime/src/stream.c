@@ -1,0 +1,1247 @@
+/* sluice: the streaming scheduler (see sluice/stream.h). */
+#include "sluice/stream.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* --- records ------------------------------------------------------------------ */
+
+/* The stream's own state of a chunk id (the pool holds its page). */
+enum { CH_IDLE = 0, CH_LOADING = 1, CH_FAILED = 2 };
+
+typedef struct chunk_rec {
+    uint32_t stamp;    /* the (32-bit) frame that last put the chunk in the frame's list; 0: never */
+    uint32_t index;    /* its index in that list */
+    uint32_t aux;      /* CH_LOADING: the load's sequence number (low 32 bits); CH_FAILED: the frame it failed in */
+    uint8_t state;     /* CH_* */
+    uint8_t attempts;  /* failures in a row */
+    uint16_t status;   /* of the last failure */
+} chunk_rec;
+_Static_assert(sizeof(chunk_rec) == SLC_STREAM_CHUNK_RECORD_SIZE, "chunk record size");
+
+/* One entry of the frame's chunk list, of the carried list, or an object
+ * request. */
+enum { E_REQUESTED = 1, E_CARRIED = 2 };
+typedef struct entry {
+    uint32_t id; /* chunk, or object */
+    uint8_t priority;
+    uint8_t flags;   /* E_*; object requests: the requested LOD */
+    uint8_t partition;
+    uint8_t extra;   /* object requests: the resolved LOD */
+} entry;
+_Static_assert(sizeof(entry) == SLC_STREAM_REQUEST_RECORD_SIZE, "request record size");
+
+/* A load: filled by the caller before publication, run by one thread,
+ * applied by the caller in sequence order. */
+enum { SLOT_QUEUED = 0, SLOT_RUNNING = 1, SLOT_DONE = 2, SLOT_SKIPPED = 3 };
+typedef struct load_slot {
+    _Atomic uint32_t state;     /* SLOT_* */
+    _Atomic uint32_t cancelled; /* set by the caller; checked by the thread holding the page */
+    uint32_t chunk;
+    uint32_t page;
+    uint32_t generation;
+    int32_t status; /* written by the runner before SLOT_DONE */
+    uint64_t due;   /* the frame whose begin applies it */
+    uint64_t seq;
+    union {
+        void *dst;
+        uint64_t pad;
+    } dst;
+    uint8_t reserved[SLC_STREAM_SLOT_RECORD_SIZE - 48];
+} load_slot;
+_Static_assert(sizeof(load_slot) == SLC_STREAM_SLOT_RECORD_SIZE, "load slot size");
+_Static_assert(sizeof(slc_stream_frame_stats) == SLC_STREAM_FRAME_RECORD_SIZE, "frame record size");
+
+enum { PHASE_IDLE = 0, PHASE_REQUESTING = 1, PHASE_SCHEDULED = 2 };
+
+struct slc_stream {
+    const slc_pack *pack;
+    slc_pool *pool;
+    slc_budgets *budgets;
+    slc_stream_executor exec;
+    uint64_t (*now_ns)(void);
+    slc_logger logger;
+    slc_arena *meta, *queues, *decode;
+    slc_arena_mark meta_mark, queues_mark, decode_mark;
+
+    chunk_rec *chunks;
+    _Atomic unsigned char *page_busy; /* a thread is writing the page */
+    entry *objects;                   /* this frame's object requests */
+    entry *list;                      /* this frame's chunks */
+    uint64_t *keys;                   /* sort keys of list */
+    entry *carried;                   /* deferred into the next frame */
+    load_slot *slots;
+    slc_stream_frame_stats *ring;
+    unsigned char *scratch; /* (workers + 1) x scratch_stride */
+    size_t scratch_stride;
+    size_t scratch_size;
+
+    uint32_t chunk_count, object_count;
+    uint32_t capacity;         /* queue_capacity */
+    uint32_t workers;
+    uint32_t page_size;
+    uint32_t partition_count;
+    uint32_t load_frames;
+    uint32_t ring_capacity;
+    uint64_t upload_cap;       /* bytes a frame may publish */
+    uint32_t upload_cap_pages;
+    uint32_t pinned_chunks;
+    int staged; /* the store writes through a staging belt */
+
+    uint32_t object_count_frame, list_count, carried_count;
+    int phase;
+    int pool_frame_open;
+    uint64_t frame;
+    uint64_t ring_count;       /* frame records ever written */
+    slc_stream_frame_stats cur;
+    uint64_t frame_start_ns;
+
+    _Atomic uint64_t published; /* loads published */
+    _Atomic uint64_t claimed;   /* loads claimed by a thread */
+    uint64_t applied;           /* loads applied (or dropped after cancellation) */
+
+    slc_stream_stats totals;
+    _Atomic uint64_t worker_loads, caller_loads, skipped_loads;
+};
+_Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream record fits its reserved size");
+
+#define ALIGN 64u
+#define NO_SLOT 0xFFFFFFFFu
+
+static size_t align_up(size_t x) { return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN - 1u); }
+
+static uint64_t now(const slc_stream *s) { return s->now_ns != NULL ? s->now_ns() : 0; }
+
+/* --- footprint ---------------------------------------------------------------- */
+
+static int mul_ok(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a) {
+        return 0;
+    }
+    *out = a * b;
+    return 1;
+}
+
+slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_size, uint32_t telemetry_frames,
+                                          slc_stream_footprint *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    slc_pool_desc pd;
+    slc_pool_desc_from_profile(p, &pd);
+    size_t pool = slc_pool_footprint(&pd);
+    uint32_t frames = telemetry_frames != 0 ? telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
+    size_t chunks, busy, q1, q2, slots, ring, dec;
+    size_t cap = p->queue_capacity;
+    if (pool == 0 || !mul_ok(SLC_STREAM_CHUNK_RECORD_SIZE, p->max_chunks, &chunks) ||
+        !mul_ok(1, p->page_count, &busy) || !mul_ok(SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q1) ||
+        !mul_ok(2u * SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q2) ||
+        !mul_ok(SLC_STREAM_SLOT_RECORD_SIZE, cap, &slots) || !mul_ok(SLC_STREAM_FRAME_RECORD_SIZE, frames, &ring) ||
+        !mul_ok(align_up(scratch_size), (size_t)p->workers + 1u, &dec)) {
+        return SLC_E_INVALID;
+    }
+    out->meta = SLC_STREAM_HEADER_SIZE + align_up(pool) + align_up(chunks) + align_up(busy) + ALIGN;
+    /* object requests, the chunk list, its keys (8 bytes each, twice the
+     * capacity), the carried list, the load slots, the ring */
+    out->queues = align_up(q1) + align_up(q2) + align_up(q2) + align_up(q1) + align_up(slots) + align_up(ring) + ALIGN;
+    out->decode = scratch_size == 0 ? 0 : dec + ALIGN;
+    return SLC_OK;
+}
+
+/* --- loads (any thread) ---------------------------------------------------------- */
+
+static void lock_page(slc_stream *s, uint32_t page)
+{
+    unsigned char expected = 0;
+    while (!atomic_compare_exchange_weak_explicit(&s->page_busy[page], &expected, 1, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+        expected = 0; /* another thread still writes a cancelled load into the page: it ends soon */
+    }
+}
+
+static void unlock_page(slc_stream *s, uint32_t page)
+{
+    atomic_store_explicit(&s->page_busy[page], 0, memory_order_release);
+}
+
+static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
+{
+    lock_page(s, slot->page);
+    if (atomic_load_explicit(&slot->cancelled, memory_order_acquire) != 0) {
+        unlock_page(s, slot->page);
+        atomic_fetch_add_explicit(&s->skipped_loads, 1, memory_order_relaxed);
+        atomic_store_explicit(&slot->state, SLOT_SKIPPED, memory_order_release);
+        return;
+    }
+    atomic_store_explicit(&slot->state, SLOT_RUNNING, memory_order_relaxed);
+    unsigned char *scratch = s->scratch != NULL ? s->scratch + (size_t)worker * s->scratch_stride : NULL;
+    slc_status st = slc_pack_load_chunk(s->pack, slot->chunk, slot->dst.dst, s->page_size, scratch,
+                                        s->scratch != NULL ? s->scratch_size : 0);
+    unlock_page(s, slot->page);
+    slot->status = (int32_t)st;
+    atomic_store_explicit(&slot->state, SLOT_DONE, memory_order_release);
+}
+
+bool slc_stream_work(slc_stream *s, uint32_t worker)
+{
+    SLC_ASSERT(s != NULL && worker <= s->workers);
+    uint64_t c = atomic_load_explicit(&s->claimed, memory_order_relaxed);
+    for (;;) {
+        uint64_t pub = atomic_load_explicit(&s->published, memory_order_acquire);
+        if (c >= pub) {
+            return false;
+        }
+        if (atomic_compare_exchange_weak_explicit(&s->claimed, &c, c + 1u, memory_order_acq_rel,
+                                                  memory_order_relaxed)) {
+            break;
+        }
+    }
+    load_slot *slot = &s->slots[c % s->capacity];
+    run_slot(s, slot, worker);
+    if (worker < s->workers) {
+        atomic_fetch_add_explicit(&s->worker_loads, 1, memory_order_relaxed);
+        if (s->exec.ops != NULL) {
+            s->exec.ops->completed(s->exec.self);
+        }
+    } else {
+        atomic_fetch_add_explicit(&s->caller_loads, 1, memory_order_relaxed);
+    }
+    return true;
+}
+
+/* --- the caller's side ----------------------------------------------------------- */
+
+static int slot_finished(const load_slot *slot)
+{
+    uint32_t st = atomic_load_explicit(&slot->state, memory_order_acquire);
+    return st == SLOT_DONE || st == SLOT_SKIPPED;
+}
+
+/* Blocks until slot's load has run (or been skipped), running unclaimed
+ * loads on the caller's thread meanwhile. */
+static void wait_slot(slc_stream *s, const load_slot *slot)
+{
+    while (!slot_finished(slot)) {
+        if (slc_stream_work(s, s->workers)) {
+            continue;
+        }
+        if (slot_finished(slot)) {
+            break;
+        }
+        SLC_ASSERT(s->exec.ops != NULL); /* with no workers every load ran inline */
+        s->exec.ops->wait(s->exec.self);
+    }
+}
+
+static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st)
+{
+    chunk_rec *r = &s->chunks[chunk];
+    r->state = CH_FAILED;
+    r->status = (uint16_t)st;
+    if (r->attempts < 255u) {
+        r->attempts++;
+    }
+    r->aux = (uint32_t)s->frame;
+    s->cur.failures++;
+}
+
+/* Applies the loads due by the open frame, in publication order. */
+static void apply_due(slc_stream *s)
+{
+    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
+    uint64_t t0 = 0;
+    int waited = 0;
+    while (s->applied < pub) {
+        load_slot *slot = &s->slots[s->applied % s->capacity];
+        if (slot->due > s->frame) {
+            break;
+        }
+        if (!slot_finished(slot)) {
+            if (!waited) {
+                t0 = now(s);
+                waited = 1;
+            }
+            wait_slot(s, slot);
+        }
+        s->applied++;
+        if (atomic_load_explicit(&slot->cancelled, memory_order_relaxed) != 0) {
+            continue; /* its page was released when it was cancelled */
+        }
+        const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, slot->chunk);
+        slc_page page = {slot->page, slot->generation};
+        slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE
+                            ? (slc_status)slot->status
+                            : SLC_E_INVALID;
+        s->cur.bytes_read += c->stored_size;
+        s->cur.bytes_decoded += c->decoded_size;
+        if (st == SLC_OK) {
+            st = slc_pool_write_end(s->pool, page, c->decoded_size);
+        }
+        chunk_rec *r = &s->chunks[slot->chunk];
+        if (st == SLC_OK) {
+            r->state = CH_IDLE;
+            r->attempts = 0;
+            r->status = 0;
+            s->cur.loads_completed++;
+            s->cur.bytes_uploaded += c->decoded_size;
+        } else {
+            slc_status rs = slc_pool_release(s->pool, page);
+            SLC_ASSERT(rs == SLC_OK); /* a loading page is always releasable */
+            (void)rs;
+            fail_chunk(s, slot->chunk, st);
+        }
+    }
+    if (waited) {
+        s->cur.wait_ns += now(s) - t0;
+    }
+}
+
+slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
+{
+    SLC_ASSERT(s != NULL);
+    if (s->phase == PHASE_REQUESTING) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: frame %llu is begun and not ended (slc_stream_end_frame first)",
+                        (unsigned long long)s->frame);
+    }
+    uint64_t t0 = now(s);
+    if (s->pool_frame_open) {
+        slc_status st = slc_pool_end_frame(s->pool);
+        if (st != SLC_OK) {
+            return st;
+        }
+        s->pool_frame_open = 0;
+    }
+    uint64_t f = 0;
+    slc_status st = slc_pool_begin_frame(s->pool, &f);
+    if (st != SLC_OK) {
+        return st;
+    }
+    s->pool_frame_open = 1;
+    s->frame = f;
+    s->totals.frame = f;
+    memset(&s->cur, 0, sizeof s->cur);
+    s->cur.frame = f;
+    s->frame_start_ns = t0;
+    s->object_count_frame = 0;
+    s->list_count = 0;
+    s->phase = PHASE_REQUESTING;
+    apply_due(s);
+    s->cur.caller_ns += now(s) - t0;
+    if (frame != NULL) {
+        *frame = f;
+    }
+    return SLC_OK;
+}
+
+static slc_status refuse(slc_stream *s, slc_status st)
+{
+    s->cur.refused++;
+    return st;
+}
+
+static slc_status check_requesting(slc_stream *s, const char *what)
+{
+    if (s->phase != PHASE_REQUESTING) {
+        s->totals.refused++; /* no frame's record to count it in */
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: %s outside a frame (begin_frame first)",
+                        what);
+    }
+    return SLC_OK;
+}
+
+/* Puts chunk in the frame's list (or raises its priority there). */
+static slc_status add_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, uint8_t partition, uint8_t flags,
+                            uint32_t cap)
+{
+    chunk_rec *r = &s->chunks[chunk];
+    uint32_t stamp = (uint32_t)s->frame;
+    if (r->stamp == stamp) {
+        entry *e = &s->list[r->index];
+        if (priority > e->priority) {
+            e->priority = priority;
+        }
+        e->flags = (uint8_t)(e->flags | flags);
+        return SLC_OK;
+    }
+    if (s->list_count >= cap) {
+        return SLC_E_CAPACITY;
+    }
+    r->stamp = stamp;
+    r->index = s->list_count;
+    entry *e = &s->list[s->list_count++];
+    e->id = chunk;
+    e->priority = priority;
+    e->flags = flags;
+    e->partition = partition;
+    e->extra = 0;
+    return SLC_OK;
+}
+
+slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *req)
+{
+    SLC_ASSERT(s != NULL && req != NULL);
+    slc_status st = check_requesting(s, "a request");
+    if (st != SLC_OK) {
+        return st;
+    }
+    const slc_pack_header *h = slc_pack_get_header(s->pack);
+    if (req->object >= h->object_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for object %u: the pack has %u objects", req->object, h->object_count);
+    }
+    const slc_pack_object *o = slc_pack_get_object(s->pack, req->object);
+    if (req->lod >= o->lod_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for object %u LOD %u: the object has %u levels", req->object, req->lod,
+                        o->lod_count);
+    }
+    if (req->partition.index >= s->partition_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for object %u: partition %u does not exist (the pool has %u)", req->object,
+                        req->partition.index, s->partition_count);
+    }
+    if (s->object_count_frame >= s->capacity) {
+        return refuse(s, SLC_E_CAPACITY);
+    }
+    const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + req->lod);
+    /* All or nothing: a request that does not fit adds none of its chunks. */
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < l->span_count; i++) {
+        fresh += s->chunks[slc_pack_get_span(s->pack, l->first_span + i)->chunk].stamp != (uint32_t)s->frame;
+    }
+    if (fresh > s->capacity - s->list_count) {
+        return refuse(s, SLC_E_CAPACITY);
+    }
+    for (uint32_t i = 0; i < l->span_count; i++) {
+        const slc_pack_span *sp = slc_pack_get_span(s->pack, l->first_span + i);
+        st = add_chunk(s, sp->chunk, req->priority, (uint8_t)req->partition.index, E_REQUESTED, s->capacity);
+        SLC_ASSERT(st == SLC_OK); /* counted above */
+    }
+    entry *e = &s->objects[s->object_count_frame++];
+    e->id = req->object;
+    e->priority = req->priority;
+    e->flags = req->lod;
+    e->partition = (uint8_t)req->partition.index;
+    e->extra = SLC_STREAM_LOD_NONE;
+    s->cur.requests++;
+    return SLC_OK;
+}
+
+slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, slc_partition partition)
+{
+    SLC_ASSERT(s != NULL);
+    slc_status st = check_requesting(s, "a chunk request");
+    if (st != SLC_OK) {
+        return st;
+    }
+    if (chunk >= s->chunk_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: request for chunk %u: the pack has %u chunks",
+                        chunk, s->chunk_count);
+    }
+    if (partition.index >= s->partition_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for chunk %u: partition %u does not exist (the pool has %u)", chunk,
+                        partition.index, s->partition_count);
+    }
+    st = add_chunk(s, chunk, priority, (uint8_t)partition.index, E_REQUESTED, s->capacity);
+    if (st != SLC_OK) {
+        return refuse(s, st);
+    }
+    s->cur.requests++;
+    return SLC_OK;
+}
+
+/* The page of a chunk, if it is visible (resident or pinned). */
+static int visible(const slc_stream *s, uint32_t chunk, slc_page_info *info)
+{
+    if (slc_pool_lookup(s->pool, chunk, info) != SLC_OK) {
+        return 0;
+    }
+    return info->state == SLC_PAGE_RESIDENT || info->state == SLC_PAGE_PINNED;
+}
+
+static int lod_visible(const slc_stream *s, const slc_pack_lod *l)
+{
+    slc_page_info info;
+    for (uint32_t i = 0; i < l->span_count; i++) {
+        if (!visible(s, slc_pack_get_span(s->pack, l->first_span + i)->chunk, &info)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Step 1: each object request's best visible LOD, its pages touched. */
+static void resolve_objects(slc_stream *s)
+{
+    for (uint32_t i = 0; i < s->object_count_frame; i++) {
+        entry *e = &s->objects[i];
+        const slc_pack_object *o = slc_pack_get_object(s->pack, e->id);
+        e->extra = SLC_STREAM_LOD_NONE;
+        for (uint32_t lod = e->flags; lod < o->lod_count; lod++) {
+            const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + lod);
+            if (!lod_visible(s, l)) {
+                continue;
+            }
+            e->extra = (uint8_t)lod;
+            slc_page_info info;
+            for (uint32_t k = 0; k < l->span_count; k++) {
+                uint32_t chunk = slc_pack_get_span(s->pack, l->first_span + k)->chunk;
+                (void)visible(s, chunk, &info);
+                slc_status st = slc_pool_touch(s->pool, info.page, e->priority);
+                SLC_ASSERT(st == SLC_OK);
+                (void)st;
+            }
+            break;
+        }
+        if (e->extra == SLC_STREAM_LOD_NONE) {
+            s->cur.holes++;
+        } else if (e->extra != e->flags) {
+            s->cur.fallbacks++;
+        }
+    }
+}
+
+/* In-place heapsort of keys (ascending): deterministic, no recursion, no
+ * extra memory. */
+static void sift_down(uint64_t *k, size_t start, size_t end)
+{
+    size_t root = start;
+    while (2u * root + 1u < end) {
+        size_t child = 2u * root + 1u;
+        if (child + 1u < end && k[child] < k[child + 1u]) {
+            child++;
+        }
+        if (k[root] >= k[child]) {
+            return;
+        }
+        uint64_t t = k[root];
+        k[root] = k[child];
+        k[child] = t;
+        root = child;
+    }
+}
+
+static void sort_keys(uint64_t *k, size_t n)
+{
+    if (n < 2u) {
+        return;
+    }
+    for (size_t i = n / 2u; i-- > 0;) {
+        sift_down(k, i, n);
+    }
+    for (size_t end = n - 1u; end > 0; end--) {
+        uint64_t t = k[0];
+        k[0] = k[end];
+        k[end] = t;
+        sift_down(k, 0, end);
+    }
+}
+
+static void defer(slc_stream *s, const entry *e)
+{
+    s->cur.deferred++;
+    if ((e->flags & E_REQUESTED) == 0 || s->carried_count >= s->capacity) {
+        s->cur.dropped++;
+        return;
+    }
+    entry *c = &s->carried[s->carried_count++];
+    *c = *e;
+    c->flags = E_CARRIED;
+}
+
+/* Step 4: loads in flight that this frame neither asked for nor carried. */
+static void cancel_unwanted(slc_stream *s)
+{
+    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
+    uint32_t stamp = (uint32_t)s->frame;
+    for (uint64_t q = s->applied; q < pub; q++) {
+        load_slot *slot = &s->slots[q % s->capacity];
+        if (atomic_load_explicit(&slot->cancelled, memory_order_relaxed) != 0) {
+            continue;
+        }
+        chunk_rec *r = &s->chunks[slot->chunk];
+        if (r->stamp == stamp) {
+            continue;
+        }
+        atomic_store_explicit(&slot->cancelled, 1u, memory_order_release);
+        slc_page page = {slot->page, slot->generation};
+        slc_status st = slc_pool_release(s->pool, page);
+        SLC_ASSERT(st == SLC_OK);
+        (void)st;
+        r->state = CH_IDLE;
+        s->cur.loads_cancelled++;
+    }
+}
+
+static int retry_due(const slc_stream *s, const chunk_rec *r)
+{
+    if (r->attempts >= SLC_STREAM_MAX_ATTEMPTS) {
+        return 0;
+    }
+    uint32_t delay = 1u << (r->attempts - 1u);
+    return (uint32_t)s->frame - r->aux >= delay;
+}
+
+slc_status slc_stream_end_frame(slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    if (s->phase != PHASE_REQUESTING) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: end_frame without a begun frame");
+    }
+    uint64_t t0 = now(s);
+    slc_pool_stats before;
+    slc_pool_get_stats(s->pool, &before);
+
+    /* The chunks the previous frame deferred join this frame's. */
+    for (uint32_t i = 0; i < s->carried_count; i++) {
+        const entry *c = &s->carried[i];
+        slc_status st = add_chunk(s, c->id, c->priority, c->partition, E_CARRIED, 2u * s->capacity);
+        SLC_ASSERT(st == SLC_OK); /* the list holds capacity requested and capacity carried */
+        (void)st;
+    }
+    s->carried_count = 0;
+
+    resolve_objects(s);
+    cancel_unwanted(s);
+
+    for (uint32_t i = 0; i < s->list_count; i++) {
+        const entry *e = &s->list[i];
+        s->keys[i] = ((uint64_t)(255u - e->priority) << 56) | ((uint64_t)e->id << 24) | i;
+    }
+    sort_keys(s->keys, s->list_count);
+
+    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
+    uint64_t first_new = pub;
+    uint64_t bytes = 0;
+    int room = 1;
+    for (uint32_t k = 0; k < s->list_count; k++) {
+        const entry *e = &s->list[s->keys[k] & 0xFFFFFFu];
+        chunk_rec *r = &s->chunks[e->id];
+        s->cur.chunks++;
+        slc_page_info info;
+        if (slc_pool_lookup(s->pool, e->id, &info) == SLC_OK) {
+            if (info.state == SLC_PAGE_LOADING) {
+                s->cur.in_flight++;
+                continue;
+            }
+            s->cur.hits++;
+            slc_status st = slc_pool_touch(s->pool, info.page, e->priority);
+            SLC_ASSERT(st == SLC_OK);
+            (void)st;
+            continue;
+        }
+        if (r->state == CH_FAILED && !retry_due(s, r)) {
+            s->cur.failed_skips++;
+            continue;
+        }
+        s->cur.misses++;
+        const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, e->id);
+        if (!room || pub - s->applied >= s->capacity || bytes + c->decoded_size > s->upload_cap ||
+            (s->staged && s->cur.loads_started >= s->upload_cap_pages)) {
+            room = 0;
+            defer(s, e);
+            continue;
+        }
+        slc_pool_request pr = {e->id, {e->partition}, c->lod, e->priority};
+        slc_page page;
+        slc_status st = slc_pool_acquire(s->pool, &pr, &page);
+        if (st != SLC_OK) {
+            SLC_ASSERT(st == SLC_E_POOL_BUSY);
+            defer(s, e);
+            continue;
+        }
+        void *dst = NULL;
+        st = slc_pool_write_begin(s->pool, page, &dst);
+        if (st != SLC_OK) {
+            /* A staging belt with no room: only when it is smaller than the
+             * upload cap needs (see slc_stream_create). */
+            slc_status rs = slc_pool_release(s->pool, page);
+            SLC_ASSERT(rs == SLC_OK);
+            (void)rs;
+            room = 0;
+            defer(s, e);
+            continue;
+        }
+        load_slot *slot = &s->slots[pub % s->capacity];
+        atomic_store_explicit(&slot->state, SLOT_QUEUED, memory_order_relaxed);
+        atomic_store_explicit(&slot->cancelled, 0u, memory_order_relaxed);
+        slot->chunk = e->id;
+        slot->page = page.index;
+        slot->generation = page.generation;
+        slot->status = 0;
+        slot->due = s->frame + s->load_frames;
+        slot->seq = pub;
+        slot->dst.dst = dst;
+        r->state = CH_LOADING;
+        r->aux = (uint32_t)pub;
+        bytes += c->decoded_size;
+        pub++;
+        s->cur.loads_started++;
+    }
+
+    slc_pool_stats after;
+    slc_pool_get_stats(s->pool, &after);
+    s->cur.evictions = (uint32_t)(after.evictions - before.evictions);
+
+    /* Publish; run inline without workers. */
+    atomic_store_explicit(&s->published, pub, memory_order_release);
+    if (pub > first_new) {
+        if (s->workers == 0) {
+            while (slc_stream_work(s, 0)) {
+            }
+        } else {
+            s->exec.ops->notify(s->exec.self, (uint32_t)(pub - first_new));
+        }
+    }
+    s->phase = PHASE_SCHEDULED;
+
+    /* Telemetry. */
+    s->cur.budget_count = (uint32_t)slc_budgets_count(s->budgets);
+    for (uint32_t i = 0; i < s->cur.budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
+        slc_budget_stats bs;
+        slc_budgets_get(s->budgets, (slc_budget_id){(uint16_t)i}, &bs);
+        s->cur.budgets[i] = bs.current;
+    }
+    s->cur.caller_ns += now(s) - t0;
+    slc_stream_stats *t = &s->totals;
+    const slc_stream_frame_stats *c = &s->cur;
+    t->requests += c->requests;
+    t->refused += c->refused;
+    t->hits += c->hits;
+    t->misses += c->misses;
+    t->loads_started += c->loads_started;
+    t->loads_completed += c->loads_completed;
+    t->loads_cancelled += c->loads_cancelled;
+    t->failures += c->failures;
+    t->failed_skips += c->failed_skips;
+    t->evictions += c->evictions;
+    t->deferred += c->deferred;
+    t->dropped += c->dropped;
+    t->fallbacks += c->fallbacks;
+    t->holes += c->holes;
+    t->bytes_read += c->bytes_read;
+    t->bytes_decoded += c->bytes_decoded;
+    t->bytes_uploaded += c->bytes_uploaded;
+    t->wait_ns += c->wait_ns;
+    s->ring[s->ring_count % s->ring_capacity] = s->cur;
+    s->ring_count++;
+    return SLC_OK;
+}
+
+uint32_t slc_stream_result_count(const slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    return s->phase == PHASE_SCHEDULED ? s->object_count_frame : 0;
+}
+
+slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_result *out, slc_stream_span *spans,
+                               uint32_t cap)
+{
+    SLC_ASSERT(s != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    if (s->phase != PHASE_SCHEDULED || index >= s->object_count_frame) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: no result %u (the ended frame has %u object requests)", index,
+                        s->phase == PHASE_SCHEDULED ? s->object_count_frame : 0u);
+    }
+    const entry *e = &s->objects[index];
+    out->object = e->id;
+    out->requested_lod = e->flags;
+    out->lod = e->extra;
+    out->priority = e->priority;
+    if (e->extra == SLC_STREAM_LOD_NONE) {
+        return SLC_OK;
+    }
+    const slc_pack_object *o = slc_pack_get_object(s->pack, e->id);
+    const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + e->extra);
+    out->span_count = l->span_count;
+    if (cap < l->span_count) {
+        return SLC_E_CAPACITY;
+    }
+    SLC_ASSERT(spans != NULL || l->span_count == 0);
+    for (uint32_t i = 0; i < l->span_count; i++) {
+        const slc_pack_span *sp = slc_pack_get_span(s->pack, l->first_span + i);
+        slc_page_info info;
+        int vis = visible(s, sp->chunk, &info);
+        SLC_ASSERT(vis); /* resolved and touched: nothing evicts it before the next begin_frame */
+        (void)vis;
+        spans[i].chunk = sp->chunk;
+        spans[i].first_cluster = sp->first_cluster;
+        spans[i].cluster_count = sp->cluster_count;
+        spans[i].page = info.page;
+        spans[i].location = info.location;
+    }
+    return SLC_OK;
+}
+
+slc_status slc_stream_get_chunk_page(const slc_stream *s, uint32_t chunk, slc_page_info *out)
+{
+    SLC_ASSERT(s != NULL && out != NULL);
+    if (chunk >= s->chunk_count) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: chunk %u: the pack has %u chunks", chunk,
+                        s->chunk_count);
+    }
+    if (!visible(s, chunk, out)) {
+        memset(out, 0, sizeof *out);
+        return SLC_E_NOT_FOUND;
+    }
+    return SLC_OK;
+}
+
+void slc_stream_get_chunk(const slc_stream *s, uint32_t chunk, slc_stream_chunk_info *out)
+{
+    SLC_ASSERT(s != NULL && out != NULL && chunk < s->chunk_count);
+    memset(out, 0, sizeof *out);
+    const chunk_rec *r = &s->chunks[chunk];
+    slc_page_info info;
+    out->attempts = r->attempts;
+    out->status = r->state == CH_FAILED ? (slc_status)r->status : SLC_OK;
+    if (r->state == CH_LOADING) {
+        out->state = SLC_STREAM_CHUNK_LOADING;
+    } else if (visible(s, chunk, &info)) {
+        out->state = SLC_STREAM_CHUNK_RESIDENT;
+    } else if (r->state == CH_FAILED) {
+        out->state = SLC_STREAM_CHUNK_FAILED;
+        if (r->attempts >= SLC_STREAM_MAX_ATTEMPTS) {
+            out->retry_frame = UINT64_MAX;
+        } else {
+            /* aux holds the low 32 bits of the failure's frame */
+            uint64_t failed = (s->frame & ~(uint64_t)0xFFFFFFFFu) | r->aux;
+            if (failed > s->frame) {
+                failed -= (uint64_t)1 << 32;
+            }
+            out->retry_frame = failed + (1u << (r->attempts - 1u));
+        }
+    } else {
+        out->state = SLC_STREAM_CHUNK_ABSENT;
+    }
+}
+
+uint32_t slc_stream_retry_failed(slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->chunk_count; i++) {
+        chunk_rec *r = &s->chunks[i];
+        if (r->state == CH_FAILED && r->attempts >= SLC_STREAM_MAX_ATTEMPTS) {
+            r->state = CH_IDLE;
+            r->attempts = 0;
+            r->status = 0;
+            n++;
+        }
+    }
+    return n;
+}
+
+void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
+{
+    SLC_ASSERT(s != NULL && out != NULL);
+    *out = s->totals;
+    out->worker_loads = atomic_load_explicit(&s->worker_loads, memory_order_relaxed);
+    out->caller_loads = atomic_load_explicit(&s->caller_loads, memory_order_relaxed);
+    out->skipped_loads = atomic_load_explicit(&s->skipped_loads, memory_order_relaxed);
+    out->in_flight = (uint32_t)(atomic_load_explicit(&s->published, memory_order_relaxed) - s->applied);
+    out->pinned_chunks = s->pinned_chunks;
+    out->upload_cap_pages = s->upload_cap_pages;
+    out->workers = s->workers;
+}
+
+size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap)
+{
+    SLC_ASSERT(s != NULL && (out != NULL || cap == 0));
+    uint64_t first = s->ring_count > s->ring_capacity ? s->ring_count - s->ring_capacity : 0;
+    uint64_t n = s->ring_count - first;
+    if (n > cap) {
+        first += n - cap;
+        n = cap;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        out[i] = s->ring[(first + i) % s->ring_capacity];
+    }
+    return (size_t)n;
+}
+
+const slc_pool *slc_stream_pool(const slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    return s->pool;
+}
+
+bool slc_stream_check(const slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    if (!slc_pool_check(s->pool)) {
+        return false;
+    }
+    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
+    if (pub < s->applied || pub - s->applied > s->capacity || s->carried_count > s->capacity ||
+        s->list_count > 2u * s->capacity || s->object_count_frame > s->capacity) {
+        return false;
+    }
+    uint32_t loading = 0;
+    for (uint32_t i = 0; i < s->chunk_count; i++) {
+        const chunk_rec *r = &s->chunks[i];
+        slc_page_info info;
+        int found = slc_pool_lookup(s->pool, i, &info) == SLC_OK;
+        if (r->state > CH_FAILED || (r->state == CH_FAILED && r->attempts == 0)) {
+            return false;
+        }
+        if (r->state == CH_LOADING) {
+            /* its load is in flight, not cancelled, and holds its page */
+            loading++;
+            uint64_t seq = (pub & ~(uint64_t)0xFFFFFFFFu) | r->aux;
+            if (seq >= pub) {
+                seq -= (uint64_t)1 << 32;
+            }
+            if (seq < s->applied || seq >= pub) {
+                return false;
+            }
+            const load_slot *slot = &s->slots[seq % s->capacity];
+            if (slot->chunk != i || slot->seq != seq || atomic_load_explicit(&slot->cancelled, memory_order_relaxed) ||
+                !found || info.state != SLC_PAGE_LOADING || info.page.index != slot->page ||
+                info.page.generation != slot->generation) {
+                return false;
+            }
+        } else if (found && info.state == SLC_PAGE_LOADING) {
+            return false; /* a loading page without a load */
+        }
+    }
+    uint32_t live = 0;
+    for (uint64_t q = s->applied; q < pub; q++) {
+        if (!atomic_load_explicit(&s->slots[q % s->capacity].cancelled, memory_order_relaxed)) {
+            live++;
+        }
+    }
+    return live == loading;
+}
+
+/* --- create / destroy ------------------------------------------------------------- */
+
+static slc_status take(slc_stream *s, slc_arena *a, size_t size, void **out, const char *what)
+{
+    slc_status st = slc_arena_alloc(a, size == 0 ? 1 : size, ALIGN, out);
+    if (st != SLC_OK) {
+        slc_arena_stats as;
+        slc_arena_get_stats(a, &as);
+        return slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: %s needs %zu bytes; its arena has %zu of %zu left",
+                        what, size, as.capacity - as.used, as.capacity);
+    }
+    return SLC_OK;
+}
+
+static void give_back(slc_stream *s)
+{
+    slc_arena_reset(s->decode, s->decode_mark);
+    slc_arena_reset(s->queues, s->queues_mark);
+    slc_arena_reset(s->meta, s->meta_mark); /* last: the stream's own record lives there */
+}
+
+/* Loads and pins every chunk of the profile's pin_coarsest coarsest levels
+ * of every object, in chunk-id order, on the caller's thread. */
+static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *partition_name, slc_partition part)
+{
+    const slc_pack_header *h = slc_pack_get_header(s->pack);
+    const uint32_t mark = 1u; /* stamp value meaning "to pin": frames start at 1, and no frame began yet */
+    uint32_t count = 0;
+    for (uint32_t o = 0; o < h->object_count; o++) {
+        const slc_pack_object *obj = slc_pack_get_object(s->pack, o);
+        uint32_t first = obj->lod_count > levels ? obj->lod_count - levels : 0;
+        for (uint32_t lod = first; lod < obj->lod_count; lod++) {
+            const slc_pack_lod *l = slc_pack_get_lod(s->pack, obj->first_lod + lod);
+            for (uint32_t k = 0; k < l->span_count; k++) {
+                chunk_rec *r = &s->chunks[slc_pack_get_span(s->pack, l->first_span + k)->chunk];
+                if (r->stamp != mark) {
+                    r->stamp = mark;
+                    count++;
+                }
+            }
+        }
+    }
+    slc_pool_partition_stats ps;
+    slc_pool_get_partition_stats(s->pool, part, &ps);
+    slc_status st = SLC_OK;
+    if (count > ps.page_count) {
+        st = slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_POOL_BUSY,
+                      "stream: pinning the %u coarsest level(s) of every object needs %u pages; partition '%s' has %u",
+                      levels, count, partition_name, ps.page_count);
+    }
+    for (uint32_t c = 0; c < s->chunk_count && st == SLC_OK; c++) {
+        chunk_rec *r = &s->chunks[c];
+        if (r->stamp != mark) {
+            continue;
+        }
+        const slc_pack_chunk *pc = slc_pack_get_chunk(s->pack, c);
+        slc_pool_request pr = {c, part, pc->lod, 255u};
+        slc_page page;
+        void *dst = NULL;
+        st = slc_pool_acquire(s->pool, &pr, &page);
+        if (st != SLC_OK) {
+            st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: no page for pinned chunk %u in partition '%s'", c,
+                          partition_name);
+            break;
+        }
+        st = slc_pool_write_begin(s->pool, page, &dst);
+        if (st == SLC_OK) {
+            st = slc_pack_load_chunk(s->pack, c, dst, s->page_size, s->scratch, s->scratch != NULL ? s->scratch_size : 0);
+        }
+        if (st == SLC_OK) {
+            st = slc_pool_write_end(s->pool, page, pc->decoded_size);
+        }
+        if (st == SLC_OK) {
+            st = slc_pool_pin(s->pool, page);
+        }
+        if (st != SLC_OK) {
+            (void)slc_pool_release(s->pool, page);
+            st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: pinned chunk %u could not be loaded: %s", c,
+                          slc_status_name(st));
+            break;
+        }
+        s->pinned_chunks++;
+    }
+    for (uint32_t c = 0; c < s->chunk_count; c++) {
+        s->chunks[c].stamp = 0;
+    }
+    return st;
+}
+
+static slc_status invalid(const slc_logger *log, const char *fmt, uint32_t a, uint32_t b)
+{
+    return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, fmt, a, b);
+}
+
+slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
+{
+    SLC_ASSERT(d != NULL && out != NULL);
+    *out = NULL;
+    const slc_logger *log = d->log;
+    if (d->profile == NULL || d->memory == NULL || d->pack == NULL || d->store == NULL) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: the desc lacks its %s",
+                        d->profile == NULL  ? "profile"
+                        : d->memory == NULL ? "memory"
+                        : d->pack == NULL   ? "pack"
+                                            : "page store");
+    }
+    const slc_profile *p = d->profile;
+    if (d->store->page_count != p->page_count || d->store->page_size < p->page_size) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: the %s store has %u pages of %u bytes; the profile '%s' declares %u of %llu",
+                        d->store->backend != NULL ? d->store->backend : "page", d->store->page_count,
+                        d->store->page_size, p->name, p->page_count, (unsigned long long)p->page_size);
+    }
+    if (p->workers > 0 && (d->executor.ops == NULL || d->executor.ops->notify == NULL ||
+                           d->executor.ops->completed == NULL || d->executor.ops->wait == NULL)) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: the profile asks for %u workers but the desc has no executor (or one lacking an operation)",
+                        p->workers);
+    }
+    uint32_t load_frames = d->load_frames != 0 ? d->load_frames : 1u;
+    if (load_frames > SLC_STREAM_LOAD_FRAMES_MAX) {
+        return invalid(log, "stream: load_frames %u is above %u", load_frames, SLC_STREAM_LOAD_FRAMES_MAX);
+    }
+    uint32_t frames = d->telemetry_frames != 0 ? d->telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
+    if (frames > SLC_STREAM_TELEMETRY_FRAMES_MAX) {
+        return invalid(log, "stream: telemetry_frames %u is above %u", frames, SLC_STREAM_TELEMETRY_FRAMES_MAX);
+    }
+    if (p->upload_cap < p->page_size) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: upload_per_frame %llu is below the page size %llu: no page could be loaded",
+                        (unsigned long long)p->upload_cap, (unsigned long long)p->page_size);
+    }
+    const slc_pack_header *h = slc_pack_get_header(d->pack);
+    if (h->chunk_count > p->max_chunks || h->page_size > p->page_size) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
+                        "%llu-byte pages)",
+                        h->chunk_count, h->page_size, p->max_chunks, (unsigned long long)p->page_size);
+    }
+    slc_arena *meta = NULL, *queues = NULL, *decode = NULL;
+    slc_status st = slc_memory_scan_arena(d->memory, "cpu/meta", &meta);
+    if (st == SLC_OK) {
+        st = slc_memory_scan_arena(d->memory, "cpu/queues", &queues);
+    }
+    if (st == SLC_OK) {
+        st = slc_memory_scan_arena(d->memory, "cpu/decode", &decode);
+    }
+    if (st != SLC_OK) {
+        return slc__log(log, SLC_LOG_ERROR, st, "stream: the memory lacks an arena for cpu/meta, cpu/queues or cpu/decode");
+    }
+    slc_arena_mark mm = slc_arena_get_mark(meta), qm = slc_arena_get_mark(queues), dm = slc_arena_get_mark(decode);
+    void *mem = NULL;
+    if (slc_arena_alloc(meta, SLC_STREAM_HEADER_SIZE, ALIGN, &mem) != SLC_OK) {
+        slc_arena_stats as;
+        slc_arena_get_stats(meta, &as);
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
+                        "stream: its record needs %u bytes of cpu/meta; %zu of %zu are left", SLC_STREAM_HEADER_SIZE,
+                        as.capacity - as.used, as.capacity);
+    }
+    memset(mem, 0, SLC_STREAM_HEADER_SIZE);
+    slc_stream *s = mem;
+    s->pack = d->pack;
+    s->budgets = slc_memory_budgets(d->memory);
+    s->exec = d->executor;
+    s->now_ns = d->now_ns;
+    if (log != NULL) {
+        s->logger = *log;
+    }
+    s->meta = meta;
+    s->queues = queues;
+    s->decode = decode;
+    s->meta_mark = mm;
+    s->queues_mark = qm;
+    s->decode_mark = dm;
+    s->chunk_count = h->chunk_count;
+    s->object_count = h->object_count;
+    s->capacity = p->queue_capacity;
+    s->workers = p->workers;
+    s->page_size = (uint32_t)p->page_size;
+    s->load_frames = load_frames;
+    s->ring_capacity = frames;
+    s->scratch_size = slc_pack_scratch_size(d->pack);
+    s->scratch_stride = align_up(s->scratch_size);
+
+    /* The upload cap; with a staging belt (pages not mapped), also what the
+     * belt holds for the frames that may have uploads outstanding, so
+     * write_begin never finds it full. */
+    s->upload_cap = p->upload_cap;
+    slc_page_location loc;
+    d->store->ops->locate(d->store->self, 0, &loc);
+    if (loc.host == NULL) {
+        uint64_t belt = p->staging_size / ((uint64_t)p->frames_in_flight + load_frames + 1u);
+        s->staged = 1;
+        if (belt < s->upload_cap) {
+            s->upload_cap = belt;
+        }
+        if (s->upload_cap < p->page_size) {
+            give_back(s);
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                            "stream: staging_size %llu holds less than one %llu-byte page for each of %u frames "
+                            "(frames_in_flight + load_frames + 1)",
+                            (unsigned long long)p->staging_size, (unsigned long long)p->page_size,
+                            p->frames_in_flight + load_frames + 1u);
+        }
+    }
+    s->upload_cap_pages = (uint32_t)(s->upload_cap / p->page_size);
+
+    slc_pool_desc pd;
+    slc_pool_desc_from_profile(p, &pd);
+    size_t cap = p->queue_capacity;
+    void *pool_mem = NULL, *chunks = NULL, *busy = NULL, *objects = NULL, *list = NULL, *keys = NULL, *carried = NULL,
+         *slots = NULL, *ring = NULL, *scratch = NULL;
+    st = take(s, meta, slc_pool_footprint(&pd), &pool_mem, "the page pool (cpu/meta)");
+    if (st == SLC_OK) {
+        st = take(s, meta, (size_t)SLC_STREAM_CHUNK_RECORD_SIZE * p->max_chunks, &chunks, "the chunk records (cpu/meta)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, meta, p->page_count, &busy, "the page locks (cpu/meta)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, SLC_STREAM_REQUEST_RECORD_SIZE * cap, &objects, "the object requests (cpu/queues)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, 2u * SLC_STREAM_REQUEST_RECORD_SIZE * cap, &list, "the chunk list (cpu/queues)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, 2u * sizeof(uint64_t) * cap, &keys, "the sort keys (cpu/queues)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, SLC_STREAM_REQUEST_RECORD_SIZE * cap, &carried, "the deferred list (cpu/queues)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, SLC_STREAM_SLOT_RECORD_SIZE * cap, &slots, "the load slots (cpu/queues)");
+    }
+    if (st == SLC_OK) {
+        st = take(s, queues, (size_t)SLC_STREAM_FRAME_RECORD_SIZE * frames, &ring, "the telemetry ring (cpu/queues)");
+    }
+    if (st == SLC_OK && s->scratch_size != 0) {
+        st = take(s, decode, s->scratch_stride * ((size_t)p->workers + 1u), &scratch, "the read scratch (cpu/decode)");
+    }
+    if (st != SLC_OK) {
+        give_back(s);
+        return st;
+    }
+    s->chunks = chunks;
+    memset(s->chunks, 0, (size_t)SLC_STREAM_CHUNK_RECORD_SIZE * p->max_chunks);
+    s->page_busy = busy;
+    for (uint32_t i = 0; i < p->page_count; i++) {
+        atomic_init(&s->page_busy[i], 0);
+    }
+    s->objects = objects;
+    s->list = list;
+    s->keys = keys;
+    s->carried = carried;
+    s->slots = slots;
+    memset(s->slots, 0, SLC_STREAM_SLOT_RECORD_SIZE * cap);
+    s->ring = ring;
+    memset(s->ring, 0, (size_t)SLC_STREAM_FRAME_RECORD_SIZE * frames);
+    s->scratch = scratch;
+    atomic_init(&s->published, 0);
+    atomic_init(&s->claimed, 0);
+    atomic_init(&s->worker_loads, 0);
+    atomic_init(&s->caller_loads, 0);
+    atomic_init(&s->skipped_loads, 0);
+
+    st = slc_pool_init(pool_mem, slc_pool_footprint(&pd), &pd, d->store, log, &s->pool);
+    if (st != SLC_OK) {
+        give_back(s);
+        return st;
+    }
+    slc_pool_stats ps;
+    slc_pool_get_stats(s->pool, &ps);
+    s->partition_count = ps.partition_count;
+    if (p->pin_coarsest > 0) {
+        const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
+        slc_partition part = {0};
+        st = slc_pool_scan_partition(s->pool, name, &part);
+        if (st != SLC_OK && d->pin_partition == NULL) {
+            part.index = 0; /* every page is in a named partition: the first takes the pins */
+            name = p->partitions[0].name;
+            st = SLC_OK;
+        }
+        if (st != SLC_OK) {
+            give_back(s);
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: pin_partition '%s' is not a partition of the pool",
+                            name);
+        }
+        st = pin_coarsest(s, p->pin_coarsest, name, part);
+        if (st != SLC_OK) {
+            give_back(s);
+            return st;
+        }
+    }
+    *out = s;
+    return SLC_OK;
+}
+
+void slc_stream_destroy(slc_stream *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    /* Cancel everything not yet run; wait for what a thread is running. */
+    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
+    for (uint64_t q = s->applied; q < pub; q++) {
+        atomic_store_explicit(&s->slots[q % s->capacity].cancelled, 1u, memory_order_release);
+    }
+    for (uint64_t q = s->applied; q < pub; q++) {
+        const load_slot *slot = &s->slots[q % s->capacity];
+        while (!slot_finished(slot)) {
+            if (!slc_stream_work(s, s->workers)) {
+                /* claimed by a worker that has not finished yet: it is
+                 * running (it never waits on the caller), so spin */
+            }
+        }
+    }
+    give_back(s);
+}
