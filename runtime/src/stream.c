@@ -96,6 +96,7 @@ struct slc_stream {
     int phase;
     int pool_frame_open;
     uint64_t frame;
+    uint64_t prepared;         /* the frame whose due loads are applied */
     uint64_t ring_count;       /* frame records ever written */
     slc_stream_frame_stats cur;
     uint64_t frame_start_ns;
@@ -238,7 +239,7 @@ static void wait_slot(slc_stream *s, const load_slot *slot)
     }
 }
 
-static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st)
+static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st, uint64_t frame)
 {
     chunk_rec *r = &s->chunks[chunk];
     r->state = CH_FAILED;
@@ -246,19 +247,19 @@ static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st)
     if (r->attempts < 255u) {
         r->attempts++;
     }
-    r->aux = (uint32_t)s->frame;
+    r->aux = (uint32_t)frame;
     s->cur.failures++;
 }
 
-/* Applies the loads due by the open frame, in publication order. */
-static void apply_due(slc_stream *s)
+/* Applies the loads due by frame, in publication order. */
+static void apply_due(slc_stream *s, uint64_t frame)
 {
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
     uint64_t t0 = 0;
     int waited = 0;
     while (s->applied < pub) {
         load_slot *slot = &s->slots[s->applied % s->capacity];
-        if (slot->due > s->frame) {
+        if (slot->due > frame) {
             break;
         }
         if (!slot_finished(slot)) {
@@ -293,7 +294,7 @@ static void apply_due(slc_stream *s)
             slc_status rs = slc_pool_release(s->pool, page);
             SLC_ASSERT(rs == SLC_OK); /* a loading page is always releasable */
             (void)rs;
-            fail_chunk(s, slot->chunk, st);
+            fail_chunk(s, slot->chunk, st, frame);
         }
     }
     if (waited) {
@@ -310,9 +311,21 @@ slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
                         (unsigned long long)s->frame);
     }
     uint64_t t0 = now(s);
+    uint64_t next = s->frame + 1u;
+    if (s->prepared != next) {
+        /* The loads due in the next frame are applied first, while the
+         * previous frame is still open: a staged page's copy is then
+         * submitted with that frame, ahead of the work that will read it.
+         * (Done once: a refused begin is retried without applying again.) */
+        memset(&s->cur, 0, sizeof s->cur);
+        s->cur.frame = next;
+        apply_due(s, next);
+        s->prepared = next;
+    }
     if (s->pool_frame_open) {
         slc_status st = slc_pool_end_frame(s->pool);
         if (st != SLC_OK) {
+            s->cur.caller_ns += now(s) - t0;
             return st;
         }
         s->pool_frame_open = 0;
@@ -320,18 +333,17 @@ slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
     uint64_t f = 0;
     slc_status st = slc_pool_begin_frame(s->pool, &f);
     if (st != SLC_OK) {
+        s->cur.caller_ns += now(s) - t0;
         return st;
     }
+    SLC_ASSERT(f == next);
     s->pool_frame_open = 1;
     s->frame = f;
     s->totals.frame = f;
-    memset(&s->cur, 0, sizeof s->cur);
-    s->cur.frame = f;
     s->frame_start_ns = t0;
     s->object_count_frame = 0;
     s->list_count = 0;
     s->phase = PHASE_REQUESTING;
-    apply_due(s);
     s->cur.caller_ns += now(s) - t0;
     if (frame != NULL) {
         *frame = f;
@@ -1214,6 +1226,16 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
             return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: pin_partition '%s' is not a partition of the pool",
                             name);
         }
+        /* The pinned chunks are written in a frame of their own (1), which
+         * the first slc_stream_begin_frame submits: on a staging belt their
+         * copies then run before any frame's work reads them. The
+         * application's frames start at 2. */
+        uint64_t f = 0;
+        st = slc_pool_begin_frame(s->pool, &f);
+        SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
+        s->pool_frame_open = 1;
+        s->frame = f;
+        s->prepared = f;
         st = pin_coarsest(s, p->pin_coarsest, name, part);
         if (st != SLC_OK) {
             give_back(s);

@@ -55,11 +55,14 @@
  *      right there on the caller's thread).
  *
  * Visibility. A load published by slc_stream_end_frame in frame f is
- * applied by slc_stream_begin_frame of frame f + load_frames: the caller
- * waits there for it if a worker has not finished it (the wait is timed in
- * the telemetry; with loads sized by the upload cap it is normally zero),
- * then, in publication order, a load that succeeded makes its page resident
- * and one that failed releases its page and marks the chunk failed. So
+ * applied by slc_stream_begin_frame of frame f + load_frames, before that
+ * call submits the previous frame (so a staged page's copy goes with that
+ * submission, ahead of the work that reads the page): the caller waits
+ * there for it if a worker has not finished it (the wait is timed in the
+ * telemetry; with loads sized by the upload cap it is normally zero), then,
+ * in publication order, a load that succeeded makes its page resident (its
+ * last use the previous frame) and one that failed releases its page and
+ * marks the chunk failed. So
  * which pages are evicted, and what is resident in each frame, never
  * depends on worker count or I/O timing (invariant 3); only the wait does.
  *
@@ -79,7 +82,11 @@
  * every object's n coarsest levels in the pin partition, so resolution
  * always finds a level: an over-budget scene degrades to coarser detail,
  * never to a hole (invariant 5). Pinned chunks that do not fit the
- * partition, or fail to load, fail the create.
+ * partition, or fail to load, fail the create. They are written in a frame
+ * of their own, frame 1, which the first slc_stream_begin_frame submits (so
+ * on a staging belt their copies run before any work reads them): with
+ * pinning the application's first frame is 2. On a staging belt the pinned
+ * chunks must fit the belt at once (a full belt fails the create).
  *
  * Workers. With the profile's workers = 0 every load runs inline, in
  * slc_stream_end_frame. With workers > 0 the application supplies an
@@ -95,6 +102,13 @@
  * one chunk's worth of read scratch per worker and one for the caller
  * (none when the pack is mapped). slc_stream_footprint gives the bytes per
  * budget from a profile. Nothing is allocated between create and destroy.
+ *
+ * Staging. Where the store writes through a staging belt (its pages have
+ * no host address), the per-frame upload cap is also held to whole pages
+ * (a belt slot is a page whatever the chunk's size) and to what the belt
+ * holds for the frames a slot stays taken: staging_size / (frames_in_flight
+ * + load_frames + 1). The eviction log then differs from a mapped store's
+ * (fewer, larger-counted loads a frame), but is as deterministic.
  *
  * Threads. Every call but slc_stream_work is made by one thread, the
  * caller's; slc_stream_work is called by workers (and is what the caller
