@@ -90,7 +90,6 @@ struct slc_stream {
     uint64_t upload_cap;       /* bytes a frame may publish */
     uint32_t upload_cap_pages;
     uint32_t pinned_chunks;
-    int staged; /* the store writes through a staging belt */
 
     uint32_t object_count_frame, list_count, carried_count;
     int phase;
@@ -636,7 +635,6 @@ slc_status slc_stream_end_frame(slc_stream *s)
 
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
     uint64_t first_new = pub;
-    uint64_t bytes = 0;
     int room = 1;
     for (uint32_t k = 0; k < s->list_count; k++) {
         const entry *e = &s->list[s->keys[k] & 0xFFFFFFu];
@@ -660,8 +658,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
         }
         s->cur.misses++;
         const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, e->id);
-        if (!room || pub - s->applied >= s->capacity || bytes + c->decoded_size > s->upload_cap ||
-            (s->staged && s->cur.loads_started >= s->upload_cap_pages)) {
+        if (!room || pub - s->applied >= s->capacity || s->cur.loads_started >= s->upload_cap_pages) {
             room = 0;
             defer(s, e);
             continue;
@@ -698,7 +695,6 @@ slc_status slc_stream_end_frame(slc_stream *s)
         slot->dst.dst = dst;
         r->state = CH_LOADING;
         r->aux = (uint32_t)pub;
-        bytes += c->decoded_size;
         pub++;
         s->cur.loads_started++;
     }
@@ -1131,7 +1127,6 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
     d->store->ops->locate(d->store->self, 0, &loc);
     if (loc.host == NULL) {
         uint64_t belt = p->staging_size / ((uint64_t)p->frames_in_flight + load_frames + 1u);
-        s->staged = 1;
         if (belt < s->upload_cap) {
             s->upload_cap = belt;
         }

@@ -36,8 +36,11 @@
  *      a chunk already loading is in flight (nothing to do); a failed chunk
  *      waiting out its retry delay is skipped (failed_skips); anything else
  *      is a miss and is loaded if the frame still has room: fewer than
- *      queue_capacity loads in flight, and its decoded bytes within what is
- *      left of the frame's upload cap; the pool then gives it a page of its
+ *      queue_capacity loads in flight, and fewer loads started this frame
+ *      than the upload cap in whole pages (upload_per_frame / page_size: a
+ *      load may fill a page, a staging slot is a page, and counting pages
+ *      rather than bytes keeps the decisions the same on every backend);
+ *      the pool then gives it a page of its
  *      partition, evicting by the profile's policy. A miss without room, or
  *      whose partition has no evictable page (SLC_E_POOL_BUSY), is deferred:
  *      carried into the next frame's scheduling at its priority and counted.
@@ -104,11 +107,10 @@
  * budget from a profile. Nothing is allocated between create and destroy.
  *
  * Staging. Where the store writes through a staging belt (its pages have
- * no host address), the per-frame upload cap is also held to whole pages
- * (a belt slot is a page whatever the chunk's size) and to what the belt
- * holds for the frames a slot stays taken: staging_size / (frames_in_flight
- * + load_frames + 1). The eviction log then differs from a mapped store's
- * (fewer, larger-counted loads a frame), but is as deterministic.
+ * no host address), the upload cap in pages is also held to what the belt
+ * holds for the frames a slot stays taken: staging_size / page_size /
+ * (frames_in_flight + load_frames + 1). A belt at least that large gives
+ * the same eviction log as mapped pages.
  *
  * Threads. Every call but slc_stream_work is made by one thread, the
  * caller's; slc_stream_work is called by workers (and is what the caller
