@@ -716,8 +716,9 @@ slc_status slc_stream_end_frame(slc_stream *s)
     s->phase = PHASE_SCHEDULED;
 
     /* Telemetry. */
-    s->cur.budget_count = (uint32_t)slc_budgets_count(s->budgets);
-    for (uint32_t i = 0; i < s->cur.budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
+    size_t nb = slc_budgets_count(s->budgets);
+    s->cur.budget_count = (uint32_t)(nb < SLC_PROFILE_BUDGET_MAX ? nb : SLC_PROFILE_BUDGET_MAX);
+    for (uint32_t i = 0; i < s->cur.budget_count; i++) {
         slc_budget_stats bs;
         slc_budgets_get(s->budgets, (slc_budget_id){(uint16_t)i}, &bs);
         s->cur.budgets[i] = bs.current;

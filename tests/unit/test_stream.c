@@ -263,6 +263,17 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
         slc_stream_frame_stats fs;
         assert_int_equal(slc_stream_walk_telemetry(f->s, &fs, 1), 1);
         assert_int_equal(fs.frame, first + t - 1u);
+        /* every budget's use as the frame ended, within its limit */
+        slc_budgets *b = slc_memory_budgets(f->mem);
+        assert_int_equal(fs.budget_count, f->profile.budget_count);
+        for (uint32_t i = 0; i < fs.budget_count; i++) {
+            slc_budget_stats bs;
+            slc_budgets_get(b, (slc_budget_id){(uint16_t)i}, &bs);
+            assert_int_equal(fs.budgets[i], bs.current);
+            assert_true(fs.budgets[i] <= bs.limit);
+        }
+        assert_true(fs.caller_ns > 0);
+        assert_true(fs.wait_ns <= fs.caller_ns);
         const uint64_t v[] = {fs.requests, fs.chunks,          fs.hits,     fs.misses,   fs.in_flight,
                               fs.loads_started, fs.loads_completed, fs.evictions, fs.deferred, fs.dropped,
                               fs.fallbacks, fs.holes, fs.bytes_read, fs.bytes_uploaded, fs.loads_cancelled};
