@@ -1,26 +1,50 @@
 #!/usr/bin/env bash
 # Runs every test of sluice: installs what is missing (scripts/deps.sh),
 # then builds and tests, each in its own build folder:
-#   default  native build: unit, CLI, install and static checks
+#   default  native build: unit, CLI, install and static checks, each fuzz
+#            target's seed corpus replayed, and the conformance suite
+#            (every profile in budgets/ against the workloads, label
+#            conformance; its results also in build/default/conformance.xml,
+#            JUnit XML, and every preset's in build/<preset>/junit.xml)
+#   static   clang-tidy and cppcheck over runtime/, platform/ and tools/
+#            (scripts/static.sh, on the default build's compile commands)
+#   memcheck the host unit tests and one Vulkan run under valgrind
+#            (the default build; `ctest --preset memcheck`)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite
 #   tsan     ThreadSanitizer (clang), the whole suite (the threaded tests matter)
 #   aarch64  cross build, tests under qemu-aarch64
 #   armhf    cross build (32-bit ARM), tests under qemu-arm
 #   fuzz     libFuzzer targets (clang, ASan+UBSan), each for a bounded time
-# Usage: scripts/test.sh [preset...]   (default: all of the above)
+# Usage: scripts/test.sh [step...]   (default: all of the above, in that order)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/deps.sh --cross
 
-presets=("$@")
-[[ ${#presets[@]} -eq 0 ]] && presets=(default asan tsan aarch64 armhf fuzz)
+steps=("$@")
+[[ ${#steps[@]} -eq 0 ]] && steps=(default static memcheck asan tsan aarch64 armhf fuzz)
 
-for p in "${presets[@]}"; do
+for p in "${steps[@]}"; do
     echo "=== ${p} ==="
     start=$(date +%s)
-    cmake --preset "$p" >/dev/null
-    cmake --build --preset "$p"
-    ctest --preset "$p"
+    case "$p" in
+    static)
+        cmake --preset default >/dev/null
+        scripts/static.sh
+        ;;
+    memcheck)
+        cmake --preset default >/dev/null
+        cmake --build --preset default
+        ctest --preset memcheck
+        ;;
+    *)
+        cmake --preset "$p" >/dev/null
+        cmake --build --preset "$p"
+        ctest --preset "$p" --output-junit "$PWD/build/$p/junit.xml"
+        if [[ "$p" == default ]]; then
+            ctest --preset default -L conformance --output-junit "$PWD/build/default/conformance.xml"
+        fi
+        ;;
+    esac
     echo "=== ${p}: passed in $(( $(date +%s) - start )) s ==="
 done

@@ -262,6 +262,9 @@ int cmd_bench(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "pool") == 0) {
         return bench_pool(argc - 1, argv + 1);
     }
+    if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
+        return bench_stream(argc - 1, argv + 1);
+    }
     int quick = 0, json = 0, ok = argc >= 1 && strcmp(argv[0], "alloc") == 0;
     for (int i = 1; ok && i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
@@ -274,7 +277,9 @@ int cmd_bench(int argc, char **argv)
     }
     if (!ok) {
         fprintf(stderr, "usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
-                        "       sluice bench pool [--quick]\n");
+                        "       sluice bench pool [--quick]\n"
+                        "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
+                        "                           [--json]\n");
         return CLI_USAGE;
     }
     const size_t repeats = quick ? 5 : REPEATS_MAX, rounds = quick ? 20 : 196, lat_rounds = quick ? 98 : 977;

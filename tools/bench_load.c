@@ -102,36 +102,40 @@ int bench_load(int argc, char **argv)
     for (int m = 0; m < modes; m++) {
         pass(m == 2 ? &rp : &r, m == 2 ? MODE_LOAD : m); /* warm the page cache and the code */
     }
-    for (int k = 0; k < repeats; k++) {
+    rc = CLI_OK;
+    for (int k = 0; k < repeats && rc == CLI_OK; k++) {
         for (int m = 0; m < modes; m++) { /* interleaved, so noise falls on every mode alike */
             uint64_t t0 = slc_platform_now_ns();
             decoded = pass(m == 2 ? &rp : &r, m == 2 ? MODE_LOAD : m);
             uint64_t t1 = slc_platform_now_ns();
             if (decoded == 0) {
                 fprintf(stderr, "sluice bench load: a chunk failed to load\n");
-                return CLI_FAILED;
+                rc = CLI_FAILED;
+                break;
             }
             gbps[m][k] = (double)decoded / (double)(t1 - t0);
         }
     }
-    printf("sluice bench load %s: %u chunks, %llu decoded bytes a pass, median of %d passes\n\n", path,
-           h->chunk_count, (unsigned long long)decoded, repeats);
-    printf("%-32s %10s %10s\n", "path", "GB/s", "vs raw");
-    double base = 0;
-    for (int m = 0; m < modes; m++) {
-        qsort(gbps[m], (size_t)repeats, sizeof gbps[m][0], cmp_double);
-        double med = gbps[m][repeats / 2];
-        if (m == 0) {
-            base = med;
+    if (rc == CLI_OK) {
+        printf("sluice bench load %s: %u chunks, %llu decoded bytes a pass, median of %d passes\n\n", path,
+               h->chunk_count, (unsigned long long)decoded, repeats);
+        printf("%-32s %10s %10s\n", "path", "GB/s", "vs raw");
+        double base = 0;
+        for (int m = 0; m < modes; m++) {
+            qsort(gbps[m], (size_t)repeats, sizeof gbps[m][0], cmp_double);
+            double med = gbps[m][repeats / 2];
+            if (m == 0) {
+                base = med;
+            }
+            printf("%-32s %10.2f %9.2fx\n", labels[m], med, med / base);
         }
-        printf("%-32s %10.2f %9.2fx\n", labels[m], med, med / base);
+        printf("\nGB/s of decoded bytes; the load path adds the XXH3 of the stored bytes (and, for pread, the read)\n");
     }
-    printf("\nGB/s of decoded bytes; the load path adds the XXH3 of the stored bytes (and, for pread, the read)\n");
     free(rp.scratch);
     free(r.pages);
     if (use_pread) {
         cli_pack_close(&direct);
     }
     cli_pack_close(&mapped);
-    return CLI_OK;
+    return rc;
 }

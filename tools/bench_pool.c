@@ -194,6 +194,18 @@ static void naive_tick(naive *v)
     }
 }
 
+/* True when page i comes before page best in the policy's order. */
+static int naive_before(const naive *v, uint32_t i, uint32_t best)
+{
+    if (!v->priority) {
+        return v->stamp[i] < v->stamp[best];
+    }
+    return v->prio[i] != v->prio[best] ? v->prio[i] < v->prio[best]
+           : v->lod[i] != v->lod[best] ? v->lod[i] < v->lod[best]
+           : v->last[i] != v->last[best] ? v->last[i] < v->last[best]
+                                         : v->chunk_of[i] < v->chunk_of[best];
+}
+
 /* The O(n) scan: the safe page that comes first in the policy's order. */
 static uint32_t naive_victim(const naive *v)
 {
@@ -203,16 +215,7 @@ static uint32_t naive_victim(const naive *v)
         if (v->chunk_of[i] == NONE || v->last[i] > safe) {
             continue;
         }
-        if (best == NONE) {
-            best = i;
-        } else if (!v->priority) {
-            if (v->stamp[i] < v->stamp[best]) {
-                best = i;
-            }
-        } else if (v->prio[i] != v->prio[best] ? v->prio[i] < v->prio[best]
-                   : v->lod[i] != v->lod[best] ? v->lod[i] < v->lod[best]
-                   : v->last[i] != v->last[best] ? v->last[i] < v->last[best]
-                                                 : v->chunk_of[i] < v->chunk_of[best]) {
+        if (best == NONE || naive_before(v, i, best)) {
             best = i;
         }
     }
@@ -315,7 +318,7 @@ static int verify_same_decisions(slc_eviction_policy policy)
     naive_init(&v, VERIFY_PAGES, policy == SLC_EVICTION_PRIORITY);
     uint64_t seed = 0x243F6A8885A308D3u;
     for (int s = 0; s < VERIFY_STEPS; s++) {
-        uint32_t c = (uint32_t)(xorshift64(&seed) % (2 * VERIFY_PAGES));
+        uint32_t c = (uint32_t)(xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
         slc_page_info info;
         if (slc_pool_lookup(r.pool, c, &info) == SLC_OK) {
             need(v.map[c] == info.page.index, "the naive pool disagrees on a lookup");

@@ -153,6 +153,11 @@ int cmd_budget(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "header") == 0) {
         return budget_header(argc - 1, argv + 1);
     }
-    fprintf(stderr, "usage: sluice budget check FILE [--json]\n       sluice budget header FILE [-o OUT] [--name NAME]\n");
+    if (argc >= 1 && strcmp(argv[0], "fit") == 0) {
+        int cmd_budget_fit(int argc, char **argv); /* tools/fit_cmd.c */
+        return cmd_budget_fit(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "usage: sluice budget check FILE [--json]\n       sluice budget header FILE [-o OUT] [--name NAME]\n"
+                    "       sluice budget fit PROFILE PACK [--trace FILE | --camera PATH ...] [--json]\n");
     return CLI_USAGE;
 }

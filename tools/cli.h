@@ -21,6 +21,7 @@ int cmd_pack(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int bench_load(int argc, char **argv);
 int bench_pool(int argc, char **argv);
+int bench_stream(int argc, char **argv);
 
 /* Reads a whole file (at most max bytes) into a malloc'd buffer; the tools
  * may use the heap, the runtime may not. Prints the reason and returns NULL

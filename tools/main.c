@@ -13,6 +13,9 @@ static void usage(FILE *f)
             "  budget check FILE [--json]        validate a budget profile and print its memory report\n"
             "  budget header FILE [-o OUT] [--name NAME]\n"
             "                                    emit the profile as a C header for firmware\n"
+            "  budget fit PROFILE PACK [--trace FILE | --camera PATH] [--json]\n"
+            "                                    offline: does the profile hold the workload without\n"
+            "                                    fallback (0), only with fallback or deferral (4), or not (5)\n"
             "  inspect FILE [--verify] [--json] [--pread]\n"
             "                                    a pack's header, tables, chunk statistics per codec\n"
             "                                    and LOD, page fill; --verify loads and checks every chunk\n"
@@ -23,9 +26,19 @@ static void usage(FILE *f)
             "                                    LZ4_decompress_safe of the same chunks\n"
             "  bench pool [--quick]              page pool acquire, lookup and touch at 1k, 64k and 1M\n"
             "                                    pages (host backend) against an O(n) scan policy\n"
+            "  bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N] [--json]\n"
+            "                                    the stream scheduler end to end (host backend): GB/s\n"
+            "                                    against plain LZ4 decode, ns a request on hits and\n"
+            "                                    misses, peak RSS through a pool of pack/50 against\n"
+            "                                    loading everything\n"
             "  pack INPUT.gltf|.glb -o OUT.pack [options]\n"
             "  pack --synthetic city --size SIZE [--seed N] -o OUT.pack\n"
             "                                    build a pack (sluice pack --help: options)\n"
+            "  run PACK [--profile FILE] [--trace FILE | --camera fly|orbit|teleport] [--backend B]\n"
+            "      [--json] [--svg FILE] [--chrome-trace FILE] [--evict-log FILE] [--save-trace FILE]\n"
+            "                                    stream a workload frame by frame under the profile's\n"
+            "                                    budgets and judge it (sluice run --help: options;\n"
+            "                                    exit 4 when the verdict fails)\n"
             "  version                           print the library version\n"
             "  help                              this text\n"
             "\n"
@@ -50,6 +63,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "pack") == 0) {
         return cmd_pack(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "run") == 0) {
+        int cmd_run(int argc, char **argv); /* tools/run_cmd.c */
+        return cmd_run(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "version") == 0) {
         unsigned v = slc_version();

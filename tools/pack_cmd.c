@@ -177,7 +177,7 @@ static int open_gltf(const char *in, int skip_unsupported, int *quiet, gltf_scen
         fprintf(stderr, "sluice: %s: cannot open: %s\n", in, strerror(errno));
         return CLI_IO;
     }
-    fclose(probe);
+    (void)fclose(probe); /* read only: nothing to lose */
     gltf_options go;
     memset(&go, 0, sizeof go);
     go.skip_unsupported = skip_unsupported;
@@ -337,7 +337,7 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
     memset(&opt, 0, sizeof opt);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *v = i + 1 < argc ? argv[i + 1] : ""; /* never NULL: a missing value is refused below */
         unsigned long long n;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             pack_usage(stdout);
@@ -348,7 +348,7 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
             skip_unsupported = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
-        } else if (takes_value(a) && v == NULL) {
+        } else if (takes_value(a) && i + 1 >= argc) {
             fprintf(stderr, "sluice pack: %s needs a value\n", a);
             return CLI_USAGE;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {

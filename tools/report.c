@@ -27,7 +27,7 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
     char *buf = malloc(max + 1);
     size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
     int err = ferror(f);
-    fclose(f);
+    (void)fclose(f); /* read only: nothing to lose */
     if (buf == NULL || err) {
         fprintf(stderr, "sluice: %s: read failed\n", path);
         free(buf);
@@ -216,7 +216,7 @@ static size_t pack_meta_bytes(const slc_io *io)
      * slc_pack_open before the arena matters. */
     uint64_t bytes = (uint64_t)h.chunk_count * sizeof(slc_pack_chunk) + (uint64_t)h.object_count * sizeof(slc_pack_object) +
                      (uint64_t)h.lod_count * sizeof(slc_pack_lod) + (uint64_t)h.span_count * sizeof(slc_pack_span) +
-                     (uint64_t)h.instance_count * sizeof(slc_pack_instance) + h.string_size + 7 * 16 + 4096;
+                     (uint64_t)h.instance_count * sizeof(slc_pack_instance) + h.string_size + (uint64_t)7 * 16 + 4096;
     return bytes > io->size + 4096 ? (size_t)(io->size + 4096) : (size_t)bytes;
 }
 

@@ -15,6 +15,8 @@ typedef struct host_store {
     uint64_t writes;
     uint64_t bytes_written;
     uint64_t submitted;
+    slc_budgets *budgets; /* slc_host_store_init_at: what the pages are charged to, or NULL */
+    slc_budget_id budget;
 } host_store;
 
 /* The record is padded to the page alignment so the first page follows it
@@ -131,6 +133,53 @@ slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t p
     out->page_count = page_count;
     out->page_size = page_size;
     return SLC_OK;
+}
+
+slc_status slc_host_store_init_at(void *mem, size_t size, slc_budgets *b, slc_budget_id budget, uint32_t page_count,
+                                  uint32_t page_size, const slc_logger *log, slc_page_store *out)
+{
+    SLC_ASSERT(mem != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    size_t bytes = bytes_of(page_count, page_size);
+    if (bytes == 0) {
+        return store_fail(log, SLC_E_INVALID,
+                          "host store: page_count and page_size must be non-zero and their product fit this target");
+    }
+    if (((uintptr_t)mem % SLC_HOST_STORE_PAGE_ALIGN) != 0 || size < bytes) {
+        return store_fail(log, SLC_E_INVALID,
+                          "host store: the memory is misaligned or smaller than slc_host_store_footprint");
+    }
+    if (b != NULL) {
+        slc_status s = slc_budgets_reserve(b, budget, (uint64_t)page_count * page_size, NULL);
+        if (s != SLC_OK) {
+            return store_fail(log, s, "host store: the budget refused the pages");
+        }
+    }
+    host_store *h = mem;
+    memset(h, 0, HOST_RECORD_SIZE);
+    h->pages = (unsigned char *)mem + HOST_RECORD_SIZE;
+    h->stride = stride_of(page_size);
+    h->page_count = page_count;
+    h->page_size = page_size;
+    h->budgets = b;
+    h->budget = budget;
+    out->ops = &host_ops;
+    out->self = h;
+    out->backend = SLC_HOST_STORE_BACKEND;
+    out->page_count = page_count;
+    out->page_size = page_size;
+    return SLC_OK;
+}
+
+void slc_host_store_deinit(slc_page_store *store)
+{
+    SLC_ASSERT(store != NULL && store->ops == &host_ops);
+    host_store *h = store->self;
+    if (h->budgets != NULL) {
+        slc_budgets_release(h->budgets, h->budget, (uint64_t)h->page_count * h->page_size);
+        h->budgets = NULL;
+    }
+    memset(store, 0, sizeof *store);
 }
 
 void slc_host_store_get_stats(const slc_page_store *store, slc_host_store_stats *out)

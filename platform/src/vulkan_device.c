@@ -3,6 +3,7 @@
 #include "vulkan_internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +47,9 @@ const char *slc_vulkan_result_name(VkResult r)
     }
 }
 
-slc_status slc__vk_log(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
+/* The name in parentheses: vulkan_internal.h may define slc__vk_log as a
+ * macro for the static analyzer. */
+slc_status(slc__vk_log)(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
 {
     if (vk->log.fn != NULL) {
         char msg[512];
@@ -302,7 +305,7 @@ static void teardown(slc_vulkan *vk)
 {
     if (vk->device != VK_NULL_HANDLE && vk->vkd.vkDestroyDevice != NULL) {
         if (vk->lock_ready) {
-            slc__vk_wait_all(vk, 10u * 1000u * 1000u * 1000u);
+            slc__vk_wait_all(vk, UINT64_C(10) * 1000u * 1000u * 1000u); /* 10 s (in 32 bits it wrapped to 1.4 s) */
         }
         slc__vk_destroy_frames(vk);
         slc__vk_destroy_pool(vk);

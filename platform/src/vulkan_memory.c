@@ -121,6 +121,7 @@ static slc_status create_buffer(slc_vulkan *vk, VkDeviceSize size, VkBufferUsage
     VkResult r = vk->vkd.vkCreateBuffer(vk->device, &bi, &vk->cb, out);
     if (r != VK_SUCCESS) {
         *out = VK_NULL_HANDLE;
+        memset(req, 0, sizeof *req); /* every output is defined on failure too */
         return slc__vk_fail(vk, "vkCreateBuffer", r, before);
     }
     vk->vkd.vkGetBufferMemoryRequirements(vk->device, *out, req);

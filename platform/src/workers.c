@@ -42,7 +42,13 @@ typedef struct workers_state {
     /* The completion side: workers signal, the caller waits. */
     pthread_mutex_t done_lock;
     pthread_cond_t done_cond;
-    bool done; /* completed() since wait() last returned (under done_lock) */
+    /* completed() since wait() last returned; the caller is (about to be)
+     * blocked in wait(). Both sequentially consistent: a worker stores done
+     * then reads waiting, the caller stores waiting then reads done, so one
+     * of them sees the other's store and no wakeup is lost, and a worker
+     * takes the lock only when the caller may be asleep. */
+    atomic_bool done;
+    atomic_bool waiting;
     worker_slot slots[SLC_PLATFORM_WORKERS_MAX];
 } workers_state;
 
@@ -139,6 +145,8 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
     st->work = work;
     st->ctx = ctx;
     atomic_init(&st->stop, false);
+    atomic_init(&st->done, false);
+    atomic_init(&st->waiting, false);
 
     static const char *const sync_names[] = {"work lock", "work condition", "completion lock",
                                              "completion condition"};
@@ -237,21 +245,27 @@ static void workers_completed(void *self)
 {
     workers_state *st = state_of(self);
     SLC_ASSERT(st->magic == WORKERS_MAGIC);
-    pthread_mutex_lock(&st->done_lock);
-    st->done = true;
-    pthread_cond_signal(&st->done_cond); /* one waiter at most: the caller's thread */
-    pthread_mutex_unlock(&st->done_lock);
+    atomic_store(&st->done, true);
+    if (atomic_load(&st->waiting)) {
+        pthread_mutex_lock(&st->done_lock);
+        pthread_cond_signal(&st->done_cond); /* one waiter at most: the caller's thread */
+        pthread_mutex_unlock(&st->done_lock);
+    }
 }
 
 static void workers_wait(void *self)
 {
     workers_state *st = state_of(self);
     SLC_ASSERT(st->magic == WORKERS_MAGIC);
+    if (atomic_exchange(&st->done, false)) {
+        return; /* completed() came first: no lock, no sleep */
+    }
     pthread_mutex_lock(&st->done_lock);
-    while (!st->done) {
+    atomic_store(&st->waiting, true);
+    while (!atomic_exchange(&st->done, false)) {
         pthread_cond_wait(&st->done_cond, &st->done_lock);
     }
-    st->done = false;
+    atomic_store(&st->waiting, false);
     pthread_mutex_unlock(&st->done_lock);
 }
 

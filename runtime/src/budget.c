@@ -195,6 +195,9 @@ slc_status slc_budgets_reserve(slc_budgets *b, slc_budget_id budget, uint64_t by
     if (bytes == 0) {
         return SLC_OK;
     }
+    /* A test configuration may refuse this reservation on purpose, at the
+     * budget itself (config.h); 0, and gone, in every other build. */
+    const bool fault = SLC_FAULT_RESERVE(b, budget, bytes) != 0;
     uint16_t path[SLC_BUDGET_DEPTH_MAX + 1];
     uint64_t after[SLC_BUDGET_DEPTH_MAX + 1];
     uint32_t levels = 0;
@@ -206,7 +209,7 @@ slc_status slc_budgets_reserve(slc_budgets *b, slc_budget_id budget, uint64_t by
             /* cur > limit cannot happen unless a caller released more than
              * it reserved (a contract violation that SLC_ASSERT catches in
              * checked builds); refuse then too rather than wrap around. */
-            if (cur > n->limit || bytes > n->limit - cur) {
+            if ((fault && levels == 0) || cur > n->limit || bytes > n->limit - cur) {
                 /* Refused here: undo the levels below, count, and say why. */
                 for (uint32_t k = 0; k < levels; k++) {
                     atomic_fetch_sub_explicit(&node_at(b, path[k])->current, bytes, memory_order_relaxed);

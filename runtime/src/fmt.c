@@ -102,8 +102,9 @@ size_t slc__fmt(char *buf, size_t cap, const char *fmt, ...)
     return n;
 }
 
-slc_status slc__log(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt,
-                    ...)
+/* The name in parentheses: internal.h may define slc__log as a macro for the
+ * static analyzer. */
+slc_status(slc__log)(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt, ...)
 {
     if (log != NULL && log->fn != NULL) {
         char msg[320];

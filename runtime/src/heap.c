@@ -134,7 +134,12 @@ static int is_free(const block *b) { return (b->size & FREE_BIT) != 0; }
 static block *at(void *base, size_t offset) { return (block *)(void *)((unsigned char *)base + offset); }
 static block *next_phys(block *b) { return at(b, bsize(b)); }
 static void *payload(block *b) { return (unsigned char *)b + HDR; }
-static block *from_payload(const void *p) { return (block *)(void *)((unsigned char *)(uintptr_t)p - HDR); }
+/* The block of payload p, which lies in h's area: derived from the area's
+ * own pointer, so no const is cast away and no integer becomes a pointer. */
+static block *from_payload(const slc_heap *h, const void *p)
+{
+    return at(h->area, (size_t)((const unsigned char *)p - h->area) - HDR);
+}
 
 static void mapping_insert(size_t size, unsigned *fl, unsigned *sl)
 {
@@ -272,7 +277,7 @@ static block *live_block(slc_heap *h, const void *ptr)
     if (p < h->area + HDR || p >= (const unsigned char *)h->end || ((uintptr_t)p & (GRAN - 1u)) != 0) {
         return NULL;
     }
-    block *b = from_payload(ptr);
+    block *b = from_payload(h, ptr);
     size_t s = bsize(b);
     if (is_free(b) || s < MIN_BLOCK || (s & (GRAN - 1u)) != 0 || s > (size_t)((unsigned char *)h->end - (unsigned char *)b) ||
         next_phys(b)->prev_phys != b) {

@@ -32,7 +32,7 @@ static int host_backed(const slc_profile *p, uint32_t i)
     while (p->budgets[i].parent != SLC_BUDGET_NONE_INDEX) {
         i = p->budgets[i].parent;
     }
-    return strncmp(p->budgets[i].name, "cpu", SLC_NAME_MAX) == 0;
+    return strncmp(p->budgets[i].name, "cpu", sizeof "cpu") == 0; /* the NUL too: exactly "cpu" */
 }
 
 /* Bytes budget i owns for itself: its limit less what its children claim. */

@@ -66,14 +66,18 @@ struct slc_pack {
     size_t scratch_size;
 };
 
-static slc_status memory_read(void *user, uint64_t offset, void *dst, size_t size)
+static slc_status memory_read_io(const slc_io *io, uint64_t offset, void *dst, size_t size)
 {
-    const slc_io *io = user;
     if (offset > io->size || size > io->size - offset) {
         return SLC_E_IO_SHORT;
     }
     memcpy(dst, io->mapped + offset, size);
     return SLC_OK;
+}
+
+static slc_status memory_read(void *user, uint64_t offset, void *dst, size_t size)
+{
+    return memory_read_io(user, offset, dst, size);
 }
 
 void slc_io_from_memory(const void *data, size_t size, slc_io *out)
@@ -109,7 +113,7 @@ static slc_status pack_fail(const slc_pack *p, slc_status status, const char *fm
 
 static slc_status read_at(const slc_pack *p, uint64_t offset, void *dst, size_t size, const char *what)
 {
-    slc_status s = p->io.mapped != NULL ? memory_read((void *)(uintptr_t)&p->io, offset, dst, size)
+    slc_status s = p->io.mapped != NULL ? memory_read_io(&p->io, offset, dst, size)
                                         : p->io.read(p->io.user, offset, dst, size);
     if (s != SLC_OK) {
         return pack_fail(p, s, "%s: read of %zu bytes at offset %llu failed (%s)", what, size, (unsigned long long)offset,

@@ -140,7 +140,7 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
     size_t cap = p->queue_capacity;
     if (pool == 0 || !mul_ok(SLC_STREAM_CHUNK_RECORD_SIZE, p->max_chunks, &chunks) ||
         !mul_ok(1, p->page_count, &busy) || !mul_ok(SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q1) ||
-        !mul_ok(2u * SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q2) ||
+        !mul_ok((size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q2) ||
         !mul_ok(SLC_STREAM_SLOT_RECORD_SIZE, cap, &slots) || !mul_ok(SLC_STREAM_FRAME_RECORD_SIZE, frames, &ring) ||
         !mul_ok(align_up(scratch_size), (size_t)p->workers + 1u, &dec)) {
         return SLC_E_INVALID;
@@ -1158,7 +1158,7 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
         st = take(s, queues, SLC_STREAM_REQUEST_RECORD_SIZE * cap, &objects, "the object requests (cpu/queues)");
     }
     if (st == SLC_OK) {
-        st = take(s, queues, 2u * SLC_STREAM_REQUEST_RECORD_SIZE * cap, &list, "the chunk list (cpu/queues)");
+        st = take(s, queues, (size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE * cap, &list, "the chunk list (cpu/queues)");
     }
     if (st == SLC_OK) {
         st = take(s, queues, 2u * sizeof(uint64_t) * cap, &keys, "the sort keys (cpu/queues)");

@@ -1856,6 +1856,52 @@ static void test_host_store(void **state)
     assert_string_equal(c.message, "host store: the arena's budget refused the pages");
 }
 
+/* A host store over the caller's memory charges exactly its pages to the
+ * budget (its record and padding to nobody), and gives them back. */
+static void test_host_store_at_charges_its_pages(void **state)
+{
+    (void)state;
+    static _Alignas(64) unsigned char bmem[SLC_BUDGETS_FOOTPRINT(2, 1)];
+    const slc_budget_desc d[2] = {{"gpu", 1000, SLC_BUDGET_NONE_INDEX}, {"gpu/pool", 400, 0}};
+    slc_budgets *b;
+    assert_int_equal(slc_budgets_init(bmem, sizeof bmem, d, 2, 1, NULL, &b), SLC_OK);
+    size_t fp = slc_host_store_footprint(4, 100);
+    static _Alignas(64) unsigned char mem[1024];
+    assert_true(fp <= sizeof mem);
+    capture_log c;
+    slc_logger log = capture_logger(&c);
+    slc_page_store store;
+    slc_budget_stats bs;
+    assert_int_equal(slc_host_store_init_at(mem, fp, b, (slc_budget_id){1}, 4, 100, &log, &store), SLC_OK);
+    slc_budgets_get(b, (slc_budget_id){1}, &bs);
+    assert_int_equal(bs.current, 400); /* the pages exactly: the limit holds them */
+    slc_page_location loc;
+    store.ops->locate(store.self, 3, &loc);
+    assert_true((unsigned char *)loc.host + 100 <= mem + fp);
+    assert_int_equal((uintptr_t)loc.host % SLC_HOST_STORE_PAGE_ALIGN, 0);
+    slc_host_store_deinit(&store);
+    assert_null(store.ops);
+    slc_budgets_get(b, (slc_budget_id){1}, &bs);
+    assert_int_equal(bs.current, 0);
+    /* refusals: the budget, the size, the alignment, the counts; nothing reserved */
+    assert_int_equal(slc_host_store_init_at(mem, sizeof mem, b, (slc_budget_id){1}, 5, 100, &log, &store),
+                     SLC_E_BUDGET_REFUSED);
+    assert_string_equal(c.message, "host store: the budget refused the pages");
+    assert_null(store.ops);
+    assert_int_equal(slc_host_store_init_at(mem, fp - SLC_HOST_STORE_PAGE_ALIGN, b, (slc_budget_id){1}, 4, 100, &log, &store), SLC_E_INVALID);
+    assert_string_equal(c.message, "host store: the memory is misaligned or smaller than slc_host_store_footprint");
+    assert_int_equal(slc_host_store_init_at(mem + 8, fp, b, (slc_budget_id){1}, 4, 100, &log, &store), SLC_E_INVALID);
+    assert_int_equal(slc_host_store_init_at(mem, fp, b, (slc_budget_id){1}, 0, 100, &log, &store), SLC_E_INVALID);
+    assert_string_equal(c.message,
+                        "host store: page_count and page_size must be non-zero and their product fit this target");
+    slc_budgets_get(b, (slc_budget_id){1}, &bs);
+    assert_int_equal(bs.current, 0);
+    /* no budget: nothing reserved, nothing released */
+    assert_int_equal(slc_host_store_init_at(mem, fp, NULL, SLC_BUDGET_NONE, 4, 100, &log, &store), SLC_OK);
+    slc_host_store_deinit(&store);
+    assert_true(slc_budgets_check(b));
+}
+
 /* --- contracts --------------------------------------------------------------- */
 
 static void test_contract_violations_assert(void **state)
@@ -1908,6 +1954,7 @@ int main(void)
         cmocka_unit_test(test_random_sequence_is_deterministic),
         cmocka_unit_test(test_fixed_trace_hash_is_constant),
         cmocka_unit_test(test_host_store),
+        cmocka_unit_test(test_host_store_at_charges_its_pages),
         cmocka_unit_test(test_contract_violations_assert),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

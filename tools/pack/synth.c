@@ -1,6 +1,7 @@
 /* sluice pack: synthetic scenes (see synth.h). */
 #include "synth.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,7 @@ static void as_built(v3 *p, v3 *n)
 /* Call reserve first. */
 static uint32_t vertex(gen *g, v3 p, v3 n, float u, float v)
 {
+    assert(g->vc < g->vcap && g->pos != NULL && g->nrm != NULL && g->uv != NULL); /* reserve first */
     as_built(&p, &n);
     uint32_t i = g->vc++;
     g->pos[i * 3 + 0] = p.x;
@@ -563,7 +565,8 @@ static void lot_matrix(const pk_synth *s, uint32_t lot, int quarter, float m[16]
     m[10] = c;
     float half = 0.5f * (float)(s->side - 1);
     m[12] = ((float)(lot % s->side) - half) * LOT_SPACING;
-    m[14] = ((float)(lot / s->side) - half) * LOT_SPACING;
+    uint32_t row = lot / s->side; /* the lot's row: integer division on purpose */
+    m[14] = ((float)row - half) * LOT_SPACING;
     m[15] = 1.0f;
 }
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "sluice/arena.h"
+#include "sluice/budget.h"
 #include "sluice/page_store.h"
 #include "sluice/status.h"
 
@@ -59,6 +60,26 @@ size_t slc_host_store_footprint(uint32_t page_count, uint32_t page_size);
  * arena is unchanged. O(1); never calls the heap. */
 slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t page_size, const slc_logger *log,
                                slc_page_store *out);
+
+/* The same over memory the caller provides (mem: slc_host_store_footprint
+ * bytes, aligned to SLC_HOST_STORE_PAGE_ALIGN; a static array, or a block
+ * platform/ mapped once), with exactly page_count x page_size bytes reserved
+ * on budget (normally gpu/pool, which then shows the pool as a GPU backend
+ * would; b NULL: nothing reserved). The store's 64-byte record and the
+ * pages' alignment padding are bookkeeping, charged to nobody. Release the
+ * reservation with slc_host_store_deinit.
+ *
+ * Fails iff page_count or page_size is 0 or their product does not fit
+ * size_t, or mem is misaligned or smaller than needed (SLC_E_INVALID), or
+ * the budget refuses (its status). On failure *out is zeroed and nothing is
+ * reserved. O(1); never calls the heap. */
+slc_status slc_host_store_init_at(void *mem, size_t size, slc_budgets *b, slc_budget_id budget, uint32_t page_count,
+                                  uint32_t page_size, const slc_logger *log, slc_page_store *out);
+
+/* Releases what slc_host_store_init_at reserved (nothing for a store made
+ * by slc_host_store_init, whose arena is reset by its owner) and zeroes
+ * *store. O(1). */
+void slc_host_store_deinit(slc_page_store *store);
 
 /* The counters of a store made by slc_host_store_init (SLC_ASSERT: its
  * backend is the host one). O(1). */

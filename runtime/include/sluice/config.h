@@ -30,6 +30,18 @@
 #endif
 #endif
 
+/* SLC_FAULT_RESERVE(budgets, budget, bytes): fault injection, for tests
+ * only. slc_budgets_reserve evaluates it once per reservation of a non-zero
+ * size; when it is true, the reservation is refused exactly as if the budget
+ * itself had no room (SLC_E_BUDGET_REFUSED, counted in refused and
+ * refused_here, explained in the refusal), so a test can refuse the Nth
+ * reservation of an init path and check that the path unwinds
+ * (tests/unit/test_fault_sweep.c). By default it is 0 and compiles away: a
+ * release build pays nothing. tests/support/slc_test_config.h defines it. */
+#ifndef SLC_FAULT_RESERVE
+#define SLC_FAULT_RESERVE(budgets, budget, bytes) 0
+#endif
+
 /* Longest budget, phase or profile name, including the terminating NUL. */
 #define SLC_NAME_MAX 32
 

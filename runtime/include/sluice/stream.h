@@ -249,7 +249,8 @@ typedef struct slc_stream_frame_stats {
     uint64_t bytes_read;      /* stored bytes of the loads applied this frame */
     uint64_t bytes_decoded;   /* their decoded bytes */
     uint64_t bytes_uploaded;  /* decoded bytes made resident (successful loads) */
-    uint64_t caller_ns;       /* time in begin_frame, requests and end_frame on the caller's thread */
+    uint64_t caller_ns;       /* time in begin_frame and end_frame on the caller's thread (requests are
+                               * not timed: a clock read would cost more than a request) */
     uint64_t wait_ns;         /* of which waiting at begin_frame for loads due */
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
 } slc_stream_frame_stats;

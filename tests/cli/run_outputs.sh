@@ -1,0 +1,28 @@
+#!/bin/sh
+# run_outputs.sh OUTDIR PACK SLUICE...: `sluice run` on the host backend with
+# every output file, then checks each: the SVG starts with "<svg", the Chrome
+# trace holds traceEvents with frames and worker loads, the eviction log has
+# as many entries as the report's "eviction log: N entries" line says.
+set -u
+out=$1
+pack=$2
+shift 2
+mkdir -p "$out" || exit 1
+rm -f "$out/run.svg" "$out/run.json" "$out/run.evict"
+report=$("$@" run "$pack" --backend host --camera teleport --seed 3 --frames 120 \
+         --svg "$out/run.svg" --chrome-trace "$out/run.json" --evict-log "$out/run.evict" 2>&1)
+rc=$?
+printf '%s\n' "$report"
+[ "$rc" -eq 0 ] || { echo "run_outputs: exit code $rc" >&2; exit 1; }
+head -c 4 "$out/run.svg" | grep -q '^<svg' || { echo "run_outputs: run.svg does not start with <svg" >&2; exit 1; }
+grep -q '</svg>' "$out/run.svg" || { echo "run_outputs: run.svg is not closed" >&2; exit 1; }
+grep -q '"traceEvents"' "$out/run.json" || { echo "run_outputs: no traceEvents in run.json" >&2; exit 1; }
+grep -q '"name": "frame 119"' "$out/run.json" || { echo "run_outputs: frame 119 missing from run.json" >&2; exit 1; }
+grep -q '"name": "load"' "$out/run.json" || { echo "run_outputs: no worker load spans in run.json" >&2; exit 1; }
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out/run.json" || { echo "run_outputs: run.json is not JSON" >&2; exit 1; }
+fi
+want=$(printf '%s\n' "$report" | sed -n 's/^eviction log: \([0-9]*\) entries.*/\1/p')
+got=$(grep -vc '^#' "$out/run.evict")
+[ -n "$want" ] && [ "$want" -eq "$got" ] || { echo "run_outputs: eviction log has $got entries, report says '$want'" >&2; exit 1; }
+echo "run_outputs: ok"

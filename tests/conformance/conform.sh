@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One conformance case: streams a workload under a budget profile with 1 and
+# then 2 worker threads (host backend: the decisions are the same on every
+# backend) and asserts that the verdict holds (every budget within its
+# limit, no frame over its limits: sluice run's exit 0), that no request was
+# left without a visible level (a fallback was always available), that the
+# eviction log hashes the same with 1 and 2 workers, and, with --expect-fallback,
+# that the workload did need coarser levels.
+#
+# usage: conform.sh SLUICE PROFILE PACK [--expect-fallback] -- RUN-ARGS...
+set -euo pipefail
+sluice=$1 profile=$2 pack=$3
+shift 3
+expect_fallback=0
+if [ "${1:-}" = "--expect-fallback" ]; then
+    expect_fallback=1
+    shift
+fi
+[ "${1:-}" = "--" ] && shift
+
+run() {
+    local workers=$1
+    shift
+    local out status=0
+    out=$("$sluice" run "$pack" --profile "$profile" --backend host --workers "$workers" "$@" 2>&1) || status=$?
+    if [ "$status" -ne 0 ]; then
+        printf '%s\n' "$out" >&2
+        echo "FAIL: sluice run with $workers worker(s) exited $status (the verdict does not hold)" >&2
+        exit 1
+    fi
+    printf '%s\n' "$out"
+}
+
+one=$(run 1 "$@")
+two=$(run 2 "$@")
+hash() { sed -n 's/^eviction log: .* hash \(0x[0-9a-f]*\).*/\1/p' <<<"$1"; }
+served() { grep '^served:' <<<"$1"; }
+h1=$(hash "$one") h2=$(hash "$two")
+printf '%s\n' "$(grep -E '^(workload|chunks|served|eviction log|verdict):' <<<"$one")"
+if [ -z "$h1" ] || [ "$h1" != "$h2" ]; then
+    echo "FAIL: the eviction log hash differs: $h1 with 1 worker, $h2 with 2" >&2
+    exit 1
+fi
+if ! served "$one" | grep -q ', 0 nothing visible'; then
+    echo "FAIL: some request had no visible level: $(served "$one")" >&2
+    exit 1
+fi
+if [ "$expect_fallback" = 1 ] && served "$one" | grep -q ', 0 coarser'; then
+    echo "FAIL: the workload was meant to need coarser levels: $(served "$one")" >&2
+    exit 1
+fi
+echo "PASS: verdict ok with 1 and 2 workers, eviction log $h1 both times, no request without a level"

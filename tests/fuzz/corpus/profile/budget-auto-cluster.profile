@@ -1,0 +1,59 @@
+# auto-cluster: a digital instrument cluster on a small automotive SoC of the
+# NXP i.MX 8QuadMax / Renesas R-Car M3 class: 2 big cores (Cortex-A72 or
+# A57) and 4 Cortex-A53, a few GiB of LPDDR4 shared under a hypervisor with
+# the infotainment guest (the cluster guest gets a fixed slice of it), a
+# Vivante GC7000-class (i.MX 8) or PowerVR Rogue GX6250-class (R-Car M3) GPU
+# behind a Vulkan 1.0/1.1 vendor driver, eMMC 5.1 at a few hundred MB/s
+# shared with the other guests, and a 60 Hz panel (16.7 ms a frame).
+#
+# The scene is small and known in advance (gauges, the car model, a 3D
+# navigation tile set) and must never stall. maxStorageBufferRange is
+# 128 MiB on these drivers, so the pool stays at half of that and is bound as
+# one segment. Small pages keep the coarse levels of many small objects from
+# each wasting a large page. A small staging belt is kept for GPU-sharing
+# setups under the hypervisor that expose no DEVICE_LOCAL | HOST_VISIBLE type.
+
+[profile]
+name = auto-cluster
+
+[budgets]
+cpu             = 12 MiB   # children take 10.75 MiB; the other 1.25 MiB are the cpu arena itself
+cpu/meta        = 2 MiB    # pack tables: 8192 chunks x 64 B (512 KiB) + 1024 objects x 6 LODs x 48 B (288 KiB) + 256 KiB of names
+cpu/decode      = 512 KiB  # 1 worker x 16 pages of 32 KiB: 2 of decode scratch, 14 of reads in flight
+cpu/queues      = 256 KiB  # 256-entry request, load and completion rings (1 KiB an entry, as default)
+cpu/driver      = 8 MiB    # the vendor driver's host allocations for the runtime's own objects; an estimate until measured
+gpu             = 68 MiB
+gpu/pool        = 64 MiB   # 2048 pages of 32 KiB, half of maxStorageBufferRange
+gpu/staging     = 4 MiB
+
+[pool]
+page_size       = 32 KiB
+page_count      = 2048
+eviction        = priority # the HMI requests navigation tiles off the route at low priority: they go first
+
+# Freedom from interference: the gauges are safety-relevant (speed, tell-tale
+# symbols) and must never lose a page because the navigation map pans across
+# a city. Each partition is guaranteed its pages; a request in one never
+# evicts a page of another, and a partition that asks for more than its share
+# evicts its own pages or is told to wait (SLC_E_POOL_BUSY), alone.
+[partitions]
+gauges          = 256      # 8 MiB: dials, needles, bezels and tell-tales at every LOD, with room to spare
+navigation      = 1024     # 32 MiB: the 3D map tiles around the car; it streams all the time
+# the other 768 pages (24 MiB) form the "default" partition: the car model and everything else
+
+[stream]
+frames_in_flight = 2       # double buffering: the lowest latency a cluster may show
+workers          = 1       # one A53-class core; the others run the cluster's HMI and the hypervisor's guests
+queue_capacity   = 256
+staging_size     = 4 MiB   # upload_per_frame x (frames_in_flight + 2): a slot is taken when its load is published and freed when the frame that copies it retires
+upload_per_frame = 1 MiB   # 32 pages a frame: 60 MiB/s at 60 Hz, a fraction of the shared eMMC; refills the whole pool in 1.1 s
+pin_coarsest     = 1       # every object's coarsest level stays resident: the cluster never shows a hole
+
+[tables]
+max_objects      = 1024
+max_chunks       = 8192    # 256 MiB of 32 KiB chunks: a pack four times the pool
+max_lods         = 6
+max_string_bytes = 256 KiB
+
+[report]
+max_phases       = 4       # init, open, warmup, stream

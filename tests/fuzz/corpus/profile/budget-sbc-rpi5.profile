@@ -1,0 +1,47 @@
+# sbc-rpi5: a Raspberry Pi 5 class single-board computer. BCM2712: 4x
+# Cortex-A76 at 2.4 GHz, 4 or 8 GiB of LPDDR4X shared by CPU and GPU, a
+# VideoCore VII GPU driven by Mesa's v3dv (Vulkan 1.2), storage on microSD
+# (about 90 MB/s at best) or NVMe on the PCIe 2.0 x1 connector (about
+# 400 MB/s), and a 60 Hz desktop or kiosk display (16.7 ms a frame).
+#
+# v3dv exposes one heap and one memory type, DEVICE_LOCAL | HOST_VISIBLE |
+# HOST_COHERENT; the heap is half of RAM on a 4 GiB board (2 GiB) and 3/4 of
+# RAM, at most 4 GiB, above that. It reports VK_EXT_memory_budget. Pages are
+# written in place, so there is no staging belt. Sized for the 4 GiB board
+# with a desktop running: the pool is under a fifth of its heap. An 8 GiB
+# board can double page_count and gpu/pool. maxStorageBufferRange is 1 GiB
+# on current Mesa (128 MiB on older releases, where the pool is split).
+
+[profile]
+name = sbc-rpi5
+
+[budgets]
+cpu             = 30 MiB   # children take 27 MiB; the other 3 MiB are the cpu arena itself
+cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B (4 MiB) + 8192 objects x 8 LODs x 48 B (3 MiB) + 512 KiB of names
+cpu/decode      = 2 MiB    # 2 workers x 16 pages of 64 KiB: 2 of decode scratch, 14 of reads in flight
+cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings (1 KiB an entry, as default)
+cpu/driver      = 16 MiB   # v3dv's host allocations for the runtime's own objects; an estimate until measured on a board
+gpu             = 384 MiB
+gpu/pool        = 384 MiB  # 6144 pages of 64 KiB
+gpu/staging     = 0 B      # unified memory: pages are written in place
+
+[pool]
+page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block
+page_count      = 6144
+
+[stream]
+frames_in_flight = 2
+workers          = 2       # of 4 cores: the app's main and render threads keep the other two
+queue_capacity   = 1024
+staging_size     = 0 B     # no belt; see the header
+upload_per_frame = 4 MiB   # 64 pages a frame: 240 MiB/s at 60 Hz, within NVMe; on microSD (1.5 MB a frame) the card is the limit
+pin_coarsest     = 1       # every object's coarsest level stays resident: over budget means coarser, never a hole
+
+[tables]
+max_objects      = 8192
+max_chunks       = 65536   # 4 GiB of 64 KiB chunks: a pack about ten times the pool
+max_lods         = 8
+max_string_bytes = 512 KiB
+
+[report]
+max_phases       = 8

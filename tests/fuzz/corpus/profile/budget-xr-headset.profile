@@ -1,0 +1,47 @@
+# xr-headset: a standalone XR headset of the Snapdragon XR2 Gen 2 class
+# (Pico 4 Ultra: 12 GiB; Meta Quest 3 is the same SoC with 8 GiB and fits
+# too). Android on a big.LITTLE Kryo CPU, an Adreno 740 GPU, 12 GiB of LPDDR5
+# shared by CPU and GPU, UFS 3.1 storage (about 2 GB/s sequential read, much
+# less for scattered 64 KiB reads), displays at 90 Hz (11.1 ms a frame) and an
+# XR compositor that holds one frame while the app renders the next.
+#
+# The OS, the XR runtime (tracking, passthrough, compositor) and the app's
+# own textures and render targets take most of the 12 GiB; a 1 GiB geometry
+# pool is a twelfth of the device. Adreno exposes DEVICE_LOCAL | HOST_VISIBLE
+# memory, so chunks decode straight into the mapped page and there is no
+# staging belt: gpu/staging and staging_size are 0. A profile with no belt
+# suits only devices that have such a memory type.
+
+[profile]
+name = xr-headset
+
+[budgets]
+cpu             = 40 MiB   # children take 37 MiB; the other 3 MiB are the cpu arena itself
+cpu/meta        = 16 MiB   # pack tables: 131072 chunks x 64 B (8 MiB) + 16384 objects x 8 LODs x 48 B (6 MiB) + 1 MiB of names
+cpu/decode      = 3 MiB    # 3 workers x 16 pages of 64 KiB: 2 of decode scratch, 14 of reads in flight
+cpu/queues      = 2 MiB    # 2048-entry request, load and completion rings (1 KiB an entry, as default)
+cpu/driver      = 16 MiB   # Adreno's host allocations for the runtime's own Vulkan objects; an estimate until measured on a device
+gpu             = 1 GiB
+gpu/pool        = 1 GiB    # 16384 pages of 64 KiB
+gpu/staging     = 0 B      # unified memory: pages are written in place
+
+[pool]
+page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block, one efficient UFS read
+page_count      = 16384
+
+[stream]
+frames_in_flight = 3       # app frame, compositor frame, frame on the display
+workers          = 3       # the big cores stay with the app's render thread and the XR runtime
+queue_capacity   = 2048    # a head turn at 90 Hz can ask for a few hundred pages at once
+staging_size     = 0 B     # no belt; see the header
+upload_per_frame = 8 MiB   # 128 pages a frame: 720 MiB/s at 90 Hz, about 550 MiB/s read at LZ4's 1.3 ratio, half of UFS
+pin_coarsest     = 1       # every object's coarsest level stays resident: over budget means coarser, never a hole
+
+[tables]
+max_objects      = 16384
+max_chunks       = 131072  # 8 GiB of 64 KiB chunks: a pack eight times the pool
+max_lods         = 8
+max_string_bytes = 1 MiB
+
+[report]
+max_phases       = 8

@@ -1,0 +1,585 @@
+/* Every reservation of the init paths, refused in turn.
+ *
+ * Two setups, each what a host program does before its first frame. Both
+ * parse a profile, carve the block (slc_memory_init and its arenas), open a
+ * pack read through io.read (its tables in cpu/meta) and build the host
+ * page store (pages charged to gpu/pool). Then
+ *   - the parts: take the pack's decode scratch (cpu/decode), the page pool
+ *     over the store (its record in cpu/meta), a request ring (cpu/queues)
+ *     and two fixed-size records (a block pool charged to cpu/queues), and
+ *     make the driver's first host allocations (the TLSF heap charged to
+ *     cpu/driver);
+ *   - the stream: slc_stream_create, which takes all of its memory from
+ *     cpu/meta, cpu/queues and cpu/decode, builds the pool and loads and
+ *     pins the coarsest chunks ([stream] pin_coarsest = 1).
+ *
+ * For each, a first run counts its reservations, R. Then for N = 1 .. R
+ * the setup runs with the Nth reservation refused (SLC_FAULT_RESERVE, armed
+ * through slc_test_fault_arm) and the test checks, every time:
+ *   - the step that made it fails with SLC_E_BUDGET_REFUSED, the refusal is
+ *     counted on exactly one budget, and a step that has a logger says why
+ *     (a message with that status);
+ *   - the failed step left nothing behind: every budget's use, every
+ *     arena's mark, the heap's use and the block pool's count are what they
+ *     were before it, its outputs are NULL or zeroed, and the invariant
+ *     checkers hold;
+ *   - undoing the steps that succeeded brings every budget back to zero and
+ *     every arena back to its mark;
+ *   - a full setup right after succeeds, and tears down to zero as well.
+ * With N = R + 1 the setup succeeds and the fault never fires: the sweep
+ * covered every reservation. */
+#include "sluice/heap.h"
+#include "sluice/host_store.h"
+#include "test_pack.h"
+
+static const char profile_text[] = "[profile]\n"
+                                   "name = sweep\n"
+                                   "[budgets]\n"
+                                   "cpu = 1 MiB\n"
+                                   "cpu/meta = 256 KiB\n"
+                                   "cpu/decode = 64 KiB\n"
+                                   "cpu/queues = 64 KiB\n"
+                                   "cpu/driver = 256 KiB\n"
+                                   "gpu = 2 MiB\n"
+                                   "gpu/pool = 1 MiB\n"
+                                   "gpu/staging = 64 KiB\n"
+                                   "[pool]\n"
+                                   "page_size = 4 KiB\n"
+                                   "page_count = 64\n"
+                                   "eviction = priority\n"
+                                   "[partitions]\n"
+                                   "ui = 16\n"
+                                   "[stream]\n"
+                                   "frames_in_flight = 2\n"
+                                   "workers = 0\n"
+                                   "queue_capacity = 64\n"
+                                   "staging_size = 0 B\n"
+                                   "upload_per_frame = 64 KiB\n"
+                                   "pin_coarsest = 1\n"
+                                   "[tables]\n"
+                                   "max_objects = 16\n"
+                                   "max_chunks = 64\n"
+                                   "max_lods = 4\n"
+                                   "max_string_bytes = 1 KiB\n";
+
+enum { RECORD_SIZE = 48, DRIVER_ALLOCS = 3 };
+
+static _Alignas(64) unsigned char block[2u << 20];
+static _Alignas(64) unsigned char pages_mem[SLC_ARENA_FOOTPRINT(300u << 10)];
+static _Alignas(64) unsigned char records_mem[4096];
+static _Alignas(64) unsigned char heap_mem[SLC_HEAP_FOOTPRINT(64u << 10)];
+
+static slc_profile profile;
+static test_pack tpack;
+static capture_log logged;
+static slc_logger logger;
+
+/* Everything the setup makes. */
+typedef struct world {
+    slc_memory *mem;
+    slc_budgets *b;
+    slc_arena *meta, *decode, *queues, *pages;
+    slc_block_pool *records;
+    slc_heap *heap;
+    slc_io io;
+    slc_pack *pack;
+    void *scratch;
+    slc_page_store store;
+    slc_pool_desc desc;
+    void *pool_mem;
+    slc_pool *pool;
+    void *ring;
+    void *record[2];
+    void *driver[DRIVER_ALLOCS];
+    slc_stream *stream;
+} world;
+
+static world w;
+
+/* What a step may change, taken before it runs. */
+typedef struct snapshot {
+    size_t count;
+    slc_budget_stats budget[SLC_BUDGET_MAX];
+    size_t meta, decode, queues, pages; /* arena marks */
+    size_t heap_used, heap_live, records_in_use;
+    int log_calls;
+} snapshot;
+
+static void take(snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    s->count = slc_budgets_walk_report(w.b, s->budget, SLC_BUDGET_MAX);
+    s->meta = slc_arena_get_mark(w.meta).offset;
+    s->decode = slc_arena_get_mark(w.decode).offset;
+    s->queues = slc_arena_get_mark(w.queues).offset;
+    s->pages = slc_arena_get_mark(w.pages).offset;
+    slc_heap_stats hs;
+    slc_heap_get_stats(w.heap, &hs);
+    s->heap_used = hs.used;
+    s->heap_live = hs.live;
+    slc_block_pool_stats ps;
+    slc_block_pool_get_stats(w.records, &ps);
+    s->records_in_use = ps.in_use;
+    s->log_calls = logged.calls;
+}
+
+/* The use of everything is what it was; refusals may have been counted. */
+static void assert_same_use(const snapshot *before, const char *when)
+{
+    snapshot now;
+    take(&now);
+    for (size_t i = 0; i < now.count; i++) {
+        if (now.budget[i].current != before->budget[i].current) {
+            fail_msg("%s: budget %s holds %llu bytes, %llu before", when, now.budget[i].name,
+                     (unsigned long long)now.budget[i].current, (unsigned long long)before->budget[i].current);
+        }
+    }
+    assert_int_equal(now.meta, before->meta);
+    assert_int_equal(now.decode, before->decode);
+    assert_int_equal(now.queues, before->queues);
+    assert_int_equal(now.pages, before->pages);
+    assert_int_equal(now.heap_used, before->heap_used);
+    assert_int_equal(now.heap_live, before->heap_live);
+    assert_int_equal(now.records_in_use, before->records_in_use);
+    assert_true(slc_budgets_check(w.b));
+    assert_true(slc_arena_check(w.meta) && slc_arena_check(w.decode) && slc_arena_check(w.queues) &&
+                slc_arena_check(w.pages));
+    assert_true(slc_heap_check(w.heap));
+    assert_true(slc_block_pool_check(w.records));
+}
+
+/* The pack, read through io.read (as pread would serve it), so that it needs
+ * decode scratch. */
+static slc_status read_pack(void *user, uint64_t offset, void *dst, size_t size)
+{
+    const test_pack *t = user;
+    if (offset > t->size || size > t->size - offset) {
+        return SLC_E_IO_SHORT;
+    }
+    memcpy(dst, t->data + offset, size);
+    return SLC_OK;
+}
+
+/* --- the steps ------------------------------------------------------------ */
+
+typedef struct step {
+    const char *name;
+    slc_status (*run)(void);
+    void (*undo)(void);
+    int logs; /* the step has a logger: a refusal must come with a message */
+} step;
+
+static slc_status run_memory(void)
+{
+    slc_memory_requirements req;
+    assert_int_equal(slc_memory_calculate_requirements(&profile, &req), SLC_OK);
+    assert_true(req.block_size <= sizeof block);
+    slc_status s = slc_memory_init(block, req.block_size, &profile, &logger, &w.mem);
+    if (s != SLC_OK) {
+        return s;
+    }
+    w.b = slc_memory_budgets(w.mem);
+    assert_int_equal(slc_memory_scan_arena(w.mem, "cpu/meta", &w.meta), SLC_OK);
+    assert_int_equal(slc_memory_scan_arena(w.mem, "cpu/decode", &w.decode), SLC_OK);
+    assert_int_equal(slc_memory_scan_arena(w.mem, "cpu/queues", &w.queues), SLC_OK);
+    /* What lives outside the block: the host store's pages (the host
+     * backend's device memory, charged to gpu/pool), the records (charged to
+     * cpu/queues block by block) and the driver heap (charged to cpu/driver
+     * allocation by allocation, as the Vulkan backend's is). None of these
+     * inits reserves anything. */
+    slc_budget_id pool_id, queues_id, driver_id;
+    assert_int_equal(slc_budgets_scan(w.b, "gpu/pool", &pool_id), SLC_OK);
+    assert_int_equal(slc_budgets_scan(w.b, "cpu/queues", &queues_id), SLC_OK);
+    assert_int_equal(slc_budgets_scan(w.b, "cpu/driver", &driver_id), SLC_OK);
+    assert_int_equal(slc_arena_init(pages_mem, sizeof pages_mem, w.b, pool_id, &w.pages), SLC_OK);
+    assert_int_equal(slc_block_pool_init(records_mem, sizeof records_mem, RECORD_SIZE, 16, w.b, queues_id, &w.records),
+                     SLC_OK);
+    assert_int_equal(slc_heap_init(heap_mem, sizeof heap_mem, w.b, driver_id, &w.heap), SLC_OK);
+    return SLC_OK;
+}
+
+static void undo_memory(void)
+{
+    slc_memory_deinit(w.mem);
+    memset(&w, 0, sizeof w);
+}
+
+static slc_status run_pack_open(void)
+{
+    memset(&w.io, 0, sizeof w.io);
+    w.io.read = read_pack;
+    w.io.user = &tpack;
+    w.io.size = tpack.size;
+    w.pack = (slc_pack *)&w; /* must come back NULL on failure */
+    return slc_pack_open(&w.io, "sweep", &profile, w.meta, &logger, &w.pack);
+}
+
+static void undo_pack_open(void) { slc_pack_close(w.pack); }
+
+static slc_status run_scratch(void)
+{
+    w.scratch = &w;
+    return slc_arena_alloc(w.decode, slc_pack_scratch_size(w.pack), 16, &w.scratch);
+}
+
+static void undo_scratch(void) { slc_arena_reset(w.decode, (slc_arena_mark){0}); }
+
+static slc_status run_host_store(void)
+{
+    memset(&w.store, 0xA5, sizeof w.store); /* must come back zeroed on failure */
+    return slc_host_store_init(w.pages, profile.page_count, (uint32_t)profile.page_size, &logger, &w.store);
+}
+
+static void undo_host_store(void) { slc_arena_reset(w.pages, (slc_arena_mark){0}); }
+
+static slc_status run_pool_memory(void)
+{
+    slc_pool_desc_from_profile(&profile, &w.desc);
+    size_t need = slc_pool_footprint(&w.desc);
+    assert_true(need > 0);
+    w.pool_mem = &w;
+    return slc_arena_alloc(w.meta, need, SLC_POOL_ALIGN, &w.pool_mem);
+}
+
+static slc_arena_mark pool_mark; /* cpu/meta before the pool's record */
+
+static void undo_pool_memory(void) { slc_arena_reset(w.meta, pool_mark); }
+
+static slc_status run_pool(void)
+{
+    slc_status s = slc_pool_init(w.pool_mem, slc_pool_footprint(&w.desc), &w.desc, &w.store, &logger, &w.pool);
+    if (s == SLC_OK) {
+        assert_true(slc_pool_check(w.pool));
+    }
+    return s;
+}
+
+static void undo_pool(void) { w.pool = NULL; } /* the pool owns nothing but its memory */
+
+static slc_status run_ring(void)
+{
+    w.ring = &w;
+    return slc_arena_alloc(w.queues, (size_t)profile.queue_capacity * 16u, 64, &w.ring);
+}
+
+static void undo_ring(void) { slc_arena_reset(w.queues, (slc_arena_mark){0}); }
+
+static slc_status run_record(int i)
+{
+    w.record[i] = &w;
+    return slc_block_pool_alloc(w.records, &w.record[i]);
+}
+
+static slc_status run_record0(void) { return run_record(0); }
+static slc_status run_record1(void) { return run_record(1); }
+static void undo_record0(void) { slc_block_pool_free(w.records, w.record[0]); }
+static void undo_record1(void) { slc_block_pool_free(w.records, w.record[1]); }
+
+/* The first host allocations a driver makes: small, aligned, large. */
+static slc_status run_driver(int i)
+{
+    static const size_t sizes[DRIVER_ALLOCS] = {200, 64, 20000};
+    static const size_t aligns[DRIVER_ALLOCS] = {8, 64, 16};
+    w.driver[i] = &w;
+    return slc_heap_alloc(w.heap, sizes[i], aligns[i], &w.driver[i]);
+}
+
+static slc_status run_driver0(void) { return run_driver(0); }
+static slc_status run_driver1(void) { return run_driver(1); }
+static slc_status run_driver2(void) { return run_driver(2); }
+static void undo_driver0(void) { slc_heap_free(w.heap, w.driver[0]); }
+static void undo_driver1(void) { slc_heap_free(w.heap, w.driver[1]); }
+static void undo_driver2(void) { slc_heap_free(w.heap, w.driver[2]); }
+
+static slc_status run_stream(void)
+{
+    slc_stream_footprint fp;
+    assert_int_equal(slc_stream_calculate_footprint(&profile, slc_pack_scratch_size(w.pack), 0, &fp), SLC_OK);
+    slc_arena_stats meta, queues, decode;
+    slc_arena_get_stats(w.meta, &meta);
+    slc_arena_get_stats(w.queues, &queues);
+    slc_arena_get_stats(w.decode, &decode);
+    assert_true(fp.meta <= meta.capacity - meta.used && fp.queues <= queues.capacity - queues.used &&
+                fp.decode <= decode.capacity - decode.used);
+    slc_stream_desc d;
+    memset(&d, 0, sizeof d);
+    d.profile = &profile;
+    d.memory = w.mem;
+    d.pack = w.pack;
+    d.store = &w.store;
+    d.log = &logger;
+    w.stream = (slc_stream *)&w; /* must come back NULL on failure */
+    return slc_stream_create(&d, &w.stream);
+}
+
+static void undo_stream(void) { slc_stream_destroy(w.stream); }
+
+/* The parts, one by one. */
+static const step parts[] = {
+    {"slc_memory_init", run_memory, undo_memory, 1},
+    {"slc_pack_open", run_pack_open, undo_pack_open, 1},
+    {"slc_host_store_init", run_host_store, undo_host_store, 1},
+    {"pack scratch (cpu/decode)", run_scratch, undo_scratch, 0},
+    {"pool memory (cpu/meta)", run_pool_memory, undo_pool_memory, 0},
+    {"slc_pool_init", run_pool, undo_pool, 1},
+    {"request ring (cpu/queues)", run_ring, undo_ring, 0},
+    {"record 0 (block pool)", run_record0, undo_record0, 0},
+    {"record 1 (block pool)", run_record1, undo_record1, 0},
+    {"driver allocation 0 (heap)", run_driver0, undo_driver0, 0},
+    {"driver allocation 1 (heap)", run_driver1, undo_driver1, 0},
+    {"driver allocation 2 (heap)", run_driver2, undo_driver2, 0},
+};
+
+/* The stream over the same pack and store. */
+static const step streamed[] = {
+    {"slc_memory_init", run_memory, undo_memory, 1},
+    {"slc_pack_open", run_pack_open, undo_pack_open, 1},
+    {"slc_host_store_init", run_host_store, undo_host_store, 1},
+    {"slc_stream_create", run_stream, undo_stream, 1},
+};
+
+#define STEP_MAX (sizeof parts / sizeof parts[0])
+
+typedef struct setup_kind {
+    const char *name;
+    const step *steps;
+    size_t count;
+} setup_kind;
+
+static const setup_kind kind_parts = {"parts", parts, sizeof parts / sizeof parts[0]};
+static const setup_kind kind_stream = {"stream", streamed, sizeof streamed / sizeof streamed[0]};
+
+/* What a failed step must have left in its outputs. */
+static void assert_outputs_cleared(const step *st)
+{
+    if (st->run == run_stream) {
+        assert_null(w.stream);
+    } else if (st->run == run_pack_open) {
+        assert_null(w.pack);
+    } else if (st->run == run_scratch) {
+        assert_null(w.scratch);
+    } else if (st->run == run_host_store) {
+        slc_page_store zero;
+        memset(&zero, 0, sizeof zero);
+        assert_memory_equal(&w.store, &zero, sizeof zero);
+    } else if (st->run == run_pool_memory) {
+        assert_null(w.pool_mem);
+    } else if (st->run == run_ring) {
+        assert_null(w.ring);
+    } else if (st->run == run_record0) {
+        assert_null(w.record[0]);
+    } else if (st->run == run_record1) {
+        assert_null(w.record[1]);
+    } else if (st->run == run_driver0 || st->run == run_driver1 || st->run == run_driver2) {
+        int i = st->run == run_driver0 ? 0 : st->run == run_driver1 ? 1 : 2;
+        assert_null(w.driver[i]);
+    }
+}
+
+/* Undoes steps [0, done) in reverse; after the memory step's undo nothing is
+ * left to check but that the use went back to zero before it. */
+static void teardown_steps(const setup_kind *kind, size_t done, const snapshot *base, const char *when)
+{
+    for (size_t k = done; k-- > 1;) {
+        kind->steps[k].undo();
+    }
+    if (done > 0) {
+        assert_same_use(base, when); /* every budget at zero, every arena at its mark */
+        kind->steps[0].undo();
+    }
+}
+
+/* Runs a setup. Returns the number of steps that succeeded (kind->count on
+ * success); on a failure checks everything about it and tears down. */
+static size_t setup(const setup_kind *kind, const char *when)
+{
+    const step *steps = kind->steps;
+    snapshot base, before;
+    memset(&base, 0, sizeof base);
+    for (size_t k = 0; k < kind->count; k++) {
+        if (k == 1) {
+            take(&base); /* after the block is carved: every budget at zero */
+            for (size_t i = 0; i < base.count; i++) {
+                assert_int_equal(base.budget[i].current, 0);
+            }
+        }
+        if (k > 0) {
+            take(&before);
+        }
+        if (steps[k].run == run_pool_memory) {
+            pool_mark = slc_arena_get_mark(w.meta);
+        }
+        slc_status s = steps[k].run();
+        if (s == SLC_OK) {
+            continue;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "%s: %s, step '%s'", kind->name, when, steps[k].name);
+        if (s != SLC_E_BUDGET_REFUSED) {
+            fail_msg("%s: %s, not SLC_E_BUDGET_REFUSED (%s)", what, slc_status_name(s), logged.message);
+        }
+        assert_true(k > 0); /* carving the block reserves nothing */
+        assert_true(slc_test_fault_fired());
+        if (steps[k].logs) {
+            assert_true(logged.calls > before.log_calls);
+            assert_int_equal(logged.status, SLC_E_BUDGET_REFUSED);
+            assert_true(logged.message[0] != '\0');
+        }
+        /* Exactly one budget counted the refusal, at its own limit. */
+        snapshot after;
+        take(&after);
+        int refused = 0;
+        for (size_t i = 0; i < after.count; i++) {
+            uint64_t more = after.budget[i].refused - before.budget[i].refused;
+            uint64_t here = after.budget[i].refused_here - before.budget[i].refused_here;
+            assert_true(more <= 1 && here == more);
+            refused += (int)more;
+        }
+        assert_int_equal(refused, 1);
+        assert_same_use(&before, what);
+        assert_outputs_cleared(&steps[k]);
+        teardown_steps(kind, k, &base, what);
+        return k;
+    }
+    return kind->count;
+}
+
+static void teardown_all(const setup_kind *kind, const char *when)
+{
+    snapshot base;
+    memset(&base, 0, sizeof base);
+    /* Zero use is the baseline: compare against a zeroed snapshot's budgets
+     * with the current marks (all zero). */
+    take(&base);
+    for (size_t i = 0; i < base.count; i++) {
+        base.budget[i].current = 0;
+    }
+    base.meta = base.decode = base.queues = base.pages = 0;
+    base.heap_used = base.heap_live = base.records_in_use = 0;
+    teardown_steps(kind, kind->count, &base, when);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    slc_profile_diag d;
+    if (slc_profile_parse(profile_text, strlen(profile_text), "sweep.profile", &profile, &d) != SLC_OK) {
+        fprintf(stderr, "%s\n", d.message);
+        return -1;
+    }
+    tp_build(&tpack);
+    logger = capture_logger(&logged);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    free(tpack.data);
+    return 0;
+}
+
+/* --- the sweep ------------------------------------------------------------- */
+
+/* The sweep of one setup (see the top of the file). */
+static void sweep(const setup_kind *kind)
+{
+    /* Count the reservations of a clean setup. */
+    slc_test_fault_arm(UINT64_MAX);
+    assert_int_equal(setup(kind, "counting run"), kind->count);
+    uint64_t reservations = slc_test_fault_seen();
+    assert_false(slc_test_fault_fired());
+    teardown_all(kind, "counting run");
+    slc_test_fault_arm(0);
+    size_t reserving = 0; /* every step but carving the block and slc_pool_init reserves */
+    for (size_t k = 1; k < kind->count; k++) {
+        reserving += kind->steps[k].run != run_pool;
+    }
+    assert_true(reservations >= reserving);
+    printf("fault sweep, %s: %llu reservations in %zu steps\n", kind->name, (unsigned long long)reservations,
+           kind->count);
+
+    size_t failed_at[STEP_MAX] = {0};
+    for (uint64_t n = 1; n <= reservations + 1; n++) {
+        char when[64];
+        snprintf(when, sizeof when, "reservation %llu refused", (unsigned long long)n);
+        slc_test_fault_arm(n);
+        size_t done = setup(kind, when);
+        if (n <= reservations) {
+            if (done == kind->count) {
+                fail_msg("%s: %s: the setup succeeded anyway (a refusal was ignored)", kind->name, when);
+            }
+            failed_at[done]++;
+        } else {
+            /* Past the last reservation: nothing is refused. */
+            assert_int_equal(done, kind->count);
+            assert_false(slc_test_fault_fired());
+            teardown_all(kind, when);
+        }
+        /* Right after, the whole setup succeeds. */
+        slc_test_fault_arm(0);
+        snprintf(when, sizeof when, "full setup after reservation %llu", (unsigned long long)n);
+        assert_int_equal(setup(kind, when), kind->count);
+        teardown_all(kind, when);
+    }
+    /* Every step that reserves was reached by the sweep. */
+    for (size_t k = 1; k < kind->count; k++) {
+        if (kind->steps[k].run != run_pool && failed_at[k] == 0) {
+            fail_msg("%s: step '%s' was never refused", kind->name, kind->steps[k].name);
+        }
+    }
+    assert_int_equal(failed_at[0], 0);
+}
+
+static void test_every_refused_reservation_of_the_parts_unwinds(void **state)
+{
+    (void)state;
+    sweep(&kind_parts);
+}
+
+static void test_every_refused_reservation_of_stream_create_unwinds(void **state)
+{
+    (void)state;
+    sweep(&kind_stream);
+}
+
+/* The hook refuses like a full budget: the refusal names the budget itself
+ * with its use and limit, and nothing else changes. */
+static void test_injected_refusal_looks_like_a_full_budget(void **state)
+{
+    (void)state;
+    assert_int_equal(setup(&kind_parts, "hook check"), kind_parts.count);
+    slc_budget_id meta;
+    assert_int_equal(slc_budgets_scan(w.b, "cpu/meta", &meta), SLC_OK);
+    slc_budget_stats before, after;
+    slc_budgets_get(w.b, meta, &before);
+    slc_budget_refusal why;
+    slc_test_fault_arm(1);
+    assert_int_equal(slc_budgets_reserve(w.b, meta, 100, &why), SLC_E_BUDGET_REFUSED);
+    assert_true(slc_test_fault_fired());
+    slc_test_fault_arm(0);
+    assert_int_equal(why.budget.index, meta.index);
+    assert_int_equal(why.refused_by.index, meta.index);
+    assert_int_equal(why.requested, 100);
+    assert_int_equal(why.current, before.current);
+    assert_int_equal(why.limit, before.limit);
+    slc_budgets_get(w.b, meta, &after);
+    assert_int_equal(after.current, before.current);
+    assert_int_equal(after.refused, before.refused + 1);
+    assert_int_equal(after.refused_here, before.refused_here + 1);
+    assert_int_equal(after.reservations, before.reservations);
+    /* Disarmed, the same reservation goes through. */
+    assert_int_equal(slc_budgets_reserve(w.b, meta, 100, NULL), SLC_OK);
+    slc_budgets_release(w.b, meta, 100);
+    teardown_all(&kind_parts, "hook check");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_refused_reservation_of_the_parts_unwinds),
+        cmocka_unit_test(test_every_refused_reservation_of_stream_create_unwinds),
+        cmocka_unit_test(test_injected_refusal_looks_like_a_full_budget),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,944 @@
+/* sluice bench stream: the streaming scheduler end to end on the host
+ * backend (sluice/stream.h), against plain LZ4 decode and a load-everything
+ * loader in the same run.
+ *
+ * 1. Throughput: GB/s of decoded bytes made resident. A pass requests every
+ *    chunk of the pack once, in chunk-id order: each frame asks for the
+ *    chunks from the first one not yet started up to what the upload cap
+ *    (in whole pages and in bytes) and the queue allow, and the window
+ *    moves on by the frame's loads_started; the pass ends at the
+ *    begin_frame that applies the last load. Timed from the first
+ *    begin_frame to that one, in wall time and in CPU time of the whole
+ *    process; the stream's creation, its memory block and the workers'
+ *    start are outside. Inline (no workers: every load on
+ *    the caller's thread), 1 worker and N workers; with workers the caller's
+ *    thread also runs unclaimed loads while it waits in begin_frame (the
+ *    "by caller" column). The baseline is LZ4_decompress_safe of the same
+ *    chunks from the same mapping into one page-sized buffer, and for
+ *    reference into a ring of pool-sized pages. Repeats go round the modes,
+ *    as in bench load, so a noisy spell falls on every mode alike.
+ * 2. Per-request cost on the caller's thread: begin_frame to end_frame,
+ *    requests included, timed by the tool, less the telemetry's wait_ns.
+ *    Hit: the same resident chunks (as many as the queue and the pool hold)
+ *    asked for frame after frame. Miss: a pass as in 1 whose every request
+ *    is a chunk neither resident nor loading, with 1 worker and an executor
+ *    without threads, so every load runs on the caller's thread inside
+ *    begin_frame's wait and what is left is the scheduler's own work.
+ * 3. Peak process memory: ru_maxrss of forked children, each forked before
+ *    the parent allocates anything large, so none inherits another's peak:
+ *    an idle child (what every child starts with), the whole pack streamed
+ *    through a pool of at most a fiftieth of the pack (read with pread, then
+ *    mapped), and a loader that mallocs the whole decoded pack and loads
+ *    every chunk into it.
+ *
+ * The profile's pinning and partitions are set aside (every request goes to
+ * one pool, and nothing is loaded at create), so a pass loads every chunk
+ * exactly once. */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe, sysconf, getrusage */
+#include <errno.h>
+#include <lz4.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sluice/host_store.h"
+#include "sluice/platform.h"
+#include "sluice/stream.h"
+#include "sluice/workers.h"
+
+#ifndef SLUICE_DEFAULT_PROFILE
+#define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
+#endif
+
+enum { REPS_MAX = 99, MODES = 4, MODE_RAW = 0, IDLE_FRAMES_MAX = 64, HIT_REQUESTS = 1000000 };
+#define USAGE "usage: sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N] [--json]\n"
+#define ME "sluice bench stream"
+
+typedef struct bench {
+    const char *pack_path, *profile_path;
+    const char *name;    /* the pack's file name, for messages */
+    slc_profile profile; /* as read, with pinning and partitions set aside */
+    int set_aside;       /* the profile pinned or had partitions */
+    cli_pack info;       /* mapped, with the format's limits: the header and the raw baseline */
+    int info_open;
+    const slc_pack_header *h;
+    uint64_t decoded;    /* decoded bytes of every chunk */
+    uint32_t workers;    /* N */
+    uint32_t reps;
+    uint32_t pool_pages; /* of the memory runs */
+    int json;
+    unsigned char *store_mem; /* pre-touched pages for the profile's pool */
+    size_t store_size;
+    int store_uncharged; /* gpu/pool refused the pool's pages */
+} bench;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof v[0], cmp_double);
+    return v[n / 2];
+}
+
+/* CPU time of every thread of the process: on a shared machine, bytes per
+ * CPU second is steadier than bytes per second of wall time. */
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) {
+        return 0;
+    }
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
+
+/* Parses a decimal count in [lo, hi]; returns 0 on anything else. */
+static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    if (s == NULL || *s < '0' || *s > '9') {
+        return 0;
+    }
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
+        return 0;
+    }
+    *out = (uint32_t)v;
+    return 1;
+}
+
+static void *alloc_touched(size_t size)
+{
+    size_t rounded = (size + 63u) & ~(size_t)63u;
+    void *p = aligned_alloc(64, rounded);
+    if (p != NULL) {
+        memset(p, 0, rounded); /* fault every page in now, as the runtime does at init */
+    }
+    return p;
+}
+
+/* --- a stream on the host backend -------------------------------------------- */
+
+typedef struct rig {
+    slc_profile prof;
+    slc_platform_block block;
+    slc_memory *mem;
+    slc_page_store store;
+    slc_pack *pack;
+    slc_platform_workers workers; /* must not move while started: a rig is never copied */
+    slc_stream *s;
+    int charged; /* the store is charged to gpu/pool */
+} rig;
+
+static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
+
+/* An executor with no threads, for a profile of 1 worker: nobody claims a
+ * load, so the caller's thread runs them all while it waits in begin_frame,
+ * inside the telemetry's wait_ns, and the rest of its time is the
+ * scheduler's own. (wait is never reached: the caller always finds the
+ * load it needs unclaimed.) */
+static void null_notify(void *self, uint32_t jobs)
+{
+    (void)self;
+    (void)jobs;
+}
+static void null_event(void *self) { (void)self; }
+static const slc_stream_executor_ops null_ops = {null_notify, null_event, null_event};
+
+static void rig_close(rig *r)
+{
+    slc_platform_workers_stop(&r->workers); /* a no-op when not started */
+    if (r->s != NULL) {
+        slc_stream_destroy(r->s);
+    }
+    if (r->pack != NULL) {
+        slc_pack_close(r->pack);
+    }
+    if (r->store.ops != NULL) {
+        slc_host_store_deinit(&r->store);
+    }
+    if (r->mem != NULL) {
+        slc_memory_deinit(r->mem);
+    }
+    if (r->block.base != NULL) {
+        slc_platform_block_unmap(&r->block);
+    }
+    r->s = NULL;
+    r->pack = NULL;
+    r->mem = NULL;
+}
+
+/* The host store's pages in store_mem, exactly their bytes charged to
+ * gpu/pool (its record and padding are bookkeeping, charged to nobody). */
+static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
+{
+    const uint32_t pages = r->prof.page_count, page_size = (uint32_t)r->prof.page_size;
+    slc_budgets *budgets = slc_memory_budgets(r->mem);
+    slc_budget_id gpu_pool;
+    size_t pad = (SLC_HOST_STORE_PAGE_ALIGN - (uintptr_t)store_mem % SLC_HOST_STORE_PAGE_ALIGN) %
+                 SLC_HOST_STORE_PAGE_ALIGN;
+    void *base = (unsigned char *)store_mem + pad;
+    size_t size = store_size - pad;
+    if (slc_budgets_scan(budgets, "gpu/pool", &gpu_pool) == SLC_OK &&
+        slc_host_store_init_at(base, size, budgets, gpu_pool, pages, page_size, NULL, &r->store) == SLC_OK) {
+        r->charged = 1;
+        return SLC_OK;
+    }
+    return slc_host_store_init_at(base, size, NULL, SLC_BUDGET_NONE, pages, page_size, &cli_stderr_logger, &r->store);
+}
+
+/* A stream for prof over io (a pack opened with prof in the memory's
+ * cpu/meta), its host store in store_mem (SLC_ARENA_FOOTPRINT of the store's
+ * footprint), prof->workers threads, or with no_threads the executor without
+ * threads. Prints why and returns CLI_FAILED on failure (r closed). */
+static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const char *name, void *store_mem,
+                    size_t store_size, int no_threads)
+{
+    memset(r, 0, sizeof *r);
+    r->prof = *prof;
+    slc_memory_requirements req;
+    slc_status st = slc_memory_calculate_requirements(&r->prof, &req);
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s': its memory block does not fit this machine\n", r->prof.name);
+        return CLI_FAILED;
+    }
+    st = slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block);
+    if (st == SLC_OK) {
+        st = slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem);
+    }
+    if (st == SLC_OK) {
+        st = rig_store(r, store_mem, store_size);
+    }
+    slc_arena *meta = NULL;
+    if (st == SLC_OK && (st = slc_memory_scan_arena(r->mem, "cpu/meta", &meta)) != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
+    }
+    if (st == SLC_OK) {
+        st = slc_pack_open(io, name, &r->prof, meta, &cli_stderr_logger, &r->pack);
+    }
+    if (st == SLC_OK) {
+        slc_stream_desc d;
+        memset(&d, 0, sizeof d);
+        d.profile = &r->prof;
+        d.memory = r->mem;
+        d.pack = r->pack;
+        d.store = &r->store;
+        d.now_ns = slc_platform_now_ns;
+        d.load_frames = 1;
+        d.log = &cli_stderr_logger;
+        if (no_threads) {
+            d.executor.ops = &null_ops;
+        } else if (r->prof.workers > 0) {
+            slc_platform_workers_executor(&r->workers, &d.executor);
+        }
+        st = slc_stream_create(&d, &r->s);
+    }
+    if (st == SLC_OK && r->prof.workers > 0 && !no_threads) {
+        st = slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, r->s, &cli_stderr_logger);
+    }
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": could not set up the stream (%s)\n", slc_status_name(st));
+        rig_close(r);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* --- one pass over the pack ------------------------------------------------------ */
+
+typedef struct pass_result {
+    uint64_t ns;       /* first begin_frame to the one that applied the last load */
+    uint64_t cpu_ns;   /* CPU time of the process (every thread) meanwhile */
+    uint64_t frames, requests, loads, evictions;
+    uint64_t bytes;    /* decoded bytes made resident */
+    uint64_t sched_ns; /* begin_frame..end_frame on the caller's thread, less wait_ns */
+    uint64_t tele_ns;  /* the telemetry's caller_ns less wait_ns */
+    uint64_t caller_loads, worker_loads;
+} pass_result;
+
+/* Requests every chunk once, in chunk-id order (see the top of the file). */
+static int stream_pass(rig *r, pass_result *out)
+{
+    memset(out, 0, sizeof *out);
+    const uint32_t n = slc_pack_get_header(r->pack)->chunk_count;
+    const slc_partition part = {0};
+    uint32_t next = 0, idle = 0;
+    slc_stream_stats before, after;
+    slc_stream_get_stats(r->s, &before);
+    /* The window: what the frame's cap lets start, in whole pages as the
+     * stream applies it (and in bytes, which never asks for more). */
+    const uint32_t cap_pages = before.upload_cap_pages < r->prof.queue_capacity ? before.upload_cap_pages
+                                                                                 : r->prof.queue_capacity;
+    const uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
+    for (;;) {
+        const uint64_t f0 = slc_platform_now_ns();
+        slc_status st = slc_stream_begin_frame(r->s, NULL);
+        if (st != SLC_OK) {
+            fprintf(stderr, ME ": begin_frame: %s\n", slc_status_name(st));
+            return CLI_FAILED;
+        }
+        if (next >= n) {
+            slc_stream_get_stats(r->s, &after);
+            if (after.in_flight == 0) {
+                break;
+            }
+        }
+        uint64_t bytes = 0;
+        uint32_t end = next;
+        while (end < n && end - next < cap_pages) {
+            uint32_t d = slc_pack_get_chunk(r->pack, end)->decoded_size;
+            if (end > next && bytes + d > r->prof.upload_cap) {
+                break;
+            }
+            bytes += d;
+            end++;
+        }
+        for (uint32_t c = next; c < end; c++) {
+            if ((st = slc_stream_request_chunk(r->s, c, 0, part)) != SLC_OK) {
+                fprintf(stderr, ME ": request of chunk %u refused: %s\n", c, slc_status_name(st));
+                return CLI_FAILED;
+            }
+        }
+        if ((st = slc_stream_end_frame(r->s)) != SLC_OK) {
+            fprintf(stderr, ME ": end_frame: %s\n", slc_status_name(st));
+            return CLI_FAILED;
+        }
+        const uint64_t f1 = slc_platform_now_ns();
+        slc_stream_frame_stats fs;
+        if (slc_stream_walk_telemetry(r->s, &fs, 1) != 1) {
+            fprintf(stderr, ME ": the stream kept no telemetry\n");
+            return CLI_FAILED;
+        }
+        out->sched_ns += (f1 - f0) - fs.wait_ns;
+        out->tele_ns += fs.caller_ns - fs.wait_ns;
+        out->frames++;
+        next += fs.loads_started;
+        idle = fs.loads_started > 0 || next >= n ? 0 : idle + 1;
+        if (idle > IDLE_FRAMES_MAX) {
+            fprintf(stderr, ME ": no load started in %d frames (chunk %u): the pool of %u pages has no page to give\n",
+                    IDLE_FRAMES_MAX, next, r->prof.page_count);
+            return CLI_FAILED;
+        }
+    }
+    out->ns = slc_platform_now_ns() - t0;
+    out->cpu_ns = cpu_ns() - c0;
+    out->frames++; /* the frame that applied the last loads */
+    if (slc_stream_end_frame(r->s) != SLC_OK) { /* close it (untimed) */
+        return CLI_FAILED;
+    }
+    slc_stream_get_stats(r->s, &after);
+    out->requests = after.requests - before.requests;
+    out->loads = after.loads_completed - before.loads_completed;
+    out->evictions = after.evictions - before.evictions;
+    out->bytes = after.bytes_uploaded - before.bytes_uploaded;
+    out->caller_loads = after.caller_loads - before.caller_loads;
+    out->worker_loads = after.worker_loads - before.worker_loads;
+    if (after.failures != before.failures || out->loads != n) {
+        fprintf(stderr, ME ": %llu of %u chunks loaded, %llu failed\n", (unsigned long long)out->loads, n,
+                (unsigned long long)(after.failures - before.failures));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* LZ4_decompress_safe (or a copy, for stored chunks) of every chunk from the
+ * mapping into one page (ring 1), or chunk i into page i % ring of pages
+ * (page_size apart); returns decoded bytes, 0 on a decode failure. */
+static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size)
+{
+    const unsigned char *map = b->info.file.map;
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < b->h->chunk_count; i++) {
+        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, i);
+        const char *src = (const char *)map + c->offset;
+        unsigned char *page = pages + (size_t)(i % ring) * page_size;
+        if (c->codec == SLC_PACK_CODEC_LZ4) {
+            if (LZ4_decompress_safe(src, (char *)page, (int)c->stored_size, (int)c->decoded_size) !=
+                (int)c->decoded_size) {
+                return 0;
+            }
+        } else {
+            memcpy(page, src, c->stored_size);
+        }
+        bytes += c->decoded_size;
+    }
+    return bytes;
+}
+
+/* --- hits ------------------------------------------------------------------------- */
+
+/* Loads chunks 0..count-1, then asks for them all, frames times; *self_ns is
+ * the tool's begin..end time, *tele_ns the telemetry's caller_ns, both per
+ * request. Every request must hit. */
+static int hit_batch(rig *r, uint32_t count, uint32_t frames, int load, double *self_ns, double *tele_ns)
+{
+    const slc_partition part = {0};
+    uint64_t self = 0, tele = 0;
+    for (uint32_t f = 0; f < (load ? 10000u : frames); f++) {
+        const uint64_t t0 = slc_platform_now_ns();
+        slc_status st = slc_stream_begin_frame(r->s, NULL);
+        for (uint32_t c = 0; c < count && st == SLC_OK; c++) {
+            st = slc_stream_request_chunk(r->s, c, 0, part);
+        }
+        if (st == SLC_OK) {
+            st = slc_stream_end_frame(r->s);
+        }
+        const uint64_t t1 = slc_platform_now_ns();
+        slc_stream_frame_stats fs;
+        if (st != SLC_OK || slc_stream_walk_telemetry(r->s, &fs, 1) != 1) {
+            fprintf(stderr, ME ": hits: a frame failed (%s)\n", slc_status_name(st));
+            return CLI_FAILED;
+        }
+        if (load) {
+            if (fs.hits == count) {
+                return CLI_OK;
+            }
+            continue;
+        }
+        if (fs.hits != count) {
+            fprintf(stderr, ME ": hits: %u of %u requests hit\n", fs.hits, count);
+            return CLI_FAILED;
+        }
+        self += t1 - t0;
+        tele += fs.caller_ns;
+    }
+    if (load) {
+        fprintf(stderr, ME ": hits: %u chunks never became resident\n", count);
+        return CLI_FAILED;
+    }
+    *self_ns = (double)self / ((double)frames * count);
+    *tele_ns = (double)tele / ((double)frames * count);
+    return CLI_OK;
+}
+
+/* --- peak memory in forked children --------------------------------------------- */
+
+enum { RSS_IDLE, RSS_STREAM_PREAD, RSS_STREAM_MAPPED, RSS_LOAD_ALL, RSS_KINDS };
+
+typedef struct rss_result {
+    int32_t rc;
+    uint32_t reserved;
+    uint64_t maxrss_kib;
+    uint64_t bytes; /* decoded bytes loaded */
+    uint64_t ns;
+} rss_result;
+
+/* The child's work: what it loads, in its own process. */
+static int rss_work(const bench *b, int kind, rss_result *out)
+{
+    if (kind == RSS_IDLE) {
+        return CLI_OK;
+    }
+    if (kind == RSS_LOAD_ALL) {
+        cli_pack p;
+        int rc = cli_pack_open(b->pack_path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger, &p);
+        if (rc != CLI_OK) {
+            return rc;
+        }
+        size_t ss = slc_pack_scratch_size(p.pack);
+        unsigned char *scratch = malloc(ss + 1), *all = malloc(b->decoded > 0 ? (size_t)b->decoded : 1);
+        rc = scratch != NULL && all != NULL ? CLI_OK : CLI_FAILED;
+        uint64_t t0 = slc_platform_now_ns(), off = 0;
+        for (uint32_t i = 0; rc == CLI_OK && i < b->h->chunk_count; i++) {
+            uint32_t d = slc_pack_get_chunk(p.pack, i)->decoded_size;
+            if (slc_pack_load_chunk(p.pack, i, all + off, d, scratch, ss) != SLC_OK) {
+                rc = CLI_FAILED;
+            }
+            off += d;
+        }
+        out->ns = slc_platform_now_ns() - t0;
+        out->bytes = off;
+        free(scratch);
+        free(all);
+        cli_pack_close(&p);
+        return rc;
+    }
+    slc_profile prof = b->profile;
+    prof.page_count = b->pool_pages;
+    prof.workers = b->workers;
+    slc_platform_file file;
+    memset(&file, 0, sizeof file);
+    const slc_io *io = &b->info.file.io;
+    if (kind == RSS_STREAM_PREAD) {
+        if (slc_platform_file_open(b->pack_path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger, &file) != SLC_OK) {
+            return CLI_IO;
+        }
+        io = &file.io;
+    }
+    size_t store_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(prof.page_count, (uint32_t)prof.page_size));
+    void *store_mem = alloc_touched(store_size);
+    static rig r; /* static: it must not move, and it is large */
+    int rc = store_mem != NULL ? rig_open(&r, &prof, io, b->name, store_mem, store_size, 0)
+                               : CLI_FAILED;
+    if (rc == CLI_OK) {
+        pass_result pr;
+        rc = stream_pass(&r, &pr);
+        out->ns = pr.ns;
+        out->bytes = pr.bytes;
+        rig_close(&r);
+    }
+    free(store_mem);
+    if (kind == RSS_STREAM_PREAD) {
+        slc_platform_file_close(&file);
+    }
+    return rc;
+}
+
+/* Runs kind in a forked child; its peak RSS comes back through a pipe. */
+static int rss_measure(const bench *b, int kind, rss_result *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd[2];
+    if (pipe(fd) != 0) {
+        fprintf(stderr, ME ": pipe: %s\n", strerror(errno));
+        return CLI_FAILED;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, ME ": fork: %s\n", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return CLI_FAILED;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        rss_result m;
+        memset(&m, 0, sizeof m);
+        m.rc = rss_work(b, kind, &m);
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) {
+            m.maxrss_kib = (uint64_t)ru.ru_maxrss; /* KiB on Linux */
+        }
+        ssize_t w = write(fd[1], &m, sizeof m);
+        _exit(w == (ssize_t)sizeof m ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], out, sizeof *out);
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got != (ssize_t)sizeof *out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, ME ": the memory-measuring child did not report back\n");
+        return CLI_FAILED;
+    }
+    if (out->rc == CLI_OK && kind != RSS_IDLE && out->bytes != b->decoded) {
+        fprintf(stderr, ME ": the memory-measuring child loaded %llu of %llu bytes\n",
+                (unsigned long long)out->bytes, (unsigned long long)b->decoded);
+        return CLI_FAILED;
+    }
+    return out->rc;
+}
+
+/* --- the command ------------------------------------------------------------------ */
+
+static int parse_args(int argc, char **argv, bench *b)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    b->workers = n < 1 ? 1u : n > (long)SLC_PLATFORM_WORKERS_MAX ? SLC_PLATFORM_WORKERS_MAX : (uint32_t)n;
+    b->reps = 5;
+    b->profile_path = SLUICE_DEFAULT_PROFILE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1;
+        if (strcmp(a, "--json") == 0) {
+            b->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--profile") == 0) {
+            ok = v != NULL;
+            b->profile_path = v;
+        } else if (strcmp(a, "--workers") == 0) {
+            ok = parse_u32(v, 1, SLC_PLATFORM_WORKERS_MAX, &b->workers);
+        } else if (strcmp(a, "--reps") == 0) {
+            ok = parse_u32(v, 1, REPS_MAX, &b->reps);
+        } else if (strcmp(a, "--pool-pages") == 0) {
+            ok = parse_u32(v, 1, SLC_PROFILE_PAGE_COUNT_MAX, &b->pool_pages);
+        } else if (a[0] != '-' && b->pack_path == NULL) {
+            b->pack_path = a;
+            continue;
+        } else {
+            fprintf(stderr, ME ": unknown argument '%s'\n" USAGE, a);
+            return CLI_USAGE;
+        }
+        if (!ok) {
+            fprintf(stderr, ME ": %s needs %s\n" USAGE, a,
+                    strcmp(a, "--profile") == 0   ? "a file"
+                    : strcmp(a, "--workers") == 0 ? "a count in 1..64"
+                    : strcmp(a, "--reps") == 0    ? "a count in 1..99"
+                                                  : "a page count of at least 1");
+            return CLI_USAGE;
+        }
+        i++;
+    }
+    if (b->pack_path == NULL) {
+        fputs(USAGE, stderr);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* Loads the profile and the pack and checks that they go together. */
+static int setup(bench *b)
+{
+    int rc = cli_load_profile(b->profile_path, &b->profile);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    b->set_aside = b->profile.pin_coarsest != 0 || b->profile.partition_count != 0;
+    b->profile.pin_coarsest = 0;
+    b->profile.partition_count = 0;
+    memset(b->profile.partitions, 0, sizeof b->profile.partitions);
+    if ((rc = cli_pack_open(b->pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &b->info)) != CLI_OK) {
+        return rc;
+    }
+    b->info_open = 1;
+    b->name = strrchr(b->pack_path, '/') != NULL ? strrchr(b->pack_path, '/') + 1 : b->pack_path;
+    if (b->info.file.map == NULL) {
+        fprintf(stderr, ME ": %s could not be mapped\n", b->pack_path);
+        return CLI_FAILED;
+    }
+    b->h = slc_pack_get_header(b->info.pack);
+    if (b->profile.page_size < b->h->page_size) {
+        fprintf(stderr, ME ": profile %s has pages of %llu bytes; pack %s needs at least %u\n", b->profile_path,
+                (unsigned long long)b->profile.page_size, b->pack_path, b->h->page_size);
+        return CLI_FAILED;
+    }
+    if (b->profile.max_chunks < b->h->chunk_count) {
+        fprintf(stderr, ME ": profile %s holds %u chunks; pack %s has %u\n", b->profile_path, b->profile.max_chunks,
+                b->pack_path, b->h->chunk_count);
+        return CLI_FAILED;
+    }
+    if (b->h->chunk_count == 0) {
+        fprintf(stderr, ME ": pack %s has no chunks\n", b->pack_path);
+        return CLI_FAILED;
+    }
+    for (uint32_t i = 0; i < b->h->chunk_count; i++) {
+        b->decoded += slc_pack_get_chunk(b->info.pack, i)->decoded_size;
+    }
+    if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
+        uint64_t pages = b->h->file_size / 50u / b->profile.page_size;
+        b->pool_pages = pages < 1                            ? 1u
+                        : pages > SLC_PROFILE_PAGE_COUNT_MAX ? SLC_PROFILE_PAGE_COUNT_MAX
+                                                             : (uint32_t)pages;
+    }
+    return CLI_OK;
+}
+
+typedef struct results {
+    uint32_t modes, mode_workers[MODES];
+    double gbps[MODES], cpu_gbps[MODES];
+    double ring_gbps, ring_cpu_gbps; /* raw, into the pool's pages */
+    pass_result pass[MODES]; /* of the last repeat */
+    pass_result miss;        /* of the last repeat */
+    double miss_ns, miss_tele_ns;
+    uint32_t hit_count, hit_frames;
+    double hit_ns, hit_tele_ns;
+    rss_result rss[RSS_KINDS];
+} results;
+
+static const char *mode_label(const results *res, uint32_t m, char *buf, size_t cap)
+{
+    if (m == MODE_RAW) {
+        snprintf(buf, cap, "plain LZ4_decompress_safe");
+    } else if (res->mode_workers[m] == 0) {
+        snprintf(buf, cap, "stream, inline (0 workers)");
+    } else {
+        snprintf(buf, cap, "stream, %u worker%s", res->mode_workers[m], res->mode_workers[m] > 1 ? "s" : "");
+    }
+    return buf;
+}
+
+static void print_text(const bench *b, const results *res)
+{
+    char s1[32], s2[32], s3[32], label[64];
+    const slc_profile *p = &b->profile;
+    printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes (%.1f MiB), file %.1f MiB\n",
+           b->pack_path, b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded,
+           mib(b->decoded), mib(b->h->file_size));
+    printf("profile %s (%s): %s pages, pool %u pages (%s), upload cap %s a frame, queue %u, %u frames in flight;\n"
+           "host backend, load_frames 1%s%s\n",
+           b->profile_path, p->name, cli_size(p->page_size, s1, sizeof s1), p->page_count,
+           cli_size(p->page_size * p->page_count, s2, sizeof s2), cli_size(p->upload_cap, s3, sizeof s3),
+           p->queue_capacity, p->frames_in_flight,
+           b->set_aside ? "; the profile's pinning and partitions set aside" : "",
+           b->store_uncharged ? ";\ngpu/pool refused the pool's pages: "
+                                "the store is charged to no budget"
+                              : "");
+    printf("\nthroughput: median of %u passes, each requesting every chunk once in chunk-id order\n\n", b->reps);
+    printf("%-28s %7s %7s %9s %7s %7s %7s %9s %9s\n", "path", "GB/s", "vs raw", "GB/cpu-s", "vs raw", "frames",
+           "loads", "by caller", "evictions");
+    for (uint32_t m = 0; m < res->modes; m++) {
+        const pass_result *pr = &res->pass[m];
+        mode_label(res, m, label, sizeof label);
+        printf("%-28s %7.2f %6.2fx %9.2f %6.2fx", label, res->gbps[m], res->gbps[m] / res->gbps[0], res->cpu_gbps[m],
+               res->cpu_gbps[m] / res->cpu_gbps[0]);
+        if (m != MODE_RAW) {
+            printf(" %7llu %7llu %9llu %9llu", (unsigned long long)pr->frames, (unsigned long long)pr->loads,
+                   (unsigned long long)pr->caller_loads, (unsigned long long)pr->evictions);
+        } else {
+            printf("\n%-28s %7.2f %6.2fx %9.2f %6.2fx", "  the same, into pool pages", res->ring_gbps,
+                   res->ring_gbps / res->gbps[0], res->ring_cpu_gbps, res->ring_cpu_gbps / res->cpu_gbps[0]);
+        }
+        putchar('\n');
+    }
+    uint32_t last = res->modes - 1;
+    printf("\nstream / raw, 1 worker: %.2f (the aim: at least 0.85), %.2f per CPU second; inline, one thread: %.2f, "
+           "%.2f per CPU second\n",
+           res->gbps[2] / res->gbps[0], res->cpu_gbps[2] / res->cpu_gbps[0], res->gbps[1] / res->gbps[0],
+           res->cpu_gbps[1] / res->cpu_gbps[0]);
+    if (last > 2) {
+        printf("speedup of %u workers over 1: %.2fx\n", res->mode_workers[last], res->gbps[last] / res->gbps[2]);
+    }
+    printf("GB/s: decoded bytes made resident per second of wall time; GB/cpu-s: per second of CPU time of all\n"
+           "the process's threads (steadier on a shared machine). The stream also hashes the stored bytes (XXH3)\n"
+           "and writes each chunk into its own page of the pool; the baseline decodes into one hot page, and\n"
+           "(second row, for reference) chunk i into page i mod %u of a pool-sized ring. With workers, the\n"
+           "caller's thread runs unclaimed loads while it waits (\"by caller\").\n",
+           p->page_count);
+
+    printf("\nper-request cost on the caller's thread (begin_frame..end_frame, less the wait for loads), median\n\n");
+    printf("%-44s %12s %14s\n", "case", "ns/request", "telemetry ns");
+    snprintf(label, sizeof label, "hit: %u resident chunks x %u frames", res->hit_count, res->hit_frames);
+    printf("%-44s %12.1f %14.1f\n", label, res->hit_ns, res->hit_tele_ns);
+    snprintf(label, sizeof label, "miss: %llu requests, %llu loads, %llu frames",
+             (unsigned long long)res->miss.requests,
+             (unsigned long long)res->miss.loads, (unsigned long long)res->miss.frames);
+    printf("%-44s %12.1f %14.1f\n", label, res->miss_ns, res->miss_tele_ns);
+    printf("hit: the same resident chunks asked for every frame (inline stream). miss: a pass over the pack whose\n"
+           "every request is a chunk neither resident nor loading, with 1 worker whose executor has no threads, so\n"
+           "the caller runs each load inside begin_frame's wait, which is subtracted: what is left is scheduling,\n"
+           "eviction, publication and applying the loads. telemetry ns: the stream's caller_ns (less wait_ns) per\n"
+           "request; it times begin_frame and end_frame, not the requests between them.\n");
+
+    const rss_result *r = res->rss;
+    uint64_t declared = 0;
+    for (uint32_t i = 0; i < p->budget_count; i++) {
+        declared += p->budgets[i].parent == SLC_BUDGET_NONE_INDEX ? p->budgets[i].limit : 0;
+    }
+    int cpu = slc_profile_scan_budget(p, "cpu");
+    uint64_t cpu_limit = cpu >= 0 ? p->budgets[cpu].limit : 0, pool_bytes = (uint64_t)b->pool_pages * p->page_size;
+    printf("\npeak process memory (ru_maxrss of a forked child, %u workers)\n\n", b->workers);
+    printf("%-58s %9s %8s\n", "case", "MiB", "GB/s");
+    printf("%-58s %9.1f\n", "fixed: the process at fork, idle", (double)r[RSS_IDLE].maxrss_kib / 1024.0);
+    snprintf(label, sizeof label, "stream through %u pages (%.2f MiB, pack/%.0f), pread", b->pool_pages,
+             mib(pool_bytes), (double)b->h->file_size / (double)pool_bytes);
+    printf("%-58s %9.1f %8.2f\n", label, (double)r[RSS_STREAM_PREAD].maxrss_kib / 1024.0,
+           (double)b->decoded / (double)r[RSS_STREAM_PREAD].ns);
+    printf("%-58s %9.1f %8.2f\n", "  the same, pack mapped (its page cache counts in RSS)",
+           (double)r[RSS_STREAM_MAPPED].maxrss_kib / 1024.0, (double)b->decoded / (double)r[RSS_STREAM_MAPPED].ns);
+    printf("%-58s %9.1f %8.2f\n", "load everything: malloc the decoded pack, load each chunk",
+           (double)r[RSS_LOAD_ALL].maxrss_kib / 1024.0, (double)b->decoded / (double)r[RSS_LOAD_ALL].ns);
+    printf("\nload everything / stream (pread): %.2fx\n",
+           (double)r[RSS_LOAD_ALL].maxrss_kib / (double)r[RSS_STREAM_PREAD].maxrss_kib);
+    printf("profile's declared total (cpu + gpu roots): %.1f MiB; as run: cpu %.1f MiB (the memory block) + pool "
+           "%.2f MiB = %.1f MiB, plus the fixed cost\n",
+           mib(declared), mib(cpu_limit), mib(pool_bytes), mib(cpu_limit + pool_bytes));
+}
+
+static void print_json(const bench *b, const results *res)
+{
+    const slc_profile *p = &b->profile;
+    const rss_result *r = res->rss;
+    uint64_t declared = 0;
+    for (uint32_t i = 0; i < p->budget_count; i++) {
+        declared += p->budgets[i].parent == SLC_BUDGET_NONE_INDEX ? p->budgets[i].limit : 0;
+    }
+    int cpu = slc_profile_scan_budget(p, "cpu");
+    uint64_t cpu_limit = cpu >= 0 ? p->budgets[cpu].limit : 0;
+    uint32_t last = res->modes - 1;
+    printf("{\"pack\": {\"file_bytes\": %llu, \"chunks\": %u, \"page_size\": %u, \"decoded_bytes\": %llu},\n",
+           (unsigned long long)b->h->file_size, b->h->chunk_count, b->h->page_size, (unsigned long long)b->decoded);
+    printf(" \"profile\": {\"name\": \"%s\", \"page_size\": %llu, \"pool_pages\": %u, \"upload_cap\": %llu, "
+           "\"queue_capacity\": %u, \"frames_in_flight\": %u, \"pin_and_partitions_set_aside\": %s, "
+           "\"store_charged\": %s},\n",
+           p->name, (unsigned long long)p->page_size, p->page_count, (unsigned long long)p->upload_cap,
+           p->queue_capacity, p->frames_in_flight, b->set_aside ? "true" : "false",
+           b->store_uncharged ? "false" : "true");
+    printf(" \"repeats\": %u,\n \"throughput\": [\n", b->reps);
+    for (uint32_t m = 0; m < res->modes; m++) {
+        const pass_result *pr = &res->pass[m];
+        if (m == 1) {
+            printf("  {\"path\": \"raw_lz4_into_pool_pages\", \"gbps\": %.3f, \"vs_raw\": %.3f, "
+                   "\"gb_per_cpu_s\": %.3f, \"cpu_vs_raw\": %.3f},\n",
+                   res->ring_gbps, res->ring_gbps / res->gbps[0], res->ring_cpu_gbps,
+                   res->ring_cpu_gbps / res->cpu_gbps[0]);
+        }
+        printf("  {\"path\": \"%s\", ", m == MODE_RAW ? "raw_lz4" : "stream");
+        if (m != MODE_RAW) {
+            printf("\"workers\": %u, \"frames\": %llu, \"loads\": %llu, \"caller_loads\": %llu, \"evictions\": %llu, ",
+                   res->mode_workers[m], (unsigned long long)pr->frames, (unsigned long long)pr->loads,
+                   (unsigned long long)pr->caller_loads, (unsigned long long)pr->evictions);
+        }
+        printf("\"gbps\": %.3f, \"vs_raw\": %.3f, \"gb_per_cpu_s\": %.3f, \"cpu_vs_raw\": %.3f}%s\n", res->gbps[m],
+               res->gbps[m] / res->gbps[0], res->cpu_gbps[m], res->cpu_gbps[m] / res->cpu_gbps[0],
+               m + 1 < res->modes ? "," : "");
+    }
+    printf(" ],\n \"ratio_1_worker_vs_raw\": %.3f, \"ratio_1_worker_vs_raw_cpu\": %.3f, \"ratio_inline_vs_raw\": %.3f, "
+           "\"ratio_inline_vs_raw_cpu\": %.3f, \"speedup_workers\": %u, \"speedup_vs_1_worker\": %.3f,\n",
+           res->gbps[2] / res->gbps[0], res->cpu_gbps[2] / res->cpu_gbps[0], res->gbps[1] / res->gbps[0],
+           res->cpu_gbps[1] / res->cpu_gbps[0], res->mode_workers[last], res->gbps[last] / res->gbps[2]);
+    printf(" \"overhead\": {\"hit_requests\": %u, \"hit_frames\": %u, \"hit_ns_per_request\": %.2f, "
+           "\"hit_telemetry_ns_per_request\": %.2f",
+           res->hit_count, res->hit_frames, res->hit_ns, res->hit_tele_ns);
+    printf(", \"miss_requests\": %llu, \"miss_loads\": %llu, \"miss_ns_per_request\": %.2f, "
+           "\"miss_telemetry_ns_per_request\": %.2f",
+           (unsigned long long)res->miss.requests, (unsigned long long)res->miss.loads, res->miss_ns,
+           res->miss_tele_ns);
+    printf("},\n \"memory\": {\"workers\": %u, \"pool_pages\": %u, \"pool_bytes\": %llu, \"fixed_kib\": %llu, "
+           "\"stream_pread_kib\": %llu, \"stream_mapped_kib\": %llu, \"load_all_kib\": %llu, "
+           "\"load_all_vs_stream\": %.3f, \"profile_declared_bytes\": %llu, \"profile_cpu_bytes\": %llu}}\n",
+           b->workers, b->pool_pages, (unsigned long long)b->pool_pages * p->page_size,
+           (unsigned long long)r[RSS_IDLE].maxrss_kib, (unsigned long long)r[RSS_STREAM_PREAD].maxrss_kib,
+           (unsigned long long)r[RSS_STREAM_MAPPED].maxrss_kib, (unsigned long long)r[RSS_LOAD_ALL].maxrss_kib,
+           (double)r[RSS_LOAD_ALL].maxrss_kib / (double)r[RSS_STREAM_PREAD].maxrss_kib, (unsigned long long)declared,
+           (unsigned long long)cpu_limit);
+}
+
+/* A throughput run of one mode: a fresh stream, one pass. */
+static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out)
+{
+    static rig r; /* static: it must not move, and it is large */
+    slc_profile prof = b->profile;
+    prof.workers = workers;
+    int rc = rig_open(&r, &prof, &b->info.file.io, b->name, b->store_mem, b->store_size, no_threads);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    b->store_uncharged |= !r.charged;
+    rc = stream_pass(&r, out);
+    rig_close(&r);
+    return rc;
+}
+
+int bench_stream(int argc, char **argv)
+{
+    static bench b;
+    static results res;
+    memset(&b, 0, sizeof b);
+    memset(&res, 0, sizeof res);
+    int rc = parse_args(argc, argv, &b);
+    if (rc == CLI_OK) {
+        rc = setup(&b);
+    }
+
+    /* 3 first, while this process is small: every child starts with its RSS. */
+    for (int k = 0; k < RSS_KINDS && rc == CLI_OK; k++) {
+        rc = rss_measure(&b, k, &res.rss[k]);
+    }
+
+    unsigned char *page = NULL;
+    if (rc == CLI_OK) {
+        b.store_size = SLC_ARENA_FOOTPRINT(
+            slc_host_store_footprint(b.profile.page_count, (uint32_t)b.profile.page_size));
+        b.store_mem = alloc_touched(b.store_size);
+        page = alloc_touched(b.h->page_size);
+        if (b.store_mem == NULL || page == NULL) {
+            fprintf(stderr, ME ": out of memory for a pool of %u pages\n", b.profile.page_count);
+            rc = CLI_FAILED;
+        }
+    }
+
+    /* 1: raw, inline, 1 worker, N workers; repeats go round the modes. */
+    res.mode_workers[1] = 0;
+    res.mode_workers[2] = 1;
+    res.mode_workers[3] = b.workers;
+    res.modes = b.workers > 1 ? 4u : 3u;
+    static double gbps[MODES][REPS_MAX], cpu[MODES][REPS_MAX], ring_gbps[REPS_MAX], ring_cpu[REPS_MAX];
+    static double miss[REPS_MAX], miss_tele[REPS_MAX];
+    if (rc == CLI_OK) { /* warm the page cache and the code */
+        rc = raw_pass(&b, page, 1, 0) == b.decoded ? run_mode(&b, b.workers, 0, &res.pass[0]) : CLI_FAILED;
+    }
+    for (uint32_t k = 0; k < b.reps && rc == CLI_OK; k++) {
+        for (uint32_t m = 0; m < res.modes && rc == CLI_OK; m++) {
+            if (m == MODE_RAW) {
+                for (int into_pool = 0; into_pool < 2; into_pool++) {
+                    uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
+                    uint64_t bytes = into_pool ? raw_pass(&b, b.store_mem, b.profile.page_count, b.profile.page_size)
+                                               : raw_pass(&b, page, 1, 0);
+                    uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
+                    if (bytes != b.decoded) {
+                        fprintf(stderr, ME ": LZ4 rejected a chunk of %s\n", b.pack_path);
+                        rc = CLI_FAILED;
+                    }
+                    (into_pool ? ring_gbps : gbps[m])[k] = (double)bytes / (double)(t1 - t0);
+                    (into_pool ? ring_cpu : cpu[m])[k] = (double)bytes / (double)(c1 - c0);
+                }
+                continue;
+            }
+            pass_result *pr = &res.pass[m];
+            rc = run_mode(&b, res.mode_workers[m], 0, pr);
+            gbps[m][k] = (double)pr->bytes / (double)pr->ns;
+            cpu[m][k] = (double)pr->bytes / (double)pr->cpu_ns;
+        }
+        /* 2, misses: 1 worker without threads (see the top of the file). */
+        if (rc == CLI_OK && (rc = run_mode(&b, 1, 1, &res.miss)) == CLI_OK) {
+            miss[k] = (double)res.miss.sched_ns / (double)res.miss.requests;
+            miss_tele[k] = (double)res.miss.tele_ns / (double)res.miss.requests;
+        }
+    }
+    for (uint32_t m = 0; m < res.modes && rc == CLI_OK; m++) {
+        res.gbps[m] = median(gbps[m], b.reps);
+        res.cpu_gbps[m] = median(cpu[m], b.reps);
+    }
+    if (rc == CLI_OK) {
+        res.ring_gbps = median(ring_gbps, b.reps);
+        res.ring_cpu_gbps = median(ring_cpu, b.reps);
+        res.miss_ns = median(miss, b.reps);
+        res.miss_tele_ns = median(miss_tele, b.reps);
+    }
+
+    /* 2, hits: one stream (no workers: nothing loads while timed). */
+    if (rc == CLI_OK) {
+        static rig r;
+        static double self[REPS_MAX], tele[REPS_MAX];
+        uint32_t count = b.profile.queue_capacity;
+        count = count < b.h->chunk_count ? count : b.h->chunk_count;
+        count = count < b.profile.page_count ? count : b.profile.page_count;
+        res.hit_count = count;
+        res.hit_frames = HIT_REQUESTS / count > 0 ? HIT_REQUESTS / count : 1;
+        slc_profile prof = b.profile;
+        prof.workers = 0;
+        rc = rig_open(&r, &prof, &b.info.file.io, b.name, b.store_mem, b.store_size, 0);
+        if (rc == CLI_OK) {
+            rc = hit_batch(&r, count, 0, 1, NULL, NULL);
+            for (uint32_t k = 0; k < b.reps && rc == CLI_OK; k++) {
+                rc = hit_batch(&r, count, res.hit_frames, 0, &self[k], &tele[k]);
+            }
+            rig_close(&r);
+        }
+        if (rc == CLI_OK) {
+            res.hit_ns = median(self, b.reps);
+            res.hit_tele_ns = median(tele, b.reps);
+        }
+    }
+
+    if (rc == CLI_OK) {
+        if (b.json) {
+            print_json(&b, &res);
+        } else {
+            print_text(&b, &res);
+        }
+    }
+    free(page);
+    free(b.store_mem);
+    if (b.info_open) {
+        cli_pack_close(&b.info);
+    }
+    return rc;
+}

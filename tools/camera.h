@@ -1,0 +1,55 @@
+/* sluice run: a built-in camera that turns a pack into a workload trace.
+ *
+ * The camera moves through the scene the pack's instances place (each
+ * object once at the origin when the pack has no instances) along a seeded
+ * path, and each frame asks for every object it sees at the LOD that keeps
+ * its screen-space error under a threshold, as 3D Tiles and Nanite choose:
+ * for level l with geometric error e_l (object units, scaled by the
+ * instance's largest axis scale) at distance d from the eye to the object's
+ * bounding sphere, the error on screen is
+ *
+ *     sse_l = e_l * height_px / (2 * d * tan(fov / 2))
+ *
+ * and the level asked for is the coarsest l with sse_l <= sse_px (level 0
+ * has error 0, so one always qualifies). An object seen through several
+ * instances is asked for once, at the finest level any of them needs.
+ * Requests are ordered by the projected size of the object, largest first;
+ * priority falls from 255 along that order; the frame stops taking objects
+ * once their spans would pass max_chunks or max_requests, so a frame never
+ * asks for more than the stream's queues hold. */
+#ifndef SLUICE_TOOLS_CAMERA_H
+#define SLUICE_TOOLS_CAMERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sluice/pack.h"
+#include "trace.h"
+
+typedef enum camera_path {
+    CAMERA_FLY = 0,      /* a smooth figure-eight over the scene, looking ahead */
+    CAMERA_ORBIT = 1,    /* a circle around the scene's centre, looking at it */
+    CAMERA_TELEPORT = 2  /* the fly path, jumping to a random place and heading every teleport_every frames */
+} camera_path;
+
+typedef struct camera_desc {
+    camera_path path;
+    uint64_t seed;
+    uint32_t frames;
+    float sse_px;           /* 0: 1 pixel */
+    float fov_deg;          /* vertical; 0: 60 */
+    uint32_t height_px;     /* 0: 1080 (16:9 viewport) */
+    uint32_t max_requests;  /* object requests a frame; 0: no limit */
+    uint32_t max_chunks;    /* spans of the chosen LODs a frame; 0: no limit */
+    uint32_t teleport_every; /* 0: 60 */
+} camera_desc;
+
+/* Fills *out (trace_free it) with desc->frames frames of requests. Returns 0,
+ * or -1 with err (out of memory, an empty pack). */
+int camera_generate(const slc_pack *pack, const camera_desc *desc, trace *out, char *err, size_t errcap);
+
+/* "fly" -> CAMERA_FLY...; -1 if unknown. */
+int camera_path_parse(const char *name);
+const char *camera_path_name(camera_path p);
+
+#endif

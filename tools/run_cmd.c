@@ -1,0 +1,1294 @@
+/* sluice run: stream a workload through a profile and a pack on a backend,
+ * frame by frame, with the real scheduler (sluice/stream.h), the profile's
+ * worker threads, memory from one mapped block, and a page store (Vulkan,
+ * else the host backend), then report what every budget and frame did and
+ * judge it.
+ *
+ * The workload is a trace (docs/trace-format.md) or the built-in camera
+ * (camera.h), which produces a trace first: both run through the same
+ * replay loop, so --save-trace followed by --trace of the saved file makes
+ * the same requests and, the scheduler being a pure function of them, the
+ * same eviction log.
+ *
+ * The verdict checks, and only these: every budget's peak within its limit
+ * (from the budget manager, over the whole run); no reservation refused; in
+ * every frame's telemetry, every budget within its limit and the decoded
+ * bytes of the loads the frame applied within the profile's upload cap; with
+ * --frame-budget-us, the caller's time in the frame (the telemetry's
+ * caller_ns) within it. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera.h"
+#include "cli.h"
+#include "sluice/host_store.h"
+#include "sluice/platform.h"
+#include "sluice/stream.h"
+#include "sluice/workers.h"
+#include "trace.h"
+#ifdef SLUICE_HAVE_VULKAN
+#include "sluice/vulkan.h"
+#endif
+
+#ifndef SLUICE_DEFAULT_PROFILE
+#define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
+#endif
+
+/* The verdict failed: a budget or a frame limit was missed (every reason is
+ * printed). cli.h's codes stop at 3; this one is run's own. */
+#define RUN_VERDICT_FAILED 4
+
+#define ME "sluice run"
+#define TRACE_FILE_MAX ((size_t)1 << 30)
+#define TRACE_REQUESTS_MAX ((size_t)1 << 26)
+#define REASONS_MAX 16
+#define SPANS_PER_WORKER_MAX ((size_t)1 << 20)
+
+static const char usage_text[] =
+    "usage: sluice run PACK [options]\n"
+    "\n"
+    "Streams a workload through PACK frame by frame with the streaming scheduler, the\n"
+    "profile's memory budgets and worker threads, on a GPU page store, then reports every\n"
+    "budget, the scheduler's counters and the caller's time per frame, and judges the run.\n"
+    "\n"
+    "options:\n"
+    "  --profile FILE        budget profile (default: " SLUICE_DEFAULT_PROFILE ")\n"
+    "  --trace FILE          replay a trace (docs/trace-format.md); otherwise the camera runs\n"
+    "  --camera PATH         built-in camera: fly (default), orbit or teleport\n"
+    "  --frames N            frames the camera runs (default 240)\n"
+    "  --seed N              the camera's seed (default 1)\n"
+    "  --sse PX              the camera's screen-space error threshold in pixels (default 1)\n"
+    "  --save-trace FILE     write the workload (the camera's too) as a trace before running\n"
+    "  --backend B           auto (default: Vulkan on the default device, the host backend\n"
+    "                        with a notice when there is none), vulkan or host\n"
+    "  --workers N           override the profile's worker threads (0: loads run inline)\n"
+    "  --frame-budget-us N   a frame whose caller time exceeds N microseconds misses its limit\n"
+    "  --json                the report as JSON on stdout instead of the table\n"
+    "  --svg FILE            a timeline: budgets against their limits, pool pages, upload\n"
+    "                        bytes and misses per frame\n"
+    "  --chrome-trace FILE   Chrome trace-event JSON (Perfetto, chrome://tracing): frames on\n"
+    "                        the caller's thread, loads on each worker\n"
+    "  --evict-log FILE      the pool's eviction log, one entry a line\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "The verdict checks every budget's peak against its limit, that no reservation was\n"
+    "refused, and in each frame the budgets, the decoded bytes of the loads applied against\n"
+    "the upload cap, and (--frame-budget-us) the caller's time.\n"
+    "\n"
+    "exit codes: 0 the verdict holds; 1 input judged bad (profile, pack, trace) or the run\n"
+    "failed; 2 bad command line; 3 a file not readable or writable; 4 the verdict failed\n"
+    "(each reason printed)\n";
+
+typedef struct opts {
+    const char *pack_path, *profile_path, *trace_path, *save_trace, *svg, *chrome, *evict_log;
+    const char *backend; /* auto, vulkan, host */
+    camera_desc cam;
+    int json;
+    int64_t workers;         /* -1: the profile's */
+    uint64_t frame_budget_ns; /* 0: none */
+    int frames_set;
+} opts;
+
+typedef struct frame_rec {
+    slc_stream_frame_stats t;
+    uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
+    uint32_t pool_used;        /* pages not free after end_frame */
+    uint32_t objects, exact, coarser, none;
+    uint32_t stalls;           /* begin_frame refused: frames in flight */
+} frame_rec;
+
+typedef struct load_span {
+    uint64_t t0, t1;
+} load_span;
+
+/* The worker threads' context: the stream and each worker's spans. */
+typedef struct work_ctx {
+    slc_stream *s;
+    uint64_t origin;
+    uint32_t workers;
+    load_span *spans[SLC_PLATFORM_WORKERS_MAX];
+    size_t count[SLC_PLATFORM_WORKERS_MAX];
+    size_t dropped[SLC_PLATFORM_WORKERS_MAX];
+} work_ctx;
+
+static bool work_fn(void *ctx, uint32_t worker)
+{
+    work_ctx *w = ctx;
+    uint64_t t0 = slc_platform_now_ns();
+    bool ran = slc_stream_work(w->s, worker);
+    if (ran && w->spans[worker] != NULL) {
+        if (w->count[worker] < SPANS_PER_WORKER_MAX) {
+            w->spans[worker][w->count[worker]++] = (load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
+        } else {
+            w->dropped[worker]++;
+        }
+    }
+    return ran;
+}
+
+/* The stream's logger: the first few messages, then a count. */
+typedef struct quiet_log {
+    unsigned shown, dropped;
+} quiet_log;
+
+static void quiet_log_fn(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    quiet_log *q = user;
+    if (q->shown < 8) {
+        q->shown++;
+        cli_stderr_logger.fn(cli_stderr_logger.user, level, status, message);
+    } else {
+        q->dropped++;
+    }
+}
+
+/* A logger that keeps the last message (the Vulkan backend's reason). */
+typedef struct keep_log {
+    char message[512];
+    slc_status status;
+} keep_log;
+
+static void keep_log_fn(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    keep_log *k = user;
+    (void)level;
+    k->status = status;
+    snprintf(k->message, sizeof k->message, "%s", message);
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (s == NULL || *s < '0' || *s > '9') {
+        return 0;
+    }
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max) {
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, ME ": ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: sluice run PACK [options] (sluice run --help: every option)\n");
+    return CLI_USAGE;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->profile_path = SLUICE_DEFAULT_PROFILE;
+    o->backend = "auto";
+    o->workers = -1;
+    o->cam.path = CAMERA_FLY;
+    o->cam.seed = 1;
+    o->cam.frames = 240;
+    o->cam.sse_px = 1.0f;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n = 0;
+#define NEEDS_VALUE()                                                                                                  \
+    do {                                                                                                               \
+        if (v == NULL) {                                                                                               \
+            return usage_error("%s needs a value", a);                                                                 \
+        }                                                                                                              \
+        i++;                                                                                                           \
+    } while (0)
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(a, "--profile") == 0) {
+            NEEDS_VALUE();
+            o->profile_path = v;
+        } else if (strcmp(a, "--trace") == 0) {
+            NEEDS_VALUE();
+            o->trace_path = v;
+        } else if (strcmp(a, "--save-trace") == 0) {
+            NEEDS_VALUE();
+            o->save_trace = v;
+        } else if (strcmp(a, "--svg") == 0) {
+            NEEDS_VALUE();
+            o->svg = v;
+        } else if (strcmp(a, "--chrome-trace") == 0) {
+            NEEDS_VALUE();
+            o->chrome = v;
+        } else if (strcmp(a, "--evict-log") == 0) {
+            NEEDS_VALUE();
+            o->evict_log = v;
+        } else if (strcmp(a, "--backend") == 0) {
+            NEEDS_VALUE();
+            if (strcmp(v, "auto") != 0 && strcmp(v, "vulkan") != 0 && strcmp(v, "host") != 0) {
+                return usage_error("--backend '%s': expected auto, vulkan or host", v);
+            }
+            o->backend = v;
+        } else if (strcmp(a, "--camera") == 0) {
+            NEEDS_VALUE();
+            int p = camera_path_parse(v);
+            if (p < 0) {
+                return usage_error("--camera '%s': expected fly, orbit or teleport", v);
+            }
+            o->cam.path = (camera_path)p;
+        } else if (strcmp(a, "--frames") == 0) {
+            NEEDS_VALUE();
+            if (!parse_u64(v, TRACE_FRAMES_MAX, &n) || n == 0) {
+                return usage_error("--frames '%s': expected a count in 1..%u", v, TRACE_FRAMES_MAX);
+            }
+            o->cam.frames = (uint32_t)n;
+            o->frames_set = 1;
+        } else if (strcmp(a, "--seed") == 0) {
+            NEEDS_VALUE();
+            if (!parse_u64(v, UINT64_MAX, &n)) {
+                return usage_error("--seed '%s': expected a number", v);
+            }
+            o->cam.seed = n;
+        } else if (strcmp(a, "--sse") == 0) {
+            NEEDS_VALUE();
+            char *end = NULL;
+            double d = strtod(v, &end);
+            if (end == v || *end != '\0' || !(d > 0 && d <= 1e6)) {
+                return usage_error("--sse '%s': expected pixels above 0", v);
+            }
+            o->cam.sse_px = (float)d;
+        } else if (strcmp(a, "--workers") == 0) {
+            NEEDS_VALUE();
+            if (!parse_u64(v, SLC_PLATFORM_WORKERS_MAX, &n)) {
+                return usage_error("--workers '%s': expected a count in 0..%u", v, SLC_PLATFORM_WORKERS_MAX);
+            }
+            o->workers = (int64_t)n;
+        } else if (strcmp(a, "--frame-budget-us") == 0) {
+            NEEDS_VALUE();
+            if (!parse_u64(v, UINT64_MAX / 1000u, &n) || n == 0) {
+                return usage_error("--frame-budget-us '%s': expected microseconds above 0", v);
+            }
+            o->frame_budget_ns = n * 1000u;
+        } else if (a[0] == '-' || o->pack_path != NULL) {
+            return usage_error("unexpected argument '%s'", a);
+        } else {
+            o->pack_path = a;
+        }
+#undef NEEDS_VALUE
+    }
+    if (o->pack_path == NULL) {
+        return usage_error("no PACK given");
+    }
+    if (o->trace_path != NULL && o->frames_set) {
+        return usage_error("--frames is for the camera; a trace declares its own frames");
+    }
+    return CLI_OK;
+}
+
+/* --- the run's state ----------------------------------------------------------------- */
+
+typedef struct run {
+    opts o;
+    slc_profile prof;
+    const char *pack_name;
+    slc_platform_block block;
+    slc_memory *mem;
+    slc_platform_file file;
+    int file_open;
+    slc_pack *pack;
+    /* the store */
+    const char *backend;  /* "vulkan" or "host" */
+    char backend_detail[400];
+    slc_platform_block page_block;
+    slc_page_store host_store;
+    const slc_page_store *store;
+#ifdef SLUICE_HAVE_VULKAN
+    void *vk_mem;
+    slc_vulkan *vk;
+#endif
+    double store_init_ms;
+    /* the stream */
+    quiet_log qlog;
+    slc_logger stream_log;
+    slc_platform_workers workers;
+    int workers_started;
+    work_ctx wctx;
+    slc_stream *s;
+    /* the workload */
+    trace tr;
+    char workload[160];
+    slc_partition parts[TRACE_PARTITIONS_MAX];
+    /* results */
+    frame_rec *frames;
+    uint32_t frame_count;
+    uint64_t wall_ns;
+    FILE *evlog;
+    uint64_t ev_next;
+    uint64_t ev_lost;
+} run;
+
+static void run_close(run *r)
+{
+    slc_platform_workers_stop(&r->workers);
+    if (r->s != NULL) {
+        slc_stream_destroy(r->s);
+        r->s = NULL;
+    }
+#ifdef SLUICE_HAVE_VULKAN
+    if (r->vk != NULL) {
+        slc_vulkan_deinit(r->vk);
+        r->vk = NULL;
+    }
+    free(r->vk_mem);
+    r->vk_mem = NULL;
+#endif
+    if (r->host_store.ops != NULL) {
+        slc_host_store_deinit(&r->host_store);
+    }
+    if (r->page_block.base != NULL) {
+        slc_platform_block_unmap(&r->page_block);
+    }
+    if (r->pack != NULL) {
+        slc_pack_close(r->pack);
+        r->pack = NULL;
+    }
+    if (r->file_open) {
+        slc_platform_file_close(&r->file);
+        r->file_open = 0;
+    }
+    if (r->mem != NULL) {
+        slc_memory_deinit(r->mem);
+        r->mem = NULL;
+    }
+    if (r->block.base != NULL) {
+        slc_platform_block_unmap(&r->block);
+    }
+    for (uint32_t i = 0; i < SLC_PLATFORM_WORKERS_MAX; i++) {
+        free(r->wctx.spans[i]);
+        r->wctx.spans[i] = NULL;
+    }
+    trace_free(&r->tr);
+    free(r->frames);
+    r->frames = NULL;
+    if (r->evlog != NULL) {
+        (void)fclose(r->evlog); /* a run that failed before its report: the log is incomplete anyway */
+        r->evlog = NULL;
+    }
+}
+
+/* The host store: pages in host memory mapped once, exactly their bytes
+ * charged to gpu/pool (as a GPU backend's pool would be). */
+static int open_host_store(run *r)
+{
+    const uint32_t pages = r->prof.page_count, page_size = (uint32_t)r->prof.page_size;
+    size_t fp = slc_host_store_footprint(pages, page_size);
+    if (fp == 0) {
+        fprintf(stderr, ME ": profile '%s': %u pages of %u bytes do not fit this machine\n", r->prof.name, pages,
+                page_size);
+        return CLI_FAILED;
+    }
+    slc_budgets *b = slc_memory_budgets(r->mem);
+    slc_budget_id gpu_pool;
+    if (slc_budgets_scan(b, "gpu/pool", &gpu_pool) != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s' declares no gpu/pool budget to charge the host store's pages to\n",
+                r->prof.name);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK ||
+        slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
+                               &r->host_store) != SLC_OK) {
+        fprintf(stderr, ME ": the host store of %u pages of %u bytes does not fit the gpu/pool budget of profile '%s'\n",
+                pages, page_size, r->prof.name);
+        return CLI_FAILED;
+    }
+    r->store = &r->host_store;
+    r->backend = "host";
+    snprintf(r->backend_detail, sizeof r->backend_detail, "host (pages in host memory, no GPU)");
+    return CLI_OK;
+}
+
+#ifdef SLUICE_HAVE_VULKAN
+/* The Vulkan store on the default device. Returns CLI_OK, CLI_FAILED, or -1
+ * when there is no Vulkan device (the caller may fall back). */
+static int open_vulkan_store(run *r, keep_log *why)
+{
+    slc_vulkan_desc d;
+    memset(&d, 0, sizeof d);
+    slc_vulkan_desc_from_profile(&d, &r->prof);
+    d.budgets = slc_memory_budgets(r->mem);
+    d.log = (slc_logger){keep_log_fn, why};
+    size_t size = slc_vulkan_footprint(&d);
+    if (size == 0) {
+        fprintf(stderr, ME ": profile '%s' cannot be a Vulkan page pool (page size or count out of range)\n",
+                r->prof.name);
+        return CLI_FAILED;
+    }
+    r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
+    if (r->vk_mem == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    slc_status st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk);
+    if (st != SLC_OK) {
+        free(r->vk_mem);
+        r->vk_mem = NULL;
+        r->vk = NULL;
+        if (st == SLC_E_UNSUPPORTED) {
+            return -1;
+        }
+        fprintf(stderr, ME ": Vulkan: %s (%s)\n", why->message, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    slc_vulkan_info info;
+    slc_vulkan_get_info(r->vk, &info);
+    r->store = slc_vulkan_get_store(r->vk);
+    r->backend = "vulkan";
+    snprintf(r->backend_detail, sizeof r->backend_detail, "vulkan (%s, %s, %u segment%s, %s)", info.device_name,
+             info.unified ? "unified memory, mapped" : "staging belt", info.segment_count,
+             info.segment_count == 1 ? "" : "s", info.timeline ? "timeline semaphore" : "fences");
+    return CLI_OK;
+}
+#endif
+
+static int open_store(run *r)
+{
+    uint64_t t0 = slc_platform_now_ns();
+    int rc;
+    if (strcmp(r->o.backend, "host") == 0) {
+        rc = open_host_store(r);
+    } else {
+#ifdef SLUICE_HAVE_VULKAN
+        keep_log why;
+        memset(&why, 0, sizeof why);
+        rc = open_vulkan_store(r, &why);
+        if (rc < 0) {
+            if (strcmp(r->o.backend, "vulkan") == 0) {
+                fprintf(stderr, ME ": no Vulkan device: %s\n", why.message[0] ? why.message : "slc_vulkan_init failed");
+                rc = CLI_FAILED;
+            } else {
+                fprintf(stderr, ME ": notice: no Vulkan device (%s); running on the host backend\n",
+                        why.message[0] ? why.message : "slc_vulkan_init failed");
+                rc = open_host_store(r);
+            }
+        }
+#else
+        if (strcmp(r->o.backend, "vulkan") == 0) {
+            fprintf(stderr, ME ": this build has no Vulkan backend (SLUICE_VULKAN=OFF)\n");
+            return CLI_FAILED;
+        }
+        fprintf(stderr, ME ": notice: this build has no Vulkan backend; running on the host backend\n");
+        rc = open_host_store(r);
+#endif
+    }
+    r->store_init_ms = (double)(slc_platform_now_ns() - t0) / 1e6;
+    return rc;
+}
+
+/* Every request names something the pack has; partitions exist in the pool. */
+static int check_trace(run *r, const char *file)
+{
+    const slc_pack_header *h = slc_pack_get_header(r->pack);
+    for (size_t i = 0; i < r->tr.count; i++) {
+        const trace_req *q = &r->tr.reqs[i];
+        if (q->kind == TRACE_OBJECT) {
+            if (q->id >= h->object_count) {
+                fprintf(stderr, "%s:%u: object %u is not in pack '%s' (it has %u objects)\n", file, q->line, q->id,
+                        r->pack_name, h->object_count);
+                return CLI_FAILED;
+            }
+            uint32_t lods = slc_pack_get_object(r->pack, q->id)->lod_count;
+            if (q->lod >= lods) {
+                fprintf(stderr, "%s:%u: object %u has no LOD %u in pack '%s' (it has %u)\n", file, q->line, q->id,
+                        q->lod, r->pack_name, lods);
+                return CLI_FAILED;
+            }
+        } else if (q->id >= h->chunk_count) {
+            fprintf(stderr, "%s:%u: chunk %u is not in pack '%s' (it has %u chunks)\n", file, q->line, q->id,
+                    r->pack_name, h->chunk_count);
+            return CLI_FAILED;
+        }
+    }
+    return CLI_OK;
+}
+
+static int resolve_partitions(run *r, const char *file)
+{
+    for (uint32_t i = 0; i < r->tr.partition_count; i++) {
+        if (slc_pool_scan_partition(slc_stream_pool(r->s), r->tr.partitions[i], &r->parts[i]) != SLC_OK) {
+            uint32_t line = 0;
+            for (size_t k = 0; k < r->tr.count; k++) {
+                if (r->tr.reqs[k].partition == i) {
+                    line = r->tr.reqs[k].line;
+                    break;
+                }
+            }
+            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", file, line, r->tr.partitions[i],
+                    r->prof.name);
+            return CLI_FAILED;
+        }
+    }
+    return CLI_OK;
+}
+
+static void walk_evictions(run *r)
+{
+    if (r->evlog == NULL) {
+        return;
+    }
+    const slc_pool *pool = slc_stream_pool(r->s);
+    slc_pool_log_entry e[256];
+    for (;;) {
+        size_t n = slc_pool_walk_log(pool, r->ev_next, e, 256);
+        if (n == 0) {
+            break;
+        }
+        if (e[0].seq > r->ev_next) {
+            fprintf(r->evlog, "# %" PRIu64 " entries lost (the pool's log ring overran)\n", e[0].seq - r->ev_next);
+            r->ev_lost += e[0].seq - r->ev_next;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char ev[16], ld[16];
+            snprintf(ev, sizeof ev, "%u", e[i].evicted);
+            snprintf(ld, sizeof ld, "%u", e[i].loaded);
+            fprintf(r->evlog, "%" PRIu64 " %" PRIu64 " %s %u %s %u\n", e[i].seq, e[i].frame,
+                    e[i].evicted == SLC_CHUNK_NONE ? "-" : ev, e[i].page, e[i].loaded == SLC_CHUNK_NONE ? "-" : ld,
+                    e[i].partition);
+        }
+        r->ev_next = e[n - 1].seq + 1;
+    }
+}
+
+/* --- the frame loop --------------------------------------------------------------------- */
+
+static int run_frames(run *r)
+{
+    const uint64_t origin = r->wctx.origin;
+    size_t next = 0;
+    const slc_partition def = {0};
+    r->frames = calloc(r->tr.frames, sizeof *r->frames);
+    if (r->frames == NULL) {
+        fprintf(stderr, ME ": out of memory for %u frames of telemetry\n", r->tr.frames);
+        return CLI_FAILED;
+    }
+    const uint64_t t_start = slc_platform_now_ns();
+    for (uint32_t f = 0; f < r->tr.frames; f++) {
+        frame_rec *fr = &r->frames[f];
+        fr->start_ns = slc_platform_now_ns() - origin;
+        slc_status st;
+        while ((st = slc_stream_begin_frame(r->s, NULL)) == SLC_E_FRAMES_IN_FLIGHT) {
+            fr->stalls++;
+#ifdef SLUICE_HAVE_VULKAN
+            if (r->vk != NULL) {
+                slc_pool_stats ps;
+                slc_pool_get_stats(slc_stream_pool(r->s), &ps);
+                uint64_t want = ps.submitted + 1u > r->prof.frames_in_flight ? ps.submitted + 1u - r->prof.frames_in_flight : 1u;
+                st = slc_vulkan_wait_frame(r->vk, want, 10ull * 1000000000ull);
+                if (st != SLC_OK) {
+                    break;
+                }
+                continue;
+            }
+#endif
+            if (fr->stalls > 1000000u) {
+                break;
+            }
+        }
+        if (st != SLC_OK) {
+            fprintf(stderr, ME ": frame %u: begin_frame failed (%s)\n", f, slc_status_name(st));
+            return CLI_FAILED;
+        }
+        walk_evictions(r);
+        for (; next < r->tr.count && r->tr.reqs[next].frame == f; next++) {
+            const trace_req *q = &r->tr.reqs[next];
+            slc_partition part = q->partition == TRACE_PARTITION_DEFAULT ? def : r->parts[q->partition];
+            if (q->kind == TRACE_OBJECT) {
+                slc_stream_object_request req = {q->id, q->lod, q->priority, part};
+                (void)slc_stream_request(r->s, &req); /* a refusal is counted in the telemetry */
+            } else {
+                (void)slc_stream_request_chunk(r->s, q->id, q->priority, part);
+            }
+        }
+        if ((st = slc_stream_end_frame(r->s)) != SLC_OK) {
+            fprintf(stderr, ME ": frame %u: end_frame failed (%s)\n", f, slc_status_name(st));
+            return CLI_FAILED;
+        }
+        walk_evictions(r);
+        uint32_t results = slc_stream_result_count(r->s);
+        for (uint32_t i = 0; i < results; i++) {
+            slc_stream_result res;
+            st = slc_stream_resident(r->s, i, &res, NULL, 0);
+            if (st != SLC_OK && st != SLC_E_CAPACITY) {
+                continue;
+            }
+            fr->objects++;
+            if (res.lod == SLC_STREAM_LOD_NONE) {
+                fr->none++;
+            } else if (res.lod == res.requested_lod) {
+                fr->exact++;
+            } else {
+                fr->coarser++;
+            }
+        }
+        fr->end_ns = slc_platform_now_ns() - origin;
+        if (slc_stream_walk_telemetry(r->s, &fr->t, 1) != 1) {
+            fprintf(stderr, ME ": frame %u: the stream kept no telemetry\n", f);
+            return CLI_FAILED;
+        }
+        slc_pool_stats ps;
+        slc_pool_get_stats(slc_stream_pool(r->s), &ps);
+        fr->pool_used = ps.page_count - ps.free;
+        r->frame_count = f + 1;
+    }
+    r->wall_ns = slc_platform_now_ns() - t_start;
+    return CLI_OK;
+}
+
+/* --- the report --------------------------------------------------------------------------- */
+
+typedef struct summary {
+    slc_stream_stats st;
+    slc_pool_stats ps;
+    slc_budget_stats b[SLC_BUDGET_MAX];
+    size_t nb;
+    uint64_t p50, p99, max, wait_max;
+    uint64_t objects, exact, coarser, none, stalls;
+    uint32_t over_budget, over_upload, over_time; /* frames */
+    uint32_t first_over_budget, first_over_upload, first_over_time;
+    char reasons[REASONS_MAX][200];
+    uint32_t nreasons;
+} summary;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest rank: the smallest value with at least p% of the frames at or below it. */
+static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned p)
+{
+    if (n == 0) {
+        return 0;
+    }
+    size_t rank = (n * p + 99u) / 100u;
+    return sorted[rank == 0 ? 0 : rank - 1];
+}
+
+static void add_reason(summary *s, const char *fmt, ...)
+{
+    if (s->nreasons >= REASONS_MAX) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->reasons[s->nreasons++], sizeof s->reasons[0], fmt, ap);
+    va_end(ap);
+}
+
+static int summarise(run *r, summary *s)
+{
+    memset(s, 0, sizeof *s);
+    slc_stream_get_stats(r->s, &s->st);
+    slc_pool_get_stats(slc_stream_pool(r->s), &s->ps);
+    s->nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), s->b, SLC_BUDGET_MAX);
+    if (s->nb > SLC_BUDGET_MAX) {
+        s->nb = SLC_BUDGET_MAX;
+    }
+    uint64_t *t = malloc(sizeof(uint64_t) * (r->frame_count ? r->frame_count : 1u));
+    if (t == NULL) {
+        return CLI_FAILED;
+    }
+    for (uint32_t f = 0; f < r->frame_count; f++) {
+        const frame_rec *fr = &r->frames[f];
+        t[f] = fr->t.caller_ns;
+        s->wait_max = fr->t.wait_ns > s->wait_max ? fr->t.wait_ns : s->wait_max;
+        s->objects += fr->objects;
+        s->exact += fr->exact;
+        s->coarser += fr->coarser;
+        s->none += fr->none;
+        s->stalls += fr->stalls;
+        int over = 0;
+        for (uint32_t i = 0; i < fr->t.budget_count && i < s->nb; i++) {
+            over |= fr->t.budgets[i] > s->b[i].limit;
+        }
+        if (over && s->over_budget++ == 0) {
+            s->first_over_budget = f;
+        }
+        if (fr->t.bytes_decoded > r->prof.upload_cap && s->over_upload++ == 0) {
+            s->first_over_upload = f;
+        }
+        if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && s->over_time++ == 0) {
+            s->first_over_time = f;
+        }
+    }
+    qsort(t, r->frame_count, sizeof t[0], cmp_u64);
+    s->p50 = percentile(t, r->frame_count, 50);
+    s->p99 = percentile(t, r->frame_count, 99);
+    s->max = r->frame_count ? t[r->frame_count - 1] : 0;
+    free(t);
+    for (size_t i = 0; i < s->nb; i++) {
+        if (s->b[i].peak > s->b[i].limit) {
+            add_reason(s, "budget %s: peak %" PRIu64 " above its limit %" PRIu64, s->b[i].name, s->b[i].peak,
+                       s->b[i].limit);
+        }
+        if (s->b[i].refused > 0) {
+            add_reason(s, "budget %s: %" PRIu64 " reservations refused", s->b[i].name, s->b[i].refused);
+        }
+    }
+    if (s->over_budget) {
+        add_reason(s, "%u frames with a budget above its limit (first: frame %u)", s->over_budget,
+                   s->first_over_budget);
+    }
+    if (s->over_upload) {
+        add_reason(s, "%u frames applied more than the upload cap of %" PRIu64 " bytes (first: frame %u)",
+                   s->over_upload, r->prof.upload_cap, s->first_over_upload);
+    }
+    if (s->over_time) {
+        add_reason(s, "%u of %u frames over --frame-budget-us %" PRIu64 " (first: frame %u, max %.1f us)", s->over_time,
+                   r->frame_count, r->o.frame_budget_ns / 1000u, s->first_over_time, (double)s->max / 1e3);
+    }
+    return CLI_OK;
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* "1.52 MiB": sizes for people (exact bytes are in --json). */
+static const char *hsize(uint64_t v, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double d = (double)v;
+    int u = 0;
+    while (d >= 1024.0 && u < 4) {
+        d /= 1024.0;
+        u++;
+    }
+    if (u == 0) {
+        snprintf(buf, cap, "%" PRIu64 " B", v);
+    } else {
+        snprintf(buf, cap, d >= 100 || d == (double)(uint64_t)d ? "%.0f %s" : "%.2f %s", d, units[u]);
+    }
+    return buf;
+}
+
+static void report_text(const run *r, const summary *s)
+{
+    char a[32], b[32], c[32];
+    const slc_pack_header *h = slc_pack_get_header(r->pack);
+    printf("sluice run: pack %s (%u objects, %u chunks), profile %s\n", r->pack_name, h->object_count, h->chunk_count,
+           r->prof.name);
+    printf("backend: %s (init %.1f ms)\n", r->backend_detail, r->store_init_ms);
+    printf("workload: %s, %u frames, %zu requests\n", r->workload, r->frame_count, r->tr.count);
+    printf("stream: %u workers, %u pages of %s, upload cap %s a frame, %u frames in flight\n", s->st.workers,
+           r->prof.page_count, hsize(r->prof.page_size, a, sizeof a), hsize(r->prof.upload_cap, b, sizeof b),
+           r->prof.frames_in_flight);
+    printf("\n%-22s %12s %12s %8s\n", "budget", "limit", "peak", "refused");
+    for (size_t i = 0; i < s->nb; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%*s%s", (int)(2 * s->b[i].depth), "", s->b[i].name);
+        printf("%-22s %12s %12s %8" PRIu64 "\n", name, hsize(s->b[i].limit, a, sizeof a),
+               hsize(s->b[i].peak, b, sizeof b), s->b[i].refused);
+    }
+    slc_budgets *bud = slc_memory_budgets(r->mem);
+    size_t phases = slc_budgets_phase_count(bud);
+    printf("\nphase peaks:\n");
+    for (size_t ph = 0; ph < phases; ph++) {
+        for (size_t i = 0; i < s->nb; i++) {
+            slc_phase_stats ps;
+            slc_budgets_get_phase(bud, ph, s->b[i].id, &ps);
+            if (ps.peak == 0 || s->b[i].depth == 0) {
+                continue;
+            }
+            printf("  %-8s %-16s %12s\n", ps.phase, s->b[i].name, hsize(ps.peak, a, sizeof a));
+        }
+    }
+    const slc_stream_stats *t = &s->st;
+    printf("\nchunks: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " loads (%" PRIu64 " by workers, %" PRIu64
+           " on the caller), %" PRIu64 " evictions, %" PRIu64 " deferred, %" PRIu64 " dropped, %" PRIu64
+           " cancelled, %" PRIu64 " failures\n",
+           t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads, t->evictions, t->deferred,
+           t->dropped, t->loads_cancelled, t->failures);
+    printf("requests: %" PRIu64 " accepted, %" PRIu64 " refused\n", t->requests, t->refused);
+    printf("bytes: %s read, %s decoded, %s uploaded\n", hsize(t->bytes_read, a, sizeof a),
+           hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
+    printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
+    printf("served: %" PRIu64 " object requests: %" PRIu64 " at the requested LOD (%.1f%%), %" PRIu64
+           " coarser (%.1f%%), %" PRIu64 " nothing visible (%.1f%%)\n",
+           s->objects, s->exact, pct(s->exact, s->objects), s->coarser, pct(s->coarser, s->objects), s->none,
+           pct(s->none, s->objects));
+    printf("caller time a frame: p50 %.1f us, p99 %.1f us, max %.1f us (waiting for loads: max %.1f us); run %.1f ms"
+           ", %.0f frames/s\n",
+           (double)s->p50 / 1e3, (double)s->p99 / 1e3, (double)s->max / 1e3, (double)s->wait_max / 1e3,
+           (double)r->wall_ns / 1e6, r->wall_ns ? (double)r->frame_count * 1e9 / (double)r->wall_ns : 0.0);
+    if (s->stalls) {
+        printf("frames in flight: begin_frame waited for the GPU %" PRIu64 " times\n", s->stalls);
+    }
+    printf("frames over limits: %u over a budget, %u over the upload cap, %u over the time budget%s\n",
+           s->over_budget, s->over_upload, s->over_time, r->o.frame_budget_ns ? "" : " (none set)");
+    printf("eviction log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", s->ps.log_count, s->ps.log_hash);
+    if (s->nreasons == 0) {
+        printf("verdict: ok (every budget held, no frame over its limits)\n");
+    } else {
+        printf("verdict: FAILED\n");
+        for (uint32_t i = 0; i < s->nreasons; i++) {
+            printf("  - %s\n", s->reasons[i]);
+        }
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            fprintf(f, "\\%c", ch);
+        } else if (ch < 0x20) {
+            fprintf(f, "\\u%04x", ch);
+        } else {
+            fputc(ch, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void report_json(const run *r, const summary *s)
+{
+    FILE *f = stdout;
+    const slc_pack_header *h = slc_pack_get_header(r->pack);
+    const slc_stream_stats *t = &s->st;
+    fprintf(f, "{\n  \"pack\": ");
+    json_str(f, r->pack_name);
+    fprintf(f, ", \"objects\": %u, \"chunks\": %u,\n  \"profile\": ", h->object_count, h->chunk_count);
+    json_str(f, r->prof.name);
+    fprintf(f, ",\n  \"backend\": ");
+    json_str(f, r->backend);
+    fprintf(f, ", \"backend_detail\": ");
+    json_str(f, r->backend_detail);
+    fprintf(f, ", \"backend_init_ms\": %.3f,\n  \"workload\": ", r->store_init_ms);
+    json_str(f, r->workload);
+    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", r->frame_count, r->tr.count,
+            t->workers);
+    fprintf(f, "  \"budgets\": [\n");
+    for (size_t i = 0; i < s->nb; i++) {
+        fprintf(f, "    {\"name\": ");
+        json_str(f, s->b[i].name);
+        fprintf(f, ", \"limit\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"refused\": %" PRIu64 "}%s\n", s->b[i].limit,
+                s->b[i].peak, s->b[i].refused, i + 1 < s->nb ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"phases\": [");
+    slc_budgets *bud = slc_memory_budgets(r->mem);
+    size_t phases = slc_budgets_phase_count(bud);
+    for (size_t ph = 0; ph < phases; ph++) {
+        slc_phase_stats ps;
+        slc_budgets_get_phase(bud, ph, s->b[0].id, &ps);
+        fprintf(f, "%s{\"name\": ", ph ? ", " : "");
+        json_str(f, ps.phase);
+        fprintf(f, ", \"peaks\": {");
+        for (size_t i = 0; i < s->nb; i++) {
+            slc_budgets_get_phase(bud, ph, s->b[i].id, &ps);
+            fprintf(f, "%s", i ? ", " : "");
+            json_str(f, s->b[i].name);
+            fprintf(f, ": %" PRIu64, ps.peak);
+        }
+        fprintf(f, "}}");
+    }
+    fprintf(f, "],\n");
+    fprintf(f,
+            "  \"stream\": {\"requests\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"hits\": %" PRIu64
+            ", \"misses\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"worker_loads\": %" PRIu64 ", \"caller_loads\": %" PRIu64
+            ", \"evictions\": %" PRIu64 ", \"deferred\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64
+            ", \"failures\": %" PRIu64 ", \"bytes_read\": %" PRIu64 ", \"bytes_decoded\": %" PRIu64
+            ", \"bytes_uploaded\": %" PRIu64 "},\n",
+            t->requests, t->refused, t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads,
+            t->evictions, t->deferred, t->dropped, t->loads_cancelled, t->failures, t->bytes_read, t->bytes_decoded,
+            t->bytes_uploaded);
+    fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count,
+            s->ps.peak_used, s->ps.pinned);
+    fprintf(f,
+            "  \"served\": {\"object_requests\": %" PRIu64 ", \"exact\": %" PRIu64 ", \"coarser\": %" PRIu64
+            ", \"none\": %" PRIu64 ", \"exact_fraction\": %.6f},\n",
+            s->objects, s->exact, s->coarser, s->none, s->objects ? (double)s->exact / (double)s->objects : 0.0);
+    fprintf(f,
+            "  \"caller_ns\": {\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"wait_max\": %" PRIu64
+            "}, \"run_ns\": %" PRIu64 ",\n",
+            s->p50, s->p99, s->max, s->wait_max, r->wall_ns);
+    fprintf(f,
+            "  \"frames_over\": {\"budget\": %u, \"upload_cap\": %u, \"time\": %u, \"frame_budget_ns\": %" PRIu64 "},\n",
+            s->over_budget, s->over_upload, s->over_time, r->o.frame_budget_ns);
+    fprintf(f, "  \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64 "\"},\n", s->ps.log_count,
+            s->ps.log_hash);
+    fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
+    for (uint32_t i = 0; i < s->nreasons; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_str(f, s->reasons[i]);
+    }
+    fprintf(f, "]}\n}\n");
+}
+
+/* --- the timeline (SVG) and the Chrome trace ------------------------------------------------- */
+
+static int write_svg(const run *r, const summary *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, ME ": %s: cannot write (%s)\n", path, strerror(errno));
+        return CLI_IO;
+    }
+    /* Panels: each budget below a root that the run used, pool pages, upload bytes, misses. */
+    size_t idx[SLC_BUDGET_MAX], nbp = 0;
+    for (size_t i = 0; i < s->nb; i++) {
+        if (s->b[i].limit > 0 && s->b[i].peak > 0) {
+            idx[nbp++] = i;
+        }
+    }
+    const double W = 960, left = 170, right = 20, ph = 70, gap = 24, top = 40;
+    const double pw = W - left - right;
+    const size_t panels = nbp + 3;
+    const double H = top + (double)panels * (ph + gap) + 20;
+    const uint32_t n = r->frame_count ? r->frame_count : 1u;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "font-family=\"sans-serif\" font-size=\"11\">\n",
+            W, H, W, H);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">sluice run: %s, profile %s, %s, %u frames — verdict %s</text>\n",
+            r->pack_name, r->prof.name, r->backend, r->frame_count, s->nreasons ? "FAILED" : "ok");
+    for (size_t p = 0; p < panels; p++) {
+        const double y0 = top + (double)p * (ph + gap);
+        char label[96], sz[32], sz2[32];
+        double maxv = 1, limit = -1;
+        int bars = 0;
+        const char *color = "#1f77b4";
+        if (p < nbp) {
+            const slc_budget_stats *b = &s->b[idx[p]];
+            limit = (double)b->limit;
+            maxv = limit;
+            snprintf(label, sizeof label, "%s (limit %s, peak %s)", b->name, cli_size(b->limit, sz, sizeof sz),
+                     cli_size(b->peak, sz2, sizeof sz2));
+        } else if (p == nbp) {
+            maxv = (double)r->prof.page_count;
+            limit = maxv;
+            color = "#2ca02c";
+            snprintf(label, sizeof label, "pool pages used (of %u)", r->prof.page_count);
+        } else if (p == nbp + 1) {
+            limit = (double)r->prof.upload_cap;
+            maxv = limit;
+            for (uint32_t k = 0; k < r->frame_count; k++) {
+                maxv = (double)r->frames[k].t.bytes_uploaded > maxv ? (double)r->frames[k].t.bytes_uploaded : maxv;
+            }
+            bars = 1;
+            color = "#ff7f0e";
+            snprintf(label, sizeof label, "bytes uploaded a frame (cap %s)", cli_size(r->prof.upload_cap, sz, sizeof sz));
+        } else {
+            for (uint32_t k = 0; k < r->frame_count; k++) {
+                maxv = (double)r->frames[k].t.misses > maxv ? (double)r->frames[k].t.misses : maxv;
+            }
+            bars = 1;
+            color = "#d62728";
+            snprintf(label, sizeof label, "misses a frame (max %.0f)", maxv);
+        }
+        if (maxv <= 0) {
+            maxv = 1;
+        }
+        fprintf(f, "<text x=\"10\" y=\"%.1f\">", y0 + ph / 2);
+        for (const char *c = label; *c; c++) {
+            if (*c == '<') {
+                fputs("&lt;", f);
+            } else if (*c == '&') {
+                fputs("&amp;", f);
+            } else {
+                fputc(*c, f);
+            }
+        }
+        fprintf(f, "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" "
+                   "stroke=\"#ccc\"/>\n",
+                left, y0, pw, ph);
+        if (bars) {
+            fprintf(f, "<path fill=\"%s\" d=\"", color);
+            for (uint32_t k = 0; k < r->frame_count; k++) {
+                double v = p == nbp + 1 ? (double)r->frames[k].t.bytes_uploaded : (double)r->frames[k].t.misses;
+                if (v <= 0) {
+                    continue;
+                }
+                double x = left + pw * k / n, w = pw / n, hh = ph * v / maxv;
+                fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x, y0 + ph - hh, w > 0.5 ? w * 0.9 : 0.5, hh,
+                        -(w > 0.5 ? w * 0.9 : 0.5));
+            }
+            fprintf(f, "\"/>\n");
+        } else {
+            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
+            for (uint32_t k = 0; k < r->frame_count; k++) {
+                double v = p < nbp ? (double)r->frames[k].t.budgets[s->b[idx[p]].id.index]
+                                   : (double)r->frames[k].pool_used;
+                fprintf(f, "%.2f,%.2f ", left + pw * (k + 0.5) / n, y0 + ph - ph * (v > maxv ? maxv : v) / maxv);
+            }
+            fprintf(f, "\"/>\n");
+        }
+        if (limit >= 0) {
+            double y = y0 + ph - ph * (limit > maxv ? maxv : limit) / maxv;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
+                    left, y, left + pw, y);
+        }
+    }
+    const double yb = top + (double)panels * (ph + gap) - gap + 14;
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">frame 0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">frame %u</text>\n",
+            left, yb, left + pw, yb, n - 1);
+    fprintf(f, "</svg>\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, ME ": %s: write failed\n", path);
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+static int write_chrome(const run *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, ME ": %s: cannot write (%s)\n", path, strerror(errno));
+        return CLI_IO;
+    }
+    fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
+    fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"sluice run\"}},\n");
+    fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"caller\"}}");
+    for (uint32_t w = 0; w < r->wctx.workers; w++) {
+        fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u\"}}",
+                w + 1, w);
+    }
+    for (uint32_t k = 0; k < r->frame_count; k++) {
+        const frame_rec *fr = &r->frames[k];
+        fprintf(f,
+                ",\n{\"name\": \"frame %u\", \"cat\": \"frame\", \"ph\": \"X\", \"pid\": 1, \"tid\": 0, \"ts\": %.3f, "
+                "\"dur\": %.3f, \"args\": {\"requests\": %u, \"hits\": %u, \"misses\": %u, \"loads_started\": %u, "
+                "\"evictions\": %u, \"deferred\": %u, \"caller_ns\": %" PRIu64 ", \"wait_ns\": %" PRIu64 "}}",
+                k, (double)fr->start_ns / 1e3, (double)(fr->end_ns - fr->start_ns) / 1e3, fr->t.requests, fr->t.hits,
+                fr->t.misses, fr->t.loads_started, fr->t.evictions, fr->t.deferred, fr->t.caller_ns, fr->t.wait_ns);
+        fprintf(f,
+                ",\n{\"name\": \"pool\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"pages used\": %u}}"
+                ",\n{\"name\": \"upload\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"bytes\": %" PRIu64 "}}",
+                (double)fr->end_ns / 1e3, fr->pool_used, (double)fr->end_ns / 1e3, fr->t.bytes_uploaded);
+    }
+    for (uint32_t w = 0; w < r->wctx.workers; w++) {
+        for (size_t i = 0; i < r->wctx.count[w]; i++) {
+            const load_span *sp = &r->wctx.spans[w][i];
+            fprintf(f, ",\n{\"name\": \"load\", \"cat\": \"load\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
+                       "\"dur\": %.3f}",
+                    w + 1, (double)sp->t0 / 1e3, (double)(sp->t1 - sp->t0) / 1e3);
+        }
+    }
+    fprintf(f, "\n]}\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, ME ": %s: write failed\n", path);
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+/* --- the command ----------------------------------------------------------------------------- */
+
+static int load_workload(run *r)
+{
+    char err[512];
+    if (r->o.trace_path != NULL) {
+        size_t len = 0;
+        char *text = cli_read_file(r->o.trace_path, TRACE_FILE_MAX, &len);
+        if (text == NULL) {
+            return CLI_IO;
+        }
+        int rc = trace_parse(text, len, r->o.trace_path, TRACE_REQUESTS_MAX, &r->tr, err, sizeof err);
+        free(text);
+        if (rc != 0) {
+            fprintf(stderr, "%s\n", err);
+            return CLI_FAILED;
+        }
+        const char *base = strrchr(r->o.trace_path, '/') ? strrchr(r->o.trace_path, '/') + 1 : r->o.trace_path;
+        snprintf(r->workload, sizeof r->workload, "trace %s", base);
+        return check_trace(r, r->o.trace_path);
+    }
+    camera_desc d = r->o.cam;
+    d.max_requests = r->prof.queue_capacity;
+    d.max_chunks = r->prof.queue_capacity;
+    if (camera_generate(r->pack, &d, &r->tr, err, sizeof err) != 0) {
+        fprintf(stderr, ME ": camera: %s\n", err);
+        return CLI_FAILED;
+    }
+    snprintf(r->workload, sizeof r->workload, "camera %s, seed %" PRIu64 ", sse %.2g px", camera_path_name(d.path),
+             d.seed, (double)d.sse_px);
+    return CLI_OK;
+}
+
+static int save_trace(const run *r)
+{
+    FILE *f = fopen(r->o.save_trace, "w");
+    if (f == NULL) {
+        fprintf(stderr, ME ": %s: cannot write (%s)\n", r->o.save_trace, strerror(errno));
+        return CLI_IO;
+    }
+    char comment[256];
+    snprintf(comment, sizeof comment, "written by sluice run: %s over %s", r->workload, r->pack_name);
+    int bad = trace_write(f, &r->tr, comment) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        fprintf(stderr, ME ": %s: write failed\n", r->o.save_trace);
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+static int run_main(run *r)
+{
+    int rc = cli_load_profile(r->o.profile_path, &r->prof);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (r->o.workers >= 0) {
+        r->prof.workers = (uint32_t)r->o.workers;
+    }
+    r->pack_name = strrchr(r->o.pack_path, '/') ? strrchr(r->o.pack_path, '/') + 1 : r->o.pack_path;
+    if (slc_platform_file_open(r->o.pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &r->file) != SLC_OK) {
+        return CLI_IO;
+    }
+    r->file_open = 1;
+    slc_memory_requirements req;
+    if (slc_memory_calculate_requirements(&r->prof, &req) != SLC_OK) {
+        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", r->o.profile_path);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block) != SLC_OK ||
+        slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem) != SLC_OK) {
+        return CLI_FAILED;
+    }
+    slc_arena *meta = NULL;
+    if (slc_memory_scan_arena(r->mem, "cpu/meta", &meta) != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
+        return CLI_FAILED;
+    }
+    if (slc_pack_open(&r->file.io, r->pack_name, &r->prof, meta, &cli_stderr_logger, &r->pack) != SLC_OK) {
+        fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", r->pack_name, r->prof.name);
+        return CLI_FAILED;
+    }
+    if ((rc = load_workload(r)) != CLI_OK) {
+        return rc;
+    }
+    if (r->o.save_trace != NULL && (rc = save_trace(r)) != CLI_OK) {
+        return rc;
+    }
+    if (r->o.evict_log != NULL) {
+        r->evlog = fopen(r->o.evict_log, "w");
+        if (r->evlog == NULL) {
+            fprintf(stderr, ME ": %s: cannot write (%s)\n", r->o.evict_log, strerror(errno));
+            return CLI_IO;
+        }
+        fprintf(r->evlog, "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n");
+    }
+    if ((rc = open_store(r)) != CLI_OK) {
+        return rc;
+    }
+    r->qlog.shown = r->qlog.dropped = 0;
+    r->stream_log = (slc_logger){quiet_log_fn, &r->qlog};
+    slc_stream_desc d;
+    memset(&d, 0, sizeof d);
+    d.profile = &r->prof;
+    d.memory = r->mem;
+    d.pack = r->pack;
+    d.store = r->store;
+    d.now_ns = slc_platform_now_ns;
+    d.load_frames = 1;
+    d.telemetry_frames = 4;
+    d.log = &r->stream_log;
+    if (r->prof.workers > 0) {
+        slc_platform_workers_executor(&r->workers, &d.executor);
+    }
+    slc_status st = slc_stream_create(&d, &r->s);
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": the stream cannot start with pack '%s' and profile '%s' (%s)\n", r->pack_name,
+                r->prof.name, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    r->wctx.s = r->s;
+    r->wctx.origin = slc_platform_now_ns();
+    r->wctx.workers = r->prof.workers;
+    if (r->o.chrome != NULL) {
+        for (uint32_t w = 0; w < r->prof.workers; w++) {
+            r->wctx.spans[w] = malloc(sizeof(load_span) * SPANS_PER_WORKER_MAX);
+            if (r->wctx.spans[w] == NULL) {
+                fprintf(stderr, ME ": out of memory for the chrome trace\n");
+                return CLI_FAILED;
+            }
+        }
+    }
+    if (r->prof.workers > 0) {
+        if (slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, &r->wctx, &cli_stderr_logger) != SLC_OK) {
+            return CLI_FAILED;
+        }
+    }
+    if ((rc = resolve_partitions(r, r->o.trace_path ? r->o.trace_path : "camera")) != CLI_OK) {
+        return rc;
+    }
+    (void)slc_budgets_begin_phase(slc_memory_budgets(r->mem), "stream");
+    if ((rc = run_frames(r)) != CLI_OK) {
+        return rc;
+    }
+    slc_platform_workers_stop(&r->workers); /* the spans are complete once the threads are joined */
+    if (r->qlog.dropped) {
+        fprintf(stderr, ME ": %u more messages from the stream not shown\n", r->qlog.dropped);
+    }
+    summary *s = malloc(sizeof *s);
+    if (s == NULL || summarise(r, s) != CLI_OK) {
+        free(s);
+        fprintf(stderr, ME ": out of memory for the report\n");
+        return CLI_FAILED;
+    }
+    if (r->o.json) {
+        report_json(r, s);
+    } else {
+        report_text(r, s);
+    }
+    if (r->ev_lost) {
+        fprintf(stderr, ME ": %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->o.evict_log, r->ev_lost);
+    }
+    rc = CLI_OK;
+    if (r->evlog != NULL) {
+        int bad = ferror(r->evlog);
+        bad |= fclose(r->evlog) != 0;
+        r->evlog = NULL;
+        if (bad) {
+            fprintf(stderr, ME ": %s: cannot write the eviction log\n", r->o.evict_log);
+            rc = CLI_IO;
+        }
+    }
+    if (rc == CLI_OK && r->o.svg != NULL) {
+        rc = write_svg(r, s, r->o.svg);
+    }
+    if (rc == CLI_OK && r->o.chrome != NULL) {
+        rc = write_chrome(r, r->o.chrome);
+    }
+    int failed = s->nreasons > 0;
+    free(s);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    return failed ? RUN_VERDICT_FAILED : CLI_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static run r; /* large (the workers' storage): not on the stack; one run a process */
+    memset(&r, 0, sizeof r);
+    int rc = parse_args(argc, argv, &r.o);
+    if (rc != CLI_OK) {
+        return rc < 0 ? CLI_OK : rc;
+    }
+    rc = run_main(&r);
+    run_close(&r);
+    return rc;
+}
