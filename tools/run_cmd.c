@@ -68,6 +68,8 @@ static const char usage_text[] =
     "  --backend B           auto (default: Vulkan on the default device, the host backend\n"
     "                        with a notice when there is none), vulkan or host\n"
     "  --workers N           override the profile's worker threads (0: loads run inline)\n"
+    "  --mmap                map the pack instead of reading it with pread (only for a pack\n"
+    "                        nothing truncates while it runs: that would raise SIGBUS)\n"
     "  --frame-budget-us N   a frame whose caller time exceeds N microseconds misses its limit\n"
     "  --json                the report as JSON on stdout instead of the table\n"
     "  --svg FILE            a timeline: budgets against their limits, pool pages, upload\n"
@@ -90,6 +92,7 @@ typedef struct opts {
     const char *backend; /* auto, vulkan, host */
     camera_desc cam;
     int json;
+    int mmap; /* map the pack; by default it is read through pread (platform.h: faults) */
     int64_t workers;         /* -1: the profile's */
     uint64_t frame_budget_ns; /* 0: none */
     int frames_set;
@@ -214,6 +217,8 @@ static int parse_args(int argc, char **argv, opts *o)
             return -1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--mmap") == 0) {
+            o->mmap = 1;
         } else if (strcmp(a, "--profile") == 0) {
             NEEDS_VALUE();
             o->profile_path = v;
@@ -1154,7 +1159,10 @@ static int run_main(run *r)
         r->prof.workers = (uint32_t)r->o.workers;
     }
     r->pack_name = strrchr(r->o.pack_path, '/') ? strrchr(r->o.pack_path, '/') + 1 : r->o.pack_path;
-    if (slc_platform_file_open(r->o.pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &r->file) != SLC_OK) {
+    /* pread by default: a failing or truncated pack is then a failed load
+     * the stream falls back from, not a SIGBUS (sluice/platform.h). */
+    unsigned file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD;
+    if (slc_platform_file_open(r->o.pack_path, file_flags, &cli_stderr_logger, &r->file) != SLC_OK) {
         return CLI_IO;
     }
     r->file_open = 1;

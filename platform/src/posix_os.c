@@ -71,7 +71,15 @@ static slc_status file_read(void *user, uint64_t offset, void *dst, size_t size)
         if (offset > (uint64_t)INT64_MAX) {
             return SLC_E_IO_SHORT;
         }
-        ssize_t got = pread(f->fd, out, size, (off_t)offset);
+        size_t ask = size;
+        ssize_t got;
+        int injected = f->fault != NULL ? f->fault(f->fault_user, offset, &ask) : 0;
+        if (injected != 0) {
+            errno = injected;
+            got = -1;
+        } else {
+            got = pread(f->fd, out, ask < size ? ask : size, (off_t)offset);
+        }
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -131,6 +139,13 @@ void slc_platform_file_close(slc_platform_file *file)
     }
     memset(file, 0, sizeof *file);
     file->fd = -1;
+}
+
+void slc_platform_file_set_fault_hook(slc_platform_file *file, slc_platform_file_fault_fn fn, void *user)
+{
+    SLC_ASSERT(file != NULL);
+    file->fault = fn;
+    file->fault_user = user;
 }
 
 uint64_t slc_platform_now_ns(void)

@@ -27,9 +27,28 @@
  *     every arena back to its mark;
  *   - a full setup right after succeeds, and tears down to zero as well.
  * With N = R + 1 the setup succeeds and the fault never fires: the sweep
- * covered every reservation. */
+ * covered every reservation.
+ *
+ * Then a whole streaming run, not only its init: the memory, the host
+ * store, the pack, slc_stream_create with pinning, the platform's worker
+ * threads (2), a 200-frame camera fly-through over a pack several times
+ * larger than the pool, and the teardown. A clean run counts R, the
+ * reservations of the whole run, and proves that the frames themselves make
+ * none (the hook sees no reservation between the first begin_frame and the
+ * last end_frame: "no heap after init" for budgets). Then for N = 1 .. R
+ * the run goes with the Nth refused: the failing call returns
+ * SLC_E_BUDGET_REFUSED with a message, leaves every budget's use and every
+ * arena's mark as they were before it, exactly one budget counts the
+ * refusal, the invariant checkers hold, the teardown brings every budget
+ * back to zero and every arena to its mark, and a complete run right after,
+ * in the same process, streams to the eviction log hash of the clean run. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep in stream_pack.h */
+#include <inttypes.h>
+
 #include "sluice/heap.h"
 #include "sluice/host_store.h"
+#include "sluice/workers.h"
+#include "stream_pack.h"
 #include "test_pack.h"
 
 static const char profile_text[] = "[profile]\n"
@@ -574,12 +593,366 @@ static void test_injected_refusal_looks_like_a_full_budget(void **state)
     teardown_all(&kind_parts, "hook check");
 }
 
+/* --- a whole streaming run --------------------------------------------------- */
+
+static const char run_profile_text[] = "[profile]\n"
+                                       "name = sweep-run\n"
+                                       "[budgets]\n"
+                                       "cpu = 8 MiB\n"
+                                       "cpu/meta = 2 MiB\n"
+                                       "cpu/decode = 1 MiB\n"
+                                       "cpu/queues = 1 MiB\n"
+                                       "cpu/driver = 1 MiB\n"
+                                       "gpu = 8 MiB\n"
+                                       "gpu/pool = 4 MiB\n"
+                                       "gpu/staging = 1 MiB\n"
+                                       "[pool]\n"
+                                       "page_size = 4 KiB\n"
+                                       "page_count = 96\n"
+                                       "eviction = lru\n"
+                                       "[stream]\n"
+                                       "frames_in_flight = 2\n"
+                                       "workers = 2\n"
+                                       "queue_capacity = 256\n"
+                                       "staging_size = 0 B\n"
+                                       "upload_per_frame = 16 KiB\n"
+                                       "pin_coarsest = 1\n"
+                                       "[tables]\n"
+                                       "max_objects = 1024\n"
+                                       "max_chunks = 4096\n"
+                                       "max_lods = 4\n"
+                                       "max_string_bytes = 4 KiB\n";
+
+enum { RUN_FRAMES = 200, RUN_PAGES = 96, RUN_PAGE_SIZE = 4096 };
+
+/* The run's steps, in order; a failed run says which one failed. */
+enum { RUN_MEMORY, RUN_STORE, RUN_PACK, RUN_STREAM, RUN_WORKERS, RUN_FRAMES_STEP, RUN_DONE };
+static const char *const run_step_names[] = {"slc_memory_init",   "slc_host_store_init", "slc_pack_open",
+                                             "slc_stream_create", "workers start",       "frames"};
+
+typedef struct run_world {
+    slc_profile profile;
+    sp_pack pack;
+    sp_io io;
+    void *block;
+    size_t block_size;
+    void *store_mem;
+    size_t store_mem_size;
+    slc_memory *mem;
+    slc_budgets *b;
+    slc_arena *meta, *decode, *queues, *pages;
+    slc_page_store store;
+    slc_pack *pk;
+    slc_stream *s;
+    capture_log log;
+    slc_logger logger;
+} run_world;
+
+static run_world rw;
+static slc_platform_workers run_workers; /* must not move while started */
+
+typedef struct run_result {
+    int failed_step; /* RUN_DONE when the run completed */
+    uint64_t seen_before_frames, seen_after_frames, seen_total;
+    uint64_t log_hash, log_count, loads, evictions;
+} run_result;
+
+typedef struct run_snapshot {
+    size_t count;
+    slc_budget_stats budget[SLC_BUDGET_MAX];
+    size_t meta, decode, queues, pages;
+    int log_calls;
+} run_snapshot;
+
+static void run_take(run_snapshot *sn)
+{
+    memset(sn, 0, sizeof *sn);
+    sn->count = slc_budgets_walk_report(rw.b, sn->budget, SLC_BUDGET_MAX);
+    sn->meta = slc_arena_get_mark(rw.meta).offset;
+    sn->decode = slc_arena_get_mark(rw.decode).offset;
+    sn->queues = slc_arena_get_mark(rw.queues).offset;
+    sn->pages = slc_arena_get_mark(rw.pages).offset;
+    sn->log_calls = rw.log.calls;
+}
+
+static void run_assert_same_use(const run_snapshot *before, const char *when)
+{
+    run_snapshot now;
+    run_take(&now);
+    for (size_t i = 0; i < now.count; i++) {
+        if (now.budget[i].current != before->budget[i].current) {
+            fail_msg("%s: budget %s holds %" PRIu64 " bytes, %" PRIu64 " before", when, now.budget[i].name,
+                     now.budget[i].current, before->budget[i].current);
+        }
+    }
+    assert_int_equal(now.meta, before->meta);
+    assert_int_equal(now.decode, before->decode);
+    assert_int_equal(now.queues, before->queues);
+    assert_int_equal(now.pages, before->pages);
+    assert_true(slc_budgets_check(rw.b));
+    assert_true(slc_arena_check(rw.meta) && slc_arena_check(rw.decode) && slc_arena_check(rw.queues) &&
+                slc_arena_check(rw.pages));
+}
+
+static bool run_work(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
+
+/* A failed step: refused, with a message, one refusal counted, nothing left
+ * behind by the step itself. */
+static void run_check_failure(int at, slc_status st, const run_snapshot *before, const char *when)
+{
+    char what[160];
+    snprintf(what, sizeof what, "run: %s, step '%s'", when, run_step_names[at]);
+    if (st != SLC_E_BUDGET_REFUSED) {
+        fail_msg("%s: %s, not SLC_E_BUDGET_REFUSED (%s)", what, slc_status_name(st), rw.log.message);
+    }
+    assert_true(slc_test_fault_fired());
+    assert_true(rw.log.calls > before->log_calls);
+    assert_int_equal(rw.log.status, SLC_E_BUDGET_REFUSED);
+    assert_true(rw.log.message[0] != '\0');
+    run_snapshot after;
+    run_take(&after);
+    int refused = 0;
+    for (size_t i = 0; i < after.count; i++) {
+        uint64_t more = after.budget[i].refused - before->budget[i].refused;
+        uint64_t here = after.budget[i].refused_here - before->budget[i].refused_here;
+        assert_true(more <= 1 && here == more);
+        refused += (int)more;
+    }
+    assert_int_equal(refused, 1);
+    run_assert_same_use(before, what);
+}
+
+/* The camera of test_stream.c: objects within 60 units of a point flying
+ * along the line and back, the LOD and priority by distance. */
+static uint32_t run_camera(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
+{
+    uint32_t span = objects * 10u;
+    uint32_t pos = (t * 5u / 2u) % (2u * span);
+    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
+    uint32_t n = 0;
+    for (uint32_t o = 0; o < objects && n < cap; o++) {
+        int32_t d = (int32_t)(o * 10u + 4u) - x;
+        d = d < 0 ? -d : d;
+        if (d > 60) {
+            continue;
+        }
+        out[n].object = o;
+        out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
+        out[n].priority = (uint8_t)(255 - d);
+        out[n].partition.index = 0;
+        n++;
+    }
+    return n;
+}
+
+/* One whole run; the fault hook armed by the caller. Tears down whatever
+ * succeeded and checks that every budget is back to zero. */
+static void run_once(run_result *out, const char *when)
+{
+    memset(out, 0, sizeof *out);
+    out->failed_step = RUN_DONE;
+    rw.logger = capture_logger(&rw.log);
+    slc_status st = slc_memory_init(rw.block, rw.block_size, &rw.profile, &rw.logger, &rw.mem);
+    assert_int_equal(st, SLC_OK); /* carving the block reserves nothing */
+    rw.b = slc_memory_budgets(rw.mem);
+    assert_int_equal(slc_memory_scan_arena(rw.mem, "cpu/meta", &rw.meta), SLC_OK);
+    assert_int_equal(slc_memory_scan_arena(rw.mem, "cpu/decode", &rw.decode), SLC_OK);
+    assert_int_equal(slc_memory_scan_arena(rw.mem, "cpu/queues", &rw.queues), SLC_OK);
+    slc_budget_id pool_id;
+    assert_int_equal(slc_budgets_scan(rw.b, "gpu/pool", &pool_id), SLC_OK);
+    assert_int_equal(slc_arena_init(rw.store_mem, rw.store_mem_size, rw.b, pool_id, &rw.pages), SLC_OK);
+    run_snapshot base, before;
+    run_take(&base);
+    for (size_t i = 0; i < base.count; i++) {
+        assert_int_equal(base.budget[i].current, 0);
+    }
+
+    int at = RUN_STORE;
+    run_take(&before);
+    memset(&rw.store, 0xA5, sizeof rw.store);
+    st = slc_host_store_init(rw.pages, RUN_PAGES, RUN_PAGE_SIZE, &rw.logger, &rw.store);
+    if (st != SLC_OK) {
+        slc_page_store zero;
+        memset(&zero, 0, sizeof zero);
+        assert_memory_equal(&rw.store, &zero, sizeof zero);
+        goto failed;
+    }
+    at = RUN_PACK;
+    run_take(&before);
+    rw.pk = (slc_pack *)&rw;
+    st = slc_pack_open(&rw.io.io, "sweep-run.pack", &rw.profile, rw.meta, &rw.logger, &rw.pk);
+    if (st != SLC_OK) {
+        assert_null(rw.pk);
+        goto failed;
+    }
+    at = RUN_STREAM;
+    run_take(&before);
+    slc_stream_desc d;
+    memset(&d, 0, sizeof d);
+    d.profile = &rw.profile;
+    d.memory = rw.mem;
+    d.pack = rw.pk;
+    d.store = &rw.store;
+    d.log = &rw.logger;
+    slc_platform_workers_executor(&run_workers, &d.executor);
+    rw.s = (slc_stream *)&rw;
+    st = slc_stream_create(&d, &rw.s);
+    if (st != SLC_OK) {
+        assert_null(rw.s);
+        goto failed;
+    }
+    at = RUN_WORKERS;
+    assert_int_equal(slc_platform_workers_start(&run_workers, rw.profile.workers, run_work, rw.s, NULL), SLC_OK);
+
+    at = RUN_FRAMES_STEP;
+    out->seen_before_frames = slc_test_fault_seen();
+    const slc_pack_header *h = slc_pack_get_header(rw.pk);
+    for (uint32_t t = 1; t <= RUN_FRAMES; t++) {
+        assert_int_equal(slc_stream_begin_frame(rw.s, NULL), SLC_OK);
+        slc_stream_object_request req[64];
+        uint32_t n = run_camera(t, h->object_count, req, 64);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(slc_stream_request(rw.s, &req[i]), SLC_OK);
+        }
+        assert_int_equal(slc_stream_end_frame(rw.s), SLC_OK);
+        for (uint32_t i = 0; i < slc_stream_result_count(rw.s); i++) {
+            slc_stream_result r;
+            assert_int_equal(slc_stream_resident(rw.s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
+            assert_true(r.lod != SLC_STREAM_LOD_NONE); /* pinned coarsest levels: never a hole */
+        }
+        assert_true(slc_stream_check(rw.s));
+        assert_true(slc_pool_check(slc_stream_pool(rw.s)));
+        assert_true(slc_budgets_check(rw.b));
+    }
+    out->seen_after_frames = slc_test_fault_seen();
+    slc_pool_stats ps;
+    slc_pool_get_stats(slc_stream_pool(rw.s), &ps);
+    out->log_hash = ps.log_hash;
+    out->log_count = ps.log_count;
+    slc_stream_stats ss;
+    slc_stream_get_stats(rw.s, &ss);
+    out->loads = ss.loads_completed;
+    out->evictions = ss.evictions;
+    assert_int_equal(ss.refused, 0);
+    assert_int_equal(ss.failures, 0);
+    at = RUN_DONE;
+
+failed:
+    if (at != RUN_DONE) {
+        out->failed_step = at;
+        run_check_failure(at, st, &before, when);
+    }
+    /* Undo what succeeded, in reverse. */
+    if (at > RUN_WORKERS) {
+        slc_platform_workers_stop(&run_workers);
+    }
+    if (at > RUN_STREAM) {
+        slc_stream_destroy(rw.s);
+    }
+    rw.s = NULL;
+    if (at > RUN_PACK) {
+        slc_pack_close(rw.pk);
+    }
+    rw.pk = NULL;
+    if (at > RUN_STORE) {
+        slc_arena_reset(rw.pages, (slc_arena_mark){0}); /* the host store's pages */
+    }
+    out->seen_total = slc_test_fault_seen();
+    /* Every budget back to zero, every arena at its mark (base: zero use). */
+    char what[160];
+    snprintf(what, sizeof what, "run: %s, after teardown", when);
+    run_assert_same_use(&base, what);
+    slc_memory_deinit(rw.mem);
+    rw.mem = NULL;
+    rw.b = NULL;
+    rw.meta = rw.decode = rw.queues = rw.pages = NULL;
+}
+
+static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **state)
+{
+    (void)state;
+    memset(&rw, 0, sizeof rw);
+    slc_profile_diag diag;
+    if (slc_profile_parse(run_profile_text, strlen(run_profile_text), "sweep-run.profile", &rw.profile, &diag) !=
+        SLC_OK) {
+        fail_msg("%s", diag.message);
+    }
+    static const sp_params pack_params = {RUN_PAGE_SIZE, 48, 3, {6, 2, 1}, 42};
+    sp_build(&rw.pack, &pack_params);
+    assert_true(rw.pack.chunk_count >= 4u * RUN_PAGES); /* several times the pool */
+    sp_io_init(&rw.io, &rw.pack);
+    slc_memory_requirements req;
+    assert_int_equal(slc_memory_calculate_requirements(&rw.profile, &req), SLC_OK);
+    rw.block_size = req.block_size;
+    rw.block = aligned_alloc(64, (rw.block_size + 63u) & ~(size_t)63u);
+    rw.store_mem_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(RUN_PAGES, RUN_PAGE_SIZE));
+    rw.store_mem = aligned_alloc(64, (rw.store_mem_size + 63u) & ~(size_t)63u);
+    assert_non_null(rw.block);
+    assert_non_null(rw.store_mem);
+
+    /* The clean run: R, and no reservation at all while streaming. */
+    run_result clean;
+    slc_test_fault_arm(UINT64_MAX);
+    run_once(&clean, "clean run");
+    assert_int_equal(clean.failed_step, RUN_DONE);
+    assert_false(slc_test_fault_fired());
+    assert_int_equal(clean.seen_after_frames, clean.seen_before_frames); /* the frames reserve nothing */
+    assert_true(clean.loads > 100 && clean.evictions > 0);
+    uint64_t reservations = clean.seen_total;
+    printf("fault sweep, streaming run: R = %" PRIu64 " reservations (%" PRIu64 " before the first frame, %" PRIu64
+           " in %d frames with %u workers); %" PRIu64 " loads, %" PRIu64 " evictions, log %" PRIu64
+           " entries, hash 0x%016" PRIx64 "\n",
+           reservations, clean.seen_before_frames, clean.seen_after_frames - clean.seen_before_frames, RUN_FRAMES,
+           rw.profile.workers, clean.loads, clean.evictions, clean.log_count, clean.log_hash);
+    assert_true(reservations > 0);
+
+    uint32_t failed_at[RUN_DONE + 1] = {0};
+    for (uint64_t n = 1; n <= reservations + 1; n++) {
+        char when[64];
+        snprintf(when, sizeof when, "reservation %" PRIu64 " refused", n);
+        run_result r;
+        slc_test_fault_arm(n);
+        run_once(&r, when);
+        if (n <= reservations) {
+            if (r.failed_step == RUN_DONE) {
+                fail_msg("run: %s: the run completed anyway (a refusal was ignored)", when);
+            }
+            failed_at[r.failed_step]++;
+        } else {
+            assert_int_equal(r.failed_step, RUN_DONE);
+            assert_false(slc_test_fault_fired());
+            assert_int_equal(r.log_hash, clean.log_hash);
+        }
+        /* Right after, in the same process, a complete run streams the same. */
+        snprintf(when, sizeof when, "complete run after reservation %" PRIu64, n);
+        slc_test_fault_arm(UINT64_MAX);
+        run_once(&r, when);
+        assert_int_equal(r.failed_step, RUN_DONE);
+        assert_false(slc_test_fault_fired());
+        assert_int_equal(r.seen_after_frames, r.seen_before_frames);
+        assert_int_equal(r.seen_total, reservations);
+        assert_int_equal(r.log_count, clean.log_count);
+        assert_int_equal(r.log_hash, clean.log_hash);
+    }
+    slc_test_fault_arm(0);
+    printf("fault sweep, streaming run: refusals failed slc_host_store_init %u, slc_pack_open %u, "
+           "slc_stream_create %u times\n",
+           failed_at[RUN_STORE], failed_at[RUN_PACK], failed_at[RUN_STREAM]);
+    /* Every step that reserves was reached; nothing else failed. */
+    assert_true(failed_at[RUN_STORE] > 0 && failed_at[RUN_PACK] > 0 && failed_at[RUN_STREAM] > 0);
+    assert_int_equal(failed_at[RUN_STORE] + failed_at[RUN_PACK] + failed_at[RUN_STREAM], reservations);
+    free(rw.block);
+    free(rw.store_mem);
+    sp_free(&rw.pack);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_refused_reservation_of_the_parts_unwinds),
         cmocka_unit_test(test_every_refused_reservation_of_stream_create_unwinds),
         cmocka_unit_test(test_injected_refusal_looks_like_a_full_budget),
+        cmocka_unit_test(test_every_refused_reservation_of_a_streaming_run_unwinds),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -39,20 +39,47 @@ slc_status slc_platform_block_map(size_t size, unsigned flags, const slc_logger 
 /* Unmaps a block from slc_platform_block_map; the struct is zeroed. */
 void slc_platform_block_unmap(slc_platform_block *block);
 
+/* A fault-injection hook for tests (slc_platform_file_set_fault_hook),
+ * called before each pread system call of the file's io.read, on the
+ * reading thread (a worker's, when there are workers: it must be
+ * thread-safe). offset is where the call reads, *size how many bytes it
+ * asks for. Returns 0 to let the real pread run with at most *size bytes
+ * (lower *size for a partial read, which the reader continues; 0 makes
+ * pread return 0, end of file: SLC_E_IO_SHORT), or an errno value that
+ * pread then fails with, without reading (EIO: SLC_E_IO; EINTR: the reader
+ * retries the call). So every injected fault goes through the reader's own
+ * handling of what pread returns, on a real file. */
+typedef int (*slc_platform_file_fault_fn)(void *user, uint64_t offset, size_t *size);
+
 /* A file opened for reading through an slc_io (for slc_pack_open). */
 typedef struct slc_platform_file {
     slc_io io;  /* read-at-offset, size, and the mapping when mapped */
     int fd;
     void *map;  /* the mapping, or NULL when read through pread */
     uint64_t size;
+    slc_platform_file_fault_fn fault; /* NULL unless a test set one */
+    void *fault_user;
 } slc_platform_file;
 
+/* Faults and the choice of mode. Through pread every fault of the storage
+ * is a returned status: an error is SLC_E_IO, a file that ends early
+ * (truncated while open) SLC_E_IO_SHORT, bytes changed under the pack
+ * SLC_E_PACK_CHUNK_CHECKSUM; the stream then falls back and retries
+ * (sluice/stream.h). Through a mapping the same faults are not statuses:
+ * touching a mapped page past the end of a file truncated while mapped
+ * raises SIGBUS (a crash), and an I/O error while paging in does too. So
+ * map only a pack that nothing can change or truncate while it is open
+ * (read-only media, a file the process owns); on storage that may change,
+ * stream through pread. `sluice run` reads through pread by default (its
+ * RSS is then the runtime's own: the page cache of a mapped pack counts in
+ * it) and maps with --mmap. */
 typedef enum slc_platform_file_flags {
     /* Map the whole file read-only where the OS can (the default): chunk
      * loads then read straight from the page cache, no copy. */
     SLC_PLATFORM_FILE_DEFAULT = 0,
     /* Read with pread into the caller's scratch instead of mapping: for
-     * storage that cannot be mapped, and to test that path. */
+     * storage that cannot be mapped or may change while open (see above),
+     * and to test that path. */
     SLC_PLATFORM_FILE_PREAD = 1
 } slc_platform_file_flags;
 
@@ -66,6 +93,17 @@ slc_status slc_platform_file_open(const char *path, unsigned flags, const slc_lo
 
 /* Unmaps and closes; the struct is zeroed. */
 void slc_platform_file_close(slc_platform_file *file);
+
+/* For tests: calls fn (NULL: none) before each pread of file's io.read (see
+ * slc_platform_file_fault_fn), so I/O errors, interrupted, partial and
+ * short reads are injected through the real read path on a real file; a
+ * truncated or rewritten file needs no hook. Only reads through io.read
+ * see it: a pack read through the mapping (io.mapped) never calls it, so
+ * open with SLC_PLATFORM_FILE_PREAD. Set it while no read is running (the
+ * pointer is read without synchronisation); fn's own state must be
+ * thread-safe. Without a hook a read costs one predictable branch per
+ * pread call, nothing else. O(1), no allocation. */
+void slc_platform_file_set_fault_hook(slc_platform_file *file, slc_platform_file_fault_fn fn, void *user);
 
 /* Monotonic nanoseconds from an arbitrary origin. O(1), thread-safe. */
 uint64_t slc_platform_now_ns(void);

@@ -1,0 +1,548 @@
+/* I/O faults through platform/, on a real file: a generated pack written to
+ * a temporary file, opened with slc_platform_file_open(SLC_PLATFORM_FILE_PREAD)
+ * and streamed by a deterministic fly-through on the host backend, inline
+ * and with 2 workers, while at every frame k of the run in turn one fault
+ * is injected:
+ *   eio        the next pread fails with EIO (the platform's fault hook)
+ *   short      the next read gets half its bytes, then end of file
+ *   truncate   the file is cut (ftruncate) inside the next chunk to be read:
+ *              every later read of a chunk past the end is short
+ *   rewrite    the next chunk to be read has a byte changed on disk
+ *   retried    preads interrupted (EINTR) and partial: the reader retries
+ *              and continues them, so nothing fails at all
+ * Each time: the run goes on; each frame's failures are exactly the loads
+ * the fault broke, each kept with its status on the chunk; every object
+ * request resolves (pin_coarsest 1: no hole); slc_stream_check holds and
+ * every budget is within its limit every frame; every visible page holds
+ * its chunk's bytes; after teardown every budget's current use is 0; and a
+ * following clean run over the restored file gives the clean eviction log.
+ * (Mapped packs are not tested here: truncating a mapped file raises
+ * SIGBUS, which is why streaming on storage that may change reads through
+ * pread: sluice/platform.h.) */
+#define _GNU_SOURCE 1 /* ftruncate, pwrite, mkstemp, nanosleep */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include "stream_pack.h"
+
+#include "sluice/host_store.h"
+#include "sluice/platform.h"
+#include "sluice/workers.h"
+
+/* --- the pack on disk and the fault hook -------------------------------------- */
+
+#define FRAMES 40u
+#define FRAME_SLOTS (FRAMES + 8u)
+
+static const sp_params pack_params = {4096, 48, 3, {6, 2, 1}, 42};
+
+/* The clean run's eviction log: the same on every architecture and worker
+ * count (printed when it differs, to update it on purpose). */
+#define CLEAN_LOG_HASH 0xb9e264009e6e7ab4ull
+
+typedef enum fault_kind { F_NONE, F_EIO, F_SHORT, F_TRUNCATE, F_REWRITE, F_RETRIED, F_KINDS } fault_kind;
+static const char *const kind_names[F_KINDS] = {"clean", "eio", "short", "truncate", "rewrite", "retried"};
+
+/* What the hook injects and what it saw, shared with the readers. */
+typedef struct faults {
+    const slc_pack_chunk *table; /* the pack's chunk table (sorted by offset) */
+    uint32_t chunk_count;
+    _Atomic uint32_t eio;       /* next n reads: pread fails with EIO */
+    _Atomic uint32_t shorts;    /* next n reads: half the bytes, then end of file */
+    _Atomic uint32_t eintr;     /* next n pread calls: EINTR */
+    _Atomic uint32_t partial;   /* next n pread calls: half the bytes asked */
+    _Atomic uint64_t short_end; /* where the short read's file ends (UINT64_MAX: none) */
+    _Atomic uint64_t cut;       /* the file's length after truncation (UINT64_MAX: whole) */
+    _Atomic uint32_t bad_chunk; /* the rewritten chunk (UINT32_MAX: none) */
+    _Atomic uint32_t frame;     /* the stream frame whose loads are being read */
+    _Atomic uint32_t expect[FRAME_SLOTS]; /* loads of each frame the fault breaks */
+    _Atomic uint32_t status[FRAME_SLOTS]; /* and the status they fail with (one per run) */
+    _Atomic uint32_t hit;       /* a chunk an injected eio/short read failed (UINT32_MAX: none) */
+    _Atomic uint32_t first_read[FRAME_SLOTS]; /* lowest chunk read in each frame (clean run) */
+} faults;
+
+static uint32_t chunk_at(const faults *q, uint64_t offset)
+{
+    for (uint32_t lo = 0, hi = q->chunk_count; lo < hi;) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (q->table[mid].offset == offset) {
+            return mid;
+        }
+        if (q->table[mid].offset < offset) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return UINT32_MAX;
+}
+
+static bool take(_Atomic uint32_t *n)
+{
+    uint32_t v = atomic_load(n);
+    while (v > 0) {
+        if (atomic_compare_exchange_weak(n, &v, v - 1u)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void expect_failure(faults *q, slc_status st)
+{
+    uint32_t f = atomic_load(&q->frame);
+    assert_true(f < FRAME_SLOTS);
+    atomic_fetch_add(&q->expect[f], 1u);
+    atomic_store(&q->status[f], (uint32_t)st);
+}
+
+static int fault_hook(void *user, uint64_t offset, size_t *size)
+{
+    faults *q = user;
+    uint64_t end = offset;
+    if (atomic_compare_exchange_strong(&q->short_end, &end, UINT64_MAX)) {
+        *size = 0; /* the rest of the short read: end of file */
+        return 0;
+    }
+    uint32_t c = chunk_at(q, offset); /* UINT32_MAX: the rest of a partial read */
+    if (c != UINT32_MAX) {
+        uint32_t f = atomic_load(&q->frame);
+        uint32_t lowest = atomic_load(&q->first_read[f]);
+        while (c < lowest && !atomic_compare_exchange_weak(&q->first_read[f], &lowest, c)) {
+        }
+        if (take(&q->eio)) {
+            atomic_store(&q->hit, c);
+            expect_failure(q, SLC_E_IO);
+            return EIO;
+        }
+        if (*size > 1u && take(&q->shorts)) {
+            atomic_store(&q->hit, c);
+            expect_failure(q, SLC_E_IO_SHORT);
+            *size /= 2u;
+            atomic_store(&q->short_end, offset + *size);
+            return 0;
+        }
+        if (q->table[c].offset + q->table[c].stored_size > atomic_load(&q->cut)) {
+            expect_failure(q, SLC_E_IO_SHORT); /* the real pread will come up short */
+        }
+        if (c == atomic_load(&q->bad_chunk)) {
+            expect_failure(q, SLC_E_PACK_CHUNK_CHECKSUM);
+        }
+    }
+    if (take(&q->eintr)) {
+        return EINTR;
+    }
+    if (*size > 1u && take(&q->partial)) {
+        *size /= 2u;
+    }
+    return 0;
+}
+
+/* The pack, written once; rewritten whole before each run. */
+typedef struct disk {
+    sp_pack pack;
+    char path[64];
+    int fd; /* read-write: for truncating and rewriting under the reader */
+} disk;
+
+static void disk_restore(disk *d)
+{
+    assert_int_equal(ftruncate(d->fd, 0), 0);
+    assert_int_equal(pwrite(d->fd, d->pack.data, d->pack.size, 0), (ssize_t)d->pack.size);
+}
+
+/* --- the stream over the file --------------------------------------------------- */
+
+/* A logger the workers may call at once. */
+typedef struct locked_log {
+    pthread_mutex_t mu;
+    char message[512];
+    slc_status status;
+    uint32_t calls;
+} locked_log;
+
+static void locked_fn(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    locked_log *l = user;
+    (void)level;
+    pthread_mutex_lock(&l->mu);
+    snprintf(l->message, sizeof l->message, "%s", message);
+    l->status = status;
+    l->calls++;
+    pthread_mutex_unlock(&l->mu);
+}
+
+typedef struct fixture {
+    uint32_t workers;
+    slc_profile profile;
+    slc_platform_block block;
+    slc_memory *mem;
+    unsigned char *store_mem;
+    slc_arena *store_arena;
+    slc_arena_mark store_mark;
+    slc_page_store store;
+    slc_platform_file file;
+    slc_pack *pk;
+    slc_platform_workers pool_workers;
+    slc_stream *s;
+    locked_log pack_log;
+    slc_logger pack_logger;
+} fixture;
+
+static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
+
+static void fx_open(fixture *f, disk *d, faults *q, uint32_t workers)
+{
+    memset(f, 0, sizeof *f);
+    f->workers = workers;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[profile]\nname = io-faults\n"
+             "[budgets]\ncpu = 1 MiB\ncpu/meta = 256 KiB\ncpu/decode = 64 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
+             "gpu = 1 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
+             "[pool]\npage_size = 4 KiB\npage_count = 96\neviction = lru\n"
+             "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = 256\nstaging_size = 0 B\n"
+             "upload_per_frame = 16 KiB\npin_coarsest = 1\n"
+             "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
+             workers);
+    slc_profile_diag diag;
+    if (slc_profile_parse(text, strlen(text), "io-faults.profile", &f->profile, &diag) != SLC_OK) {
+        fail_msg("%s", diag.message);
+    }
+    slc_memory_requirements req;
+    assert_int_equal(slc_memory_calculate_requirements(&f->profile, &req), SLC_OK);
+    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &f->block), SLC_OK);
+    assert_int_equal(slc_memory_init(f->block.base, f->block.size, &f->profile, NULL, &f->mem), SLC_OK);
+    slc_budget_id gpu_pool;
+    assert_int_equal(slc_budgets_scan(slc_memory_budgets(f->mem), "gpu/pool", &gpu_pool), SLC_OK);
+    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(96, 4096));
+    f->store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
+    assert_non_null(f->store_mem);
+    assert_int_equal(slc_arena_init(f->store_mem, amem, slc_memory_budgets(f->mem), gpu_pool, &f->store_arena), SLC_OK);
+    f->store_mark = slc_arena_get_mark(f->store_arena);
+    assert_int_equal(slc_host_store_init(f->store_arena, 96, 4096, NULL, &f->store), SLC_OK);
+    /* the real file, read through pread, with the hook */
+    assert_int_equal(slc_platform_file_open(d->path, SLC_PLATFORM_FILE_PREAD, NULL, &f->file), SLC_OK);
+    assert_null(f->file.map);
+    slc_platform_file_set_fault_hook(&f->file, fault_hook, q);
+    pthread_mutex_init(&f->pack_log.mu, NULL);
+    f->pack_logger = (slc_logger){locked_fn, &f->pack_log};
+    slc_arena *meta;
+    assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
+    assert_int_equal(slc_pack_open(&f->file.io, "io.pack", &f->profile, meta, &f->pack_logger, &f->pk), SLC_OK);
+    slc_stream_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.profile = &f->profile;
+    sd.memory = f->mem;
+    sd.pack = f->pk;
+    sd.store = &f->store;
+    sd.now_ns = slc_platform_now_ns;
+    if (workers > 0) {
+        slc_platform_workers_executor(&f->pool_workers, &sd.executor);
+    }
+    assert_int_equal(slc_stream_create(&sd, &f->s), SLC_OK); /* pins load here, before any fault */
+    if (workers > 0) {
+        assert_int_equal(slc_platform_workers_start(&f->pool_workers, workers, work_fn, f->s, NULL), SLC_OK);
+    }
+}
+
+static void fx_close(fixture *f)
+{
+    if (f->workers > 0) {
+        slc_platform_workers_stop(&f->pool_workers);
+    }
+    slc_stream_destroy(f->s);
+    slc_pack_close(f->pk);
+    slc_platform_file_close(&f->file);
+    slc_arena_reset(f->store_arena, f->store_mark);
+    /* nothing leaked: every budget back to 0 */
+    slc_budget_stats st[SLC_BUDGET_MAX];
+    size_t n = slc_budgets_walk_report(slc_memory_budgets(f->mem), st, SLC_BUDGET_MAX);
+    for (size_t i = 0; i < n; i++) {
+        if (st[i].current != 0) {
+            fail_msg("budget %s: %" PRIu64 " bytes still in use after teardown", st[i].name, st[i].current);
+        }
+    }
+    slc_memory_deinit(f->mem);
+    slc_platform_block_unmap(&f->block);
+    free(f->store_mem);
+    pthread_mutex_destroy(&f->pack_log.mu);
+}
+
+/* The camera of test_stream.c: objects within 60 units of x(t), the LOD by
+ * distance, the priority falling with distance. */
+static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
+{
+    uint32_t span = objects * 10u;
+    uint32_t pos = (t * 5u / 2u) % (2u * span);
+    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
+    uint32_t n = 0;
+    for (uint32_t o = 0; o < objects && n < cap; o++) {
+        int32_t dist = (int32_t)(o * 10u + 4u) - x;
+        dist = dist < 0 ? -dist : dist;
+        if (dist > 60) {
+            continue;
+        }
+        out[n].object = o;
+        out[n].lod = (uint8_t)(dist < 15 ? 0 : dist < 35 ? 1 : 2);
+        out[n].priority = (uint8_t)(255 - dist);
+        out[n].partition.index = 0;
+        n++;
+    }
+    return n;
+}
+
+/* Every object request resolved, every visible page holding its chunk's
+ * decoded bytes. */
+static void check_results(fixture *f, const disk *d)
+{
+    uint32_t n = slc_stream_result_count(f->s);
+    for (uint32_t i = 0; i < n; i++) {
+        slc_stream_result r;
+        slc_stream_span spans[16];
+        assert_int_equal(slc_stream_resident(f->s, i, &r, spans, 16), SLC_OK);
+        assert_true(r.lod != SLC_STREAM_LOD_NONE); /* pinned coarsest levels: never a hole */
+        assert_true(r.lod >= r.requested_lod);
+        for (uint32_t k = 0; k < r.span_count; k++) {
+            uint32_t c = spans[k].chunk;
+            assert_non_null(spans[k].location.host);
+            if (XXH3_64bits(spans[k].location.host, d->pack.decoded_size[c]) != d->pack.decoded_xxh3[c]) {
+                fail_msg("chunk %u: its page holds other bytes", c);
+            }
+        }
+    }
+}
+
+typedef struct run_result {
+    uint64_t log_hash;
+    uint64_t failures;
+    uint64_t fallbacks;
+} run_result;
+
+/* Streams FRAMES frames; inject(k) runs after begin_frame of run frame k
+ * (nothing is being read then: with load_frames 1 begin_frame has applied
+ * every load). */
+typedef void (*inject_fn)(disk *d, faults *q, uint32_t k, fault_kind kind);
+
+static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t at, inject_fn inject, run_result *out)
+{
+    fixture f;
+    fx_open(&f, d, q, workers);
+    slc_stream_object_request req[64];
+    uint64_t failures = 0;
+    for (uint32_t t = 1; t <= FRAMES; t++) {
+        uint64_t frame = 0;
+        assert_int_equal(slc_stream_begin_frame(f.s, &frame), SLC_OK);
+        assert_int_equal(frame, t + 1u); /* frame 1 wrote the pinned chunks */
+        if (t == at && inject != NULL) {
+            inject(d, q, t, kind);
+        }
+        atomic_store(&q->frame, (uint32_t)frame);
+        uint32_t n = camera_requests(t, pack_params.objects, req, 64);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(slc_stream_request(f.s, &req[i]), SLC_OK);
+        }
+        assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
+        check_results(&f, d);
+        /* the failures applied this frame are exactly the loads of the
+         * previous frame the fault broke */
+        slc_stream_frame_stats fs;
+        assert_int_equal(slc_stream_walk_telemetry(f.s, &fs, 1), 1);
+        assert_int_equal(fs.frame, frame);
+        uint32_t expect = atomic_load(&q->expect[frame - 1u]);
+        if (fs.failures != expect) {
+            fail_msg("%s at frame %u, %u workers: frame %" PRIu64 " applied %u failures, expected %u", kind_names[kind],
+                     at, workers, frame, fs.failures, expect);
+        }
+        failures += fs.failures;
+        if (fs.failures > 0) {
+            slc_status want = (slc_status)atomic_load(&q->status[frame - 1u]);
+            pthread_mutex_lock(&f.pack_log.mu);
+            assert_int_equal(f.pack_log.status, want);
+            assert_true(strncmp(f.pack_log.message, "pack 'io.pack': chunk ", 22) == 0);
+            pthread_mutex_unlock(&f.pack_log.mu);
+        }
+        /* every failed chunk keeps the status the fault gives it */
+        for (uint32_t c = 0; c < d->pack.chunk_count; c++) {
+            slc_stream_chunk_info ci;
+            slc_stream_get_chunk(f.s, c, &ci);
+            if (ci.state != SLC_STREAM_CHUNK_FAILED) {
+                continue;
+            }
+            const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, c);
+            slc_status want = kind == F_EIO                ? SLC_E_IO
+                              : kind == F_SHORT            ? SLC_E_IO_SHORT
+                              : kind == F_TRUNCATE         ? SLC_E_IO_SHORT
+                              : kind == F_REWRITE          ? SLC_E_PACK_CHUNK_CHECKSUM
+                                                           : SLC_OK;
+            if (ci.status != want || ci.attempts == 0 || ci.attempts > SLC_STREAM_MAX_ATTEMPTS) {
+                fail_msg("%s at frame %u: chunk %u failed with %s, %u attempts", kind_names[kind], at, c,
+                         slc_status_name(ci.status), ci.attempts);
+            }
+            if (kind == F_EIO || kind == F_SHORT) {
+                assert_int_equal(c, atomic_load(&q->hit));
+                assert_int_equal(ci.attempts, 1); /* the fault was once: its retry succeeds */
+            } else if (kind == F_TRUNCATE) {
+                assert_true(rec->offset + rec->stored_size > atomic_load(&q->cut));
+            } else if (kind == F_REWRITE) {
+                assert_int_equal(c, atomic_load(&q->bad_chunk));
+            }
+        }
+        assert_true(slc_stream_check(f.s));
+        slc_budget_stats bs[SLC_BUDGET_MAX];
+        size_t nb = slc_budgets_walk_report(slc_memory_budgets(f.mem), bs, SLC_BUDGET_MAX);
+        for (size_t i = 0; i < nb; i++) {
+            assert_true(bs[i].current <= bs[i].limit);
+            assert_true(bs[i].peak <= bs[i].limit);
+        }
+    }
+    slc_stream_stats ss;
+    slc_stream_get_stats(f.s, &ss);
+    assert_int_equal(ss.failures, failures);
+    slc_pool_stats ps;
+    slc_pool_get_stats(slc_stream_pool(f.s), &ps);
+    out->log_hash = ps.log_hash;
+    out->failures = failures;
+    out->fallbacks = ss.fallbacks;
+    fx_close(&f);
+}
+
+static void faults_reset(faults *q, const disk *d)
+{
+    memset(q, 0, sizeof *q);
+    const slc_pack_header *h = (const slc_pack_header *)(const void *)d->pack.data;
+    q->table = (const slc_pack_chunk *)(const void *)(d->pack.data + h->chunk_offset);
+    q->chunk_count = h->chunk_count;
+    atomic_store(&q->short_end, UINT64_MAX);
+    atomic_store(&q->cut, UINT64_MAX);
+    atomic_store(&q->bad_chunk, UINT32_MAX);
+    atomic_store(&q->hit, UINT32_MAX);
+    for (uint32_t i = 0; i < FRAME_SLOTS; i++) {
+        atomic_store(&q->first_read[i], UINT32_MAX);
+    }
+}
+
+/* The first chunk the clean run read in run frames k..last, or UINT32_MAX. */
+static uint32_t next_read(const uint32_t *clean_first, uint32_t k, uint32_t last)
+{
+    for (uint32_t t = k; t <= last; t++) {
+        if (clean_first[t] != UINT32_MAX) {
+            return clean_first[t];
+        }
+    }
+    return UINT32_MAX;
+}
+
+static uint32_t clean_first[FRAMES + 1u]; /* by run frame */
+
+static void inject(disk *d, faults *q, uint32_t k, fault_kind kind)
+{
+    uint32_t c = next_read(clean_first, k, FRAMES);
+    switch (kind) {
+    case F_EIO:
+        atomic_store(&q->eio, 1u);
+        break;
+    case F_SHORT:
+        atomic_store(&q->shorts, 1u);
+        break;
+    case F_TRUNCATE:
+        if (c != UINT32_MAX) { /* cut inside the next chunk to be read */
+            uint64_t cut = q->table[c].offset + q->table[c].stored_size / 2u;
+            atomic_store(&q->cut, cut);
+            assert_int_equal(ftruncate(d->fd, (off_t)cut), 0);
+        }
+        break;
+    case F_REWRITE:
+        if (c != UINT32_MAX) {
+            uint64_t at = q->table[c].offset + q->table[c].stored_size / 2u;
+            unsigned char b = (unsigned char)(d->pack.data[at] ^ 0x5Au);
+            assert_int_equal(pwrite(d->fd, &b, 1, (off_t)at), 1);
+            atomic_store(&q->bad_chunk, c);
+        }
+        break;
+    case F_RETRIED:
+        atomic_store(&q->eintr, 3u);
+        atomic_store(&q->partial, 3u);
+        break;
+    default:
+        break;
+    }
+}
+
+static void test_every_fault_at_every_frame(void **state)
+{
+    (void)state;
+    disk d;
+    memset(&d, 0, sizeof d);
+    sp_build(&d.pack, &pack_params);
+    const char *dir = getenv("TMPDIR");
+    snprintf(d.path, sizeof d.path, "%s/sluice-io-XXXXXX", dir != NULL && strlen(dir) < 40 ? dir : "/tmp");
+    d.fd = mkstemp(d.path);
+    assert_true(d.fd >= 0);
+    disk_restore(&d);
+    faults *q = calloc(1, sizeof *q);
+    assert_non_null(q);
+
+    /* The clean run, inline: the eviction log and the chunks read in each frame. */
+    run_result clean;
+    faults_reset(q, &d);
+    run(&d, q, 0, F_NONE, 0, NULL, &clean);
+    assert_int_equal(clean.failures, 0);
+    uint32_t reading_frames = 0;
+    for (uint32_t t = 1; t <= FRAMES; t++) {
+        clean_first[t] = atomic_load(&q->first_read[t + 1u]);
+        reading_frames += clean_first[t] != UINT32_MAX;
+    }
+    assert_true(reading_frames >= FRAMES / 2u); /* the camera keeps loading */
+    printf("clean: log hash 0x%016" PRIx64 ", %u of %u frames read chunks, %" PRIu64 " fallbacks\n", clean.log_hash,
+           reading_frames, FRAMES, clean.fallbacks);
+    assert_int_equal(clean.log_hash, CLEAN_LOG_HASH);
+
+    uint32_t points = 0;
+    uint64_t total_failures[F_KINDS] = {0};
+    for (uint32_t w = 0; w <= 2; w += 2) {
+        for (int kind = F_EIO; kind < F_KINDS; kind++) {
+            for (uint32_t k = 1; k <= FRAMES; k++) {
+                run_result r;
+                faults_reset(q, &d);
+                run(&d, q, w, (fault_kind)kind, k, inject, &r);
+                total_failures[kind] += r.failures;
+                if (kind == F_RETRIED) {
+                    assert_int_equal(r.failures, 0);
+                    assert_int_equal(r.log_hash, clean.log_hash); /* retried calls change nothing */
+                } else if (next_read(clean_first, k, FRAMES - 1u) != UINT32_MAX) {
+                    /* a read followed, applied within the run: the fault was met */
+                    assert_true(r.failures > 0);
+                }
+                /* the following run, over the restored file: clean again */
+                disk_restore(&d);
+                faults_reset(q, &d);
+                run(&d, q, w, F_NONE, 0, NULL, &r);
+                assert_int_equal(r.failures, 0);
+                if (r.log_hash != clean.log_hash) {
+                    fail_msg("after %s at frame %u with %u workers: log hash 0x%016" PRIx64 ", clean 0x%016" PRIx64,
+                             kind_names[kind], k, w, r.log_hash, clean.log_hash);
+                }
+                points++;
+            }
+        }
+    }
+    printf("%u fault points (%u frames x %d kinds x 2 worker counts), each followed by a clean run\n", points,
+           FRAMES, F_KINDS - 1);
+    for (int kind = F_EIO; kind < F_KINDS; kind++) {
+        printf("  %-8s %" PRIu64 " failed loads in all\n", kind_names[kind], total_failures[kind]);
+    }
+    free(q);
+    close(d.fd);
+    unlink(d.path);
+    sp_free(&d.pack);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_fault_at_every_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
