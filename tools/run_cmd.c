@@ -336,6 +336,7 @@ typedef struct run {
     frame_rec *frames;
     uint32_t frame_count;
     uint64_t wall_ns;
+    uint64_t reservations_at_start; /* of every budget outside cpu/driver, when streaming began */
     FILE *evlog;
     uint64_t ev_next;
     uint64_t ev_lost;
@@ -657,6 +658,23 @@ static int run_frames(run *r)
     return CLI_OK;
 }
 
+/* Reservations made so far on every budget but cpu/driver and its
+ * children (the driver's own host allocations, which a GPU driver may make
+ * at any time through the allocation callbacks): what the runtime itself
+ * took. Streaming must not add to it. */
+static uint64_t runtime_reservations(run *r)
+{
+    slc_budget_stats b[SLC_BUDGET_MAX];
+    size_t n = slc_budgets_walk_report(slc_memory_budgets(r->mem), b, SLC_BUDGET_MAX);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n && i < SLC_BUDGET_MAX; i++) {
+        if (strncmp(b[i].name, "cpu/driver", 10) != 0) {
+            total += b[i].reservations;
+        }
+    }
+    return total;
+}
+
 /* --- the report --------------------------------------------------------------------------- */
 
 typedef struct summary {
@@ -668,6 +686,7 @@ typedef struct summary {
     uint64_t objects, exact, coarser, none, stalls;
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
+    uint64_t reservations_while_streaming;
     char reasons[REASONS_MAX][200];
     uint32_t nreasons;
 } summary;
@@ -740,6 +759,11 @@ static int summarise(run *r, summary *s)
     s->p99 = percentile(t, r->frame_count, 99);
     s->max = r->frame_count ? t[r->frame_count - 1] : 0;
     free(t);
+    s->reservations_while_streaming = runtime_reservations(r) - r->reservations_at_start;
+    if (s->reservations_while_streaming != 0) {
+        add_reason(s, "%" PRIu64 " budget reservations while streaming (nothing may be allocated after init)",
+                   s->reservations_while_streaming);
+    }
     for (size_t i = 0; i < s->nb; i++) {
         if (s->b[i].peak > s->b[i].limit) {
             add_reason(s, "budget %s: peak %" PRIu64 " above its limit %" PRIu64, s->b[i].name, s->b[i].peak,
@@ -838,6 +862,8 @@ static void report_text(const run *r, const summary *s)
     }
     printf("frames over limits: %u over a budget, %u over the upload cap, %u over the time budget%s\n",
            s->over_budget, s->over_upload, s->over_time, r->o.frame_budget_ns ? "" : " (none set)");
+    printf("allocations after init: %" PRIu64 " budget reservations while streaming (cpu/driver aside)\n",
+           s->reservations_while_streaming);
     printf("eviction log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", s->ps.log_count, s->ps.log_hash);
     if (s->nreasons == 0) {
         printf("verdict: ok (every budget held, no frame over its limits)\n");
@@ -929,6 +955,7 @@ static void report_json(const run *r, const summary *s)
     fprintf(f,
             "  \"frames_over\": {\"budget\": %u, \"upload_cap\": %u, \"time\": %u, \"frame_budget_ns\": %" PRIu64 "},\n",
             s->over_budget, s->over_upload, s->over_time, r->o.frame_budget_ns);
+    fprintf(f, "  \"reservations_while_streaming\": %" PRIu64 ",\n", s->reservations_while_streaming);
     fprintf(f, "  \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64 "\"},\n", s->ps.log_count,
             s->ps.log_hash);
     fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
@@ -1243,6 +1270,7 @@ static int run_main(run *r)
         return rc;
     }
     (void)slc_budgets_begin_phase(slc_memory_budgets(r->mem), "stream");
+    r->reservations_at_start = runtime_reservations(r);
     if ((rc = run_frames(r)) != CLI_OK) {
         return rc;
     }

@@ -4,7 +4,9 @@
 # backend) and asserts that the verdict holds (every budget within its
 # limit, no frame over its limits: sluice run's exit 0), that no request was
 # left without a visible level (a fallback was always available), that the
-# eviction log hashes the same with 1 and 2 workers, and, with --expect-fallback,
+# eviction log hashes the same with 1 and 2 workers, that nothing was
+# allocated after init (no budget reservation while streaming, cpu/driver
+# aside: a GPU driver's own), and, with --expect-fallback,
 # that the workload did need coarser levels.
 #
 # usage: conform.sh SLUICE PROFILE PACK [--expect-fallback] -- RUN-ARGS...
@@ -36,11 +38,17 @@ two=$(run 2 "$@")
 hash() { sed -n 's/^eviction log: .* hash \(0x[0-9a-f]*\).*/\1/p' <<<"$1"; }
 served() { grep '^served:' <<<"$1"; }
 h1=$(hash "$one") h2=$(hash "$two")
-printf '%s\n' "$(grep -E '^(workload|chunks|served|eviction log|verdict):' <<<"$one")"
+printf '%s\n' "$(grep -E '^(workload|chunks|served|allocations after init|eviction log|verdict):' <<<"$one")"
 if [ -z "$h1" ] || [ "$h1" != "$h2" ]; then
     echo "FAIL: the eviction log hash differs: $h1 with 1 worker, $h2 with 2" >&2
     exit 1
 fi
+for out in "$one" "$two"; do
+    if ! grep -q '^allocations after init: 0 budget reservations while streaming' <<<"$out"; then
+        echo "FAIL: the runtime reserved memory while streaming: $(grep '^allocations after init' <<<"$out")" >&2
+        exit 1
+    fi
+done
 if ! served "$one" | grep -q ', 0 nothing visible'; then
     echo "FAIL: some request had no visible level: $(served "$one")" >&2
     exit 1
@@ -49,4 +57,4 @@ if [ "$expect_fallback" = 1 ] && served "$one" | grep -q ', 0 coarser'; then
     echo "FAIL: the workload was meant to need coarser levels: $(served "$one")" >&2
     exit 1
 fi
-echo "PASS: verdict ok with 1 and 2 workers, eviction log $h1 both times, no request without a level"
+echo "PASS: verdict ok with 1 and 2 workers, eviction log $h1 both times, no request without a level, nothing allocated after init"
