@@ -39,6 +39,7 @@
 #include <lz4.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -126,6 +127,11 @@ static void *alloc_touched(size_t size)
     void *p = aligned_alloc(64, rounded);
     if (p != NULL) {
         memset(p, 0, rounded); /* fault every page in now, as the runtime does at init */
+        /* and keep it in: a kernel that reclaims idle memory proactively
+         * (DAMON on this class of VM) would otherwise take pages back between
+         * passes and charge their faults to whichever pass comes next. Failing
+         * to lock (RLIMIT_MEMLOCK) leaves the measurement as it was. */
+        (void)mlock(p, rounded);
     }
     return p;
 }
