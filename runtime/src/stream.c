@@ -715,6 +715,17 @@ slc_status slc_stream_end_frame(slc_stream *s)
     }
     s->phase = PHASE_SCHEDULED;
 
+    /* Submit the frame to the store now, before the application records and
+     * submits the work that reads its pages: the store's copies for those
+     * pages go ahead of that work, and the store counts the work submitted
+     * after this submission as this frame's, so the frame retires as soon
+     * as it is done. A store that refuses (it lags behind its own frames in
+     * flight) leaves the frame open; the next slc_stream_begin_frame
+     * submits it, or returns why not. */
+    if (slc_pool_end_frame(s->pool) == SLC_OK) {
+        s->pool_frame_open = 0;
+    }
+
     /* Telemetry. */
     size_t nb = slc_budgets_count(s->budgets);
     s->cur.budget_count = (uint32_t)(nb < SLC_PROFILE_BUDGET_MAX ? nb : SLC_PROFILE_BUDGET_MAX);

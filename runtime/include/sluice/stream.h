@@ -9,10 +9,13 @@
  *     slc_stream_resident(s, i, &r, spans, n) // what to draw for request i
  *     ... record and submit the frame's GPU work ...
  *
- * The GPU frame (the pool's frame, the store's fence) is submitted by the
- * next slc_stream_begin_frame, after the application has submitted the work
- * that reads the pages slc_stream_resident handed out, so the fence covers
- * that work (invariant 4).
+ * slc_stream_end_frame submits the frame to the store (the pool's frame,
+ * the store's marker) before it returns: the copies a staging belt makes
+ * for the frame's pages go ahead of the application's work for the frame,
+ * and the store counts the work submitted after it as that frame's, so a
+ * page the frame reads is not overwritten until that work is done
+ * (invariant 4). A Vulkan application that calls slc_vulkan_end_frame after
+ * submitting its frame's work lets the frame retire sooner.
  *
  * Requests. A request names an object, the LOD it wants (0 the finest), a
  * priority (higher is more important) and a partition of the pool; it
@@ -59,8 +62,8 @@
  *
  * Visibility. A load published by slc_stream_end_frame in frame f is
  * applied by slc_stream_begin_frame of frame f + load_frames, before that
- * call submits the previous frame (so a staged page's copy goes with that
- * submission, ahead of the work that reads the page): the caller waits
+ * frame begins (so a staged page's copy goes with that frame's submission,
+ * ahead of the work that reads the page): the caller waits
  * there for it if a worker has not finished it (the wait is timed in the
  * telemetry; with loads sized by the upload cap it is normally zero), then,
  * in publication order, a load that succeeded makes its page resident (its
@@ -301,11 +304,13 @@ slc_status slc_stream_create(const slc_stream_desc *desc, slc_stream **out);
  * slc_stream_work any more). O(in-flight loads). */
 void slc_stream_destroy(slc_stream *s);
 
-/* Submits the previous frame to the store (if one is open), begins the next,
- * and applies every load due in it. Fails iff a frame is already begun and
- * not ended (SLC_E_INVALID), frames_in_flight frames are not yet retired
- * (SLC_E_FRAMES_IN_FLIGHT: nothing changed but the submit; call again), or
- * the store fails (its status). *frame (may be NULL) is the frame's number. */
+/* Applies every load due in the next frame, submits a frame still open (the
+ * pinned chunks' frame 1, or one whose submission the store refused at
+ * end_frame), and begins the next frame. Fails iff a frame is already
+ * begun and not ended (SLC_E_INVALID), frames_in_flight frames are not yet
+ * retired (SLC_E_FRAMES_IN_FLIGHT: call again; the loads are not applied
+ * twice), or the store fails (its status). *frame (may be NULL) is the
+ * frame's number. */
 slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame);
 
 /* Asks for an object's LOD this frame. Fails, counted in refused, iff no
@@ -319,8 +324,9 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
  * Fails as slc_stream_request does, for a chunk id outside the pack. O(1). */
 slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, slc_partition partition);
 
-/* Ends the frame's requests and schedules them (see the top of this file).
- * Fails iff no frame is begun or it is already ended (SLC_E_INVALID).
+/* Ends the frame's requests, schedules them (see the top of this file) and
+ * submits the frame to the store. Fails iff no frame is begun or it is
+ * already ended (SLC_E_INVALID).
  * O(r log r + loads) for r scheduled chunks, plus the inline loads. */
 slc_status slc_stream_end_frame(slc_stream *s);
 
