@@ -8,7 +8,7 @@ set -euo pipefail
 
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
-        cppcheck clang-tidy valgrind qemu-user
+        cppcheck clang-tidy valgrind qemu-user python3
         libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc)
 # The cross builds run the Vulkan tests too, on lavapipe under qemu: the
 # loader, lavapipe and the validation layer of each architecture (volk is
