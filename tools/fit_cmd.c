@@ -288,7 +288,6 @@ static int open_pack(fit *f)
 static int load_workload(fit *f)
 {
     char err[512];
-    const slc_pack_header *h = slc_pack_get_header(f->pack);
     if (f->o.trace_path == NULL) {
         camera_desc d = f->o.cam;
         d.max_requests = f->prof.queue_capacity;
@@ -315,25 +314,9 @@ static int load_workload(fit *f)
     }
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     snprintf(f->workload, sizeof f->workload, "trace %s", base);
-    for (size_t i = 0; i < f->tr.count; i++) {
-        const trace_req *q = &f->tr.reqs[i];
-        if (q->kind == TRACE_OBJECT) {
-            if (q->id >= h->object_count) {
-                fprintf(stderr, "%s:%u: object %u is not in pack '%s' (it has %u objects)\n", file, q->line, q->id,
-                        f->pack_name, h->object_count);
-                return CLI_FAILED;
-            }
-            uint32_t lods = slc_pack_get_object(f->pack, q->id)->lod_count;
-            if (q->lod >= lods) {
-                fprintf(stderr, "%s:%u: object %u has no LOD %u in pack '%s' (it has %u)\n", file, q->line, q->id,
-                        q->lod, f->pack_name, lods);
-                return CLI_FAILED;
-            }
-        } else if (q->id >= h->chunk_count) {
-            fprintf(stderr, "%s:%u: chunk %u is not in pack '%s' (it has %u chunks)\n", file, q->line, q->id,
-                    f->pack_name, h->chunk_count);
-            return CLI_FAILED;
-        }
+    rc = trace_check_pack(&f->tr, f->pack, f->pack_name, file);
+    if (rc != CLI_OK) {
+        return rc;
     }
     for (uint32_t i = 0; i < f->tr.partition_count; i++) {
         uint32_t k = 0;

@@ -499,27 +499,27 @@ static int open_store(run *r)
     return rc;
 }
 
-/* Every request names something the pack has; partitions exist in the pool. */
-static int check_trace(run *r, const char *file)
+/* Declared in cli.h: `sluice budget fit` checks its traces the same way. */
+int trace_check_pack(const trace *tr, const slc_pack *pack, const char *pack_name, const char *file)
 {
-    const slc_pack_header *h = slc_pack_get_header(r->pack);
-    for (size_t i = 0; i < r->tr.count; i++) {
-        const trace_req *q = &r->tr.reqs[i];
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    for (size_t i = 0; i < tr->count; i++) {
+        const trace_req *q = &tr->reqs[i];
         if (q->kind == TRACE_OBJECT) {
             if (q->id >= h->object_count) {
                 fprintf(stderr, "%s:%u: object %u is not in pack '%s' (it has %u objects)\n", file, q->line, q->id,
-                        r->pack_name, h->object_count);
+                        pack_name, h->object_count);
                 return CLI_FAILED;
             }
-            uint32_t lods = slc_pack_get_object(r->pack, q->id)->lod_count;
+            uint32_t lods = slc_pack_get_object(pack, q->id)->lod_count;
             if (q->lod >= lods) {
                 fprintf(stderr, "%s:%u: object %u has no LOD %u in pack '%s' (it has %u)\n", file, q->line, q->id,
-                        q->lod, r->pack_name, lods);
+                        q->lod, pack_name, lods);
                 return CLI_FAILED;
             }
         } else if (q->id >= h->chunk_count) {
             fprintf(stderr, "%s:%u: chunk %u is not in pack '%s' (it has %u chunks)\n", file, q->line, q->id,
-                    r->pack_name, h->chunk_count);
+                    pack_name, h->chunk_count);
             return CLI_FAILED;
         }
     }
@@ -1144,7 +1144,7 @@ static int load_workload(run *r)
         }
         const char *base = strrchr(r->o.trace_path, '/') ? strrchr(r->o.trace_path, '/') + 1 : r->o.trace_path;
         snprintf(r->workload, sizeof r->workload, "trace %s", base);
-        return check_trace(r, r->o.trace_path);
+        return trace_check_pack(&r->tr, r->pack, r->pack_name, r->o.trace_path);
     }
     camera_desc d = r->o.cam;
     d.max_requests = r->prof.queue_capacity;
