@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -32,7 +33,7 @@ static warnings warned;
 
 static gltf_scene *open_ok(const char *name, int skip)
 {
-    gltf_options o = {skip, on_warn, &warned};
+    gltf_options o = {skip, on_warn, &warned, 0};
     gltf_scene *s = NULL;
     pk_diag d;
     if (gltf_open(path_of(name), &o, &s, &d) != 0) {
@@ -64,7 +65,7 @@ static gltf_scene *open_load(const char *name, pk_mesh *m)
 /* gltf_open fails with exactly "PATH: " + want. */
 static void expect_open_error(const char *name, int skip, const char *want)
 {
-    gltf_options o = {skip, on_warn, &warned};
+    gltf_options o = {skip, on_warn, &warned, 0};
     gltf_scene *s = (gltf_scene *)&s;
     pk_diag d;
     char full[640];
@@ -690,9 +691,9 @@ static void test_structural_errors_are_refused_at_open(void **state)
     (void)state;
     write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':99}}"));
     expect_open_error("struct.gltf", 0,
-                      "meshes[0].primitives[0].attributes.POSITION: accessor 99 does not exist (the file has 20)");
+                      "meshes[0].primitives[0].attributes.POSITION: index 99 out of range (20 accessors)");
     write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':'0'}}"));
-    expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].attributes.POSITION: expected a number");
+    expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].attributes.POSITION: expected an index into accessors");
     write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':7},'mode':9}"));
     expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].mode: 9 is not a glTF primitive mode (0 to 6)");
     write_gltf("struct.gltf", "'extensionsRequired':['EXT_frobnicate'],'meshes':[]}");
@@ -704,14 +705,222 @@ static void test_structural_errors_are_refused_at_open(void **state)
     write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[2]},{'children':[2]},{}]}");
     expect_open_error("struct.gltf", 0, "node 2 is the child of 2 nodes (the node hierarchy must be a set of trees)");
     write_gltf("struct.gltf", "'meshes':[],'nodes':[{'children':[5]},{}]}");
-    expect_open_error("struct.gltf", 0, "nodes[0].children[0]: node 5 does not exist (the file has 2)");
+    expect_open_error("struct.gltf", 0, "nodes[0].children[0]: index 5 out of range (2 nodes)");
     write_gltf("struct.gltf", "'meshes':[],'nodes':[{}],'scenes':[{'nodes':[0,0]}]}");
     expect_open_error("struct.gltf", 0,
                       "scenes[0].nodes[1]: node 0 is already in the scene (listed twice, or not a root node)");
     write_gltf("struct.gltf", "'meshes':[],'nodes':[{}],'scenes':[{'nodes':[0]}],'scene':1}");
-    expect_open_error("struct.gltf", 0, "glTF.scene: scene 1 does not exist (the file has 1)");
+    expect_open_error("struct.gltf", 0, "glTF.scene: index 1 out of range (1 scene)");
     write_gltf("struct.gltf", "'meshes':[],'nodes':[{'matrix':[1,0,0]}]}");
     expect_open_error("struct.gltf", 0, "nodes[0].matrix: expected an array of 16 numbers");
+}
+
+/* ---- references and paths --------------------------------------------- */
+
+/* A .gltf over geometry.bin without the shared head: one buffer, one view
+ * of the 60 bytes of positions, one accessor of 5 positions; views,
+ * accessors and rest ("'meshes':...}") replace the defaults when not NULL. */
+static void write_small(const char *name, const char *views, const char *accessors, const char *rest)
+{
+    bin b;
+    build_geometry(&b);
+    write_bytes("geometry.bin", b.b, b.n);
+    write_json(name,
+               "{'asset':{'version':'2.0'},'buffers':[{'uri':'geometry.bin','byteLength':316}],"
+               "'bufferViews':[%s],'accessors':[%s],%s",
+               views != NULL ? views : "{'buffer':0,'byteLength':60}",
+               accessors != NULL ? accessors : "{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'}",
+               rest != NULL ? rest : ONE_PRIM("{'attributes':{'POSITION':0}}"));
+}
+
+/* bufferViews[i].buffer of 4294967295 was read as "absent" and then used as
+ * an index: a crash, not a message. */
+static void test_buffer_view_buffer_4294967295_is_refused(void **state)
+{
+    (void)state;
+    write_small("ref.gltf", "{'buffer':4294967295,'byteLength':60}", NULL, NULL);
+    expect_open_error("ref.gltf", 0, "bufferViews[0].buffer: index 4294967295 out of range (1 buffer)");
+    write_small("ref.gltf", "{'buffer':0,'byteLength':60},{'buffer':1,'byteLength':60}", NULL, NULL);
+    expect_open_error("ref.gltf", 0, "bufferViews[1].buffer: index 1 out of range (1 buffer)");
+}
+
+static void test_sparse_views_4294967295_are_refused(void **state)
+{
+    (void)state;
+    write_small("ref.gltf", NULL,
+                "{'componentType':5126,'count':3,'type':'VEC3','sparse':{'count':1,"
+                "'indices':{'bufferView':4294967295,'componentType':5123},'values':{'bufferView':0}}}",
+                NULL);
+    expect_open_error("ref.gltf", 0,
+                      "accessors[0].sparse.indices.bufferView: index 4294967295 out of range (1 bufferView)");
+    write_small("ref.gltf", NULL,
+                "{'componentType':5126,'count':3,'type':'VEC3','sparse':{'count':1,"
+                "'indices':{'bufferView':0,'componentType':5123},'values':{'bufferView':4294967295}}}",
+                NULL);
+    expect_open_error("ref.gltf", 0,
+                      "accessors[0].sparse.values.bufferView: index 4294967295 out of range (1 bufferView)");
+}
+
+/* Every other index the importer follows: 4294967295 (once read as absent),
+ * one past the end, and numbers past 32 bits name their JSON path. */
+static void test_every_present_index_past_its_array_is_refused_naming_its_path(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *accessors, *rest, *want;
+    } cases[] = {
+        {"{'bufferView':4294967295,'componentType':5126,'count':3,'type':'VEC3'}", NULL,
+         "accessors[0].bufferView: index 4294967295 out of range (1 bufferView)"},
+        {NULL, ONE_PRIM("{'attributes':{'POSITION':4294967295}}"),
+         "meshes[0].primitives[0].attributes.POSITION: index 4294967295 out of range (1 accessor)"},
+        {NULL, ONE_PRIM("{'attributes':{'POSITION':0,'NORMAL':4294967295}}"),
+         "meshes[0].primitives[0].attributes.NORMAL: index 4294967295 out of range (1 accessor)"},
+        {NULL, ONE_PRIM("{'attributes':{'POSITION':0,'TEXCOORD_0':1}}"),
+         "meshes[0].primitives[0].attributes.TEXCOORD_0: index 1 out of range (1 accessor)"},
+        {NULL, ONE_PRIM("{'attributes':{'POSITION':0},'indices':4294967295}"),
+         "meshes[0].primitives[0].indices: index 4294967295 out of range (1 accessor)"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':4294967295}]}",
+         "nodes[0].mesh: index 4294967295 out of range (1 mesh)"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':4294967296}]}",
+         "nodes[0].mesh: index 4294967296 out of range (1 mesh)"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':1e300}]}",
+         "nodes[0].mesh: index 1e+300 out of range (1 mesh)"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':-1}]}",
+         "nodes[0].mesh: -1 is not an index into meshes"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':0.5}]}",
+         "nodes[0].mesh: 0.5 is not an index into meshes"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':'0'}]}",
+         "nodes[0].mesh: expected an index into meshes"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'children':[4294967295]}]}",
+         "nodes[0].children[0]: index 4294967295 out of range (1 node)"},
+        {NULL,
+         "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':0}],"
+         "'scenes':[{'nodes':[0]}],'scene':4294967295}",
+         "glTF.scene: index 4294967295 out of range (1 scene)"},
+        {NULL,
+         "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':0}],"
+         "'scenes':[{'nodes':[0]},{'nodes':[4294967295]}],'scene':1}",
+         "scenes[1].nodes[0]: index 4294967295 out of range (1 node)"},
+        {NULL,
+         "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'mesh':0,'extensions':"
+         "{'EXT_mesh_gpu_instancing':{'attributes':{'TRANSLATION':4294967295}}}}]}",
+         "nodes[0].extensions.EXT_mesh_gpu_instancing.attributes.TRANSLATION: index 4294967295 out of range (1 "
+         "accessor)"},
+        {NULL, "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]},{'primitives':[]}],'nodes':[{'mesh':2}]}",
+         "nodes[0].mesh: index 2 out of range (2 meshes)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        print_message("case %zu\n", i);
+        write_small("ref.gltf", NULL, cases[i].accessors, cases[i].rest);
+        expect_open_error("ref.gltf", 0, cases[i].want);
+        expect_open_error("ref.gltf", 1, cases[i].want); /* bad data, not something to skip */
+    }
+    /* The same file with the references absent opens. */
+    write_small("ref.gltf", NULL, NULL,
+                "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}],'nodes':[{'children':[1]},{'mesh':0}]}");
+    gltf_scene *s = open_ok("ref.gltf", 0);
+    assert_int_equal(gltf_instance_count(s), 1);
+    gltf_close(s);
+}
+
+/* A buffer or image uri that leaves the glTF's folder (absolute, or a '..'
+ * above it, percent-encoded or not) is refused unless allowed. */
+static void test_uri_leaving_the_folder_is_refused_unless_allowed(void **state)
+{
+    (void)state;
+    bin b;
+    build_geometry(&b);
+    write_bytes("geometry.bin", b.b, b.n);
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s", path_of("sub"));
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_int_equal(mkdir(path_of("sub/deeper"), 0700), 0);
+    char abs_uri[300];
+    snprintf(abs_uri, sizeof abs_uri, "%s", path_of("geometry.bin"));
+    const char *outside[] = {"../geometry.bin", "%2e%2e/geometry.bin", "deeper/../../geometry.bin", "..%2Fgeometry.bin", "../sub/../geometry.bin",
+                             abs_uri};
+    char fmt[8192], member[400], want[640];
+    snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        print_message("uri %s\n", outside[i]);
+        snprintf(member, sizeof member, "'uri':'%s',", outside[i]);
+        write_json("sub/out.gltf", fmt, member);
+        snprintf(want, sizeof want,
+                 "buffers[0].uri '%s': leaves the folder of the glTF file (an absolute path or '..' above it); "
+                 "refused without --allow-outside-paths",
+                 outside[i]);
+        expect_open_error("sub/out.gltf", 0, want);
+        expect_open_error("sub/out.gltf", 1, want);
+        gltf_options o = {0, on_warn, &warned, 1};
+        gltf_scene *s = NULL;
+        pk_diag d;
+        if (gltf_open(path_of("sub/out.gltf"), &o, &s, &d) != 0) {
+            fail_msg("allowed: %s", d.message);
+        }
+        pk_mesh m;
+        load_ok(s, 0, &m);
+        expect_floats(m.positions, pos5, 15);
+        pk_mesh_free(&m);
+        gltf_close(s);
+    }
+    /* A '..' that stays inside is fine. */
+    write_bytes("sub/geometry.bin", b.b, b.n);
+    write_json("sub/out.gltf", fmt, "'uri':'deeper/./../geometry.bin',");
+    gltf_scene *s = open_ok("sub/out.gltf", 0);
+    gltf_close(s);
+    /* Images are not read, but their uris are held to the same rule. */
+    snprintf(fmt, sizeof fmt, "%s%s", head,
+             "'images':[{'uri':'data:image/png;base64,AAAA'},{'uri':'../tex.png'}],"
+             "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}]}");
+    write_json("sub/out.gltf", fmt, "'uri':'geometry.bin',");
+    expect_open_error("sub/out.gltf", 0,
+                      "images[1].uri '../tex.png': leaves the folder of the glTF file (an absolute path or '..' above "
+                      "it); refused without --allow-outside-paths");
+    unlink(path_of("sub/out.gltf"));
+    unlink(path_of("sub/geometry.bin"));
+    assert_int_equal(rmdir(path_of("sub/deeper")), 0);
+    assert_int_equal(rmdir(sub), 0);
+}
+
+/* The files a scene reads besides itself, for a caller that must not
+ * overwrite any of them. */
+static void test_buffer_files_are_listed(void **state)
+{
+    (void)state;
+    write_gltf("files.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    gltf_scene *s = open_ok("files.gltf", 0);
+    assert_int_equal(gltf_buffer_count(s), 1);
+    assert_string_equal(gltf_get_buffer_file(s, 0), path_of("geometry.bin"));
+    gltf_close(s);
+    size_t n = build_glb(glb, sizeof glb, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    write_bytes("files.glb", glb, n);
+    s = open_ok("files.glb", 0);
+    assert_int_equal(gltf_buffer_count(s), 1);
+    assert_null(gltf_get_buffer_file(s, 0)); /* the GLB itself */
+    gltf_close(s);
+    char uri[600], fmt[8192];
+    bin b;
+    build_geometry(&b);
+    data_uri_member(b.b, b.n, uri, sizeof uri);
+    snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
+    write_json("files.gltf", fmt, uri);
+    s = open_ok("files.gltf", 0);
+    assert_null(gltf_get_buffer_file(s, 0)); /* a data: URI */
+    gltf_close(s);
+}
+
+/* With skip_unsupported, what is left to import is known at open. */
+static void test_importable_primitives_are_counted_at_open(void **state)
+{
+    (void)state;
+    write_gltf("left.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':0},{'attributes':{'POSITION':7},'mode':1}"));
+    gltf_scene *s = open_ok("left.gltf", 1);
+    assert_int_equal(gltf_count_importable(s), 0);
+    gltf_close(s);
+    write_gltf("left.gltf", ONE_PRIM("{'attributes':{'POSITION':0},'mode':0},{'attributes':{'POSITION':7}}"));
+    s = open_ok("left.gltf", 1);
+    assert_int_equal(gltf_count_importable(s), 1);
+    gltf_close(s);
 }
 
 /* Every prefix of a .gltf fails to open (never crashes, never leaks). */
@@ -725,7 +934,7 @@ static void test_every_prefix_of_a_gltf_is_refused(void **state)
     static char text[8192];
     n = fread(text, 1, sizeof text, f);
     fclose(f);
-    gltf_options o = {0, NULL, NULL};
+    gltf_options o = {0, NULL, NULL, 0};
     for (size_t len = 0; len < n; len++) {
         write_bytes("prefix.gltf", text, len);
         gltf_scene *s = NULL;
@@ -752,7 +961,7 @@ static void test_mutated_glb_json_never_crashes(void **state)
     uint32_t json_len = glb[12] | (uint32_t)glb[13] << 8;
     int opened = 0, loaded = 0;
     static unsigned char copy[16384];
-    gltf_options o = {1, NULL, NULL};
+    gltf_options o = {1, NULL, NULL, 0};
     for (uint32_t at = 20; at < 20 + json_len; at++) {
         for (int tries = 0; tries < 2; tries++) {
             char c = subst[rng_next(&seed) % (sizeof subst - 1)];
@@ -824,6 +1033,12 @@ int main(void)
         cmocka_unit_test(test_index_out_of_range_is_refused),
         cmocka_unit_test(test_invalid_json_is_refused_with_its_place),
         cmocka_unit_test(test_structural_errors_are_refused_at_open),
+        cmocka_unit_test(test_buffer_view_buffer_4294967295_is_refused),
+        cmocka_unit_test(test_sparse_views_4294967295_are_refused),
+        cmocka_unit_test(test_every_present_index_past_its_array_is_refused_naming_its_path),
+        cmocka_unit_test(test_uri_leaving_the_folder_is_refused_unless_allowed),
+        cmocka_unit_test(test_buffer_files_are_listed),
+        cmocka_unit_test(test_importable_primitives_are_counted_at_open),
         cmocka_unit_test(test_every_prefix_of_a_gltf_is_refused),
         cmocka_unit_test(test_mutated_glb_json_never_crashes),
     };

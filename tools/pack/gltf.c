@@ -203,35 +203,60 @@ static int js_u32(gltf_scene *s, const cJSON *obj, const char *what, const char 
     return 0;
 }
 
-/* obj[key] as an index below count ("accessors", "nodes" ... name the
- * array); absent: GL_NONE, or an error if required. */
+/* v as an index into the array the file calls array ("buffers",
+ * "meshes" ...) of count elements; path names it in messages
+ * ("bufferViews[2].buffer"). Every present index must name an element:
+ * GL_NONE means "absent" to the importer, so a present 4294967295 (or
+ * anything past count) is refused here, never stored. */
+static int index_value(gltf_scene *s, const cJSON *v, const char *path, uint32_t count, const char *array,
+                       uint32_t *out)
+{
+    if (!cJSON_IsNumber(v)) {
+        return fail(s, "%s: expected an index into %s", path, array);
+    }
+    double x = v->valuedouble;
+    if (!(x >= 0.0) || x != floor(x)) {
+        return fail(s, "%s: %g is not an index into %s", path, x, array);
+    }
+    if (x >= (double)count) {
+        /* "(2 meshes)", and for one the singular: "(1 mesh)", "(1 scene)". */
+        size_t n = strlen(array);
+        if (count == 1) {
+            n -= n > 3 && strcmp(array + n - 3, "hes") == 0 ? 2 : 1;
+        }
+        char num[32];
+        snprintf(num, sizeof num, x < GL_MAX_SAFE_INT ? "%.0f" : "%g", x);
+        return fail(s, "%s: index %s out of range (%u %.*s)", path, num, count, (int)n, array);
+    }
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* obj[key] as an index below count (see index_value); absent: GL_NONE, or
+ * an error if required. */
 static int js_index(gltf_scene *s, const cJSON *obj, const char *what, const char *key, uint32_t count,
                     const char *array, int required, uint32_t *out)
 {
-    uint64_t v = 0;
-    if (js_uint(s, obj, what, key, (double)UINT32_MAX, required, GL_NONE, &v) != 0) {
-        return -1;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (v == NULL) {
+        if (required) {
+            return fail(s, "%s: '%s' is missing", what, key);
+        }
+        *out = GL_NONE;
+        return 0;
     }
-    if (v != GL_NONE && v >= count) {
-        return fail(s, "%s.%s: %s %llu does not exist (the file has %u)", what, key, array, (unsigned long long)v,
-                    count);
-    }
-    *out = (uint32_t)v;
-    return 0;
+    char path[160];
+    snprintf(path, sizeof path, "%s.%s", what, key);
+    return index_value(s, v, path, count, array, out);
 }
 
 /* An element of an index array (scene.nodes, node.children). */
 static int js_index_item(gltf_scene *s, const cJSON *v, const char *what, uint32_t k, uint32_t count,
                          const char *array, uint32_t *out)
 {
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0) || v->valuedouble != floor(v->valuedouble)) {
-        return fail(s, "%s[%u]: expected an index into %s", what, k, array);
-    }
-    if (v->valuedouble >= (double)count) {
-        return fail(s, "%s[%u]: %s %.0f does not exist (the file has %u)", what, k, array, v->valuedouble, count);
-    }
-    *out = (uint32_t)v->valuedouble;
-    return 0;
+    char path[160];
+    snprintf(path, sizeof path, "%s[%u]", what, k);
+    return index_value(s, v, path, count, array, out);
 }
 
 /* obj[key] as an array (NULL when absent), or an error. */
@@ -433,8 +458,9 @@ static int hex_value(int c)
     return -1;
 }
 
-/* dir + the percent-decoded uri, malloc'd; NULL with *why on failure. */
-static char *uri_to_path(const char *dir, const char *uri, const char **why)
+/* dir + the percent-decoded uri, malloc'd (an absolute path without dir);
+ * NULL with *why on failure. *rel is where the decoded uri starts in it. */
+static char *uri_to_path(const char *dir, const char *uri, size_t *rel, const char **why)
 {
     /* A scheme ("http:", "file:") is letters, digits, + - . before a ':'. */
     const char *c = uri;
@@ -470,7 +496,88 @@ static char *uri_to_path(const char *dir, const char *uri, const char **why)
         }
     }
     *o = '\0';
+    *rel = dl;
+    if (p[dl] == '/') { /* absolute: the folder does not apply */
+        memmove(p, p + dl, (size_t)(o - p) - dl + 1);
+        *rel = 0;
+    }
     return p;
+}
+
+/* Whether a percent-decoded uri names a file outside the glTF's folder:
+ * an absolute path, or a ".." that climbs above where it started
+ * ("a/../b" stays inside, "../b" and "a/../../b" do not). */
+static int uri_leaves_folder(const char *rel)
+{
+    if (rel[0] == '/') {
+        return 1;
+    }
+    long depth = 0;
+    for (const char *c = rel; *c != '\0';) {
+        const char *end = strchr(c, '/');
+        size_t n = end != NULL ? (size_t)(end - c) : strlen(c);
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            if (--depth < 0) {
+                return 1;
+            }
+        } else if (n > 0 && !(n == 1 && c[0] == '.')) {
+            depth++;
+        }
+        c += n;
+        c += *c == '/';
+    }
+    return 0;
+}
+
+/* Fails when rel, the decoded uri of what ("buffers[0]", "images[2]"),
+ * leaves the glTF's folder and allow_outside_paths is off. */
+static int check_inside(gltf_scene *s, const char *what, const char *uri, const char *rel)
+{
+    if (s->opt.allow_outside_paths || !uri_leaves_folder(rel)) {
+        return 0;
+    }
+    return fail(s,
+                "%s.uri '%s': leaves the folder of the glTF file (an absolute path or '..' above it); refused "
+                "without --allow-outside-paths",
+                what, uri);
+}
+
+/* Images are not read, but a uri of theirs that leaves the glTF's folder is
+ * refused like a buffer's: the file names what the tool may touch. */
+static int check_images(gltf_scene *s, const cJSON *root)
+{
+    const cJSON *arr, *item;
+    if (js_array(s, root, "", "images", &arr) != 0) {
+        return -1;
+    }
+    uint32_t i = 0;
+    cJSON_ArrayForEach(item, arr)
+    {
+        char what[48];
+        const char *uri = NULL;
+        snprintf(what, sizeof what, "images[%u]", i++);
+        if (!cJSON_IsObject(item)) {
+            return fail(s, "%s: expected an object", what);
+        }
+        if (js_string(s, item, what, "uri", &uri) != 0) {
+            return -1;
+        }
+        if (uri == NULL || strncmp(uri, "data:", 5) == 0) {
+            continue;
+        }
+        const char *why = NULL;
+        size_t rel = 0;
+        char *path = uri_to_path(s->dir, uri, &rel, &why);
+        if (path == NULL) {
+            continue; /* another scheme (http:), or unusable: nothing this tool would open */
+        }
+        int rc = check_inside(s, what, uri, path + rel);
+        free(path);
+        if (rc != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int file_size(FILE *f, uint64_t *size)
@@ -580,9 +687,13 @@ static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **gl
             b->state = BUF_DATA;
         } else {
             const char *why = NULL;
-            b->path = uri_to_path(s->dir, uri, &why);
+            size_t rel = 0;
+            b->path = uri_to_path(s->dir, uri, &rel, &why);
             if (b->path == NULL) {
                 return fail(s, "buffer %u '%s': the uri %s", i, uri, why);
+            }
+            if (check_inside(s, what, uri, b->path + rel) != 0) {
+                return -1;
             }
             b->state = BUF_FILE;
             FILE *f = fopen(b->path, "rb");
@@ -906,7 +1017,7 @@ static int parse_views(gltf_scene *s, const cJSON *root)
         if (!cJSON_IsObject(item)) {
             return fail(s, "%s: expected an object", what);
         }
-        if (js_index(s, item, what, "buffer", s->buffer_count, "buffer", 1, &v->buffer) != 0 ||
+        if (js_index(s, item, what, "buffer", s->buffer_count, "buffers", 1, &v->buffer) != 0 ||
             js_uint(s, item, what, "byteOffset", GL_MAX_SAFE_INT, 0, 0, &v->offset) != 0 ||
             js_uint(s, item, what, "byteLength", GL_MAX_SAFE_INT, 1, 0, &v->length) != 0 ||
             js_u32(s, item, what, "byteStride", 0, 0, &stride) != 0 || js_object(s, item, what, "extensions", &ext) != 0) {
@@ -975,7 +1086,7 @@ static int parse_accessors(gltf_scene *s, const cJSON *root)
         if (!cJSON_IsObject(item)) {
             return fail(s, "%s: expected an object", what);
         }
-        if (js_index(s, item, what, "bufferView", s->view_count, "bufferView", 0, &a->view) != 0 ||
+        if (js_index(s, item, what, "bufferView", s->view_count, "bufferViews", 0, &a->view) != 0 ||
             js_uint(s, item, what, "byteOffset", GL_MAX_SAFE_INT, 0, 0, &a->offset) != 0 ||
             component_type(s, item, what, 0, &a->ctype) != 0 || js_u32(s, item, what, "count", 1, 0, &a->count) != 0 ||
             js_string(s, item, what, "type", &type) != 0 || js_object(s, item, what, "sparse", &sparse) != 0) {
@@ -1014,13 +1125,13 @@ static int parse_accessors(gltf_scene *s, const cJSON *root)
                 return fail(s, "%s: 'indices' and 'values' are required", part);
             }
             snprintf(part, sizeof part, "%s.sparse.indices", what);
-            if (js_index(s, ind, part, "bufferView", s->view_count, "bufferView", 1, &a->sparse_index_view) != 0 ||
+            if (js_index(s, ind, part, "bufferView", s->view_count, "bufferViews", 1, &a->sparse_index_view) != 0 ||
                 js_uint(s, ind, part, "byteOffset", GL_MAX_SAFE_INT, 0, 0, &a->sparse_index_offset) != 0 ||
                 component_type(s, ind, part, 1, &a->sparse_index_ctype) != 0) {
                 return -1;
             }
             snprintf(part, sizeof part, "%s.sparse.values", what);
-            if (js_index(s, val, part, "bufferView", s->view_count, "bufferView", 1, &a->sparse_value_view) != 0 ||
+            if (js_index(s, val, part, "bufferView", s->view_count, "bufferViews", 1, &a->sparse_value_view) != 0 ||
                 js_uint(s, val, part, "byteOffset", GL_MAX_SAFE_INT, 0, 0, &a->sparse_value_offset) != 0) {
                 return -1;
             }
@@ -1098,7 +1209,7 @@ static int parse_meshes(gltf_scene *s, const cJSON *root)
             }
             if (js_object(s, pj, what, "attributes", &attrs) != 0 || js_object(s, pj, what, "extensions", &ext) != 0 ||
                 js_u32(s, pj, what, "mode", 0, 4, &mode) != 0 ||
-                js_index(s, pj, what, "indices", s->accessor_count, "accessor", 0, &p->indices) != 0) {
+                js_index(s, pj, what, "indices", s->accessor_count, "accessors", 0, &p->indices) != 0) {
                 return -1;
             }
             if (attrs == NULL) {
@@ -1110,9 +1221,9 @@ static int parse_meshes(gltf_scene *s, const cJSON *root)
             p->mode = (uint8_t)mode;
             char awhat[80];
             snprintf(awhat, sizeof awhat, "%s.attributes", what);
-            if (js_index(s, attrs, awhat, "POSITION", s->accessor_count, "accessor", 0, &p->position) != 0 ||
-                js_index(s, attrs, awhat, "NORMAL", s->accessor_count, "accessor", 0, &p->normal) != 0 ||
-                js_index(s, attrs, awhat, "TEXCOORD_0", s->accessor_count, "accessor", 0, &p->texcoord) != 0) {
+            if (js_index(s, attrs, awhat, "POSITION", s->accessor_count, "accessors", 0, &p->position) != 0 ||
+                js_index(s, attrs, awhat, "NORMAL", s->accessor_count, "accessors", 0, &p->normal) != 0 ||
+                js_index(s, attrs, awhat, "TEXCOORD_0", s->accessor_count, "accessors", 0, &p->texcoord) != 0) {
                 return -1;
             }
             p->draco = ext != NULL && cJSON_HasObjectItem(ext, EXT_DRACO);
@@ -1237,7 +1348,7 @@ static int parse_nodes(gltf_scene *s, const cJSON *root, gl_nodes *g)
             return fail(s, "%s: expected an object", what);
         }
         if (js_string(s, item, what, "name", &nd->name) != 0 ||
-            js_index(s, item, what, "mesh", s->mesh_count, "mesh", 0, &nd->mesh) != 0 ||
+            js_index(s, item, what, "mesh", s->mesh_count, "meshes", 0, &nd->mesh) != 0 ||
             js_array(s, item, what, "children", &children) != 0 || js_object(s, item, what, "extensions", &ext) != 0 ||
             (ext != NULL && js_object(s, ext, what, EXT_INSTANCING, &inst) != 0)) {
             return -1;
@@ -1269,7 +1380,7 @@ static int parse_nodes(gltf_scene *s, const cJSON *root, gl_nodes *g)
         cJSON_ArrayForEach(c, children)
         {
             uint32_t child = 0;
-            if (js_index_item(s, c, cwhat, k, g->count, "node", &child) != 0) {
+            if (js_index_item(s, c, cwhat, k, g->count, "nodes", &child) != 0) {
                 return -1;
             }
             if (g->child_total == g->child_cap) {
@@ -1348,7 +1459,7 @@ static int expand_instancing(gltf_scene *s, uint32_t v, const gl_node *nd, const
     uint32_t acc[3];
     uint32_t count = GL_NONE;
     for (int k = 0; k < 3; k++) {
-        if (js_index(s, nd->instancing, what, names[k], s->accessor_count, "accessor", 0, &acc[k]) != 0) {
+        if (js_index(s, nd->instancing, what, names[k], s->accessor_count, "accessors", 0, &acc[k]) != 0) {
             return -1;
         }
     }
@@ -1429,7 +1540,7 @@ static int walk_scene(gltf_scene *s, const cJSON *root, const gl_nodes *g)
         return -1;
     }
     uint32_t scene_count = array_count(scenes);
-    if (js_index(s, root, "glTF", "scene", scene_count, "scene", 0, &scene) != 0) {
+    if (js_index(s, root, "glTF", "scene", scene_count, "scenes", 0, &scene) != 0) {
         return -1;
     }
     uint32_t i = 0;
@@ -1471,7 +1582,7 @@ static int walk_scene(gltf_scene *s, const cJSON *root, const gl_nodes *g)
             if (r == NULL) {
                 break;
             }
-            if (js_index_item(s, r, what, k, g->count, "node", &top) != 0) {
+            if (js_index_item(s, r, what, k, g->count, "nodes", &top) != 0) {
                 rc = -1;
                 break;
             }
@@ -1751,6 +1862,9 @@ static int open_scene(gltf_scene *s)
         rc = check_asset_and_extensions(s, root);
     }
     if (rc == 0) {
+        rc = check_images(s, root);
+    }
+    if (rc == 0) {
         rc = parse_buffers(s, root, is_glb, &f, bin_offset, bin_length);
     }
     if (f != NULL) {
@@ -1835,6 +1949,33 @@ void gltf_get_instance(const gltf_scene *s, uint32_t i, pk_instance *out)
 {
     assert(i < s->instance_count);
     *out = s->instances[i];
+}
+
+uint32_t gltf_buffer_count(const gltf_scene *s)
+{
+    return s->buffer_count;
+}
+
+const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i)
+{
+    assert(i < s->buffer_count);
+    const gl_buffer *b = &s->buffers[i];
+    if ((b->state != BUF_FILE && b->state != BUF_MISSING) || b->uri[0] == '\0') {
+        return NULL; /* data: URI, no data, or (no uri) the GLB's own BIN chunk */
+    }
+    return b->path;
+}
+
+uint32_t gltf_count_importable(const gltf_scene *s)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        for (uint32_t j = 0; j < s->meshes[m].prim_count; j++) {
+            char why[440];
+            n += !prim_unsupported(s, m, j, why, sizeof why);
+        }
+    }
+    return n;
 }
 
 void gltf_close(gltf_scene *s)

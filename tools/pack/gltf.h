@@ -31,6 +31,12 @@ typedef struct gltf_options {
     /* Called for each warning (may be NULL). */
     void (*warn)(void *user, const char *message);
     void *user;
+    /* 0: a buffer or image uri that leaves the glTF file's folder (an
+     * absolute path, or a ".." component that climbs above it, after
+     * percent-decoding) fails the open, naming its JSON path; the file
+     * decides what the packer reads, and a downloaded asset must not make it
+     * read (or list) /etc or a sibling project. 1: such paths are followed. */
+    int allow_outside_paths;
 } gltf_options;
 
 /* Opens path. Returns 0, or -1 with d->message naming the file and why
@@ -53,7 +59,12 @@ typedef struct gltf_options {
  * extensionsRequired that changes how geometry is read (anything except
  * KHR_mesh_quantization, EXT_mesh_gpu_instancing, KHR_materials_*,
  * KHR_texture_*, EXT_texture_*, MSFT_texture_*, KHR_lights_*, EXT_lights_*,
- * KHR_xmp(_json_ld), KHR_animation_pointer). KHR_draco_mesh_compression
+ * KHR_xmp(_json_ld), KHR_animation_pointer). Every present index (into
+ * buffers, bufferViews, accessors, meshes, nodes, scenes) must name an
+ * element; anything else, 4294967295 included, fails naming its JSON path:
+ * "x.gltf: bufferViews[2].buffer: index 4294967295 out of range (3
+ * buffers)". A uri leaving the glTF's folder fails unless
+ * opt->allow_outside_paths. KHR_draco_mesh_compression
  * and EXT_/KHR_meshopt_compression are refused per primitive, naming the
  * extension; when only used, not required, their uncompressed fallback
  * data is read instead. opt may be NULL (all zero). Allocates; not
@@ -91,6 +102,21 @@ uint32_t gltf_instance_count(const gltf_scene *s);
  * element (world * T * R * S), all named after the node. O(1); i must be
  * below gltf_instance_count (asserted). */
 void gltf_get_instance(const gltf_scene *s, uint32_t i, pk_instance *out);
+
+/* The buffers of the file (the glTF "buffers" array). O(1). */
+uint32_t gltf_buffer_count(const gltf_scene *s);
+
+/* The file buffer i is read from, as the importer opens it (the glTF's
+ * folder joined with the percent-decoded uri), or NULL when the buffer is a
+ * data: URI, a GLB's own BIN chunk or has no data. With the file itself
+ * these are every file the scene reads, so a caller can refuse to write
+ * over one of them. i must be below gltf_buffer_count (asserted). O(1). */
+const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i);
+
+/* The primitives gltf_load_mesh will import (not skipped as unsupported),
+ * over every mesh: with skip_unsupported, 0 means there is nothing to pack,
+ * known before any mesh is read. Walks every primitive; O(primitives). */
+uint32_t gltf_count_importable(const gltf_scene *s);
 
 void gltf_close(gltf_scene *s);
 
