@@ -607,13 +607,21 @@ slc_status slc_pack_check_chunk(const slc_pack *p, uint32_t chunk, const void *p
                              i, cl.vertex_count, cl.vertex_offset, cl.triangle_count, cl.index_offset,
                              c->decoded_size);
         }
+        /* On the stream's hot path: the largest index in one branch-free
+         * pass (the compiler vectorises it), the culprit searched for only
+         * when there is one. */
         const unsigned char *idx = bytes + cl.index_offset;
-        for (uint64_t k = 0; k < ibytes; k++) {
-            if (idx[k] >= cl.vertex_count) {
-                return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
-                                 "chunk %u cluster %u: triangle %llu uses vertex %u of %u", chunk, i,
-                                 (unsigned long long)(k / 3), idx[k], cl.vertex_count);
+        unsigned char top = 0;
+        for (size_t k = 0; k < (size_t)ibytes; k++) {
+            top = (unsigned char)(idx[k] > top ? idx[k] : top);
+        }
+        if (top >= cl.vertex_count) {
+            size_t k = 0;
+            while (idx[k] < cl.vertex_count) {
+                k++;
             }
+            return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT, "chunk %u cluster %u: triangle %llu uses vertex %u of %u",
+                             chunk, i, (unsigned long long)(k / 3u), idx[k], cl.vertex_count);
         }
     }
     return SLC_OK;

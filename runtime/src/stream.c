@@ -104,7 +104,8 @@ struct slc_stream {
     _Atomic uint64_t claimed;   /* loads claimed by a thread */
     uint64_t applied;           /* loads applied (or dropped after cancellation) */
 
-    slc_stream_stats totals;
+    slc_stream_stats totals;   /* totals.first_failures holds failures_kept records */
+    uint32_t failures_kept;
     _Atomic uint64_t worker_loads, caller_loads, skipped_loads;
 };
 _Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream record fits its reserved size");
@@ -169,6 +170,16 @@ static void unlock_page(slc_stream *s, uint32_t page)
     atomic_store_explicit(&s->page_busy[page], 0, memory_order_release);
 }
 
+/* Reads, verifies and decodes chunk into dst, then checks its contents
+ * (slc_pack_check_chunk), so no page whose indices leave its clusters is
+ * ever published: one rule for the pinned and the streamed loads. */
+static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, unsigned char *scratch)
+{
+    slc_status st =
+        slc_pack_load_chunk(s->pack, chunk, dst, s->page_size, scratch, scratch != NULL ? s->scratch_size : 0);
+    return st == SLC_OK ? slc_pack_check_chunk(s->pack, chunk, dst) : st;
+}
+
 static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
 {
     lock_page(s, slot->page);
@@ -180,8 +191,7 @@ static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
     }
     atomic_store_explicit(&slot->state, SLOT_RUNNING, memory_order_relaxed);
     unsigned char *scratch = s->scratch != NULL ? s->scratch + (size_t)worker * s->scratch_stride : NULL;
-    slc_status st = slc_pack_load_chunk(s->pack, slot->chunk, slot->dst.dst, s->page_size, scratch,
-                                        s->scratch != NULL ? s->scratch_size : 0);
+    slc_status st = load_chunk(s, slot->chunk, slot->dst.dst, scratch);
     unlock_page(s, slot->page);
     slot->status = (int32_t)st;
     atomic_store_explicit(&slot->state, SLOT_DONE, memory_order_release);
@@ -248,6 +258,20 @@ static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st, uint64_t fr
     }
     r->aux = (uint32_t)frame;
     s->cur.failures++;
+    if (s->failures_kept < SLC_STREAM_FAILURE_RECORDS) {
+        slc_stream_failure *rec = &s->totals.first_failures[s->failures_kept++];
+        rec->frame = frame;
+        rec->chunk = chunk;
+        rec->status = st;
+    }
+}
+
+/* Whether a load that ended with st read its stored bytes: it succeeded,
+ * or failed after the read (checksum, decode, content). */
+static int load_read_its_bytes(slc_status st)
+{
+    return st == SLC_OK || st == SLC_E_PACK_CHUNK_CHECKSUM || st == SLC_E_PACK_CORRUPT ||
+           st == SLC_E_PACK_DECODED_SIZE || st == SLC_E_PACK_CHUNK_CONTENT;
 }
 
 /* Applies the loads due by frame, in publication order. */
@@ -277,9 +301,11 @@ static void apply_due(slc_stream *s, uint64_t frame)
         slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE
                             ? (slc_status)slot->status
                             : SLC_E_INVALID;
-        s->cur.bytes_read += c->stored_size;
-        s->cur.bytes_decoded += c->decoded_size;
+        if (load_read_its_bytes(st)) {
+            s->cur.bytes_read += c->stored_size;
+        }
         if (st == SLC_OK) {
+            s->cur.bytes_decoded += c->decoded_size;
             st = slc_pool_write_end(s->pool, page, c->decoded_size);
         }
         chunk_rec *r = &s->chunks[slot->chunk];
@@ -876,6 +902,10 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
     out->pinned_chunks = s->pinned_chunks;
     out->upload_cap_pages = s->upload_cap_pages;
     out->workers = s->workers;
+    /* the records of failures applied by a frame not yet ended wait for its totals */
+    out->failure_records = s->totals.failures < s->failures_kept ? (uint32_t)s->totals.failures : s->failures_kept;
+    memset(out->first_failures + out->failure_records, 0,
+           (SLC_STREAM_FAILURE_RECORDS - out->failure_records) * sizeof out->first_failures[0]);
 }
 
 size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap)
@@ -1014,7 +1044,7 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
         }
         st = slc_pool_write_begin(s->pool, page, &dst);
         if (st == SLC_OK) {
-            st = slc_pack_load_chunk(s->pack, c, dst, s->page_size, s->scratch, s->scratch != NULL ? s->scratch_size : 0);
+            st = load_chunk(s, c, dst, s->scratch);
         }
         if (st == SLC_OK) {
             st = slc_pool_write_end(s->pool, page, pc->decoded_size);

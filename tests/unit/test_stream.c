@@ -664,7 +664,8 @@ static void test_cancellation_through_the_generation(void **state)
 typedef struct fault_case {
     const char *what;
     slc_status io_status; /* injected by the reader; SLC_OK: corrupt bytes read */
-    int edit;             /* 0: none; 1: corrupt the LZ4 stream (checksum resealed); 2: decoded size + 8 */
+    int edit;             /* 0: none; 1: corrupt the LZ4 stream (checksum resealed); 2: decoded size + 8;
+                           * 3: an index out of its cluster's range (recompressed, checksum resealed) */
     slc_status expect;
     const char *message;
 } fault_case;
@@ -677,6 +678,27 @@ static void edit_chunk(sp_pack *pk, uint32_t chunk, int edit)
     if (edit == 1) {
         memset(pk->data + c->offset + c->stored_size / 2u, 0xFF, 16);
         c->xxh3 = XXH3_64bits(pk->data + c->offset, c->stored_size);
+    } else if (edit == 3) {
+        /* Cluster 0 has 3 vertices and its indices at byte 152
+         * (tp_fill_chunk): triangle 0 now uses vertex 3. Everything the
+         * checksum and the decoder see is valid. */
+        unsigned char *page = malloc(c->decoded_size);
+        unsigned char *packed = malloc((size_t)LZ4_compressBound((int)c->decoded_size));
+        assert_non_null(page);
+        assert_non_null(packed);
+        assert_int_equal(LZ4_decompress_safe((const char *)pk->data + c->offset, (char *)page, (int)c->stored_size,
+                                             (int)c->decoded_size),
+                         (int)c->decoded_size);
+        assert_int_equal(page[152], 0);
+        page[152] = 3;
+        int n = LZ4_compress_default((const char *)page, (char *)packed, (int)c->decoded_size,
+                                     LZ4_compressBound((int)c->decoded_size));
+        assert_true(n > 0 && (uint64_t)n <= tp_chunk(&t, chunk + 1u)->offset - c->offset); /* fits its place */
+        memcpy(pk->data + c->offset, packed, (size_t)n);
+        c->stored_size = (uint32_t)n;
+        c->xxh3 = XXH3_64bits(pk->data + c->offset, c->stored_size);
+        free(packed);
+        free(page);
     } else {
         c->decoded_size += 8u;
     }
@@ -692,6 +714,8 @@ static void test_faults_fall_back_and_retry(void **state)
         {"checksum", SLC_OK, 0, SLC_E_PACK_CHUNK_CHECKSUM, "pack 'stream.pack': chunk 0: XXH3 of its"},
         {"corrupt LZ4", SLC_E_INVALID, 1, SLC_E_PACK_CORRUPT, "pack 'stream.pack': chunk 0: LZ4 rejects its"},
         {"decoded size", SLC_E_INVALID, 2, SLC_E_PACK_DECODED_SIZE, "pack 'stream.pack': chunk 0: decoded to"},
+        {"index out of range", SLC_E_INVALID, 3, SLC_E_PACK_CHUNK_CONTENT,
+         "pack 'stream.pack': chunk 0 cluster 0: triangle 0 uses vertex 3 of 3"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const fault_case *fc = &cases[i];
@@ -766,6 +790,26 @@ static void test_faults_fall_back_and_retry(void **state)
         slc_stream_get_stats(f.s, &st);
         assert_int_equal(st.failures, 3);
         assert_true(st.fallbacks >= 9);
+        /* Chunk 0's page was never published, and the failures are named
+         * in the order applied: frames 3, 5 and 8. */
+        slc_page_info pinfo;
+        assert_int_equal(slc_stream_get_chunk_page(f.s, 0, &pinfo), SLC_E_NOT_FOUND);
+        assert_int_equal(st.failure_records, 3);
+        static const uint64_t failed_in[3] = {3, 5, 8};
+        for (uint32_t k = 0; k < 3; k++) {
+            assert_int_equal(st.first_failures[k].chunk, 0);
+            assert_int_equal(st.first_failures[k].status, fc->expect);
+            assert_int_equal(st.first_failures[k].frame, failed_in[k]);
+        }
+        /* Only chunk 1 loaded (the pinned coarsest are not counted): bytes
+         * decoded are its, and chunk 0's stored bytes count as read only
+         * when its read succeeded (three times). */
+        const slc_pack_chunk *c0 = slc_pack_get_chunk(f.pk, 0), *c1 = slc_pack_get_chunk(f.pk, 1);
+        assert_int_equal(st.loads_completed, 1);
+        assert_int_equal(st.bytes_decoded, c1->decoded_size);
+        assert_int_equal(st.bytes_uploaded, st.bytes_decoded);
+        uint64_t read0 = fc->io_status == SLC_E_IO || fc->io_status == SLC_E_IO_SHORT ? 0 : 3u * c0->stored_size;
+        assert_int_equal(st.bytes_read, (uint64_t)c1->stored_size + read0);
         if (fc->edit == 0) {
             /* After retry_failed the chunk loads (the reader fails 3 times only). */
             assert_int_equal(slc_stream_retry_failed(f.s), 1);
@@ -790,6 +834,56 @@ static void test_faults_fall_back_and_retry(void **state)
         }
         fx_close(&f);
     }
+}
+
+/* The stats name the first SLC_STREAM_FAILURE_RECORDS failed loads by
+ * chunk, status and frame, in the order applied, and only once the frame
+ * that applied them has ended (so failure_records never exceeds failures). */
+static void test_failure_records_name_the_first_failed_loads(void **state)
+{
+    (void)state;
+    params p = {12, 0, 16, 64, 1, 1, 0, "lru", NULL, NULL};
+    fixture f;
+    fx_open(&f, &p, &small_pack);
+    /* Level 0 of objects 0..2 is chunks 0, 1, 4, 5, 8, 9: all but 9 fail. */
+    static const uint32_t bad[5] = {0, 1, 4, 5, 8};
+    for (uint32_t i = 0; i < 5; i++) {
+        sp_io_fault(&f.io, bad[i], i % 2u == 0 ? SLC_E_IO : SLC_E_IO_SHORT, UINT32_MAX);
+    }
+    fx_create(&f);
+    slc_stream_stats st;
+    for (uint64_t t = 1; t <= 4; t++) {
+        frame_begin(&f, t + 1);
+        slc_stream_get_stats(f.s, &st);
+        assert_int_equal(st.failure_records, st.failures < 8 ? st.failures : 8);
+        for (uint32_t o = 0; o < 3; o++) {
+            slc_stream_object_request req = {o, 0, 10, {0}};
+            assert_int_equal(slc_stream_request(f.s, &req), SLC_OK);
+        }
+        assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
+        if (t == 2) {
+            /* frame 3 applied the first five failures */
+            slc_stream_get_stats(f.s, &st);
+            assert_int_equal(st.failures, 5);
+            assert_int_equal(st.failure_records, 5);
+        }
+    }
+    /* Frame 5 applied the first retries: ten failures, eight named. */
+    slc_stream_get_stats(f.s, &st);
+    assert_int_equal(st.failures, 10);
+    assert_int_equal(st.failure_records, SLC_STREAM_FAILURE_RECORDS);
+    static const uint32_t chunks[8] = {0, 1, 4, 5, 8, 0, 1, 4};
+    static const uint64_t frames[8] = {3, 3, 3, 3, 3, 5, 5, 5};
+    for (uint32_t k = 0; k < 8; k++) {
+        assert_int_equal(st.first_failures[k].chunk, chunks[k]);
+        assert_int_equal(st.first_failures[k].frame, frames[k]);
+        assert_int_equal(st.first_failures[k].status, chunks[k] == 1 || chunks[k] == 5 ? SLC_E_IO_SHORT : SLC_E_IO);
+    }
+    assert_visible(&f, 9);
+    assert_int_equal(st.bytes_decoded, st.bytes_uploaded);
+    assert_int_equal(st.bytes_decoded, slc_pack_get_chunk(f.pk, 9)->decoded_size);
+    assert_true(slc_stream_check(f.s));
+    fx_close(&f);
 }
 
 /* Pinning: what does not fit, or fails, fails the create and leaves the
@@ -1157,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_deferral_when_no_page_is_evictable),
         cmocka_unit_test(test_cancellation_through_the_generation),
         cmocka_unit_test(test_faults_fall_back_and_retry),
+        cmocka_unit_test(test_failure_records_name_the_first_failed_loads),
         cmocka_unit_test(test_pinning_errors),
         cmocka_unit_test(test_create_errors),
         cmocka_unit_test(test_staging_belt_share),

@@ -72,11 +72,19 @@
  * which pages are evicted, and what is resident in each frame, never
  * depends on worker count or I/O timing (invariant 3); only the wait does.
  *
- * Faults and the retry policy. A load that fails (SLC_E_IO, SLC_E_IO_SHORT,
- * SLC_E_PACK_CHUNK_CHECKSUM, SLC_E_PACK_CORRUPT, SLC_E_PACK_DECODED_SIZE,
- * or SLC_E_PACK_CHUNK_SIZE) is counted in the frame's failures, its status
- * kept with the chunk (slc_stream_get_chunk), and the pack's logger gets the
- * pack's message naming the chunk and the check. The object falls back to
+ * Faults and the retry policy. Every load is read, verified, decoded and
+ * then checked (slc_pack_check_chunk: the chunk header, every cluster's
+ * offsets and sizes inside the page, every index below its cluster's vertex
+ * count) on the thread that runs it, before its page can become visible, so
+ * a GPU never reads a page whose indices point outside its clusters. A
+ * load that fails (SLC_E_IO, SLC_E_IO_SHORT, SLC_E_PACK_CHUNK_CHECKSUM,
+ * SLC_E_PACK_CORRUPT, SLC_E_PACK_DECODED_SIZE, SLC_E_PACK_CHUNK_SIZE or
+ * SLC_E_PACK_CHUNK_CONTENT; SLC_E_IO also when a mapped pack's bytes are
+ * gone, see sluice/platform.h) releases its page unpublished, is counted in
+ * the frame's failures (the first SLC_STREAM_FAILURE_RECORDS of the
+ * stream's life are kept by chunk and status in slc_stream_stats), its
+ * status kept with the chunk (slc_stream_get_chunk), and the pack's logger
+ * gets the pack's message naming the chunk and the check. The object falls back to
  * its best visible coarser LOD. A chunk that failed for the k-th time in a
  * row (k = 1, 2) is loaded again, if still requested, no earlier than
  * 2^(k-1) frames after the frame its failure was applied in; after
@@ -138,6 +146,8 @@
 extern "C" {
 #endif
 
+/* Failed loads slc_stream_stats names one by one: the first of the stream's life. */
+#define SLC_STREAM_FAILURE_RECORDS 8u
 /* Failures in a row after which a chunk is not retried. */
 #define SLC_STREAM_MAX_ATTEMPTS 3u
 /* "No LOD is visible" in slc_stream_result.lod. */
@@ -147,7 +157,7 @@ extern "C" {
 #define SLC_STREAM_DEFAULT_TELEMETRY_FRAMES 64u
 #define SLC_STREAM_TELEMETRY_FRAMES_MAX 65536u
 /* Bytes of the fixed records (the same on every architecture). */
-#define SLC_STREAM_HEADER_SIZE 1024u
+#define SLC_STREAM_HEADER_SIZE 1280u
 #define SLC_STREAM_CHUNK_RECORD_SIZE 16u
 #define SLC_STREAM_SLOT_RECORD_SIZE 64u
 #define SLC_STREAM_REQUEST_RECORD_SIZE 8u
@@ -241,7 +251,7 @@ typedef struct slc_stream_frame_stats {
     uint32_t loads_started;
     uint32_t loads_completed; /* applied this frame, successful */
     uint32_t loads_cancelled;
-    uint32_t failures;        /* applied this frame, failed */
+    uint32_t failures;        /* applied this frame, failed (any stage: read, checksum, decode, content) */
     uint32_t failed_skips;    /* requests of a failed chunk waiting out its retry delay */
     uint32_t evictions;
     uint32_t deferred;
@@ -249,8 +259,11 @@ typedef struct slc_stream_frame_stats {
     uint32_t fallbacks;       /* object requests resolved to a coarser LOD than asked */
     uint32_t holes;           /* object requests with no visible LOD at all */
     uint32_t budget_count;
-    uint64_t bytes_read;      /* stored bytes of the loads applied this frame */
-    uint64_t bytes_decoded;   /* their decoded bytes */
+    uint64_t bytes_read;      /* stored bytes read by the loads applied this frame (a load whose read
+                               * failed, or that never read, counts none; one that failed its checksum,
+                               * decode or content check counts its stored bytes) */
+    uint64_t bytes_decoded;   /* decoded bytes of the loads applied this frame that decoded and passed
+                               * the content check (failed loads count none) */
     uint64_t bytes_uploaded;  /* decoded bytes made resident (successful loads) */
     uint64_t caller_ns;       /* time in begin_frame and end_frame on the caller's thread (requests are
                                * not timed: a clock read would cost more than a request) */
@@ -258,7 +271,15 @@ typedef struct slc_stream_frame_stats {
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
 } slc_stream_frame_stats;
 
-/* Totals over the stream's life (never decrease) and the current state. */
+/* One failed load: the chunk, what its load returned, the frame that applied it. */
+typedef struct slc_stream_failure {
+    uint64_t frame;
+    uint32_t chunk;
+    slc_status status;
+} slc_stream_failure;
+
+/* Totals over the stream's life (never decrease) and the current state.
+ * The counters mean what slc_stream_frame_stats says, summed over frames. */
 typedef struct slc_stream_stats {
     uint64_t frame;           /* newest begun frame */
     uint64_t requests, refused, hits, misses, loads_started, loads_completed, loads_cancelled;
@@ -272,6 +293,13 @@ typedef struct slc_stream_stats {
     uint32_t pinned_chunks;
     uint32_t upload_cap_pages; /* the per-frame upload cap in whole pages, as the stream applies it */
     uint32_t workers;
+    /* The first failed loads of the stream's life, in the order they were
+     * applied: first_failures[0 .. failure_records) with failure_records =
+     * min(failures, SLC_STREAM_FAILURE_RECORDS). A chunk that fails again
+     * appears again. What a report needs to say "3 chunk loads failed:
+     * chunk 17 (SLC_E_PACK_CHUNK_CHECKSUM), ..." without a log. */
+    uint32_t failure_records;
+    slc_stream_failure first_failures[SLC_STREAM_FAILURE_RECORDS];
 } slc_stream_stats;
 
 /* Bytes a stream for profile p takes from each arena, a pack read through
