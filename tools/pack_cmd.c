@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "pack/builder.h"
 #include "pack/gltf.h"
@@ -29,11 +30,14 @@ static void pack_usage(FILE *f)
             "  --max-lods N           most levels of detail per object, 1..16 (8)\n"
             "  --stored-ratio X       store a chunk raw unless LZ4 shrinks it X times (1.1)\n"
             "  --skip-unsupported     skip glTF primitives that cannot be imported, with a warning\n"
+            "  --allow-outside-paths  follow buffer and image uris that leave the glTF's folder\n"
+            "                         (an absolute path or '..' above it), refused by default\n"
             "  --synthetic city       generate a city instead of reading INPUT\n"
             "  --size SIZE            synthetic: float vertex and index bytes to generate (64 MiB)\n"
             "  --seed N               synthetic: the seed (1)\n"
             "  --quiet                print errors only\n"
-            "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n");
+            "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n"
+            "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n");
 }
 
 /* "64MiB", "64 M", "1.5GiB", "65536". */
@@ -170,7 +174,7 @@ static void summary(const char *out, const pk_build_stats *s)
 
 /* Opens a glTF file before anything is written, so a bad input leaves no
  * output behind. */
-static int open_gltf(const char *in, int skip_unsupported, int *quiet, gltf_scene **scene)
+static int open_gltf(const char *in, int skip_unsupported, int allow_outside_paths, int *quiet, gltf_scene **scene)
 {
     FILE *probe = fopen(in, "rb");
     if (probe == NULL) {
@@ -181,6 +185,7 @@ static int open_gltf(const char *in, int skip_unsupported, int *quiet, gltf_scen
     gltf_options go;
     memset(&go, 0, sizeof go);
     go.skip_unsupported = skip_unsupported;
+    go.allow_outside_paths = allow_outside_paths;
     go.warn = warn_stderr;
     go.user = quiet;
     pk_diag d;
@@ -192,8 +197,26 @@ static int open_gltf(const char *in, int skip_unsupported, int *quiet, gltf_scen
     return CLI_OK;
 }
 
-/* Feeds every mesh and instance of a glTF scene to the builder; closes it. */
-static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg)
+/* Refuses an output that is the same file (device and inode: a hard link
+ * or a symbolic link counts) as scene's buffer files, so a pack never
+ * replaces what it is read from. The inputs themselves are checked by the
+ * caller. */
+static int check_output_not_buffer(const char *out, const char *in, const gltf_scene *scene)
+{
+    for (uint32_t i = 0; i < gltf_buffer_count(scene); i++) {
+        const char *file = gltf_get_buffer_file(scene, i);
+        if (file != NULL && atomic_file_same(out, file)) {
+            fprintf(stderr, "sluice pack: output '%s' is an input (buffer %u '%s' of '%s'); nothing written\n", out,
+                    i, file, in);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+/* Feeds every mesh and instance of a glTF scene to the builder, counting
+ * in *added the meshes that became objects; closes the scene. */
+static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg, uint32_t *added)
 {
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -226,6 +249,8 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
             progress_end(pg);
             fprintf(stderr, "sluice: %s: %s\n", in, d.message);
             rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
+        } else {
+            (*added)++;
         }
         pk_mesh_free(&m);
     }
@@ -332,7 +357,7 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
 {
     const char *in = NULL, *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1;
-    int size_given = 0, seed_given = 0, skip_unsupported = 0, quiet = 0;
+    int size_given = 0, seed_given = 0, skip_unsupported = 0, allow_outside_paths = 0, quiet = 0;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
     for (int i = 0; i < argc; i++) {
@@ -346,6 +371,8 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
             opt.quantize = 1;
         } else if (strcmp(a, "--skip-unsupported") == 0) {
             skip_unsupported = 1;
+        } else if (strcmp(a, "--allow-outside-paths") == 0) {
+            allow_outside_paths = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
         } else if (takes_value(a) && i + 1 >= argc) {
@@ -436,12 +463,41 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
         fprintf(stderr, "sluice pack: %s\n", d.message);
         return CLI_USAGE;
     }
+    /* Before anything is written: the output is none of the inputs, every
+     * input opens, and something is left to pack. The first scene stays
+     * open for packing; the others are opened again when their turn comes,
+     * so a long list does not hold every buffer file open at once. */
+    int same = atomic_file_find_input(out, inputs, (size_t)*input_count);
+    if (same >= 0) {
+        fprintf(stderr, "sluice pack: output '%s' is an input ('%s'); nothing written\n", out, inputs[same]);
+        pk_synth_close(synth);
+        return CLI_USAGE;
+    }
     gltf_scene *scene = NULL;
-    if (in != NULL) {
-        int rc = open_gltf(in, skip_unsupported, &quiet, &scene);
+    uint64_t importable = 0;
+    for (int k = 0; k < *input_count; k++) {
+        gltf_scene *sc = NULL;
+        int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
+        if (rc == CLI_OK) {
+            rc = check_output_not_buffer(out, inputs[k], sc);
+            importable += gltf_count_importable(sc);
+        }
+        if (k == 0 && rc == CLI_OK) {
+            scene = sc;
+        } else {
+            gltf_close(sc);
+        }
         if (rc != CLI_OK) {
+            gltf_close(scene);
             return rc;
         }
+    }
+    if (in != NULL && importable == 0) {
+        fprintf(stderr, "sluice pack: nothing left to pack: %s; nothing written\n",
+                skip_unsupported ? "every primitive of the input was skipped as unsupported"
+                                 : "the input has no mesh primitive");
+        gltf_close(scene);
+        return CLI_FAILED;
     }
     pk_builder *b = NULL;
     if (pk_builder_open(out, &opt, &b, &d) != 0) {
@@ -456,13 +512,20 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
     memset(&pg, 0, sizeof pg);
     pg.on = !quiet && isatty(STDERR_FILENO);
     pg.last_permille = -1;
+    uint32_t added = 0;
     int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
-                               : pack_gltf(in, scene, b, &quiet, &pg);
+                               : pack_gltf(in, scene, b, &quiet, &pg, &added);
     for (int k = 1; k < *input_count && rc == CLI_OK; k++) {
-        rc = open_gltf(inputs[k], skip_unsupported, &quiet, &scene);
+        rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &scene);
         if (rc == CLI_OK) {
-            rc = pack_gltf(inputs[k], scene, b, &quiet, &pg);
+            rc = pack_gltf(inputs[k], scene, b, &quiet, &pg, &added);
         }
+    }
+    if (rc == CLI_OK && synthetic == NULL && added == 0) {
+        /* Importable primitives, but none with a triangle. */
+        progress_end(&pg);
+        fprintf(stderr, "sluice pack: nothing left to pack: no mesh of the input has a triangle; nothing written\n");
+        rc = CLI_FAILED;
     }
     if (rc != CLI_OK) {
         progress_end(&pg);

@@ -1,0 +1,145 @@
+#!/bin/sh
+# pack_inputs.sh CASE WORKDIR SLUICE...: `sluice pack` against its inputs.
+# Writes a one-triangle scene into WORKDIR/CASE (tri.gltf reading tri.bin,
+# and tri.glb), then runs CASE:
+#   glb_as_output     pack tri.glb -o tri.glb
+#   gltf_as_output    pack tri.gltf -o tri.gltf
+#   bin_as_output     pack tri.gltf -o tri.bin (the buffer the glTF reads)
+#   second_input_bin  pack tri.glb tri.gltf -o tri.bin (the second input's buffer)
+#   hard_link_output  pack tri.gltf -o a hard link of tri.bin
+#   symlink_output    pack tri.glb -o a symbolic link to tri.glb
+#   distinct_output   pack tri.gltf -o tri.pack, which verifies (the control)
+#   help              pack --help prints its usage and exits 0
+#   outside_path      a uri '../tri.bin' is refused, and packs with --allow-outside-paths
+#   nothing_left      --skip-unsupported over points only: "nothing left to pack",
+#                     an existing output untouched, a new one never created
+#   index_4294967295  bufferViews[0].buffer 4294967295 is refused naming its path
+# Each refusal must exit with its code, name the files, and leave every
+# input (and an existing output) byte for byte as it was, with no temporary
+# left in the folder.
+set -u
+case=$1
+dir=$2/$1
+shift 2
+rm -rf "$dir" && mkdir -p "$dir/sub" || exit 1
+cd "$dir" || exit 1
+
+fail() {
+    echo "pack_inputs $case: $*" >&2
+    exit 1
+}
+
+# A little-endian 32-bit integer.
+le32() {
+    printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"
+}
+
+# tri.bin: the positions (0,0,0) (1,0,0) (0,1,0) as floats.
+z='\000\000\000\000'
+one='\000\000\200\077'
+printf "$z$z$z$one$z$z$z$one$z" >tri.bin
+views='"bufferViews":[{"buffer":0,"byteLength":36}]'
+rest='"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],'\
+'"meshes":[{"name":"tri","primitives":[{"attributes":{"POSITION":0}MODE}]}],"nodes":[{"mesh":0}]}'
+tri_gltf() { # URI MODE VIEWS
+    printf '{"asset":{"version":"2.0"},"buffers":[{"uri":"%s","byteLength":36}],%s,%s' "$1" "$3" \
+        "$(printf '%s' "$rest" | sed "s/MODE/$2/")"
+}
+tri_gltf tri.bin "" "$views" >tri.gltf
+# tri.glb: the same JSON without a uri, padded with spaces, then tri.bin.
+json=$(printf '{"asset":{"version":"2.0"},"buffers":[{"byteLength":36}],%s,%s' "$views" \
+       "$(printf '%s' "$rest" | sed 's/MODE//')")
+while [ $((${#json} % 4)) -ne 0 ]; do json="$json "; done
+{
+    printf 'glTF'; le32 2; le32 $((12 + 8 + ${#json} + 8 + 36))
+    le32 ${#json}; printf 'JSON'; printf '%s' "$json"
+    le32 36; printf 'BIN\000'; cat tri.bin
+} >tri.glb
+for f in tri.bin tri.gltf tri.glb; do cp "$f" "$f.orig" || exit 1; done
+
+# expect CODE REGEX ARGS...: sluice exits with CODE, its output matches REGEX.
+expect() {
+    want=$1
+    pattern=$2
+    shift 2
+    out=$("$@" 2>&1)
+    got=$?
+    printf '%s\n' "$out"
+    [ "$got" -eq "$want" ] || fail "exit code $got, expected $want"
+    printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "output does not match: $pattern"
+}
+
+# The inputs are as they were, and no temporary is left behind.
+inputs_intact() {
+    for f in tri.bin tri.gltf tri.glb; do
+        cmp "$f" "$f.orig" || fail "$f changed"
+    done
+    leftover=$(find . -name '.*' ! -name .)
+    [ -z "$leftover" ] || fail "left behind: $leftover"
+}
+
+case $case in
+glb_as_output)
+    expect 2 "output '$dir/tri.glb' is an input \('$dir/tri.glb'\); nothing written" \
+        "$@" pack "$dir/tri.glb" -o "$dir/tri.glb"
+    ;;
+gltf_as_output)
+    expect 2 "output 'tri.gltf' is an input \('tri.gltf'\)" "$@" pack tri.gltf -o tri.gltf
+    ;;
+bin_as_output)
+    expect 2 "output 'tri.bin' is an input \(buffer 0 'tri.bin' of 'tri.gltf'\); nothing written" \
+        "$@" pack tri.gltf -o tri.bin
+    ;;
+second_input_bin)
+    expect 2 "output 'tri.bin' is an input \(buffer 0 'tri.bin' of 'tri.gltf'\)" \
+        "$@" pack tri.glb tri.gltf -o tri.bin
+    ;;
+hard_link_output)
+    ln tri.bin hard.bin || exit 1
+    expect 2 "output 'hard.bin' is an input \(buffer 0 'tri.bin' of 'tri.gltf'\)" "$@" pack tri.gltf -o hard.bin
+    cmp hard.bin tri.bin.orig || fail "hard.bin changed"
+    ;;
+symlink_output)
+    ln -s tri.glb link.pack || exit 1
+    expect 2 "output 'link.pack' is an input \('tri.glb'\)" "$@" pack tri.glb -o link.pack
+    [ -L link.pack ] || fail "link.pack is no longer a symbolic link"
+    ;;
+distinct_output)
+    expect 0 "tri.pack: 1 objects from 1 meshes" "$@" pack tri.gltf -o tri.pack
+    expect 0 "0 bad" "$@" inspect tri.pack --verify
+    ;;
+help)
+    expect 0 "usage: sluice pack" "$@" pack --help
+    expect 0 "--allow-outside-paths" "$@" pack --help
+    ;;
+outside_path)
+    tri_gltf ../tri.bin "" "$views" >sub/up.gltf
+    expect 1 "sub/up.gltf: buffers\[0\].uri '\.\./tri.bin': leaves the folder of the glTF file .*refused without --allow-outside-paths" \
+        "$@" pack sub/up.gltf -o up.pack
+    [ ! -e up.pack ] || fail "up.pack was written"
+    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths sub/up.gltf -o up.pack
+    rm -f sub/up.gltf
+    ;;
+nothing_left)
+    tri_gltf tri.bin ',"mode":0' "$views" >points.gltf
+    cp tri.glb old.pack || exit 1
+    expect 1 "nothing left to pack: every primitive of the input was skipped as unsupported; nothing written" \
+        "$@" pack --skip-unsupported points.gltf -o old.pack
+    cmp old.pack tri.glb.orig || fail "old.pack changed"
+    expect 1 "nothing left to pack" "$@" pack --skip-unsupported points.gltf -o new.pack
+    [ ! -e new.pack ] || fail "new.pack was created"
+    rm -f points.gltf
+    ;;
+index_4294967295)
+    tri_gltf tri.bin "" '"bufferViews":[{"buffer":4294967295,"byteLength":36}]' >bad.gltf
+    expect 1 "bad.gltf: bufferViews\[0\].buffer: index 4294967295 out of range \(1 buffer\)" \
+        "$@" pack bad.gltf -o bad.pack
+    [ ! -e bad.pack ] || fail "bad.pack was created"
+    rm -f bad.gltf
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+inputs_intact
+echo "pack_inputs $case: ok"
