@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,6 +99,90 @@ static slc_status file_read(void *user, uint64_t offset, void *dst, size_t size)
     return SLC_OK;
 }
 
+/* --- faults of a mapped file ----------------------------------------------------
+ *
+ * Touching a page of a mapping past the end of a file truncated since it
+ * was mapped (or one the storage fails to page in) raises SIGBUS on the
+ * thread that touched it. The reader touches a mapped pack only inside
+ * file_guard, which arms a recovery point for the calling thread naming the
+ * mapping; the handler returns to it (the guarded read then fails with
+ * SLC_E_IO) only when the faulting address lies inside that mapping. Any
+ * other SIGBUS goes to the handler that was there before, or, if that was
+ * the default, kills the process as it would have. */
+
+typedef struct recovery {
+    sigjmp_buf env;
+    const unsigned char *base; /* the mapping the guarded work reads */
+    size_t size;
+} recovery;
+
+static _Thread_local recovery *volatile armed; /* this thread's recovery point, or NULL */
+static struct sigaction bus_previous;
+static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+static int bus_installed;
+
+static void bus_handler(int sig, siginfo_t *info, void *uctx)
+{
+    recovery *r = armed;
+    const unsigned char *at = info != NULL ? (const unsigned char *)info->si_addr : NULL;
+    if (r != NULL && at != NULL && at >= r->base && (size_t)(at - r->base) < r->size) {
+        armed = NULL;
+        siglongjmp(r->env, 1);
+    }
+    if ((bus_previous.sa_flags & SA_SIGINFO) != 0 && bus_previous.sa_sigaction != NULL) {
+        bus_previous.sa_sigaction(sig, info, uctx);
+        return;
+    }
+    if (bus_previous.sa_handler != SIG_DFL && bus_previous.sa_handler != SIG_IGN) {
+        bus_previous.sa_handler(sig);
+        return;
+    }
+    /* The default action: restored, then the signal again (pending until
+     * this handler returns; a fault also recurs when the instruction
+     * re-runs), so the process dies of SIGBUS as it would have. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+static void bus_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = bus_handler;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    bus_installed = sigaction(SIGBUS, &sa, &bus_previous) == 0;
+}
+
+/* slc_io.guard of a mapped file: fn(ctx) with this thread's recovery point
+ * armed for the file's mapping. sigsetjmp does not save the signal mask
+ * (that would be a system call on every chunk): only after a recovery is
+ * SIGBUS, which the handler ran with blocked, unblocked again. */
+static slc_status file_guard(void *user, slc_status (*fn)(void *ctx), void *ctx)
+{
+    const slc_platform_file *f = user;
+    recovery rec;
+    rec.base = f->map;
+    rec.size = (size_t)f->size;
+    recovery *outer = armed;
+    if (sigsetjmp(rec.env, 0) != 0) {
+        armed = outer;
+        sigset_t bus;
+        sigemptyset(&bus);
+        sigaddset(&bus, SIGBUS);
+        pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+        return SLC_E_IO;
+    }
+    armed = &rec;
+    slc_status st = fn(ctx);
+    armed = outer;
+    return st;
+}
+
 slc_status slc_platform_file_open(const char *path, unsigned flags, const slc_logger *log, slc_platform_file *out)
 {
     SLC_ASSERT(path != NULL && out != NULL);
@@ -121,10 +208,14 @@ slc_status slc_platform_file_open(const char *path, unsigned flags, const slc_lo
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         out->map = m == MAP_FAILED ? NULL : m;
     }
+    if (out->map != NULL) {
+        pthread_once(&bus_once, bus_install);
+    }
     out->io.read = file_read;
     out->io.user = out;
     out->io.size = out->size;
     out->io.mapped = out->map;
+    out->io.guard = out->map != NULL && bus_installed ? file_guard : NULL;
     return SLC_OK;
 }
 

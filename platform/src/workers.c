@@ -178,6 +178,12 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
      * application's threads, never to a worker. */
     sigset_t all, old;
     sigfillset(&all);
+    /* not the faults a worker itself raises: blocked, they kill the process
+     * without their handler (a mapped pack's SIGBUS: sluice/platform.h) */
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
     const bool masked = pthread_sigmask(SIG_SETMASK, &all, &old) == 0;
     uint32_t started = 0;
     for (; started < count; started++) {

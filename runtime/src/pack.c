@@ -66,13 +66,27 @@ struct slc_pack {
     size_t scratch_size;
 };
 
+/* A copy out of a mapping, run inside io->guard. */
+typedef struct mapped_copy {
+    void *dst;
+    const unsigned char *src;
+    size_t size;
+} mapped_copy;
+
+static slc_status copy_mapped(void *ctx)
+{
+    const mapped_copy *m = ctx;
+    memcpy(m->dst, m->src, m->size);
+    return SLC_OK;
+}
+
 static slc_status memory_read_io(const slc_io *io, uint64_t offset, void *dst, size_t size)
 {
     if (offset > io->size || size > io->size - offset) {
         return SLC_E_IO_SHORT;
     }
-    memcpy(dst, io->mapped + offset, size);
-    return SLC_OK;
+    mapped_copy m = {dst, io->mapped + offset, size};
+    return io->guard != NULL ? io->guard(io->user, copy_mapped, &m) : copy_mapped(&m);
 }
 
 static slc_status memory_read(void *user, uint64_t offset, void *dst, size_t size)
@@ -88,6 +102,7 @@ void slc_io_from_memory(const void *data, size_t size, slc_io *out)
     out->user = out;
     out->size = size;
     out->mapped = data;
+    out->guard = NULL; /* memory the caller owns cannot shrink */
 }
 
 /* Logs "pack 'name': " + the message and returns status. */
@@ -509,6 +524,37 @@ size_t slc_pack_scratch_size(const slc_pack *p)
     return p->scratch_size;
 }
 
+/* The part of a chunk load that reads the stored bytes: the hash, then
+ * the copy or the decode. From a mapping it runs inside io->guard, so it
+ * logs nothing and takes no lock; the caller words the result. */
+typedef struct chunk_decode {
+    const slc_pack_chunk *c;
+    const unsigned char *src;
+    void *page;
+    uint64_t sum;
+    int got;
+} chunk_decode;
+
+static slc_status decode_chunk(void *ctx)
+{
+    chunk_decode *d = ctx;
+    d->sum = XXH3_64bits(d->src, d->c->stored_size);
+    if (d->sum != d->c->xxh3) {
+        return SLC_E_PACK_CHUNK_CHECKSUM;
+    }
+    if (d->c->codec == SLC_PACK_CODEC_STORED) {
+        if (d->src != d->page) {
+            memcpy(d->page, d->src, d->c->stored_size);
+        }
+        return SLC_OK;
+    }
+    /* The decoder may use all of its capacity as working room, so the
+     * capacity is the record's decoded size: nothing past it is touched, and
+     * a block that would decode to more is refused. */
+    d->got = LZ4_decompress_safe((const char *)d->src, d->page, (int)d->c->stored_size, (int)d->c->decoded_size);
+    return SLC_OK;
+}
+
 slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
                                size_t scratch_size)
 {
@@ -541,21 +587,23 @@ slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, si
         }
         src = scratch;
     }
-    uint64_t sum = XXH3_64bits(src, c->stored_size);
-    if (sum != c->xxh3) {
+    chunk_decode d = {c, src, page, 0, 0};
+    slc_status ds = p->io.mapped != NULL && p->io.guard != NULL ? p->io.guard(p->io.user, decode_chunk, &d)
+                                                                : decode_chunk(&d);
+    if (ds == SLC_E_IO) {
+        return pack_fail(p, SLC_E_IO,
+                         "chunk %u: its %u mapped bytes at offset %llu could not be read (the file shrank under the "
+                         "mapping, or storage failed)",
+                         chunk, c->stored_size, (unsigned long long)c->offset);
+    }
+    if (ds == SLC_E_PACK_CHUNK_CHECKSUM) {
         return pack_fail(p, SLC_E_PACK_CHUNK_CHECKSUM, "chunk %u: XXH3 of its %u stored bytes is 0x%llx, the chunk table says 0x%llx",
-                    chunk, c->stored_size, (unsigned long long)sum, (unsigned long long)c->xxh3);
+                    chunk, c->stored_size, (unsigned long long)d.sum, (unsigned long long)c->xxh3);
     }
     if (c->codec == SLC_PACK_CODEC_STORED) {
-        if (src != page) {
-            memcpy(page, src, c->stored_size);
-        }
         return SLC_OK;
     }
-    /* The decoder may use all of its capacity as working room, so the
-     * capacity is the record's decoded size: nothing past it is touched, and
-     * a block that would decode to more is refused. */
-    int got = LZ4_decompress_safe((const char *)src, page, (int)c->stored_size, (int)c->decoded_size);
+    int got = d.got;
     if (got < 0) {
         return pack_fail(p, SLC_E_PACK_CORRUPT,
                          "chunk %u: LZ4 rejects its %u stored bytes (error %d): corrupt, or longer than the %u bytes "

@@ -107,7 +107,7 @@ static void run(const uint8_t *data, size_t size)
     limits.max_string_bytes = 1 << 16;
     /* Both paths: the pack in memory (mapped) and read through read(). */
     for (int mapped = 0; mapped < 2; mapped++) {
-        slc_io io = {read_input, NULL, size, NULL}; /* reads go through io.read, into scratch */
+        slc_io io = {read_input, NULL, size, NULL, NULL}; /* reads go through io.read, into scratch */
         input = data;
         input_size = size;
         if (mapped) {

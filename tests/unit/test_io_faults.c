@@ -16,9 +16,8 @@
  * every budget is within its limit every frame; every visible page holds
  * its chunk's bytes; after teardown every budget's current use is 0; and a
  * following clean run over the restored file gives the clean eviction log.
- * (Mapped packs are not tested here: truncating a mapped file raises
- * SIGBUS, which is why streaming on storage that may change reads through
- * pread: sluice/platform.h.) */
+ * (A mapped pack truncated under the reader, whose SIGBUS the platform
+ * turns into SLC_E_IO, is test_mapped_faults.c.) */
 #define _GNU_SOURCE 1 /* ftruncate, pwrite, mkstemp, nanosleep */
 #include <fcntl.h>
 #include <inttypes.h>

@@ -474,7 +474,7 @@ static void test_read_errors_are_named(void **state)
     (void)state;
     for (int n = 0; n < 9; n++) { /* the header, six tables, then chunk reads */
         for (int kind = 0; kind < 2; kind++) {
-            failing_io f = {{failing_read, NULL, tp.size, NULL}, tp.data, n, kind ? SLC_E_IO_SHORT : SLC_E_IO};
+            failing_io f = {{failing_read, NULL, tp.size, NULL, NULL}, tp.data, n, kind ? SLC_E_IO_SHORT : SLC_E_IO};
             f.io.user = &f;
             slc_pack *p = NULL;
             slc_status s = slc_pack_open(&f.io, "io.pack", &limits, meta, &logger, &p);

@@ -65,12 +65,21 @@ typedef struct slc_platform_file {
  * is a returned status: an error is SLC_E_IO, a file that ends early
  * (truncated while open) SLC_E_IO_SHORT, bytes changed under the pack
  * SLC_E_PACK_CHUNK_CHECKSUM; the stream then falls back and retries
- * (sluice/stream.h). Through a mapping the same faults are not statuses:
- * touching a mapped page past the end of a file truncated while mapped
- * raises SIGBUS (a crash), and an I/O error while paging in does too. So
- * map only a pack that nothing can change or truncate while it is open
- * (read-only media, a file the process owns); on storage that may change,
- * stream through pread. `sluice run` reads through pread by default (its
+ * (sluice/stream.h). Through a mapping, touching a page past the end of a
+ * file truncated while mapped raises SIGBUS, and so does an I/O error while
+ * paging in. A mapped file's io.guard turns that into a status: the reader
+ * touches the mapping only inside it (the hash and the decode of a chunk,
+ * the copies of the tables), with a recovery point armed for the calling
+ * thread (sigsetjmp); a SIGBUS handler, installed once (pthread_once) at
+ * the first mapped open, jumps back to it only when the faulting address
+ * lies inside the mapping that thread's guard names, and the read fails
+ * with SLC_E_IO (the stream counts a failed load). Any other SIGBUS goes
+ * to the handler installed before, or kills the process as it would have.
+ * Bytes changed under a mapping are still caught by the checksum. An
+ * application that installs its own SIGBUS handler after the first mapped
+ * open replaces this one (chain to it, or open with SLC_PLATFORM_FILE_PREAD).
+ * pread remains the mode for storage that may change: a fault there costs a
+ * status, never a signal. `sluice run` reads through pread by default (its
  * RSS is then the runtime's own: the page cache of a mapped pack counts in
  * it) and maps with --mmap. */
 typedef enum slc_platform_file_flags {

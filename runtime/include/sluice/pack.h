@@ -40,6 +40,15 @@ typedef struct slc_io {
     void *user;
     uint64_t size;               /* bytes of the pack as storage reports it */
     const unsigned char *mapped; /* the whole pack, or NULL: then every read goes through read() */
+    /* With mapped: NULL, or a recovery point around the reader's use of
+     * the mapping. guard(user, fn, ctx) returns fn(ctx), or SLC_E_IO when
+     * a read of `mapped` inside fn faulted (the file shrank under the
+     * mapping, or storage failed while paging it in): fn is then abandoned
+     * where it faulted, so the reader calls it only on work that takes no
+     * lock and owns nothing (hashing, decoding, copying). Must be
+     * thread-safe; platform/ gives one with every mapped file. Without
+     * one, such a fault is the OS's (SIGBUS: a crash). */
+    slc_status (*guard)(void *user, slc_status (*fn)(void *ctx), void *ctx);
 } slc_io;
 
 /* An slc_io over size bytes at data (which must outlive the pack opened
@@ -93,12 +102,14 @@ size_t slc_pack_scratch_size(const slc_pack *p);
  * scratch for LZ4 chunks, or straight into the page for stored ones),
  * verifies their XXH3, then decodes with LZ4_decompress_safe and checks the
  * decoded size exactly. Bytes of the page past the decoded size are left as
- * they were.
+ * they were. From a mapping, the hash and the decode (which read the
+ * mapping) run inside io->guard when there is one.
  *
  * Fails iff the page is smaller than the chunk decodes to
  * (SLC_E_PACK_CHUNK_SIZE), scratch is smaller than slc_pack_scratch_size
  * needs for this chunk (SLC_E_CAPACITY), the read fails (SLC_E_IO,
- * SLC_E_IO_SHORT), the checksum differs (SLC_E_PACK_CHUNK_CHECKSUM), LZ4
+ * SLC_E_IO_SHORT; SLC_E_IO also when io->guard reports a fault of the
+ * mapping), the checksum differs (SLC_E_PACK_CHUNK_CHECKSUM), LZ4
  * rejects the bytes (SLC_E_PACK_CORRUPT) or they decode to another size
  * (SLC_E_PACK_DECODED_SIZE). After a failure the page's contents are
  * unspecified and the pack is as usable as before. Thread-safe for distinct
