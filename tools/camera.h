@@ -16,7 +16,11 @@
  * Requests are ordered by the projected size of the object, largest first;
  * priority falls from 255 along that order; the frame stops taking objects
  * once their spans would pass max_chunks or max_requests, so a frame never
- * asks for more than the stream's queues hold. */
+ * asks for more than the stream's queues hold.
+ *
+ * Frames are made one at a time (camera_frame), the camera's state advanced
+ * frame by frame: its memory is O(instances + objects) whatever the frame
+ * count. */
 #ifndef SLUICE_TOOLS_CAMERA_H
 #define SLUICE_TOOLS_CAMERA_H
 
@@ -44,9 +48,33 @@ typedef struct camera_desc {
     uint32_t teleport_every; /* 0: 60 */
 } camera_desc;
 
-/* Fills *out (trace_free it) with desc->frames frames of requests. Returns 0,
- * or -1 with err (out of memory, an empty pack). */
-int camera_generate(const slc_pack *pack, const camera_desc *desc, trace *out, char *err, size_t errcap);
+/* The camera between frames: the scene's instances, the next frame's
+ * number, the teleport path's generator; reqs holds the last frame made. */
+typedef struct camera {
+    const slc_pack *pack;
+    camera_desc desc;
+    struct camera_inst *in;
+    struct camera_cand *cd;
+    int32_t *slot;            /* object -> index in cd, or -1 */
+    trace_req *reqs;          /* object_count entries */
+    uint32_t n;               /* instances */
+    uint32_t next;            /* the next frame camera_frame makes */
+    float sse, tan_half, height, cos_cone;
+    float lo[3], hi[3], cx, cz, ex, ez, extent, eye_y;
+    uint32_t every;
+    uint64_t rng;
+    float tp_x, tp_z, tp_dir;
+} camera;
+
+/* Sets up the camera over pack (which must outlive it). Returns 0, or -1
+ * with err (out of memory, an empty pack, no frames); camera_free either way. */
+int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *err, size_t errcap);
+
+/* Makes frame c->next (frames in order, below desc->frames) and returns its
+ * requests, in the order they are asked for, in c->reqs. O(instances). */
+uint32_t camera_frame(camera *c);
+
+void camera_free(camera *c);
 
 /* "fly" -> CAMERA_FLY...; -1 if unknown. */
 int camera_path_parse(const char *name);

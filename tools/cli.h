@@ -58,9 +58,4 @@ void cli_pack_close(cli_pack *p);
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
 void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
 
-/* Every request of tr names an object, LOD or chunk of pack; otherwise prints
- * "file:line: ..." and returns CLI_FAILED (tools/run_cmd.c; used by
- * `sluice run` and `sluice budget fit`). */
-int trace_check_pack(const trace *tr, const slc_pack *pack, const char *pack_name, const char *file);
-
 #endif

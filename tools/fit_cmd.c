@@ -14,7 +14,11 @@
  * accepts them (all or nothing, queue_capacity object requests and distinct
  * chunks a frame), a chunk counts in the partition of its first accepted
  * request in the frame, pinned chunks (pin_coarsest) sit in the pin
- * partition once, and the upload cap is upload_per_frame / page_size pages. */
+ * partition once, and the upload cap is upload_per_frame / page_size pages.
+ *
+ * The workload is read frame by frame (workload.h) in one pass; the check
+ * keeps O(chunks) state (per-chunk stamps and counts) and the chunk lists
+ * of the last frames_in_flight + 1 frames, nothing per frame or request. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -25,20 +29,19 @@
 
 #include "camera.h"
 #include "cli.h"
+#include "escape.h"
 #include "sluice/memory.h"
 #include "sluice/pack.h"
 #include "sluice/platform.h"
 #include "trace.h"
+#include "workload.h"
 
 /* fit's own verdict codes; cli.h's stop at 3 (4 is also run's "verdict failed"). */
 #define FIT_SOFT 4       /* holds only with fallback, or needs deferral */
 #define FIT_NOT_HOLD 5   /* does not hold */
 
 #define ME "sluice budget fit"
-#define FIT_TRACE_FILE_MAX ((size_t)1 << 30)
-#define FIT_TRACE_REQUESTS_MAX ((size_t)1 << 26)
 #define FIT_PARTS_MAX (SLC_PROFILE_PARTITION_MAX + 1u)
-#define FIT_NONE UINT32_MAX
 
 static const char usage_text[] =
     "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport\n"
@@ -95,7 +98,8 @@ typedef struct fit_break {
     int broken;
     uint32_t frame;
     uint32_t part;
-    size_t req;        /* index into the trace */
+    int has_req;
+    trace_req req;     /* the request where it broke */
     uint64_t value;    /* the frame's count in the partition (all of its accepted requests) */
     uint64_t limit;
 } fit_break;
@@ -115,14 +119,15 @@ typedef struct fit {
     int block_mapped;
     slc_memory *mem;
     slc_pack *pack;
-    trace tr;
-    char workload[200];
+    workload wl;
+    uint32_t frames;   /* frames checked */
     /* the pool's partitions, in the pool's order: named ones, then "default" */
     uint32_t nparts;
     char part_name[FIT_PARTS_MAX][SLC_NAME_MAX];
     uint32_t part_pages[FIT_PARTS_MAX];
     uint32_t pin_part;
     uint8_t trace_part[TRACE_PARTITIONS_MAX]; /* the trace's names -> pool index */
+    uint8_t part_known[TRACE_PARTITIONS_MAX];
     /* results */
     uint32_t pinned;           /* P */
     uint32_t cap_pages;        /* upload cap in pages */
@@ -283,60 +288,39 @@ static int open_pack(fit *f)
     return CLI_OK;
 }
 
-/* The workload as run's load_workload and check_trace build it, and its
- * partition names resolved as run's resolve_partitions does. */
+/* The workload as run opens it (workload.h: the camera capped at
+ * queue_capacity). */
 static int load_workload(fit *f)
 {
-    char err[512];
-    if (f->o.trace_path == NULL) {
-        camera_desc d = f->o.cam;
-        d.max_requests = f->prof.queue_capacity;
-        d.max_chunks = f->prof.queue_capacity;
-        if (camera_generate(f->pack, &d, &f->tr, err, sizeof err) != 0) {
-            fprintf(stderr, ME ": camera: %s\n", err);
-            return CLI_FAILED;
-        }
-        snprintf(f->workload, sizeof f->workload, "camera %s, seed %" PRIu64 ", sse %.2g px", camera_path_name(d.path),
-                 d.seed, (double)d.sse_px);
+    camera_desc d = f->o.cam;
+    d.max_requests = f->prof.queue_capacity;
+    d.max_chunks = f->prof.queue_capacity;
+    return workload_open(&f->wl, ME, f->o.trace_path, &d, f->pack, f->pack_name);
+}
+
+/* The pool index of the trace's partition of q, resolved when first asked
+ * for, as run does; CLI_FAILED (printed) when the profile lacks it. */
+static int resolve_partition(fit *f, const trace_req *q, uint32_t *out)
+{
+    if (q->partition == TRACE_PARTITION_DEFAULT) {
+        *out = 0;
         return CLI_OK;
     }
-    const char *file = f->o.trace_path;
-    size_t len = 0;
-    char *text = cli_read_file(file, FIT_TRACE_FILE_MAX, &len);
-    if (text == NULL) {
-        return CLI_IO;
-    }
-    int rc = trace_parse(text, len, file, FIT_TRACE_REQUESTS_MAX, &f->tr, err, sizeof err);
-    free(text);
-    if (rc != 0) {
-        fprintf(stderr, "%s\n", err);
-        return CLI_FAILED;
-    }
-    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    snprintf(f->workload, sizeof f->workload, "trace %s", base);
-    rc = trace_check_pack(&f->tr, f->pack, f->pack_name, file);
-    if (rc != CLI_OK) {
-        return rc;
-    }
-    for (uint32_t i = 0; i < f->tr.partition_count; i++) {
+    if (!f->part_known[q->partition]) {
+        const char *name = workload_partition(&f->wl, q->partition);
         uint32_t k = 0;
-        while (k < f->nparts && strcmp(f->part_name[k], f->tr.partitions[i]) != 0) {
+        while (k < f->nparts && strcmp(f->part_name[k], name) != 0) {
             k++;
         }
         if (k == f->nparts) {
-            uint32_t line = 0;
-            for (size_t r = 0; r < f->tr.count; r++) {
-                if (f->tr.reqs[r].partition == i) {
-                    line = f->tr.reqs[r].line;
-                    break;
-                }
-            }
-            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", file, line, f->tr.partitions[i],
+            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", f->o.trace_path, q->line, name,
                     f->prof.name);
             return CLI_FAILED;
         }
-        f->trace_part[i] = (uint8_t)k;
+        f->trace_part[q->partition] = (uint8_t)k;
+        f->part_known[q->partition] = 1;
     }
+    *out = f->trace_part[q->partition];
     return CLI_OK;
 }
 
@@ -362,13 +346,16 @@ static int list_push(chunk_list *l, uint32_t id)
     return 0;
 }
 
-static void mark_break(fit_break *b, uint32_t frame, uint32_t part, size_t req, uint64_t limit)
+static void mark_break(fit_break *b, uint32_t frame, uint32_t part, const trace_req *req, uint64_t limit)
 {
     if (!b->broken) {
         b->broken = 1;
         b->frame = frame;
         b->part = part;
-        b->req = req;
+        b->has_req = req != NULL;
+        if (req != NULL) {
+            b->req = *req;
+        }
         b->limit = limit;
     }
 }
@@ -435,7 +422,7 @@ static int check(fit *f)
         }
     }
     if (f->pinned > f->part_pages[f->pin_part]) {
-        mark_break(&f->pin_b, 0, f->pin_part, FIT_NONE, f->part_pages[f->pin_part]);
+        mark_break(&f->pin_b, 0, f->pin_part, NULL, f->part_pages[f->pin_part]);
         f->pin_b.value = f->pinned;
     }
     f->cap_pages = (uint32_t)(f->prof.upload_cap / f->prof.page_size);
@@ -445,8 +432,8 @@ static int check(fit *f)
     }
 
     uint64_t ucount[FIT_PARTS_MAX] = {0};
-    size_t next = 0;
-    for (uint32_t fr = 0; fr < f->tr.frames; fr++) {
+    uint32_t fr;
+    for (fr = 0; workload_has_frame(&f->wl, fr); fr++) {
         /* The window slides: frame fr - F - 1 leaves it. */
         chunk_list *slot = &ring[fr % (F + 1u)];
         for (size_t i = 0; i < slot->count; i++) {
@@ -457,16 +444,19 @@ static int check(fit *f)
         }
         slot->count = 0;
         uint64_t wcount[FIT_PARTS_MAX] = {0};
-        size_t chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
-        for (uint32_t p = 0; p < FIT_PARTS_MAX; p++) {
-            chunk_req_in[p] = FIT_NONE;
-        }
+        trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
+        int has_chunk_req[FIT_PARTS_MAX] = {0};
         uint32_t objreqs = 0, chunkreqs = 0, distinct = 0, newc = 0, firstc = 0;
         int w_over = 0, u_over = 0;
         fit_break w_here = {0}, u_here = {0};
-        for (; next < f->tr.count && f->tr.reqs[next].frame == fr; next++) {
-            const trace_req *q = &f->tr.reqs[next];
-            uint32_t part = q->partition == TRACE_PARTITION_DEFAULT ? 0u : f->trace_part[q->partition];
+        trace_req qr;
+        const trace_req *q = &qr;
+        int got;
+        while ((got = workload_next(&f->wl, fr, &qr)) == 1) {
+            uint32_t part = 0;
+            if ((rc = resolve_partition(f, q, &part)) != CLI_OK) {
+                goto done;
+            }
             uint32_t n = req_chunk_count(f, q);
             /* Acceptance, as slc_stream_request and _request_chunk decide it. */
             uint32_t fresh = 0;
@@ -483,7 +473,7 @@ static int check(fit *f)
                 f->refused++;
                 if (!f->queue_b.broken) {
                     f->queue_what = refused;
-                    mark_break(&f->queue_b, fr, part, next, cap);
+                    mark_break(&f->queue_b, fr, part, q, cap);
                     f->queue_b.value = q->kind == TRACE_OBJECT && objreqs >= cap ? (uint64_t)objreqs + 1u
                                                                                  : (uint64_t)distinct + fresh;
                 }
@@ -494,8 +484,9 @@ static int check(fit *f)
                 f->object_requests++;
             } else {
                 chunkreqs++;
-                if (!pinned[q->id] && chunk_req_in[part] == FIT_NONE) {
-                    chunk_req_in[part] = next;
+                if (!pinned[q->id] && !has_chunk_req[part]) {
+                    chunk_req_in[part] = *q;
+                    has_chunk_req[part] = 1;
                 }
             }
             int fresh_level = 0;
@@ -531,15 +522,19 @@ static int check(fit *f)
             uint64_t pin_here = part == f->pin_part ? f->pinned : 0;
             if (wcount[part] + pin_here > f->part_pages[part] && !w_over) {
                 w_over = 1;
-                mark_break(&w_here, fr, part, next, f->part_pages[part]);
+                mark_break(&w_here, fr, part, q, f->part_pages[part]);
             }
             if (ucount[part] + pin_here > f->part_pages[part] && !u_over) {
                 u_over = 1;
-                mark_break(&u_here, fr, part, next, f->part_pages[part]);
+                mark_break(&u_here, fr, part, q, f->part_pages[part]);
             }
             if (newc > f->cap_pages) {
-                mark_break(&f->new_b, fr, part, next, f->cap_pages);
+                mark_break(&f->new_b, fr, part, q, f->cap_pages);
             }
+        }
+        if (got < 0) {
+            rc = f->wl.rc;
+            goto done;
         }
         for (uint32_t p = 0; p < f->nparts; p++) {
             uint64_t pin_here = p == f->pin_part ? f->pinned : 0;
@@ -547,8 +542,8 @@ static int check(fit *f)
             worst(&f->u[p], ucount[p] + pin_here, fr);
             /* An overflowing partition with a chunk request: a chunk has no coarser level. */
             int over = wcount[p] + pin_here > f->part_pages[p] || ucount[p] + pin_here > f->part_pages[p];
-            if (over && chunk_req_in[p] != FIT_NONE) {
-                mark_break(&f->hole_b, fr, p, chunk_req_in[p], f->part_pages[p]);
+            if (over && has_chunk_req[p]) {
+                mark_break(&f->hole_b, fr, p, &chunk_req_in[p], f->part_pages[p]);
             }
         }
         if (w_over && !f->w_b.broken) {
@@ -573,6 +568,7 @@ static int check(fit *f)
         worst(&f->chunkreqs, chunkreqs, fr);
         worst(&f->distinct, distinct, fr);
     }
+    f->frames = fr;
 done:
     for (uint32_t i = 0; ring != NULL && i <= F; i++) {
         free(ring[i].ids);
@@ -610,13 +606,13 @@ static const char *verdict_name(verdict v)
 }
 
 /* "object 5 'tower' LOD 0 (file:7)" or "chunk 40 (file:9)". */
-static void describe_req(const fit *f, size_t idx, char *buf, size_t cap)
+static void describe_req(const fit *f, const fit_break *b, char *buf, size_t cap)
 {
-    if (idx == FIT_NONE || idx >= f->tr.count) {
+    if (!b->has_req) {
         snprintf(buf, cap, "-");
         return;
     }
-    const trace_req *q = &f->tr.reqs[idx];
+    const trace_req *q = &b->req;
     char where[64] = "";
     if (q->line > 0 && f->o.trace_path != NULL) {
         const char *base = strrchr(f->o.trace_path, '/') ? strrchr(f->o.trace_path, '/') + 1 : f->o.trace_path;
@@ -633,7 +629,7 @@ static void describe_req(const fit *f, size_t idx, char *buf, size_t cap)
 static void print_break(const fit *f, const char *what, const fit_break *b, const char *limit_name)
 {
     char req[160];
-    describe_req(f, b->req, req, sizeof req);
+    describe_req(f, b, req, sizeof req);
     printf("  %s: frame %u, %s: partition '%s' needs %" PRIu64 " pages, %s %" PRIu64 "\n", what, b->frame, req,
            f->part_name[b->part], b->value, limit_name, b->limit);
 }
@@ -648,7 +644,7 @@ static void report_text(const fit *f, verdict v)
            f->prof.eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
     printf("pack: %s: %u chunks, %u objects, %s pages\n", f->pack_name, h->chunk_count, h->object_count,
            cli_size(h->page_size, sz2, sizeof sz2));
-    printf("workload: %s: %u frames, %zu requests\n", f->workload, f->tr.frames, f->tr.count);
+    printf("workload: %s: %u frames, %zu requests\n", f->wl.describe, f->frames, f->wl.given);
     printf("partitions:");
     for (uint32_t p = 0; p < f->nparts; p++) {
         printf("%s %s %u pages%s", p ? "," : "", f->part_name[p], f->part_pages[p], p == f->pin_part ? " (pins)" : "");
@@ -685,7 +681,7 @@ static void report_text(const fit *f, verdict v)
     }
     if (f->queue_b.broken) {
         char req[160];
-        describe_req(f, f->queue_b.req, req, sizeof req);
+        describe_req(f, &f->queue_b, req, sizeof req);
         printf("  requests: frame %u, %s refused: %" PRIu64 " %s, queue_capacity %" PRIu64 "\n", f->queue_b.frame, req,
                f->queue_b.value, f->queue_what, f->queue_b.limit);
     }
@@ -700,7 +696,7 @@ static void report_text(const fit *f, verdict v)
     }
     if (f->new_b.broken) {
         char req[160];
-        describe_req(f, f->new_b.req, req, sizeof req);
+        describe_req(f, &f->new_b, req, sizeof req);
         printf("  upload: frame %u, %s: %" PRIu64 " new chunks, upload cap %" PRIu64 " pages\n", f->new_b.frame, req,
                f->new_b.value, f->new_b.limit);
     }
@@ -709,36 +705,20 @@ static void report_text(const fit *f, verdict v)
     }
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') {
-            putchar('\\');
-        }
-        if ((unsigned char)*s < 0x20) {
-            printf("\\u%04x", *s);
-        } else {
-            putchar(*s);
-        }
-    }
-    putchar('"');
-}
-
 static void json_break(const fit *f, const char *key, const fit_break *b)
 {
     printf(",\n    ");
-    json_str(key);
+    esc_json(stdout, key);
     if (!b->broken) {
         printf(": null");
         return;
     }
     char req[160];
-    describe_req(f, b->req, req, sizeof req);
+    describe_req(f, b, req, sizeof req);
     printf(": {\"frame\": %u, \"partition\": ", b->frame);
-    json_str(f->part_name[b->part]);
+    esc_json(stdout, f->part_name[b->part]);
     printf(", \"request\": ");
-    json_str(req);
+    esc_json(stdout, req);
     printf(", \"value\": %" PRIu64 ", \"limit\": %" PRIu64 "}", b->value, b->limit);
 }
 
@@ -746,21 +726,21 @@ static void report_json(const fit *f, verdict v)
 {
     const slc_pack_header *h = slc_pack_get_header(f->pack);
     printf("{\n  \"profile\": ");
-    json_str(f->prof.name);
+    esc_json(stdout, f->prof.name);
     printf(", \"pack\": ");
-    json_str(f->pack_name);
+    esc_json(stdout, f->pack_name);
     printf(", \"workload\": ");
-    json_str(f->workload);
-    printf(",\n  \"frames\": %u, \"requests\": %zu, \"chunks\": %u, \"objects\": %u,\n", f->tr.frames, f->tr.count,
+    esc_json(stdout, f->wl.describe);
+    printf(",\n  \"frames\": %u, \"requests\": %zu, \"chunks\": %u, \"objects\": %u,\n", f->frames, f->wl.given,
            h->chunk_count, h->object_count);
     printf("  \"page_count\": %u, \"frames_in_flight\": %u, \"queue_capacity\": %u, \"pin_coarsest\": %u,\n",
            f->prof.page_count, f->prof.frames_in_flight, f->prof.queue_capacity, f->prof.pin_coarsest);
     printf("  \"pinned\": {\"partition\": ");
-    json_str(f->part_name[f->pin_part]);
+    esc_json(stdout, f->part_name[f->pin_part]);
     printf(", \"pages\": %u, \"partition_pages\": %u},\n  \"partitions\": [", f->pinned, f->part_pages[f->pin_part]);
     for (uint32_t p = 0; p < f->nparts; p++) {
         printf("%s\n    {\"name\": ", p ? "," : "");
-        json_str(f->part_name[p]);
+        esc_json(stdout, f->part_name[p]);
         printf(", \"pages\": %u, \"working_set\": {\"worst\": %" PRIu64 ", \"frame\": %u}, "
                "\"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}}",
                f->part_pages[p], f->w[p].value, f->w[p].frame, f->u[p].value, f->u[p].frame);
@@ -776,7 +756,7 @@ static void report_json(const fit *f, verdict v)
            f->refused);
     printf("  \"object_requests\": %" PRIu64 ", \"transient\": %" PRIu64 ",\n", f->object_requests, f->transient);
     printf("  \"verdict\": ");
-    json_str(verdict_name(v));
+    esc_json(stdout, verdict_name(v));
     printf(",\n  \"breaks\": {\n    \"upload_cap_below_page\": %s", f->cap_pages == 0 ? "true" : "false");
     json_break(f, "pinned", &f->pin_b);
     json_break(f, "requests", &f->queue_b);
@@ -789,7 +769,7 @@ static void report_json(const fit *f, verdict v)
 
 static void fit_close(fit *f)
 {
-    trace_free(&f->tr);
+    workload_close(&f->wl);
     if (f->pack != NULL) {
         slc_pack_close(f->pack);
     }

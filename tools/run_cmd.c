@@ -5,33 +5,47 @@
  * judge it.
  *
  * The workload is a trace (docs/trace-format.md) or the built-in camera
- * (camera.h), which produces a trace first: both run through the same
- * replay loop, so --save-trace followed by --trace of the saved file makes
- * the same requests and, the scheduler being a pure function of them, the
- * same eviction log.
+ * (camera.h), read or made frame by frame (workload.h): both run through the
+ * same replay loop, so --save-trace followed by --trace of the saved file
+ * makes the same requests and, the scheduler being a pure function of them,
+ * the same eviction log.
+ *
+ * Memory does not grow with the frame count: each frame's figures are
+ * aggregated as it ends (run_outputs.h: log-bucket percentiles, running
+ * peaks and counts, a timeline of at most RUN_TIMELINE_POINTS points), and
+ * the eviction log, the Chrome trace and the saved trace are streamed to
+ * their files. Every file is written through a temporary and renamed over
+ * its target only when the run completes (atomic_file.h); a failed run
+ * leaves the old files as they were.
  *
  * The verdict checks, and only these: every budget's peak within its limit
  * (from the budget manager, over the whole run); no reservation refused; in
  * every frame's telemetry, every budget within its limit and the decoded
  * bytes of the loads the frame applied within the profile's upload cap; with
  * --frame-budget-us, the caller's time in the frame (the telemetry's
- * caller_ns) within it. */
+ * caller_ns) within it; no chunk load failed (checksum, short read, decode,
+ * content), unless --allow-load-failures. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "camera.h"
 #include "cli.h"
+#include "escape.h"
+#include "run_outputs.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
 #include "sluice/stream.h"
 #include "sluice/workers.h"
 #include "trace.h"
+#include "workload.h"
 #ifdef SLUICE_HAVE_VULKAN
 #include "sluice/vulkan.h"
 #endif
@@ -45,10 +59,9 @@
 #define RUN_VERDICT_FAILED 4
 
 #define ME "sluice run"
-#define TRACE_FILE_MAX ((size_t)1 << 30)
-#define TRACE_REQUESTS_MAX ((size_t)1 << 26)
 #define REASONS_MAX 16
-#define SPANS_PER_WORKER_MAX ((size_t)1 << 20)
+#define SPAN_RING 4096u      /* load spans a worker holds until the caller writes them (a power of two) */
+#define FAILED_NAMED_MAX 4u  /* failed chunks the report names */
 
 static const char usage_text[] =
     "usage: sluice run PACK [options]\n"
@@ -71,17 +84,21 @@ static const char usage_text[] =
     "  --mmap                map the pack instead of reading it with pread (only for a pack\n"
     "                        nothing truncates while it runs: that would raise SIGBUS)\n"
     "  --frame-budget-us N   a frame whose caller time exceeds N microseconds misses its limit\n"
+    "  --allow-load-failures a failed chunk load (checksum, short read, decode) does not fail\n"
+    "                        the verdict: the run degrades and continues, and the report says so\n"
     "  --json                the report as JSON on stdout instead of the table\n"
     "  --svg FILE            a timeline: budgets against their limits, pool pages, upload\n"
     "                        bytes and misses per frame\n"
     "  --chrome-trace FILE   Chrome trace-event JSON (Perfetto, chrome://tracing): frames on\n"
-    "                        the caller's thread, loads on each worker\n"
+    "                        the caller's thread, loads on each worker (the first 100000 frames)\n"
     "  --evict-log FILE      the pool's eviction log, one entry a line\n"
     "  -h, --help            this text\n"
     "\n"
     "The verdict checks every budget's peak against its limit, that no reservation was\n"
-    "refused, and in each frame the budgets, the decoded bytes of the loads applied against\n"
-    "the upload cap, and (--frame-budget-us) the caller's time.\n"
+    "refused, that no chunk load failed, and in each frame the budgets, the decoded bytes\n"
+    "of the loads applied against the upload cap, and (--frame-budget-us) the caller's time.\n"
+    "Files are written through a temporary renamed over the target when the run completes:\n"
+    "a failed run leaves an existing file as it was. An output may not name an input.\n"
     "\n"
     "exit codes: 0 the verdict holds; 1 input judged bad (profile, pack, trace) or the run\n"
     "failed; 2 bad command line; 3 a file not readable or writable; 4 the verdict failed\n"
@@ -92,12 +109,14 @@ typedef struct opts {
     const char *backend; /* auto, vulkan, host */
     camera_desc cam;
     int json;
+    int allow_load_failures;
     int mmap; /* map the pack; by default it is read through pread (platform.h: faults) */
     int64_t workers;         /* -1: the profile's */
     uint64_t frame_budget_ns; /* 0: none */
     int frames_set;
 } opts;
 
+/* One frame's figures, folded into the run's aggregates when it ends. */
 typedef struct frame_rec {
     slc_stream_frame_stats t;
     uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
@@ -110,14 +129,16 @@ typedef struct load_span {
     uint64_t t0, t1;
 } load_span;
 
-/* The worker threads' context: the stream and each worker's spans. */
+/* The worker threads' context: the stream and, for the Chrome trace, each
+ * worker's ring of load spans (the worker writes head, the caller's thread
+ * drains up to it each frame and writes tail). */
 typedef struct work_ctx {
     slc_stream *s;
     uint64_t origin;
     uint32_t workers;
     load_span *spans[SLC_PLATFORM_WORKERS_MAX];
-    size_t count[SLC_PLATFORM_WORKERS_MAX];
-    size_t dropped[SLC_PLATFORM_WORKERS_MAX];
+    atomic_size_t head[SLC_PLATFORM_WORKERS_MAX], tail[SLC_PLATFORM_WORKERS_MAX];
+    size_t dropped[SLC_PLATFORM_WORKERS_MAX]; /* the ring was full; read once the workers are joined */
 } work_ctx;
 
 static bool work_fn(void *ctx, uint32_t worker)
@@ -126,8 +147,11 @@ static bool work_fn(void *ctx, uint32_t worker)
     uint64_t t0 = slc_platform_now_ns();
     bool ran = slc_stream_work(w->s, worker);
     if (ran && w->spans[worker] != NULL) {
-        if (w->count[worker] < SPANS_PER_WORKER_MAX) {
-            w->spans[worker][w->count[worker]++] = (load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
+        size_t head = atomic_load_explicit(&w->head[worker], memory_order_relaxed);
+        size_t tail = atomic_load_explicit(&w->tail[worker], memory_order_acquire);
+        if (head - tail < SPAN_RING) {
+            w->spans[worker][head & (SPAN_RING - 1u)] = (load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
+            atomic_store_explicit(&w->head[worker], head + 1u, memory_order_release);
         } else {
             w->dropped[worker]++;
         }
@@ -219,6 +243,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->json = 1;
         } else if (strcmp(a, "--mmap") == 0) {
             o->mmap = 1;
+        } else if (strcmp(a, "--allow-load-failures") == 0) {
+            o->allow_load_failures = 1;
         } else if (strcmp(a, "--profile") == 0) {
             NEEDS_VALUE();
             o->profile_path = v;
@@ -329,14 +355,27 @@ typedef struct run {
     work_ctx wctx;
     slc_stream *s;
     /* the workload */
-    trace tr;
-    char workload[160];
+    workload wl;
     slc_partition parts[TRACE_PARTITIONS_MAX];
-    /* results */
-    frame_rec *frames;
+    uint8_t part_known[TRACE_PARTITIONS_MAX];
+    /* results, aggregated frame by frame */
     uint32_t frame_count;
     uint64_t wall_ns;
     uint64_t reservations_at_start; /* of every budget outside cpu/driver, when streaming began */
+    uint64_t limit[SLC_BUDGET_MAX]; /* every budget's limit, in the telemetry's order */
+    size_t nlimit;
+    run_hist caller;                /* caller_ns of every frame */
+    uint64_t wait_max;
+    uint64_t objects, exact, coarser, none, stalls;
+    uint32_t over_budget, over_upload, over_time; /* frames */
+    uint32_t first_over_budget, first_over_upload, first_over_time;
+    uint32_t nfailed;               /* failed chunks named, at most FAILED_NAMED_MAX */
+    uint32_t failed_chunk[FAILED_NAMED_MAX], failed_frame[FAILED_NAMED_MAX];
+    slc_status failed_status[FAILED_NAMED_MAX];
+    run_timeline timeline;
+    /* the files, each through a temporary (committed when the run completes) */
+    atomic_file svg_file, chrome_file, ev_file, save_file;
+    run_chrome chrome;
     FILE *evlog;
     uint64_t ev_next;
     uint64_t ev_lost;
@@ -382,13 +421,13 @@ static void run_close(run *r)
         free(r->wctx.spans[i]);
         r->wctx.spans[i] = NULL;
     }
-    trace_free(&r->tr);
-    free(r->frames);
-    r->frames = NULL;
-    if (r->evlog != NULL) {
-        (void)fclose(r->evlog); /* a run that failed before its report: the log is incomplete anyway */
-        r->evlog = NULL;
-    }
+    workload_close(&r->wl);
+    /* A run that failed: its files are incomplete, the old ones stay (no-ops once committed). */
+    atomic_file_abort(&r->svg_file);
+    atomic_file_abort(&r->chrome_file);
+    atomic_file_abort(&r->ev_file);
+    atomic_file_abort(&r->save_file);
+    r->evlog = NULL;
 }
 
 /* The host store: pages in host memory mapped once, exactly their bytes
@@ -499,49 +538,20 @@ static int open_store(run *r)
     return rc;
 }
 
-/* Declared in cli.h: `sluice budget fit` checks its traces the same way. */
-int trace_check_pack(const trace *tr, const slc_pack *pack, const char *pack_name, const char *file)
+/* The pool partition of the trace's partition index p, looked up when first
+ * asked for; CLI_FAILED (printed) when the profile lacks it. */
+static int resolve_partition(run *r, const trace_req *q)
 {
-    const slc_pack_header *h = slc_pack_get_header(pack);
-    for (size_t i = 0; i < tr->count; i++) {
-        const trace_req *q = &tr->reqs[i];
-        if (q->kind == TRACE_OBJECT) {
-            if (q->id >= h->object_count) {
-                fprintf(stderr, "%s:%u: object %u is not in pack '%s' (it has %u objects)\n", file, q->line, q->id,
-                        pack_name, h->object_count);
-                return CLI_FAILED;
-            }
-            uint32_t lods = slc_pack_get_object(pack, q->id)->lod_count;
-            if (q->lod >= lods) {
-                fprintf(stderr, "%s:%u: object %u has no LOD %u in pack '%s' (it has %u)\n", file, q->line, q->id,
-                        q->lod, pack_name, lods);
-                return CLI_FAILED;
-            }
-        } else if (q->id >= h->chunk_count) {
-            fprintf(stderr, "%s:%u: chunk %u is not in pack '%s' (it has %u chunks)\n", file, q->line, q->id,
-                    pack_name, h->chunk_count);
-            return CLI_FAILED;
-        }
+    uint8_t p = q->partition;
+    if (r->part_known[p]) {
+        return CLI_OK;
     }
-    return CLI_OK;
-}
-
-static int resolve_partitions(run *r, const char *file)
-{
-    for (uint32_t i = 0; i < r->tr.partition_count; i++) {
-        if (slc_pool_scan_partition(slc_stream_pool(r->s), r->tr.partitions[i], &r->parts[i]) != SLC_OK) {
-            uint32_t line = 0;
-            for (size_t k = 0; k < r->tr.count; k++) {
-                if (r->tr.reqs[k].partition == i) {
-                    line = r->tr.reqs[k].line;
-                    break;
-                }
-            }
-            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", file, line, r->tr.partitions[i],
-                    r->prof.name);
-            return CLI_FAILED;
-        }
+    const char *name = workload_partition(&r->wl, p);
+    if (slc_pool_scan_partition(slc_stream_pool(r->s), name, &r->parts[p]) != SLC_OK) {
+        fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", r->o.trace_path, q->line, name, r->prof.name);
+        return CLI_FAILED;
     }
+    r->part_known[p] = 1;
     return CLI_OK;
 }
 
@@ -575,19 +585,95 @@ static void walk_evictions(run *r)
 
 /* --- the frame loop --------------------------------------------------------------------- */
 
+/* Writes the load spans the workers finished so far to the Chrome trace. */
+static void drain_spans(run *r)
+{
+    for (uint32_t w = 0; w < r->wctx.workers; w++) {
+        if (r->wctx.spans[w] == NULL) {
+            continue;
+        }
+        size_t head = atomic_load_explicit(&r->wctx.head[w], memory_order_acquire);
+        size_t tail = atomic_load_explicit(&r->wctx.tail[w], memory_order_relaxed);
+        for (; tail != head; tail++) {
+            const load_span *sp = &r->wctx.spans[w][tail & (SPAN_RING - 1u)];
+            run_chrome_load(&r->chrome, w, sp->t0, sp->t1);
+        }
+        atomic_store_explicit(&r->wctx.tail[w], tail, memory_order_release);
+    }
+}
+
+/* A frame applied failed loads: names the first failed chunks (a walk of the
+ * chunk states, only while fewer than FAILED_NAMED_MAX are named). */
+static void note_failures(run *r, uint32_t f)
+{
+    const uint32_t chunks = slc_pack_get_header(r->pack)->chunk_count;
+    for (uint32_t c = 0; c < chunks && r->nfailed < FAILED_NAMED_MAX; c++) {
+        slc_stream_chunk_info info;
+        slc_stream_get_chunk(r->s, c, &info);
+        if (info.state != SLC_STREAM_CHUNK_FAILED) {
+            continue;
+        }
+        uint32_t k = 0;
+        while (k < r->nfailed && r->failed_chunk[k] != c) {
+            k++;
+        }
+        if (k == r->nfailed) {
+            r->failed_chunk[k] = c;
+            r->failed_status[k] = info.status;
+            r->failed_frame[k] = f;
+            r->nfailed++;
+        }
+    }
+}
+
+/* Folds frame f's figures into the run's aggregates and outputs. */
+static void add_frame(run *r, uint32_t f, const frame_rec *fr)
+{
+    run_hist_add(&r->caller, fr->t.caller_ns);
+    r->wait_max = fr->t.wait_ns > r->wait_max ? fr->t.wait_ns : r->wait_max;
+    r->objects += fr->objects;
+    r->exact += fr->exact;
+    r->coarser += fr->coarser;
+    r->none += fr->none;
+    r->stalls += fr->stalls;
+    int over = 0;
+    for (uint32_t i = 0; i < fr->t.budget_count && i < r->nlimit; i++) {
+        over |= fr->t.budgets[i] > r->limit[i];
+    }
+    if (over && r->over_budget++ == 0) {
+        r->first_over_budget = f;
+    }
+    if (fr->t.bytes_decoded > r->prof.upload_cap && r->over_upload++ == 0) {
+        r->first_over_upload = f;
+    }
+    if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && r->over_time++ == 0) {
+        r->first_over_time = f;
+    }
+    if (fr->t.failures > 0 && r->nfailed < FAILED_NAMED_MAX) {
+        note_failures(r, f);
+    }
+    run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
+    if (r->o.chrome != NULL) {
+        run_chrome_frame(&r->chrome, f, fr->start_ns, fr->end_ns, &fr->t, fr->pool_used);
+        drain_spans(r);
+    }
+}
+
 static int run_frames(run *r)
 {
     const uint64_t origin = r->wctx.origin;
-    size_t next = 0;
     const slc_partition def = {0};
-    r->frames = calloc(r->tr.frames, sizeof *r->frames);
-    if (r->frames == NULL) {
-        fprintf(stderr, ME ": out of memory for %u frames of telemetry\n", r->tr.frames);
-        return CLI_FAILED;
+    slc_budget_stats lim[SLC_BUDGET_MAX];
+    r->nlimit = slc_budgets_walk_report(slc_memory_budgets(r->mem), lim, SLC_BUDGET_MAX);
+    r->nlimit = r->nlimit > SLC_BUDGET_MAX ? SLC_BUDGET_MAX : r->nlimit;
+    for (size_t i = 0; i < r->nlimit; i++) {
+        r->limit[i] = lim[i].limit;
     }
+    run_timeline_init(&r->timeline);
     const uint64_t t_start = slc_platform_now_ns();
-    for (uint32_t f = 0; f < r->tr.frames; f++) {
-        frame_rec *fr = &r->frames[f];
+    for (uint32_t f = 0; workload_has_frame(&r->wl, f); f++) {
+        frame_rec rec, *fr = &rec;
+        memset(fr, 0, sizeof *fr);
         fr->start_ns = slc_platform_now_ns() - origin;
         slc_status st;
         while ((st = slc_stream_begin_frame(r->s, NULL)) == SLC_E_FRAMES_IN_FLIGHT) {
@@ -613,15 +699,25 @@ static int run_frames(run *r)
             return CLI_FAILED;
         }
         walk_evictions(r);
-        for (; next < r->tr.count && r->tr.reqs[next].frame == f; next++) {
-            const trace_req *q = &r->tr.reqs[next];
-            slc_partition part = q->partition == TRACE_PARTITION_DEFAULT ? def : r->parts[q->partition];
-            if (q->kind == TRACE_OBJECT) {
-                slc_stream_object_request req = {q->id, q->lod, q->priority, part};
+        trace_req q;
+        int k;
+        while ((k = workload_next(&r->wl, f, &q)) == 1) {
+            slc_partition part = def;
+            if (q.partition != TRACE_PARTITION_DEFAULT) {
+                if (resolve_partition(r, &q) != CLI_OK) {
+                    return CLI_FAILED;
+                }
+                part = r->parts[q.partition];
+            }
+            if (q.kind == TRACE_OBJECT) {
+                slc_stream_object_request req = {q.id, q.lod, q.priority, part};
                 (void)slc_stream_request(r->s, &req); /* a refusal is counted in the telemetry */
             } else {
-                (void)slc_stream_request_chunk(r->s, q->id, q->priority, part);
+                (void)slc_stream_request_chunk(r->s, q.id, q.priority, part);
             }
+        }
+        if (k < 0) {
+            return r->wl.rc;
         }
         if ((st = slc_stream_end_frame(r->s)) != SLC_OK) {
             fprintf(stderr, ME ": frame %u: end_frame failed (%s)\n", f, slc_status_name(st));
@@ -652,6 +748,7 @@ static int run_frames(run *r)
         slc_pool_stats ps;
         slc_pool_get_stats(slc_stream_pool(r->s), &ps);
         fr->pool_used = ps.page_count - ps.free;
+        add_frame(r, f, fr);
         r->frame_count = f + 1;
     }
     r->wall_ns = slc_platform_now_ns() - t_start;
@@ -687,24 +784,19 @@ typedef struct summary {
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
     uint64_t reservations_while_streaming;
+    char failed[160]; /* "first: chunk 3 (SLC_E_...) at frame 2, ..." */
     char reasons[REASONS_MAX][200];
     uint32_t nreasons;
 } summary;
 
-static int cmp_u64(const void *a, const void *b)
+/* "first: chunk 3 SLC_E_PACK_CHECKSUM (frame 2), ..." of the failed chunks named. */
+static void describe_failures(const run *r, char *buf, size_t cap)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest value with at least p% of the frames at or below it. */
-static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned p)
-{
-    if (n == 0) {
-        return 0;
+    size_t k = (size_t)snprintf(buf, cap, "%s", r->nfailed ? "first:" : "no chunk named");
+    for (uint32_t i = 0; i < r->nfailed && k < cap; i++) {
+        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %u)", i ? "," : "", r->failed_chunk[i],
+                              slc_status_name(r->failed_status[i]), r->failed_frame[i]);
     }
-    size_t rank = (n * p + 99u) / 100u;
-    return sorted[rank == 0 ? 0 : rank - 1];
 }
 
 static void add_reason(summary *s, const char *fmt, ...)
@@ -727,38 +819,21 @@ static int summarise(run *r, summary *s)
     if (s->nb > SLC_BUDGET_MAX) {
         s->nb = SLC_BUDGET_MAX;
     }
-    uint64_t *t = malloc(sizeof(uint64_t) * (r->frame_count ? r->frame_count : 1u));
-    if (t == NULL) {
-        return CLI_FAILED;
-    }
-    for (uint32_t f = 0; f < r->frame_count; f++) {
-        const frame_rec *fr = &r->frames[f];
-        t[f] = fr->t.caller_ns;
-        s->wait_max = fr->t.wait_ns > s->wait_max ? fr->t.wait_ns : s->wait_max;
-        s->objects += fr->objects;
-        s->exact += fr->exact;
-        s->coarser += fr->coarser;
-        s->none += fr->none;
-        s->stalls += fr->stalls;
-        int over = 0;
-        for (uint32_t i = 0; i < fr->t.budget_count && i < s->nb; i++) {
-            over |= fr->t.budgets[i] > s->b[i].limit;
-        }
-        if (over && s->over_budget++ == 0) {
-            s->first_over_budget = f;
-        }
-        if (fr->t.bytes_decoded > r->prof.upload_cap && s->over_upload++ == 0) {
-            s->first_over_upload = f;
-        }
-        if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && s->over_time++ == 0) {
-            s->first_over_time = f;
-        }
-    }
-    qsort(t, r->frame_count, sizeof t[0], cmp_u64);
-    s->p50 = percentile(t, r->frame_count, 50);
-    s->p99 = percentile(t, r->frame_count, 99);
-    s->max = r->frame_count ? t[r->frame_count - 1] : 0;
-    free(t);
+    s->p50 = run_hist_percentile(&r->caller, 50);
+    s->p99 = run_hist_percentile(&r->caller, 99);
+    s->max = r->caller.max;
+    s->wait_max = r->wait_max;
+    s->objects = r->objects;
+    s->exact = r->exact;
+    s->coarser = r->coarser;
+    s->none = r->none;
+    s->stalls = r->stalls;
+    s->over_budget = r->over_budget;
+    s->over_upload = r->over_upload;
+    s->over_time = r->over_time;
+    s->first_over_budget = r->first_over_budget;
+    s->first_over_upload = r->first_over_upload;
+    s->first_over_time = r->first_over_time;
     s->reservations_while_streaming = runtime_reservations(r) - r->reservations_at_start;
     if (s->reservations_while_streaming != 0) {
         add_reason(s, "%" PRIu64 " budget reservations while streaming (nothing may be allocated after init)",
@@ -784,6 +859,10 @@ static int summarise(run *r, summary *s)
     if (s->over_time) {
         add_reason(s, "%u of %u frames over --frame-budget-us %" PRIu64 " (first: frame %u, max %.1f us)", s->over_time,
                    r->frame_count, r->o.frame_budget_ns / 1000u, s->first_over_time, (double)s->max / 1e3);
+    }
+    describe_failures(r, s->failed, sizeof s->failed);
+    if (s->st.failures > 0 && !r->o.allow_load_failures) {
+        add_reason(s, "%" PRIu64 " chunk loads failed (%s)", s->st.failures, s->failed);
     }
     return CLI_OK;
 }
@@ -815,7 +894,7 @@ static void report_text(const run *r, const summary *s)
     printf("sluice run: pack %s (%u objects, %u chunks), profile %s\n", r->pack_name, h->object_count, h->chunk_count,
            r->prof.name);
     printf("backend: %s (init %.1f ms)\n", r->backend_detail, r->store_init_ms);
-    printf("workload: %s, %u frames, %zu requests\n", r->workload, r->frame_count, r->tr.count);
+    printf("workload: %s, %u frames, %zu requests\n", r->wl.describe, r->frame_count, r->wl.given);
     printf("stream: %u workers, %u pages of %s, upload cap %s a frame, %u frames in flight\n", s->st.workers,
            r->prof.page_count, hsize(r->prof.page_size, a, sizeof a), hsize(r->prof.upload_cap, b, sizeof b),
            r->prof.frames_in_flight);
@@ -865,6 +944,10 @@ static void report_text(const run *r, const summary *s)
     printf("allocations after init: %" PRIu64 " budget reservations while streaming (cpu/driver aside)\n",
            s->reservations_while_streaming);
     printf("eviction log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", s->ps.log_count, s->ps.log_hash);
+    if (t->failures > 0) {
+        printf("load failures: %" PRIu64 " (%s)%s\n", t->failures, s->failed,
+               r->o.allow_load_failures ? "; allowed by --allow-load-failures: the run degraded and continued" : "");
+    }
     if (s->nreasons == 0) {
         printf("verdict: ok (every budget held, no frame over its limits)\n");
     } else {
@@ -875,43 +958,27 @@ static void report_text(const run *r, const summary *s)
     }
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            fprintf(f, "\\%c", ch);
-        } else if (ch < 0x20) {
-            fprintf(f, "\\u%04x", ch);
-        } else {
-            fputc(ch, f);
-        }
-    }
-    fputc('"', f);
-}
-
 static void report_json(const run *r, const summary *s)
 {
     FILE *f = stdout;
     const slc_pack_header *h = slc_pack_get_header(r->pack);
     const slc_stream_stats *t = &s->st;
     fprintf(f, "{\n  \"pack\": ");
-    json_str(f, r->pack_name);
+    esc_json(f, r->pack_name);
     fprintf(f, ", \"objects\": %u, \"chunks\": %u,\n  \"profile\": ", h->object_count, h->chunk_count);
-    json_str(f, r->prof.name);
+    esc_json(f, r->prof.name);
     fprintf(f, ",\n  \"backend\": ");
-    json_str(f, r->backend);
+    esc_json(f, r->backend);
     fprintf(f, ", \"backend_detail\": ");
-    json_str(f, r->backend_detail);
+    esc_json(f, r->backend_detail);
     fprintf(f, ", \"backend_init_ms\": %.3f,\n  \"workload\": ", r->store_init_ms);
-    json_str(f, r->workload);
-    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", r->frame_count, r->tr.count,
+    esc_json(f, r->wl.describe);
+    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", r->frame_count, r->wl.given,
             t->workers);
     fprintf(f, "  \"budgets\": [\n");
     for (size_t i = 0; i < s->nb; i++) {
         fprintf(f, "    {\"name\": ");
-        json_str(f, s->b[i].name);
+        esc_json(f, s->b[i].name);
         fprintf(f, ", \"limit\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"refused\": %" PRIu64 "}%s\n", s->b[i].limit,
                 s->b[i].peak, s->b[i].refused, i + 1 < s->nb ? "," : "");
     }
@@ -922,12 +989,12 @@ static void report_json(const run *r, const summary *s)
         slc_phase_stats ps;
         slc_budgets_get_phase(bud, ph, s->b[0].id, &ps);
         fprintf(f, "%s{\"name\": ", ph ? ", " : "");
-        json_str(f, ps.phase);
+        esc_json(f, ps.phase);
         fprintf(f, ", \"peaks\": {");
         for (size_t i = 0; i < s->nb; i++) {
             slc_budgets_get_phase(bud, ph, s->b[i].id, &ps);
             fprintf(f, "%s", i ? ", " : "");
-            json_str(f, s->b[i].name);
+            esc_json(f, s->b[i].name);
             fprintf(f, ": %" PRIu64, ps.peak);
         }
         fprintf(f, "}}");
@@ -958,227 +1025,88 @@ static void report_json(const run *r, const summary *s)
     fprintf(f, "  \"reservations_while_streaming\": %" PRIu64 ",\n", s->reservations_while_streaming);
     fprintf(f, "  \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64 "\"},\n", s->ps.log_count,
             s->ps.log_hash);
+    fprintf(f, "  \"load_failures\": {\"count\": %" PRIu64 ", \"allowed\": %s, \"first\": [", t->failures,
+            r->o.allow_load_failures ? "true" : "false");
+    for (uint32_t i = 0; i < r->nfailed; i++) {
+        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", r->failed_chunk[i]);
+        esc_json(f, slc_status_name(r->failed_status[i]));
+        fprintf(f, ", \"frame\": %u}", r->failed_frame[i]);
+    }
+    fprintf(f, "]},\n");
     fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
     for (uint32_t i = 0; i < s->nreasons; i++) {
         fprintf(f, "%s", i ? ", " : "");
-        json_str(f, s->reasons[i]);
+        esc_json(f, s->reasons[i]);
     }
     fprintf(f, "]}\n}\n");
 }
 
-/* --- the timeline (SVG) and the Chrome trace ------------------------------------------------- */
-
-static int write_svg(const run *r, const summary *s, const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, ME ": %s: cannot write (%s)\n", path, strerror(errno));
-        return CLI_IO;
-    }
-    /* Panels: each budget below a root that the run used, pool pages, upload bytes, misses. */
-    size_t idx[SLC_BUDGET_MAX], nbp = 0;
-    for (size_t i = 0; i < s->nb; i++) {
-        if (s->b[i].limit > 0 && s->b[i].peak > 0) {
-            idx[nbp++] = i;
-        }
-    }
-    const double W = 960, left = 170, right = 20, ph = 70, gap = 24, top = 40;
-    const double pw = W - left - right;
-    const size_t panels = nbp + 3;
-    const double H = top + (double)panels * (ph + gap) + 20;
-    const uint32_t n = r->frame_count ? r->frame_count : 1u;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\" font-size=\"11\">\n",
-            W, H, W, H);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">sluice run: %s, profile %s, %s, %u frames — verdict %s</text>\n",
-            r->pack_name, r->prof.name, r->backend, r->frame_count, s->nreasons ? "FAILED" : "ok");
-    for (size_t p = 0; p < panels; p++) {
-        const double y0 = top + (double)p * (ph + gap);
-        char label[96], sz[32], sz2[32];
-        double maxv = 1, limit = -1;
-        int bars = 0;
-        const char *color = "#1f77b4";
-        if (p < nbp) {
-            const slc_budget_stats *b = &s->b[idx[p]];
-            limit = (double)b->limit;
-            maxv = limit;
-            snprintf(label, sizeof label, "%s (limit %s, peak %s)", b->name, cli_size(b->limit, sz, sizeof sz),
-                     cli_size(b->peak, sz2, sizeof sz2));
-        } else if (p == nbp) {
-            maxv = (double)r->prof.page_count;
-            limit = maxv;
-            color = "#2ca02c";
-            snprintf(label, sizeof label, "pool pages used (of %u)", r->prof.page_count);
-        } else if (p == nbp + 1) {
-            limit = (double)r->prof.upload_cap;
-            maxv = limit;
-            for (uint32_t k = 0; k < r->frame_count; k++) {
-                maxv = (double)r->frames[k].t.bytes_uploaded > maxv ? (double)r->frames[k].t.bytes_uploaded : maxv;
-            }
-            bars = 1;
-            color = "#ff7f0e";
-            snprintf(label, sizeof label, "bytes uploaded a frame (cap %s)", cli_size(r->prof.upload_cap, sz, sizeof sz));
-        } else {
-            for (uint32_t k = 0; k < r->frame_count; k++) {
-                maxv = (double)r->frames[k].t.misses > maxv ? (double)r->frames[k].t.misses : maxv;
-            }
-            bars = 1;
-            color = "#d62728";
-            snprintf(label, sizeof label, "misses a frame (max %.0f)", maxv);
-        }
-        if (maxv <= 0) {
-            maxv = 1;
-        }
-        fprintf(f, "<text x=\"10\" y=\"%.1f\">", y0 + ph / 2);
-        for (const char *c = label; *c; c++) {
-            if (*c == '<') {
-                fputs("&lt;", f);
-            } else if (*c == '&') {
-                fputs("&amp;", f);
-            } else {
-                fputc(*c, f);
-            }
-        }
-        fprintf(f, "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" "
-                   "stroke=\"#ccc\"/>\n",
-                left, y0, pw, ph);
-        if (bars) {
-            fprintf(f, "<path fill=\"%s\" d=\"", color);
-            for (uint32_t k = 0; k < r->frame_count; k++) {
-                double v = p == nbp + 1 ? (double)r->frames[k].t.bytes_uploaded : (double)r->frames[k].t.misses;
-                if (v <= 0) {
-                    continue;
-                }
-                double x = left + pw * k / n, w = pw / n, hh = ph * v / maxv;
-                fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x, y0 + ph - hh, w > 0.5 ? w * 0.9 : 0.5, hh,
-                        -(w > 0.5 ? w * 0.9 : 0.5));
-            }
-            fprintf(f, "\"/>\n");
-        } else {
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
-            for (uint32_t k = 0; k < r->frame_count; k++) {
-                double v = p < nbp ? (double)r->frames[k].t.budgets[s->b[idx[p]].id.index]
-                                   : (double)r->frames[k].pool_used;
-                fprintf(f, "%.2f,%.2f ", left + pw * (k + 0.5) / n, y0 + ph - ph * (v > maxv ? maxv : v) / maxv);
-            }
-            fprintf(f, "\"/>\n");
-        }
-        if (limit >= 0) {
-            double y = y0 + ph - ph * (limit > maxv ? maxv : limit) / maxv;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
-                    left, y, left + pw, y);
-        }
-    }
-    const double yb = top + (double)panels * (ph + gap) - gap + 14;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">frame 0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">frame %u</text>\n",
-            left, yb, left + pw, yb, n - 1);
-    fprintf(f, "</svg>\n");
-    if (fclose(f) != 0) {
-        fprintf(stderr, ME ": %s: write failed\n", path);
-        return CLI_IO;
-    }
-    return CLI_OK;
-}
-
-static int write_chrome(const run *r, const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, ME ": %s: cannot write (%s)\n", path, strerror(errno));
-        return CLI_IO;
-    }
-    fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
-    fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"sluice run\"}},\n");
-    fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"caller\"}}");
-    for (uint32_t w = 0; w < r->wctx.workers; w++) {
-        fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u\"}}",
-                w + 1, w);
-    }
-    for (uint32_t k = 0; k < r->frame_count; k++) {
-        const frame_rec *fr = &r->frames[k];
-        fprintf(f,
-                ",\n{\"name\": \"frame %u\", \"cat\": \"frame\", \"ph\": \"X\", \"pid\": 1, \"tid\": 0, \"ts\": %.3f, "
-                "\"dur\": %.3f, \"args\": {\"requests\": %u, \"hits\": %u, \"misses\": %u, \"loads_started\": %u, "
-                "\"evictions\": %u, \"deferred\": %u, \"caller_ns\": %" PRIu64 ", \"wait_ns\": %" PRIu64 "}}",
-                k, (double)fr->start_ns / 1e3, (double)(fr->end_ns - fr->start_ns) / 1e3, fr->t.requests, fr->t.hits,
-                fr->t.misses, fr->t.loads_started, fr->t.evictions, fr->t.deferred, fr->t.caller_ns, fr->t.wait_ns);
-        fprintf(f,
-                ",\n{\"name\": \"pool\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"pages used\": %u}}"
-                ",\n{\"name\": \"upload\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"bytes\": %" PRIu64 "}}",
-                (double)fr->end_ns / 1e3, fr->pool_used, (double)fr->end_ns / 1e3, fr->t.bytes_uploaded);
-    }
-    for (uint32_t w = 0; w < r->wctx.workers; w++) {
-        for (size_t i = 0; i < r->wctx.count[w]; i++) {
-            const load_span *sp = &r->wctx.spans[w][i];
-            fprintf(f, ",\n{\"name\": \"load\", \"cat\": \"load\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
-                       "\"dur\": %.3f}",
-                    w + 1, (double)sp->t0 / 1e3, (double)(sp->t1 - sp->t0) / 1e3);
-        }
-    }
-    fprintf(f, "\n]}\n");
-    if (fclose(f) != 0) {
-        fprintf(stderr, ME ": %s: write failed\n", path);
-        return CLI_IO;
-    }
-    return CLI_OK;
-}
-
 /* --- the command ----------------------------------------------------------------------------- */
 
-static int load_workload(run *r)
+/* Every output file is refused when it is one of the inputs; then each is
+ * opened as a temporary next to its target. CLI_OK, CLI_USAGE or CLI_IO. */
+static int open_outputs(run *r)
 {
-    char err[512];
-    if (r->o.trace_path != NULL) {
-        size_t len = 0;
-        char *text = cli_read_file(r->o.trace_path, TRACE_FILE_MAX, &len);
-        if (text == NULL) {
+    const char *inputs[3] = {r->o.pack_path, r->o.profile_path, r->o.trace_path};
+    static const char *const input_names[3] = {"the pack", "the profile", "the trace"};
+    struct {
+        const char *opt, *path;
+        atomic_file *af;
+    } outs[4] = {{"--svg", r->o.svg, &r->svg_file},
+                 {"--chrome-trace", r->o.chrome, &r->chrome_file},
+                 {"--evict-log", r->o.evict_log, &r->ev_file},
+                 {"--save-trace", r->o.save_trace, &r->save_file}};
+    for (size_t i = 0; i < 4; i++) {
+        if (outs[i].path == NULL) {
+            continue;
+        }
+        int k = atomic_file_find_input(outs[i].path, inputs, r->o.trace_path != NULL ? 3u : 2u);
+        if (k >= 0) {
+            fprintf(stderr, ME ": %s '%s' is %s '%s': an output may not overwrite an input\n", outs[i].opt,
+                    outs[i].path, input_names[k], inputs[k]);
+            return CLI_USAGE;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (outs[j].path != NULL && (strcmp(outs[j].path, outs[i].path) == 0 ||
+                                         atomic_file_same(outs[j].path, outs[i].path))) {
+                fprintf(stderr, ME ": %s '%s' and %s '%s' are the same file\n", outs[j].opt, outs[j].path,
+                        outs[i].opt, outs[i].path);
+                return CLI_USAGE;
+            }
+        }
+    }
+    for (size_t i = 0; i < 4; i++) {
+        char err[512];
+        if (outs[i].path != NULL && atomic_file_open(outs[i].af, outs[i].path, err, sizeof err) != 0) {
+            fprintf(stderr, ME ": %s\n", err);
             return CLI_IO;
         }
-        int rc = trace_parse(text, len, r->o.trace_path, TRACE_REQUESTS_MAX, &r->tr, err, sizeof err);
-        free(text);
-        if (rc != 0) {
-            fprintf(stderr, "%s\n", err);
-            return CLI_FAILED;
-        }
-        const char *base = strrchr(r->o.trace_path, '/') ? strrchr(r->o.trace_path, '/') + 1 : r->o.trace_path;
-        snprintf(r->workload, sizeof r->workload, "trace %s", base);
-        return trace_check_pack(&r->tr, r->pack, r->pack_name, r->o.trace_path);
     }
-    camera_desc d = r->o.cam;
-    d.max_requests = r->prof.queue_capacity;
-    d.max_chunks = r->prof.queue_capacity;
-    if (camera_generate(r->pack, &d, &r->tr, err, sizeof err) != 0) {
-        fprintf(stderr, ME ": camera: %s\n", err);
-        return CLI_FAILED;
-    }
-    snprintf(r->workload, sizeof r->workload, "camera %s, seed %" PRIu64 ", sse %.2g px", camera_path_name(d.path),
-             d.seed, (double)d.sse_px);
     return CLI_OK;
 }
 
-static int save_trace(const run *r)
+/* Commits every output file, in a fixed order; CLI_OK or CLI_IO (printed). */
+static int commit_outputs(run *r)
 {
-    FILE *f = fopen(r->o.save_trace, "w");
-    if (f == NULL) {
-        fprintf(stderr, ME ": %s: cannot write (%s)\n", r->o.save_trace, strerror(errno));
-        return CLI_IO;
+    atomic_file *files[4] = {&r->ev_file, &r->svg_file, &r->chrome_file, &r->save_file};
+    int rc = CLI_OK;
+    for (size_t i = 0; i < 4; i++) {
+        char err[512];
+        if (files[i]->f != NULL && atomic_file_commit(files[i], err, sizeof err) != 0) {
+            fprintf(stderr, ME ": %s\n", err);
+            rc = CLI_IO;
+        }
     }
-    char comment[256];
-    snprintf(comment, sizeof comment, "written by sluice run: %s over %s", r->workload, r->pack_name);
-    int bad = trace_write(f, &r->tr, comment) != 0;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        fprintf(stderr, ME ": %s: write failed\n", r->o.save_trace);
-        return CLI_IO;
-    }
-    return CLI_OK;
+    return rc;
 }
 
 static int run_main(run *r)
 {
-    int rc = cli_load_profile(r->o.profile_path, &r->prof);
+    int rc = open_outputs(r);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    rc = cli_load_profile(r->o.profile_path, &r->prof);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -1211,18 +1139,17 @@ static int run_main(run *r)
         fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", r->pack_name, r->prof.name);
         return CLI_FAILED;
     }
-    if ((rc = load_workload(r)) != CLI_OK) {
+    camera_desc cam = r->o.cam;
+    cam.max_requests = r->prof.queue_capacity;
+    cam.max_chunks = r->prof.queue_capacity;
+    if ((rc = workload_open(&r->wl, ME, r->o.trace_path, &cam, r->pack, r->pack_name)) != CLI_OK) {
         return rc;
     }
-    if (r->o.save_trace != NULL && (rc = save_trace(r)) != CLI_OK) {
+    if (r->o.save_trace != NULL && (rc = workload_save(&r->wl, r->save_file.f, r->o.save_trace)) != CLI_OK) {
         return rc;
     }
     if (r->o.evict_log != NULL) {
-        r->evlog = fopen(r->o.evict_log, "w");
-        if (r->evlog == NULL) {
-            fprintf(stderr, ME ": %s: cannot write (%s)\n", r->o.evict_log, strerror(errno));
-            return CLI_IO;
-        }
+        r->evlog = r->ev_file.f;
         fprintf(r->evlog, "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n");
     }
     if ((rc = open_store(r)) != CLI_OK) {
@@ -1254,20 +1181,18 @@ static int run_main(run *r)
     r->wctx.workers = r->prof.workers;
     if (r->o.chrome != NULL) {
         for (uint32_t w = 0; w < r->prof.workers; w++) {
-            r->wctx.spans[w] = malloc(sizeof(load_span) * SPANS_PER_WORKER_MAX);
+            r->wctx.spans[w] = malloc(sizeof(load_span) * SPAN_RING);
             if (r->wctx.spans[w] == NULL) {
                 fprintf(stderr, ME ": out of memory for the chrome trace\n");
                 return CLI_FAILED;
             }
         }
+        run_chrome_begin(&r->chrome, r->chrome_file.f, r->prof.workers);
     }
     if (r->prof.workers > 0) {
         if (slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, &r->wctx, &cli_stderr_logger) != SLC_OK) {
             return CLI_FAILED;
         }
-    }
-    if ((rc = resolve_partitions(r, r->o.trace_path ? r->o.trace_path : "camera")) != CLI_OK) {
-        return rc;
     }
     (void)slc_budgets_begin_phase(slc_memory_budgets(r->mem), "stream");
     r->reservations_at_start = runtime_reservations(r);
@@ -1275,6 +1200,9 @@ static int run_main(run *r)
         return rc;
     }
     slc_platform_workers_stop(&r->workers); /* the spans are complete once the threads are joined */
+    if (r->o.chrome != NULL) {
+        drain_spans(r);
+    }
     if (r->qlog.dropped) {
         fprintf(stderr, ME ": %u more messages from the stream not shown\n", r->qlog.dropped);
     }
@@ -1293,21 +1221,24 @@ static int run_main(run *r)
         fprintf(stderr, ME ": %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->o.evict_log, r->ev_lost);
     }
     rc = CLI_OK;
-    if (r->evlog != NULL) {
-        int bad = ferror(r->evlog);
-        bad |= fclose(r->evlog) != 0;
-        r->evlog = NULL;
-        if (bad) {
-            fprintf(stderr, ME ": %s: cannot write the eviction log\n", r->o.evict_log);
-            rc = CLI_IO;
+    if (r->o.svg != NULL) {
+        run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
+                             r->prof.page_count, r->prof.upload_cap};
+        (void)run_timeline_write_svg(r->svg_file.f, &r->timeline, &info); /* a write error fails the commit */
+    }
+    if (r->o.chrome != NULL) {
+        size_t dropped = 0;
+        for (uint32_t w = 0; w < r->wctx.workers; w++) {
+            dropped += r->wctx.dropped[w];
+        }
+        (void)run_chrome_end(&r->chrome, dropped);
+        if (r->chrome.frames_left_out > 0) {
+            fprintf(stderr, ME ": %s: the first %u frames recorded, %" PRIu64 " later ones left out\n", r->o.chrome,
+                    RUN_CHROME_FRAMES_MAX, r->chrome.frames_left_out);
         }
     }
-    if (rc == CLI_OK && r->o.svg != NULL) {
-        rc = write_svg(r, s, r->o.svg);
-    }
-    if (rc == CLI_OK && r->o.chrome != NULL) {
-        rc = write_chrome(r, r->o.chrome);
-    }
+    r->evlog = NULL;
+    rc = commit_outputs(r);
     int failed = s->nreasons > 0;
     free(s);
     if (rc != CLI_OK) {

@@ -1,6 +1,8 @@
-/* sluice run: the trace parser and writer (docs/trace-format.md). */
+/* sluice run: the trace reader and writer (docs/trace-format.md). */
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include "trace.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +31,12 @@ static void set_err(char *err, size_t cap, const char *file, uint32_t line, cons
 
 static int tok_is(const token *t, const char *s) { return t->n == strlen(s) && memcmp(t->p, s, t->n) == 0; }
 
-/* A decimal number in [0, max] with no sign, no spaces, at most 10 digits. */
+/* A decimal number with no sign and no spaces: 1 when in [0, max], -1 when
+ * all digits but above max (out of range, however many digits), 0 when not
+ * a number. */
 static int tok_u32(const token *t, uint32_t max, uint32_t *out)
 {
-    if (t->n == 0 || t->n > 10) {
+    if (t->n == 0) {
         return 0;
     }
     uint64_t v = 0;
@@ -41,9 +45,12 @@ static int tok_u32(const token *t, uint32_t max, uint32_t *out)
             return 0;
         }
         v = v * 10u + (uint64_t)(t->p[i] - '0');
+        if (v > UINT32_MAX) {
+            v = (uint64_t)UINT32_MAX + 1u; /* saturated: above every max */
+        }
     }
-    if (v > max) {
-        return 0;
+    if (v > max || t->n > 10) { /* numbers have at most 10 digits */
+        return -1;
     }
     *out = (uint32_t)v;
     return 1;
@@ -83,19 +90,19 @@ void trace_free(trace *t)
 }
 
 /* The partition index of a name, added if new; -1 when the table is full. */
-static int partition_index(trace *t, const token *name)
+static int partition_index(trace_reader *rd, const token *name)
 {
-    for (uint32_t i = 0; i < t->partition_count; i++) {
-        if (tok_is(name, t->partitions[i])) {
+    for (uint32_t i = 0; i < rd->partition_count; i++) {
+        if (tok_is(name, rd->partitions[i])) {
             return (int)i;
         }
     }
-    if (t->partition_count >= TRACE_PARTITIONS_MAX) {
+    if (rd->partition_count >= TRACE_PARTITIONS_MAX) {
         return -1;
     }
-    memcpy(t->partitions[t->partition_count], name->p, name->n);
-    t->partitions[t->partition_count][name->n] = '\0';
-    return (int)t->partition_count++;
+    memcpy(rd->partitions[rd->partition_count], name->p, name->n);
+    rd->partitions[rd->partition_count][name->n] = '\0';
+    return (int)rd->partition_count++;
 }
 
 static int valid_name(const token *t)
@@ -113,91 +120,309 @@ static int valid_name(const token *t)
     return 1;
 }
 
-/* Parses one request line (tokens after comment removal); 0 or -1 with err. */
-static int parse_request(trace *t, const token *tk, int nt, uint32_t line, const char *file, uint32_t *last_frame,
-                         size_t max_requests, char *err, size_t errcap)
+#define RD_ERR(rd, ...) set_err((rd)->err, sizeof (rd)->err, (rd)->file, (rd)->line, __VA_ARGS__)
+
+/* A number field of a request: 0, or -1 with the message. */
+static int req_u32(trace_reader *rd, const token *t, const char *what, uint32_t max, uint32_t *out)
+{
+    int k = tok_u32(t, max, out);
+    if (k == 1) {
+        return 0;
+    }
+    if (k < 0) {
+        RD_ERR(rd, "%s '%.*s' is out of range (at most %u)", what, tok_len(t), t->p, max);
+    } else if (max == 255u || max == 254u) {
+        RD_ERR(rd, "%s '%.*s' is not a number in 0..%u", what, tok_len(t), t->p, max);
+    } else {
+        RD_ERR(rd, "%s '%.*s' is not a number", what, tok_len(t), t->p);
+    }
+    return -1;
+}
+
+/* Parses one request line (tokens after comment removal); 0 or -1 with rd->err. */
+static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *out)
 {
     trace_req r;
     memset(&r, 0, sizeof r);
-    r.line = line;
+    r.line = rd->line;
     r.partition = TRACE_PARTITION_DEFAULT;
-    if (!tok_u32(&tk[0], TRACE_FRAMES_MAX - 1u, &r.frame)) {
-        set_err(err, errcap, file, line, "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
-                "or 'FRAME chunk CHUNK PRIORITY')", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
+    int k = tok_u32(&tk[0], TRACE_FRAMES_MAX - 1u, &r.frame);
+    if (k < 0) {
+        RD_ERR(rd, "frame '%.*s' is out of range (frames are below %u)", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
+        return -1;
+    }
+    if (k == 0) {
+        RD_ERR(rd, "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
+                   "or 'FRAME chunk CHUNK PRIORITY')", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
         return -1;
     }
     if (nt < 2) {
-        set_err(err, errcap, file, line, "frame %u: missing 'obj' or 'chunk'", r.frame);
+        RD_ERR(rd, "frame %u: missing 'obj' or 'chunk'", r.frame);
         return -1;
     }
     uint32_t v = 0;
     int base;
     if (tok_is(&tk[1], "obj")) {
         if (nt < 5 || nt > 6) {
-            set_err(err, errcap, file, line, "'obj' takes OBJECT LOD PRIORITY [PARTITION]: %d fields given", nt - 2);
+            RD_ERR(rd, "'obj' takes OBJECT LOD PRIORITY [PARTITION]: %d fields given", nt - 2);
             return -1;
         }
         r.kind = TRACE_OBJECT;
-        if (!tok_u32(&tk[2], UINT32_MAX - 1u, &r.id)) {
-            set_err(err, errcap, file, line, "object '%.*s' is not a number", tok_len(&tk[2]), tk[2].p);
-            return -1;
-        }
-        if (!tok_u32(&tk[3], 254u, &v)) {
-            set_err(err, errcap, file, line, "LOD '%.*s' is not a number in 0..254", tok_len(&tk[3]), tk[3].p);
+        if (req_u32(rd, &tk[2], "object", UINT32_MAX - 1u, &r.id) != 0 || req_u32(rd, &tk[3], "LOD", 254u, &v) != 0) {
             return -1;
         }
         r.lod = (uint8_t)v;
         base = 4;
     } else if (tok_is(&tk[1], "chunk")) {
         if (nt < 4 || nt > 5) {
-            set_err(err, errcap, file, line, "'chunk' takes CHUNK PRIORITY [PARTITION]: %d fields given", nt - 2);
+            RD_ERR(rd, "'chunk' takes CHUNK PRIORITY [PARTITION]: %d fields given", nt - 2);
             return -1;
         }
         r.kind = TRACE_CHUNK;
-        if (!tok_u32(&tk[2], UINT32_MAX - 1u, &r.id)) {
-            set_err(err, errcap, file, line, "chunk '%.*s' is not a number", tok_len(&tk[2]), tk[2].p);
+        if (req_u32(rd, &tk[2], "chunk", UINT32_MAX - 1u, &r.id) != 0) {
             return -1;
         }
         base = 3;
     } else {
-        set_err(err, errcap, file, line, "unknown request kind '%.*s' (expected 'obj' or 'chunk')", tok_len(&tk[1]),
-                tk[1].p);
+        RD_ERR(rd, "unknown request kind '%.*s' (expected 'obj' or 'chunk')", tok_len(&tk[1]), tk[1].p);
         return -1;
     }
-    if (!tok_u32(&tk[base], 255u, &v)) {
-        set_err(err, errcap, file, line, "priority '%.*s' is not a number in 0..255", tok_len(&tk[base]), tk[base].p);
+    if (req_u32(rd, &tk[base], "priority", 255u, &v) != 0) {
         return -1;
     }
     r.priority = (uint8_t)v;
     if (nt > base + 1) {
         const token *name = &tk[base + 1];
         if (!valid_name(name)) {
-            set_err(err, errcap, file, line, "partition '%.*s' is not a name of 1..%u letters, digits or _-./",
-                    tok_len(name), name->p, TRACE_NAME_MAX - 1u);
+            RD_ERR(rd, "partition '%.*s' is not a name of 1..%u letters, digits or _-./", tok_len(name), name->p,
+                   TRACE_NAME_MAX - 1u);
             return -1;
         }
-        int pi = partition_index(t, name);
+        int pi = partition_index(rd, name);
         if (pi < 0) {
-            set_err(err, errcap, file, line, "more than %u distinct partitions", TRACE_PARTITIONS_MAX);
+            RD_ERR(rd, "more than %u distinct partitions", TRACE_PARTITIONS_MAX);
             return -1;
         }
         r.partition = (uint8_t)pi;
     }
-    if (t->count > 0 && r.frame < *last_frame) {
-        set_err(err, errcap, file, line, "frame %u comes after frame %u: frames must not decrease", r.frame,
-                *last_frame);
+    if (rd->count > 0 && r.frame < rd->last_frame) {
+        RD_ERR(rd, "frame %u comes after frame %u: frames must not decrease", r.frame, rd->last_frame);
         return -1;
     }
-    if (t->declared != 0 && r.frame >= t->declared) {
-        set_err(err, errcap, file, line, "frame %u is outside the declared 'frames %u'", r.frame, t->declared);
+    if (rd->declared != 0 && r.frame >= rd->declared) {
+        RD_ERR(rd, "frame %u is outside the declared 'frames %u'", r.frame, rd->declared);
         return -1;
     }
-    if (trace_push(t, &r, max_requests) != 0) {
-        set_err(err, errcap, file, line, t->count >= max_requests ? "more than %zu requests" : "out of memory (%zu requests)",
-                max_requests);
+    if (rd->count >= rd->max_requests) {
+        RD_ERR(rd, "more than %zu requests", rd->max_requests);
         return -1;
     }
-    *last_frame = r.frame;
+    rd->count++;
+    rd->last_frame = r.frame;
+    *out = r;
+    return 0;
+}
+
+static void reader_reset(trace_reader *rd, const char *file, size_t max_requests)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->file = file;
+    rd->max_requests = max_requests;
+}
+
+void trace_reader_init_mem(trace_reader *rd, const char *text, size_t len, const char *file, size_t max_requests)
+{
+    reader_reset(rd, file, max_requests);
+    rd->mem = text;
+    rd->mem_len = len;
+}
+
+int trace_reader_open(trace_reader *rd, const char *path, size_t max_requests)
+{
+    reader_reset(rd, path, max_requests);
+    rd->f = fopen(path, "rb");
+    if (rd->f == NULL) {
+        snprintf(rd->err, sizeof rd->err, "%s: %s", path, strerror(errno));
+        rd->ended = -2;
+        return -1;
+    }
+    rd->own = 1;
+    return 0;
+}
+
+void trace_reader_close(trace_reader *rd)
+{
+    if (rd->own && rd->f != NULL) {
+        (void)fclose(rd->f); /* read only: nothing to lose */
+    }
+    rd->f = NULL;
+    rd->own = 0;
+}
+
+uint32_t trace_reader_frames(const trace_reader *rd)
+{
+    if (rd->declared != 0) {
+        return rd->declared;
+    }
+    return rd->ended == 1 && rd->count > 0 ? rd->last_frame + 1u : 0u;
+}
+
+/* The next byte, EOF at the end, -2 on a read error. */
+static int next_byte(trace_reader *rd)
+{
+    if (rd->f == NULL) {
+        return rd->mem_pos < rd->mem_len ? (unsigned char)rd->mem[rd->mem_pos++] : EOF;
+    }
+    int c = getc_unlocked(rd->f);
+    if (c == EOF && ferror(rd->f)) {
+        return -2;
+    }
+    return c;
+}
+
+/* Reads the next line into rd->buf (its end and a '\r' before it
+ * dropped). Returns its length, -1 at the end of the input, -3 when the
+ * line is too long (the message set), -2 on a read error. Reads at most
+ * TRACE_LINE_MAX + 2 bytes of a line. */
+static long read_line(trace_reader *rd)
+{
+    size_t n = 0;
+    int c = next_byte(rd);
+    if (c == EOF) {
+        return -1;
+    }
+    rd->line++;
+    while (c != '\n') {
+        if (c == -2) {
+            return -2;
+        }
+        if (c == EOF) {
+            break;
+        }
+        rd->buf[n++] = (char)c;
+        /* byte TRACE_LINE_MAX + 1 may only be the '\r' of the line's end */
+        if ((n == TRACE_LINE_MAX + 1u && c != '\r') || n == TRACE_LINE_MAX + 2u) {
+            RD_ERR(rd, "line longer than %u bytes", TRACE_LINE_MAX);
+            return -3;
+        }
+        c = next_byte(rd);
+    }
+    if (n > 0 && rd->buf[n - 1] == '\r') {
+        n--;
+    }
+    if (n > TRACE_LINE_MAX) {
+        RD_ERR(rd, "line longer than %u bytes", TRACE_LINE_MAX);
+        return -3;
+    }
+    return (long)n;
+}
+
+int trace_reader_next(trace_reader *rd, trace_req *out)
+{
+    if (rd->ended != 0) {
+        return rd->ended == 1 ? 0 : rd->ended;
+    }
+    for (;;) {
+        long len = read_line(rd);
+        if (len == -1) {
+            break;
+        }
+        if (len == -2) {
+            snprintf(rd->err, sizeof rd->err, "%s: read failed: %s", rd->file, strerror(errno));
+            rd->ended = -2;
+            return -2;
+        }
+        if (len < 0) {
+            rd->ended = -1;
+            return -1;
+        }
+        const char *text = rd->buf;
+        const size_t end = (size_t)len;
+        token tk[TOKENS_MAX];
+        int nt = 0;
+        for (size_t i = 0; i < end;) {
+            char c = text[i];
+            if (c == '#') {
+                break;
+            }
+            if (c == ' ' || c == '\t') {
+                i++;
+                continue;
+            }
+            if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
+                RD_ERR(rd, "byte 0x%02x at column %zu: only printable ASCII is allowed", (unsigned)(unsigned char)c,
+                       i + 1);
+                rd->ended = -1;
+                return -1;
+            }
+            size_t j = i;
+            while (j < end && text[j] != ' ' && text[j] != '\t' && text[j] != '#' &&
+                   (unsigned char)text[j] >= 0x20 && (unsigned char)text[j] < 0x7f) {
+                j++;
+            }
+            if (nt == TOKENS_MAX) {
+                RD_ERR(rd, "more than %d fields", TOKENS_MAX);
+                rd->ended = -1;
+                return -1;
+            }
+            tk[nt].p = text + i;
+            tk[nt].n = j - i;
+            nt++;
+            i = j;
+        }
+        if (nt == 0) {
+            continue;
+        }
+        if (!rd->header) {
+            uint32_t version = 0;
+            if (nt != 2 || !tok_is(&tk[0], "sluice-trace") || tok_u32(&tk[1], UINT32_MAX, &version) != 1) {
+                RD_ERR(rd, "expected the header 'sluice-trace %u' before anything else", TRACE_VERSION);
+                rd->ended = -1;
+                return -1;
+            }
+            if (version != TRACE_VERSION) {
+                RD_ERR(rd, "trace version %u is not supported (this reader knows %u)", version, TRACE_VERSION);
+                rd->ended = -1;
+                return -1;
+            }
+            rd->header = 1;
+            continue;
+        }
+        if (tok_is(&tk[0], "frames")) {
+            uint32_t n = 0;
+            if (nt != 2 || tok_u32(&tk[1], TRACE_FRAMES_MAX, &n) != 1 || n == 0) {
+                RD_ERR(rd, "'frames' takes one count in 1..%u", TRACE_FRAMES_MAX);
+                rd->ended = -1;
+                return -1;
+            }
+            if (rd->declared != 0 || rd->count > 0) {
+                RD_ERR(rd, "'frames' must come once, before the first request");
+                rd->ended = -1;
+                return -1;
+            }
+            rd->declared = n;
+            continue;
+        }
+        if (parse_request(rd, tk, nt, out) != 0) {
+            rd->ended = -1;
+            return -1;
+        }
+        return 1;
+    }
+    if (!rd->header) {
+        if (rd->line == 0) {
+            rd->line = 1;
+        }
+        RD_ERR(rd, "empty trace: expected the header 'sluice-trace %u'", TRACE_VERSION);
+        rd->ended = -1;
+        return -1;
+    }
+    if (rd->declared == 0 && rd->count == 0) {
+        RD_ERR(rd, "no frames: the trace has no request and no 'frames N' line");
+        rd->ended = -1;
+        return -1;
+    }
+    rd->ended = 1;
     return 0;
 }
 
@@ -208,124 +433,63 @@ int trace_parse(const char *text, size_t len, const char *file, size_t max_reque
     if (err != NULL && errcap > 0) {
         err[0] = '\0';
     }
-    size_t pos = 0;
-    uint32_t line = 0, last_frame = 0;
-    int header = 0;
-    while (pos < len) {
-        line++;
-        size_t start = pos;
-        while (pos < len && text[pos] != '\n') {
-            pos++;
-        }
-        size_t end = pos;
-        if (pos < len) {
-            pos++; /* the '\n' */
-        }
-        if (end > start && text[end - 1] == '\r') {
-            end--;
-        }
-        if (end - start > TRACE_LINE_MAX) {
-            set_err(err, errcap, file, line, "line longer than %u bytes", TRACE_LINE_MAX);
-            goto fail;
-        }
-        token tk[TOKENS_MAX];
-        int nt = 0;
-        for (size_t i = start; i < end;) {
-            char c = text[i];
-            if (c == '#') {
-                break;
-            }
-            if (c == ' ' || c == '\t') {
-                i++;
-                continue;
-            }
-            if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
-                set_err(err, errcap, file, line, "byte 0x%02x at column %zu: only printable ASCII is allowed",
-                        (unsigned)(unsigned char)c, i - start + 1);
-                goto fail;
-            }
-            size_t j = i;
-            while (j < end && text[j] != ' ' && text[j] != '\t' && text[j] != '#' &&
-                   (unsigned char)text[j] >= 0x20 && (unsigned char)text[j] < 0x7f) {
-                j++;
-            }
-            if (nt == TOKENS_MAX) {
-                set_err(err, errcap, file, line, "more than %d fields", TOKENS_MAX);
-                goto fail;
-            }
-            tk[nt].p = text + i;
-            tk[nt].n = j - i;
-            nt++;
-            i = j;
-        }
-        if (nt == 0) {
-            continue;
-        }
-        if (!header) {
-            uint32_t version = 0;
-            if (nt != 2 || !tok_is(&tk[0], "sluice-trace") || !tok_u32(&tk[1], UINT32_MAX, &version)) {
-                set_err(err, errcap, file, line, "expected the header 'sluice-trace %u' before anything else", TRACE_VERSION);
-                goto fail;
-            }
-            if (version != TRACE_VERSION) {
-                set_err(err, errcap, file, line, "trace version %u is not supported (this reader knows %u)", version,
-                        TRACE_VERSION);
-                goto fail;
-            }
-            header = 1;
-            continue;
-        }
-        if (tok_is(&tk[0], "frames")) {
-            uint32_t n = 0;
-            if (nt != 2 || !tok_u32(&tk[1], TRACE_FRAMES_MAX, &n) || n == 0) {
-                set_err(err, errcap, file, line, "'frames' takes one count in 1..%u", TRACE_FRAMES_MAX);
-                goto fail;
-            }
-            if (out->declared != 0 || out->count > 0) {
-                set_err(err, errcap, file, line, "'frames' must come once, before the first request");
-                goto fail;
-            }
-            out->declared = n;
-            out->frames = n;
-            continue;
-        }
-        if (parse_request(out, tk, nt, line, file, &last_frame, max_requests, err, errcap) != 0) {
-            goto fail;
+    trace_reader rd;
+    trace_reader_init_mem(&rd, text, len, file, max_requests);
+    trace_req r;
+    int k;
+    while ((k = trace_reader_next(&rd, &r)) == 1) {
+        if (trace_push(out, &r, max_requests) != 0) {
+            set_err(rd.err, sizeof rd.err, file, r.line, "out of memory (%zu requests)", out->count);
+            k = -1;
+            break;
         }
     }
-    if (!header) {
-        set_err(err, errcap, file, line == 0 ? 1 : line, "empty trace: expected the header 'sluice-trace %u'",
-                TRACE_VERSION);
-        goto fail;
+    if (k != 0) {
+        if (err != NULL && errcap > 0) {
+            snprintf(err, errcap, "%s", rd.err);
+        }
+        trace_free(out);
+        return -1;
     }
-    if (out->frames == 0) {
-        set_err(err, errcap, file, line, "no frames: the trace has no request and no 'frames N' line");
-        goto fail;
-    }
+    out->declared = rd.declared;
+    out->frames = trace_reader_frames(&rd);
+    out->partition_count = rd.partition_count;
+    memcpy(out->partitions, rd.partitions, sizeof out->partitions);
     return 0;
-fail:
-    trace_free(out);
-    return -1;
 }
 
-int trace_write(FILE *f, const trace *t, const char *comment)
+int trace_write_header(FILE *f, uint32_t frames, const char *comment)
 {
     fprintf(f, "sluice-trace %u\n", TRACE_VERSION);
     if (comment != NULL) {
         fprintf(f, "# %s\n", comment);
     }
-    fprintf(f, "frames %u\n", t->frames);
+    if (frames != 0) {
+        fprintf(f, "frames %u\n", frames);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int trace_write_req(FILE *f, const trace_req *r, const char *partition)
+{
+    if (r->kind == TRACE_OBJECT) {
+        fprintf(f, "%u obj %u %u %u", r->frame, r->id, r->lod, r->priority);
+    } else {
+        fprintf(f, "%u chunk %u %u", r->frame, r->id, r->priority);
+    }
+    if (partition != NULL) {
+        fprintf(f, " %s", partition);
+    }
+    return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int trace_write(FILE *f, const trace *t, const char *comment)
+{
+    trace_write_header(f, t->frames, comment);
     for (size_t i = 0; i < t->count; i++) {
         const trace_req *r = &t->reqs[i];
-        if (r->kind == TRACE_OBJECT) {
-            fprintf(f, "%u obj %u %u %u", r->frame, r->id, r->lod, r->priority);
-        } else {
-            fprintf(f, "%u chunk %u %u", r->frame, r->id, r->priority);
-        }
-        if (r->partition != TRACE_PARTITION_DEFAULT && r->partition < t->partition_count) {
-            fprintf(f, " %s", t->partitions[r->partition]);
-        }
-        fputc('\n', f);
+        int named = r->partition != TRACE_PARTITION_DEFAULT && r->partition < t->partition_count;
+        trace_write_req(f, r, named ? t->partitions[r->partition] : NULL);
     }
     return ferror(f) ? -1 : 0;
 }

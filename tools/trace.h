@@ -1,11 +1,16 @@
 /* sluice run: workload traces (docs/trace-format.md).
  *
  * A trace is a list of requests, each tagged with the frame it belongs to,
- * in file order (frames never decrease). trace_parse is a pure function of
- * its input: no global state, memory bounded by max_requests (one
- * trace_req per request, grown by doubling), every error reported as
- * "file:line: what is wrong" in err. It never reads past len and accepts
- * any bytes (a NUL is an error, not an end). */
+ * in file order (frames never decrease). The reader (trace_reader) takes
+ * them one at a time from a file or from memory, in memory of its own size
+ * whatever the trace's length: one line buffer of TRACE_LINE_MAX + 2 bytes
+ * and the partition table. A line longer than TRACE_LINE_MAX fails at its
+ * byte TRACE_LINE_MAX + 1, without reading the rest of it. trace_parse
+ * keeps a whole trace in memory (one trace_req per request, grown by
+ * doubling, at most max_requests) on top of the same reader. Both are pure
+ * functions of their input: no global state, every error reported as
+ * "file:line: what is wrong" in err; they accept any bytes (a NUL is an
+ * error, not an end). */
 #ifndef SLUICE_TOOLS_TRACE_H
 #define SLUICE_TOOLS_TRACE_H
 
@@ -41,6 +46,51 @@ typedef struct trace {
     uint32_t partition_count;
     char partitions[TRACE_PARTITIONS_MAX][TRACE_NAME_MAX];
 } trace;
+
+/* The reader's state; its fields are read-only to callers. */
+typedef struct trace_reader {
+    const char *file;         /* the name in messages */
+    FILE *f;                  /* the source, or NULL: mem */
+    int own;                  /* f was opened by trace_reader_open */
+    const char *mem;
+    size_t mem_len, mem_pos;
+    size_t max_requests;
+    size_t count;             /* requests returned so far */
+    uint32_t line;            /* lines read so far */
+    uint32_t declared;        /* the "frames N" line's N, 0 if none (known once next returned anything) */
+    uint32_t last_frame;      /* of the last request returned */
+    int header, ended;
+    uint32_t partition_count;
+    char partitions[TRACE_PARTITIONS_MAX][TRACE_NAME_MAX];
+    char buf[TRACE_LINE_MAX + 2u];
+    char err[512];
+} trace_reader;
+
+/* A reader over len bytes of text (file names it in messages); nothing to close. */
+void trace_reader_init_mem(trace_reader *rd, const char *text, size_t len, const char *file, size_t max_requests);
+
+/* Opens path for reading (a pipe is fine: the trace is read once, in
+ * order). Returns 0, or -1 with "PATH: reason" in rd->err. */
+int trace_reader_open(trace_reader *rd, const char *path, size_t max_requests);
+
+/* The next request, in file order. Returns 1 and fills *out; 0 at the end
+ * of a valid trace (the end is checked: a header, at least one frame);
+ * -1 on bad input with "file:line: message" in rd->err; -2 when the file
+ * cannot be read ("file: read failed: reason"). After -1 or -2 every call
+ * returns the same. O(bytes of the lines read); no allocation. */
+int trace_reader_next(trace_reader *rd, trace_req *out);
+
+/* Frames the trace runs: the declared count, else (once next returned 0)
+ * the last request's frame + 1; 0 while neither is known. */
+uint32_t trace_reader_frames(const trace_reader *rd);
+
+/* Closes the file opened by trace_reader_open; safe on a memory reader. */
+void trace_reader_close(trace_reader *rd);
+
+/* Writes the header of a trace (and "frames N" when frames is not 0):
+ * trace_write_req then writes each request. -1 on a write error. */
+int trace_write_header(FILE *f, uint32_t frames, const char *comment);
+int trace_write_req(FILE *f, const trace_req *r, const char *partition);
 
 /* Parses len bytes of text (file names it in messages). At most
  * max_requests requests are accepted (more is an error). Returns 0 and

@@ -1,0 +1,85 @@
+/* sluice run: per-frame figures aggregated as frames pass, in memory that
+ * does not grow with the frame count, and the files written from them.
+ *
+ * - run_hist: caller times in log buckets (64 a power of two, values below
+ *   64 exact); a percentile is the middle of its bucket, clamped to the
+ *   largest value seen: within 1/128 (0.8%) of the exact nearest-rank value.
+ * - run_timeline: the SVG timeline's series in at most RUN_TIMELINE_POINTS
+ *   points, each the maximum over consecutive frames (1 frame a point up to
+ *   that many frames; the span doubles, merging neighbours, each time the
+ *   points run out), so the SVG stays under ~1 MB for any frame count.
+ * - run_chrome: Chrome trace-event JSON streamed to its file as frames pass,
+ *   the first RUN_CHROME_FRAMES_MAX frames and the loads during them (about
+ *   600 bytes a frame: 60 MB at the cap, which viewers still open); later
+ *   frames are counted in a closing instant event, not written. */
+#ifndef SLUICE_TOOLS_RUN_OUTPUTS_H
+#define SLUICE_TOOLS_RUN_OUTPUTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sluice/budget.h"
+#include "sluice/stream.h"
+
+#define RUN_HIST_SUB 64u
+#define RUN_HIST_BUCKETS (64u * RUN_HIST_SUB)
+#define RUN_TIMELINE_POINTS 1024u
+#define RUN_CHROME_FRAMES_MAX 100000u
+
+typedef struct run_hist {
+    uint64_t count, max;
+    uint64_t b[RUN_HIST_BUCKETS];
+} run_hist;
+
+void run_hist_add(run_hist *h, uint64_t v);
+
+/* Nearest rank: (about) the smallest value with at least p% of the values at
+ * or below it; 0 when empty. O(RUN_HIST_BUCKETS). */
+uint64_t run_hist_percentile(const run_hist *h, unsigned p);
+
+typedef struct run_point {
+    uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
+    uint64_t uploaded;
+    uint32_t pool_used, misses;
+} run_point;
+
+typedef struct run_timeline {
+    uint32_t span;   /* frames a point: a power of two */
+    uint32_t frames; /* added so far */
+    run_point p[RUN_TIMELINE_POINTS];
+} run_timeline;
+
+/* Adds the next frame (call run_timeline_init first). O(1) amortised. */
+void run_timeline_init(run_timeline *t);
+void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used);
+
+/* What the SVG's title and panels name. */
+typedef struct run_svg_info {
+    const char *pack, *profile, *backend;
+    int ok;                        /* the verdict */
+    const slc_budget_stats *b;     /* every budget, with its limit and peak */
+    size_t nb;
+    uint32_t page_count;
+    uint64_t upload_cap;
+} run_svg_info;
+
+/* Writes the timeline as SVG (every string escaped); -1 on a write error. */
+int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *info);
+
+typedef struct run_chrome {
+    FILE *f;
+    uint32_t frames_written;
+    uint64_t frames_left_out, loads_left_out;
+} run_chrome;
+
+void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers);
+/* Frame k (in order) from start_ns to end_ns on the caller's thread. */
+void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns,
+                      const slc_stream_frame_stats *fs, uint32_t pool_used);
+/* A load on worker w (0-based) from t0 to t1 ns. */
+void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1);
+/* Closes the JSON; -1 when the stream saw a write error. */
+int run_chrome_end(run_chrome *c, uint64_t loads_dropped);
+
+#endif
