@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <lz4.h>
 #define XXH_STATIC_LINKING_ONLY
@@ -902,7 +903,8 @@ static void test_rejects_bad_options(void **state)
     /* A file that cannot be created. */
     pk_builder *b = NULL;
     assert_int_equal(pk_builder_open("/no-such-dir/x.pack", NULL, &b, &d), -1);
-    assert_string_equal(d.message, "/no-such-dir/x.pack: cannot create: No such file or directory");
+    assert_string_equal(d.message, "/no-such-dir/x.pack: cannot create temporary '/no-such-dir/.x.pack.XXXXXX': "
+                                   "No such file or directory");
 }
 
 static void test_rejects_bad_meshes_and_stays_usable(void **state)
@@ -953,22 +955,46 @@ static void test_rejects_bad_meshes_and_stays_usable(void **state)
     unlink(path);
 }
 
-static void test_abort_deletes_the_partial_file(void **state)
+/* The build goes to a temporary beside the target: an existing file stays
+ * byte for byte as it was until finish renames the new pack over it, and
+ * abort removes only the temporary. */
+static void test_abort_removes_the_temporary_and_keeps_the_old_file(void **state)
 {
     (void)state;
     const char *path = temp_path(0);
+    static const char old[] = "an earlier pack";
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(old, 1, sizeof old, f), sizeof old);
+    assert_int_equal(fclose(f), 0);
     pk_builder *b = NULL;
     pk_diag d;
     assert_int_equal(pk_builder_open(path, NULL, &b, &d), 0);
-    assert_int_equal(access(path, F_OK), 0);
     pk_mesh m;
     make_grid(&m, 80, 1, 1, 0.0f, 0.0f, "big");
     uint32_t obj;
     assert_int_equal(pk_builder_add_mesh(b, &m, &obj, &d), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, sizeof old); /* chunks went elsewhere */
     pk_builder_abort(b);
-    assert_int_equal(access(path, F_OK), -1);
+    char back[64];
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(back, 1, sizeof back, f), sizeof old);
+    assert_int_equal(fclose(f), 0);
+    assert_memory_equal(back, old, sizeof old);
     pk_builder_abort(NULL);
+    /* Finish replaces it. */
+    assert_int_equal(pk_builder_open(path, NULL, &b, &d), 0);
+    assert_int_equal(pk_builder_add_mesh(b, &m, &obj, &d), 0);
+    assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
+    parsed p;
+    check_pack(path, &p);
+    assert_int_equal(p.h.object_count, 1);
+    parsed_free(&p);
     pk_mesh_free(&m);
+    unlink(path);
 }
 
 int main(void)
@@ -983,7 +1009,7 @@ int main(void)
         cmocka_unit_test(test_city_pages_are_well_filled),
         cmocka_unit_test(test_rejects_bad_options),
         cmocka_unit_test(test_rejects_bad_meshes_and_stays_usable),
-        cmocka_unit_test(test_abort_deletes_the_partial_file),
+        cmocka_unit_test(test_abort_removes_the_temporary_and_keeps_the_old_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,6 +180,8 @@ int atomic_file_open(atomic_file *a, const char *path, char *err, size_t cap)
     int slot = fd >= 0 ? reg_add(tmp) : -1;
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
+        /* The template as it was: mkstemp may have rewritten the X's. */
+        memcpy(tmp + strlen(tmp) - 6, "XXXXXX", 6);
         char what[PATH_MAX + 64];
         snprintf(what, sizeof what, "cannot create temporary '%s'", tmp);
         failf(err, cap, path, what, e);
@@ -271,9 +273,10 @@ void atomic_file_abort(atomic_file *a)
     if (a == NULL) {
         return;
     }
+    /* An open a always has its path; a zeroed one (fd 0) owns no file. */
     if (a->f != NULL) {
         fclose(a->f);
-    } else if (a->fd >= 0) {
+    } else if (a->fd >= 0 && a->path != NULL) {
         close(a->fd);
     }
     if (a->tmp != NULL) {

@@ -44,6 +44,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
+#include "atomic_file.h"
 #include "sluice/pack_format.h"
 #include "sluice/profile.h"
 
@@ -95,8 +96,9 @@ typedef struct mesh_key {
 } mesh_key;
 
 struct pk_builder {
-    char *path;
-    int fd;
+    char *path;  /* the target, as the caller named it (for messages) */
+    int fd;      /* out.fd while the temporary is open, else -1 */
+    atomic_file out; /* the temporary, renamed over path by finish */
     int failed;    /* a write failed or a mesh was left half-built: only abort is accepted */
     int io_failed; /* ... and it was a write or read of the file */
     pk_build_options opt;
@@ -347,6 +349,8 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
         return fail(d, "%s: out of memory", out_path);
     }
     b->fd = -1;
+    b->out.fd = -1;
+    b->out.slot = -1;
     b->opt = o;
     clock_gettime(CLOCK_MONOTONIC, &b->t0);
     size_t bound = (size_t)LZ4_compressBound((int)o.page_size);
@@ -364,14 +368,14 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
         pk_builder_abort(b);
         return fail(d, "%s: out of memory", out_path);
     }
-    b->fd = open(out_path, O_RDWR | O_CREAT | O_TRUNC, 0666);
-    if (b->fd < 0) {
-        int e = errno;
-        free(b->path);
-        b->path = NULL; /* not ours to delete */
+    /* A temporary beside the target: an existing pack stays as it is until
+     * the new one is complete (pk_builder_finish renames it over). */
+    char err[sizeof d->message];
+    if (atomic_file_open(&b->out, out_path, err, sizeof err) != 0) {
         pk_builder_abort(b);
-        return fail(d, "%s: cannot create: %s", out_path, strerror(e));
+        return fail(d, "%s", err);
     }
+    b->fd = b->out.fd;
     /* The header is written last; zeros hold its place. */
     static const unsigned char zeros[sizeof(slc_pack_header)];
     if (write_at(b, 0, zeros, sizeof zeros, d) != 0) {
@@ -1126,9 +1130,8 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
 
 static void release(pk_builder *b)
 {
-    if (b->fd >= 0) {
-        close(b->fd);
-    }
+    atomic_file_abort(&b->out); /* removes the temporary, if still there */
+    b->fd = -1;
     for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
         free(b->pages[i].clusters);
         free(b->pages[i].data);
@@ -1156,14 +1159,7 @@ void pk_builder_abort(pk_builder *b)
     if (b == NULL) {
         return;
     }
-    if (b->fd >= 0) {
-        close(b->fd);
-        b->fd = -1;
-    }
-    if (b->path != NULL) {
-        unlink(b->path);
-    }
-    release(b);
+    release(b); /* the temporary goes; the target was never touched */
 }
 
 /* Writes a table at the next aligned offset. */
@@ -1238,10 +1234,11 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
         pk_builder_abort(b);
         return -1;
     }
-    int fd = b->fd;
+    /* fsync, then rename over the target: only now is the old file replaced. */
     b->fd = -1;
-    if (close(fd) != 0) {
-        fail(d, "%s: close failed: %s", b->path, strerror(errno));
+    char err[sizeof d->message];
+    if (atomic_file_commit(&b->out, err, sizeof err) != 0) {
+        fail(d, "%s", err);
         pk_builder_abort(b);
         return -1;
     }

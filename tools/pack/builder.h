@@ -8,6 +8,13 @@
  * The pack file is written as chunks are finished; the tables and, last, the
  * header at offset 0 are written by pk_builder_finish.
  *
+ * Nothing is destroyed by a build that does not complete: the bytes go to a
+ * temporary beside the target (tools/common/atomic_file.h), which
+ * pk_builder_finish flushes (fsync) and renames over the target once the
+ * header is written. A failed write (a full disk), pk_builder_abort, SIGINT
+ * or SIGTERM removes the temporary and leaves an existing file at the target
+ * as it was; SIGKILL may leave the temporary, never a half-written target.
+ *
  * Deterministic: the same options and the same sequence of calls give a
  * byte-identical file (no timestamps, no address-dependent order, every
  * padding byte zero).
@@ -86,10 +93,11 @@ typedef struct pk_builder pk_builder;
  * Returns 0, or -1 with d->message naming the option and its value. */
 int pk_build_options_resolve(const pk_build_options *opt, pk_build_options *out, pk_diag *d);
 
-/* Creates out_path (truncating it) and a builder writing to it. opt may be
- * NULL (all defaults). Returns 0, or -1 with d->message saying why (an option
- * out of range, naming it and its value; the file cannot be created, naming
- * it and the OS reason). Allocates. */
+/* Creates a builder writing to a temporary beside out_path (an existing
+ * out_path is untouched until pk_builder_finish succeeds). opt may be NULL
+ * (all defaults). Returns 0, or -1 with d->message saying why (an option
+ * out of range, naming it and its value; the temporary cannot be created,
+ * naming out_path and the OS reason). Allocates. */
 int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builder **out, pk_diag *d);
 
 /* Adds one mesh as an object: optimises it for the vertex cache and vertex
@@ -117,10 +125,12 @@ int pk_builder_add_mesh(pk_builder *b, const pk_mesh *mesh, uint32_t *object_ind
  * not exist. O(1) amortised; allocates. */
 int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d);
 
-/* Writes the open pages, the tables and the header, closes the file and
- * frees the builder (b is invalid afterwards, whatever the result). stats
- * may be NULL. Returns 0, or -1 with d->message (a failed write or close;
- * the partial file is then deleted). */
+/* Writes the open pages, the tables and the header, flushes the temporary
+ * to storage and renames it over the target, and frees the builder (b is
+ * invalid afterwards, whatever the result). stats may be NULL. Returns 0, or
+ * -1 with d->message naming the target and the reason (a failed write,
+ * fsync or rename; the temporary is then removed and the target is as it
+ * was). */
 int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d);
 
 /* 1 when a write or read of the pack file failed (the error was the
@@ -128,7 +138,8 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d);
  * checks of the mesh leaves the builder accepting only pk_builder_abort. */
 int pk_builder_write_failed(const pk_builder *b);
 
-/* Closes and deletes the partial file and frees the builder. b may be NULL. */
+/* Closes and removes the temporary (the target is as it was) and frees the
+ * builder. b may be NULL. */
 void pk_builder_abort(pk_builder *b);
 
 /* The input bytes a mesh stands for in pk_build_stats.input_bytes: its
