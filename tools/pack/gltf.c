@@ -218,14 +218,18 @@ static int index_value(gltf_scene *s, const cJSON *v, const char *path, uint32_t
     if (!(x >= 0.0) || x != floor(x)) {
         return fail(s, "%s: %g is not an index into %s", path, x, array);
     }
-    if (x >= (double)count) {
+    if (x >= (double)count || x >= (double)GL_NONE) {
         /* "(2 meshes)", and for one the singular: "(1 mesh)", "(1 scene)". */
         size_t n = strlen(array);
         if (count == 1) {
             n -= n > 3 && strcmp(array + n - 3, "hes") == 0 ? 2 : 1;
         }
         char num[32];
-        snprintf(num, sizeof num, x < GL_MAX_SAFE_INT ? "%.0f" : "%g", x);
+        if (x < GL_MAX_SAFE_INT) {
+            snprintf(num, sizeof num, "%.0f", x);
+        } else {
+            snprintf(num, sizeof num, "%g", x);
+        }
         return fail(s, "%s: index %s out of range (%u %.*s)", path, num, count, (int)n, array);
     }
     *out = (uint32_t)x;
