@@ -493,9 +493,16 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
         }
     }
     if (in != NULL && importable == 0) {
-        fprintf(stderr, "sluice pack: nothing left to pack: %s; nothing written\n",
-                skip_unsupported ? "every primitive of the input was skipped as unsupported"
-                                 : "the input has no mesh primitive");
+        const char *inputs_word = *input_count > 1 ? "inputs" : "input";
+        if (skip_unsupported) {
+            fprintf(stderr,
+                    "sluice pack: nothing left to pack: every primitive of the %s was skipped as unsupported; nothing "
+                    "written\n",
+                    inputs_word);
+        } else {
+            fprintf(stderr, "sluice pack: nothing left to pack: no mesh primitive in the %s; nothing written\n",
+                    inputs_word);
+        }
         gltf_close(scene);
         return CLI_FAILED;
     }
@@ -524,7 +531,8 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
     if (rc == CLI_OK && synthetic == NULL && added == 0) {
         /* Importable primitives, but none with a triangle. */
         progress_end(&pg);
-        fprintf(stderr, "sluice pack: nothing left to pack: no mesh of the input has a triangle; nothing written\n");
+        fprintf(stderr, "sluice pack: nothing left to pack: no mesh of the %s has a triangle; nothing written\n",
+                *input_count > 1 ? "inputs" : "input");
         rc = CLI_FAILED;
     }
     if (rc != CLI_OK) {

@@ -12,7 +12,8 @@
 #   help              pack --help prints its usage and exits 0
 #   outside_path      a uri '../tri.bin' is refused, and packs with --allow-outside-paths
 #   nothing_left      --skip-unsupported over points only: "nothing left to pack",
-#                     an existing output untouched, a new one never created
+#                     an existing output untouched, a new one never created; the
+#                     same for a glTF without meshes and one without vertices
 #   index_4294967295  bufferViews[0].buffer 4294967295 is refused naming its path
 # Each refusal must exit with its code, name the files, and leave every
 # input (and an existing output) byte for byte as it was, with no temporary
@@ -126,9 +127,18 @@ nothing_left)
     expect 1 "nothing left to pack: every primitive of the input was skipped as unsupported; nothing written" \
         "$@" pack --skip-unsupported points.gltf -o old.pack
     cmp old.pack tri.glb.orig || fail "old.pack changed"
-    expect 1 "nothing left to pack" "$@" pack --skip-unsupported points.gltf -o new.pack
+    expect 1 "nothing left to pack: every primitive of the inputs was skipped" \
+        "$@" pack --skip-unsupported points.gltf points.gltf -o new.pack
     [ ! -e new.pack ] || fail "new.pack was created"
-    rm -f points.gltf
+    # No mesh at all, and a mesh whose only primitive has no vertex.
+    printf '{"asset":{"version":"2.0"},"meshes":[]}' >empty.gltf
+    expect 1 "nothing left to pack: no mesh primitive in the input; nothing written" "$@" pack empty.gltf -o new.pack
+    [ ! -e new.pack ] || fail "new.pack was created"
+    tri_gltf tri.bin "" "$views" | sed 's/"count":3/"count":0/' >none.gltf
+    expect 1 "nothing left to pack: no mesh of the input has a triangle; nothing written" \
+        "$@" pack none.gltf -o new.pack
+    [ ! -e new.pack ] || fail "new.pack was created"
+    rm -f points.gltf empty.gltf none.gltf
     ;;
 index_4294967295)
     tri_gltf tri.bin "" '"bufferViews":[{"buffer":4294967295,"byteLength":36}]' >bad.gltf
