@@ -137,15 +137,19 @@ static void bus_handler(int sig, siginfo_t *info, void *uctx)
         bus_previous.sa_handler(sig);
         return;
     }
-    /* The default action: restored, then the signal again (pending until
-     * this handler returns; a fault also recurs when the instruction
-     * re-runs), so the process dies of SIGBUS as it would have. */
+    /* The default action: restored, the signal unblocked (the handler runs
+     * with it blocked) and raised again, so the process dies of SIGBUS
+     * here, as it would have without this handler. */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
-    raise(sig);
+    (void)sigaction(sig, &dfl, NULL);
+    sigset_t bus;
+    sigemptyset(&bus);
+    sigaddset(&bus, sig);
+    (void)pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+    (void)raise(sig);
 }
 
 static void bus_install(void)
@@ -174,7 +178,7 @@ static slc_status file_guard(void *user, slc_status (*fn)(void *ctx), void *ctx)
         sigset_t bus;
         sigemptyset(&bus);
         sigaddset(&bus, SIGBUS);
-        pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+        (void)pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
         return SLC_E_IO;
     }
     armed = &rec;
