@@ -265,7 +265,18 @@ int cmd_bench(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
         return bench_stream(argc - 1, argv + 1);
     }
-    int quick = 0, json = 0, ok = argc >= 1 && strcmp(argv[0], "alloc") == 0;
+    int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
+    if (alloc && cli_wants_help(argc - 1, argv + 1)) {
+        fputs("usage: sluice bench alloc [--quick] [--json]\n\n"
+              "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
+              "measured in the same run.\n\n"
+              "  --quick     fewer repeats (a smoke run, not a measurement)\n"
+              "  --json      the figures as JSON on stdout\n"
+              "  -h, --help  this text\n",
+              stdout);
+        return CLI_OK;
+    }
+    int quick = 0, json = 0, ok = alloc;
     for (int i = 1; ok && i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
@@ -276,11 +287,14 @@ int cmd_bench(int argc, char **argv)
         }
     }
     if (!ok) {
-        fprintf(stderr, "usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
-                        "       sluice bench pool [--quick]\n"
-                        "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
-                        "                           [--json]\n");
-        return CLI_USAGE;
+        int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
+        fputs("usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
+              "       sluice bench pool [--quick]\n"
+              "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
+              "                           [--json]\n"
+              "(sluice bench SUBCOMMAND --help: what it measures)\n",
+              help ? stdout : stderr);
+        return help ? CLI_OK : CLI_USAGE;
     }
     const size_t repeats = quick ? 5 : REPEATS_MAX, rounds = quick ? 20 : 196, lat_rounds = quick ? 98 : 977;
     const size_t batch_ops = rounds * ROUND, lat_ops = lat_rounds * ROUND;

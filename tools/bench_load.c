@@ -54,6 +54,16 @@ int bench_load(int argc, char **argv)
 {
     const char *path = NULL;
     int repeats = 9, use_pread = 0;
+    if (cli_wants_help(argc, argv)) {
+        fputs("usage: sluice bench load PACK [--quick] [--pread]\n\n"
+              "Chunk load (read, verify, decode) through the pack reader against plain\n"
+              "LZ4_decompress_safe of the same chunks, mapped and through pread.\n\n"
+              "  --quick     fewer repeats (a smoke run, not a measurement)\n"
+              "  --pread     also measure loads through pread\n"
+              "  -h, --help  this text\n",
+              stdout);
+        return CLI_OK;
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             repeats = 3;

@@ -434,6 +434,16 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
 int bench_pool(int argc, char **argv)
 {
     int quick = 0;
+    if (cli_wants_help(argc, argv)) {
+        fputs("usage: sluice bench pool [--quick]\n\n"
+              "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
+              "against a pool that scans every page for its victim, after checking that\n"
+              "both make the same decisions.\n\n"
+              "  --quick     1k and 64k pages, fewer repeats\n"
+              "  -h, --help  this text\n",
+              stdout);
+        return CLI_OK;
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;

@@ -553,6 +553,22 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 
 /* --- the command ------------------------------------------------------------------ */
 
+static int stream_help(void)
+{
+    fputs(USAGE "\n"
+          "The stream scheduler end to end on the host backend: GB/s against plain LZ4\n"
+          "decode, ns a request on hits and misses, and peak RSS through a pool of\n"
+          "pack/50 pages against loading everything.\n\n"
+          "  --profile FILE  budgets and stream settings (default: budgets/default.profile)\n"
+          "  --workers N     worker threads, 1..64 (default: the online CPUs)\n"
+          "  --reps N        repetitions, 1..99 (default 5)\n"
+          "  --pool-pages N  pages of the streaming pool (default: pack/50)\n"
+          "  --json          the figures as JSON on stdout\n"
+          "  -h, --help      this text\n",
+          stdout);
+    return CLI_OK;
+}
+
 static int parse_args(int argc, char **argv, bench *b)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -838,6 +854,9 @@ int bench_stream(int argc, char **argv)
     static results res;
     memset(&b, 0, sizeof b);
     memset(&res, 0, sizeof res);
+    if (cli_wants_help(argc, argv)) {
+        return stream_help();
+    }
     int rc = parse_args(argc, argv, &b);
     if (rc == CLI_OK) {
         rc = setup(&b);

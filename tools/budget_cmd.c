@@ -6,15 +6,67 @@
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "sluice/host_store.h"
 #include "sluice/platform.h"
+
+#define CHECK_USAGE "usage: sluice budget check FILE [--json] [--this-machine]\n"
+#define HEADER_USAGE "usage: sluice budget header FILE [-o OUT] [--name NAME]\n"
+
+static int check_help(void)
+{
+    fputs(CHECK_USAGE "\n"
+          "Validates a budget profile, maps its memory block once, carves it into the\n"
+          "profile's arenas and prints the memory report.\n"
+          "\n"
+          "  --json          the report as one JSON object on stdout\n"
+          "  --this-machine  also fail (exit 1) when the page pool does not fit this machine\n"
+          "  -h, --help      this text\n"
+          "\n"
+          "The memory block is host memory on every target, and this command maps it to\n"
+          "build the report: a block larger than this machine's physical memory, or than\n"
+          "what the address-space limit (RLIMIT_AS) leaves, is refused (exit 1) before\n"
+          "anything is mapped. The page pool (gpu/pool) is device memory on a GPU target,\n"
+          "so a profile written for a larger device is still checked here: a pool that\n"
+          "this machine could not hold in host memory (as `sluice run --backend host`\n"
+          "would) gets a note on stderr and exit 0, unless --this-machine asks whether\n"
+          "the profile runs here.\n"
+          "\n"
+          "exit codes: 0 ok, 1 a bad profile or memory this machine cannot give,\n"
+          "2 bad command line, 3 the file cannot be read\n",
+          stdout);
+    return CLI_OK;
+}
+
+static int header_help(void)
+{
+    fputs(HEADER_USAGE "\n"
+          "Emits the profile as a C header for firmware that cannot read files: the\n"
+          "profile as static const data and the size and alignment of its memory block.\n"
+          "\n"
+          "  -o OUT       write to OUT (through a temporary renamed over OUT when\n"
+          "               complete: a failed write leaves an existing OUT as it was);\n"
+          "               default stdout\n"
+          "  --name NAME  the C identifier stem (default: the profile's name)\n"
+          "  -h, --help   this text\n"
+          "\n"
+          "exit codes: 0 ok, 1 a bad profile, 2 bad command line, 3 a file cannot be read\n"
+          "or written\n",
+          stdout);
+    return CLI_OK;
+}
 
 static int budget_check(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, this_machine = 0;
+    if (cli_wants_help(argc, argv)) {
+        return check_help();
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--this-machine") == 0) {
+            this_machine = 1;
         } else if (argv[i][0] == '-' || path != NULL) {
             fprintf(stderr, "sluice budget check: unexpected argument '%s'\n", argv[i]);
             return CLI_USAGE;
@@ -23,7 +75,7 @@ static int budget_check(int argc, char **argv)
         }
     }
     if (path == NULL) {
-        fprintf(stderr, "usage: sluice budget check FILE [--json]\n");
+        fputs(CHECK_USAGE, stderr);
         return CLI_USAGE;
     }
     slc_profile p;
@@ -35,6 +87,23 @@ static int budget_check(int argc, char **argv)
     if (slc_memory_calculate_requirements(&p, &req) != SLC_OK) {
         fprintf(stderr, "%s: the profile needs more memory than this machine can address\n", path);
         return CLI_FAILED;
+    }
+    /* Before mapping: the block is mapped here whatever the target; the pool
+     * only by `sluice run --backend host` (see check_help). */
+    char why[512];
+    if (cli_check_machine_memory(&p, req.block_size, 0, 0, why, sizeof why) != 0) {
+        fprintf(stderr, "sluice budget check: %s\n", why);
+        return CLI_FAILED;
+    }
+    size_t fp = slc_host_store_footprint(p.page_count, (uint32_t)p.page_size);
+    uint64_t pool = fp != 0 ? fp : (uint64_t)p.page_count * p.page_size;
+    if (cli_check_machine_memory(&p, req.block_size, pool, 0, why, sizeof why) != 0) {
+        if (this_machine) {
+            fprintf(stderr, "sluice budget check: %s\n", why);
+            return CLI_FAILED;
+        }
+        fprintf(stderr, "sluice budget check: note: %s; `sluice run --backend host` would refuse it here "
+                        "(--this-machine: a failure)\n", why);
     }
     /* Build the real thing: map the block once, carve it, report. */
     slc_platform_block block;
@@ -72,6 +141,9 @@ static void c_ident(const char *name, char *out, size_t cap, int upper)
 static int budget_header(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *name = NULL;
+    if (cli_wants_help(argc, argv)) {
+        return header_help();
+    }
     for (int i = 0; i < argc; i++) {
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--name") == 0) && i + 1 < argc) {
             *(argv[i][1] == 'o' ? &out_path : &name) = argv[i + 1];
@@ -84,7 +156,7 @@ static int budget_header(int argc, char **argv)
         }
     }
     if (path == NULL) {
-        fprintf(stderr, "usage: sluice budget header FILE [-o OUT] [--name NAME]\n");
+        fputs(HEADER_USAGE, stderr);
         return CLI_USAGE;
     }
     slc_profile p;
@@ -167,7 +239,10 @@ int cmd_budget(int argc, char **argv)
         int cmd_budget_fit(int argc, char **argv); /* tools/fit_cmd.c */
         return cmd_budget_fit(argc - 1, argv + 1);
     }
-    fprintf(stderr, "usage: sluice budget check FILE [--json]\n       sluice budget header FILE [-o OUT] [--name NAME]\n"
-                    "       sluice budget fit PROFILE PACK [--trace FILE | --camera PATH ...] [--json]\n");
-    return CLI_USAGE;
+    int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
+    fputs(CHECK_USAGE "       sluice budget header FILE [-o OUT] [--name NAME]\n"
+                      "       sluice budget fit PROFILE PACK [--trace FILE | --camera PATH ...] [--json]\n"
+                      "(sluice budget SUBCOMMAND --help: its options)\n",
+          help ? stdout : stderr);
+    return help ? CLI_OK : CLI_USAGE;
 }

@@ -36,6 +36,10 @@ int cli_load_profile(const char *path, slc_profile *out);
 /* A logger that prints "sluice: level: message" on stderr. */
 extern const slc_logger cli_stderr_logger;
 
+/* 1 when one of argv[0..argc) is --help or -h: the subcommand then prints
+ * its usage on stdout and exits CLI_OK. */
+int cli_wants_help(int argc, char **argv);
+
 /* "64 MiB" for exact binary multiples, else "12345 B". */
 const char *cli_size(unsigned long long bytes, char *buf, size_t cap);
 
@@ -53,6 +57,20 @@ typedef struct cli_pack {
  * while open (out->file.io refers to it). */
 int cli_pack_open(const char *path, unsigned flags, const slc_logger *log, cli_pack *out);
 void cli_pack_close(cli_pack *p);
+
+/* The one rule for host memory this machine cannot give, checked before
+ * it is mapped (`sluice run`, `sluice budget check`): block bytes of the
+ * memory block (slc_memory_requirements.block_size) plus pool bytes of a
+ * page pool in host memory (slc_host_store_footprint; 0 when the pool is
+ * not mapped here) against this machine's physical memory, and what is
+ * still to be mapped (the pool alone when block_mapped is 1) against what
+ * RLIMIT_AS leaves the process (slc_platform_query_memory_limits). Returns
+ * 0 when they fit, or -1 with msg (cap bytes) naming the profile, what was
+ * asked and what is available, e.g. "profile 'x': host page pool of 512.0
+ * GiB (gpu/pool: 524288 pages of 1 MiB) exceeds this machine's physical
+ * memory of 23.4 GiB". */
+int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool, int block_mapped, char *msg,
+                             size_t cap);
 
 /* The memory report of an initialised memory system, as a table or JSON. */
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "sluice/platform.h"
 
 typedef struct tally {
@@ -36,16 +37,37 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+#define USAGE "usage: sluice inspect FILE [--verify] [--json] [--pread]\n"
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: sluice inspect FILE [--verify] [--json] [--pread]\n");
+    fputs(USAGE, stderr);
     return CLI_USAGE;
+}
+
+static int help(void)
+{
+    fputs(USAGE "\n"
+          "A pack's header, tables, chunk statistics per codec and LOD, and page fill.\n"
+          "\n"
+          "  --verify  read, check (XXH3) and decode every chunk, and check its content;\n"
+          "            exit 1 when any is bad\n"
+          "  --json    the same as one JSON object on stdout (every string escaped)\n"
+          "  --pread   read the pack with pread instead of mapping it\n"
+          "  -h, --help  this text\n"
+          "\n"
+          "exit codes: 0 ok, 1 a bad pack or bad chunks, 2 bad command line, 3 the file cannot be read\n",
+          stdout);
+    return CLI_OK;
 }
 
 int cmd_inspect(int argc, char **argv)
 {
     const char *path = NULL;
     int verify = 0, json = 0, use_pread = 0;
+    if (cli_wants_help(argc, argv)) {
+        return help();
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--verify") == 0) {
             verify = 1;
@@ -117,9 +139,11 @@ int cmd_inspect(int argc, char **argv)
         free(page);
     }
     if (json) {
-        printf("{\"file\": \"%s\", \"version\": \"%u.%u\", \"page_size\": %u, \"file_size\": %" PRIu64
+        fputs("{\"file\": ", stdout);
+        esc_json(stdout, path); /* a file name is any bytes but NUL and '/' */
+        printf(", \"version\": \"%u.%u\", \"page_size\": %u, \"file_size\": %" PRIu64
                ", \"required_features\": %u, \"optional_features\": %u,\n",
-               path, h->version_major, h->version_minor, h->page_size, h->file_size, h->required_features,
+               h->version_major, h->version_minor, h->page_size, h->file_size, h->required_features,
                h->optional_features);
         printf(" \"chunks\": %u, \"unique_payloads\": %" PRIu64 ", \"objects\": %u, \"lods\": %u, \"spans\": %u, "
                "\"instances\": %u, \"string_bytes\": %u,\n",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "sluice/platform.h"
 
 static void log_stderr(void *user, slc_log_level level, slc_status status, const char *message)
@@ -60,6 +61,16 @@ int cli_load_profile(const char *path, slc_profile *out)
     return CLI_OK;
 }
 
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const char *cli_size(unsigned long long v, char *buf, size_t cap)
 {
     static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
@@ -72,6 +83,70 @@ const char *cli_size(unsigned long long v, char *buf, size_t cap)
     }
     snprintf(buf, cap, "%llu B", v);
     return buf;
+}
+
+/* "23.4 GiB": one decimal in the largest unit, or cli_size's exact form. */
+static const char *approx_size(uint64_t v, char *buf, size_t cap)
+{
+    static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < 4; i++) {
+        uint64_t scale = 1ull << (10 * (4 - i));
+        if (v >= scale && v % scale != 0) {
+            snprintf(buf, cap, "%.1f %s", (double)v / (double)scale, units[i]);
+            return buf;
+        }
+        if (v >= scale) {
+            break;
+        }
+    }
+    return cli_size(v, buf, cap);
+}
+
+/* "memory block of 64 MiB (...)", "host page pool of ...", or both. */
+static void describe(const slc_profile *p, uint64_t block, uint64_t pool, char *what, size_t cap)
+{
+    char a[32], b[32], c[32], t[32], pages[96];
+    snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count, cli_size(p->page_size, c, sizeof c));
+    if (pool == 0) {
+        snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds", approx_size(block, a, sizeof a));
+    } else if (block == 0) {
+        snprintf(what, cap, "host page pool of %s (%s) exceeds", approx_size(pool, a, sizeof a), pages);
+    } else {
+        snprintf(what, cap, "memory block of %s and host page pool of %s (%s), %s together, exceed",
+                 approx_size(block, a, sizeof a), approx_size(pool, b, sizeof b), pages,
+                 approx_size(block + pool, t, sizeof t));
+    }
+}
+
+int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool, int block_mapped, char *msg,
+                             size_t cap)
+{
+    slc_platform_memory_limits lim;
+    slc_platform_query_memory_limits(&lim);
+    char what[256], a[32], b[32], c[32];
+    /* Both are host memory: together against the machine. */
+    if (lim.physical != 0 && block + pool > lim.physical) {
+        describe(p, block, pool, what, sizeof what);
+        snprintf(msg, cap, "profile '%s': %s this machine's physical memory of %s", p->name, what,
+                 approx_size(lim.physical, a, sizeof a));
+        return -1;
+    }
+    /* A block already mapped is in the address space in use. */
+    uint64_t ask = block_mapped ? pool : block + pool;
+    if (lim.address_space_limit != UINT64_MAX) {
+        uint64_t left =
+            lim.address_space_limit > lim.address_space_used ? lim.address_space_limit - lim.address_space_used : 0;
+        if (ask > left) {
+            describe(p, block_mapped ? 0 : block, pool, what, sizeof what);
+            snprintf(msg, cap,
+                     "profile '%s': %s the %s that the address-space limit (RLIMIT_AS, ulimit -v) of %s leaves this "
+                     "process (%s in use)",
+                     p->name, what, approx_size(left, a, sizeof a), approx_size(lim.address_space_limit, b, sizeof b),
+                     approx_size(lim.address_space_used, c, sizeof c));
+            return -1;
+        }
+    }
+    return 0;
 }
 
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
@@ -153,9 +228,12 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
     slc_budgets *b = slc_memory_budgets(m);
     slc_budget_stats st[SLC_BUDGET_MAX];
     size_t n = slc_budgets_walk_report(b, st, SLC_BUDGET_MAX);
-    fprintf(f, "{\n  \"profile\": \"%s\",\n  \"block\": {\"size\": %zu, \"align\": %zu, \"arena_bytes\": %zu, "
-               "\"arenas\": %" PRIu32 ", \"overhead\": %zu},\n",
-            p->name, req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
+    /* Every string through esc_json: names come from files. */
+    fputs("{\n  \"profile\": ", f);
+    esc_json(f, p->name);
+    fprintf(f, ",\n  \"block\": {\"size\": %zu, \"align\": %zu, \"arena_bytes\": %zu, \"arenas\": %" PRIu32
+               ", \"overhead\": %zu},\n",
+            req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
     fprintf(f, "  \"budgets\": [\n");
     for (size_t i = 0; i < n; i++) {
         const slc_budget_stats *s = &st[i];
@@ -164,27 +242,31 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
         if (ar != NULL) {
             slc_arena_get_stats(ar, &as);
         }
+        fputs("    {\"name\": ", f);
+        esc_json(f, s->name);
+        fputs(", \"parent\": ", f);
+        esc_json(f, s->parent.index == SLC_BUDGET_NONE_INDEX ? NULL : st[s->parent.index].name);
         fprintf(f,
-                "    {\"name\": \"%s\", \"parent\": %s%s%s, \"limit\": %" PRIu64 ", \"arena\": %zu, "
-                "\"current\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"reservations\": %" PRIu64
-                ", \"refused\": %" PRIu64 ", \"refused_here\": %" PRIu64 "}%s\n",
-                s->name, s->parent.index == SLC_BUDGET_NONE_INDEX ? "" : "\"",
-                s->parent.index == SLC_BUDGET_NONE_INDEX ? "null" : st[s->parent.index].name,
-                s->parent.index == SLC_BUDGET_NONE_INDEX ? "" : "\"", s->limit, as.capacity, s->current, s->peak,
-                s->reservations, s->refused, s->refused_here, i + 1 < n ? "," : "");
+                ", \"limit\": %" PRIu64 ", \"arena\": %zu, \"current\": %" PRIu64 ", \"peak\": %" PRIu64
+                ", \"reservations\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"refused_here\": %" PRIu64 "}%s\n",
+                s->limit, as.capacity, s->current, s->peak, s->reservations, s->refused, s->refused_here,
+                i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"phases\": [\n");
     size_t phases = slc_budgets_phase_count(b);
     for (size_t ph = 0; ph < phases; ph++) {
         slc_phase_stats first;
         slc_budgets_get_phase(b, ph, st[0].id, &first);
-        fprintf(f, "    {\"index\": %zu, \"name\": \"%s\", \"ended\": %s, \"peaks\": [", ph, first.phase,
-                first.ended ? "true" : "false");
+        fprintf(f, "    {\"index\": %zu, \"name\": ", ph);
+        esc_json(f, first.phase);
+        fprintf(f, ", \"ended\": %s, \"peaks\": [", first.ended ? "true" : "false");
         for (size_t i = 0; i < n; i++) {
             slc_phase_stats ps;
             slc_budgets_get_phase(b, ph, st[i].id, &ps);
-            fprintf(f, "{\"budget\": \"%s\", \"start\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"end\": %" PRIu64 "}%s",
-                    st[i].name, ps.start, ps.peak, ps.end, i + 1 < n ? ", " : "");
+            fputs("{\"budget\": ", f);
+            esc_json(f, st[i].name);
+            fprintf(f, ", \"start\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"end\": %" PRIu64 "}%s", ps.start, ps.peak,
+                    ps.end, i + 1 < n ? ", " : "");
         }
         fprintf(f, "]}%s\n", ph + 1 < phases ? "," : "");
     }
@@ -198,8 +280,9 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
             p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
     fprintf(f, "  \"partitions\": [");
     for (uint32_t i = 0; i < p->partition_count; i++) {
-        fprintf(f, "%s{\"name\": \"%s\", \"pages\": %" PRIu32 "}", i ? ", " : "", p->partitions[i].name,
-                p->partitions[i].page_count);
+        fprintf(f, "%s{\"name\": ", i ? ", " : "");
+        esc_json(f, p->partitions[i].name);
+        fprintf(f, ", \"pages\": %" PRIu32 "}", p->partitions[i].page_count);
     }
     fprintf(f, "]\n}\n");
 }

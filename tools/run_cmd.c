@@ -448,11 +448,22 @@ static int open_host_store(run *r)
                 r->prof.name);
         return CLI_FAILED;
     }
-    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK ||
-        slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
-                               &r->host_store) != SLC_OK) {
-        fprintf(stderr, ME ": the host store of %u pages of %u bytes does not fit the gpu/pool budget of profile '%s'\n",
-                pages, page_size, r->prof.name);
+    char why[512];
+    if (cli_check_machine_memory(&r->prof, r->block.size, fp, 1, why, sizeof why) != 0) {
+        fprintf(stderr, ME ": %s\n", why);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n",
+                r->prof.name, pages, page_size);
+        return CLI_FAILED;
+    }
+    slc_status hs = slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
+                                           &r->host_store);
+    if (hs != SLC_OK) {
+        fprintf(stderr, ME ": the host store of %u pages of %u bytes %s of profile '%s' (%s)\n", pages, page_size,
+                hs == SLC_E_BUDGET_REFUSED ? "does not fit the gpu/pool budget" : "cannot be set up in the block",
+                r->prof.name, slc_status_name(hs));
         return CLI_FAILED;
     }
     r->store = &r->host_store;
@@ -1124,6 +1135,11 @@ static int run_main(run *r)
     slc_memory_requirements req;
     if (slc_memory_calculate_requirements(&r->prof, &req) != SLC_OK) {
         fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", r->o.profile_path);
+        return CLI_FAILED;
+    }
+    char why[512]; /* before mapping: memory this machine cannot give is refused, not populated */
+    if (cli_check_machine_memory(&r->prof, req.block_size, 0, 0, why, sizeof why) != 0) {
+        fprintf(stderr, ME ": %s\n", why);
         return CLI_FAILED;
     }
     if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block) != SLC_OK ||

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <time.h>
@@ -51,6 +52,38 @@ slc_status slc_platform_block_map(size_t size, unsigned flags, const slc_logger 
         out->locked = 1;
     }
     return SLC_OK;
+}
+
+void slc_platform_query_memory_limits(slc_platform_memory_limits *out)
+{
+    SLC_ASSERT(out != NULL);
+    out->physical = 0;
+    out->address_space_limit = UINT64_MAX;
+    out->address_space_used = 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) {
+        out->physical = (uint64_t)pages * (uint64_t)page;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        out->address_space_limit = (uint64_t)rl.rlim_cur;
+    }
+#ifdef __linux__
+    /* The first field of statm: the process's virtual size in pages. */
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[128];
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        uint64_t v = 0;
+        for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
+            v = v * 10u + (uint64_t)(buf[i] - '0');
+        }
+        if (page > 0) {
+            out->address_space_used = v * (uint64_t)page;
+        }
+    }
+#endif
 }
 
 void slc_platform_block_unmap(slc_platform_block *block)

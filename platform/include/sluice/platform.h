@@ -39,6 +39,28 @@ slc_status slc_platform_block_map(size_t size, unsigned flags, const slc_logger 
 /* Unmaps a block from slc_platform_block_map; the struct is zeroed. */
 void slc_platform_block_unmap(slc_platform_block *block);
 
+/* What this machine can give a mapping, for a check made before mapping:
+ * slc_platform_block_map populates every page, so a block larger than the
+ * machine's memory would run until the kernel refuses or the OOM killer
+ * steps in, instead of failing at once with a reason. */
+typedef struct slc_platform_memory_limits {
+    /* Bytes of physical memory (sysconf(_SC_PHYS_PAGES) x the page size):
+     * the machine's fixed ceiling, not what happens to be free now (that
+     * changes from one moment to the next, and a check that depends on it
+     * would not give the same answer twice). 0 when unknown. */
+    uint64_t physical;
+    /* The address-space limit (RLIMIT_AS soft limit, `ulimit -v`) in
+     * bytes; UINT64_MAX when unlimited or unknown. */
+    uint64_t address_space_limit;
+    /* Bytes of address space the process already uses (Linux:
+     * /proc/self/statm); 0 when unknown. */
+    uint64_t address_space_used;
+} slc_platform_memory_limits;
+
+/* Fills *out (every field, 0 or UINT64_MAX where unknown). A few system
+ * calls; no allocation; thread-safe. */
+void slc_platform_query_memory_limits(slc_platform_memory_limits *out);
+
 /* A fault-injection hook for tests (slc_platform_file_set_fault_hook),
  * called before each pread system call of the file's io.read, on the
  * reading thread (a worker's, when there are workers: it must be
