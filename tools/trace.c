@@ -237,6 +237,12 @@ void trace_reader_init_mem(trace_reader *rd, const char *text, size_t len, const
     rd->mem_len = len;
 }
 
+void trace_reader_init_stream(trace_reader *rd, FILE *f, const char *file, size_t max_requests)
+{
+    reader_reset(rd, file, max_requests);
+    rd->f = f;
+}
+
 int trace_reader_open(trace_reader *rd, const char *path, size_t max_requests)
 {
     reader_reset(rd, path, max_requests);

@@ -69,6 +69,9 @@ typedef struct trace_reader {
 /* A reader over len bytes of text (file names it in messages); nothing to close. */
 void trace_reader_init_mem(trace_reader *rd, const char *text, size_t len, const char *file, size_t max_requests);
 
+/* A reader over an open stream (not closed by trace_reader_close). */
+void trace_reader_init_stream(trace_reader *rd, FILE *f, const char *file, size_t max_requests);
+
 /* Opens path for reading (a pipe is fine: the trace is read once, in
  * order). Returns 0, or -1 with "PATH: reason" in rd->err. */
 int trace_reader_open(trace_reader *rd, const char *path, size_t max_requests);

@@ -17,7 +17,10 @@
  * On failure: -1, *out all zero, and the message is "fuzz.trace:LINE: ..."
  * with LINE a line of the input (1 for an empty one) and text after it; the
  * result does not depend on the file name or on whether a message is asked
- * for. A broken property aborts with its name, which libFuzzer reports. */
+ * for. The same bytes read from a stream (fmemopen: the reader's path for
+ * files and pipes) give the same requests, partitions and frame count, or
+ * the same message. A broken property aborts with its name, which libFuzzer
+ * reports. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <inttypes.h>
 #include <stdint.h>
@@ -178,6 +181,43 @@ static void check_err(const char *err, size_t cap, const char *file, uint32_t li
     REQUIRE_MSG(line <= (lines == 0 ? 1u : lines), err);
 }
 
+/* The stream reader over the same bytes agrees with trace_parse: its result
+ * t (rc 0) or its message err (rc -1). */
+static void check_stream(const char *text, size_t size, int rc, const trace *t, const char *err)
+{
+    if (size == 0) {
+        return; /* fmemopen refuses an empty buffer */
+    }
+    FILE *f = fmemopen((void *)(uintptr_t)text, size, "r");
+    REQUIRE(f != NULL);
+    static trace_reader rd;
+    trace_reader_init_stream(&rd, f, FILE_NAME, MAX_REQUESTS);
+    trace_req r;
+    size_t n = 0;
+    int k;
+    while ((k = trace_reader_next(&rd, &r)) == 1) {
+        if (rc != 0) {
+            continue; /* the requests before the bad line */
+        }
+        REQUIRE(n < t->count);
+        const trace_req *x = &t->reqs[n++];
+        REQUIRE(x->frame == r.frame && x->id == r.id && x->kind == r.kind && x->lod == r.lod &&
+                x->priority == r.priority && x->partition == r.partition && x->line == r.line);
+    }
+    REQUIRE(trace_reader_next(&rd, &r) == k); /* the end, or the failure, stays */
+    if (rc == 0) {
+        REQUIRE(k == 0 && n == t->count);
+        REQUIRE(trace_reader_frames(&rd) == t->frames);
+        REQUIRE(rd.partition_count == t->partition_count);
+        REQUIRE(memcmp(rd.partitions, t->partitions, sizeof rd.partitions) == 0);
+    } else {
+        REQUIRE(k == -1);
+        REQUIRE_MSG(strcmp(rd.err, err) == 0, rd.err);
+    }
+    trace_reader_close(&rd);
+    REQUIRE(fclose(f) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -187,6 +227,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(err, 0xA5, sizeof err); /* the parser must write all of what it reports */
     int rc = trace_parse(text, size, FILE_NAME, MAX_REQUESTS, &t, err, sizeof err);
     REQUIRE(rc == 0 || rc == -1);
+    REQUIRE(rc == 0 || rc == -1);
+    check_stream(text, size, rc, &t, err);
     if (rc == 0) {
         REQUIRE(err[0] == '\0');
         check_ok(&t, lines, MAX_REQUESTS);
