@@ -933,6 +933,23 @@ static void test_pinning_errors(void **state)
     assert_int_equal(info.state, SLC_PAGE_PINNED);
     fx_close(&f);
 
+    /* A pinned chunk whose index leaves its cluster (the checksum holds):
+     * its page is not pinned, the create fails and gives everything back. */
+    fx_open(&f, &p, &default_pack);
+    slc_pack_close(f.pk);
+    edit_chunk(&f.pack, 8, 3);
+    assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/meta", &meta), SLC_OK);
+    assert_int_equal(slc_pack_open(&f.io.io, "stream.pack", &f.profile, meta, &f.pack_logger, &f.pk), SLC_OK);
+    slc_arena_get_stats(meta, &m0);
+    d = fx_desc(&f);
+    assert_int_equal(slc_stream_create(&d, &f.s), SLC_E_PACK_CHUNK_CONTENT);
+    assert_null(f.s);
+    assert_string_equal(f.log.message, "stream: pinned chunk 8 could not be loaded: SLC_E_PACK_CHUNK_CONTENT");
+    assert_string_equal(f.pack_log.message, "pack 'stream.pack': chunk 8 cluster 0: triangle 0 uses vertex 3 of 3");
+    slc_arena_get_stats(meta, &m1);
+    assert_int_equal(m1.used, m0.used);
+    fx_close(&f);
+
     /* An unknown pin partition. */
     fx_open(&f, &p, &default_pack);
     d = fx_desc(&f);
