@@ -1,21 +1,25 @@
 #!/bin/sh
-# machine_memory.sh OUTDIR PACK SLUICE...: memory this machine cannot give
+# machine_memory.sh CASE OUTDIR PACK SLUICE...: memory this machine cannot give
 # is refused before it is mapped, naming the profile, the size and what is
 # available, never populated until the kernel refuses and never blamed on a
 # budget it fits.
+# physical:
 #   - a 1008 GiB host page pool: `budget check` notes it and exits 0 (a
 #     profile for a larger device is still checked), with --this-machine it
 #     fails (1); `run --backend host` fails (1) naming physical memory
 #   - a 1 TiB memory block: `budget check` and `run` fail (1)
+# rlimit:
 #   - a 560 MiB block under `ulimit -v` of 390 MiB: both fail (1) naming
 #     RLIMIT_AS; a 64 MiB block and a 512 MiB host pool: run maps the block,
-#     then fails (1) naming the pool and RLIMIT_AS (skipped, 77, where the tool cannot start under that limit:
-#     sanitizers and emulators reserve more address space than that)
+#     then fails (1) naming the pool and RLIMIT_AS
+#   (skipped, 77, where the tool cannot start under that limit: sanitizers
+#   and emulators reserve more address space than that)
 set -u
-out=$1
-pack=$2
-shift 2
-dir="$out/machine_memory"
+case_=$1
+out=$2
+pack=$3
+shift 3
+dir="$out/machine_memory_$case_"
 rm -rf "$dir"
 mkdir -p "$dir" || exit 1
 fail() { echo "machine_memory: $*" >&2; exit 1; }
@@ -74,6 +78,7 @@ expect() {
     fi
 }
 
+if [ "$case_" = physical ]; then
 profile huge-pool "64 MiB" "8 MiB" "1008 GiB" "1 MiB" 1032192
 pool_re="profile 'huge-pool': memory block of [0-9.]+ MiB and host page pool of 1008.0 GiB \(gpu/pool: 1032192 pages of 1 MiB\), [0-9.]+ GiB together, exceed this machine's physical memory of [0-9.]+ [GT]iB"
 expect 0 "budget check: note: $pool_re" "$@" budget check "$dir/huge-pool.profile"
@@ -86,9 +91,13 @@ block_re="profile 'huge-block': memory block of 1.0 TiB \(the cpu budgets' arena
 expect 1 "$block_re" "$@" budget check "$dir/huge-block.profile"
 expect 1 "$block_re" "$@" run "$pack" --profile "$dir/huge-block.profile" --backend host --frames 2
 
+echo "machine_memory physical: ok"
+exit 0
+fi
+
 profile big-block "560 MiB" "512 MiB" "16 MiB" "64 KiB" 256
 if ! (ulimit -v 400000 && "$@" version >/dev/null 2>&1); then
-    echo "machine_memory: skipped the RLIMIT_AS cases: the tool does not start under ulimit -v 400000"
+    echo "machine_memory: skipped: the tool does not start under ulimit -v 400000"
     exit 77
 fi
 as_re="profile 'big-block': memory block of 560.[0-9] MiB \(the cpu budgets' arenas\) exceeds the [0-9.]+ [KM]iB that the address-space limit \(RLIMIT_AS, ulimit -v\) of 390.6 MiB leaves this process \([0-9.]+ [KM]iB in use\)"
@@ -100,4 +109,4 @@ profile big-pool "64 MiB" "8 MiB" "512 MiB" "64 KiB" 8192
 pool_as_re="profile 'big-pool': host page pool of 512.[0-9] MiB \(gpu/pool: 8192 pages of 64 KiB\) exceeds the [0-9.]+ MiB that the address-space limit \(RLIMIT_AS, ulimit -v\) of 390.6 MiB leaves this process"
 expect 1 "sluice run: $pool_as_re" sh -c 'ulimit -v 400000 && exec "$@"' sh "$@" run "$pack" --profile "$dir/big-pool.profile" \
     --backend host --frames 2
-echo "machine_memory: ok"
+echo "machine_memory rlimit: ok"
