@@ -4,12 +4,14 @@
 #     temporary behind: once when an output cannot be created (the run
 #     stops before streaming: the eviction log and saved trace are not
 #     touched), once when the trace turns out bad at frame 5 (after the
-#     eviction log, Chrome trace and saved trace were being written).
+#     eviction log, Chrome trace and saved trace were being written), and
+#     when SIGTERM or SIGKILL stops a run that is streaming.
 #   - An output naming an input (the pack, the profile, the trace) is
 #     refused, exit 2, with a message naming both; the input is unchanged.
 #   - File names with '"', '\', '<', '&' and a byte that is not UTF-8: the
 #     --json report parses with python3's json module, the --svg with
-#     xml.etree, and the names come back (the invalid byte as U+FFFD).
+#     xml.etree, `budget fit --json` with json too, and the names come back
+#     (the invalid byte as U+FFFD).
 set -u
 out=$1
 pack=$2
@@ -51,6 +53,24 @@ printf '%s\n' "$msg"
 printf '%s\n' "$msg" | grep -q "bad-at-5.trace:12: object 999999 is not in pack" || fail "bad trace: no message naming line 12"
 same_as_before "bad trace at frame 5"
 
+# ... and a run stopped by SIGTERM (its temporaries removed) or SIGKILL (the
+# temporaries may stay; the targets are untouched either way).
+printf 'sluice-trace 1\nframes 100000000\n' > "$out/long.trace"
+for sig in TERM KILL; do
+    "$sluice" run "$pack" --backend host --trace "$out/long.trace" --evict-log "$out/old.evict" \
+        --svg "$out/old.svg" > /dev/null 2>&1 &
+    pid=$!
+    until ls -A "$out" | grep -q '^\.old\.evict\.'; do sleep 0.1; done # the run's files are open
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" -gt 128 ] || fail "SIG$sig: exit code $rc, expected death by the signal"
+    if [ "$sig" = KILL ]; then
+        rm -f "$out"/.old.* # what only SIGKILL may leave
+    fi
+    same_as_before "SIG$sig during the run"
+done
+
 # 2. An output is never an input.
 cp "$pack" "$out/in.pack"
 cp "$out/in.pack" "$out/in.pack.orig"
@@ -88,5 +108,15 @@ assert report["workload"] == "trace " + name + ".trace", report["workload"]
 title = "".join(svg.find("{http://www.w3.org/2000/svg}text").itertext())
 assert ("sluice run: " + name + ".pack, profile ") in title, title
 print("run_files: names round-trip: %r" % report["pack"])
+PY
+"$sluice" budget fit "$profile" "$out/$odd/$odd.pack" --trace "$out/$odd/$odd.trace" --json > "$out/odd-fit.json" ||
+    fail "budget fit with odd names failed"
+python3 - "$out/odd-fit.json" "$odd" <<'PY' || fail "budget fit's JSON is not valid, or a name did not come back"
+import json, os, sys
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+name = os.fsencode(sys.argv[2]).decode("utf-8", errors="replace")
+assert report["pack"] == name + ".pack", report["pack"]
+assert report["workload"] == "trace " + name + ".trace", report["workload"]
+print("run_files: budget fit names round-trip: %r" % report["workload"])
 PY
 echo "run_files: ok"
