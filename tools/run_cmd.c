@@ -369,9 +369,6 @@ typedef struct run {
     uint64_t objects, exact, coarser, none, stalls;
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
-    uint32_t nfailed;               /* failed chunks named, at most FAILED_NAMED_MAX */
-    uint32_t failed_chunk[FAILED_NAMED_MAX], failed_frame[FAILED_NAMED_MAX];
-    slc_status failed_status[FAILED_NAMED_MAX];
     run_timeline timeline;
     /* the files, each through a temporary (committed when the run completes) */
     atomic_file svg_file, chrome_file, ev_file, save_file;
@@ -613,30 +610,6 @@ static void drain_spans(run *r)
     }
 }
 
-/* A frame applied failed loads: names the first failed chunks (a walk of the
- * chunk states, only while fewer than FAILED_NAMED_MAX are named). */
-static void note_failures(run *r, uint32_t f)
-{
-    const uint32_t chunks = slc_pack_get_header(r->pack)->chunk_count;
-    for (uint32_t c = 0; c < chunks && r->nfailed < FAILED_NAMED_MAX; c++) {
-        slc_stream_chunk_info info;
-        slc_stream_get_chunk(r->s, c, &info);
-        if (info.state != SLC_STREAM_CHUNK_FAILED) {
-            continue;
-        }
-        uint32_t k = 0;
-        while (k < r->nfailed && r->failed_chunk[k] != c) {
-            k++;
-        }
-        if (k == r->nfailed) {
-            r->failed_chunk[k] = c;
-            r->failed_status[k] = info.status;
-            r->failed_frame[k] = f;
-            r->nfailed++;
-        }
-    }
-}
-
 /* Folds frame f's figures into the run's aggregates and outputs. */
 static void add_frame(run *r, uint32_t f, const frame_rec *fr)
 {
@@ -659,9 +632,6 @@ static void add_frame(run *r, uint32_t f, const frame_rec *fr)
     }
     if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && r->over_time++ == 0) {
         r->first_over_time = f;
-    }
-    if (fr->t.failures > 0 && r->nfailed < FAILED_NAMED_MAX) {
-        note_failures(r, f);
     }
     run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
     if (r->o.chrome != NULL) {
@@ -795,18 +765,27 @@ typedef struct summary {
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
     uint64_t reservations_while_streaming;
-    char failed[160]; /* "first: chunk 3 (SLC_E_...) at frame 2, ..." */
-    char reasons[REASONS_MAX][200];
+    char failed[256]; /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
+    char reasons[REASONS_MAX][320];
     uint32_t nreasons;
 } summary;
 
-/* "first: chunk 3 SLC_E_PACK_CHECKSUM (frame 2), ..." of the failed chunks named. */
-static void describe_failures(const run *r, char *buf, size_t cap)
+/* The first failed loads the stream recorded (at most FAILED_NAMED_MAX). */
+static uint32_t failures_named(const slc_stream_stats *st)
 {
-    size_t k = (size_t)snprintf(buf, cap, "%s", r->nfailed ? "first:" : "no chunk named");
-    for (uint32_t i = 0; i < r->nfailed && k < cap; i++) {
-        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %u)", i ? "," : "", r->failed_chunk[i],
-                              slc_status_name(r->failed_status[i]), r->failed_frame[i]);
+    uint32_t n = st->failure_records < SLC_STREAM_FAILURE_RECORDS ? st->failure_records : SLC_STREAM_FAILURE_RECORDS;
+    return n < FAILED_NAMED_MAX ? n : FAILED_NAMED_MAX;
+}
+
+/* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
+static void describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
+{
+    uint32_t n = failures_named(st);
+    size_t k = (size_t)snprintf(buf, cap, "%s", n ? "first:" : "no chunk named");
+    for (uint32_t i = 0; i < n && k < cap; i++) {
+        const slc_stream_failure *e = &st->first_failures[i];
+        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %" PRIu64 ")", i ? "," : "", e->chunk,
+                              slc_status_name(e->status), e->frame);
     }
 }
 
@@ -871,7 +850,7 @@ static int summarise(run *r, summary *s)
         add_reason(s, "%u of %u frames over --frame-budget-us %" PRIu64 " (first: frame %u, max %.1f us)", s->over_time,
                    r->frame_count, r->o.frame_budget_ns / 1000u, s->first_over_time, (double)s->max / 1e3);
     }
-    describe_failures(r, s->failed, sizeof s->failed);
+    describe_failures(&s->st, s->failed, sizeof s->failed);
     if (s->st.failures > 0 && !r->o.allow_load_failures) {
         add_reason(s, "%" PRIu64 " chunk loads failed (%s)", s->st.failures, s->failed);
     }
@@ -1038,10 +1017,11 @@ static void report_json(const run *r, const summary *s)
             s->ps.log_hash);
     fprintf(f, "  \"load_failures\": {\"count\": %" PRIu64 ", \"allowed\": %s, \"first\": [", t->failures,
             r->o.allow_load_failures ? "true" : "false");
-    for (uint32_t i = 0; i < r->nfailed; i++) {
-        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", r->failed_chunk[i]);
-        esc_json(f, slc_status_name(r->failed_status[i]));
-        fprintf(f, ", \"frame\": %u}", r->failed_frame[i]);
+    for (uint32_t i = 0; i < failures_named(t); i++) {
+        const slc_stream_failure *e = &t->first_failures[i];
+        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", e->chunk);
+        esc_json(f, slc_status_name(e->status));
+        fprintf(f, ", \"frame\": %" PRIu64 "}", e->frame);
     }
     fprintf(f, "]},\n");
     fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
