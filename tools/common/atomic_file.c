@@ -1,5 +1,5 @@
 /* Files written through a temporary and a rename (see atomic_file.h). */
-#define _DEFAULT_SOURCE /* realpath */
+#define _GNU_SOURCE /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
 
@@ -38,8 +38,10 @@ static void remove_all(void)
 static void on_signal(int sig)
 {
     remove_all();
-    signal(sig, SIG_DFL);
-    raise(sig);
+    /* The default action, then the signal again: pending until this handler
+     * returns, when it ends the process as it would have. */
+    (void)signal(sig, SIG_DFL);
+    (void)raise(sig);
 }
 
 static void install_handlers(void)
@@ -48,7 +50,9 @@ static void install_handlers(void)
         return;
     }
     handlers_installed = 1;
-    atexit(remove_all);
+    if (atexit(remove_all) != 0) {
+        /* Nothing better to do: an exit without commit then leaves the temporary. */
+    }
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old;
@@ -181,9 +185,8 @@ int atomic_file_open(atomic_file *a, const char *path, char *err, size_t cap)
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
         /* The template as it was: mkstemp may have rewritten the X's. */
-        memcpy(tmp + strlen(tmp) - 6, "XXXXXX", 6);
         char what[PATH_MAX + 64];
-        snprintf(what, sizeof what, "cannot create temporary '%s'", tmp);
+        snprintf(what, sizeof what, "cannot create temporary '%.*sXXXXXX'", (int)(strlen(tmp) - 6), tmp);
         failf(err, cap, path, what, e);
         free(tmp);
         free(target);
@@ -275,7 +278,7 @@ void atomic_file_abort(atomic_file *a)
     }
     /* An open a always has its path; a zeroed one (fd 0) owns no file. */
     if (a->f != NULL) {
-        fclose(a->f);
+        (void)fclose(a->f); /* the bytes are discarded anyway */
     } else if (a->fd >= 0 && a->path != NULL) {
         close(a->fd);
     }

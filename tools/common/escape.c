@@ -70,7 +70,7 @@ void esc_json(FILE *f, const char *s)
                 fputs("\\ufffd", f);
                 p++;
             } else {
-                fwrite(p, 1, (size_t)n, f);
+                (void)fwrite(p, 1, (size_t)n, f); /* a failed write shows in ferror(f), as for fputs */
                 p += n;
             }
         }
@@ -107,7 +107,7 @@ void esc_xml(FILE *f, const char *s)
             fputs("\xEF\xBF\xBD", f);
             p++;
         } else {
-            fwrite(p, 1, (size_t)n, f);
+            (void)fwrite(p, 1, (size_t)n, f); /* a failed write shows in ferror(f), as for fputs */
             p += n;
         }
     }
