@@ -368,7 +368,7 @@ static int in_child(disk *d, int (*fn)(const disk *))
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        signal(SIGBUS, SIG_DFL); /* not cmocka's */
+        (void)signal(SIGBUS, SIG_DFL); /* not cmocka's */
         _exit(fn(d));
     }
     int status = 0;
