@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 
 #include <lz4.h>
@@ -997,6 +999,39 @@ static void test_abort_removes_the_temporary_and_keeps_the_old_file(void **state
     unlink(path);
 }
 
+/* The rename at the end of finish fails (the target became a directory
+ * meanwhile): finish fails naming the target and the reason, and no
+ * temporary is left. */
+static void test_finish_that_cannot_rename_fails_and_leaves_no_temporary(void **state)
+{
+    (void)state;
+    const char *path = temp_path(0);
+    pk_builder *b = NULL;
+    pk_diag d;
+    assert_int_equal(pk_builder_open(path, NULL, &b, &d), 0);
+    pk_mesh m;
+    make_grid(&m, 8, 0, 0, 0.0f, 0.0f, "small");
+    uint32_t obj;
+    assert_int_equal(pk_builder_add_mesh(b, &m, &obj, &d), 0);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(pk_builder_finish(b, NULL, &d), -1);
+    char want[512];
+    snprintf(want, sizeof want, "%s: cannot write: %s", path, strerror(EISDIR));
+    assert_string_equal(d.message, want);
+    assert_int_equal(rmdir(path), 0);
+    /* No ".test_pack_builder_PID_0.pack.XXXXXX" beside it. */
+    char tmp_glob[300];
+    snprintf(tmp_glob, sizeof tmp_glob, "/tmp/.test_pack_builder_%ld_0.pack.", (long)getpid());
+    DIR *dir = opendir("/tmp");
+    assert_non_null(dir);
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        assert_true(strncmp(e->d_name, tmp_glob + 5, strlen(tmp_glob + 5)) != 0);
+    }
+    closedir(dir);
+    pk_mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1010,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_options),
         cmocka_unit_test(test_rejects_bad_meshes_and_stays_usable),
         cmocka_unit_test(test_abort_removes_the_temporary_and_keeps_the_old_file),
+        cmocka_unit_test(test_finish_that_cannot_rename_fails_and_leaves_no_temporary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,26 @@ static void test_failed_write_keeps_the_target(void **state)
     assert_int_equal(count_temporaries(), 0);
 }
 
+static void test_commit_that_cannot_rename_fails_and_removes_the_temporary(void **state)
+{
+    (void)state;
+    const char *t = in_dir("became_a_dir");
+    atomic_file a;
+    char err[512], want[512];
+    assert_int_equal(atomic_file_open(&a, t, err, sizeof err), 0);
+    fputs("x", a.f);
+    assert_int_equal(mkdir(t, 0700), 0); /* a file cannot be renamed over a directory */
+    assert_int_equal(atomic_file_commit(&a, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: cannot write: %s", t, strerror(EISDIR));
+    assert_string_equal(err, want);
+    assert_int_equal(count_temporaries(), 0);
+    assert_int_equal(rmdir(t), 0);
+    /* A commit of a closed a fails and says so. */
+    assert_int_equal(atomic_file_commit(&a, err, sizeof err), -1);
+    snprintf(want, sizeof want, "(closed): cannot write: %s", strerror(EBADF));
+    assert_string_equal(err, want);
+}
+
 static void test_open_fails_with_a_message_and_creates_nothing(void **state)
 {
     (void)state;
@@ -470,6 +490,8 @@ int main(void)
                                         teardown_dir),
         cmocka_unit_test(test_abort_of_a_zeroed_struct_closes_nothing),
         cmocka_unit_test_setup_teardown(test_failed_write_keeps_the_target, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_commit_that_cannot_rename_fails_and_removes_the_temporary, setup_dir,
+                                        teardown_dir),
         cmocka_unit_test_setup_teardown(test_open_fails_with_a_message_and_creates_nothing, setup_dir,
                                         teardown_dir),
         cmocka_unit_test_setup_teardown(test_symlink_target_is_replaced_and_the_link_kept, setup_dir,
