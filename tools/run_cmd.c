@@ -1216,7 +1216,6 @@ static int run_main(run *r)
     if (r->ev_lost) {
         fprintf(stderr, ME ": %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->o.evict_log, r->ev_lost);
     }
-    rc = CLI_OK;
     if (r->o.svg != NULL) {
         run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
                              r->prof.page_count, r->prof.upload_cap};

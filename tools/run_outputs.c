@@ -73,7 +73,7 @@ void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_
 {
     if (t->frames / t->span >= RUN_TIMELINE_POINTS) {
         /* Out of points: each point now spans twice the frames. */
-        for (uint32_t i = 0; i < RUN_TIMELINE_POINTS / 2u; i++) {
+        for (size_t i = 0; i < RUN_TIMELINE_POINTS / 2u; i++) {
             run_point m = t->p[2u * i];
             point_max(&m, &t->p[2u * i + 1u]);
             t->p[i] = m;
