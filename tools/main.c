@@ -10,7 +10,8 @@ static void usage(FILE *f)
             "usage: sluice <command> [options]\n"
             "\n"
             "commands:\n"
-            "  budget check FILE [--json]        validate a budget profile and print its memory report\n"
+            "  budget check FILE [--json] [--this-machine]\n"
+            "                                    validate a budget profile and print its memory report\n"
             "  budget header FILE [-o OUT] [--name NAME]\n"
             "                                    emit the profile as a C header for firmware\n"
             "  budget fit PROFILE PACK [--trace FILE | --camera PATH] [--json]\n"
@@ -40,7 +41,7 @@ static void usage(FILE *f)
             "                                    budgets and judge it (sluice run --help: options;\n"
             "                                    exit 4 when the verdict fails)\n"
             "  version                           print the library version\n"
-            "  help                              this text\n"
+            "  help                              this text (COMMAND --help: that command's options)\n"
             "\n"
             "exit codes: 0 ok, 1 input judged bad, 2 bad command line, 3 file not readable or writable\n");
 }
