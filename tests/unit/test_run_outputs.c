@@ -1,0 +1,201 @@
+/* sluice run's aggregates (tools/run_outputs.c): the log-bucket percentiles
+ * against the exact nearest-rank value, within the documented 1/128; the
+ * timeline's points, one a frame up to RUN_TIMELINE_POINTS frames and then
+ * each the maximum of the frames it spans, however many frames pass; the
+ * SVG made from it well-formed with every name escaped; the Chrome trace's
+ * frame cap. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <math.h>
+
+#include "run_outputs.h"
+#include "test_util.h"
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static run_hist hist; /* 32 KiB: off the stack */
+
+static void test_hist_small_values_are_exact(void **state)
+{
+    (void)state;
+    memset(&hist, 0, sizeof hist);
+    assert_int_equal(run_hist_percentile(&hist, 50), 0);
+    for (uint64_t v = 1; v <= 63; v++) {
+        run_hist_add(&hist, v);
+    }
+    assert_int_equal(run_hist_percentile(&hist, 50), 32); /* rank 32 of 1..63 */
+    assert_int_equal(run_hist_percentile(&hist, 99), 63);
+    assert_int_equal(run_hist_percentile(&hist, 100), 63);
+    assert_int_equal(hist.max, 63);
+    assert_int_equal(hist.count, 63);
+}
+
+static void test_hist_percentiles_within_one_in_128(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static uint64_t v[N];
+    uint64_t seed = 0x5151u;
+    printf("seed 0x%llx\n", (unsigned long long)seed);
+    for (int round = 0; round < 8; round++) {
+        memset(&hist, 0, sizeof hist);
+        for (int i = 0; i < N; i++) {
+            /* spread over many powers of two: nanoseconds to seconds, and the top of the range */
+            uint64_t r = splitmix64(&seed);
+            v[i] = round == 7 ? UINT64_MAX - (r >> 40) : (r >> (r % 44u)) % 4000000000ull;
+            run_hist_add(&hist, v[i]);
+        }
+        qsort(v, N, sizeof v[0], cmp_u64);
+        assert_true(hist.max == v[N - 1]);
+        for (unsigned p = 1; p <= 100; p++) {
+            size_t rank = ((size_t)N * p + 99u) / 100u;
+            uint64_t exact = v[rank - 1], got = run_hist_percentile(&hist, p);
+            double err = exact ? fabs((double)got - (double)exact) / (double)exact : (double)got;
+            if (err > 1.0 / 128.0) {
+                fail_msg("round %d p%u: %llu, exact %llu (error %.5f)", round, p, (unsigned long long)got,
+                         (unsigned long long)exact, err);
+            }
+        }
+    }
+}
+
+static run_timeline tl;
+
+static slc_stream_frame_stats frame_with(uint64_t v)
+{
+    slc_stream_frame_stats fs;
+    memset(&fs, 0, sizeof fs);
+    fs.budget_count = 2;
+    fs.budgets[0] = v;
+    fs.budgets[1] = 2 * v;
+    fs.bytes_uploaded = 3 * v;
+    fs.misses = (uint32_t)(v % 1000u);
+    return fs;
+}
+
+static void test_timeline_one_point_a_frame_up_to_its_size(void **state)
+{
+    (void)state;
+    run_timeline_init(&tl);
+    for (uint32_t f = 0; f < RUN_TIMELINE_POINTS; f++) {
+        slc_stream_frame_stats fs = frame_with(f);
+        run_timeline_add(&tl, &fs, f + 1u);
+    }
+    assert_int_equal(tl.span, 1);
+    assert_int_equal(tl.frames, RUN_TIMELINE_POINTS);
+    for (uint32_t k = 0; k < RUN_TIMELINE_POINTS; k++) {
+        assert_int_equal(tl.p[k].budgets[0], k);
+        assert_int_equal(tl.p[k].budgets[1], 2u * k);
+        assert_int_equal(tl.p[k].uploaded, 3u * k);
+        assert_int_equal(tl.p[k].pool_used, k + 1u);
+    }
+    slc_stream_frame_stats fs = frame_with(5000);
+    run_timeline_add(&tl, &fs, 1);
+    assert_int_equal(tl.span, 2);
+    assert_int_equal(tl.p[0].budgets[0], 1);        /* max of frames 0 and 1 */
+    assert_int_equal(tl.p[511].budgets[0], 1023);   /* max of frames 1022 and 1023 */
+    assert_int_equal(tl.p[512].budgets[0], 5000);   /* frame 1024 alone so far */
+    assert_int_equal(tl.p[513].budgets[0], 0);
+}
+
+static void test_timeline_points_are_maxima_over_a_million_frames(void **state)
+{
+    (void)state;
+    const uint32_t frames = 1000003;
+    uint64_t seed = 77;
+    run_timeline_init(&tl);
+    static uint64_t want[RUN_TIMELINE_POINTS];
+    memset(want, 0, sizeof want);
+    /* The span the timeline ends with: the smallest power of two that fits. */
+    uint32_t span = 1;
+    while ((frames - 1u) / span >= RUN_TIMELINE_POINTS) {
+        span *= 2u;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        uint64_t v = splitmix64(&seed) % 1000000u;
+        slc_stream_frame_stats fs = frame_with(v);
+        run_timeline_add(&tl, &fs, (uint32_t)v);
+        want[f / span] = v > want[f / span] ? v : want[f / span];
+    }
+    assert_int_equal(tl.frames, frames);
+    assert_int_equal(tl.span, span);
+    for (uint32_t k = 0; k < RUN_TIMELINE_POINTS; k++) {
+        assert_true(tl.p[k].budgets[0] == want[k]);
+        assert_true(tl.p[k].uploaded == 3u * want[k]);
+        assert_true(tl.p[k].pool_used == want[k]);
+    }
+}
+
+static void test_svg_escapes_names_and_stays_small(void **state)
+{
+    (void)state;
+    slc_budget_stats b[2];
+    memset(b, 0, sizeof b);
+    snprintf(b[0].name, sizeof b[0].name, "gpu/<pool>&\"x\"");
+    b[0].limit = 4000000;
+    b[0].peak = 999999;
+    b[0].id.index = 0;
+    run_svg_info in = {"a<b>&\"c\xff.pack", "p&q", "host", 1, b, 1, 4096, 16u << 20};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(run_timeline_write_svg(f, &tl, &in), 0); /* the million frames of the test before */
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(buf, "sluice run: a&lt;b&gt;&amp;&quot;c\xef\xbf\xbd.pack, profile p&amp;q, host"));
+    assert_non_null(strstr(buf, "gpu/&lt;pool&gt;&amp;&quot;x&quot; (limit"));
+    assert_non_null(strstr(buf, "(each point the maximum of its frames)"));
+    assert_null(strchr(buf, '\xff'));
+    assert_true(len < 1000000u);
+    free(buf);
+}
+
+static void test_chrome_trace_stops_at_its_cap(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    run_chrome c;
+    run_chrome_begin(&c, f, 1);
+    slc_stream_frame_stats fs = frame_with(1);
+    for (uint32_t k = 0; k < RUN_CHROME_FRAMES_MAX + 5u; k++) {
+        run_chrome_frame(&c, k, 1000u * k, 1000u * k + 500u, &fs, 1);
+        run_chrome_load(&c, 0, 1000u * k, 1000u * k + 100u);
+    }
+    assert_int_equal(run_chrome_end(&c, 2), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(c.frames_written, RUN_CHROME_FRAMES_MAX);
+    assert_int_equal(c.frames_left_out, 5);
+    assert_int_equal(c.loads_left_out, 5); /* the loads of the frames left out */
+    assert_non_null(strstr(buf, "\"name\": \"frame 99999\""));
+    assert_null(strstr(buf, "\"name\": \"frame 100000\""));
+    assert_non_null(strstr(buf, "not recorded: 5 frames after the first 100000, 7 loads"));
+    assert_int_equal(strcmp(buf + len - 4, "\n]}\n"), 0);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hist_small_values_are_exact),
+        cmocka_unit_test(test_hist_percentiles_within_one_in_128),
+        cmocka_unit_test(test_timeline_one_point_a_frame_up_to_its_size),
+        cmocka_unit_test(test_timeline_points_are_maxima_over_a_million_frames),
+        cmocka_unit_test(test_svg_escapes_names_and_stays_small),
+        cmocka_unit_test(test_chrome_trace_stops_at_its_cap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
