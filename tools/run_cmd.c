@@ -77,7 +77,7 @@ static const char usage_text[] =
     "  --frames N            frames the camera runs (default 240)\n"
     "  --seed N              the camera's seed (default 1)\n"
     "  --sse PX              the camera's screen-space error threshold in pixels (default 1)\n"
-    "  --save-trace FILE     write the workload (the camera's too) as a trace before running\n"
+    "  --save-trace FILE     write the workload (the camera's too) as a trace, as it runs\n"
     "  --backend B           auto (default: Vulkan on the default device, the host backend\n"
     "                        with a notice when there is none), vulkan or host\n"
     "  --workers N           override the profile's worker threads (0: loads run inline)\n"
