@@ -8,6 +8,7 @@
 #     when SIGTERM or SIGKILL stops a run that is streaming.
 #   - An output naming an input (the pack, the profile, the trace) is
 #     refused, exit 2, with a message naming both; the input is unchanged.
+#     So are two outputs naming one file.
 #   - File names with '"', '\', '<', '&' and a byte that is not UTF-8: the
 #     --json report parses with python3's json module, the --svg with
 #     xml.etree, `budget fit --json` with json too, and the names come back
@@ -87,6 +88,13 @@ refuse --svg "$out/in.pack" "the pack"
 refuse --evict-log "$out/in.trace" "the trace"
 refuse --save-trace "$out/in.trace" "the trace"
 refuse --chrome-trace "$profile" "the profile"
+msg=$("$sluice" run "$out/in.pack" --backend host --frames 2 --svg "$out/same.out" --evict-log "$out/same.out" 2>&1)
+rc=$?
+printf '%s\n' "$msg"
+[ "$rc" -eq 2 ] || fail "two outputs naming one file: exit code $rc, expected 2"
+printf '%s\n' "$msg" | grep -q -- "--svg '$out/same.out' and --evict-log '$out/same.out' are the same file" ||
+    fail "two outputs naming one file: the message does not name both"
+[ ! -e "$out/same.out" ] || fail "two outputs naming one file: the file was written"
 cmp -s "$out/in.pack" "$out/in.pack.orig" || fail "the pack was changed"
 cmp -s "$out/in.trace" "$out/in.trace.orig" || fail "the trace was changed"
 
