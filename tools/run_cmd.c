@@ -1076,10 +1076,23 @@ static int open_outputs(run *r)
     return CLI_OK;
 }
 
-/* Commits every output file, in a fixed order; CLI_OK or CLI_IO (printed). */
+/* Commits every output file, in a fixed order; CLI_OK or CLI_IO (printed).
+ * Every file is flushed first: when one cannot be written, none is
+ * committed (each target stays as it was). */
 static int commit_outputs(run *r)
 {
     atomic_file *files[4] = {&r->ev_file, &r->svg_file, &r->chrome_file, &r->save_file};
+    for (size_t i = 0; i < 4; i++) {
+        if (files[i]->f == NULL) {
+            continue;
+        }
+        errno = 0;
+        if (fflush(files[i]->f) != 0 || ferror(files[i]->f)) {
+            fprintf(stderr, ME ": %s: cannot write: %s\n", files[i]->path,
+                    errno != 0 ? strerror(errno) : "write error");
+            return CLI_IO; /* run_close removes every temporary */
+        }
+    }
     int rc = CLI_OK;
     for (size_t i = 0; i < 4; i++) {
         char err[512];

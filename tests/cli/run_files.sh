@@ -5,6 +5,7 @@
 #     stops before streaming: the eviction log and saved trace are not
 #     touched), once when the trace turns out bad at frame 5 (after the
 #     eviction log, Chrome trace and saved trace were being written), and
+#     when a file cannot be completed (RLIMIT_FSIZE, as a full disk), and
 #     when SIGTERM or SIGKILL stops a run that is streaming.
 #   - An output naming an input (the pack, the profile, the trace) is
 #     refused, exit 2, with a message naming both; the input is unchanged.
@@ -53,6 +54,17 @@ printf '%s\n' "$msg"
 [ "$rc" -eq 1 ] || fail "bad trace at frame 5: exit code $rc, expected 1"
 printf '%s\n' "$msg" | grep -q "bad-at-5.trace:12: object 999999 is not in pack" || fail "bad trace: no message naming line 12"
 same_as_before "bad trace at frame 5"
+
+# ... and a run whose file cannot be completed: RLIMIT_FSIZE (SIGXFSZ
+# ignored, so the write fails with EFBIG, as on a full disk) stops the
+# Chrome trace at 2 KiB; the commit fails, exit 3, the target stays.
+msg=$( (trap '' XFSZ; ulimit -f 4; exec "$sluice" run "$pack" --backend host --frames 240 --camera teleport \
+        --evict-log "$out/old.evict" --chrome-trace "$out/old.chrome") 2>&1)
+rc=$?
+printf '%s\n' "$msg" | tail -3
+[ "$rc" -eq 3 ] || fail "file size limit: exit code $rc, expected 3"
+printf '%s\n' "$msg" | grep -q "old.chrome: cannot write" || fail "file size limit: no 'old.chrome: cannot write'"
+same_as_before "file size limit"
 
 # ... and a run stopped by SIGTERM (its temporaries removed) or SIGKILL (the
 # temporaries may stay; the targets are untouched either way).
