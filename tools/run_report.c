@@ -1,0 +1,205 @@
+/* sluice run: the report's text and JSON forms (see run_report.h). */
+#include "run_report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+
+/* The first failed loads the stream recorded (at most RUN_FAILED_NAMED_MAX). */
+uint32_t run_failures_named(const slc_stream_stats *st)
+{
+    uint32_t n = st->failure_records < SLC_STREAM_FAILURE_RECORDS ? st->failure_records : SLC_STREAM_FAILURE_RECORDS;
+    return n < RUN_FAILED_NAMED_MAX ? n : RUN_FAILED_NAMED_MAX;
+}
+
+/* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
+void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
+{
+    uint32_t n = run_failures_named(st);
+    size_t k = (size_t)snprintf(buf, cap, "%s", n ? "first:" : "no chunk named");
+    for (uint32_t i = 0; i < n && k < cap; i++) {
+        const slc_stream_failure *e = &st->first_failures[i];
+        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %" PRIu64 ")", i ? "," : "", e->chunk,
+                              slc_status_name(e->status), e->frame);
+    }
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* "1.52 MiB": sizes for people (exact bytes are in --json). */
+static const char *hsize(uint64_t v, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double d = (double)v;
+    int u = 0;
+    while (d >= 1024.0 && u < 4) {
+        d /= 1024.0;
+        u++;
+    }
+    if (u == 0) {
+        snprintf(buf, cap, "%" PRIu64 " B", v);
+    } else {
+        snprintf(buf, cap, d >= 100 || d == (double)(uint64_t)d ? "%.0f %s" : "%.2f %s", d, units[u]);
+    }
+    return buf;
+}
+
+void run_report_text(const run_report_in *in, const run_summary *s)
+{
+    char a[32], b[32], c[32];
+    const slc_pack_header *h = slc_pack_get_header(in->pack);
+    printf("sluice run: pack %s (%u objects, %u chunks), profile %s\n", in->pack_name, h->object_count, h->chunk_count,
+           in->prof->name);
+    printf("backend: %s (init %.1f ms)\n", in->backend_detail, in->store_init_ms);
+    printf("workload: %s, %u frames, %zu requests\n", in->workload, in->frames, in->requests);
+    printf("stream: %u workers, %u pages of %s, upload cap %s a frame, %u frames in flight\n", s->st.workers,
+           in->prof->page_count, hsize(in->prof->page_size, a, sizeof a), hsize(in->prof->upload_cap, b, sizeof b),
+           in->prof->frames_in_flight);
+    printf("\n%-22s %12s %12s %8s\n", "budget", "limit", "peak", "refused");
+    for (size_t i = 0; i < s->nb; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%*s%s", (int)(2 * s->b[i].depth), "", s->b[i].name);
+        printf("%-22s %12s %12s %8" PRIu64 "\n", name, hsize(s->b[i].limit, a, sizeof a),
+               hsize(s->b[i].peak, b, sizeof b), s->b[i].refused);
+    }
+    slc_budgets *bud = slc_memory_budgets(in->memory);
+    size_t phases = slc_budgets_phase_count(bud);
+    printf("\nphase peaks:\n");
+    for (size_t ph = 0; ph < phases; ph++) {
+        for (size_t i = 0; i < s->nb; i++) {
+            slc_phase_stats ps;
+            slc_budgets_get_phase(bud, ph, s->b[i].id, &ps);
+            if (ps.peak == 0 || s->b[i].depth == 0) {
+                continue;
+            }
+            printf("  %-8s %-16s %12s\n", ps.phase, s->b[i].name, hsize(ps.peak, a, sizeof a));
+        }
+    }
+    const slc_stream_stats *t = &s->st;
+    printf("\nchunks: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " loads (%" PRIu64 " by workers, %" PRIu64
+           " on the caller), %" PRIu64 " evictions, %" PRIu64 " deferred, %" PRIu64 " dropped, %" PRIu64
+           " cancelled, %" PRIu64 " failures\n",
+           t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads, t->evictions, t->deferred,
+           t->dropped, t->loads_cancelled, t->failures);
+    printf("requests: %" PRIu64 " accepted, %" PRIu64 " refused\n", t->requests, t->refused);
+    printf("bytes: %s read, %s decoded, %s uploaded\n", hsize(t->bytes_read, a, sizeof a),
+           hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
+    printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
+    printf("served: %" PRIu64 " object requests: %" PRIu64 " at the requested LOD (%.1f%%), %" PRIu64
+           " coarser (%.1f%%), %" PRIu64 " nothing visible (%.1f%%)\n",
+           s->objects, s->exact, pct(s->exact, s->objects), s->coarser, pct(s->coarser, s->objects), s->none,
+           pct(s->none, s->objects));
+    printf("caller time a frame: p50 %.1f us, p99 %.1f us, max %.1f us (waiting for loads: max %.1f us); run %.1f ms"
+           ", %.0f frames/s\n",
+           (double)s->p50 / 1e3, (double)s->p99 / 1e3, (double)s->max / 1e3, (double)s->wait_max / 1e3,
+           (double)in->wall_ns / 1e6, in->wall_ns ? (double)in->frames * 1e9 / (double)in->wall_ns : 0.0);
+    if (s->stalls) {
+        printf("frames in flight: begin_frame waited for the GPU %" PRIu64 " times\n", s->stalls);
+    }
+    printf("frames over limits: %u over a budget, %u over the upload cap, %u over the time budget%s\n",
+           s->over_budget, s->over_upload, s->over_time, in->frame_budget_ns ? "" : " (none set)");
+    printf("allocations after init: %" PRIu64 " budget reservations while streaming (cpu/driver aside)\n",
+           s->reservations_while_streaming);
+    printf("eviction log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", s->ps.log_count, s->ps.log_hash);
+    if (t->failures > 0) {
+        printf("load failures: %" PRIu64 " (%s)%s\n", t->failures, s->failed,
+               in->allow_load_failures ? "; allowed by --allow-load-failures: the run degraded and continued" : "");
+    }
+    if (s->nreasons == 0) {
+        printf("verdict: ok (every budget held, no frame over its limits)\n");
+    } else {
+        printf("verdict: FAILED\n");
+        for (uint32_t i = 0; i < s->nreasons; i++) {
+            printf("  - %s\n", s->reasons[i]);
+        }
+    }
+}
+
+void run_report_json(const run_report_in *in, const run_summary *s)
+{
+    FILE *f = stdout;
+    const slc_pack_header *h = slc_pack_get_header(in->pack);
+    const slc_stream_stats *t = &s->st;
+    fprintf(f, "{\n  \"pack\": ");
+    esc_json(f, in->pack_name);
+    fprintf(f, ", \"objects\": %u, \"chunks\": %u,\n  \"profile\": ", h->object_count, h->chunk_count);
+    esc_json(f, in->prof->name);
+    fprintf(f, ",\n  \"backend\": ");
+    esc_json(f, in->backend);
+    fprintf(f, ", \"backend_detail\": ");
+    esc_json(f, in->backend_detail);
+    fprintf(f, ", \"backend_init_ms\": %.3f,\n  \"workload\": ", in->store_init_ms);
+    esc_json(f, in->workload);
+    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", in->frames, in->requests,
+            t->workers);
+    fprintf(f, "  \"budgets\": [\n");
+    for (size_t i = 0; i < s->nb; i++) {
+        fprintf(f, "    {\"name\": ");
+        esc_json(f, s->b[i].name);
+        fprintf(f, ", \"limit\": %" PRIu64 ", \"peak\": %" PRIu64 ", \"refused\": %" PRIu64 "}%s\n", s->b[i].limit,
+                s->b[i].peak, s->b[i].refused, i + 1 < s->nb ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"phases\": [");
+    slc_budgets *bud = slc_memory_budgets(in->memory);
+    size_t phases = slc_budgets_phase_count(bud);
+    for (size_t ph = 0; ph < phases; ph++) {
+        slc_phase_stats ps;
+        slc_budgets_get_phase(bud, ph, s->b[0].id, &ps);
+        fprintf(f, "%s{\"name\": ", ph ? ", " : "");
+        esc_json(f, ps.phase);
+        fprintf(f, ", \"peaks\": {");
+        for (size_t i = 0; i < s->nb; i++) {
+            slc_budgets_get_phase(bud, ph, s->b[i].id, &ps);
+            fprintf(f, "%s", i ? ", " : "");
+            esc_json(f, s->b[i].name);
+            fprintf(f, ": %" PRIu64, ps.peak);
+        }
+        fprintf(f, "}}");
+    }
+    fprintf(f, "],\n");
+    fprintf(f,
+            "  \"stream\": {\"requests\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"hits\": %" PRIu64
+            ", \"misses\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"worker_loads\": %" PRIu64 ", \"caller_loads\": %" PRIu64
+            ", \"evictions\": %" PRIu64 ", \"deferred\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64
+            ", \"failures\": %" PRIu64 ", \"bytes_read\": %" PRIu64 ", \"bytes_decoded\": %" PRIu64
+            ", \"bytes_uploaded\": %" PRIu64 "},\n",
+            t->requests, t->refused, t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads,
+            t->evictions, t->deferred, t->dropped, t->loads_cancelled, t->failures, t->bytes_read, t->bytes_decoded,
+            t->bytes_uploaded);
+    fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count,
+            s->ps.peak_used, s->ps.pinned);
+    fprintf(f,
+            "  \"served\": {\"object_requests\": %" PRIu64 ", \"exact\": %" PRIu64 ", \"coarser\": %" PRIu64
+            ", \"none\": %" PRIu64 ", \"exact_fraction\": %.6f},\n",
+            s->objects, s->exact, s->coarser, s->none, s->objects ? (double)s->exact / (double)s->objects : 0.0);
+    fprintf(f,
+            "  \"caller_ns\": {\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"wait_max\": %" PRIu64
+            "}, \"run_ns\": %" PRIu64 ",\n",
+            s->p50, s->p99, s->max, s->wait_max, in->wall_ns);
+    fprintf(f,
+            "  \"frames_over\": {\"budget\": %u, \"upload_cap\": %u, \"time\": %u, \"frame_budget_ns\": %" PRIu64 "},\n",
+            s->over_budget, s->over_upload, s->over_time, in->frame_budget_ns);
+    fprintf(f, "  \"reservations_while_streaming\": %" PRIu64 ",\n", s->reservations_while_streaming);
+    fprintf(f, "  \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64 "\"},\n", s->ps.log_count,
+            s->ps.log_hash);
+    fprintf(f, "  \"load_failures\": {\"count\": %" PRIu64 ", \"allowed\": %s, \"first\": [", t->failures,
+            in->allow_load_failures ? "true" : "false");
+    for (uint32_t i = 0; i < run_failures_named(t); i++) {
+        const slc_stream_failure *e = &t->first_failures[i];
+        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", e->chunk);
+        esc_json(f, slc_status_name(e->status));
+        fprintf(f, ", \"frame\": %" PRIu64 "}", e->frame);
+    }
+    fprintf(f, "]},\n");
+    fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
+    for (uint32_t i = 0; i < s->nreasons; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        esc_json(f, s->reasons[i]);
+    }
+    fprintf(f, "]}\n}\n");
+}
+
+/* --- the command ----------------------------------------------------------------------------- */
+

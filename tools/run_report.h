@@ -1,0 +1,56 @@
+/* sluice run: the report, as a table or as JSON (stdout), from the run's
+ * summary (every figure aggregated while it streamed) and what it ran. */
+#ifndef SLUICE_TOOLS_RUN_REPORT_H
+#define SLUICE_TOOLS_RUN_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sluice/sluice.h"
+
+#define RUN_REASONS_MAX 16
+#define RUN_FAILED_NAMED_MAX 4u /* failed chunk loads the report names */
+
+/* The run judged: the stream's, pool's and budgets' totals, the frames'
+ * aggregates, and every reason the verdict failed (none: it holds). */
+typedef struct run_summary {
+    slc_stream_stats st;
+    slc_pool_stats ps;
+    slc_budget_stats b[SLC_BUDGET_MAX];
+    size_t nb;
+    uint64_t p50, p99, max, wait_max;
+    uint64_t objects, exact, coarser, none, stalls;
+    uint32_t over_budget, over_upload, over_time; /* frames */
+    uint32_t first_over_budget, first_over_upload, first_over_time;
+    uint64_t reservations_while_streaming;
+    char failed[256]; /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
+    char reasons[RUN_REASONS_MAX][320];
+    uint32_t nreasons;
+} run_summary;
+
+/* What the run ran: the report's head and its context. */
+typedef struct run_report_in {
+    const char *pack_name;
+    const slc_pack *pack;
+    const slc_profile *prof;
+    slc_memory *memory;             /* its budgets' phases */
+    const char *backend, *backend_detail;
+    double store_init_ms;
+    const char *workload;           /* "camera fly, seed 1, sse 1 px" or "trace NAME" */
+    size_t requests;                /* of the workload, made */
+    uint32_t frames;                /* run */
+    uint64_t wall_ns;
+    uint64_t frame_budget_ns;       /* 0: none */
+    int allow_load_failures;
+} run_report_in;
+
+/* The stream's first failed loads, at most RUN_FAILED_NAMED_MAX. */
+uint32_t run_failures_named(const slc_stream_stats *st);
+
+/* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." into buf. */
+void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap);
+
+void run_report_text(const run_report_in *in, const run_summary *s);
+void run_report_json(const run_report_in *in, const run_summary *s);
+
+#endif
