@@ -5,7 +5,8 @@
  * them one at a time from a file or from memory, in memory of its own size
  * whatever the trace's length: one line buffer of TRACE_LINE_MAX + 2 bytes
  * and the partition table. A line longer than TRACE_LINE_MAX fails at its
- * byte TRACE_LINE_MAX + 1, without reading the rest of it. trace_parse
+ * byte TRACE_LINE_MAX + 1 (+ 2 when that one is a '\r', which may end the
+ * line), without reading the rest of it. trace_parse
  * keeps a whole trace in memory (one trace_req per request, grown by
  * doubling, at most max_requests) on top of the same reader. Both are pure
  * functions of their input: no global state, every error reported as
