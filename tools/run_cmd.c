@@ -80,8 +80,8 @@ static const char usage_text[] =
     "  --backend B           auto (default: Vulkan on the default device, the host backend\n"
     "                        with a notice when there is none), vulkan or host\n"
     "  --workers N           override the profile's worker threads (0: loads run inline)\n"
-    "  --mmap                map the pack instead of reading it with pread (only for a pack\n"
-    "                        nothing truncates while it runs: that would raise SIGBUS)\n"
+    "  --mmap                map the pack instead of reading it with pread (a pack cut short\n"
+    "                        while it runs fails the loads of the bytes gone: SLC_E_IO)\n"
     "  --frame-budget-us N   a frame whose caller time exceeds N microseconds misses its limit\n"
     "  --allow-load-failures a failed chunk load (checksum, short read, decode) does not fail\n"
     "                        the verdict: the run degrades and continues, and the report says so\n"
@@ -906,8 +906,8 @@ static int run_main(run *r)
         r->prof.workers = (uint32_t)r->o.workers;
     }
     r->pack_name = strrchr(r->o.pack_path, '/') ? strrchr(r->o.pack_path, '/') + 1 : r->o.pack_path;
-    /* pread by default: a failing or truncated pack is then a failed load
-     * the stream falls back from, not a SIGBUS (sluice/platform.h). */
+    /* pread by default; a mapped pack cut short is a failed load too (the
+     * platform's guard turns its SIGBUS into SLC_E_IO, sluice/platform.h). */
     unsigned file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD;
     if (slc_platform_file_open(r->o.pack_path, file_flags, &cli_stderr_logger, &r->file) != SLC_OK) {
         return CLI_IO;
