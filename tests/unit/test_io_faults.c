@@ -19,17 +19,11 @@
  * (A mapped pack truncated under the reader, whose SIGBUS the platform
  * turns into SLC_E_IO, is test_mapped_faults.c.) */
 #define _GNU_SOURCE 1 /* ftruncate, pwrite, mkstemp, nanosleep */
-#include <fcntl.h>
 #include <inttypes.h>
-#include <unistd.h>
 
-#include "stream_pack.h"
+#include "stream_file_fixture.h"
 
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
-#include "sluice/workers.h"
-
-/* --- the pack on disk and the fault hook -------------------------------------- */
+/* --- the pack and the fault hook ------------------------------------------------- */
 
 #define FRAMES 40u
 #define FRAME_SLOTS (FRAMES + 8u)
@@ -138,135 +132,24 @@ static int fault_hook(void *user, uint64_t offset, size_t *size)
     return 0;
 }
 
-/* The pack, written once; rewritten whole before each run. */
-typedef struct disk {
-    sp_pack pack;
-    char path[64];
-    int fd; /* read-write: for truncating and rewriting under the reader */
-} disk;
-
-static void disk_restore(disk *d)
-{
-    assert_int_equal(ftruncate(d->fd, 0), 0);
-    assert_int_equal(pwrite(d->fd, d->pack.data, d->pack.size, 0), (ssize_t)d->pack.size);
-}
-
 /* --- the stream over the file --------------------------------------------------- */
 
-/* A logger the workers may call at once. */
-typedef struct locked_log {
-    pthread_mutex_t mu;
-    char message[512];
-    slc_status status;
-    uint32_t calls;
-} locked_log;
-
-static void locked_fn(void *user, slc_log_level level, slc_status status, const char *message)
+static void fx_open(sff_fixture *f, const disk *d, faults *q, uint32_t workers)
 {
-    locked_log *l = user;
-    (void)level;
-    pthread_mutex_lock(&l->mu);
-    snprintf(l->message, sizeof l->message, "%s", message);
-    l->status = status;
-    l->calls++;
-    pthread_mutex_unlock(&l->mu);
-}
-
-typedef struct fixture {
-    uint32_t workers;
-    slc_profile profile;
-    slc_platform_block block;
-    slc_memory *mem;
-    unsigned char *store_mem;
-    slc_arena *store_arena;
-    slc_arena_mark store_mark;
-    slc_page_store store;
-    slc_platform_file file;
-    slc_pack *pk;
-    slc_platform_workers pool_workers;
-    slc_stream *s;
-    locked_log pack_log;
-    slc_logger pack_logger;
-} fixture;
-
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
-static void fx_open(fixture *f, disk *d, faults *q, uint32_t workers)
-{
-    memset(f, 0, sizeof *f);
-    f->workers = workers;
-    char text[1024];
-    snprintf(text, sizeof text,
-             "[profile]\nname = io-faults\n"
-             "[budgets]\ncpu = 1 MiB\ncpu/meta = 256 KiB\ncpu/decode = 64 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
-             "gpu = 1 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-             "[pool]\npage_size = 4 KiB\npage_count = 96\neviction = lru\n"
-             "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = 256\nstaging_size = 0 B\n"
-             "upload_per_frame = 16 KiB\npin_coarsest = 1\n"
-             "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
-             workers);
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, strlen(text), "io-faults.profile", &f->profile, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(&f->profile, &req), SLC_OK);
-    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &f->block), SLC_OK);
-    assert_int_equal(slc_memory_init(f->block.base, f->block.size, &f->profile, NULL, &f->mem), SLC_OK);
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(slc_memory_budgets(f->mem), "gpu/pool", &gpu_pool), SLC_OK);
-    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(96, 4096));
-    f->store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(f->store_mem);
-    assert_int_equal(slc_arena_init(f->store_mem, amem, slc_memory_budgets(f->mem), gpu_pool, &f->store_arena), SLC_OK);
-    f->store_mark = slc_arena_get_mark(f->store_arena);
-    assert_int_equal(slc_host_store_init(f->store_arena, 96, 4096, NULL, &f->store), SLC_OK);
     /* the real file, read through pread, with the hook */
-    assert_int_equal(slc_platform_file_open(d->path, SLC_PLATFORM_FILE_PREAD, NULL, &f->file), SLC_OK);
-    assert_null(f->file.map);
-    slc_platform_file_set_fault_hook(&f->file, fault_hook, q);
-    pthread_mutex_init(&f->pack_log.mu, NULL);
-    f->pack_logger = (slc_logger){locked_fn, &f->pack_log};
-    slc_arena *meta;
-    assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
-    assert_int_equal(slc_pack_open(&f->file.io, "io.pack", &f->profile, meta, &f->pack_logger, &f->pk), SLC_OK);
-    slc_stream_desc sd;
-    memset(&sd, 0, sizeof sd);
-    sd.profile = &f->profile;
-    sd.memory = f->mem;
-    sd.pack = f->pk;
-    sd.store = &f->store;
-    sd.now_ns = slc_platform_now_ns;
-    if (workers > 0) {
-        slc_platform_workers_executor(&f->pool_workers, &sd.executor);
-    }
-    assert_int_equal(slc_stream_create(&sd, &f->s), SLC_OK); /* pins load here, before any fault */
-    if (workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->pool_workers, workers, work_fn, f->s, NULL), SLC_OK);
-    }
-}
-
-static void fx_close(fixture *f)
-{
-    if (f->workers > 0) {
-        slc_platform_workers_stop(&f->pool_workers);
-    }
-    slc_stream_destroy(f->s);
-    slc_pack_close(f->pk);
-    slc_platform_file_close(&f->file);
-    slc_arena_reset(f->store_arena, f->store_mark);
-    /* nothing leaked: every budget back to 0 */
-    slc_budget_stats st[SLC_BUDGET_MAX];
-    size_t n = slc_budgets_walk_report(slc_memory_budgets(f->mem), st, SLC_BUDGET_MAX);
-    for (size_t i = 0; i < n; i++) {
-        if (st[i].current != 0) {
-            fail_msg("budget %s: %" PRIu64 " bytes still in use after teardown", st[i].name, st[i].current);
-        }
-    }
-    slc_memory_deinit(f->mem);
-    slc_platform_block_unmap(&f->block);
-    free(f->store_mem);
-    pthread_mutex_destroy(&f->pack_log.mu);
+    const sff_desc desc = {
+        .name = "io-faults",
+        .pack_name = "io.pack",
+        .pages = 96,
+        .upload_kib = 16,
+        .workers = workers,
+        .access = SFF_PREAD,
+        .hook = fault_hook,
+        .hook_user = q,
+        .now_ns = slc_platform_now_ns,
+        .check_teardown = true,
+    };
+    sff_open(f, d, &desc); /* pins load here, before any fault */
 }
 
 /* The camera of test_stream.c: objects within 60 units of x(t), the LOD by
@@ -294,7 +177,7 @@ static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_
 
 /* Every object request resolved, every visible page holding its chunk's
  * decoded bytes. */
-static void check_results(fixture *f, const disk *d)
+static void check_results(sff_fixture *f, const disk *d)
 {
     uint32_t n = slc_stream_result_count(f->s);
     for (uint32_t i = 0; i < n; i++) {
@@ -326,7 +209,7 @@ typedef void (*inject_fn)(disk *d, faults *q, uint32_t k, fault_kind kind);
 
 static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t at, inject_fn inject, run_result *out)
 {
-    fixture f;
+    sff_fixture f;
     fx_open(&f, d, q, workers);
     slc_stream_object_request req[64];
     uint64_t failures = 0;
@@ -404,7 +287,7 @@ static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t 
     out->log_hash = ps.log_hash;
     out->failures = failures;
     out->fallbacks = ss.fallbacks;
-    fx_close(&f);
+    sff_close(&f);
 }
 
 static void faults_reset(faults *q, const disk *d)
@@ -472,14 +355,8 @@ static void inject(disk *d, faults *q, uint32_t k, fault_kind kind)
 static void test_every_fault_at_every_frame(void **state)
 {
     (void)state;
-    disk d;
-    memset(&d, 0, sizeof d);
-    sp_build(&d.pack, &pack_params);
-    const char *dir = getenv("TMPDIR");
-    snprintf(d.path, sizeof d.path, "%s/sluice-io-XXXXXX", dir != NULL && strlen(dir) < 40 ? dir : "/tmp");
-    d.fd = mkstemp(d.path);
-    assert_true(d.fd >= 0);
-    disk_restore(&d);
+    disk d; /* the pack, written once; rewritten whole before each run */
+    disk_create(&d, &pack_params, "io");
     faults *q = calloc(1, sizeof *q);
     assert_non_null(q);
 
@@ -533,9 +410,7 @@ static void test_every_fault_at_every_frame(void **state)
         printf("  %-8s %" PRIu64 " failed loads in all\n", kind_names[kind], total_failures[kind]);
     }
     free(q);
-    close(d.fd);
-    unlink(d.path);
-    sp_free(&d.pack);
+    disk_remove(&d);
 }
 
 int main(void)

@@ -17,11 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stream_pack.h"
-
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
-#include "sluice/workers.h"
+#include "stream_file_fixture.h"
 
 /* A sanitizer installs its own SIGBUS handler before main: a SIGBUS that is
  * not the reader's is chained to it, and it reports and exits instead of
@@ -41,144 +37,23 @@
  * coarsest (pinned) 7o + 6, offsets rising with the chunk id. */
 static const sp_params pack_params = {4096, 16, 3, {4, 2, 1}, 99};
 
-typedef struct disk {
-    sp_pack pack;
-    char path[64];
-    int fd; /* read-write: for cutting and restoring under the mapping */
-} disk;
-
-static void disk_restore(disk *d)
+static void fx_open(sff_fixture *f, const disk *d, uint32_t workers)
 {
-    assert_int_equal(ftruncate(d->fd, (off_t)d->pack.size), 0);
-    assert_int_equal(pwrite(d->fd, d->pack.data, d->pack.size, 0), (ssize_t)d->pack.size);
-}
-
-static void disk_create(disk *d)
-{
-    memset(d, 0, sizeof *d);
-    sp_build(&d->pack, &pack_params);
-    const char *dir = getenv("TMPDIR");
-    snprintf(d->path, sizeof d->path, "%s/sluice-map-XXXXXX", dir != NULL && strlen(dir) < 40 ? dir : "/tmp");
-    d->fd = mkstemp(d->path);
-    assert_true(d->fd >= 0);
-    disk_restore(d);
-}
-
-static void disk_remove(disk *d)
-{
-    close(d->fd);
-    unlink(d->path);
-    sp_free(&d->pack);
-}
-
-/* A logger the workers may call at once: the last message and the count. */
-typedef struct locked_log {
-    pthread_mutex_t mu;
-    char message[512];
-    slc_status status;
-    uint32_t calls;
-} locked_log;
-
-static void locked_fn(void *user, slc_log_level level, slc_status status, const char *message)
-{
-    locked_log *l = user;
-    (void)level;
-    pthread_mutex_lock(&l->mu);
-    snprintf(l->message, sizeof l->message, "%s", message);
-    l->status = status;
-    l->calls++;
-    pthread_mutex_unlock(&l->mu);
-}
-
-typedef struct fixture {
-    uint32_t workers;
-    slc_profile profile;
-    slc_platform_block block;
-    slc_memory *mem;
-    unsigned char *store_mem;
-    slc_arena *store_arena;
-    slc_page_store store;
-    slc_platform_file file;
-    slc_pack *pk;
-    slc_platform_workers pool_workers;
-    slc_stream *s;
-    locked_log pack_log;
-    slc_logger pack_logger;
-} fixture;
-
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
-static void fx_open(fixture *f, const disk *d, uint32_t workers)
-{
-    memset(f, 0, sizeof *f);
-    f->workers = workers;
-    char text[1024];
-    snprintf(text, sizeof text,
-             "[profile]\nname = mapped-faults\n"
-             "[budgets]\ncpu = 1 MiB\ncpu/meta = 256 KiB\ncpu/decode = 64 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
-             "gpu = 1 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-             "[pool]\npage_size = 4 KiB\npage_count = 120\neviction = lru\n"
-             "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = 256\nstaging_size = 0 B\n"
-             "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
-             "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
-             workers);
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, strlen(text), "mapped-faults.profile", &f->profile, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(&f->profile, &req), SLC_OK);
-    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &f->block), SLC_OK);
-    assert_int_equal(slc_memory_init(f->block.base, f->block.size, &f->profile, NULL, &f->mem), SLC_OK);
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(slc_memory_budgets(f->mem), "gpu/pool", &gpu_pool), SLC_OK);
-    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(120, 4096));
-    f->store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(f->store_mem);
-    assert_int_equal(slc_arena_init(f->store_mem, amem, slc_memory_budgets(f->mem), gpu_pool, &f->store_arena), SLC_OK);
-    assert_int_equal(slc_host_store_init(f->store_arena, 120, 4096, NULL, &f->store), SLC_OK);
-    assert_int_equal(slc_platform_file_open(d->path, SLC_PLATFORM_FILE_DEFAULT, NULL, &f->file), SLC_OK);
-    assert_non_null(f->file.map);
-    assert_non_null(f->file.io.guard); /* a mapped file comes with its recovery point */
-    pthread_mutex_init(&f->pack_log.mu, NULL);
-    f->pack_logger = (slc_logger){locked_fn, &f->pack_log};
-    slc_arena *meta;
-    assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
-    assert_int_equal(slc_pack_open(&f->file.io, "map.pack", &f->profile, meta, &f->pack_logger, &f->pk), SLC_OK);
-    assert_int_equal(slc_pack_scratch_size(f->pk), 0); /* every chunk read straight from the mapping */
-    slc_stream_desc sd;
-    memset(&sd, 0, sizeof sd);
-    sd.profile = &f->profile;
-    sd.memory = f->mem;
-    sd.pack = f->pk;
-    sd.store = &f->store;
-    if (workers > 0) {
-        slc_platform_workers_executor(&f->pool_workers, &sd.executor);
-    }
-    assert_int_equal(slc_stream_create(&sd, &f->s), SLC_OK); /* pins load here, from the whole file */
-    if (workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->pool_workers, workers, work_fn, f->s, NULL), SLC_OK);
-    }
-}
-
-static void fx_close(fixture *f)
-{
-    if (f->workers > 0) {
-        slc_platform_workers_stop(&f->pool_workers);
-    }
-    slc_stream_destroy(f->s);
-    slc_pack_close(f->pk);
-    slc_platform_file_close(&f->file);
-    slc_memory_deinit(f->mem);
-    slc_platform_block_unmap(&f->block);
-    free(f->store_mem);
-    pthread_mutex_destroy(&f->pack_log.mu);
+    const sff_desc desc = {
+        .name = "mapped-faults",
+        .pack_name = "map.pack",
+        .pages = 120,
+        .upload_kib = 64,
+        .workers = workers,
+        .access = SFF_MAPPED,
+    };
+    sff_open(f, d, &desc); /* pins load here, from the whole file */
 }
 
 static int pinned(uint32_t chunk) { return chunk % 7u == 6u; }
 
 /* One frame asking for the chunks [first, end) that are not pinned. */
-static void frame(fixture *f, uint32_t first, uint32_t end)
+static void frame(sff_fixture *f, uint32_t first, uint32_t end)
 {
     assert_int_equal(slc_stream_begin_frame(f->s, NULL), SLC_OK);
     for (uint32_t c = first; c < end; c++) {
@@ -190,7 +65,7 @@ static void frame(fixture *f, uint32_t first, uint32_t end)
     assert_true(slc_stream_check(f->s));
 }
 
-static void assert_holds(fixture *f, const disk *d, uint32_t chunk)
+static void assert_holds(sff_fixture *f, const disk *d, uint32_t chunk)
 {
     slc_page_info info;
     if (slc_stream_get_chunk_page(f->s, chunk, &info) != SLC_OK) {
@@ -209,7 +84,7 @@ static void assert_holds(fixture *f, const disk *d, uint32_t chunk)
  * streams until every failed chunk has loaded on its retry. */
 static void truncation_run(disk *d, uint32_t workers)
 {
-    fixture f;
+    sff_fixture f;
     fx_open(&f, d, workers);
     const uint32_t n = d->pack.chunk_count;
     long ps = sysconf(_SC_PAGESIZE);
@@ -280,7 +155,7 @@ static void truncation_run(disk *d, uint32_t workers)
     }
     printf("%u workers: cut at %" PRIu64 " of %zu bytes: %u chunk loads failed with SLC_E_IO, %u loaded\n", workers,
            cut, d->pack.size, gone, loaded);
-    fx_close(&f);
+    sff_close(&f);
 }
 
 /* --- the faults no guard owns ----------------------------------------------------- */
@@ -423,7 +298,7 @@ static void test_sigbus_not_the_readers_still_kills(void **state)
 {
     (void)state;
     disk d;
-    disk_create(&d);
+    disk_create(&d, &pack_params, "map");
     if (sigbus_recoverable(&d)) {
         expect_killed_by_sigbus(in_child(&d, child_fault_elsewhere), "outside the guarded mapping");
         expect_killed_by_sigbus(in_child(&d, child_fault_unguarded), "inside the mapping, no guard armed");
@@ -435,7 +310,7 @@ static void test_truncated_mapping_fails_the_loads_past_the_cut(void **state)
 {
     (void)state;
     disk d;
-    disk_create(&d);
+    disk_create(&d, &pack_params, "map");
     if (sigbus_recoverable(&d)) {
         truncation_run(&d, 0);
         disk_restore(&d);

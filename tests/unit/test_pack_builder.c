@@ -909,6 +909,18 @@ static void test_rejects_bad_options(void **state)
                                    "No such file or directory");
 }
 
+/* How the tests below end: the pack at path is valid and holds one
+ * object; then m is freed and the pack removed. */
+static void check_one_object_and_remove(const char *path, pk_mesh *m)
+{
+    parsed p;
+    check_pack(path, &p);
+    assert_int_equal(p.h.object_count, 1);
+    parsed_free(&p);
+    pk_mesh_free(m);
+    unlink(path);
+}
+
 static void test_rejects_bad_meshes_and_stays_usable(void **state)
 {
     (void)state;
@@ -949,12 +961,7 @@ static void test_rejects_bad_meshes_and_stays_usable(void **state)
     assert_int_equal(pk_builder_add_instance(b, &in, &d), 0);
     pk_build_stats st;
     assert_int_equal(pk_builder_finish(b, &st, &d), 0);
-    parsed p;
-    check_pack(path, &p);
-    assert_int_equal(p.h.object_count, 1);
-    parsed_free(&p);
-    pk_mesh_free(&m);
-    unlink(path);
+    check_one_object_and_remove(path, &m);
 }
 
 /* The build goes to a temporary beside the target: an existing file stays
@@ -991,12 +998,7 @@ static void test_abort_removes_the_temporary_and_keeps_the_old_file(void **state
     assert_int_equal(pk_builder_open(path, NULL, &b, &d), 0);
     assert_int_equal(pk_builder_add_mesh(b, &m, &obj, &d), 0);
     assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
-    parsed p;
-    check_pack(path, &p);
-    assert_int_equal(p.h.object_count, 1);
-    parsed_free(&p);
-    pk_mesh_free(&m);
-    unlink(path);
+    check_one_object_and_remove(path, &m);
 }
 
 /* The rename at the end of finish fails (the target became a directory

@@ -7,11 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep in the delaying reader */
 #include <inttypes.h>
 
-#include "stream_pack.h"
-
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
-#include "sluice/workers.h"
+#include "stream_file_fixture.h"
 
 /* --- fixture ------------------------------------------------------------------- */
 
@@ -84,19 +80,9 @@ static void fx_open(fixture *f, const params *p, const sp_params *pp)
     if (st != SLC_OK) {
         fail_msg("%s", diag.message);
     }
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(&f->profile, &req), SLC_OK);
-    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &f->block), SLC_OK);
-    assert_int_equal(slc_memory_init(f->block.base, f->block.size, &f->profile, NULL, &f->mem), SLC_OK);
+    sff_memory_map(&f->profile, &f->block, &f->mem);
     /* The host store's pages, charged to gpu/pool. */
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(slc_memory_budgets(f->mem), "gpu/pool", &gpu_pool), SLC_OK);
-    size_t fp = slc_host_store_footprint(p->pages, 4096);
-    size_t amem = SLC_ARENA_FOOTPRINT(fp);
-    f->store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(f->store_mem);
-    assert_int_equal(slc_arena_init(f->store_mem, amem, slc_memory_budgets(f->mem), gpu_pool, &f->store_arena), SLC_OK);
-    assert_int_equal(slc_host_store_init(f->store_arena, p->pages, 4096, NULL, &f->store), SLC_OK);
+    (void)sff_host_store_init(f->mem, p->pages, 4096, &f->store_mem, &f->store_arena, &f->store);
     slc_arena *meta;
     assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
     f->pack_logger = capture_logger(&f->pack_log);

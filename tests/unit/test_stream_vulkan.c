@@ -33,12 +33,9 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 
-#include "stream_pack.h"
+#include "stream_file_fixture.h"
 
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
 #include "sluice/vulkan.h"
-#include "sluice/workers.h"
 
 #define SECOND 1000000000ull
 #define FRAMES_IN_FLIGHT 2u
@@ -266,14 +263,8 @@ static void open_vulkan(fixture *f)
 /* The host store's pages, charged to gpu/pool, behind the belt wrapper. */
 static void open_host_belt(fixture *f)
 {
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(slc_memory_budgets(f->mem), "gpu/pool", &gpu_pool), SLC_OK);
-    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(96, 4096));
-    f->host_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(f->host_mem);
     slc_arena *arena;
-    assert_int_equal(slc_arena_init(f->host_mem, amem, slc_memory_budgets(f->mem), gpu_pool, &arena), SLC_OK);
-    assert_int_equal(slc_host_store_init(arena, 96, 4096, NULL, &f->host), SLC_OK);
+    (void)sff_host_store_init(f->mem, 96, 4096, &f->host_mem, &arena, &f->host);
     f->belt = f->host;
     f->belt.ops = &belt_ops;
     f->belt.self = &f->host;
@@ -293,10 +284,7 @@ static void fx_open(fixture *f, const params *p)
     if (slc_profile_parse(text, strlen(text), "stream-vulkan-test.profile", &f->profile, &diag) != SLC_OK) {
         fail_msg("%s", diag.message);
     }
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(&f->profile, &req), SLC_OK);
-    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &f->block), SLC_OK);
-    assert_int_equal(slc_memory_init(f->block.base, f->block.size, &f->profile, NULL, &f->mem), SLC_OK);
+    sff_memory_map(&f->profile, &f->block, &f->mem);
     if (p->backend == HOST_BELT) {
         open_host_belt(f);
     } else {
