@@ -102,7 +102,7 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
             idx[nbp++] = i;
         }
     }
-    const double W = 960, left = 170, right = 20, ph = 70, gap = 24, top = 40;
+    const double W = 960, left = 20, right = 20, ph = 70, gap = 24, top = 48; /* each label above its panel */
     const double pw = W - left - right;
     const size_t panels = nbp + 3;
     const double H = top + (double)panels * (ph + gap) + 20;
@@ -158,7 +158,7 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
         if (maxv <= 0) {
             maxv = 1;
         }
-        fprintf(f, "<text x=\"10\" y=\"%.1f\">", y0 + ph / 2);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", left, y0 - 6);
         esc_xml(f, label);
         fprintf(f, "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" "
                    "stroke=\"#ccc\"/>\n",
