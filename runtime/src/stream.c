@@ -104,8 +104,7 @@ struct slc_stream {
     _Atomic uint64_t claimed;   /* loads claimed by a thread */
     uint64_t applied;           /* loads applied (or dropped after cancellation) */
 
-    slc_stream_stats totals;   /* totals.first_failures holds failures_kept records */
-    uint32_t failures_kept;
+    slc_stream_stats totals;
     _Atomic uint64_t worker_loads, caller_loads, skipped_loads;
 };
 _Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream record fits its reserved size");
@@ -257,9 +256,13 @@ static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st, uint64_t fr
         r->attempts++;
     }
     r->aux = (uint32_t)frame;
+    /* Failures are applied only in begin_frame, after cur is cleared and
+     * before end_frame adds it to the totals: this is failure number
+     * totals.failures + cur.failures of the stream's life. */
+    uint64_t index = s->totals.failures + s->cur.failures;
     s->cur.failures++;
-    if (s->failures_kept < SLC_STREAM_FAILURE_RECORDS) {
-        slc_stream_failure *rec = &s->totals.first_failures[s->failures_kept++];
+    if (index < SLC_STREAM_FAILURE_RECORDS) {
+        slc_stream_failure *rec = &s->totals.first_failures[index];
         rec->frame = frame;
         rec->chunk = chunk;
         rec->status = st;
@@ -903,7 +906,8 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
     out->upload_cap_pages = s->upload_cap_pages;
     out->workers = s->workers;
     /* the records of failures applied by a frame not yet ended wait for its totals */
-    out->failure_records = s->totals.failures < s->failures_kept ? (uint32_t)s->totals.failures : s->failures_kept;
+    out->failure_records = s->totals.failures < SLC_STREAM_FAILURE_RECORDS ? (uint32_t)s->totals.failures
+                                                                            : SLC_STREAM_FAILURE_RECORDS;
     memset(out->first_failures + out->failure_records, 0,
            (SLC_STREAM_FAILURE_RECORDS - out->failure_records) * sizeof out->first_failures[0]);
 }
