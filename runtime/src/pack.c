@@ -80,13 +80,20 @@ static slc_status copy_mapped(void *ctx)
     return SLC_OK;
 }
 
+/* fn(ctx), inside io->guard when the pack is mapped and has one: every
+ * read of io->mapped goes through here. */
+static slc_status run_guarded(const slc_io *io, slc_status (*fn)(void *ctx), void *ctx)
+{
+    return io->mapped != NULL && io->guard != NULL ? io->guard(io->user, fn, ctx) : fn(ctx);
+}
+
 static slc_status memory_read_io(const slc_io *io, uint64_t offset, void *dst, size_t size)
 {
     if (offset > io->size || size > io->size - offset) {
         return SLC_E_IO_SHORT;
     }
     mapped_copy m = {dst, io->mapped + offset, size};
-    return io->guard != NULL ? io->guard(io->user, copy_mapped, &m) : copy_mapped(&m);
+    return run_guarded(io, copy_mapped, &m);
 }
 
 static slc_status memory_read(void *user, uint64_t offset, void *dst, size_t size)
@@ -588,8 +595,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, si
         src = scratch;
     }
     chunk_decode d = {c, src, page, 0, 0};
-    slc_status ds = p->io.mapped != NULL && p->io.guard != NULL ? p->io.guard(p->io.user, decode_chunk, &d)
-                                                                : decode_chunk(&d);
+    slc_status ds = run_guarded(&p->io, decode_chunk, &d);
     if (ds == SLC_E_IO) {
         return pack_fail(p, SLC_E_IO,
                          "chunk %u: its %u mapped bytes at offset %llu could not be read (the file shrank under the "
