@@ -61,8 +61,6 @@ static void profile_text(char *buf, size_t cap, const params *p)
              p->partitions != NULL ? "[partitions]\n" : "", p->partitions != NULL ? p->partitions : "");
 }
 
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
 static uint64_t clock_ns(void) { return slc_platform_now_ns(); }
 
 /* Everything up to the stream; then the stream itself (its status kept). */
@@ -116,7 +114,7 @@ static void fx_create(fixture *f)
         fail_msg("create: %s: %s", slc_status_name(f->create_status), f->log.message);
     }
     if (f->prm.workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, work_fn, f->s, NULL), SLC_OK);
+        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, sff_work, f->s, NULL), SLC_OK);
     }
 }
 

@@ -167,8 +167,6 @@ static void profile_text(char *buf, size_t cap, const params *p)
              FRAMES_IN_FLIGHT, p->workers);
 }
 
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
 static uint64_t clock_ns(void) { return slc_platform_now_ns(); }
 
 static double ms_since(uint64_t t0) { return (double)(slc_platform_now_ns() - t0) / 1e6; }
@@ -317,7 +315,7 @@ static void fx_create(fixture *f)
         fail_msg("create: %s: %s", slc_status_name(st), f->log.message);
     }
     if (f->prm.workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, work_fn, f->s, NULL), SLC_OK);
+        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, sff_work, f->s, NULL), SLC_OK);
     }
 }
 
