@@ -96,9 +96,8 @@ typedef struct mesh_key {
 } mesh_key;
 
 struct pk_builder {
-    char *path;  /* the target, as the caller named it (for messages) */
-    int fd;      /* out.fd while the temporary is open, else -1 */
-    atomic_file out; /* the temporary, renamed over path by finish */
+    char *path;      /* the target, as the caller named it (for messages) */
+    atomic_file out; /* the temporary (out.fd, -1 once closed), renamed over path by finish */
     int failed;    /* a write failed or a mesh was left half-built: only abort is accepted */
     int io_failed; /* ... and it was a write or read of the file */
     pk_build_options opt;
@@ -204,7 +203,7 @@ static int write_at(pk_builder *b, uint64_t offset, const void *data, size_t siz
 {
     const unsigned char *p = data;
     while (size > 0) {
-        ssize_t w = pwrite(b->fd, p, size, (off_t)offset);
+        ssize_t w = pwrite(b->out.fd, p, size, (off_t)offset);
         if (w < 0 && errno == EINTR) {
             continue;
         }
@@ -225,7 +224,7 @@ static int read_at(pk_builder *b, uint64_t offset, void *data, size_t size, pk_d
 {
     unsigned char *p = data;
     while (size > 0) {
-        ssize_t r = pread(b->fd, p, size, (off_t)offset);
+        ssize_t r = pread(b->out.fd, p, size, (off_t)offset);
         if (r < 0 && errno == EINTR) {
             continue;
         }
@@ -348,7 +347,6 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
     if (b == NULL) {
         return fail(d, "%s: out of memory", out_path);
     }
-    b->fd = -1;
     b->out.fd = -1;
     b->out.slot = -1;
     b->opt = o;
@@ -375,7 +373,6 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
         pk_builder_abort(b);
         return fail(d, "%s", err);
     }
-    b->fd = b->out.fd;
     /* The header is written last; zeros hold its place. */
     static const unsigned char zeros[sizeof(slc_pack_header)];
     if (write_at(b, 0, zeros, sizeof zeros, d) != 0) {
@@ -1131,7 +1128,6 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
 static void release(pk_builder *b)
 {
     atomic_file_abort(&b->out); /* removes the temporary, if still there */
-    b->fd = -1;
     for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
         free(b->pages[i].clusters);
         free(b->pages[i].data);
@@ -1235,7 +1231,6 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
         return -1;
     }
     /* fsync, then rename over the target: only now is the old file replaced. */
-    b->fd = -1;
     char err[sizeof d->message];
     if (atomic_file_commit(&b->out, err, sizeof err) != 0) {
         fail(d, "%s", err);
