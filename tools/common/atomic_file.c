@@ -25,6 +25,11 @@ static char reg_path[ATOMIC_FILE_MAX][PATH_MAX];
 static volatile sig_atomic_t reg_used[ATOMIC_FILE_MAX];
 static int handlers_installed;
 
+/* The signals that remove the temporaries: handled, and blocked while one
+ * is created and registered. */
+static const int handled_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define HANDLED_SIGS (sizeof handled_sigs / sizeof handled_sigs[0])
+
 static void remove_all(void)
 {
     for (int i = 0; i < ATOMIC_FILE_MAX; i++) {
@@ -53,18 +58,17 @@ static void install_handlers(void)
     if (atexit(remove_all) != 0) {
         /* Nothing better to do: an exit without commit then leaves the temporary. */
     }
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (size_t i = 0; i < HANDLED_SIGS; i++) {
         struct sigaction old;
         /* A signal the caller ignores (nohup, a shell's trap '') stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) {
+        if (sigaction(handled_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) {
             continue;
         }
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(handled_sigs[i], &sa, NULL);
     }
 }
 
@@ -174,10 +178,9 @@ int atomic_file_open(atomic_file *a, const char *path, char *err, size_t cap)
      * registering it, so none is left behind by a signal in between. */
     sigset_t block, old;
     sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGPIPE);
+    for (size_t i = 0; i < HANDLED_SIGS; i++) {
+        sigaddset(&block, handled_sigs[i]);
+    }
     sigprocmask(SIG_BLOCK, &block, &old);
     int fd = mkstemp(tmp);
     int e = errno;
