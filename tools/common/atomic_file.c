@@ -292,15 +292,6 @@ void atomic_file_abort(atomic_file *a)
     clear(a);
 }
 
-int atomic_file_same(const char *path, const char *other)
-{
-    struct stat a, b;
-    if (path == NULL || other == NULL || stat(path, &a) != 0 || stat(other, &b) != 0) {
-        return 0;
-    }
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 int atomic_file_find_input(const char *out, const char *const *inputs, size_t n)
 {
     struct stat o;
@@ -314,4 +305,9 @@ int atomic_file_find_input(const char *out, const char *const *inputs, size_t n)
         }
     }
     return -1;
+}
+
+int atomic_file_same(const char *path, const char *other)
+{
+    return atomic_file_find_input(path, &other, 1) == 0;
 }
