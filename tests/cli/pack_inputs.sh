@@ -22,6 +22,7 @@ set -u
 case=$1
 dir=$2/$1
 shift 2
+run_expect=$(cd "$(dirname "$0")" && pwd)/run_expect.sh
 rm -rf "$dir" && mkdir -p "$dir/sub" || exit 1
 cd "$dir" || exit 1
 
@@ -60,14 +61,7 @@ for f in tri.bin tri.gltf tri.glb; do cp "$f" "$f.orig" || exit 1; done
 
 # expect CODE REGEX ARGS...: sluice exits with CODE, its output matches REGEX.
 expect() {
-    want=$1
-    pattern=$2
-    shift 2
-    out=$("$@" 2>&1)
-    got=$?
-    printf '%s\n' "$out"
-    [ "$got" -eq "$want" ] || fail "exit code $got, expected $want"
-    printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "output does not match: $pattern"
+    "$run_expect" "$@" || fail "$*"
 }
 
 # The inputs are as they were, and no temporary is left behind.
