@@ -364,10 +364,8 @@ typedef struct run {
     uint64_t limit[SLC_BUDGET_MAX]; /* every budget's limit, in the telemetry's order */
     size_t nlimit;
     run_hist caller;                /* caller_ns of every frame */
-    uint64_t wait_max;
-    uint64_t objects, exact, coarser, none, stalls;
-    uint32_t over_budget, over_upload, over_time; /* frames */
-    uint32_t first_over_budget, first_over_upload, first_over_time;
+    run_summary agg;                /* the frames' counts, maxima and first frames over a limit; summarise
+                                     * starts from a copy and fills in the rest */
     run_timeline timeline;
     /* the files, each through a temporary (committed when the run completes) */
     atomic_file svg_file, chrome_file, ev_file, save_file;
@@ -612,25 +610,26 @@ static void drain_spans(run *r)
 /* Folds frame f's figures into the run's aggregates and outputs. */
 static void add_frame(run *r, uint32_t f, const frame_rec *fr)
 {
+    run_summary *a = &r->agg;
     run_hist_add(&r->caller, fr->t.caller_ns);
-    r->wait_max = fr->t.wait_ns > r->wait_max ? fr->t.wait_ns : r->wait_max;
-    r->objects += fr->objects;
-    r->exact += fr->exact;
-    r->coarser += fr->coarser;
-    r->none += fr->none;
-    r->stalls += fr->stalls;
+    a->wait_max = fr->t.wait_ns > a->wait_max ? fr->t.wait_ns : a->wait_max;
+    a->objects += fr->objects;
+    a->exact += fr->exact;
+    a->coarser += fr->coarser;
+    a->none += fr->none;
+    a->stalls += fr->stalls;
     int over = 0;
     for (uint32_t i = 0; i < fr->t.budget_count && i < r->nlimit; i++) {
         over |= fr->t.budgets[i] > r->limit[i];
     }
-    if (over && r->over_budget++ == 0) {
-        r->first_over_budget = f;
+    if (over && a->over_budget++ == 0) {
+        a->first_over_budget = f;
     }
-    if (fr->t.bytes_decoded > r->prof.upload_cap && r->over_upload++ == 0) {
-        r->first_over_upload = f;
+    if (fr->t.bytes_decoded > r->prof.upload_cap && a->over_upload++ == 0) {
+        a->first_over_upload = f;
     }
-    if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && r->over_time++ == 0) {
-        r->first_over_time = f;
+    if (r->o.frame_budget_ns && fr->t.caller_ns > r->o.frame_budget_ns && a->over_time++ == 0) {
+        a->first_over_time = f;
     }
     run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
     if (r->o.chrome != NULL) {
@@ -767,7 +766,7 @@ static void add_reason(run_summary *s, const char *fmt, ...)
 
 static int summarise(run *r, run_summary *s)
 {
-    memset(s, 0, sizeof *s);
+    *s = r->agg;
     slc_stream_get_stats(r->s, &s->st);
     slc_pool_get_stats(slc_stream_pool(r->s), &s->ps);
     s->nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), s->b, SLC_BUDGET_MAX);
@@ -777,18 +776,6 @@ static int summarise(run *r, run_summary *s)
     s->p50 = run_hist_percentile(&r->caller, 50);
     s->p99 = run_hist_percentile(&r->caller, 99);
     s->max = r->caller.max;
-    s->wait_max = r->wait_max;
-    s->objects = r->objects;
-    s->exact = r->exact;
-    s->coarser = r->coarser;
-    s->none = r->none;
-    s->stalls = r->stalls;
-    s->over_budget = r->over_budget;
-    s->over_upload = r->over_upload;
-    s->over_time = r->over_time;
-    s->first_over_budget = r->first_over_budget;
-    s->first_over_upload = r->first_over_upload;
-    s->first_over_time = r->first_over_time;
     s->reservations_while_streaming = runtime_reservations(r) - r->reservations_at_start;
     if (s->reservations_while_streaming != 0) {
         add_reason(s, "%" PRIu64 " budget reservations while streaming (nothing may be allocated after init)",
