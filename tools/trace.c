@@ -117,7 +117,6 @@ static void rd_err(trace_reader *rd, const char *fmt, ...)
     }
     va_end(ap);
 }
-#define RD_ERR rd_err
 
 /* A number field of a request: 0, or -1 with the message. */
 static int req_u32(trace_reader *rd, const token *t, const char *what, uint32_t max, uint32_t *out)
@@ -127,11 +126,11 @@ static int req_u32(trace_reader *rd, const token *t, const char *what, uint32_t 
         return 0;
     }
     if (k < 0) {
-        RD_ERR(rd, "%s '%.*s' is out of range (at most %u)", what, tok_len(t), t->p, max);
+        rd_err(rd, "%s '%.*s' is out of range (at most %u)", what, tok_len(t), t->p, max);
     } else if (max == 255u || max == 254u) {
-        RD_ERR(rd, "%s '%.*s' is not a number in 0..%u", what, tok_len(t), t->p, max);
+        rd_err(rd, "%s '%.*s' is not a number in 0..%u", what, tok_len(t), t->p, max);
     } else {
-        RD_ERR(rd, "%s '%.*s' is not a number", what, tok_len(t), t->p);
+        rd_err(rd, "%s '%.*s' is not a number", what, tok_len(t), t->p);
     }
     return -1;
 }
@@ -145,23 +144,23 @@ static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *o
     r.partition = TRACE_PARTITION_DEFAULT;
     int k = tok_u32(&tk[0], TRACE_FRAMES_MAX - 1u, &r.frame);
     if (k < 0) {
-        RD_ERR(rd, "frame '%.*s' is out of range (frames are below %u)", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
+        rd_err(rd, "frame '%.*s' is out of range (frames are below %u)", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
         return -1;
     }
     if (k == 0) {
-        RD_ERR(rd, "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
+        rd_err(rd, "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
                    "or 'FRAME chunk CHUNK PRIORITY')", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
         return -1;
     }
     if (nt < 2) {
-        RD_ERR(rd, "frame %u: missing 'obj' or 'chunk'", r.frame);
+        rd_err(rd, "frame %u: missing 'obj' or 'chunk'", r.frame);
         return -1;
     }
     uint32_t v = 0;
     int base;
     if (tok_is(&tk[1], "obj")) {
         if (nt < 5 || nt > 6) {
-            RD_ERR(rd, "'obj' takes OBJECT LOD PRIORITY [PARTITION]: %d fields given", nt - 2);
+            rd_err(rd, "'obj' takes OBJECT LOD PRIORITY [PARTITION]: %d fields given", nt - 2);
             return -1;
         }
         r.kind = TRACE_OBJECT;
@@ -172,7 +171,7 @@ static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *o
         base = 4;
     } else if (tok_is(&tk[1], "chunk")) {
         if (nt < 4 || nt > 5) {
-            RD_ERR(rd, "'chunk' takes CHUNK PRIORITY [PARTITION]: %d fields given", nt - 2);
+            rd_err(rd, "'chunk' takes CHUNK PRIORITY [PARTITION]: %d fields given", nt - 2);
             return -1;
         }
         r.kind = TRACE_CHUNK;
@@ -181,7 +180,7 @@ static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *o
         }
         base = 3;
     } else {
-        RD_ERR(rd, "unknown request kind '%.*s' (expected 'obj' or 'chunk')", tok_len(&tk[1]), tk[1].p);
+        rd_err(rd, "unknown request kind '%.*s' (expected 'obj' or 'chunk')", tok_len(&tk[1]), tk[1].p);
         return -1;
     }
     if (req_u32(rd, &tk[base], "priority", 255u, &v) != 0) {
@@ -191,27 +190,27 @@ static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *o
     if (nt > base + 1) {
         const token *name = &tk[base + 1];
         if (!valid_name(name)) {
-            RD_ERR(rd, "partition '%.*s' is not a name of 1..%u letters, digits or _-./", tok_len(name), name->p,
+            rd_err(rd, "partition '%.*s' is not a name of 1..%u letters, digits or _-./", tok_len(name), name->p,
                    TRACE_NAME_MAX - 1u);
             return -1;
         }
         int pi = partition_index(rd, name);
         if (pi < 0) {
-            RD_ERR(rd, "more than %u distinct partitions", TRACE_PARTITIONS_MAX);
+            rd_err(rd, "more than %u distinct partitions", TRACE_PARTITIONS_MAX);
             return -1;
         }
         r.partition = (uint8_t)pi;
     }
     if (rd->count > 0 && r.frame < rd->last_frame) {
-        RD_ERR(rd, "frame %u comes after frame %u: frames must not decrease", r.frame, rd->last_frame);
+        rd_err(rd, "frame %u comes after frame %u: frames must not decrease", r.frame, rd->last_frame);
         return -1;
     }
     if (rd->declared != 0 && r.frame >= rd->declared) {
-        RD_ERR(rd, "frame %u is outside the declared 'frames %u'", r.frame, rd->declared);
+        rd_err(rd, "frame %u is outside the declared 'frames %u'", r.frame, rd->declared);
         return -1;
     }
     if (rd->count >= rd->max_requests) {
-        RD_ERR(rd, "more than %zu requests", rd->max_requests);
+        rd_err(rd, "more than %zu requests", rd->max_requests);
         return -1;
     }
     rd->count++;
@@ -305,17 +304,13 @@ static long read_line(trace_reader *rd)
         rd->buf[n++] = (char)c;
         /* byte TRACE_LINE_MAX + 1 may only be the '\r' of the line's end */
         if ((n == TRACE_LINE_MAX + 1u && c != '\r') || n == TRACE_LINE_MAX + 2u) {
-            RD_ERR(rd, "line longer than %u bytes", TRACE_LINE_MAX);
+            rd_err(rd, "line longer than %u bytes", TRACE_LINE_MAX);
             return -3;
         }
         c = next_byte(rd);
     }
     if (n > 0 && rd->buf[n - 1] == '\r') {
-        n--;
-    }
-    if (n > TRACE_LINE_MAX) {
-        RD_ERR(rd, "line longer than %u bytes", TRACE_LINE_MAX);
-        return -3;
+        n--; /* the loop keeps a byte TRACE_LINE_MAX + 1 only when it is a '\r': n <= TRACE_LINE_MAX */
     }
     return (long)n;
 }
@@ -353,7 +348,7 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
                 continue;
             }
             if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
-                RD_ERR(rd, "byte 0x%02x at column %zu: only printable ASCII is allowed", (unsigned)(unsigned char)c,
+                rd_err(rd, "byte 0x%02x at column %zu: only printable ASCII is allowed", (unsigned)(unsigned char)c,
                        i + 1);
                 rd->ended = -1;
                 return -1;
@@ -364,7 +359,7 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
                 j++;
             }
             if (nt == TOKENS_MAX) {
-                RD_ERR(rd, "more than %d fields", TOKENS_MAX);
+                rd_err(rd, "more than %d fields", TOKENS_MAX);
                 rd->ended = -1;
                 return -1;
             }
@@ -379,12 +374,12 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
         if (!rd->header) {
             uint32_t version = 0;
             if (nt != 2 || !tok_is(&tk[0], "sluice-trace") || tok_u32(&tk[1], UINT32_MAX, &version) != 1) {
-                RD_ERR(rd, "expected the header 'sluice-trace %u' before anything else", TRACE_VERSION);
+                rd_err(rd, "expected the header 'sluice-trace %u' before anything else", TRACE_VERSION);
                 rd->ended = -1;
                 return -1;
             }
             if (version != TRACE_VERSION) {
-                RD_ERR(rd, "trace version %u is not supported (this reader knows %u)", version, TRACE_VERSION);
+                rd_err(rd, "trace version %u is not supported (this reader knows %u)", version, TRACE_VERSION);
                 rd->ended = -1;
                 return -1;
             }
@@ -394,12 +389,12 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
         if (tok_is(&tk[0], "frames")) {
             uint32_t n = 0;
             if (nt != 2 || tok_u32(&tk[1], TRACE_FRAMES_MAX, &n) != 1 || n == 0) {
-                RD_ERR(rd, "'frames' takes one count in 1..%u", TRACE_FRAMES_MAX);
+                rd_err(rd, "'frames' takes one count in 1..%u", TRACE_FRAMES_MAX);
                 rd->ended = -1;
                 return -1;
             }
             if (rd->declared != 0 || rd->count > 0) {
-                RD_ERR(rd, "'frames' must come once, before the first request");
+                rd_err(rd, "'frames' must come once, before the first request");
                 rd->ended = -1;
                 return -1;
             }
@@ -416,12 +411,12 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
         if (rd->line == 0) {
             rd->line = 1;
         }
-        RD_ERR(rd, "empty trace: expected the header 'sluice-trace %u'", TRACE_VERSION);
+        rd_err(rd, "empty trace: expected the header 'sluice-trace %u'", TRACE_VERSION);
         rd->ended = -1;
         return -1;
     }
     if (rd->declared == 0 && rd->count == 0) {
-        RD_ERR(rd, "no frames: the trace has no request and no 'frames N' line");
+        rd_err(rd, "no frames: the trace has no request and no 'frames N' line");
         rd->ended = -1;
         return -1;
     }
