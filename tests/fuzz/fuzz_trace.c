@@ -227,7 +227,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(err, 0xA5, sizeof err); /* the parser must write all of what it reports */
     int rc = trace_parse(text, size, FILE_NAME, MAX_REQUESTS, &t, err, sizeof err);
     REQUIRE(rc == 0 || rc == -1);
-    REQUIRE(rc == 0 || rc == -1);
     check_stream(text, size, rc, &t, err);
     if (rc == 0) {
         REQUIRE(err[0] == '\0');
