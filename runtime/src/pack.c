@@ -80,11 +80,11 @@ static slc_status copy_mapped(void *ctx)
     return SLC_OK;
 }
 
-/* fn(ctx), inside io->guard when the pack is mapped and has one: every
- * read of io->mapped goes through here. */
+/* fn(ctx), inside io->guard when the io has one (only mapped files do):
+ * every read of io->mapped goes through here. */
 static slc_status run_guarded(const slc_io *io, slc_status (*fn)(void *ctx), void *ctx)
 {
-    return io->mapped != NULL && io->guard != NULL ? io->guard(io->user, fn, ctx) : fn(ctx);
+    return io->guard != NULL ? io->guard(io->user, fn, ctx) : fn(ctx);
 }
 
 static slc_status memory_read_io(const slc_io *io, uint64_t offset, void *dst, size_t size)
