@@ -3,66 +3,10 @@
  * posix_memalign, mmap and munmap wrapped by the linker, everything the
  * runtime offers is exercised between slc_memory_init and slc_memory_deinit,
  * and not one of those calls happens. The block itself is mapped once, by
- * the platform, before init. */
-#include <sys/mman.h>
-
+ * the platform, before init. The wrappers: noheap_wrap.h. */
+#include "noheap_wrap.h"
 #include "sluice/platform.h"
 #include "test_util.h"
-
-static int counting;
-static int heap_calls;
-static int map_calls;
-
-void *__real_malloc(size_t);
-void *__real_calloc(size_t, size_t);
-void *__real_realloc(void *, size_t);
-void __real_free(void *);
-void *__real_aligned_alloc(size_t, size_t);
-int __real_posix_memalign(void **, size_t, size_t);
-void *__real_mmap(void *, size_t, int, int, int, off_t);
-int __real_munmap(void *, size_t);
-
-void *__wrap_malloc(size_t n)
-{
-    heap_calls += counting;
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t a, size_t b)
-{
-    heap_calls += counting;
-    return __real_calloc(a, b);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    heap_calls += counting;
-    return __real_realloc(p, n);
-}
-void __wrap_free(void *p)
-{
-    heap_calls += counting;
-    __real_free(p);
-}
-void *__wrap_aligned_alloc(size_t a, size_t n)
-{
-    heap_calls += counting;
-    return __real_aligned_alloc(a, n);
-}
-int __wrap_posix_memalign(void **p, size_t a, size_t n)
-{
-    heap_calls += counting;
-    return __real_posix_memalign(p, a, n);
-}
-void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
-{
-    map_calls++;
-    heap_calls += counting;
-    return __real_mmap(a, n, prot, flags, fd, off);
-}
-int __wrap_munmap(void *a, size_t n)
-{
-    heap_calls += counting;
-    return __real_munmap(a, n);
-}
 
 static void quiet(void *user, slc_log_level level, slc_status status, const char *message)
 {
@@ -138,26 +82,26 @@ static void test_no_heap_between_init_and_deinit(void **state)
     slc_memory_requirements r;
     assert_int_equal(slc_memory_calculate_requirements(&p, &r), SLC_OK);
 
-    map_calls = 0;
+    noheap_maps = 0;
     slc_platform_block block;
     assert_int_equal(slc_platform_block_map(r.block_size, 0, NULL, &block), SLC_OK);
-    assert_int_equal(map_calls, 1); /* the one mapping, on the init path */
+    assert_int_equal(noheap_maps, 1); /* the one mapping, on the init path */
 
     int logged = 0;
     slc_logger log = {quiet, &logged};
     slc_memory *m;
-    heap_calls = 0;
-    counting = 1;
+    noheap_calls = 0;
+    noheap_counting = 1;
     slc_status s = slc_memory_init(block.base, block.size, &p, &log, &m);
-    int init_calls = heap_calls;
+    int init_calls = noheap_calls;
     if (s == SLC_OK) {
         exercise(m, &p, text, len);
         slc_memory_deinit(m);
     }
-    counting = 0;
+    noheap_counting = 0;
     assert_int_equal(s, SLC_OK);
     assert_int_equal(init_calls, 0);
-    assert_int_equal(heap_calls, 0);
+    assert_int_equal(noheap_calls, 0);
     slc_platform_block_unmap(&block);
     free(text);
 }
@@ -166,15 +110,15 @@ static void test_the_counter_sees_heap_calls(void **state)
 {
     (void)state;
     /* The wrappers do count: otherwise the test above could not fail. */
-    heap_calls = 0;
-    counting = 1;
+    noheap_calls = 0;
+    noheap_counting = 1;
     void *volatile p = malloc(16); /* volatile: the pair may not be optimised away */
     free(p);
     void *q = NULL;
     assert_int_equal(posix_memalign(&q, 64, 64), 0);
     free(q);
-    counting = 0;
-    assert_int_equal(heap_calls, 4);
+    noheap_counting = 0;
+    assert_int_equal(noheap_calls, 4);
 }
 
 int main(void)

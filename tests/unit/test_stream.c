@@ -8,6 +8,9 @@
 #include <inttypes.h>
 
 #include "stream_file_fixture.h"
+#ifdef SLUICE_STREAM_NOHEAP
+#include "noheap_wrap.h"
+#endif
 
 /* --- fixture ------------------------------------------------------------------- */
 
@@ -1135,88 +1138,25 @@ static void test_request_errors(void **state)
  * tests/CMakeLists.txt), against the product libraries: between
  * slc_stream_create and slc_stream_destroy, with worker threads streaming a
  * fly-through, not one heap or mapping call is made by the runtime, the
- * platform or the workers. */
-#include <sys/mman.h>
-
-static volatile int counting; /* volatile: malloc is a builtin the compiler assumes leaves globals alone */
-static volatile int heap_calls;
-
-void *__real_malloc(size_t);
-void *__real_calloc(size_t, size_t);
-void *__real_realloc(void *, size_t);
-void __real_free(void *);
-void *__real_aligned_alloc(size_t, size_t);
-int __real_posix_memalign(void **, size_t, size_t);
-void *__real_mmap(void *, size_t, int, int, int, off_t);
-int __real_munmap(void *, size_t);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t a, size_t b);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-void *__wrap_aligned_alloc(size_t a, size_t n);
-int __wrap_posix_memalign(void **p, size_t a, size_t n);
-void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off);
-int __wrap_munmap(void *a, size_t n);
-
-void *__wrap_malloc(size_t n)
-{
-    heap_calls += counting;
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t a, size_t b)
-{
-    heap_calls += counting;
-    return __real_calloc(a, b);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    heap_calls += counting;
-    return __real_realloc(p, n);
-}
-void __wrap_free(void *p)
-{
-    heap_calls += counting;
-    __real_free(p);
-}
-void *__wrap_aligned_alloc(size_t a, size_t n)
-{
-    heap_calls += counting;
-    return __real_aligned_alloc(a, n);
-}
-int __wrap_posix_memalign(void **p, size_t a, size_t n)
-{
-    heap_calls += counting;
-    return __real_posix_memalign(p, a, n);
-}
-void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
-{
-    heap_calls += counting;
-    return __real_mmap(a, n, prot, flags, fd, off);
-}
-int __wrap_munmap(void *a, size_t n)
-{
-    heap_calls += counting;
-    return __real_munmap(a, n);
-}
-
+ * platform or the workers (the wrappers: noheap_wrap.h). */
 static void test_no_heap_between_create_and_destroy(void **state)
 {
     (void)state;
     /* the counter counts */
-    heap_calls = 0;
-    counting = 1;
+    noheap_calls = 0;
+    noheap_counting = 1;
     void *volatile probe = malloc(16);
     free(probe);
-    counting = 0;
-    assert_int_equal(heap_calls, 2);
+    noheap_counting = 0;
+    assert_int_equal(noheap_calls, 2);
     for (uint32_t workers = 0; workers <= 2; workers += 2) {
         params p = fly;
         p.workers = workers;
         p.delay_us = 50;
         fixture f;
         fx_open(&f, &p, &default_pack);
-        heap_calls = 0;
-        counting = 1;
+        noheap_calls = 0;
+        noheap_counting = 1;
         fx_create(&f);
         trace_result r;
         run_trace(&f, 200, &r);
@@ -1224,8 +1164,8 @@ static void test_no_heap_between_create_and_destroy(void **state)
             slc_platform_workers_stop(&f.workers);
         }
         slc_stream_destroy(f.s);
-        counting = 0;
-        assert_int_equal(heap_calls, 0);
+        noheap_counting = 0;
+        assert_int_equal(noheap_calls, 0);
         assert_true(r.stats.loads_completed > 100);
         f.s = NULL;
         f.prm.workers = 0;
