@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep in the delaying reader */
 #include <inttypes.h>
 
-#include "stream_file_fixture.h"
+#include "stream_fixture.h"
 #ifdef SLUICE_STREAM_NOHEAP
 #include "noheap_wrap.h"
 #endif
@@ -44,10 +44,7 @@ typedef struct fixture {
     slc_logger logger;
     capture_log pack_log;
     slc_logger pack_logger;
-    slc_status create_status;
 } fixture;
-
-static const sp_params default_pack = {4096, 48, 3, {6, 2, 1}, 42};
 
 static void profile_text(char *buf, size_t cap, const params *p)
 {
@@ -64,9 +61,7 @@ static void profile_text(char *buf, size_t cap, const params *p)
              p->partitions != NULL ? "[partitions]\n" : "", p->partitions != NULL ? p->partitions : "");
 }
 
-static uint64_t clock_ns(void) { return slc_platform_now_ns(); }
-
-/* Everything up to the stream; then the stream itself (its status kept). */
+/* Everything up to the stream; fx_create makes the stream. */
 static void fx_open(fixture *f, const params *p, const sp_params *pp)
 {
     memset(f, 0, sizeof *f);
@@ -76,18 +71,12 @@ static void fx_open(fixture *f, const params *p, const sp_params *pp)
     f->io.max_delay_us = p->delay_us;
     char text[2048];
     profile_text(text, sizeof text, p);
-    slc_profile_diag diag;
-    slc_status st = slc_profile_parse(text, strlen(text), "stream-test.profile", &f->profile, &diag);
-    if (st != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
+    sfx_profile_parse(text, "stream-test.profile", &f->profile);
     sff_memory_map(&f->profile, &f->block, &f->mem);
     /* The host store's pages, charged to gpu/pool. */
     (void)sff_host_store_init(f->mem, p->pages, 4096, &f->store_mem, &f->store_arena, &f->store);
-    slc_arena *meta;
-    assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
     f->pack_logger = capture_logger(&f->pack_log);
-    assert_int_equal(slc_pack_open(&f->io.io, "stream.pack", &f->profile, meta, &f->pack_logger, &f->pk), SLC_OK);
+    sfx_pack_open(f->mem, &f->io.io, &f->profile, &f->pack_logger, &f->pk);
     f->pack_logger = capture_logger(&f->pack_log);
     f->logger = capture_logger(&f->log);
 }
@@ -100,25 +89,16 @@ static slc_stream_desc fx_desc(fixture *f)
     d.memory = f->mem;
     d.pack = f->pk;
     d.store = &f->store;
-    d.now_ns = clock_ns;
+    d.now_ns = sfx_clock_ns;
     d.load_frames = f->prm.load_frames;
     d.log = &f->logger;
-    if (f->prm.workers > 0) {
-        slc_platform_workers_executor(&f->workers, &d.executor);
-    }
     return d;
 }
 
 static void fx_create(fixture *f)
 {
     slc_stream_desc d = fx_desc(f);
-    f->create_status = slc_stream_create(&d, &f->s);
-    if (f->create_status != SLC_OK) {
-        fail_msg("create: %s: %s", slc_status_name(f->create_status), f->log.message);
-    }
-    if (f->prm.workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, sff_work, f->s, NULL), SLC_OK);
-    }
+    sfx_stream_start(&d, f->prm.workers, &f->workers, &f->log, &f->s);
 }
 
 static void fx_close(fixture *f)
@@ -134,18 +114,6 @@ static void fx_close(fixture *f)
     sp_free(&f->pack);
 }
 
-/* Every budget's current use is within its limit. */
-static void assert_budgets_hold(fixture *f)
-{
-    slc_budget_stats st[SLC_BUDGET_MAX];
-    size_t n = slc_budgets_walk_report(slc_memory_budgets(f->mem), st, SLC_BUDGET_MAX);
-    for (size_t i = 0; i < n; i++) {
-        if (st[i].peak > st[i].limit) {
-            fail_msg("budget %s: peak %" PRIu64 " above its limit %" PRIu64, st[i].name, st[i].peak, st[i].limit);
-        }
-    }
-}
-
 /* The bytes of a visible chunk's page are the chunk's decoded bytes. */
 static void assert_page_holds(fixture *f, const slc_page_location *loc, uint32_t chunk)
 {
@@ -156,74 +124,17 @@ static void assert_page_holds(fixture *f, const slc_page_location *loc, uint32_t
     }
 }
 
-/* Checks every result of the ended frame; returns the number of holes. */
-static uint32_t check_results(fixture *f)
+static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 {
-    uint32_t holes = 0;
-    uint32_t n = slc_stream_result_count(f->s);
-    for (uint32_t i = 0; i < n; i++) {
-        slc_stream_result r;
-        slc_stream_span spans[16];
-        assert_int_equal(slc_stream_resident(f->s, i, &r, spans, 16), SLC_OK);
-        if (r.lod == SLC_STREAM_LOD_NONE) {
-            holes++;
-            assert_int_equal(r.span_count, 0);
-            continue;
-        }
-        assert_true(r.lod >= r.requested_lod);
-        const slc_pack_object *o = slc_pack_get_object(f->pk, r.object);
-        assert_true(r.lod < o->lod_count);
-        assert_int_equal(r.span_count, slc_pack_get_lod(f->pk, o->first_lod + r.lod)->span_count);
-        for (uint32_t k = 0; k < r.span_count; k++) {
-            slc_page_info info;
-            assert_int_equal(slc_stream_get_chunk_page(f->s, spans[k].chunk, &info), SLC_OK);
-            assert_int_equal(info.page.index, spans[k].page.index);
-            assert_int_equal(info.chunk, spans[k].chunk);
-            slc_stream_stats ss;
-            slc_stream_get_stats(f->s, &ss);
-            assert_true(info.last_used == ss.frame); /* used by this frame: protected while it is in flight */
-            assert_page_holds(f, &spans[k].location, spans[k].chunk);
-        }
-    }
-    return holes;
+    (void)frame;
+    assert_page_holds(user, &span->location, span->chunk);
 }
 
-/* The camera's requests for frame t: objects within 60 units of x(t), the
- * LOD by distance, the priority falling with distance. The camera flies
- * along the line and back. */
-static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
-{
-    uint32_t span = objects * 10u;
-    uint32_t pos = (t * 5u / 2u) % (2u * span);
-    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
-    uint32_t n = 0;
-    for (uint32_t o = 0; o < objects && n < cap; o++) {
-        int32_t d = (int32_t)(o * 10u + 4u) - x;
-        if (d < 0) {
-            d = -d;
-        }
-        if (d > 60) {
-            continue;
-        }
-        out[n].object = o;
-        out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
-        out[n].priority = (uint8_t)(255 - d);
-        out[n].partition.index = 0;
-        n++;
-    }
-    return n;
-}
+/* Checks every result of the ended frame (sfx_check_results, each span's
+ * page read through its host address); returns the number of holes. */
+static uint32_t check_results(fixture *f) { return sfx_check_results(f->s, f->pk, span_holds, f); }
 
-typedef struct trace_result {
-    uint64_t log_hash;
-    uint64_t log_count;
-    uint64_t frames_hash; /* over every frame's counters and resolved LODs */
-    slc_stream_stats stats;
-} trace_result;
-
-static uint64_t mix(uint64_t h, uint64_t v) { return XXH3_64bits_withSeed(&v, sizeof v, h); }
-
-static void run_trace(fixture *f, uint32_t frames, trace_result *out)
+static void run_trace(fixture *f, uint32_t frames, sfx_trace_result *out)
 {
     memset(out, 0, sizeof *out);
     const slc_pack_header *h = slc_pack_get_header(f->pk);
@@ -233,7 +144,7 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
         assert_int_equal(slc_stream_begin_frame(f->s, &frame), SLC_OK);
         assert_int_equal(frame, first + t - 1u);
         slc_stream_object_request req[64];
-        uint32_t n = camera_requests(t, h->object_count, req, 64);
+        uint32_t n = sfx_camera_requests(t, h->object_count, req, 64);
         for (uint32_t i = 0; i < n; i++) {
             assert_int_equal(slc_stream_request(f->s, &req[i]), SLC_OK);
         }
@@ -242,11 +153,7 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
         if (f->prm.pin > 0) {
             assert_int_equal(holes, 0); /* pinned coarsest levels: never a hole */
         }
-        for (uint32_t i = 0; i < slc_stream_result_count(f->s); i++) {
-            slc_stream_result r;
-            assert_int_equal(slc_stream_resident(f->s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
-            out->frames_hash = mix(out->frames_hash, (uint64_t)r.object << 8 | r.lod);
-        }
+        out->frames_hash = sfx_hash_results(f->s, out->frames_hash);
         slc_stream_frame_stats fs;
         assert_int_equal(slc_stream_walk_telemetry(f->s, &fs, 1), 1);
         assert_int_equal(fs.frame, first + t - 1u);
@@ -261,14 +168,9 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
         }
         assert_true(fs.caller_ns > 0);
         assert_true(fs.wait_ns <= fs.caller_ns);
-        const uint64_t v[] = {fs.requests, fs.chunks,          fs.hits,     fs.misses,   fs.in_flight,
-                              fs.loads_started, fs.loads_completed, fs.evictions, fs.deferred, fs.dropped,
-                              fs.fallbacks, fs.holes, fs.bytes_read, fs.bytes_uploaded, fs.loads_cancelled};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-            out->frames_hash = mix(out->frames_hash, v[i]);
-        }
+        out->frames_hash = sfx_hash_frame_stats(out->frames_hash, &fs);
         assert_true(slc_stream_check(f->s));
-        assert_budgets_hold(f);
+        sfx_assert_budgets_hold(f->mem);
     }
     slc_pool_stats ps;
     slc_pool_get_stats(slc_stream_pool(f->s), &ps);
@@ -280,15 +182,13 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
 /* --- the fly-through ------------------------------------------------------------ */
 
 static const params fly = {96, 0, 256, 16, 1, 1, 0, "lru", NULL, NULL};
-#define FLY_FRAMES 400u
-
-/* The eviction log of the fly-through, a constant on every architecture
- * and worker count (printed when it differs, to update it on purpose). */
-#define FLY_LOG_HASH 0xb8918ea357201b1full
-#define FLY_FRAMES_HASH 0x735b5f062d1ea583ull
+/* FLY_FRAMES frames over fly_pack; FLY_LOG_HASH and FLY_FRAMES_HASH
+ * (stream_fixture.h) are its eviction log and frames, a constant on every
+ * architecture and worker count (printed when they differ, to update them
+ * on purpose). */
 
 #ifndef SLUICE_STREAM_NOHEAP
-static void expect_fly_hashes(const trace_result *r, const char *what)
+static void expect_fly_hashes(const sfx_trace_result *r, const char *what)
 {
     printf("%s: %" PRIu64 " requests, %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " loads, %" PRIu64
            " evictions, %" PRIu64 " deferred, %" PRIu64 " dropped, %" PRIu64 " fallbacks, wait %.2f ms\n",
@@ -304,7 +204,7 @@ static void test_fly_through_inline(void **state)
 {
     (void)state;
     fixture f;
-    fx_open(&f, &fly, &default_pack);
+    fx_open(&f, &fly, &fly_pack);
     fx_create(&f);
     /* several times larger than the pool */
     assert_true(f.pack.chunk_count >= 4u * fly.pages);
@@ -312,7 +212,7 @@ static void test_fly_through_inline(void **state)
     slc_stream_get_stats(f.s, &st);
     assert_int_equal(st.pinned_chunks, 48); /* one coarsest chunk per object */
     assert_int_equal(st.upload_cap_pages, 4); /* 16 KiB of 4 KiB pages */
-    trace_result r;
+    sfx_trace_result r;
     run_trace(&f, FLY_FRAMES, &r);
     /* the scene streamed: loads, evictions, deferrals, hits, fallbacks */
     assert_true(r.stats.loads_completed > 300);
@@ -339,9 +239,9 @@ static void test_fly_through_is_the_same_with_workers_and_delays(void **state)
         p.workers = counts[i];
         p.delay_us = 200;
         fixture f;
-        fx_open(&f, &p, &default_pack);
+        fx_open(&f, &p, &fly_pack);
         fx_create(&f);
-        trace_result r;
+        sfx_trace_result r;
         run_trace(&f, FLY_FRAMES, &r);
         char what[32];
         snprintf(what, sizeof what, "%u workers", counts[i]);
@@ -369,9 +269,9 @@ static void test_fly_through_priority_eviction(void **state)
         p.workers = 2u * w;
         p.delay_us = 100u * w;
         fixture f;
-        fx_open(&f, &p, &default_pack);
+        fx_open(&f, &p, &fly_pack);
         fx_create(&f);
-        trace_result r;
+        sfx_trace_result r;
         run_trace(&f, FLY_FRAMES, &r);
         assert_int_equal(r.stats.holes, 0);
         assert_true(r.stats.evictions > 200);
@@ -428,7 +328,7 @@ static void test_deferral_by_upload_cap_in_priority_order(void **state)
     (void)state;
     params p = {32, 0, 64, 8, 0, 1, 0, "lru", NULL, NULL}; /* 2 pages a frame */
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     fx_create(&f);
     frame_begin(&f, 1);
     for (uint32_t c = 0; c < 10; c++) {
@@ -491,7 +391,7 @@ static void test_deferral_by_queue_capacity(void **state)
     (void)state;
     params p = {32, 0, 2, 64, 0, 2, 0, "lru", NULL, NULL}; /* 2 slots, visible two frames later */
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     fx_create(&f);
     frame_begin(&f, 1);
     want(&f, 0, 1);
@@ -548,7 +448,7 @@ static void test_deferral_when_no_page_is_evictable(void **state)
     (void)state;
     params p = {2, 0, 16, 64, 0, 1, 0, "lru", NULL, NULL};
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     fx_create(&f);
     frame_begin(&f, 1);
     want(&f, 0, 1);
@@ -588,7 +488,7 @@ static void test_cancellation_through_the_generation(void **state)
     for (uint32_t workers = 1; workers <= 2; workers++) {
         params p = {8, workers, 16, 64, 0, 2, 0, "lru", NULL, NULL};
         fixture f;
-        fx_open(&f, &p, &default_pack);
+        fx_open(&f, &p, &fly_pack);
         f.io.gate_chunk = 0;
         fx_create(&f);
         frame_begin(&f, 1);
@@ -713,9 +613,7 @@ static void test_faults_fall_back_and_retry(void **state)
         if (fc->edit != 0) {
             slc_pack_close(f.pk); /* reopen over the edited bytes */
             edit_chunk(&f.pack, 0, fc->edit);
-            slc_arena *meta;
-            assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/meta", &meta), SLC_OK);
-            assert_int_equal(slc_pack_open(&f.io.io, "stream.pack", &f.profile, meta, &f.pack_logger, &f.pk), SLC_OK);
+            sfx_pack_open(f.mem, &f.io.io, &f.profile, &f.pack_logger, &f.pk);
         } else {
             sp_io_fault(&f.io, 0, fc->io_status, 3); /* the first three reads of chunk 0 fail */
         }
@@ -881,7 +779,7 @@ static void test_pinning_errors(void **state)
     params p = fly;
     p.pages = 40; /* 48 objects: 48 pinned chunks */
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     slc_arena *meta, *queues;
     assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/meta", &meta), SLC_OK);
     assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/queues", &queues), SLC_OK);
@@ -901,7 +799,7 @@ static void test_pinning_errors(void **state)
 
     /* A pinned chunk that cannot be read. */
     p.pages = 96;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/meta", &meta), SLC_OK);
     slc_arena_get_stats(meta, &m0);
     sp_io_fault(&f.io, 8, SLC_E_IO, UINT32_MAX); /* object 0's coarsest chunk */
@@ -922,7 +820,7 @@ static void test_pinning_errors(void **state)
 
     /* A pinned chunk whose index leaves its cluster (the checksum holds):
      * its page is not pinned, the create fails and gives everything back. */
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     slc_pack_close(f.pk);
     edit_chunk(&f.pack, 8, 3);
     assert_int_equal(slc_memory_scan_arena(f.mem, "cpu/meta", &meta), SLC_OK);
@@ -938,7 +836,7 @@ static void test_pinning_errors(void **state)
     fx_close(&f);
 
     /* An unknown pin partition. */
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     d = fx_desc(&f);
     d.pin_partition = "nowhere";
     assert_int_equal(slc_stream_create(&d, &f.s), SLC_E_INVALID);
@@ -952,7 +850,7 @@ static void test_create_errors(void **state)
     (void)state;
     params p = {16, 0, 16, 64, 0, 1, 0, "lru", NULL, NULL};
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     slc_stream_desc d = fx_desc(&f);
 #define EXPECT_CREATE(edit, status, msg)                                                                           \
     do {                                                                                                           \
@@ -991,7 +889,7 @@ static void test_create_errors(void **state)
     /* An arena too small: the message names the part, the budget and the bytes. */
     p.queues_budget = "64 KiB";
     p.queue = 1024;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     d = fx_desc(&f);
     slc_stream *s = NULL;
     assert_int_equal(slc_stream_create(&d, &s), SLC_E_CAPACITY);
@@ -1016,34 +914,14 @@ static void test_create_errors(void **state)
 /* A store without host addresses stands for a staging belt: the upload
  * cap is held to the belt's share, and a belt too small for one page a
  * frame is refused. */
-static const slc_page_store *hidden_inner;
-static void hidden_locate(void *self, uint32_t page, slc_page_location *out)
-{
-    hidden_inner->ops->locate(self, page, out);
-    out->host = NULL;
-}
-static slc_status hidden_write_begin(void *self, uint32_t page, void **dst)
-{
-    return hidden_inner->ops->write_begin(self, page, dst);
-}
-static slc_status hidden_write_end(void *self, uint32_t page, size_t bytes)
-{
-    return hidden_inner->ops->write_end(self, page, bytes);
-}
-static slc_status hidden_submit(void *self, uint64_t frame) { return hidden_inner->ops->submit(self, frame); }
-static uint64_t hidden_retired(void *self) { return hidden_inner->ops->retired(self); }
-static const slc_page_store_ops hidden_ops = {hidden_locate, hidden_write_begin, hidden_write_end, hidden_submit,
-                                              hidden_retired};
-
 static void test_staging_belt_share(void **state)
 {
     (void)state;
     params p = {16, 0, 16, 64, 0, 1, 0, "lru", NULL, NULL};
     fixture f;
-    fx_open(&f, &p, &default_pack);
-    slc_page_store belt = f.store;
-    hidden_inner = &f.store;
-    belt.ops = &hidden_ops;
+    fx_open(&f, &p, &fly_pack);
+    slc_page_store belt;
+    sfx_belt_wrap(&f.store, &belt);
     slc_stream_desc d = fx_desc(&f);
     d.store = &belt;
     assert_int_equal(slc_stream_create(&d, &f.s), SLC_E_INVALID); /* the profile's staging_size is 0 */
@@ -1071,7 +949,7 @@ static void test_request_errors(void **state)
     (void)state;
     params p = {16, 0, 4, 64, 0, 1, 0, "lru", NULL, NULL};
     fixture f;
-    fx_open(&f, &p, &default_pack);
+    fx_open(&f, &p, &fly_pack);
     fx_create(&f);
     slc_stream_object_request req = {0, 0, 1, {0}};
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_INVALID);
@@ -1154,11 +1032,11 @@ static void test_no_heap_between_create_and_destroy(void **state)
         p.workers = workers;
         p.delay_us = 50;
         fixture f;
-        fx_open(&f, &p, &default_pack);
+        fx_open(&f, &p, &fly_pack);
         noheap_calls = 0;
         noheap_counting = 1;
         fx_create(&f);
-        trace_result r;
+        sfx_trace_result r;
         run_trace(&f, 200, &r);
         if (workers > 0) {
             slc_platform_workers_stop(&f.workers);

@@ -33,7 +33,7 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 
-#include "stream_file_fixture.h"
+#include "stream_fixture.h"
 
 #include "sluice/vulkan.h"
 
@@ -41,13 +41,8 @@
 #define FRAMES_IN_FLIGHT 2u
 #define MAX_SEGMENTS 4u
 
-/* test_stream.c's fly-through: its pack, its trace length and the hashes of
- * its eviction log and frames on the host backend (copied from there). */
-static const sp_params default_pack = {4096, 48, 3, {6, 2, 1}, 42};
-#define FLY_FRAMES 400u
-#define FLY_LOG_HASH 0xb8918ea357201b1full
-#define FLY_LOG_COUNT 774u
-#define FLY_FRAMES_HASH 0x735b5f062d1ea583ull
+/* test_stream.c's fly-through (stream_fixture.h): fly_pack, FLY_FRAMES and
+ * the hashes of its eviction log and frames on the host backend. */
 
 #define MAX_SPANS 1024u /* spans of one frame: 64 requests of at most 16 */
 
@@ -167,45 +162,7 @@ static void profile_text(char *buf, size_t cap, const params *p)
              FRAMES_IN_FLIGHT, p->workers);
 }
 
-static uint64_t clock_ns(void) { return slc_platform_now_ns(); }
-
 static double ms_since(uint64_t t0) { return (double)(slc_platform_now_ns() - t0) / 1e6; }
-
-/* The host store as the stream sees a belt: its pages have no host address,
- * so the stream counts its uploads in whole pages. Everything else is the
- * host store's. */
-static void belt_locate(void *self, uint32_t page, slc_page_location *out)
-{
-    const slc_page_store *host = self;
-    host->ops->locate(host->self, page, out);
-    out->host = NULL;
-}
-
-static slc_status belt_write_begin(void *self, uint32_t page, void **dst)
-{
-    const slc_page_store *host = self;
-    return host->ops->write_begin(host->self, page, dst);
-}
-
-static slc_status belt_write_end(void *self, uint32_t page, size_t bytes)
-{
-    const slc_page_store *host = self;
-    return host->ops->write_end(host->self, page, bytes);
-}
-
-static slc_status belt_submit(void *self, uint64_t frame)
-{
-    const slc_page_store *host = self;
-    return host->ops->submit(host->self, frame);
-}
-
-static uint64_t belt_retired(void *self)
-{
-    const slc_page_store *host = self;
-    return host->ops->retired(host->self);
-}
-
-static const slc_page_store_ops belt_ops = {belt_locate, belt_write_begin, belt_write_end, belt_submit, belt_retired};
 
 /* The page store: a headless instance and device with validation, the pool
  * (and belt) from the profile, charged to the memory's budgets. */
@@ -258,14 +215,14 @@ static void open_vulkan(fixture *f)
     f->store = slc_vulkan_get_store(f->vk);
 }
 
-/* The host store's pages, charged to gpu/pool, behind the belt wrapper. */
+/* The host store's pages, charged to gpu/pool, behind the belt wrapper
+ * (sfx_belt_wrap: its pages have no host address, so the stream counts its
+ * uploads in whole pages; everything else is the host store's). */
 static void open_host_belt(fixture *f)
 {
     slc_arena *arena;
     (void)sff_host_store_init(f->mem, 96, 4096, &f->host_mem, &arena, &f->host);
-    f->belt = f->host;
-    f->belt.ops = &belt_ops;
-    f->belt.self = &f->host;
+    sfx_belt_wrap(&f->host, &f->belt);
     f->store = &f->belt;
 }
 
@@ -274,14 +231,11 @@ static void fx_open(fixture *f, const params *p)
     memset(f, 0, sizeof *f);
     atomic_store(&messages, 0);
     f->prm = *p;
-    sp_build(&f->pack, &default_pack);
+    sp_build(&f->pack, &fly_pack);
     sp_io_init(&f->io, &f->pack);
     char text[2048];
     profile_text(text, sizeof text, p);
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, strlen(text), "stream-vulkan-test.profile", &f->profile, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
+    sfx_profile_parse(text, "stream-vulkan-test.profile", &f->profile);
     sff_memory_map(&f->profile, &f->block, &f->mem);
     if (p->backend == HOST_BELT) {
         open_host_belt(f);
@@ -290,10 +244,8 @@ static void fx_open(fixture *f, const params *p)
     }
     f->kept = calloc(MAX_SPANS, sizeof *f->kept);
     assert_non_null(f->kept);
-    slc_arena *meta;
-    assert_int_equal(slc_memory_scan_arena(f->mem, "cpu/meta", &meta), SLC_OK);
     f->pack_logger = capture_logger(&f->pack_log);
-    assert_int_equal(slc_pack_open(&f->io.io, "stream.pack", &f->profile, meta, &f->pack_logger, &f->pk), SLC_OK);
+    sfx_pack_open(f->mem, &f->io.io, &f->profile, &f->pack_logger, &f->pk);
     f->logger = capture_logger(&f->log);
 }
 
@@ -305,18 +257,9 @@ static void fx_create(fixture *f)
     d.memory = f->mem;
     d.pack = f->pk;
     d.store = f->store;
-    d.now_ns = clock_ns;
+    d.now_ns = sfx_clock_ns;
     d.log = &f->logger;
-    if (f->prm.workers > 0) {
-        slc_platform_workers_executor(&f->workers, &d.executor);
-    }
-    slc_status st = slc_stream_create(&d, &f->s);
-    if (st != SLC_OK) {
-        fail_msg("create: %s: %s", slc_status_name(st), f->log.message);
-    }
-    if (f->prm.workers > 0) {
-        assert_int_equal(slc_platform_workers_start(&f->workers, f->prm.workers, sff_work, f->s, NULL), SLC_OK);
-    }
+    sfx_stream_start(&d, f->prm.workers, &f->workers, &f->log, &f->s);
 }
 
 static void fx_close(fixture *f)
@@ -356,18 +299,6 @@ static void fx_close(fixture *f)
     slc_platform_block_unmap(&f->block);
     sp_free(&f->pack);
     assert_int_equal(atomic_load(&messages), 0);
-}
-
-/* Every budget's peak is within its limit. */
-static void assert_budgets_hold(fixture *f)
-{
-    slc_budget_stats st[SLC_BUDGET_MAX];
-    size_t n = slc_budgets_walk_report(slc_memory_budgets(f->mem), st, SLC_BUDGET_MAX);
-    for (size_t i = 0; i < n; i++) {
-        if (st[i].peak > st[i].limit) {
-            fail_msg("budget %s: peak %" PRIu64 " above its limit %" PRIu64, st[i].name, st[i].peak, st[i].limit);
-        }
-    }
 }
 
 static slc_budget_stats budget_named(fixture *f, const char *name)
@@ -416,86 +347,27 @@ static void check_kept(fixture *f, uint64_t frame)
     f->kept_count = 0;
 }
 
-/* Checks every result of the ended frame: the LOD, the spans, each span's
- * page holding its chunk's decoded bytes (VULKAN_STAGING: counted in early
- * when they are not there yet, and kept for check_kept). Returns the number
- * of holes. */
-static uint32_t check_results(fixture *f)
+/* A span of the ended frame: its page holds its chunk's decoded bytes
+ * (VULKAN_STAGING: counted in early when they are not there yet, and kept
+ * for check_kept). */
+static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 {
-    uint32_t holes = 0;
-    uint32_t n = slc_stream_result_count(f->s);
-    slc_stream_stats ss;
-    slc_stream_get_stats(f->s, &ss);
-    for (uint32_t i = 0; i < n; i++) {
-        slc_stream_result r;
-        slc_stream_span spans[16];
-        assert_int_equal(slc_stream_resident(f->s, i, &r, spans, 16), SLC_OK);
-        if (r.lod == SLC_STREAM_LOD_NONE) {
-            holes++;
-            assert_int_equal(r.span_count, 0);
-            continue;
-        }
-        assert_true(r.lod >= r.requested_lod);
-        const slc_pack_object *o = slc_pack_get_object(f->pk, r.object);
-        assert_true(r.lod < o->lod_count);
-        assert_int_equal(r.span_count, slc_pack_get_lod(f->pk, o->first_lod + r.lod)->span_count);
-        for (uint32_t k = 0; k < r.span_count; k++) {
-            slc_page_info info;
-            uint32_t chunk = spans[k].chunk;
-            assert_int_equal(slc_stream_get_chunk_page(f->s, chunk, &info), SLC_OK);
-            assert_int_equal(info.page.index, spans[k].page.index);
-            assert_int_equal(info.chunk, chunk);
-            assert_true(info.last_used == ss.frame); /* used by this frame: protected while it is in flight */
-            f->spans++;
-            bool holds = page_holds(f, &spans[k].location, spans[k].page.index, chunk);
-            if (f->prm.backend == VULKAN_STAGING) {
-                f->early += holds ? 0u : 1u;
-                assert_true(f->kept_count < MAX_SPANS);
-                f->kept[f->kept_count++] = (kept_span){chunk, spans[k].page.index, spans[k].location};
-            } else if (!holds) {
-                fail_msg("frame %" PRIu64 ": chunk %u: page %u holds other bytes", ss.frame, chunk,
-                         spans[k].page.index);
-            }
-        }
+    fixture *f = user;
+    uint32_t chunk = span->chunk;
+    f->spans++;
+    bool holds = page_holds(f, &span->location, span->page.index, chunk);
+    if (f->prm.backend == VULKAN_STAGING) {
+        f->early += holds ? 0u : 1u;
+        assert_true(f->kept_count < MAX_SPANS);
+        f->kept[f->kept_count++] = (kept_span){chunk, span->page.index, span->location};
+    } else if (!holds) {
+        fail_msg("frame %" PRIu64 ": chunk %u: page %u holds other bytes", frame, chunk, span->page.index);
     }
-    return holes;
 }
 
-/* The camera of test_stream.c (copied): objects within 60 units of x(t),
- * the LOD by distance, the priority falling with distance; the camera flies
- * along the line and back. */
-static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
-{
-    uint32_t span = objects * 10u;
-    uint32_t pos = (t * 5u / 2u) % (2u * span);
-    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
-    uint32_t n = 0;
-    for (uint32_t o = 0; o < objects && n < cap; o++) {
-        int32_t d = (int32_t)(o * 10u + 4u) - x;
-        if (d < 0) {
-            d = -d;
-        }
-        if (d > 60) {
-            continue;
-        }
-        out[n].object = o;
-        out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
-        out[n].priority = (uint8_t)(255 - d);
-        out[n].partition.index = 0;
-        n++;
-    }
-    return n;
-}
-
-typedef struct trace_result {
-    uint64_t log_hash;
-    uint64_t log_count;
-    uint64_t frames_hash; /* over every frame's counters and resolved LODs, as test_stream.c computes it */
-    slc_stream_stats stats;
-    double ms;
-} trace_result;
-
-static uint64_t mix(uint64_t h, uint64_t v) { return XXH3_64bits_withSeed(&v, sizeof v, h); }
+/* Checks every result of the ended frame (sfx_check_results: the LOD, the
+ * spans, each span's page by span_holds). Returns the number of holes. */
+static uint32_t check_results(fixture *f) { return sfx_check_results(f->s, f->pk, span_holds, f); }
 
 /* Begins frame t. The Vulkan store refuses a frame while frames_in_flight
  * frames are not retired (the host store never does: it retires at
@@ -531,7 +403,7 @@ static void settle_belt(fixture *f, uint64_t t)
     check_kept(f, t - 1u);
 }
 
-static void run_trace(fixture *f, uint32_t frames, trace_result *out)
+static void run_trace(fixture *f, uint32_t frames, sfx_trace_result *out)
 {
     memset(out, 0, sizeof *out);
     uint64_t t0 = slc_platform_now_ns();
@@ -540,29 +412,20 @@ static void run_trace(fixture *f, uint32_t frames, trace_result *out)
         uint64_t frame = t + 1u; /* frame 1 wrote the pinned chunks */
         begin(f, frame);
         slc_stream_object_request req[64];
-        uint32_t n = camera_requests(t, h->object_count, req, 64);
+        uint32_t n = sfx_camera_requests(t, h->object_count, req, 64);
         for (uint32_t i = 0; i < n; i++) {
             assert_int_equal(slc_stream_request(f->s, &req[i]), SLC_OK);
         }
         assert_int_equal(slc_stream_end_frame(f->s), SLC_OK);
         settle_belt(f, frame);
         assert_int_equal(check_results(f), 0); /* pinned coarsest levels: never a hole */
-        for (uint32_t i = 0; i < slc_stream_result_count(f->s); i++) {
-            slc_stream_result r;
-            assert_int_equal(slc_stream_resident(f->s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
-            out->frames_hash = mix(out->frames_hash, (uint64_t)r.object << 8 | r.lod);
-        }
+        out->frames_hash = sfx_hash_results(f->s, out->frames_hash);
         slc_stream_frame_stats fs;
         assert_int_equal(slc_stream_walk_telemetry(f->s, &fs, 1), 1);
         assert_int_equal(fs.frame, frame);
-        const uint64_t v[] = {fs.requests, fs.chunks,          fs.hits,     fs.misses,   fs.in_flight,
-                              fs.loads_started, fs.loads_completed, fs.evictions, fs.deferred, fs.dropped,
-                              fs.fallbacks, fs.holes, fs.bytes_read, fs.bytes_uploaded, fs.loads_cancelled};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-            out->frames_hash = mix(out->frames_hash, v[i]);
-        }
+        out->frames_hash = sfx_hash_frame_stats(out->frames_hash, &fs);
         assert_true(slc_stream_check(f->s));
-        assert_budgets_hold(f);
+        sfx_assert_budgets_hold(f->mem);
         if (atomic_load(&messages) != 0) {
             fail_msg("frame %u: %d validation message(s)", t, atomic_load(&messages));
         }
@@ -595,7 +458,7 @@ static void fly_through(const params *p)
     assert_int_equal(st.pinned_chunks, 48);
     assert_int_equal(st.upload_cap_pages, 4); /* 16 KiB of 4 KiB pages, the belt's share too */
     assert_int_equal(st.workers, p->workers);
-    trace_result r;
+    sfx_trace_result r;
     run_trace(&f, FLY_FRAMES, &r);
 
     printf("%s: %u frames in %.1f ms; %" PRIu64 " loads, %" PRIu64 " evictions, %" PRIu64 " deferred, %" PRIu64
