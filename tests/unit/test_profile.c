@@ -47,22 +47,48 @@ static size_t edited(const char *find, const char *repl)
     return (size_t)n;
 }
 
-static void expect_error(size_t len, slc_status want, uint32_t line, const char *message)
+/* The first len bytes of text are refused with status want, on line `line`,
+ * with exactly this message, and leave the profile zeroed; a failure names
+ * the case by what. */
+static void expect_error_in(const char *what, size_t len, slc_status want, uint32_t line, const char *message)
 {
     slc_profile p;
     slc_profile_diag d;
     memset(&p, 0x5a, sizeof p);
     slc_status s = slc_profile_parse(text, len, "t.profile", &p, &d);
-    if (s != want || strcmp(d.message, message) != 0) {
-        fail_msg("got %s \"%s\", want %s \"%s\"", slc_status_name(s), d.message, slc_status_name(want), message);
+    if (s != want || strcmp(d.message, message) != 0 || d.line != line) {
+        fail_msg("%s: got %s \"%s\" (line %u), want %s \"%s\" (line %u)", what, slc_status_name(s), d.message, d.line,
+                 slc_status_name(want), message, line);
     }
-    assert_int_equal(d.line, line);
     slc_profile zero;
     memset(&zero, 0, sizeof zero);
     assert_memory_equal(&p, &zero, sizeof p); /* nothing half-done is left */
 }
 
-#define EXPECT(find, repl, status, line, message) expect_error(edited(find, repl), status, line, message)
+static void expect_error(size_t len, slc_status want, uint32_t line, const char *message)
+{
+    expect_error_in("t.profile", len, want, line, message);
+}
+
+#define EXPECT(find, repl, status, line, message) expect_error_in(repl, edited(find, repl), status, line, message)
+
+/* One refused edit of base: the first occurrence of find replaced by repl,
+ * and what the parser must answer. */
+typedef struct edit_case {
+    const char *find;
+    const char *repl;
+    slc_status status;
+    uint32_t line;
+    const char *message;
+} edit_case;
+
+/* Each case in turn, as EXPECT checks it. */
+static void expect_edits(const edit_case *cases, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        EXPECT(cases[i].find, cases[i].repl, cases[i].status, cases[i].line, cases[i].message);
+    }
+}
 
 static void test_parses_valid_profile(void **state)
 {
@@ -159,15 +185,18 @@ static void test_every_unit(void **state)
 static void test_rejects_syntax(void **state)
 {
     (void)state;
-    EXPECT("[pool]", "[pool", SLC_E_PROFILE_SYNTAX, 15, "t.profile:15: section header '[pool' lacks its closing ']'");
-    EXPECT("[pool]", "[pool] junk", SLC_E_PROFILE_SYNTAX, 15,
-           "t.profile:15: section header '[pool] junk' has text after its closing ']'");
-    EXPECT("page_count = 1024", "page_count 1024", SLC_E_PROFILE_SYNTAX, 17,
-           "t.profile:17: 'page_count 1024' is not 'key = value', a [section] or a # comment");
-    EXPECT("page_count = 1024", "= 1024", SLC_E_PROFILE_SYNTAX, 17, "t.profile:17: '= 1024' has no key before '='");
-    EXPECT("# test profile\n", "orphan = 1\n", SLC_E_PROFILE_SYNTAX, 1, "t.profile:1: orphan: key outside any [section]");
-    EXPECT("page_count = 1024", "page_count =   # nothing", SLC_E_PROFILE_VALUE, 17,
-           "t.profile:17: [pool] page_count: value is empty");
+    static const edit_case cases[] = {
+        {"[pool]", "[pool", SLC_E_PROFILE_SYNTAX, 15, "t.profile:15: section header '[pool' lacks its closing ']'"},
+        {"[pool]", "[pool] junk", SLC_E_PROFILE_SYNTAX, 15,
+         "t.profile:15: section header '[pool] junk' has text after its closing ']'"},
+        {"page_count = 1024", "page_count 1024", SLC_E_PROFILE_SYNTAX, 17,
+         "t.profile:17: 'page_count 1024' is not 'key = value', a [section] or a # comment"},
+        {"page_count = 1024", "= 1024", SLC_E_PROFILE_SYNTAX, 17, "t.profile:17: '= 1024' has no key before '='"},
+        {"# test profile\n", "orphan = 1\n", SLC_E_PROFILE_SYNTAX, 1, "t.profile:1: orphan: key outside any [section]"},
+        {"page_count = 1024", "page_count =   # nothing", SLC_E_PROFILE_VALUE, 17,
+         "t.profile:17: [pool] page_count: value is empty"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
     char longline[400];
     memset(longline, ' ', sizeof longline);
     memcpy(longline, "# ", 2);
@@ -181,96 +210,117 @@ static void test_rejects_syntax(void **state)
 static void test_rejects_unknown_and_duplicates(void **state)
 {
     (void)state;
-    EXPECT("[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
-           "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)");
-    EXPECT("workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key");
-    EXPECT("workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] page_size: unknown key");
-    EXPECT("workers = 2", "workers = 2\nworkers = 3", SLC_E_PROFILE_DUPLICATE, 22,
-           "t.profile:22: [stream] workers: duplicate key (first on line 21)");
-    EXPECT("gpu/pool = 64 MiB", "gpu/pool = 64 MiB\ngpu/pool = 1 MiB", SLC_E_PROFILE_DUPLICATE, 13,
-           "t.profile:13: [budgets] gpu/pool: duplicate key (first on line 12)");
-    EXPECT("max_lods = 8\n", "max_lods = 8\n[pool]\n", SLC_E_PROFILE_DUPLICATE, 30,
-           "t.profile:30: [pool]: duplicate section (first on line 15)");
+    static const edit_case cases[] = {
+        {"[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
+         "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)"},
+        {"workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key"},
+        {"workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21,
+         "t.profile:21: [stream] page_size: unknown key"},
+        {"workers = 2", "workers = 2\nworkers = 3", SLC_E_PROFILE_DUPLICATE, 22,
+         "t.profile:22: [stream] workers: duplicate key (first on line 21)"},
+        {"gpu/pool = 64 MiB", "gpu/pool = 64 MiB\ngpu/pool = 1 MiB", SLC_E_PROFILE_DUPLICATE, 13,
+         "t.profile:13: [budgets] gpu/pool: duplicate key (first on line 12)"},
+        {"max_lods = 8\n", "max_lods = 8\n[pool]\n", SLC_E_PROFILE_DUPLICATE, 30,
+         "t.profile:30: [pool]: duplicate section (first on line 15)"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_rejects_bad_numbers_and_units(void **state)
 {
     (void)state;
-    EXPECT("page_size = 64 KiB", "page_size = 64 KB", SLC_E_PROFILE_VALUE, 16,
-           "t.profile:16: [pool] page_size: '64 KB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
-    EXPECT("page_size = 64 KiB", "page_size = 1.5 MiB", SLC_E_PROFILE_VALUE, 16,
-           "t.profile:16: [pool] page_size: '1.5 MiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
-    EXPECT("page_size = 64 KiB", "page_size = -64 KiB", SLC_E_PROFILE_VALUE, 16,
-           "t.profile:16: [pool] page_size: '-64 KiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
-    EXPECT("workers = 2", "workers = 2 KiB", SLC_E_PROFILE_VALUE, 21,
-           "t.profile:21: [stream] workers: '2 KiB' is not a count (a plain decimal integer)");
-    EXPECT("workers = 2", "workers = two", SLC_E_PROFILE_VALUE, 21,
-           "t.profile:21: [stream] workers: 'two' is not a count (a plain decimal integer)");
-    EXPECT("workers = 2", "workers = 0x2", SLC_E_PROFILE_VALUE, 21,
-           "t.profile:21: [stream] workers: '0x2' is not a count (a plain decimal integer)");
-    EXPECT("cpu/meta = 4 MiB", "cpu/meta = lots", SLC_E_PROFILE_VALUE, 7,
-           "t.profile:7: [budgets] cpu/meta: 'lots' is not a size (an integer with B, KiB, MiB, GiB or TiB)");
-    EXPECT("name = test", "name = te st", SLC_E_PROFILE_VALUE, 3,
-           "t.profile:3: [profile] name: 'te st' is not a name (letters, digits, '_' and '-')");
-    EXPECT("name = test", "name = 0123456789012345678901234567890123", SLC_E_PROFILE_VALUE, 3,
-           "t.profile:3: [profile] name: name is longer than 31 bytes");
+    static const edit_case cases[] = {
+        {"page_size = 64 KiB", "page_size = 64 KB", SLC_E_PROFILE_VALUE, 16,
+         "t.profile:16: [pool] page_size: '64 KB' is not a size (an integer with B, KiB, MiB, GiB or TiB)"},
+        {"page_size = 64 KiB", "page_size = 1.5 MiB", SLC_E_PROFILE_VALUE, 16,
+         "t.profile:16: [pool] page_size: '1.5 MiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)"},
+        {"page_size = 64 KiB", "page_size = -64 KiB", SLC_E_PROFILE_VALUE, 16,
+         "t.profile:16: [pool] page_size: '-64 KiB' is not a size (an integer with B, KiB, MiB, GiB or TiB)"},
+        {"workers = 2", "workers = 2 KiB", SLC_E_PROFILE_VALUE, 21,
+         "t.profile:21: [stream] workers: '2 KiB' is not a count (a plain decimal integer)"},
+        {"workers = 2", "workers = two", SLC_E_PROFILE_VALUE, 21,
+         "t.profile:21: [stream] workers: 'two' is not a count (a plain decimal integer)"},
+        {"workers = 2", "workers = 0x2", SLC_E_PROFILE_VALUE, 21,
+         "t.profile:21: [stream] workers: '0x2' is not a count (a plain decimal integer)"},
+        {"cpu/meta = 4 MiB", "cpu/meta = lots", SLC_E_PROFILE_VALUE, 7,
+         "t.profile:7: [budgets] cpu/meta: 'lots' is not a size (an integer with B, KiB, MiB, GiB or TiB)"},
+        {"name = test", "name = te st", SLC_E_PROFILE_VALUE, 3,
+         "t.profile:3: [profile] name: 'te st' is not a name (letters, digits, '_' and '-')"},
+        {"name = test", "name = 0123456789012345678901234567890123", SLC_E_PROFILE_VALUE, 3,
+         "t.profile:3: [profile] name: name is longer than 31 bytes"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_rejects_zero_absurd_and_overflowing_values(void **state)
 {
     (void)state;
-    EXPECT("page_count = 1024", "page_count = 0", SLC_E_PROFILE_RANGE, 17,
-           "t.profile:17: [pool] page_count: '0' is out of range (1 to 16777216)");
-    EXPECT("workers = 2", "workers = 1000", SLC_E_PROFILE_RANGE, 21,
-           "t.profile:21: [stream] workers: '1000' is out of range (0 to 64)");
-    EXPECT("frames_in_flight = 2", "frames_in_flight = 0", SLC_E_PROFILE_RANGE, 20,
-           "t.profile:20: [stream] frames_in_flight: '0' is out of range (1 to 8)");
-    EXPECT("max_lods = 8", "max_lods = 99", SLC_E_PROFILE_RANGE, 29,
-           "t.profile:29: [tables] max_lods: '99' is out of range (1 to 16)");
-    EXPECT("page_size = 64 KiB", "page_size = 128 MiB", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: '128 MiB' is out of range (4 KiB to 64 MiB)");
-    EXPECT("page_size = 64 KiB", "page_size = 99999999999999999999999", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: '99999999999999999999999' is out of range (4 KiB to 64 MiB)");
-    EXPECT("gpu = 80 MiB", "gpu = 17179869184 GiB", SLC_E_PROFILE_RANGE, 11,
-           "t.profile:11: [budgets] gpu: '17179869184 GiB' is out of range (0 to 1 TiB)");
-    EXPECT("gpu = 80 MiB", "gpu = 2 TiB", SLC_E_PROFILE_RANGE, 11,
-           "t.profile:11: [budgets] gpu: '2 TiB' is out of range (0 to 1 TiB)");
-    EXPECT("page_size = 64 KiB", "page_size = 12288", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: '12288' is not a power of two");
-    EXPECT("page_size = 64 KiB", "page_size = 96 KiB", SLC_E_PROFILE_RANGE, 16,
-           "t.profile:16: [pool] page_size: '96 KiB' is not a power of two");
+    static const edit_case cases[] = {
+        {"page_count = 1024", "page_count = 0", SLC_E_PROFILE_RANGE, 17,
+         "t.profile:17: [pool] page_count: '0' is out of range (1 to 16777216)"},
+        {"workers = 2", "workers = 1000", SLC_E_PROFILE_RANGE, 21,
+         "t.profile:21: [stream] workers: '1000' is out of range (0 to 64)"},
+        {"frames_in_flight = 2", "frames_in_flight = 0", SLC_E_PROFILE_RANGE, 20,
+         "t.profile:20: [stream] frames_in_flight: '0' is out of range (1 to 8)"},
+        {"max_lods = 8", "max_lods = 99", SLC_E_PROFILE_RANGE, 29,
+         "t.profile:29: [tables] max_lods: '99' is out of range (1 to 16)"},
+        {"page_size = 64 KiB", "page_size = 128 MiB", SLC_E_PROFILE_RANGE, 16,
+         "t.profile:16: [pool] page_size: '128 MiB' is out of range (4 KiB to 64 MiB)"},
+        {"page_size = 64 KiB", "page_size = 99999999999999999999999", SLC_E_PROFILE_RANGE, 16,
+         "t.profile:16: [pool] page_size: '99999999999999999999999' is out of range (4 KiB to 64 MiB)"},
+        {"gpu = 80 MiB", "gpu = 17179869184 GiB", SLC_E_PROFILE_RANGE, 11,
+         "t.profile:11: [budgets] gpu: '17179869184 GiB' is out of range (0 to 1 TiB)"},
+        {"gpu = 80 MiB", "gpu = 2 TiB", SLC_E_PROFILE_RANGE, 11,
+         "t.profile:11: [budgets] gpu: '2 TiB' is out of range (0 to 1 TiB)"},
+        {"page_size = 64 KiB", "page_size = 12288", SLC_E_PROFILE_RANGE, 16,
+         "t.profile:16: [pool] page_size: '12288' is not a power of two"},
+        {"page_size = 64 KiB", "page_size = 96 KiB", SLC_E_PROFILE_RANGE, 16,
+         "t.profile:16: [pool] page_size: '96 KiB' is not a power of two"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_rejects_missing_required(void **state)
 {
     (void)state;
-    EXPECT("page_count = 1024\n", "", SLC_E_PROFILE_MISSING, 15, "t.profile:15: [pool] page_count: required key is missing");
-    EXPECT("[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "",
-           SLC_E_PROFILE_MISSING, 25, "t.profile:25: [tables] max_objects: required key is missing");
-    EXPECT("cpu/driver = 4 MiB\n", "", SLC_E_PROFILE_MISSING, 5, "t.profile:5: [budgets] cpu/driver: required budget is missing");
+    static const edit_case cases[] = {
+        {"page_count = 1024\n", "", SLC_E_PROFILE_MISSING, 15,
+         "t.profile:15: [pool] page_count: required key is missing"},
+        {"[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "", SLC_E_PROFILE_MISSING, 25,
+         "t.profile:25: [tables] max_objects: required key is missing"},
+        {"cpu/driver = 4 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
+         "t.profile:5: [budgets] cpu/driver: required budget is missing"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
     expect_error(0, SLC_E_PROFILE_MISSING, 0, "t.profile:0: [pool] page_size: required key is missing");
 }
 
 static void test_rejects_bad_trees(void **state)
 {
     (void)state;
-    EXPECT("cpu = 16 MiB", "cpu = 12 MiB", SLC_E_PROFILE_TREE, 6,
-           "t.profile:6: [budgets] cpu: children sum to 13 MiB, above its limit 12 MiB");
-    EXPECT("gpu/pool = 64 MiB", "gpu/pool = 96 MiB", SLC_E_PROFILE_TREE, 11,
-           "t.profile:11: [budgets] gpu: children sum to 112 MiB, above its limit 80 MiB");
-    EXPECT("cpu = 16 MiB\n", "", SLC_E_PROFILE_TREE, 6, "t.profile:6: [budgets] cpu/meta: parent budget 'cpu' is not declared");
-    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/x/y = 1 MiB", SLC_E_PROFILE_TREE, 8,
-           "t.profile:8: [budgets] cpu/x/y: parent budget 'cpu/x' is not declared");
-    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\nram/x = 1 MiB", SLC_E_PROFILE_TREE, 8,
-           "t.profile:8: [budgets] ram/x: unknown root; every budget lives under cpu or gpu");
-    EXPECT("cpu/meta = 4 MiB", "cpu/Meta = 4 MiB", SLC_E_PROFILE_VALUE, 7,
-           "t.profile:7: [budgets] cpu/Meta: budget names use only a-z, 0-9, '_' and '/'");
-    EXPECT("cpu/meta = 4 MiB", "cpu//meta = 4 MiB", SLC_E_PROFILE_VALUE, 7, "t.profile:7: [budgets] cpu//meta: empty path segment");
-    EXPECT("cpu/meta = 4 MiB", "cpu/meta/ = 4 MiB", SLC_E_PROFILE_VALUE, 7, "t.profile:7: [budgets] cpu/meta/: empty path segment");
-    EXPECT("cpu/meta = 4 MiB", "cpu/a_budget_name_longer_than_31 = 4 MiB", SLC_E_PROFILE_VALUE, 7,
-           "t.profile:7: [budgets] cpu/a_budget_name_longer_than_31: name is longer than 31 bytes");
-    EXPECT("cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/a/b/c/d/e/f/g/h/i = 0", SLC_E_PROFILE_RANGE, 8,
-           "t.profile:8: [budgets] cpu/a/b/c/d/e/f/g/h/i: 9 levels below its root; at most 8");
+    static const edit_case cases[] = {
+        {"cpu = 16 MiB", "cpu = 12 MiB", SLC_E_PROFILE_TREE, 6,
+         "t.profile:6: [budgets] cpu: children sum to 13 MiB, above its limit 12 MiB"},
+        {"gpu/pool = 64 MiB", "gpu/pool = 96 MiB", SLC_E_PROFILE_TREE, 11,
+         "t.profile:11: [budgets] gpu: children sum to 112 MiB, above its limit 80 MiB"},
+        {"cpu = 16 MiB\n", "", SLC_E_PROFILE_TREE, 6,
+         "t.profile:6: [budgets] cpu/meta: parent budget 'cpu' is not declared"},
+        {"cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/x/y = 1 MiB", SLC_E_PROFILE_TREE, 8,
+         "t.profile:8: [budgets] cpu/x/y: parent budget 'cpu/x' is not declared"},
+        {"cpu/meta = 4 MiB", "cpu/meta = 4 MiB\nram/x = 1 MiB", SLC_E_PROFILE_TREE, 8,
+         "t.profile:8: [budgets] ram/x: unknown root; every budget lives under cpu or gpu"},
+        {"cpu/meta = 4 MiB", "cpu/Meta = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+         "t.profile:7: [budgets] cpu/Meta: budget names use only a-z, 0-9, '_' and '/'"},
+        {"cpu/meta = 4 MiB", "cpu//meta = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+         "t.profile:7: [budgets] cpu//meta: empty path segment"},
+        {"cpu/meta = 4 MiB", "cpu/meta/ = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+         "t.profile:7: [budgets] cpu/meta/: empty path segment"},
+        {"cpu/meta = 4 MiB", "cpu/a_budget_name_longer_than_31 = 4 MiB", SLC_E_PROFILE_VALUE, 7,
+         "t.profile:7: [budgets] cpu/a_budget_name_longer_than_31: name is longer than 31 bytes"},
+        {"cpu/meta = 4 MiB", "cpu/meta = 4 MiB\ncpu/a/b/c/d/e/f/g/h/i = 0", SLC_E_PROFILE_RANGE, 8,
+         "t.profile:8: [budgets] cpu/a/b/c/d/e/f/g/h/i: 9 levels below its root; at most 8"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
     char many[2048] = "cpu/meta = 4 MiB\n";
     for (int i = 0; i < 25; i++) {
         char line[32];
@@ -284,20 +334,24 @@ static void test_rejects_bad_trees(void **state)
 static void test_rejects_inconsistent_sections(void **state)
 {
     (void)state;
-    EXPECT("page_count = 1024", "page_count = 1025", SLC_E_PROFILE_RANGE, 17,
-           "t.profile:17: [pool] page_count: 1025 pages of 64 KiB need 65600 KiB, above budget gpu/pool 64 MiB");
-    EXPECT("staging_size = 8 MiB", "staging_size = 17 MiB", SLC_E_PROFILE_RANGE, 23,
-           "t.profile:23: [stream] staging_size: 17 MiB is above budget gpu/staging 16 MiB");
-    EXPECT("staging_size = 8 MiB", "staging_size = 60 KiB", SLC_E_PROFILE_RANGE, 23,
-           "t.profile:23: [stream] staging_size: 60 KiB is below page_size 64 KiB, so no page could ever be staged");
-    EXPECT("upload_per_frame = 4 MiB", "upload_per_frame = 32 KiB", SLC_E_PROFILE_RANGE, 24,
-           "t.profile:24: [stream] upload_per_frame: 32 KiB is below page_size 64 KiB, so no page could ever be uploaded");
+    static const edit_case cases[] = {
+        {"page_count = 1024", "page_count = 1025", SLC_E_PROFILE_RANGE, 17,
+         "t.profile:17: [pool] page_count: 1025 pages of 64 KiB need 65600 KiB, above budget gpu/pool 64 MiB"},
+        {"staging_size = 8 MiB", "staging_size = 17 MiB", SLC_E_PROFILE_RANGE, 23,
+         "t.profile:23: [stream] staging_size: 17 MiB is above budget gpu/staging 16 MiB"},
+        {"staging_size = 8 MiB", "staging_size = 60 KiB", SLC_E_PROFILE_RANGE, 23,
+         "t.profile:23: [stream] staging_size: 60 KiB is below page_size 64 KiB, so no page could ever be staged"},
+        {"upload_per_frame = 4 MiB", "upload_per_frame = 32 KiB", SLC_E_PROFILE_RANGE, 24,
+         "t.profile:24: [stream] upload_per_frame: 32 KiB is below page_size 64 KiB, so no page could ever be uploaded"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* base with a [partitions] section appended after line 30: its header is
- * line 31, its first partition line 32. */
-#define PARTITIONS(lines) edited("max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n[partitions]\n" lines)
-#define EXPECT_PARTITIONS(lines, status, line, message) expect_error(PARTITIONS(lines), status, line, message)
+ * line 31, its first partition line 32. PARTITIONS_EDIT is the edit (find,
+ * repl) for an edit_case; lines is a string literal. */
+#define PARTITIONS_EDIT(lines) "max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n[partitions]\n" lines
+#define PARTITIONS(lines) edited(PARTITIONS_EDIT(lines))
 
 static void test_parses_partitions_and_eviction(void **state)
 {
@@ -350,35 +404,38 @@ static void test_parses_partitions_and_eviction(void **state)
 static void test_rejects_bad_partitions(void **state)
 {
     (void)state;
-    EXPECT_PARTITIONS("gauges = 100\nnav = 1000\n", SLC_E_PROFILE_RANGE, 33,
-                      "t.profile:33: [partitions] nav: partitions up to here claim 1100 pages, above [pool] page_count 1024");
-    EXPECT_PARTITIONS("a = 1025\n", SLC_E_PROFILE_RANGE, 32,
-                      "t.profile:32: [partitions] a: partitions up to here claim 1025 pages, above [pool] page_count 1024");
-    EXPECT_PARTITIONS("gauges = 0\n", SLC_E_PROFILE_RANGE, 32,
-                      "t.profile:32: [partitions] gauges: '0' is out of range (1 to 16777216)");
-    EXPECT_PARTITIONS("gauges = 16777217\n", SLC_E_PROFILE_RANGE, 32,
-                      "t.profile:32: [partitions] gauges: '16777217' is out of range (1 to 16777216)");
-    EXPECT_PARTITIONS("gauges = 99999999999999999999999\n", SLC_E_PROFILE_RANGE, 32,
-                      "t.profile:32: [partitions] gauges: '99999999999999999999999' is out of range (1 to 16777216)");
-    EXPECT_PARTITIONS("gauges = 4 KiB\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] gauges: '4 KiB' is not a count (a plain decimal integer)");
-    EXPECT_PARTITIONS("gauges = many\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] gauges: 'many' is not a count (a plain decimal integer)");
-    EXPECT_PARTITIONS("gauges =\n", SLC_E_PROFILE_VALUE, 32, "t.profile:32: [partitions] gauges: value is empty");
-    EXPECT_PARTITIONS("Gauges = 10\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] Gauges: partition names use only a-z, 0-9 and '_'");
-    EXPECT_PARTITIONS("nav/map = 10\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] nav/map: partition names use only a-z, 0-9 and '_'");
-    EXPECT_PARTITIONS("nav-map = 10\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] nav-map: partition names use only a-z, 0-9 and '_'");
-    EXPECT_PARTITIONS("a_partition_name_of_32_bytes_xyz = 10\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] a_partition_name_of_32_bytes_xyz: name is longer than 31 bytes");
-    EXPECT_PARTITIONS("default = 10\n", SLC_E_PROFILE_VALUE, 32,
-                      "t.profile:32: [partitions] default: the name is reserved for the pages no partition claims");
-    EXPECT_PARTITIONS("gauges = 10\nnav = 10\ngauges = 20\n", SLC_E_PROFILE_DUPLICATE, 34,
-                      "t.profile:34: [partitions] gauges: duplicate key (first on line 32)");
-    EXPECT_PARTITIONS("gauges = 10\n[partitions]\n", SLC_E_PROFILE_DUPLICATE, 33,
-                      "t.profile:33: [partitions]: duplicate section (first on line 31)");
+    static const edit_case cases[] = {
+        {PARTITIONS_EDIT("gauges = 100\nnav = 1000\n"), SLC_E_PROFILE_RANGE, 33,
+         "t.profile:33: [partitions] nav: partitions up to here claim 1100 pages, above [pool] page_count 1024"},
+        {PARTITIONS_EDIT("a = 1025\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [partitions] a: partitions up to here claim 1025 pages, above [pool] page_count 1024"},
+        {PARTITIONS_EDIT("gauges = 0\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [partitions] gauges: '0' is out of range (1 to 16777216)"},
+        {PARTITIONS_EDIT("gauges = 16777217\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [partitions] gauges: '16777217' is out of range (1 to 16777216)"},
+        {PARTITIONS_EDIT("gauges = 99999999999999999999999\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [partitions] gauges: '99999999999999999999999' is out of range (1 to 16777216)"},
+        {PARTITIONS_EDIT("gauges = 4 KiB\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] gauges: '4 KiB' is not a count (a plain decimal integer)"},
+        {PARTITIONS_EDIT("gauges = many\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] gauges: 'many' is not a count (a plain decimal integer)"},
+        {PARTITIONS_EDIT("gauges =\n"), SLC_E_PROFILE_VALUE, 32, "t.profile:32: [partitions] gauges: value is empty"},
+        {PARTITIONS_EDIT("Gauges = 10\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] Gauges: partition names use only a-z, 0-9 and '_'"},
+        {PARTITIONS_EDIT("nav/map = 10\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] nav/map: partition names use only a-z, 0-9 and '_'"},
+        {PARTITIONS_EDIT("nav-map = 10\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] nav-map: partition names use only a-z, 0-9 and '_'"},
+        {PARTITIONS_EDIT("a_partition_name_of_32_bytes_xyz = 10\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] a_partition_name_of_32_bytes_xyz: name is longer than 31 bytes"},
+        {PARTITIONS_EDIT("default = 10\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [partitions] default: the name is reserved for the pages no partition claims"},
+        {PARTITIONS_EDIT("gauges = 10\nnav = 10\ngauges = 20\n"), SLC_E_PROFILE_DUPLICATE, 34,
+         "t.profile:34: [partitions] gauges: duplicate key (first on line 32)"},
+        {PARTITIONS_EDIT("gauges = 10\n[partitions]\n"), SLC_E_PROFILE_DUPLICATE, 33,
+         "t.profile:33: [partitions]: duplicate section (first on line 31)"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
     /* 31 bytes is the longest name; 15 partitions the most. */
     slc_profile p;
     assert_int_equal(slc_profile_parse(text, PARTITIONS("a_partition_name_of_31_bytes_xy = 10\n"), "t", &p, NULL), SLC_OK);
@@ -388,7 +445,7 @@ static void test_rejects_bad_partitions(void **state)
         snprintf(line, sizeof line, "p%d = 1\n", i);
         strcat(many, line);
     }
-    size_t n = edited("max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n[partitions]\n");
+    size_t n = PARTITIONS("");
     memcpy(text + n, many, strlen(many) + 1);
     assert_int_equal(slc_profile_parse(text, n + strlen(many), "t", &p, NULL), SLC_OK);
     assert_int_equal(p.partition_count, 15);
@@ -400,17 +457,20 @@ static void test_rejects_bad_partitions(void **state)
 static void test_rejects_bad_eviction(void **state)
 {
     (void)state;
-    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = fifo\n", SLC_E_PROFILE_VALUE, 18,
-           "t.profile:18: [pool] eviction: 'fifo' is not a policy (lru or priority)");
-    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = LRU\n", SLC_E_PROFILE_VALUE, 18,
-           "t.profile:18: [pool] eviction: 'LRU' is not a policy (lru or priority)");
-    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = 1\n", SLC_E_PROFILE_VALUE, 18,
-           "t.profile:18: [pool] eviction: '1' is not a policy (lru or priority)");
-    EXPECT("page_count = 1024\n", "page_count = 1024\neviction =\n", SLC_E_PROFILE_VALUE, 18,
-           "t.profile:18: [pool] eviction: value is empty");
-    EXPECT("page_count = 1024\n", "page_count = 1024\neviction = lru\neviction = priority\n", SLC_E_PROFILE_DUPLICATE,
-           19, "t.profile:19: [pool] eviction: duplicate key (first on line 18)");
-    EXPECT("workers = 2", "eviction = lru", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] eviction: unknown key");
+    static const edit_case cases[] = {
+        {"page_count = 1024\n", "page_count = 1024\neviction = fifo\n", SLC_E_PROFILE_VALUE, 18,
+         "t.profile:18: [pool] eviction: 'fifo' is not a policy (lru or priority)"},
+        {"page_count = 1024\n", "page_count = 1024\neviction = LRU\n", SLC_E_PROFILE_VALUE, 18,
+         "t.profile:18: [pool] eviction: 'LRU' is not a policy (lru or priority)"},
+        {"page_count = 1024\n", "page_count = 1024\neviction = 1\n", SLC_E_PROFILE_VALUE, 18,
+         "t.profile:18: [pool] eviction: '1' is not a policy (lru or priority)"},
+        {"page_count = 1024\n", "page_count = 1024\neviction =\n", SLC_E_PROFILE_VALUE, 18,
+         "t.profile:18: [pool] eviction: value is empty"},
+        {"page_count = 1024\n", "page_count = 1024\neviction = lru\neviction = priority\n", SLC_E_PROFILE_DUPLICATE, 19,
+         "t.profile:19: [pool] eviction: duplicate key (first on line 18)"},
+        {"workers = 2", "eviction = lru", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] eviction: unknown key"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_rejects_binary_garbage(void **state)
@@ -419,10 +479,15 @@ static void test_rejects_binary_garbage(void **state)
     size_t n = edited("workers = 2", "workXrs = 2");
     *strchr(text, 'X') = '\0';
     expect_error(n, SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x0 at column 5 is not text");
-    EXPECT("workers = 2", "workers = 2\x1b[0m", SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x1b at column 12 is not text");
-    EXPECT("workers = 2", "w\xc3\xb6rkers = 2", SLC_E_PROFILE_BINARY, 21,
-           "t.profile:21: byte 0xc3 at column 2 is not ASCII text");
-    EXPECT("workers = 2", "workers = 2\x7f", SLC_E_PROFILE_BINARY, 21, "t.profile:21: byte 0x7f at column 12 is not text");
+    static const edit_case cases[] = {
+        {"workers = 2", "workers = 2\x1b[0m", SLC_E_PROFILE_BINARY, 21,
+         "t.profile:21: byte 0x1b at column 12 is not text"},
+        {"workers = 2", "w\xc3\xb6rkers = 2", SLC_E_PROFILE_BINARY, 21,
+         "t.profile:21: byte 0xc3 at column 2 is not ASCII text"},
+        {"workers = 2", "workers = 2\x7f", SLC_E_PROFILE_BINARY, 21,
+         "t.profile:21: byte 0x7f at column 12 is not text"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
     /* Random bytes: always refused with a message, never a crash. */
     uint64_t seed = 0x5eed0001;
     print_message("seed %llx\n", (unsigned long long)seed);
