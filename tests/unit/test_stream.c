@@ -181,11 +181,11 @@ static void run_trace(fixture *f, uint32_t frames, sfx_trace_result *out)
 
 /* --- the fly-through ------------------------------------------------------------ */
 
-static const params fly = {96, 0, 256, 16, 1, 1, 0, "lru", NULL, NULL};
 /* FLY_FRAMES frames over fly_pack; FLY_LOG_HASH and FLY_FRAMES_HASH
  * (stream_fixture.h) are its eviction log and frames, a constant on every
  * architecture and worker count (printed when they differ, to update them
  * on purpose). */
+static const params fly = {96, 0, 256, 16, 1, 1, 0, "lru", NULL, NULL};
 
 #ifndef SLUICE_STREAM_NOHEAP
 static void expect_fly_hashes(const sfx_trace_result *r, const char *what)
