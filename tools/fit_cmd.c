@@ -10,11 +10,13 @@
  * profile's capacities, into the profile's `cpu/meta` arena), so a fit and a
  * run of the same arguments see the same pack and the same requests.
  *
- * The bounds follow sluice/stream.h: requests are accepted as the stream
- * accepts them (all or nothing, queue_capacity object requests and distinct
- * chunks a frame), a chunk counts in the partition of its first accepted
- * request in the frame, pinned chunks (pin_coarsest) sit in the pin
- * partition once, and the upload cap is upload_per_frame / page_size pages.
+ * The bounds follow sluice/stream.h, through the stream's own rules:
+ * requests are accepted as the stream accepts them (slc_stream_admit: all
+ * or nothing, queue_capacity object requests and distinct chunks a frame),
+ * a chunk counts in the partition of its first accepted request in the
+ * frame, pinned chunks (slc_stream_pin_iter) sit in the pin partition once,
+ * and the upload cap in pages is slc_stream_get_upload_cap's for the
+ * load_frames `sluice run` uses.
  *
  * The workload is read frame by frame (workload.h) in one pass; the check
  * keeps O(chunks) state (per-chunk stamps and counts) and the chunk lists
@@ -33,6 +35,7 @@
 #include "sluice/memory.h"
 #include "sluice/pack.h"
 #include "sluice/platform.h"
+#include "sluice/stream.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -42,6 +45,9 @@
 
 #define ME "sluice budget fit"
 #define FIT_PARTS_MAX (SLC_PROFILE_PARTITION_MAX + 1u)
+/* The load_frames `sluice run` streams with (tools/run_cmd.c): what the
+ * upload caps are computed for. */
+#define FIT_LOAD_FRAMES 1u
 
 static const char usage_text[] =
     "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport\n"
@@ -131,7 +137,7 @@ typedef struct fit {
     /* results */
     uint32_t pinned;           /* P */
     uint32_t cap_pages;        /* upload cap in pages */
-    uint32_t belt_cap_pages;   /* the cap through a staging belt (load_frames 1) */
+    uint32_t belt_cap_pages;   /* the cap through a staging belt */
     fit_worst w[FIT_PARTS_MAX], u[FIT_PARTS_MAX];
     fit_worst newc, firstc, objreqs, chunkreqs, distinct;
     uint64_t refused;
@@ -388,6 +394,37 @@ static uint32_t req_chunk_count(const fit *f, const trace_req *q)
     return slc_pack_get_lod(f->pack, o->first_lod + q->lod)->span_count;
 }
 
+/* P: the distinct chunks slc_stream_create pins (slc_stream_pin_iter),
+ * marked in pinned[]. */
+static void count_pinned(fit *f, uint8_t *pinned)
+{
+    f->pinned = 0;
+    slc_stream_pin_iter it;
+    slc_stream_pin_iter_init(&it, f->pack, f->prof.pin_coarsest);
+    uint32_t c = 0;
+    while (slc_stream_pin_iter_next(&it, &c)) {
+        f->pinned += !pinned[c];
+        pinned[c] = 1;
+    }
+    if (f->pinned > f->part_pages[f->pin_part]) {
+        mark_break(&f->pin_b, 0, f->pin_part, NULL, f->part_pages[f->pin_part]);
+        f->pin_b.value = f->pinned;
+    }
+}
+
+/* The upload cap in pages as the stream applies it (slc_stream_get_upload_cap)
+ * with mapped pages and through a staging belt, for the load_frames
+ * `sluice run` streams with; 0 where the stream would refuse to start. */
+static void upload_caps(fit *f)
+{
+    if (slc_stream_get_upload_cap(&f->prof, FIT_LOAD_FRAMES, false, NULL, &f->cap_pages) != SLC_OK) {
+        f->cap_pages = 0;
+    }
+    if (slc_stream_get_upload_cap(&f->prof, FIT_LOAD_FRAMES, true, NULL, &f->belt_cap_pages) != SLC_OK) {
+        f->belt_cap_pages = 0;
+    }
+}
+
 static int check(fit *f)
 {
     const slc_pack_header *h = slc_pack_get_header(f->pack);
@@ -407,29 +444,8 @@ static int check(fit *f)
         rc = CLI_FAILED;
         goto done;
     }
-    /* Pinned: every object's pin_coarsest coarsest levels, as slc_stream_create pins them. */
-    f->pinned = 0;
-    for (uint32_t o = 0; o < h->object_count && f->prof.pin_coarsest > 0; o++) {
-        const slc_pack_object *obj = slc_pack_get_object(f->pack, o);
-        uint32_t first = obj->lod_count > f->prof.pin_coarsest ? obj->lod_count - f->prof.pin_coarsest : 0;
-        for (uint32_t lod = first; lod < obj->lod_count; lod++) {
-            const slc_pack_lod *l = slc_pack_get_lod(f->pack, obj->first_lod + lod);
-            for (uint32_t k = 0; k < l->span_count; k++) {
-                uint32_t c = slc_pack_get_span(f->pack, l->first_span + k)->chunk;
-                f->pinned += !pinned[c];
-                pinned[c] = 1;
-            }
-        }
-    }
-    if (f->pinned > f->part_pages[f->pin_part]) {
-        mark_break(&f->pin_b, 0, f->pin_part, NULL, f->part_pages[f->pin_part]);
-        f->pin_b.value = f->pinned;
-    }
-    f->cap_pages = (uint32_t)(f->prof.upload_cap / f->prof.page_size);
-    f->belt_cap_pages = (uint32_t)(f->prof.staging_size / (f->prof.frames_in_flight + 2u) / f->prof.page_size);
-    if (f->belt_cap_pages > f->cap_pages) {
-        f->belt_cap_pages = f->cap_pages;
-    }
+    count_pinned(f, pinned);
+    upload_caps(f);
 
     uint64_t ucount[FIT_PARTS_MAX] = {0};
     uint32_t fr;
@@ -463,19 +479,14 @@ static int check(fit *f)
             for (uint32_t k = 0; k < n; k++) {
                 fresh += stamp[req_chunks(f, q, k)] != fr + 1u;
             }
-            const char *refused = NULL;
-            if (q->kind == TRACE_OBJECT && objreqs >= cap) {
-                refused = "object requests";
-            } else if (fresh > cap - distinct) {
-                refused = "distinct chunks";
-            }
-            if (refused != NULL) {
+            slc_stream_admission adm = slc_stream_admit(cap, objreqs, distinct, q->kind == TRACE_OBJECT, fresh);
+            if (adm != SLC_STREAM_ADMITTED) {
                 f->refused++;
                 if (!f->queue_b.broken) {
-                    f->queue_what = refused;
+                    int objects_full = adm == SLC_STREAM_OBJECTS_FULL;
+                    f->queue_what = objects_full ? "object requests" : "distinct chunks";
                     mark_break(&f->queue_b, fr, part, q, cap);
-                    f->queue_b.value = q->kind == TRACE_OBJECT && objreqs >= cap ? (uint64_t)objreqs + 1u
-                                                                                 : (uint64_t)distinct + fresh;
+                    f->queue_b.value = objects_full ? (uint64_t)objreqs + 1u : (uint64_t)distinct + fresh;
                 }
                 continue;
             }

@@ -87,7 +87,6 @@ struct slc_stream {
     uint32_t partition_count;
     uint32_t load_frames;
     uint32_t ring_capacity;
-    uint64_t upload_cap;       /* bytes a frame may publish */
     uint32_t upload_cap_pages;
     uint32_t pinned_chunks;
 
@@ -116,7 +115,18 @@ static size_t align_up(size_t x) { return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN -
 
 static uint64_t now(const slc_stream *s) { return s->now_ns != NULL ? s->now_ns() : 0; }
 
-/* --- footprint ---------------------------------------------------------------- */
+/* --- layout: what the stream takes from each arena ------------------------------- */
+
+enum { AR_META = 0, AR_QUEUES = 1, AR_DECODE = 2, AR_COUNT = 3 };
+
+/* The regions in the order slc_stream_create takes them. */
+enum { R_POOL, R_CHUNKS, R_BUSY, R_OBJECTS, R_LIST, R_KEYS, R_CARRIED, R_SLOTS, R_RING, R_SCRATCH, R_COUNT };
+
+typedef struct region {
+    uint8_t arena;       /* AR_* */
+    size_t size;         /* bytes; 0: not taken (no scratch for a mapped pack) */
+    const char *purpose; /* in the message of a refused take */
+} region;
 
 static int mul_ok(size_t a, size_t b, size_t *out)
 {
@@ -127,29 +137,75 @@ static int mul_ok(size_t a, size_t b, size_t *out)
     return 1;
 }
 
+/* The one table slc_stream_create carves and slc_stream_calculate_footprint
+ * sums, so the two cannot diverge. Returns 0 iff a size overflows or the
+ * pool has no footprint. */
+static int layout(const slc_profile *p, size_t scratch_size, uint32_t frames, region out[R_COUNT])
+{
+    slc_pool_desc pd;
+    slc_pool_desc_from_profile(p, &pd);
+    const size_t cap = p->queue_capacity;
+    const struct {
+        uint8_t arena;
+        size_t unit, count;
+        const char *purpose;
+    } spec[R_COUNT] = {
+        [R_POOL] = {AR_META, slc_pool_footprint(&pd), 1, "the page pool (cpu/meta)"},
+        [R_CHUNKS] = {AR_META, SLC_STREAM_CHUNK_RECORD_SIZE, p->max_chunks, "the chunk records (cpu/meta)"},
+        [R_BUSY] = {AR_META, 1, p->page_count, "the page locks (cpu/meta)"},
+        [R_OBJECTS] = {AR_QUEUES, SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the object requests (cpu/queues)"},
+        /* the chunk list and its keys hold capacity requested and capacity carried */
+        [R_LIST] = {AR_QUEUES, 2u * SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the chunk list (cpu/queues)"},
+        [R_KEYS] = {AR_QUEUES, 2u * sizeof(uint64_t), cap, "the sort keys (cpu/queues)"},
+        [R_CARRIED] = {AR_QUEUES, SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the deferred list (cpu/queues)"},
+        [R_SLOTS] = {AR_QUEUES, SLC_STREAM_SLOT_RECORD_SIZE, cap, "the load slots (cpu/queues)"},
+        [R_RING] = {AR_QUEUES, SLC_STREAM_FRAME_RECORD_SIZE, frames, "the telemetry ring (cpu/queues)"},
+        [R_SCRATCH] = {AR_DECODE, align_up(scratch_size), (size_t)p->workers + 1u, "the read scratch (cpu/decode)"},
+    };
+    if (spec[R_POOL].unit == 0) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < R_COUNT; i++) {
+        out[i].arena = spec[i].arena;
+        out[i].purpose = spec[i].purpose;
+        if (!mul_ok(spec[i].unit, spec[i].count, &out[i].size)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_size, uint32_t telemetry_frames,
                                           slc_stream_footprint *out)
 {
     SLC_ASSERT(p != NULL && out != NULL);
     memset(out, 0, sizeof *out);
-    slc_pool_desc pd;
-    slc_pool_desc_from_profile(p, &pd);
-    size_t pool = slc_pool_footprint(&pd);
     uint32_t frames = telemetry_frames != 0 ? telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
-    size_t chunks, busy, q1, q2, slots, ring, dec;
-    size_t cap = p->queue_capacity;
-    if (pool == 0 || !mul_ok(SLC_STREAM_CHUNK_RECORD_SIZE, p->max_chunks, &chunks) ||
-        !mul_ok(1, p->page_count, &busy) || !mul_ok(SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q1) ||
-        !mul_ok((size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE, cap, &q2) ||
-        !mul_ok(SLC_STREAM_SLOT_RECORD_SIZE, cap, &slots) || !mul_ok(SLC_STREAM_FRAME_RECORD_SIZE, frames, &ring) ||
-        !mul_ok(align_up(scratch_size), (size_t)p->workers + 1u, &dec)) {
+    region r[R_COUNT];
+    if (!layout(p, scratch_size, frames, r)) {
         return SLC_E_INVALID;
     }
-    out->meta = SLC_STREAM_HEADER_SIZE + align_up(pool) + align_up(chunks) + align_up(busy) + ALIGN;
-    /* object requests, the chunk list, its keys (8 bytes each, twice the
-     * capacity), the carried list, the load slots, the ring */
-    out->queues = align_up(q1) + align_up(q2) + align_up(q2) + align_up(q1) + align_up(slots) + align_up(ring) + ALIGN;
-    out->decode = scratch_size == 0 ? 0 : dec + ALIGN;
+    /* The stream's own record heads cpu/meta; each arena with anything to
+     * take gets ALIGN bytes of slack for its start's alignment. */
+    size_t total[AR_COUNT] = {SLC_STREAM_HEADER_SIZE, 0, 0};
+    int used[AR_COUNT] = {1, 0, 0};
+    for (uint32_t i = 0; i < R_COUNT; i++) {
+        size_t a = align_up(r[i].size);
+        if (a < r[i].size || total[r[i].arena] > SIZE_MAX - a) {
+            return SLC_E_INVALID;
+        }
+        total[r[i].arena] += a;
+        used[r[i].arena] |= r[i].size != 0;
+    }
+    for (uint32_t a = 0; a < AR_COUNT; a++) {
+        if (used[a] && total[a] > SIZE_MAX - ALIGN) {
+            return SLC_E_INVALID;
+        }
+        total[a] = used[a] ? total[a] + ALIGN : 0;
+    }
+    out->meta = total[AR_META];
+    out->queues = total[AR_QUEUES];
+    out->decode = total[AR_DECODE];
     return SLC_OK;
 }
 
@@ -449,16 +505,13 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
                         "stream: request for object %u: partition %u does not exist (the pool has %u)", req->object,
                         req->partition.index, s->partition_count);
     }
-    if (s->object_count_frame >= s->capacity) {
-        return refuse(s, SLC_E_CAPACITY);
-    }
     const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + req->lod);
     /* All or nothing: a request that does not fit adds none of its chunks. */
     uint32_t fresh = 0;
     for (uint32_t i = 0; i < l->span_count; i++) {
         fresh += s->chunks[slc_pack_get_span(s->pack, l->first_span + i)->chunk].stamp != (uint32_t)s->frame;
     }
-    if (fresh > s->capacity - s->list_count) {
+    if (slc_stream_admit(s->capacity, s->object_count_frame, s->list_count, true, fresh) != SLC_STREAM_ADMITTED) {
         return refuse(s, SLC_E_CAPACITY);
     }
     for (uint32_t i = 0; i < l->span_count; i++) {
@@ -494,10 +547,12 @@ slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t prior
                         "stream: request for chunk %u: partition %u does not exist (the pool has %u)", chunk,
                         partition.index, s->partition_count);
     }
-    st = add_chunk(s, chunk, priority, (uint8_t)partition.index, E_REQUESTED, s->capacity);
-    if (st != SLC_OK) {
-        return refuse(s, st);
+    uint32_t fresh = s->chunks[chunk].stamp != (uint32_t)s->frame;
+    if (slc_stream_admit(s->capacity, s->object_count_frame, s->list_count, false, fresh) != SLC_STREAM_ADMITTED) {
+        return refuse(s, SLC_E_CAPACITY);
     }
+    st = add_chunk(s, chunk, priority, (uint8_t)partition.index, E_REQUESTED, s->capacity);
+    SLC_ASSERT(st == SLC_OK); /* admitted above */
     s->cur.requests++;
     return SLC_OK;
 }
@@ -634,28 +689,56 @@ static int retry_due(const slc_stream *s, const chunk_rec *r)
     return (uint32_t)s->frame - r->aux >= delay;
 }
 
-slc_status slc_stream_end_frame(slc_stream *s)
+/* Starts the load of miss e into slot pub: the pool gives it a page of
+ * its partition (evicting by the profile's policy) and the store a place
+ * to write it. Returns 0, with the miss deferred, when the pool has no
+ * evictable page there (SLC_E_POOL_BUSY) or the staging belt is full;
+ * *room becomes 0 in the last case. */
+static int start_load(slc_stream *s, const entry *e, uint64_t pub, int *room)
 {
-    SLC_ASSERT(s != NULL);
-    if (s->phase != PHASE_REQUESTING) {
-        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: end_frame without a begun frame");
+    const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, e->id);
+    slc_pool_request pr = {e->id, {e->partition}, c->lod, e->priority};
+    slc_page page;
+    slc_status st = slc_pool_acquire(s->pool, &pr, &page);
+    if (st != SLC_OK) {
+        SLC_ASSERT(st == SLC_E_POOL_BUSY);
+        defer(s, e);
+        return 0;
     }
-    uint64_t t0 = now(s);
-    slc_pool_stats before;
-    slc_pool_get_stats(s->pool, &before);
-
-    /* The chunks the previous frame deferred join this frame's. */
-    for (uint32_t i = 0; i < s->carried_count; i++) {
-        const entry *c = &s->carried[i];
-        slc_status st = add_chunk(s, c->id, c->priority, c->partition, E_CARRIED, 2u * s->capacity);
-        SLC_ASSERT(st == SLC_OK); /* the list holds capacity requested and capacity carried */
-        (void)st;
+    void *dst = NULL;
+    st = slc_pool_write_begin(s->pool, page, &dst);
+    if (st != SLC_OK) {
+        /* A staging belt with no room: only when it is smaller than the
+         * upload cap needs (see slc_stream_get_upload_cap). */
+        slc_status rs = slc_pool_release(s->pool, page);
+        SLC_ASSERT(rs == SLC_OK);
+        (void)rs;
+        *room = 0;
+        defer(s, e);
+        return 0;
     }
-    s->carried_count = 0;
+    load_slot *slot = &s->slots[pub % s->capacity];
+    atomic_store_explicit(&slot->state, SLOT_QUEUED, memory_order_relaxed);
+    atomic_store_explicit(&slot->cancelled, 0u, memory_order_relaxed);
+    slot->chunk = e->id;
+    slot->page = page.index;
+    slot->generation = page.generation;
+    slot->status = 0;
+    slot->due = s->frame + s->load_frames;
+    slot->seq = pub;
+    slot->dst.dst = dst;
+    chunk_rec *r = &s->chunks[e->id];
+    r->state = CH_LOADING;
+    r->aux = (uint32_t)pub;
+    s->cur.loads_started++;
+    return 1;
+}
 
-    resolve_objects(s);
-    cancel_unwanted(s);
-
+/* Steps 2 and 3: the frame's chunks in priority order, each a hit, in
+ * flight, skipped, loaded or deferred. Returns the loads published after
+ * it (the new value of s->published). */
+static uint64_t schedule(slc_stream *s)
+{
     for (uint32_t i = 0; i < s->list_count; i++) {
         const entry *e = &s->list[i];
         s->keys[i] = ((uint64_t)(255u - e->priority) << 56) | ((uint64_t)e->id << 24) | i;
@@ -663,7 +746,6 @@ slc_status slc_stream_end_frame(slc_stream *s)
     sort_keys(s->keys, s->list_count);
 
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
-    uint64_t first_new = pub;
     int room = 1;
     for (uint32_t k = 0; k < s->list_count; k++) {
         const entry *e = &s->list[s->keys[k] & 0xFFFFFFu];
@@ -686,76 +768,20 @@ slc_status slc_stream_end_frame(slc_stream *s)
             continue;
         }
         s->cur.misses++;
-        const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, e->id);
         if (!room || pub - s->applied >= s->capacity || s->cur.loads_started >= s->upload_cap_pages) {
             room = 0;
             defer(s, e);
             continue;
         }
-        slc_pool_request pr = {e->id, {e->partition}, c->lod, e->priority};
-        slc_page page;
-        slc_status st = slc_pool_acquire(s->pool, &pr, &page);
-        if (st != SLC_OK) {
-            SLC_ASSERT(st == SLC_E_POOL_BUSY);
-            defer(s, e);
-            continue;
-        }
-        void *dst = NULL;
-        st = slc_pool_write_begin(s->pool, page, &dst);
-        if (st != SLC_OK) {
-            /* A staging belt with no room: only when it is smaller than the
-             * upload cap needs (see slc_stream_create). */
-            slc_status rs = slc_pool_release(s->pool, page);
-            SLC_ASSERT(rs == SLC_OK);
-            (void)rs;
-            room = 0;
-            defer(s, e);
-            continue;
-        }
-        load_slot *slot = &s->slots[pub % s->capacity];
-        atomic_store_explicit(&slot->state, SLOT_QUEUED, memory_order_relaxed);
-        atomic_store_explicit(&slot->cancelled, 0u, memory_order_relaxed);
-        slot->chunk = e->id;
-        slot->page = page.index;
-        slot->generation = page.generation;
-        slot->status = 0;
-        slot->due = s->frame + s->load_frames;
-        slot->seq = pub;
-        slot->dst.dst = dst;
-        r->state = CH_LOADING;
-        r->aux = (uint32_t)pub;
-        pub++;
-        s->cur.loads_started++;
+        pub += (uint64_t)start_load(s, e, pub, &room);
     }
+    return pub;
+}
 
-    slc_pool_stats after;
-    slc_pool_get_stats(s->pool, &after);
-    s->cur.evictions = (uint32_t)(after.evictions - before.evictions);
-
-    /* Publish; run inline without workers. */
-    atomic_store_explicit(&s->published, pub, memory_order_release);
-    if (pub > first_new) {
-        if (s->workers == 0) {
-            while (slc_stream_work(s, 0)) {
-            }
-        } else {
-            s->exec.ops->notify(s->exec.self, (uint32_t)(pub - first_new));
-        }
-    }
-    s->phase = PHASE_SCHEDULED;
-
-    /* Submit the frame to the store now, before the application records and
-     * submits the work that reads its pages: the store's copies for those
-     * pages go ahead of that work, and the store counts the work submitted
-     * after this submission as this frame's, so the frame retires as soon
-     * as it is done. A store that refuses (it lags behind its own frames in
-     * flight) leaves the frame open; the next slc_stream_begin_frame
-     * submits it, or returns why not. */
-    if (slc_pool_end_frame(s->pool) == SLC_OK) {
-        s->pool_frame_open = 0;
-    }
-
-    /* Telemetry. */
+/* The frame's record: the budgets' use now, the caller's time, added to
+ * the totals and written to the telemetry ring. */
+static void roll_up_telemetry(slc_stream *s, uint64_t t0)
+{
     size_t nb = slc_budgets_count(s->budgets);
     s->cur.budget_count = (uint32_t)(nb < SLC_PROFILE_BUDGET_MAX ? nb : SLC_PROFILE_BUDGET_MAX);
     for (uint32_t i = 0; i < s->cur.budget_count; i++) {
@@ -786,6 +812,59 @@ slc_status slc_stream_end_frame(slc_stream *s)
     t->wait_ns += c->wait_ns;
     s->ring[s->ring_count % s->ring_capacity] = s->cur;
     s->ring_count++;
+}
+
+slc_status slc_stream_end_frame(slc_stream *s)
+{
+    SLC_ASSERT(s != NULL);
+    if (s->phase != PHASE_REQUESTING) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: end_frame without a begun frame");
+    }
+    uint64_t t0 = now(s);
+    slc_pool_stats before;
+    slc_pool_get_stats(s->pool, &before);
+
+    /* The chunks the previous frame deferred join this frame's. */
+    for (uint32_t i = 0; i < s->carried_count; i++) {
+        const entry *c = &s->carried[i];
+        slc_status st = add_chunk(s, c->id, c->priority, c->partition, E_CARRIED, 2u * s->capacity);
+        SLC_ASSERT(st == SLC_OK); /* the list holds capacity requested and capacity carried */
+        (void)st;
+    }
+    s->carried_count = 0;
+
+    resolve_objects(s);
+    cancel_unwanted(s);
+    uint64_t first_new = atomic_load_explicit(&s->published, memory_order_relaxed);
+    uint64_t pub = schedule(s);
+
+    slc_pool_stats after;
+    slc_pool_get_stats(s->pool, &after);
+    s->cur.evictions = (uint32_t)(after.evictions - before.evictions);
+
+    /* Publish; run inline without workers. */
+    atomic_store_explicit(&s->published, pub, memory_order_release);
+    if (pub > first_new) {
+        if (s->workers == 0) {
+            while (slc_stream_work(s, 0)) {
+            }
+        } else {
+            s->exec.ops->notify(s->exec.self, (uint32_t)(pub - first_new));
+        }
+    }
+    s->phase = PHASE_SCHEDULED;
+
+    /* Submit the frame to the store now, before the application records and
+     * submits the work that reads its pages: the store's copies for those
+     * pages go ahead of that work, and the store counts the work submitted
+     * after this submission as this frame's, so the frame retires as soon
+     * as it is done. A store that refuses (it lags behind its own frames in
+     * flight) leaves the frame open; the next slc_stream_begin_frame
+     * submits it, or returns why not. */
+    if (slc_pool_end_frame(s->pool) == SLC_OK) {
+        s->pool_frame_open = 0;
+    }
+    roll_up_telemetry(s, t0);
     return SLC_OK;
 }
 
@@ -985,7 +1064,7 @@ bool slc_stream_check(const slc_stream *s)
 
 static slc_status take(slc_stream *s, slc_arena *a, size_t size, void **out, const char *what)
 {
-    slc_status st = slc_arena_alloc(a, size == 0 ? 1 : size, ALIGN, out);
+    slc_status st = slc_arena_alloc(a, size, ALIGN, out);
     if (st != SLC_OK) {
         slc_arena_stats as;
         slc_arena_get_stats(a, &as);
@@ -1002,25 +1081,20 @@ static void give_back(slc_stream *s)
     slc_arena_reset(s->meta, s->meta_mark); /* last: the stream's own record lives there */
 }
 
-/* Loads and pins every chunk of the profile's pin_coarsest coarsest levels
- * of every object, in chunk-id order, on the caller's thread. */
+/* Loads and pins the chunks slc_stream_pin_iter walks for the profile's
+ * pin_coarsest, in chunk-id order, on the caller's thread. */
 static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *partition_name, slc_partition part)
 {
-    const slc_pack_header *h = slc_pack_get_header(s->pack);
     const uint32_t mark = 1u; /* stamp value meaning "to pin": frames start at 1, and no frame began yet */
     uint32_t count = 0;
-    for (uint32_t o = 0; o < h->object_count; o++) {
-        const slc_pack_object *obj = slc_pack_get_object(s->pack, o);
-        uint32_t first = obj->lod_count > levels ? obj->lod_count - levels : 0;
-        for (uint32_t lod = first; lod < obj->lod_count; lod++) {
-            const slc_pack_lod *l = slc_pack_get_lod(s->pack, obj->first_lod + lod);
-            for (uint32_t k = 0; k < l->span_count; k++) {
-                chunk_rec *r = &s->chunks[slc_pack_get_span(s->pack, l->first_span + k)->chunk];
-                if (r->stamp != mark) {
-                    r->stamp = mark;
-                    count++;
-                }
-            }
+    slc_stream_pin_iter it;
+    slc_stream_pin_iter_init(&it, s->pack, levels);
+    uint32_t chunk = 0;
+    while (slc_stream_pin_iter_next(&it, &chunk)) {
+        chunk_rec *r = &s->chunks[chunk];
+        if (r->stamp != mark) {
+            r->stamp = mark;
+            count++;
         }
     }
     slc_pool_partition_stats ps;
@@ -1075,10 +1149,17 @@ static slc_status invalid(const slc_logger *log, const char *fmt, uint32_t a, ui
     return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, fmt, a, b);
 }
 
-slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
+/* What create decides before it takes any memory. */
+typedef struct create_plan {
+    uint32_t load_frames;
+    uint32_t telemetry_frames;
+    uint32_t upload_cap_pages;
+} create_plan;
+
+/* Step 1 of create: the desc is complete and consistent (its messages are
+ * slc_stream_create's contract). Takes nothing. */
+static slc_status validate(const slc_stream_desc *d, create_plan *plan)
 {
-    SLC_ASSERT(d != NULL && out != NULL);
-    *out = NULL;
     const slc_logger *log = d->log;
     if (d->profile == NULL || d->memory == NULL || d->pack == NULL || d->store == NULL) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: the desc lacks its %s",
@@ -1100,18 +1181,23 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
                         "stream: the profile asks for %u workers but the desc has no executor (or one lacking an operation)",
                         p->workers);
     }
-    uint32_t load_frames = d->load_frames != 0 ? d->load_frames : 1u;
-    if (load_frames > SLC_STREAM_LOAD_FRAMES_MAX) {
-        return invalid(log, "stream: load_frames %u is above %u", load_frames, SLC_STREAM_LOAD_FRAMES_MAX);
+    plan->load_frames = d->load_frames != 0 ? d->load_frames : 1u;
+    if (plan->load_frames > SLC_STREAM_LOAD_FRAMES_MAX) {
+        return invalid(log, "stream: load_frames %u is above %u", plan->load_frames, SLC_STREAM_LOAD_FRAMES_MAX);
     }
-    uint32_t frames = d->telemetry_frames != 0 ? d->telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
-    if (frames > SLC_STREAM_TELEMETRY_FRAMES_MAX) {
-        return invalid(log, "stream: telemetry_frames %u is above %u", frames, SLC_STREAM_TELEMETRY_FRAMES_MAX);
+    plan->telemetry_frames = d->telemetry_frames != 0 ? d->telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
+    if (plan->telemetry_frames > SLC_STREAM_TELEMETRY_FRAMES_MAX) {
+        return invalid(log, "stream: telemetry_frames %u is above %u", plan->telemetry_frames,
+                       SLC_STREAM_TELEMETRY_FRAMES_MAX);
     }
-    if (p->upload_cap < p->page_size) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: upload_per_frame %llu is below the page size %llu: no page could be loaded",
-                        (unsigned long long)p->upload_cap, (unsigned long long)p->page_size);
+    /* With a staging belt (pages not mapped) the cap is also what the belt
+     * holds for the frames that may have uploads outstanding, so
+     * write_begin never finds it full. */
+    slc_page_location loc;
+    d->store->ops->locate(d->store->self, 0, &loc);
+    slc_status st = slc_stream_get_upload_cap(p, plan->load_frames, loc.host == NULL, log, &plan->upload_cap_pages);
+    if (st != SLC_OK) {
+        return st;
     }
     const slc_pack_header *h = slc_pack_get_header(d->pack);
     if (h->chunk_count > p->max_chunks || h->page_size > p->page_size) {
@@ -1120,6 +1206,14 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
                         "%llu-byte pages)",
                         h->chunk_count, h->page_size, p->max_chunks, (unsigned long long)p->page_size);
     }
+    return SLC_OK;
+}
+
+/* Step 2 of create: the stream's record at the head of cpu/meta, filled
+ * from the desc and the plan. */
+static slc_status place_record(const slc_stream_desc *d, const create_plan *plan, slc_stream **out)
+{
+    const slc_logger *log = d->log;
     slc_arena *meta = NULL, *queues = NULL, *decode = NULL;
     slc_status st = slc_memory_scan_arena(d->memory, "cpu/meta", &meta);
     if (st == SLC_OK) {
@@ -1141,6 +1235,8 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
                         as.capacity - as.used, as.capacity);
     }
     memset(mem, 0, SLC_STREAM_HEADER_SIZE);
+    const slc_profile *p = d->profile;
+    const slc_pack_header *h = slc_pack_get_header(d->pack);
     slc_stream *s = mem;
     s->pack = d->pack;
     s->budgets = slc_memory_budgets(d->memory);
@@ -1160,128 +1256,118 @@ slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
     s->capacity = p->queue_capacity;
     s->workers = p->workers;
     s->page_size = (uint32_t)p->page_size;
-    s->load_frames = load_frames;
-    s->ring_capacity = frames;
+    s->load_frames = plan->load_frames;
+    s->ring_capacity = plan->telemetry_frames;
+    s->upload_cap_pages = plan->upload_cap_pages;
     s->scratch_size = slc_pack_scratch_size(d->pack);
     s->scratch_stride = align_up(s->scratch_size);
+    *out = s;
+    return SLC_OK;
+}
 
-    /* The upload cap; with a staging belt (pages not mapped), also what the
-     * belt holds for the frames that may have uploads outstanding, so
-     * write_begin never finds it full. */
-    s->upload_cap = p->upload_cap;
-    slc_page_location loc;
-    d->store->ops->locate(d->store->self, 0, &loc);
-    if (loc.host == NULL) {
-        uint64_t belt = p->staging_size / ((uint64_t)p->frames_in_flight + load_frames + 1u);
-        if (belt < s->upload_cap) {
-            s->upload_cap = belt;
+/* Step 3 of create: the layout's regions taken from their arenas and the
+ * pool built in its own. */
+static slc_status carve(slc_stream *s, const slc_stream_desc *d)
+{
+    const slc_profile *p = d->profile;
+    region r[R_COUNT];
+    if (!layout(p, s->scratch_size, s->ring_capacity, r)) {
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: the records of profile '%s' overflow this machine's sizes", p->name);
+    }
+    slc_arena *const arenas[AR_COUNT] = {s->meta, s->queues, s->decode};
+    void *mem[R_COUNT] = {0};
+    for (uint32_t i = 0; i < R_COUNT; i++) {
+        if (r[i].size == 0) {
+            continue;
         }
-        if (s->upload_cap < p->page_size) {
-            give_back(s);
-            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                            "stream: staging_size %llu holds less than one %llu-byte page for each of %u frames "
-                            "(frames_in_flight + load_frames + 1)",
-                            (unsigned long long)p->staging_size, (unsigned long long)p->page_size,
-                            p->frames_in_flight + load_frames + 1u);
+        slc_status st = take(s, arenas[r[i].arena], r[i].size, &mem[i], r[i].purpose);
+        if (st != SLC_OK) {
+            return st;
         }
     }
-    s->upload_cap_pages = (uint32_t)(s->upload_cap / p->page_size);
-
-    slc_pool_desc pd;
-    slc_pool_desc_from_profile(p, &pd);
-    size_t cap = p->queue_capacity;
-    void *pool_mem = NULL, *chunks = NULL, *busy = NULL, *objects = NULL, *list = NULL, *keys = NULL, *carried = NULL,
-         *slots = NULL, *ring = NULL, *scratch = NULL;
-    st = take(s, meta, slc_pool_footprint(&pd), &pool_mem, "the page pool (cpu/meta)");
-    if (st == SLC_OK) {
-        st = take(s, meta, (size_t)SLC_STREAM_CHUNK_RECORD_SIZE * p->max_chunks, &chunks, "the chunk records (cpu/meta)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, meta, p->page_count, &busy, "the page locks (cpu/meta)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, SLC_STREAM_REQUEST_RECORD_SIZE * cap, &objects, "the object requests (cpu/queues)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, (size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE * cap, &list, "the chunk list (cpu/queues)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, 2u * sizeof(uint64_t) * cap, &keys, "the sort keys (cpu/queues)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, SLC_STREAM_REQUEST_RECORD_SIZE * cap, &carried, "the deferred list (cpu/queues)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, SLC_STREAM_SLOT_RECORD_SIZE * cap, &slots, "the load slots (cpu/queues)");
-    }
-    if (st == SLC_OK) {
-        st = take(s, queues, (size_t)SLC_STREAM_FRAME_RECORD_SIZE * frames, &ring, "the telemetry ring (cpu/queues)");
-    }
-    if (st == SLC_OK && s->scratch_size != 0) {
-        st = take(s, decode, s->scratch_stride * ((size_t)p->workers + 1u), &scratch, "the read scratch (cpu/decode)");
-    }
-    if (st != SLC_OK) {
-        give_back(s);
-        return st;
-    }
-    s->chunks = chunks;
-    memset(s->chunks, 0, (size_t)SLC_STREAM_CHUNK_RECORD_SIZE * p->max_chunks);
-    s->page_busy = busy;
+    s->chunks = mem[R_CHUNKS];
+    memset(s->chunks, 0, r[R_CHUNKS].size);
+    s->page_busy = mem[R_BUSY];
     for (uint32_t i = 0; i < p->page_count; i++) {
         atomic_init(&s->page_busy[i], 0);
     }
-    s->objects = objects;
-    s->list = list;
-    s->keys = keys;
-    s->carried = carried;
-    s->slots = slots;
-    memset(s->slots, 0, SLC_STREAM_SLOT_RECORD_SIZE * cap);
-    s->ring = ring;
-    memset(s->ring, 0, (size_t)SLC_STREAM_FRAME_RECORD_SIZE * frames);
-    s->scratch = scratch;
+    s->objects = mem[R_OBJECTS];
+    s->list = mem[R_LIST];
+    s->keys = mem[R_KEYS];
+    s->carried = mem[R_CARRIED];
+    s->slots = mem[R_SLOTS];
+    memset(s->slots, 0, r[R_SLOTS].size);
+    s->ring = mem[R_RING];
+    memset(s->ring, 0, r[R_RING].size);
+    s->scratch = mem[R_SCRATCH];
     atomic_init(&s->published, 0);
     atomic_init(&s->claimed, 0);
     atomic_init(&s->worker_loads, 0);
     atomic_init(&s->caller_loads, 0);
     atomic_init(&s->skipped_loads, 0);
 
-    st = slc_pool_init(pool_mem, slc_pool_footprint(&pd), &pd, d->store, log, &s->pool);
+    slc_pool_desc pd;
+    slc_pool_desc_from_profile(p, &pd);
+    slc_status st = slc_pool_init(mem[R_POOL], r[R_POOL].size, &pd, d->store, d->log, &s->pool);
     if (st != SLC_OK) {
-        give_back(s);
         return st;
     }
     slc_pool_stats ps;
     slc_pool_get_stats(s->pool, &ps);
     s->partition_count = ps.partition_count;
-    if (p->pin_coarsest > 0) {
-        const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
-        slc_partition part = {0};
-        st = slc_pool_scan_partition(s->pool, name, &part);
-        if (st != SLC_OK && d->pin_partition == NULL) {
-            part.index = 0; /* every page is in a named partition: the first takes the pins */
-            name = p->partitions[0].name;
-            st = SLC_OK;
-        }
-        if (st != SLC_OK) {
-            give_back(s);
-            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: pin_partition '%s' is not a partition of the pool",
-                            name);
-        }
-        /* The pinned chunks are written in a frame of their own (1), which
-         * the first slc_stream_begin_frame submits: on a staging belt their
-         * copies then run before any frame's work reads them. The
-         * application's frames start at 2. */
-        uint64_t f = 0;
-        st = slc_pool_begin_frame(s->pool, &f);
-        SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
-        s->pool_frame_open = 1;
-        s->frame = f;
-        s->prepared = f;
-        st = pin_coarsest(s, p->pin_coarsest, name, part);
-        if (st != SLC_OK) {
-            give_back(s);
-            return st;
-        }
+    return SLC_OK;
+}
+
+/* Step 4 of create: the pin partition found and the coarsest levels pinned
+ * in a frame of their own. */
+static slc_status pin(slc_stream *s, const slc_stream_desc *d)
+{
+    const slc_profile *p = d->profile;
+    if (p->pin_coarsest == 0) {
+        return SLC_OK;
+    }
+    const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
+    slc_partition part = {0};
+    slc_status st = slc_pool_scan_partition(s->pool, name, &part);
+    if (st != SLC_OK && d->pin_partition == NULL) {
+        part.index = 0; /* every page is in a named partition: the first takes the pins */
+        name = p->partitions[0].name;
+        st = SLC_OK;
+    }
+    if (st != SLC_OK) {
+        return slc__log(d->log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: pin_partition '%s' is not a partition of the pool",
+                        name);
+    }
+    /* The pinned chunks are written in a frame of their own (1), which the
+     * first slc_stream_begin_frame submits: on a staging belt their copies
+     * then run before any frame's work reads them. The application's
+     * frames start at 2. */
+    uint64_t f = 0;
+    st = slc_pool_begin_frame(s->pool, &f);
+    SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
+    s->pool_frame_open = 1;
+    s->frame = f;
+    s->prepared = f;
+    return pin_coarsest(s, p->pin_coarsest, name, part);
+}
+
+slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)
+{
+    SLC_ASSERT(d != NULL && out != NULL);
+    *out = NULL;
+    create_plan plan;
+    slc_status st = validate(d, &plan);
+    if (st != SLC_OK) {
+        return st;
+    }
+    slc_stream *s = NULL;
+    if ((st = place_record(d, &plan, &s)) != SLC_OK) {
+        return st;
+    }
+    if ((st = carve(s, d)) != SLC_OK || (st = pin(s, d)) != SLC_OK) {
+        give_back(s);
+        return st;
     }
     *out = s;
     return SLC_OK;

@@ -24,7 +24,8 @@
  * chunk (a chunk asked for twice keeps the higher priority). At most
  * queue_capacity requests of each kind and queue_capacity distinct chunks
  * are accepted a frame; past that a request is refused with SLC_E_CAPACITY
- * and counted (refused), and none of its chunks is added (all or nothing).
+ * and counted (refused), and none of its chunks is added (all or nothing;
+ * slc_stream_admit is the rule).
  *
  * Scheduling (slc_stream_end_frame, on the caller's thread; a pure function
  * of the calls made, the profile and the pack):
@@ -42,9 +43,9 @@
  *      queue_capacity loads in flight, and fewer loads started this frame
  *      than the upload cap in whole pages (upload_per_frame / page_size: a
  *      load may fill a page, a staging slot is a page, and counting pages
- *      rather than bytes keeps the decisions the same on every backend);
- *      the pool then gives it a page of its
- *      partition, evicting by the profile's policy. A miss without room, or
+ *      rather than bytes keeps the decisions the same on every backend;
+ *      slc_stream_get_upload_cap is the rule); the pool then gives it a
+ *      page of its partition, evicting by the profile's policy. A miss without room, or
  *      whose partition has no evictable page (SLC_E_POOL_BUSY), is deferred:
  *      carried into the next frame's scheduling at its priority and counted.
  *      Once the upload cap or the load slots are exhausted every later miss
@@ -93,9 +94,9 @@
  *
  * Pinning. With the profile's [stream] pin_coarsest = n > 0, slc_stream_create
  * loads (on the caller's thread, in chunk-id order) and pins the chunks of
- * every object's n coarsest levels in the pin partition, so resolution
- * always finds a level: an over-budget scene degrades to coarser detail,
- * never to a hole (invariant 5). Pinned chunks that do not fit the
+ * every object's n coarsest levels (slc_stream_pin_iter walks them) in the
+ * pin partition, so resolution always finds a level: an over-budget scene
+ * degrades to coarser detail, never to a hole (invariant 5). Pinned chunks that do not fit the
  * partition, or fail to load, fail the create. They are written in a frame
  * of their own, frame 1, which the first slc_stream_begin_frame submits (so
  * on a staging belt their copies run before any work reads them): with
@@ -114,14 +115,15 @@
  * `cpu/meta` holds the pool and one 16-byte record per chunk id and one byte per page, `cpu/queues`
  * the request lists, the load slots and the telemetry ring, `cpu/decode`
  * one chunk's worth of read scratch per worker and one for the caller
- * (none when the pack is mapped). slc_stream_footprint gives the bytes per
- * budget from a profile. Nothing is allocated between create and destroy.
+ * (none when the pack is mapped). slc_stream_calculate_footprint gives the
+ * bytes per arena from a profile. Nothing is allocated between create and
+ * destroy.
  *
  * Staging. Where the store writes through a staging belt (its pages have
  * no host address), the upload cap in pages is also held to what the belt
  * holds for the frames a slot stays taken: staging_size / page_size /
- * (frames_in_flight + load_frames + 1). A belt at least that large gives
- * the same eviction log as mapped pages.
+ * (frames_in_flight + load_frames + 1) (slc_stream_get_upload_cap). A belt
+ * at least that large gives the same eviction log as mapped pages.
  *
  * Threads. Every call but slc_stream_work is made by one thread, the
  * caller's; slc_stream_work is called by workers (and is what the caller
@@ -197,7 +199,7 @@ typedef struct slc_stream_desc {
 } slc_stream_desc;
 
 /* A request for an object's level of detail. */
-typedef struct slc_stream_request {
+typedef struct slc_stream_object_request {
     uint32_t object;
     uint8_t lod;      /* 0 the finest; below the object's lod_count */
     uint8_t priority; /* higher first */
@@ -313,6 +315,62 @@ typedef struct slc_stream_footprint {
 } slc_stream_footprint;
 slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_size, uint32_t telemetry_frames,
                                           slc_stream_footprint *out);
+
+/* --- the scheduler's rules, as pure functions ---------------------------------
+ *
+ * slc_stream_create, slc_stream_request and slc_stream_end_frame decide by
+ * these, and so does the offline fit check (`sluice budget fit`), so the
+ * proof and the scheduler cannot disagree. None of them touches a stream:
+ * each is a function of its arguments, allocates nothing and may be called
+ * from any thread. */
+
+/* The per-frame upload cap in whole pages: upload_per_frame / page_size,
+ * and, where the store writes through a staging belt (staged: its pages
+ * have no host address), at most what the belt holds for each of the
+ * frames a slot stays taken: staging_size / (frames_in_flight +
+ * load_frames + 1) / page_size. load_frames 0 means 1, as in the desc.
+ * Fails iff load_frames is above SLC_STREAM_LOAD_FRAMES_MAX or the cap is
+ * below one page (SLC_E_INVALID, with the message slc_stream_create gives
+ * through log, which may be NULL); *out_pages is then 0. O(1). */
+slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames, bool staged, const slc_logger *log,
+                                     uint32_t *out_pages);
+
+/* Which of a frame's lists a request does not fit (slc_stream_admit). */
+typedef enum slc_stream_admission {
+    SLC_STREAM_ADMITTED = 0,
+    SLC_STREAM_OBJECTS_FULL = 1, /* the frame has accepted queue_capacity object requests already */
+    SLC_STREAM_CHUNKS_FULL = 2   /* the request's chunks not yet in the frame do not fit its queue_capacity */
+} slc_stream_admission;
+
+/* Whether a frame that has accepted object_requests object requests and
+ * holds chunks distinct chunks (each at most queue_capacity: SLC_ASSERT)
+ * accepts one more request, an object request or not, that adds
+ * new_chunks chunks the frame does not hold yet. All or nothing: a request
+ * refused adds none of its chunks. O(1). */
+slc_stream_admission slc_stream_admit(uint32_t queue_capacity, uint32_t object_requests, uint32_t chunks,
+                                      bool object_request, uint32_t new_chunks);
+
+/* A walk over the chunks pinning loads: every span's chunk of every
+ * object's `levels` coarsest levels (all of them when an object has fewer),
+ * object by object, each object's levels finest first. A chunk that two
+ * levels or objects share comes once for each; the pinned set is the
+ * distinct chunks, which slc_stream_create loads in chunk-id order. */
+typedef struct slc_stream_pin_iter {
+    const slc_pack *pack;
+    uint32_t levels;
+    uint32_t object; /* the object being walked */
+    uint32_t lod;    /* its level being walked */
+    uint32_t span;   /* the next span of that level */
+    bool started;    /* object's first level found */
+} slc_stream_pin_iter;
+
+/* Starts the walk over pack's (opened, outliving the walk) chunks for
+ * pin_coarsest = levels; levels 0 walks nothing. O(1). */
+void slc_stream_pin_iter_init(slc_stream_pin_iter *it, const slc_pack *pack, uint32_t levels);
+
+/* The next chunk of the walk into *chunk; false at its end (*chunk
+ * unchanged). O(1) amortised: the whole walk is O(objects + pinned spans). */
+bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, uint32_t *chunk);
 
 /* Creates a stream: takes its memory from the arenas, builds the pool over
  * the store, pins the coarsest levels the profile asks for. Fails iff the
