@@ -696,7 +696,7 @@ static void print_text(const bench *b, const results *res)
     printf("profile %s (%s): %s pages, pool %u pages (%s), upload cap %s a frame, queue %u, %u frames in flight;\n"
            "host backend, load_frames 1%s%s\n",
            b->profile_path, p->name, cli_size(p->page_size, s1, sizeof s1), p->page_count,
-           cli_size(p->page_size * p->page_count, s2, sizeof s2), cli_size(p->upload_cap, s3, sizeof s3),
+           cli_size((uint64_t)p->page_size * p->page_count, s2, sizeof s2), cli_size(p->upload_cap, s3, sizeof s3),
            p->queue_capacity, p->frames_in_flight,
            b->set_aside ? "; the profile's pinning and partitions set aside" : "",
            b->store_uncharged ? ";\ngpu/pool refused the pool's pages: "

@@ -201,7 +201,7 @@ static int budget_header(int argc, char **argv)
         fprintf(f, "        {\"%s\", %" PRIu64 "u, %uu},\n", b->name, b->limit, (unsigned)b->parent);
     }
     fprintf(f, "    },\n");
-    fprintf(f, "    .page_size = %" PRIu64 "u,\n    .page_count = %" PRIu32 "u,\n", p.page_size, p.page_count);
+    fprintf(f, "    .page_size = %" PRIu32 "u,\n    .page_count = %" PRIu32 "u,\n", p.page_size, p.page_count);
     fprintf(f, "    .frames_in_flight = %" PRIu32 "u,\n    .workers = %" PRIu32 "u,\n    .queue_capacity = %" PRIu32 "u,\n",
             p.frames_in_flight, p.workers, p.queue_capacity);
     fprintf(f, "    .staging_size = %" PRIu64 "u,\n    .upload_cap = %" PRIu64 "u,\n", p.staging_size, p.upload_cap);

@@ -204,7 +204,7 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
         }
     }
     fprintf(f, "\npool: %" PRIu32 " pages x %s = %s; staging %s; upload %s a frame\n", p->page_count,
-            cli_size(p->page_size, l, sizeof l), cli_size(p->page_size * p->page_count, a, sizeof a),
+            cli_size(p->page_size, l, sizeof l), cli_size((uint64_t)p->page_size * p->page_count, a, sizeof a),
             cli_size(p->staging_size, c, sizeof c), cli_size(p->upload_cap, pk, sizeof pk));
     fprintf(f, "eviction: %s\n", p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
     uint32_t assigned = 0;
@@ -271,7 +271,7 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
         fprintf(f, "]}%s\n", ph + 1 < phases ? "," : "");
     }
     fprintf(f,
-            "  ],\n  \"pool\": {\"page_size\": %" PRIu64 ", \"page_count\": %" PRIu32 ", \"eviction\": \"%s\"},\n"
+            "  ],\n  \"pool\": {\"page_size\": %" PRIu32 ", \"page_count\": %" PRIu32 ", \"eviction\": \"%s\"},\n"
             "  \"stream\": {\"frames_in_flight\": %" PRIu32 ", \"workers\": %" PRIu32 ", \"queue_capacity\": %" PRIu32
             ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32

@@ -14,36 +14,6 @@
 
 #include "internal.h"
 
-/* The layout is the format: sizes and offsets are asserted, so a change to
- * a struct that would change the file cannot compile. */
-_Static_assert(sizeof(slc_pack_header) == 160, "header is 160 bytes");
-_Static_assert(offsetof(slc_pack_header, page_size) == 24, "header layout");
-_Static_assert(offsetof(slc_pack_header, file_size) == 32, "header layout");
-_Static_assert(offsetof(slc_pack_header, chunk_offset) == 64, "header layout");
-_Static_assert(offsetof(slc_pack_header, string_offset) == 104, "header layout");
-_Static_assert(offsetof(slc_pack_header, chunk_xxh3) == 112, "header layout");
-_Static_assert(offsetof(slc_pack_header, header_xxh3) == 152, "header layout");
-_Static_assert(sizeof(slc_pack_chunk) == 48, "chunk record is 48 bytes");
-_Static_assert(offsetof(slc_pack_chunk, xxh3) == 16, "chunk layout");
-_Static_assert(offsetof(slc_pack_chunk, codec) == 24, "chunk layout");
-_Static_assert(offsetof(slc_pack_chunk, cluster_count) == 28, "chunk layout");
-_Static_assert(offsetof(slc_pack_chunk, first_object) == 40, "chunk layout");
-_Static_assert(sizeof(slc_pack_object) == 96, "object record is 96 bytes");
-_Static_assert(offsetof(slc_pack_object, aabb_min) == 16, "object layout");
-_Static_assert(offsetof(slc_pack_object, pos_offset) == 40, "object layout");
-_Static_assert(offsetof(slc_pack_object, uv_offset) == 64, "object layout");
-_Static_assert(offsetof(slc_pack_object, vertex_stride) == 80, "object layout");
-_Static_assert(sizeof(slc_pack_lod) == 48, "LOD record is 48 bytes");
-_Static_assert(offsetof(slc_pack_lod, error) == 16, "LOD layout");
-_Static_assert(offsetof(slc_pack_lod, sphere) == 20, "LOD layout");
-_Static_assert(sizeof(slc_pack_span) == 8, "span record is 8 bytes");
-_Static_assert(sizeof(slc_pack_instance) == 80, "instance record is 80 bytes");
-_Static_assert(offsetof(slc_pack_instance, matrix) == 8, "instance layout");
-_Static_assert(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16 bytes");
-_Static_assert(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
-_Static_assert(offsetof(slc_pack_cluster, sphere) == 16, "cluster layout");
-_Static_assert((SLC_PACK_ALIGN & (SLC_PACK_ALIGN - 1)) == 0, "alignment is a power of two");
-
 #define HEADER_SIZE ((uint32_t)sizeof(slc_pack_header))
 #define ATTR_KNOWN                                                                                                   \
     (SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8 |                   \
@@ -177,10 +147,10 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
         return pack_fail(p, SLC_E_PACK_HEADER, "header size %u; version %u.x headers are %u bytes", h->header_size,
                     SLC_PACK_VERSION_MAJOR, HEADER_SIZE);
     }
-    if (!slc__is_pow2(h->page_size) || h->page_size < SLC_PROFILE_PAGE_SIZE_MIN ||
-        h->page_size > SLC_PROFILE_PAGE_SIZE_MAX) {
+    if (!slc__is_pow2(h->page_size) || h->page_size < SLC_PAGE_SIZE_MIN ||
+        h->page_size > SLC_PAGE_SIZE_MAX) {
         return pack_fail(p, SLC_E_PACK_HEADER, "page size %u is not a power of two from %u to %u", h->page_size,
-                    SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX);
+                    SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
     }
     if (h->file_size > p->io.size) {
         return pack_fail(p, SLC_E_PACK_TRUNCATED, "the file has %llu bytes; its header says %llu",

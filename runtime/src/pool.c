@@ -10,6 +10,7 @@
 #include <xxhash.h>
 
 #include "internal.h"
+#include "sluice/profile.h"
 
 #define NONE 0xFFFFFFFFu
 #define HEAP_ARITY 4u /* four 16-byte children: one cache line when aligned */
@@ -127,7 +128,7 @@ _Static_assert(sizeof(heap_rec) + sizeof(uint32_t) == SLC_POOL_HEAP_RECORD_SIZE,
 _Static_assert(sizeof(log_rec) == SLC_POOL_LOG_RECORD_SIZE, "log record size is part of the footprint");
 _Static_assert(sizeof(uint32_t) == SLC_POOL_CHUNK_RECORD_SIZE, "chunk record size is part of the footprint");
 _Static_assert((SLC_POOL_ALIGN & (SLC_POOL_ALIGN - 1)) == 0, "pool alignment is a power of two");
-_Static_assert(SLC_POOL_PAGE_COUNT_MAX < NONE && SLC_POOL_CHUNK_COUNT_MAX < NONE, "indices never reach NONE");
+_Static_assert(SLC_PAGE_COUNT_MAX < NONE && SLC_TABLE_COUNT_MAX < NONE, "indices never reach NONE");
 _Static_assert(SLC_POOL_PARTITION_MAX <= 0xFFFFu, "partition indices fit 16 bits");
 
 /* A desc with its defaults resolved and its partitions laid out. */
@@ -148,22 +149,22 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
     if (d == NULL) {
         d = &zero_desc;
     }
-    c->page_count = d->page_count != 0 ? d->page_count : SLC_POOL_DEFAULT_PAGE_COUNT;
+    c->page_count = d->page_count != 0 ? d->page_count : SLC_DEFAULT_PAGE_COUNT;
     c->max_chunks = d->max_chunks != 0 ? d->max_chunks : SLC_POOL_DEFAULT_MAX_CHUNKS;
-    c->frames_in_flight = d->frames_in_flight != 0 ? d->frames_in_flight : SLC_POOL_DEFAULT_FRAMES_IN_FLIGHT;
+    c->frames_in_flight = d->frames_in_flight != 0 ? d->frames_in_flight : SLC_DEFAULT_FRAMES_IN_FLIGHT;
     c->log_capacity = d->log_capacity != 0 ? d->log_capacity : SLC_POOL_DEFAULT_LOG_CAPACITY;
     c->eviction = (uint32_t)d->eviction;
-    if (c->page_count > SLC_POOL_PAGE_COUNT_MAX) {
+    if (c->page_count > SLC_PAGE_COUNT_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page_count %u is above %u", c->page_count,
-                        SLC_POOL_PAGE_COUNT_MAX);
+                        SLC_PAGE_COUNT_MAX);
     }
-    if (c->max_chunks > SLC_POOL_CHUNK_COUNT_MAX) {
+    if (c->max_chunks > SLC_TABLE_COUNT_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: max_chunks %u is above %u", c->max_chunks,
-                        SLC_POOL_CHUNK_COUNT_MAX);
+                        SLC_TABLE_COUNT_MAX);
     }
-    if (c->frames_in_flight > SLC_POOL_FRAMES_IN_FLIGHT_MAX) {
+    if (c->frames_in_flight > SLC_FRAMES_IN_FLIGHT_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: frames_in_flight %u is above %u",
-                        c->frames_in_flight, SLC_POOL_FRAMES_IN_FLIGHT_MAX);
+                        c->frames_in_flight, SLC_FRAMES_IN_FLIGHT_MAX);
     }
     if (c->log_capacity > SLC_POOL_LOG_CAPACITY_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: log_capacity %u is above %u", c->log_capacity,
@@ -179,9 +180,9 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
                             i, d->reserved[i]);
         }
     }
-    if (d->partition_count > SLC_PROFILE_PARTITION_MAX) {
+    if (d->partition_count > SLC_PARTITION_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: %u partitions named; at most %u",
-                        d->partition_count, SLC_PROFILE_PARTITION_MAX);
+                        d->partition_count, SLC_PARTITION_MAX);
     }
     uint64_t claimed = 0;
     for (uint32_t i = 0; i < d->partition_count; i++) {
@@ -257,7 +258,7 @@ void slc_pool_desc_from_profile(const slc_profile *p, slc_pool_desc *out)
     out->frames_in_flight = p->frames_in_flight;
     out->eviction = p->eviction == SLC_EVICTION_PRIORITY ? SLC_EVICTION_PRIORITY : SLC_EVICTION_LRU;
     out->partition_count = p->partition_count;
-    for (uint32_t i = 0; i < p->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+    for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
         out->partitions[i].name = p->partitions[i].name;
         out->partitions[i].page_count = p->partitions[i].page_count;
     }

@@ -31,17 +31,17 @@ typedef struct key_def {
 
 static const key_def keys[] = {
     {"profile", "name", KIND_NAME, FIELD(name), 0, 0, 0, 0, 0},
-    {"pool", "page_size", KIND_SIZE, FIELD(page_size), SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX, 1, 1, 0},
-    {"pool", "page_count", KIND_COUNT, FIELD(page_count), 1, SLC_PROFILE_PAGE_COUNT_MAX, 1, 0, 0},
+    {"pool", "page_size", KIND_SIZE, FIELD(page_size), SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX, 1, 1, 0},
+    {"pool", "page_count", KIND_COUNT, FIELD(page_count), 1, SLC_PAGE_COUNT_MAX, 1, 0, 0},
     {"pool", "eviction", KIND_POLICY, FIELD(eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
-    {"stream", "frames_in_flight", KIND_COUNT, FIELD(frames_in_flight), 1, SLC_PROFILE_FRAMES_IN_FLIGHT_MAX, 1, 0, 0},
+    {"stream", "frames_in_flight", KIND_COUNT, FIELD(frames_in_flight), 1, SLC_FRAMES_IN_FLIGHT_MAX, 1, 0, 0},
     {"stream", "workers", KIND_COUNT, FIELD(workers), 0, SLC_PROFILE_WORKERS_MAX, 1, 0, 0},
     {"stream", "queue_capacity", KIND_COUNT, FIELD(queue_capacity), 1, SLC_PROFILE_QUEUE_CAPACITY_MAX, 1, 0, 0},
     {"stream", "staging_size", KIND_SIZE, FIELD(staging_size), 0, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
     {"stream", "upload_per_frame", KIND_SIZE, FIELD(upload_cap), 1, SLC_PROFILE_SIZE_MAX, 1, 0, 0},
     {"stream", "pin_coarsest", KIND_COUNT, FIELD(pin_coarsest), 0, SLC_PROFILE_LODS_MAX, 0, 0, 0},
-    {"tables", "max_objects", KIND_COUNT, FIELD(max_objects), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
-    {"tables", "max_chunks", KIND_COUNT, FIELD(max_chunks), 1, SLC_PROFILE_TABLE_COUNT_MAX, 1, 0, 0},
+    {"tables", "max_objects", KIND_COUNT, FIELD(max_objects), 1, SLC_TABLE_COUNT_MAX, 1, 0, 0},
+    {"tables", "max_chunks", KIND_COUNT, FIELD(max_chunks), 1, SLC_TABLE_COUNT_MAX, 1, 0, 0},
     {"tables", "max_lods", KIND_COUNT, FIELD(max_lods), 1, SLC_PROFILE_LODS_MAX, 1, 0, 0},
     {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, SLC_PROFILE_STRING_BYTES_MAX, 1, 0, 0},
     {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
@@ -81,7 +81,7 @@ typedef struct parser {
     uint32_t key_line[KEY_COUNT];
     parsed_budget budgets[SLC_PROFILE_BUDGET_MAX];
     uint32_t budget_count;
-    uint32_t partition_line[SLC_PROFILE_PARTITION_MAX]; /* partitions themselves go straight into out */
+    uint32_t partition_line[SLC_PARTITION_MAX]; /* partitions themselves go straight into out */
 } parser;
 
 /* A view of part of the text: not NUL-terminated. */
@@ -291,9 +291,9 @@ static slc_status parse_partition(parser *ps, span key, span value)
                               "[partitions] %s: duplicate key (first on line %u)", kb, ps->partition_line[i]);
         }
     }
-    if (p->partition_count == SLC_PROFILE_PARTITION_MAX) {
+    if (p->partition_count == SLC_PARTITION_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: more than %u partitions", kb,
-                          SLC_PROFILE_PARTITION_MAX);
+                          SLC_PARTITION_MAX);
     }
     uint64_t pages = 0;
     int r = parse_number(value, 0, &pages);
@@ -302,9 +302,9 @@ static slc_status parse_partition(parser *ps, span key, span value)
                           "[partitions] %s: '%s' is not a count (a plain decimal integer)", kb,
                           span_z(value, vb, sizeof vb));
     }
-    if (r == -2 || pages < 1 || pages > SLC_PROFILE_PAGE_COUNT_MAX) {
+    if (r == -2 || pages < 1 || pages > SLC_PAGE_COUNT_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: '%s' is out of range (1 to %u)", kb,
-                          span_z(value, vb, sizeof vb), SLC_PROFILE_PAGE_COUNT_MAX);
+                          span_z(value, vb, sizeof vb), SLC_PAGE_COUNT_MAX);
     }
     slc_profile_partition *pp = &p->partitions[p->partition_count];
     memcpy(pp->name, key.p, key.n);
@@ -565,7 +565,7 @@ static slc_status check_whole(parser *ps)
         }
     }
     uint64_t pool = ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
-    uint64_t need = p->page_size * p->page_count; /* at most 2^26 * 2^24 */
+    uint64_t need = (uint64_t)p->page_size * p->page_count; /* at most 2^26 * 2^24 */
     if (need > pool) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
                     "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
@@ -674,7 +674,7 @@ static bool partitions_equal(const slc_profile *a, const slc_profile *b)
     if (a->partition_count != b->partition_count) {
         return false;
     }
-    for (uint32_t i = 0; i < a->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+    for (uint32_t i = 0; i < a->partition_count && i < SLC_PARTITION_MAX; i++) {
         if (strncmp(a->partitions[i].name, b->partitions[i].name, SLC_NAME_MAX) != 0 ||
             a->partitions[i].page_count != b->partitions[i].page_count) {
             return false;
@@ -718,7 +718,7 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name)
 int slc_profile_scan_partition(const slc_profile *p, const char *name)
 {
     SLC_ASSERT(p != NULL && name != NULL);
-    for (uint32_t i = 0; i < p->partition_count && i < SLC_PROFILE_PARTITION_MAX; i++) {
+    for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
         if (strncmp(p->partitions[i].name, name, SLC_NAME_MAX) == 0) {
             return (int)i;
         }

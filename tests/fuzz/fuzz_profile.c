@@ -122,7 +122,7 @@ static void check_values(const slc_profile *p)
     REQUIRE(p->page_count >= 1 && p->page_count <= SLC_PROFILE_PAGE_COUNT_MAX);
     uint64_t pool = p->budgets[slc_profile_scan_budget(p, "gpu/pool")].limit;
     uint64_t staging = p->budgets[slc_profile_scan_budget(p, "gpu/staging")].limit;
-    REQUIRE(p->page_size * p->page_count <= pool);
+    REQUIRE((uint64_t)p->page_size * p->page_count <= pool);
     REQUIRE(p->frames_in_flight >= 1 && p->frames_in_flight <= SLC_PROFILE_FRAMES_IN_FLIGHT_MAX);
     REQUIRE(p->workers <= SLC_PROFILE_WORKERS_MAX);
     REQUIRE(p->queue_capacity >= 1 && p->queue_capacity <= SLC_PROFILE_QUEUE_CAPACITY_MAX);
@@ -161,7 +161,7 @@ static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
     for (uint32_t i = 0; i < p->budget_count; i++) {
         PUT("%s = %" PRIu64 " B\n", p->budgets[i].name, p->budgets[i].limit);
     }
-    PUT("[pool]\npage_size = %" PRIu64 " B\npage_count = %" PRIu32 "\neviction = %s\n", p->page_size, p->page_count,
+    PUT("[pool]\npage_size = %" PRIu32 " B\npage_count = %" PRIu32 "\neviction = %s\n", p->page_size, p->page_count,
         p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
     PUT("[partitions]\n");
     for (uint32_t i = 0; i < p->partition_count; i++) {

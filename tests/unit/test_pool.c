@@ -220,7 +220,7 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     (void)state;
     slc_pool_desc zero;
     memset(&zero, 0, sizeof zero);
-    size_t defaults = SLC_POOL_FOOTPRINT(SLC_POOL_DEFAULT_PAGE_COUNT, SLC_POOL_DEFAULT_MAX_CHUNKS,
+    size_t defaults = SLC_POOL_FOOTPRINT(SLC_DEFAULT_PAGE_COUNT, SLC_POOL_DEFAULT_MAX_CHUNKS,
                                          SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU);
     assert_int_equal(slc_pool_footprint(&zero), defaults);
     assert_int_equal(slc_pool_footprint(NULL), defaults);
@@ -234,10 +234,10 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY));
     d.eviction = SLC_EVICTION_LRU;
     assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 64);
-    d.page_count = SLC_POOL_PAGE_COUNT_MAX + 1; /* invalid: 0 */
+    d.page_count = SLC_PAGE_COUNT_MAX + 1; /* invalid: 0 */
     assert_int_equal(slc_pool_footprint(&d), 0);
     /* The largest pool fits a 32-bit size_t. */
-    d = desc_of(SLC_POOL_PAGE_COUNT_MAX, SLC_POOL_CHUNK_COUNT_MAX, 8, SLC_EVICTION_PRIORITY);
+    d = desc_of(SLC_PAGE_COUNT_MAX, SLC_TABLE_COUNT_MAX, 8, SLC_EVICTION_PRIORITY);
     d.log_capacity = SLC_POOL_LOG_CAPACITY_MAX;
     assert_true(slc_pool_footprint(&d) > ((size_t)1 << 30));
     assert_true((uint64_t)slc_pool_footprint(&d) < ((uint64_t)1 << 32));
@@ -246,7 +246,7 @@ static void test_footprint_matches_macro_and_defaults(void **state)
 static void test_init_with_zeroed_desc_gives_defaults(void **state)
 {
     (void)state;
-    slc_page_store store = fake_new(&fake, SLC_POOL_DEFAULT_PAGE_COUNT);
+    slc_page_store store = fake_new(&fake, SLC_DEFAULT_PAGE_COUNT);
     slc_pool *pool;
     assert_int_equal(slc_pool_init(pool_mem, sizeof pool_mem, NULL, &store, NULL, &pool), SLC_OK);
     CHECK(pool);
@@ -315,9 +315,9 @@ static void test_init_refuses_bad_desc(void **state)
     slc_pool_desc d = desc_of(10, 8, 2, SLC_EVICTION_LRU);
     d.page_count = 11;
     expect_bad_desc(&d, &store, "pool: page_count 11 differs from the fake store's 10 pages");
-    d.page_count = SLC_POOL_PAGE_COUNT_MAX + 1;
+    d.page_count = SLC_PAGE_COUNT_MAX + 1;
     expect_bad_desc(&d, &store, "pool: page_count 16777217 is above 16777216");
-    d = desc_of(10, SLC_POOL_CHUNK_COUNT_MAX + 1, 2, SLC_EVICTION_LRU);
+    d = desc_of(10, SLC_TABLE_COUNT_MAX + 1, 2, SLC_EVICTION_LRU);
     expect_bad_desc(&d, &store, "pool: max_chunks 16777217 is above 16777216");
     d = desc_of(10, 8, 9, SLC_EVICTION_LRU);
     expect_bad_desc(&d, &store, "pool: frames_in_flight 9 is above 8");
@@ -388,7 +388,7 @@ static void test_desc_from_profile_builds_the_partitions(void **state)
     assert_int_equal(d.eviction, SLC_EVICTION_PRIORITY);
     assert_int_equal(d.partition_count, 2);
     slc_page_store store = fake_new(&fake, prof.page_count);
-    store.page_size = (uint32_t)prof.page_size;
+    store.page_size = prof.page_size;
     slc_pool *pool = pool_on(&d, &store);
     static const char *const names[] = {"gauges", "navigation", "default"};
     uint32_t first = 0;

@@ -49,19 +49,11 @@
 #include "sluice/profile.h"
 
 /* The records are written as they lie in memory: the format is
- * little-endian and the structs have no padding. */
+ * little-endian and the structs have no padding (sluice/pack_format.h
+ * asserts their layout). */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the pack builder writes records as they lie in memory: little-endian hosts only"
 #endif
-_Static_assert(sizeof(slc_pack_header) == 160, "header is 160 bytes");
-_Static_assert(offsetof(slc_pack_header, header_xxh3) == 152, "header layout");
-_Static_assert(sizeof(slc_pack_chunk) == 48, "chunk record is 48 bytes");
-_Static_assert(sizeof(slc_pack_object) == 96, "object record is 96 bytes");
-_Static_assert(sizeof(slc_pack_lod) == 48, "LOD record is 48 bytes");
-_Static_assert(sizeof(slc_pack_span) == 8, "span record is 8 bytes");
-_Static_assert(sizeof(slc_pack_instance) == 80, "instance record is 80 bytes");
-_Static_assert(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16 bytes");
-_Static_assert(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
 
 #define HEADER_BYTES ((uint32_t)sizeof(slc_pack_header))
 #define CHUNK_HEADER_BYTES ((uint32_t)sizeof(slc_pack_chunk_header))

@@ -77,6 +77,7 @@
 #include <vulkan/vulkan.h>
 
 #include "sluice/budget.h"
+#include "sluice/limits.h"
 #include "sluice/page_store.h"
 #include "sluice/profile.h"
 #include "sluice/status.h"
@@ -90,16 +91,13 @@ struct VolkDeviceTable; /* volk.h */
 /* Alignment slc_vulkan_init and slc_vulkan_adopt require of their memory. */
 #define SLC_VULKAN_ALIGN 64u
 
-/* Defaults of a zeroed desc, and limits. */
-#define SLC_VULKAN_DEFAULT_PAGE_SIZE 65536u
-#define SLC_VULKAN_DEFAULT_PAGE_COUNT 64u
-#define SLC_VULKAN_DEFAULT_FRAMES_IN_FLIGHT 2u
+/* Defaults of a zeroed desc, and limits: the page size, page count and
+ * frames in flight take those of sluice/limits.h (SLC_DEFAULT_PAGE_SIZE,
+ * SLC_DEFAULT_PAGE_COUNT and SLC_DEFAULT_FRAMES_IN_FLIGHT; at most
+ * SLC_PAGE_SIZE_MAX, SLC_PAGE_COUNT_MAX and SLC_FRAMES_IN_FLIGHT_MAX), the
+ * same as the pool's, so zeroed pool and store descs fit each other. */
 #define SLC_VULKAN_DEFAULT_STAGING_PAGES 16u /* staging_size 0: this many pages */
 #define SLC_VULKAN_DEFAULT_DRIVER_HEAP (16u << 20)
-#define SLC_VULKAN_FRAMES_MAX 8u
-#define SLC_VULKAN_PAGE_SIZE_MIN 4096u
-#define SLC_VULKAN_PAGE_SIZE_MAX (64u << 20)
-#define SLC_VULKAN_PAGE_COUNT_MAX (1u << 24)
 
 /* Every device must allow a storage buffer range of at least 2^27 bytes, so
  * a segment holds at least this much (less only when the desc forces it). */
@@ -127,7 +125,7 @@ typedef enum slc_vulkan_flags {
     SLC_VULKAN_NO_TOUCH = 1u << 2
 } slc_vulkan_flags;
 
-/* How a backend is built. A zeroed desc is valid: 64 pages of 64 KiB, two
+/* How a backend is built. A zeroed desc is valid: 4096 pages of 64 KiB, two
  * frames in flight, unified memory where present, a 16 MiB driver heap,
  * nothing charged to budgets, no logger; slc_vulkan_init then creates a
  * headless instance and device without layers. */

@@ -4,11 +4,13 @@
  * layout as C structs for the reader (runtime/src/pack.c) and the writer
  * (tools/). Every integer is little-endian, every float is IEEE-754 binary32
  * little-endian. The structs have no padding (their sizes and field offsets
- * are asserted in pack.c), so on a little-endian machine a record can be
+ * are asserted at the end of this header, so every reader and writer that
+ * includes it checks them), so on a little-endian machine a record can be
  * copied straight from the file; a big-endian reader must swap fields. */
 #ifndef SLUICE_PACK_FORMAT_H
 #define SLUICE_PACK_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -165,6 +167,43 @@ typedef struct slc_pack_cluster {
     uint16_t triangle_count; /* 14 */
     float sphere[4];         /* 16: bounding sphere, center xyz and radius */
 } slc_pack_cluster;
+
+/* The layout is the format: sizes and offsets are asserted, so a change to
+ * a struct that would change the file cannot compile, in the reader or in
+ * the writer. */
+#ifdef __cplusplus
+#define SLC_PACK_LAYOUT_ASSERT_(cond, what) static_assert(cond, what)
+#else
+#define SLC_PACK_LAYOUT_ASSERT_(cond, what) _Static_assert(cond, what)
+#endif
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_header) == 160, "header is 160 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, page_size) == 24, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, file_size) == 32, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, chunk_offset) == 64, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, string_offset) == 104, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, chunk_xxh3) == 112, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, header_xxh3) == 152, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_chunk) == 48, "chunk record is 48 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_chunk, xxh3) == 16, "chunk layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_chunk, codec) == 24, "chunk layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_chunk, cluster_count) == 28, "chunk layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_chunk, first_object) == 40, "chunk layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_object) == 96, "object record is 96 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, aabb_min) == 16, "object layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, pos_offset) == 40, "object layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, uv_offset) == 64, "object layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, vertex_stride) == 80, "object layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_lod) == 48, "LOD record is 48 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_lod, error) == 16, "LOD layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_lod, sphere) == 20, "LOD layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_span) == 8, "span record is 8 bytes");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_instance) == 80, "instance record is 80 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_instance, matrix) == 8, "instance layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16 bytes");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_cluster, sphere) == 16, "cluster layout");
+SLC_PACK_LAYOUT_ASSERT_((SLC_PACK_ALIGN & (SLC_PACK_ALIGN - 1)) == 0, "alignment is a power of two");
+#undef SLC_PACK_LAYOUT_ASSERT_
 
 #ifdef __cplusplus
 }

@@ -119,28 +119,37 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "limits.h"
 #include "page_store.h"
-#include "profile.h"
 #include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+struct slc_profile; /* sluice/profile.h, which includes this header */
+
+/* How the pool picks the page to evict ("Eviction" above documents both
+ * orders exactly; a profile names one in [pool] eviction). 0, LRU, is the
+ * default. */
+typedef enum slc_eviction_policy {
+    SLC_EVICTION_LRU = 0,     /* least recently used first */
+    SLC_EVICTION_PRIORITY = 1 /* lowest requested priority, then finest LOD, then least recently used */
+} slc_eviction_policy;
+
 /* "No chunk" and "no page" in log entries and page records. */
 #define SLC_CHUNK_NONE 0xFFFFFFFFu
 #define SLC_PAGE_NONE 0xFFFFFFFFu
 
-/* Limits the pool accepts, and the defaults a zero field of the desc takes
- * (those of budgets/default.profile). */
-#define SLC_POOL_PAGE_COUNT_MAX (1u << 24)
-#define SLC_POOL_CHUNK_COUNT_MAX (1u << 24)
+/* Limits the pool accepts beyond those of sluice/limits.h (page_count up
+ * to SLC_PAGE_COUNT_MAX, chunk ids below SLC_TABLE_COUNT_MAX, frames in
+ * flight up to SLC_FRAMES_IN_FLIGHT_MAX, SLC_PARTITION_MAX named
+ * partitions), and the defaults a zero field of the desc takes (those of
+ * budgets/default.profile; the page count and frames in flight are
+ * SLC_DEFAULT_PAGE_COUNT and SLC_DEFAULT_FRAMES_IN_FLIGHT). */
 #define SLC_POOL_LOG_CAPACITY_MAX (1u << 24)
-#define SLC_POOL_FRAMES_IN_FLIGHT_MAX 8u
-#define SLC_POOL_PARTITION_MAX (SLC_PROFILE_PARTITION_MAX + 1u) /* named ones and "default" */
-#define SLC_POOL_DEFAULT_PAGE_COUNT 4096u
+#define SLC_POOL_PARTITION_MAX (SLC_PARTITION_MAX + 1u) /* named ones and "default" */
 #define SLC_POOL_DEFAULT_MAX_CHUNKS 65536u
-#define SLC_POOL_DEFAULT_FRAMES_IN_FLIGHT 2u
 #define SLC_POOL_DEFAULT_LOG_CAPACITY 256u
 
 /* The footprint is the same on every architecture (records are padded to
@@ -192,13 +201,13 @@ typedef struct slc_pool_partition_desc {
 /* A zeroed desc is valid: 4096 pages, chunk ids below 65536, 2 frames in
  * flight, a 256-entry log, LRU, one "default" partition of every page. */
 typedef struct slc_pool_desc {
-    uint32_t page_count;       /* 0: SLC_POOL_DEFAULT_PAGE_COUNT; must equal the store's */
+    uint32_t page_count;       /* 0: SLC_DEFAULT_PAGE_COUNT; must equal the store's */
     uint32_t max_chunks;       /* chunk ids are below this; 0: SLC_POOL_DEFAULT_MAX_CHUNKS */
-    uint32_t frames_in_flight; /* 0: SLC_POOL_DEFAULT_FRAMES_IN_FLIGHT; at most 8 */
+    uint32_t frames_in_flight; /* 0: SLC_DEFAULT_FRAMES_IN_FLIGHT; at most SLC_FRAMES_IN_FLIGHT_MAX */
     uint32_t log_capacity;     /* entries kept in the log ring; 0: SLC_POOL_DEFAULT_LOG_CAPACITY */
     slc_eviction_policy eviction;
-    uint32_t partition_count; /* named partitions, at most SLC_PROFILE_PARTITION_MAX */
-    slc_pool_partition_desc partitions[SLC_PROFILE_PARTITION_MAX];
+    uint32_t partition_count; /* named partitions, at most SLC_PARTITION_MAX */
+    slc_pool_partition_desc partitions[SLC_PARTITION_MAX];
     uint32_t reserved[4]; /* must be zero */
 } slc_pool_desc;
 
@@ -271,7 +280,7 @@ size_t slc_pool_footprint(const slc_pool_desc *desc);
 /* A desc for the pool a profile declares: its page_count, max_chunks,
  * frames_in_flight, eviction and partitions (whose names point into p, which
  * must outlive the desc but not the pool). O(partitions). */
-void slc_pool_desc_from_profile(const slc_profile *p, slc_pool_desc *out);
+void slc_pool_desc_from_profile(const struct slc_profile *p, slc_pool_desc *out);
 
 /* Builds a pool in mem over store (whose ops, self and page count are
  * copied: the store must outlive the pool). All pages start free. log (may

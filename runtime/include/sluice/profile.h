@@ -19,6 +19,8 @@
 
 #include "budget.h"
 #include "config.h"
+#include "limits.h"
+#include "pool.h" /* slc_eviction_policy */
 #include "status.h"
 
 #ifdef __cplusplus
@@ -30,33 +32,24 @@ extern "C" {
 #define SLC_PROFILE_BUDGET_MAX 32u
 #define SLC_PROFILE_LINE_MAX 256u
 
-/* The ranges the parser enforces; a value outside is "absurd". */
+/* The ranges the parser enforces; a value outside is "absurd". page_size,
+ * page_count, frames_in_flight, max_objects, max_chunks and the partitions
+ * take the bounds of sluice/limits.h (SLC_PAGE_SIZE_MIN/MAX,
+ * SLC_PAGE_COUNT_MAX, SLC_FRAMES_IN_FLIGHT_MAX, SLC_TABLE_COUNT_MAX,
+ * SLC_PARTITION_MAX), so every profile it accepts fits the pool and the
+ * stores. */
 #define SLC_PROFILE_SIZE_MAX ((uint64_t)1 << 40) /* 1 TiB, for any size or limit */
-#define SLC_PROFILE_PAGE_SIZE_MIN 4096u
-#define SLC_PROFILE_PAGE_SIZE_MAX (64u << 20)
-#define SLC_PROFILE_PAGE_COUNT_MAX (1u << 24)
-#define SLC_PROFILE_FRAMES_IN_FLIGHT_MAX 8u
 #define SLC_PROFILE_WORKERS_MAX 64u
 #define SLC_PROFILE_QUEUE_CAPACITY_MAX (1u << 20)
-#define SLC_PROFILE_TABLE_COUNT_MAX (1u << 24)
 #define SLC_PROFILE_LODS_MAX 16u
 #define SLC_PROFILE_STRING_BYTES_MAX (64u << 20)
 #define SLC_PROFILE_PHASES_MIN 2u
 #define SLC_PROFILE_PHASES_MAX 64u
 #define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases is the one optional number */
 
-/* Most partitions a profile names in [partitions]. The pages none of them
- * claims form one more, "default", so a pool has at most
- * SLC_PROFILE_PARTITION_MAX + 1 partitions. */
-#define SLC_PROFILE_PARTITION_MAX 15u
+/* The partition of the pages no named partition claims ([partitions] names
+ * at most SLC_PARTITION_MAX others). */
 #define SLC_PROFILE_PARTITION_DEFAULT_NAME "default"
-
-/* How the page pool picks the page to evict ([pool] eviction; sluice/pool.h
- * documents both orders exactly). 0, LRU, is the default. */
-typedef enum slc_eviction_policy {
-    SLC_EVICTION_LRU = 0,     /* least recently used first */
-    SLC_EVICTION_PRIORITY = 1 /* lowest requested priority, then finest LOD, then least recently used */
-} slc_eviction_policy;
 
 typedef struct slc_profile_budget {
     char name[SLC_NAME_MAX]; /* full path, "cpu/meta" */
@@ -81,7 +74,7 @@ typedef struct slc_profile {
     uint32_t budget_count;
     slc_profile_budget budgets[SLC_PROFILE_BUDGET_MAX];
     /* [pool] */
-    uint64_t page_size;
+    uint32_t page_size; /* bytes, a power of two from SLC_PAGE_SIZE_MIN to SLC_PAGE_SIZE_MAX */
     uint32_t page_count;
     /* [stream] */
     uint32_t frames_in_flight;
@@ -100,9 +93,9 @@ typedef struct slc_profile {
      * the layout is the same with every compiler) */
     uint32_t eviction;
     /* [partitions]: partition_count named partitions, at most
-     * SLC_PROFILE_PARTITION_MAX, whose page counts sum to at most page_count */
+     * SLC_PARTITION_MAX, whose page counts sum to at most page_count */
     uint32_t partition_count;
-    slc_profile_partition partitions[SLC_PROFILE_PARTITION_MAX];
+    slc_profile_partition partitions[SLC_PARTITION_MAX];
     /* [stream] pin_coarsest: how many of every object's coarsest levels the
      * stream pins at create (0: none; optional, default 0) */
     uint32_t pin_coarsest;
