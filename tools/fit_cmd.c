@@ -425,172 +425,253 @@ static void upload_caps(fit *f)
     }
 }
 
+/* What the check keeps across frames: O(chunks) per-chunk state, and the
+ * chunk lists of the window's frames. */
+typedef struct check_state {
+    uint32_t F;   /* frames_in_flight */
+    uint32_t cap; /* queue_capacity */
+    uint8_t *pinned;
+    uint8_t *seen;
+    uint8_t *upart;     /* the partition a chunk of the window counts in */
+    uint8_t *was_asked; /* this frame's chunk: asked for by frame - 1 too */
+    uint32_t *stamp;    /* frame + 1 of the last frame that asked for it */
+    uint32_t *ref;      /* frames of the window f-F..f that asked for it */
+    chunk_list *ring;
+    uint64_t ucount[FIT_PARTS_MAX];
+} check_state;
+
+/* One frame's counts. */
+typedef struct frame_state {
+    uint32_t fr;
+    chunk_list *slot; /* the frame's unpinned chunks, in the window's ring */
+    uint64_t wcount[FIT_PARTS_MAX];
+    trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
+    int has_chunk_req[FIT_PARTS_MAX];
+    uint32_t objreqs, chunkreqs, distinct, newc, firstc;
+    int w_over, u_over;
+    fit_break w_here, u_here;
+} frame_state;
+
+static int state_alloc(check_state *st, uint32_t nchunks, const slc_profile *prof)
+{
+    memset(st, 0, sizeof *st);
+    st->F = prof->frames_in_flight;
+    st->cap = prof->queue_capacity;
+    st->pinned = calloc(nchunks + 1u, 1);
+    st->seen = calloc(nchunks + 1u, 1);
+    st->upart = calloc(nchunks + 1u, 1);
+    st->was_asked = calloc(nchunks + 1u, 1);
+    st->stamp = calloc(nchunks + 1u, sizeof *st->stamp);
+    st->ref = calloc(nchunks + 1u, sizeof *st->ref);
+    st->ring = calloc(st->F + 1u, sizeof *st->ring);
+    if (!st->pinned || !st->seen || !st->upart || !st->was_asked || !st->stamp || !st->ref || !st->ring) {
+        fprintf(stderr, ME ": out of memory for %u chunks\n", nchunks);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+static void state_free(check_state *st)
+{
+    for (uint32_t i = 0; st->ring != NULL && i <= st->F; i++) {
+        free(st->ring[i].ids);
+    }
+    free(st->ring);
+    free(st->ref);
+    free(st->stamp);
+    free(st->upart);
+    free(st->was_asked);
+    free(st->seen);
+    free(st->pinned);
+}
+
+/* The window slides to end at frame fr: frame fr - F - 1 leaves it. */
+static void frame_begin(check_state *st, frame_state *fs, uint32_t fr)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->fr = fr;
+    fs->slot = &st->ring[fr % (st->F + 1u)];
+    for (size_t i = 0; i < fs->slot->count; i++) {
+        uint32_t c = fs->slot->ids[i];
+        if (--st->ref[c] == 0) {
+            st->ucount[st->upart[c]]--;
+        }
+    }
+    fs->slot->count = 0;
+}
+
+/* Acceptance, as slc_stream_request and _request_chunk decide it
+ * (slc_stream_admit). Returns 0, with the refusal counted and the first
+ * one kept, when q is refused. */
+static int admit(fit *f, check_state *st, frame_state *fs, const trace_req *q, uint32_t part, uint32_t n)
+{
+    uint32_t fresh = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        fresh += st->stamp[req_chunks(f, q, k)] != fs->fr + 1u;
+    }
+    slc_stream_admission adm = slc_stream_admit(st->cap, fs->objreqs, fs->distinct, q->kind == TRACE_OBJECT, fresh);
+    if (adm == SLC_STREAM_ADMITTED) {
+        return 1;
+    }
+    f->refused++;
+    if (!f->queue_b.broken) {
+        int objects_full = adm == SLC_STREAM_OBJECTS_FULL;
+        f->queue_what = objects_full ? "object requests" : "distinct chunks";
+        mark_break(&f->queue_b, fs->fr, part, q, st->cap);
+        f->queue_b.value = objects_full ? (uint64_t)fs->objreqs + 1u : (uint64_t)fs->distinct + fresh;
+    }
+    return 0;
+}
+
+/* The chunks of accepted request q into the frame's and the window's
+ * counts. Returns CLI_OK, or CLI_FAILED (printed) out of memory. */
+static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_req *q, uint32_t part, uint32_t n)
+{
+    const uint32_t fr = fs->fr;
+    int fresh_level = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = req_chunks(f, q, k);
+        if (st->stamp[c] == fr + 1u) {
+            fresh_level |= !st->pinned[c] && !st->was_asked[c];
+            continue; /* already asked for this frame: counted in its first request's partition */
+        }
+        int asked_before = fr > 0 && st->stamp[c] == fr; /* by frame fr - 1 (stamp 0: never) */
+        st->stamp[c] = fr + 1u;
+        st->was_asked[c] = (uint8_t)asked_before;
+        fresh_level |= !st->pinned[c] && !asked_before;
+        fs->distinct++;
+        if (st->pinned[c]) {
+            continue; /* resident since create, in the pin partition, counted in P */
+        }
+        fs->wcount[part]++;
+        if (list_push(fs->slot, c) != 0) {
+            fprintf(stderr, ME ": out of memory\n");
+            return CLI_FAILED;
+        }
+        if (st->ref[c]++ == 0) {
+            st->upart[c] = (uint8_t)part;
+            st->ucount[part]++;
+        }
+        fs->newc += !asked_before;
+        fs->firstc += !st->seen[c];
+        st->seen[c] = 1;
+    }
+    f->transient += q->kind == TRACE_OBJECT && fresh_level;
+    return CLI_OK;
+}
+
+/* The bounds that q, once counted, may be the first to break in its partition. */
+static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, const trace_req *q, uint32_t part)
+{
+    uint64_t pin_here = part == f->pin_part ? f->pinned : 0;
+    if (fs->wcount[part] + pin_here > f->part_pages[part] && !fs->w_over) {
+        fs->w_over = 1;
+        mark_break(&fs->w_here, fs->fr, part, q, f->part_pages[part]);
+    }
+    if (st->ucount[part] + pin_here > f->part_pages[part] && !fs->u_over) {
+        fs->u_over = 1;
+        mark_break(&fs->u_here, fs->fr, part, q, f->part_pages[part]);
+    }
+    if (fs->newc > f->cap_pages) {
+        mark_break(&f->new_b, fs->fr, part, q, f->cap_pages);
+    }
+}
+
+/* One request of the frame: resolved, accepted or refused, counted. */
+static int take_request(fit *f, check_state *st, frame_state *fs, const trace_req *q)
+{
+    uint32_t part = 0;
+    int rc = resolve_partition(f, q, &part);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    uint32_t n = req_chunk_count(f, q);
+    if (!admit(f, st, fs, q, part, n)) {
+        return CLI_OK;
+    }
+    if (q->kind == TRACE_OBJECT) {
+        fs->objreqs++;
+        f->object_requests++;
+    } else {
+        fs->chunkreqs++;
+        if (!st->pinned[q->id] && !fs->has_chunk_req[part]) {
+            fs->chunk_req_in[part] = *q;
+            fs->has_chunk_req[part] = 1;
+        }
+    }
+    if ((rc = count_chunks(f, st, fs, q, part, n)) != CLI_OK) {
+        return rc;
+    }
+    mark_request_breaks(f, st, fs, q, part);
+    return CLI_OK;
+}
+
+/* The frame's worst values and the values of the bounds it broke first. */
+static void frame_end(fit *f, const check_state *st, const frame_state *fs)
+{
+    const uint32_t fr = fs->fr;
+    for (uint32_t p = 0; p < f->nparts; p++) {
+        uint64_t pin_here = p == f->pin_part ? f->pinned : 0;
+        worst(&f->w[p], fs->wcount[p] + pin_here, fr);
+        worst(&f->u[p], st->ucount[p] + pin_here, fr);
+        /* An overflowing partition with a chunk request: a chunk has no coarser level. */
+        int over = fs->wcount[p] + pin_here > f->part_pages[p] || st->ucount[p] + pin_here > f->part_pages[p];
+        if (over && fs->has_chunk_req[p]) {
+            mark_break(&f->hole_b, fr, p, &fs->chunk_req_in[p], f->part_pages[p]);
+        }
+    }
+    if (fs->w_over && !f->w_b.broken) {
+        f->w_b = fs->w_here;
+        f->w_b.value = fs->wcount[fs->w_here.part] + (fs->w_here.part == f->pin_part ? f->pinned : 0);
+    }
+    if (fs->u_over && !f->u_b.broken) {
+        f->u_b = fs->u_here;
+        f->u_b.value = st->ucount[fs->u_here.part] + (fs->u_here.part == f->pin_part ? f->pinned : 0);
+    }
+    if (f->new_b.broken && f->new_b.frame == fr) {
+        f->new_b.value = fs->newc;
+    }
+    if (f->hole_b.broken && f->hole_b.frame == fr) {
+        uint64_t pin_here = f->hole_b.part == f->pin_part ? f->pinned : 0;
+        uint64_t wv = fs->wcount[f->hole_b.part] + pin_here, uv = st->ucount[f->hole_b.part] + pin_here;
+        f->hole_b.value = wv > f->part_pages[f->hole_b.part] ? wv : uv;
+    }
+    worst(&f->newc, fs->newc, fr);
+    worst(&f->firstc, fs->firstc, fr);
+    worst(&f->objreqs, fs->objreqs, fr);
+    worst(&f->chunkreqs, fs->chunkreqs, fr);
+    worst(&f->distinct, fs->distinct, fr);
+}
+
+/* The workload frame by frame against the bounds (docs/budget-fit.md). */
 static int check(fit *f)
 {
-    const slc_pack_header *h = slc_pack_get_header(f->pack);
-    const uint32_t nchunks = h->chunk_count;
-    const uint32_t F = f->prof.frames_in_flight;
-    const uint32_t cap = f->prof.queue_capacity;
-    int rc = CLI_OK;
-    uint8_t *pinned = calloc(nchunks + 1u, 1);
-    uint8_t *seen = calloc(nchunks + 1u, 1);
-    uint8_t *upart = calloc(nchunks + 1u, 1);
-    uint8_t *was_asked = calloc(nchunks + 1u, 1); /* this frame's chunk: asked for by frame - 1 too */
-    uint32_t *stamp = calloc(nchunks + 1u, sizeof *stamp); /* frame + 1 of the last frame that asked for it */
-    uint32_t *ref = calloc(nchunks + 1u, sizeof *ref);     /* frames of the window f-F..f that asked for it */
-    chunk_list *ring = calloc(F + 1u, sizeof *ring);
-    if (!pinned || !seen || !upart || !was_asked || !stamp || !ref || !ring) {
-        fprintf(stderr, ME ": out of memory for %u chunks\n", nchunks);
-        rc = CLI_FAILED;
-        goto done;
+    check_state st;
+    frame_state fs;
+    int rc = state_alloc(&st, slc_pack_get_header(f->pack)->chunk_count, &f->prof);
+    if (rc == CLI_OK) {
+        count_pinned(f, st.pinned);
+        upload_caps(f);
     }
-    count_pinned(f, pinned);
-    upload_caps(f);
-
-    uint64_t ucount[FIT_PARTS_MAX] = {0};
     uint32_t fr;
-    for (fr = 0; workload_has_frame(&f->wl, fr); fr++) {
-        /* The window slides: frame fr - F - 1 leaves it. */
-        chunk_list *slot = &ring[fr % (F + 1u)];
-        for (size_t i = 0; i < slot->count; i++) {
-            uint32_t c = slot->ids[i];
-            if (--ref[c] == 0) {
-                ucount[upart[c]]--;
-            }
+    for (fr = 0; rc == CLI_OK && workload_has_frame(&f->wl, fr); fr++) {
+        frame_begin(&st, &fs, fr);
+        trace_req q;
+        int got = 0;
+        while (rc == CLI_OK && (got = workload_next(&f->wl, fr, &q)) == 1) {
+            rc = take_request(f, &st, &fs, &q);
         }
-        slot->count = 0;
-        uint64_t wcount[FIT_PARTS_MAX] = {0};
-        trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
-        int has_chunk_req[FIT_PARTS_MAX] = {0};
-        uint32_t objreqs = 0, chunkreqs = 0, distinct = 0, newc = 0, firstc = 0;
-        int w_over = 0, u_over = 0;
-        fit_break w_here = {0}, u_here = {0};
-        trace_req qr;
-        const trace_req *q = &qr;
-        int got;
-        while ((got = workload_next(&f->wl, fr, &qr)) == 1) {
-            uint32_t part = 0;
-            if ((rc = resolve_partition(f, q, &part)) != CLI_OK) {
-                goto done;
-            }
-            uint32_t n = req_chunk_count(f, q);
-            /* Acceptance, as slc_stream_request and _request_chunk decide it. */
-            uint32_t fresh = 0;
-            for (uint32_t k = 0; k < n; k++) {
-                fresh += stamp[req_chunks(f, q, k)] != fr + 1u;
-            }
-            slc_stream_admission adm = slc_stream_admit(cap, objreqs, distinct, q->kind == TRACE_OBJECT, fresh);
-            if (adm != SLC_STREAM_ADMITTED) {
-                f->refused++;
-                if (!f->queue_b.broken) {
-                    int objects_full = adm == SLC_STREAM_OBJECTS_FULL;
-                    f->queue_what = objects_full ? "object requests" : "distinct chunks";
-                    mark_break(&f->queue_b, fr, part, q, cap);
-                    f->queue_b.value = objects_full ? (uint64_t)objreqs + 1u : (uint64_t)distinct + fresh;
-                }
-                continue;
-            }
-            if (q->kind == TRACE_OBJECT) {
-                objreqs++;
-                f->object_requests++;
-            } else {
-                chunkreqs++;
-                if (!pinned[q->id] && !has_chunk_req[part]) {
-                    chunk_req_in[part] = *q;
-                    has_chunk_req[part] = 1;
-                }
-            }
-            int fresh_level = 0;
-            for (uint32_t k = 0; k < n; k++) {
-                uint32_t c = req_chunks(f, q, k);
-                if (stamp[c] == fr + 1u) {
-                    fresh_level |= !pinned[c] && !was_asked[c];
-                    continue; /* already asked for this frame: counted in its first request's partition */
-                }
-                int asked_before = fr > 0 && stamp[c] == fr; /* by frame fr - 1 (stamp 0: never) */
-                stamp[c] = fr + 1u;
-                was_asked[c] = (uint8_t)asked_before;
-                fresh_level |= !pinned[c] && !asked_before;
-                distinct++;
-                if (pinned[c]) {
-                    continue; /* resident since create, in the pin partition, counted in P */
-                }
-                wcount[part]++;
-                if (list_push(slot, c) != 0) {
-                    fprintf(stderr, ME ": out of memory\n");
-                    rc = CLI_FAILED;
-                    goto done;
-                }
-                if (ref[c]++ == 0) {
-                    upart[c] = (uint8_t)part;
-                    ucount[part]++;
-                }
-                newc += !asked_before;
-                firstc += !seen[c];
-                seen[c] = 1;
-            }
-            f->transient += q->kind == TRACE_OBJECT && fresh_level;
-            uint64_t pin_here = part == f->pin_part ? f->pinned : 0;
-            if (wcount[part] + pin_here > f->part_pages[part] && !w_over) {
-                w_over = 1;
-                mark_break(&w_here, fr, part, q, f->part_pages[part]);
-            }
-            if (ucount[part] + pin_here > f->part_pages[part] && !u_over) {
-                u_over = 1;
-                mark_break(&u_here, fr, part, q, f->part_pages[part]);
-            }
-            if (newc > f->cap_pages) {
-                mark_break(&f->new_b, fr, part, q, f->cap_pages);
-            }
-        }
-        if (got < 0) {
+        if (rc == CLI_OK && got < 0) {
             rc = f->wl.rc;
-            goto done;
         }
-        for (uint32_t p = 0; p < f->nparts; p++) {
-            uint64_t pin_here = p == f->pin_part ? f->pinned : 0;
-            worst(&f->w[p], wcount[p] + pin_here, fr);
-            worst(&f->u[p], ucount[p] + pin_here, fr);
-            /* An overflowing partition with a chunk request: a chunk has no coarser level. */
-            int over = wcount[p] + pin_here > f->part_pages[p] || ucount[p] + pin_here > f->part_pages[p];
-            if (over && has_chunk_req[p]) {
-                mark_break(&f->hole_b, fr, p, &chunk_req_in[p], f->part_pages[p]);
-            }
+        if (rc == CLI_OK) {
+            frame_end(f, &st, &fs);
         }
-        if (w_over && !f->w_b.broken) {
-            f->w_b = w_here;
-            f->w_b.value = wcount[w_here.part] + (w_here.part == f->pin_part ? f->pinned : 0);
-        }
-        if (u_over && !f->u_b.broken) {
-            f->u_b = u_here;
-            f->u_b.value = ucount[u_here.part] + (u_here.part == f->pin_part ? f->pinned : 0);
-        }
-        if (f->new_b.broken && f->new_b.frame == fr) {
-            f->new_b.value = newc;
-        }
-        if (f->hole_b.broken && f->hole_b.frame == fr) {
-            uint64_t pin_here = f->hole_b.part == f->pin_part ? f->pinned : 0;
-            uint64_t wv = wcount[f->hole_b.part] + pin_here, uv = ucount[f->hole_b.part] + pin_here;
-            f->hole_b.value = wv > f->part_pages[f->hole_b.part] ? wv : uv;
-        }
-        worst(&f->newc, newc, fr);
-        worst(&f->firstc, firstc, fr);
-        worst(&f->objreqs, objreqs, fr);
-        worst(&f->chunkreqs, chunkreqs, fr);
-        worst(&f->distinct, distinct, fr);
     }
-    f->frames = fr;
-done:
-    for (uint32_t i = 0; ring != NULL && i <= F; i++) {
-        free(ring[i].ids);
+    if (rc == CLI_OK) {
+        f->frames = fr;
     }
-    free(ring);
-    free(ref);
-    free(stamp);
-    free(upart);
-    free(was_asked);
-    free(seen);
-    free(pinned);
+    state_free(&st);
     return rc;
 }
 
