@@ -1171,9 +1171,9 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     const slc_profile *p = d->profile;
     if (d->store->page_count != p->page_count || d->store->page_size < p->page_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: the %s store has %u pages of %u bytes; the profile '%s' declares %u of %llu",
+                        "stream: the %s store has %u pages of %u bytes; the profile '%s' declares %u of %u",
                         d->store->backend != NULL ? d->store->backend : "page", d->store->page_count,
-                        d->store->page_size, p->name, p->page_count, (unsigned long long)p->page_size);
+                        d->store->page_size, p->name, p->page_count, p->page_size);
     }
     if (p->workers > 0 && (d->executor.ops == NULL || d->executor.ops->notify == NULL ||
                            d->executor.ops->completed == NULL || d->executor.ops->wait == NULL)) {
@@ -1203,8 +1203,8 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     if (h->chunk_count > p->max_chunks || h->page_size > p->page_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
-                        "%llu-byte pages)",
-                        h->chunk_count, h->page_size, p->max_chunks, (unsigned long long)p->page_size);
+                        "%u-byte pages)",
+                        h->chunk_count, h->page_size, p->max_chunks, p->page_size);
     }
     return SLC_OK;
 }
@@ -1255,7 +1255,7 @@ static slc_status place_record(const slc_stream_desc *d, const create_plan *plan
     s->object_count = h->object_count;
     s->capacity = p->queue_capacity;
     s->workers = p->workers;
-    s->page_size = (uint32_t)p->page_size;
+    s->page_size = p->page_size;
     s->load_frames = plan->load_frames;
     s->ring_capacity = plan->telemetry_frames;
     s->upload_cap_pages = plan->upload_cap_pages;

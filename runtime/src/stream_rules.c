@@ -16,11 +16,11 @@ slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames,
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: load_frames %u is above %u", lf,
                         SLC_STREAM_LOAD_FRAMES_MAX);
     }
-    const uint64_t page_size = p->page_size;
+    const uint64_t page_size = p->page_size; /* the quotients below are of 64-bit byte counts */
     if (p->upload_cap < page_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: upload_per_frame %llu is below the page size %llu: no page could be loaded",
-                        (unsigned long long)p->upload_cap, (unsigned long long)page_size);
+                        "stream: upload_per_frame %llu is below the page size %u: no page could be loaded",
+                        (unsigned long long)p->upload_cap, p->page_size);
     }
     uint64_t cap = p->upload_cap;
     if (staged) {
@@ -31,10 +31,9 @@ slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames,
         const uint64_t belt = p->staging_size / frames;
         if (belt < page_size) {
             return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                            "stream: staging_size %llu holds less than one %llu-byte page for each of %llu frames "
+                            "stream: staging_size %llu holds less than one %u-byte page for each of %llu frames "
                             "(frames_in_flight + load_frames + 1)",
-                            (unsigned long long)p->staging_size, (unsigned long long)page_size,
-                            (unsigned long long)frames);
+                            (unsigned long long)p->staging_size, p->page_size, (unsigned long long)frames);
         }
         if (belt < cap) {
             cap = belt;
