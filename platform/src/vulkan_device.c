@@ -2,102 +2,11 @@
  * layout, init and deinit (see sluice/vulkan.h). */
 #include "vulkan_internal.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sluice/version.h"
-
-/* --- messages ------------------------------------------------------------- */
-
-const char *slc_vulkan_result_name(VkResult r)
-{
-    switch (r) {
-#define R_(x) \
-    case x:   \
-        return #x;
-        R_(VK_SUCCESS)
-        R_(VK_NOT_READY)
-        R_(VK_TIMEOUT)
-        R_(VK_EVENT_SET)
-        R_(VK_EVENT_RESET)
-        R_(VK_INCOMPLETE)
-        R_(VK_ERROR_OUT_OF_HOST_MEMORY)
-        R_(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        R_(VK_ERROR_INITIALIZATION_FAILED)
-        R_(VK_ERROR_DEVICE_LOST)
-        R_(VK_ERROR_MEMORY_MAP_FAILED)
-        R_(VK_ERROR_LAYER_NOT_PRESENT)
-        R_(VK_ERROR_EXTENSION_NOT_PRESENT)
-        R_(VK_ERROR_FEATURE_NOT_PRESENT)
-        R_(VK_ERROR_INCOMPATIBLE_DRIVER)
-        R_(VK_ERROR_TOO_MANY_OBJECTS)
-        R_(VK_ERROR_FORMAT_NOT_SUPPORTED)
-        R_(VK_ERROR_FRAGMENTED_POOL)
-        R_(VK_ERROR_UNKNOWN)
-        R_(VK_ERROR_OUT_OF_POOL_MEMORY)
-        R_(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-        R_(VK_ERROR_FRAGMENTATION)
-        R_(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
-        R_(VK_ERROR_VALIDATION_FAILED_EXT)
-#undef R_
-    default:
-        return "VkResult (unknown)";
-    }
-}
-
-/* The name in parentheses: vulkan_internal.h may define slc__vk_log as a
- * macro for the static analyzer. */
-slc_status(slc__vk_log)(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
-{
-    if (vk->log.fn != NULL) {
-        char msg[512];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        vk->log.fn(vk->log.user, level, status, msg);
-    }
-    return status;
-}
-
-vk_refusals slc__vk_refusals(slc_vulkan *vk)
-{
-    slc_heap_stats s;
-    slc_heap_get_stats(vk->heap, &s);
-    vk_refusals r = {s.refused_budget, s.refused_capacity};
-    return r;
-}
-
-slc_status slc__vk_fail(slc_vulkan *vk, const char *call, VkResult r, vk_refusals before)
-{
-    const char *rn = slc_vulkan_result_name(r);
-    if (r == VK_ERROR_OUT_OF_HOST_MEMORY) {
-        slc_heap_stats s;
-        slc_heap_get_stats(vk->heap, &s);
-        if (s.refused_budget > before.budget && vk->budgets != NULL) {
-            slc_budget_stats b;
-            slc_budgets_get(vk->budgets, s.last_budget_refusal.refused_by, &b);
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
-                               "vulkan: %s failed (%s): the %s budget refused %llu bytes of driver host memory "
-                               "(%llu in use of its limit %llu)",
-                               call, rn, b.name, (unsigned long long)s.last_budget_refusal.requested,
-                               (unsigned long long)s.last_budget_refusal.current,
-                               (unsigned long long)s.last_budget_refusal.limit);
-        }
-        if (s.refused_capacity > before.capacity) {
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_CAPACITY,
-                               "vulkan: %s failed (%s): the driver heap of %zu bytes has no room for %zu more "
-                               "(%zu in use)",
-                               call, rn, s.capacity, s.last_refused, s.used);
-        }
-    }
-    if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
-        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY, "vulkan: %s failed (%s)", call, rn);
-    }
-    return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE, "vulkan: %s failed (%s)", call, rn);
-}
 
 /* --- loader and function tables ------------------------------------------ */
 
@@ -289,7 +198,7 @@ size_t slc_vulkan_footprint(const slc_vulkan_desc *desc)
 void slc_vulkan_desc_from_profile(slc_vulkan_desc *desc, const slc_profile *p)
 {
     SLC_ASSERT(desc != NULL && p != NULL);
-    desc->page_size = (uint32_t)p->page_size;
+    desc->page_size = p->page_size;
     desc->page_count = p->page_count;
     desc->frames_in_flight = p->frames_in_flight;
     desc->staging_size = p->staging_size;

@@ -182,7 +182,7 @@ struct slc_vulkan {
 /* vulkan_alloc.c: the VkAllocationCallbacks over vk->heap. */
 void slc__vk_init_callbacks(slc_vulkan *vk);
 
-/* vulkan_device.c */
+/* vulkan_log.c: messages; calls no other file of the backend. */
 slc_status slc__vk_log(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
