@@ -246,7 +246,9 @@ static void undo_scratch(void) { slc_arena_reset(w.decode, (slc_arena_mark){0});
 static slc_status run_host_store(void)
 {
     memset(&w.store, 0xA5, sizeof w.store); /* must come back zeroed on failure */
-    return slc_host_store_init(w.pages, profile.page_count, (uint32_t)profile.page_size, &logger, &w.store);
+    slc_host_store_desc d;
+    slc_host_store_desc_from_profile(&profile, &d);
+    return slc_host_store_init(w.pages, d.page_count, d.page_size, &logger, &w.store);
 }
 
 static void undo_host_store(void) { slc_arena_reset(w.pages, (slc_arena_mark){0}); }

@@ -7,6 +7,7 @@
 #include "budget.h"
 #include "config.h"
 #include "heap.h"
+#include "host_store.h"
 #include "memory.h"
 #include "pack.h"
 #include "pack_format.h"

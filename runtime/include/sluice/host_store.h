@@ -24,6 +24,7 @@
 #include "sluice/arena.h"
 #include "sluice/budget.h"
 #include "sluice/page_store.h"
+#include "sluice/profile.h"
 #include "sluice/status.h"
 
 #ifdef __cplusplus
@@ -42,6 +43,20 @@ typedef struct slc_host_store_stats {
     uint64_t bytes_written; /* sum of their sizes */
     uint64_t submitted;     /* newest submitted frame, 0 before the first */
 } slc_host_store_stats;
+
+/* What a host store holds: page_count pages of page_size bytes (the
+ * arguments of slc_host_store_footprint, slc_host_store_init and
+ * slc_host_store_init_at). */
+typedef struct slc_host_store_desc {
+    uint32_t page_count;
+    uint32_t page_size;
+} slc_host_store_desc;
+
+/* A desc for the pages a profile declares: its page_count and page_size.
+ * Every field of *out is written. A parsed profile may still declare more pages
+ * than this target can address: slc_host_store_footprint is then 0 and the
+ * inits refuse it (SLC_E_INVALID). O(1). */
+void slc_host_store_desc_from_profile(const slc_profile *p, slc_host_store_desc *out);
 
 /* Bytes of arena capacity slc_host_store_init takes for page_count pages of
  * page_size bytes, alignment padding included (so it holds whatever the

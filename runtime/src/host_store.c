@@ -1,5 +1,5 @@
 /* sluice: the host backend of the page pool (see sluice/host_store.h). No OS
- * header, no heap: the pages come from the caller's arena. */
+ * header, no heap: the pages come from the caller's arena or memory. */
 #include "sluice/host_store.h"
 
 #include <stdint.h>
@@ -15,7 +15,7 @@ typedef struct host_store {
     uint64_t writes;
     uint64_t bytes_written;
     uint64_t submitted;
-    slc_budgets *budgets; /* slc_host_store_init_at: what the pages are charged to, or NULL */
+    slc_budgets *budgets; /* what slc_host_store_init_at charged the pages to, or NULL */
     slc_budget_id budget;
 } host_store;
 
@@ -104,6 +104,23 @@ static slc_status store_fail(const slc_logger *log, slc_status s, const char *me
     return s;
 }
 
+static slc_status counts_fail(const slc_logger *log)
+{
+    return store_fail(log, SLC_E_INVALID,
+                      "host store: page_count and page_size must be non-zero and their product fit this target");
+}
+
+void slc_host_store_desc_from_profile(const slc_profile *p, slc_host_store_desc *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->page_count = p->page_count;
+    out->page_size = p->page_size;
+}
+
+/* The store in the arena is the store over caller memory with the arena as
+ * the caller: the allocation is charged to the arena's budget as it is
+ * made, so nothing more is reserved. */
 slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t page_size, const slc_logger *log,
                                slc_page_store *out)
 {
@@ -111,8 +128,7 @@ slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t p
     memset(out, 0, sizeof *out);
     size_t bytes = bytes_of(page_count, page_size);
     if (bytes == 0) {
-        return store_fail(log, SLC_E_INVALID,
-                    "host store: page_count and page_size must be non-zero and their product fit this target");
+        return counts_fail(log);
     }
     void *mem;
     slc_status s = slc_arena_alloc(arena, bytes, SLC_HOST_STORE_PAGE_ALIGN, &mem);
@@ -121,18 +137,8 @@ slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t p
                     s == SLC_E_CAPACITY ? "host store: the arena has no room for the pages (slc_host_store_footprint)"
                                         : "host store: the arena's budget refused the pages");
     }
-    host_store *h = mem;
-    memset(h, 0, HOST_RECORD_SIZE);
-    h->pages = (unsigned char *)mem + HOST_RECORD_SIZE;
-    h->stride = stride_of(page_size);
-    h->page_count = page_count;
-    h->page_size = page_size;
-    out->ops = &host_ops;
-    out->self = h;
-    out->backend = SLC_HOST_STORE_BACKEND;
-    out->page_count = page_count;
-    out->page_size = page_size;
-    return SLC_OK;
+    /* Aligned, bytes long and nothing to reserve: cannot fail. */
+    return slc_host_store_init_at(mem, bytes, NULL, SLC_BUDGET_NONE, page_count, page_size, log, out);
 }
 
 slc_status slc_host_store_init_at(void *mem, size_t size, slc_budgets *b, slc_budget_id budget, uint32_t page_count,
@@ -142,8 +148,7 @@ slc_status slc_host_store_init_at(void *mem, size_t size, slc_budgets *b, slc_bu
     memset(out, 0, sizeof *out);
     size_t bytes = bytes_of(page_count, page_size);
     if (bytes == 0) {
-        return store_fail(log, SLC_E_INVALID,
-                          "host store: page_count and page_size must be non-zero and their product fit this target");
+        return counts_fail(log);
     }
     if (((uintptr_t)mem % SLC_HOST_STORE_PAGE_ALIGN) != 0 || size < bytes) {
         return store_fail(log, SLC_E_INVALID,
