@@ -155,7 +155,7 @@ static int layout(const slc_profile *p, size_t scratch_size, uint32_t frames, re
         [R_BUSY] = {AR_META, 1, p->page_count, "the page locks (cpu/meta)"},
         [R_OBJECTS] = {AR_QUEUES, SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the object requests (cpu/queues)"},
         /* the chunk list and its keys hold capacity requested and capacity carried */
-        [R_LIST] = {AR_QUEUES, 2u * SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the chunk list (cpu/queues)"},
+        [R_LIST] = {AR_QUEUES, (size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the chunk list (cpu/queues)"},
         [R_KEYS] = {AR_QUEUES, 2u * sizeof(uint64_t), cap, "the sort keys (cpu/queues)"},
         [R_CARRIED] = {AR_QUEUES, SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the deferred list (cpu/queues)"},
         [R_SLOTS] = {AR_QUEUES, SLC_STREAM_SLOT_RECORD_SIZE, cap, "the load slots (cpu/queues)"},
