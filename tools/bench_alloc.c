@@ -48,13 +48,7 @@ static uint64_t xorshift64(uint64_t *s)
     return *s = x;
 }
 
-static void need(int ok, const char *what)
-{
-    if (!ok) {
-        fprintf(stderr, "sluice bench: %s\n", what);
-        exit(CLI_FAILED);
-    }
-}
+static void need(int ok, const char *what) { cli_need(ok, "sluice bench", what); }
 
 /* One byte written into what an allocator returned, runtime and baseline alike. */
 static inline void touch(void *p, size_t i)
@@ -226,22 +220,10 @@ typedef struct result {
     uint32_t p999, max;
 } result;
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sorts the samples; fills p99.9 (nearest rank) and max. */
 static void tail(uint32_t *lat, size_t n, result *out)
 {
-    qsort(lat, n, sizeof *lat, cmp_u32);
+    qsort(lat, n, sizeof *lat, cli_cmp_u32);
     out->p999 = lat[(n * 999 + 999) / 1000 - 1];
     out->max = lat[n - 1];
 }
@@ -254,48 +236,9 @@ static void *alloc64(size_t size)
     return p;
 }
 
-int cmd_bench(int argc, char **argv)
+/* sluice bench alloc: every figure, as a table or (json) JSON. */
+static int bench_alloc(int quick, int json)
 {
-    if (argc >= 1 && strcmp(argv[0], "load") == 0) {
-        return bench_load(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "pool") == 0) {
-        return bench_pool(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
-        return bench_stream(argc - 1, argv + 1);
-    }
-    int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
-    if (alloc && cli_wants_help(argc - 1, argv + 1)) {
-        fputs("usage: sluice bench alloc [--quick] [--json]\n\n"
-              "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
-              "measured in the same run.\n\n"
-              "  --quick     fewer repeats (a smoke run, not a measurement)\n"
-              "  --json      the figures as JSON on stdout\n"
-              "  -h, --help  this text\n",
-              stdout);
-        return CLI_OK;
-    }
-    int quick = 0, json = 0, ok = alloc;
-    for (int i = 1; ok && i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else {
-            ok = 0;
-        }
-    }
-    if (!ok) {
-        int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
-        fputs("usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
-              "       sluice bench pool [--quick]\n"
-              "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
-              "                           [--json]\n"
-              "(sluice bench SUBCOMMAND --help: what it measures)\n",
-              help ? stdout : stderr);
-        return help ? CLI_OK : CLI_USAGE;
-    }
     const size_t repeats = quick ? 5 : REPEATS_MAX, rounds = quick ? 20 : 196, lat_rounds = quick ? 98 : 977;
     const size_t batch_ops = rounds * ROUND, lat_ops = lat_rounds * ROUND;
 
@@ -359,7 +302,7 @@ int cmd_bench(int argc, char **argv)
         }
     }
     for (size_t c = 0; c < CASES; c++) {
-        qsort(reps[c], repeats, sizeof reps[c][0], cmp_double);
+        qsort(reps[c], repeats, sizeof reps[c][0], cli_cmp_double);
         res[c].ns_per_op = reps[c][repeats / 2];
         tail(lat, cases[c].lat(&b, lat_rounds, lat), &res[c]);
     }
@@ -409,4 +352,50 @@ int cmd_bench(int argc, char **argv)
     free(amem_free);
     free(bmem);
     return CLI_OK;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    if (argc >= 1 && strcmp(argv[0], "load") == 0) {
+        return bench_load(argc - 1, argv + 1);
+    }
+    if (argc >= 1 && strcmp(argv[0], "pool") == 0) {
+        return bench_pool(argc - 1, argv + 1);
+    }
+    if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
+        return bench_stream(argc - 1, argv + 1);
+    }
+    int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
+    int quick = 0, json = 0, ok = alloc;
+    const cli_opt table[] = {
+        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+         .help = "fewer repeats (a smoke run, not a measurement)"},
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the figures as JSON on stdout"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice bench alloc", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operand_count = &operands, .help_column = 14}; /* any error: the usage below */
+    if (alloc && cli_wants_help(argc - 1, argv + 1)) {
+        fputs("usage: sluice bench alloc [--quick] [--json]\n\n"
+              "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
+              "measured in the same run.\n\n",
+              stdout);
+        cli_args_print_options(stdout, &spec);
+        fputs("  -h, --help  this text\n", stdout);
+        return CLI_OK;
+    }
+    if (alloc) {
+        ok = cli_args_parse(&spec, argc - 1, argv + 1) == CLI_OK;
+    }
+    if (!ok) {
+        int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
+        fputs("usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
+              "       sluice bench pool [--quick]\n"
+              "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
+              "                           [--json]\n"
+              "(sluice bench SUBCOMMAND --help: what it measures)\n",
+              help ? stdout : stderr);
+        return help ? CLI_OK : CLI_USAGE;
+    }
+    return bench_alloc(quick, json);
 }

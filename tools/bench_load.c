@@ -8,12 +8,6 @@
 #include "cli.h"
 #include "sluice/platform.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct run_ctx {
     const slc_pack *pack;
     const unsigned char *mapped;
@@ -54,28 +48,28 @@ int bench_load(int argc, char **argv)
 {
     const char *path = NULL;
     int repeats = 9, use_pread = 0;
+    int quick = 0;
+    const cli_opt table[] = {
+        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+         .help = "fewer repeats (a smoke run, not a measurement)"},
+        {.name = "--pread", .kind = CLI_OPT_FLAG, .dest = &use_pread, .help = "also measure loads through pread"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice bench load", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &path, .max_operands = 1, .operand_count = &operands, .help_column = 14};
     if (cli_wants_help(argc, argv)) {
         fputs("usage: sluice bench load PACK [--quick] [--pread]\n\n"
               "Chunk load (read, verify, decode) through the pack reader against plain\n"
-              "LZ4_decompress_safe of the same chunks, mapped and through pread.\n\n"
-              "  --quick     fewer repeats (a smoke run, not a measurement)\n"
-              "  --pread     also measure loads through pread\n"
-              "  -h, --help  this text\n",
+              "LZ4_decompress_safe of the same chunks, mapped and through pread.\n\n",
               stdout);
+        cli_args_print_options(stdout, &spec);
+        fputs("  -h, --help  this text\n", stdout);
         return CLI_OK;
     }
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            repeats = 3;
-        } else if (strcmp(argv[i], "--pread") == 0) {
-            use_pread = 1;
-        } else if (argv[i][0] != '-' && path == NULL) {
-            path = argv[i];
-        } else {
-            path = NULL;
-            break;
-        }
+    if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
+        path = NULL; /* any error: the usage below */
     }
+    repeats = quick ? 3 : repeats;
     if (path == NULL) {
         fprintf(stderr, "usage: sluice bench load PACK [--quick] [--pread]\n");
         return CLI_USAGE;
@@ -132,7 +126,7 @@ int bench_load(int argc, char **argv)
         printf("%-32s %10s %10s\n", "path", "GB/s", "vs raw");
         double base = 0;
         for (int m = 0; m < modes; m++) {
-            qsort(gbps[m], (size_t)repeats, sizeof gbps[m][0], cmp_double);
+            qsort(gbps[m], (size_t)repeats, sizeof gbps[m][0], cli_cmp_double);
             double med = gbps[m][repeats / 2];
             if (m == 0) {
                 base = med;

@@ -37,13 +37,7 @@
 #define NONE 0xFFFFFFFFu
 enum { FIF = 2, HOST_PAGE_SIZE = 64, REPEATS_MAX = 7, VERIFY_PAGES = 1024, VERIFY_STEPS = 20000 };
 
-static void need(int ok, const char *what)
-{
-    if (!ok) {
-        fprintf(stderr, "sluice bench pool: %s\n", what);
-        exit(CLI_FAILED);
-    }
-}
+static void need(int ok, const char *what) { cli_need(ok, "sluice bench pool", what); }
 
 static void *alloc64(size_t size)
 {
@@ -60,12 +54,6 @@ static uint64_t xorshift64(uint64_t *s)
     x ^= x >> 7;
     x ^= x << 17;
     return *s = x;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* --- the pool on the host backend ------------------------------------------ */
@@ -361,7 +349,7 @@ typedef struct row {
             body;                                                                                           \
             reps_[r_] = (double)(slc_platform_now_ns() - t0_) / (double)(ops);                              \
         }                                                                                                   \
-        qsort(reps_, (repeats), sizeof reps_[0], cmp_double);                                               \
+        qsort(reps_, (repeats), sizeof reps_[0], cli_cmp_double);                                           \
         (out) = reps_[(repeats) / 2];                                                                       \
     } while (0)
 
@@ -434,23 +422,24 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
 int bench_pool(int argc, char **argv)
 {
     int quick = 0;
+    const cli_opt table[] = {
+        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick, .help = "1k and 64k pages, fewer repeats"}};
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice bench pool", .opts = table, .count = 1, .operand_count = &operands,
+                           .usage = "usage: sluice bench pool [--quick]\n", .usage_after = CLI_ARGS_ALL,
+                           .help_column = 14};
     if (cli_wants_help(argc, argv)) {
         fputs("usage: sluice bench pool [--quick]\n\n"
               "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
               "against a pool that scans every page for its victim, after checking that\n"
-              "both make the same decisions.\n\n"
-              "  --quick     1k and 64k pages, fewer repeats\n"
-              "  -h, --help  this text\n",
+              "both make the same decisions.\n\n",
               stdout);
+        cli_args_print_options(stdout, &spec);
+        fputs("  -h, --help  this text\n", stdout);
         return CLI_OK;
     }
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else {
-            fprintf(stderr, "usage: sluice bench pool [--quick]\n");
-            return CLI_USAGE;
-        }
+    if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
+        return CLI_USAGE;
     }
     static const uint32_t sizes[] = {1024, 65536, 1048576};
     const size_t size_count = quick ? 2 : 3, repeats = quick ? 3 : 5;

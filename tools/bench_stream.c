@@ -80,15 +80,9 @@ typedef struct bench {
     int store_uncharged; /* gpu/pool refused the pool's pages */
 } bench;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, uint32_t n)
 {
-    qsort(v, n, sizeof v[0], cmp_double);
+    qsort(v, n, sizeof v[0], cli_cmp_double);
     return v[n / 2];
 }
 
@@ -104,22 +98,6 @@ static uint64_t cpu_ns(void)
 }
 
 static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
-
-/* Parses a decimal count in [lo, hi]; returns 0 on anything else. */
-static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-    if (s == NULL || *s < '0' || *s > '9') {
-        return 0;
-    }
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
-        return 0;
-    }
-    *out = (uint32_t)v;
-    return 1;
-}
 
 static void *alloc_touched(size_t size)
 {
@@ -191,7 +169,7 @@ static void rig_close(rig *r)
  * gpu/pool (its record and padding are bookkeeping, charged to nobody). */
 static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
 {
-    const uint32_t pages = r->prof.page_count, page_size = (uint32_t)r->prof.page_size;
+    const uint32_t pages = r->prof.page_count, page_size = r->prof.page_size;
     slc_budgets *budgets = slc_memory_budgets(r->mem);
     slc_budget_id gpu_pool;
     size_t pad = (SLC_HOST_STORE_PAGE_ALIGN - (uintptr_t)store_mem % SLC_HOST_STORE_PAGE_ALIGN) %
@@ -484,7 +462,7 @@ static int rss_work(const bench *b, int kind, rss_result *out)
         }
         io = &file.io;
     }
-    size_t store_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(prof.page_count, (uint32_t)prof.page_size));
+    size_t store_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(prof.page_count, prof.page_size));
     void *store_mem = alloc_touched(store_size);
     static rig r; /* static: it must not move, and it is large */
     int rc = store_mem != NULL ? rig_open(&r, &prof, io, b->name, store_mem, store_size, 0)
@@ -553,61 +531,54 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 
 /* --- the command ------------------------------------------------------------------ */
 
-static int stream_help(void)
+static void stream_help(const cli_args *spec)
 {
     fputs(USAGE "\n"
           "The stream scheduler end to end on the host backend: GB/s against plain LZ4\n"
           "decode, ns a request on hits and misses, and peak RSS through a pool of\n"
-          "pack/50 pages against loading everything.\n\n"
-          "  --profile FILE  budgets and stream settings (default: budgets/default.profile)\n"
-          "  --workers N     worker threads, 1..64 (default: the online CPUs)\n"
-          "  --reps N        repetitions, 1..99 (default 5)\n"
-          "  --pool-pages N  pages of the streaming pool (default: pack/50)\n"
-          "  --json          the figures as JSON on stdout\n"
-          "  -h, --help      this text\n",
+          "pack/50 pages against loading everything.\n\n",
           stdout);
-    return CLI_OK;
+    cli_args_print_options(stdout, spec);
+    fputs("  -h, --help      this text\n", stdout);
 }
 
+/* Returns CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
 static int parse_args(int argc, char **argv, bench *b)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     b->workers = n < 1 ? 1u : n > (long)SLC_PLATFORM_WORKERS_MAX ? SLC_PLATFORM_WORKERS_MAX : (uint32_t)n;
     b->reps = 5;
     b->profile_path = SLUICE_DEFAULT_PROFILE;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = 1;
-        if (strcmp(a, "--json") == 0) {
-            b->json = 1;
-            continue;
-        }
-        if (strcmp(a, "--profile") == 0) {
-            ok = v != NULL;
-            b->profile_path = v;
-        } else if (strcmp(a, "--workers") == 0) {
-            ok = parse_u32(v, 1, SLC_PLATFORM_WORKERS_MAX, &b->workers);
-        } else if (strcmp(a, "--reps") == 0) {
-            ok = parse_u32(v, 1, REPS_MAX, &b->reps);
-        } else if (strcmp(a, "--pool-pages") == 0) {
-            ok = parse_u32(v, 1, SLC_PROFILE_PAGE_COUNT_MAX, &b->pool_pages);
-        } else if (a[0] != '-' && b->pack_path == NULL) {
-            b->pack_path = a;
-            continue;
-        } else {
-            fprintf(stderr, ME ": unknown argument '%s'\n" USAGE, a);
-            return CLI_USAGE;
-        }
-        if (!ok) {
-            fprintf(stderr, ME ": %s needs %s\n" USAGE, a,
-                    strcmp(a, "--profile") == 0   ? "a file"
-                    : strcmp(a, "--workers") == 0 ? "a count in 1..64"
-                    : strcmp(a, "--reps") == 0    ? "a count in 1..99"
-                                                  : "a page count of at least 1");
-            return CLI_USAGE;
-        }
-        i++;
+    uint64_t workers = b->workers, reps = b->reps, pool_pages = b->pool_pages;
+    const cli_opt table[] = {
+        {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &b->profile_path, .bad = "{opt} needs a file",
+         .arg = "FILE", .help = "budgets and stream settings (default: budgets/default.profile)"},
+        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &workers, .min = 1, .max = SLC_PLATFORM_WORKERS_MAX,
+         .bad = "{opt} needs a count in {min}..{max}", .arg = "N",
+         .help = "worker threads, 1..64 (default: the online CPUs)"},
+        {.name = "--reps", .kind = CLI_OPT_U64, .dest = &reps, .min = 1, .max = REPS_MAX,
+         .bad = "{opt} needs a count in {min}..{max}", .arg = "N", .help = "repetitions, 1..99 (default 5)"},
+        {.name = "--pool-pages", .kind = CLI_OPT_U64, .dest = &pool_pages, .min = 1, .max = SLC_PROFILE_PAGE_COUNT_MAX,
+         .bad = "{opt} needs a page count of at least 1", .arg = "N",
+         .help = "pages of the streaming pool (default: pack/50)"},
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &b->json, .help = "the figures as JSON on stdout"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &b->pack_path, .max_operands = 1, .operand_count = &operands,
+                           .unknown = "unknown argument '{value}'", .usage = USAGE, .usage_after = CLI_ARGS_ALL,
+                           .help_column = 18};
+    if (cli_wants_help(argc, argv)) {
+        stream_help(&spec);
+        return CLI_ARGS_HELP;
     }
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    b->workers = (uint32_t)workers;
+    b->reps = (uint32_t)reps;
+    b->pool_pages = (uint32_t)pool_pages;
     if (b->pack_path == NULL) {
         fputs(USAGE, stderr);
         return CLI_USAGE;
@@ -854,10 +825,10 @@ int bench_stream(int argc, char **argv)
     static results res;
     memset(&b, 0, sizeof b);
     memset(&res, 0, sizeof res);
-    if (cli_wants_help(argc, argv)) {
-        return stream_help();
-    }
     int rc = parse_args(argc, argv, &b);
+    if (rc == CLI_ARGS_HELP) {
+        return CLI_OK;
+    }
     if (rc == CLI_OK) {
         rc = setup(&b);
     }
@@ -870,7 +841,7 @@ int bench_stream(int argc, char **argv)
     unsigned char *page = NULL;
     if (rc == CLI_OK) {
         b.store_size = SLC_ARENA_FOOTPRINT(
-            slc_host_store_footprint(b.profile.page_count, (uint32_t)b.profile.page_size));
+            slc_host_store_footprint(b.profile.page_count, b.profile.page_size));
         b.store_mem = alloc_touched(b.store_size);
         page = alloc_touched(b.h->page_size);
         if (b.store_mem == NULL || page == NULL) {

@@ -12,15 +12,15 @@
 #define CHECK_USAGE "usage: sluice budget check FILE [--json] [--this-machine]\n"
 #define HEADER_USAGE "usage: sluice budget header FILE [-o OUT] [--name NAME]\n"
 
-static int check_help(void)
+static int check_help(const cli_args *spec)
 {
     fputs(CHECK_USAGE "\n"
           "Validates a budget profile, maps its memory block once, carves it into the\n"
           "profile's arenas and prints the memory report.\n"
-          "\n"
-          "  --json          the report as one JSON object on stdout\n"
-          "  --this-machine  also fail (exit 1) when the page pool does not fit this machine\n"
-          "  -h, --help      this text\n"
+          "\n",
+          stdout);
+    cli_args_print_options(stdout, spec);
+    fputs("  -h, --help      this text\n"
           "\n"
           "The memory block is host memory on every target, and this command maps it to\n"
           "build the report: a block larger than this machine's physical memory, or than\n"
@@ -37,17 +37,15 @@ static int check_help(void)
     return CLI_OK;
 }
 
-static int header_help(void)
+static int header_help(const cli_args *spec)
 {
     fputs(HEADER_USAGE "\n"
           "Emits the profile as a C header for firmware that cannot read files: the\n"
           "profile as static const data and the size and alignment of its memory block.\n"
-          "\n"
-          "  -o OUT       write to OUT (through a temporary renamed over OUT when\n"
-          "               complete: a failed write leaves an existing OUT as it was);\n"
-          "               default stdout\n"
-          "  --name NAME  the C identifier stem (default: the profile's name)\n"
-          "  -h, --help   this text\n"
+          "\n",
+          stdout);
+    cli_args_print_options(stdout, spec);
+    fputs("  -h, --help   this text\n"
           "\n"
           "exit codes: 0 ok, 1 a bad profile, 2 bad command line, 3 a file cannot be read\n"
           "or written\n",
@@ -59,27 +57,28 @@ static int budget_check(int argc, char **argv)
 {
     const char *path = NULL;
     int json = 0, this_machine = 0;
+    const cli_opt table[] = {
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the report as one JSON object on stdout"},
+        {.name = "--this-machine", .kind = CLI_OPT_FLAG, .dest = &this_machine,
+         .help = "also fail (exit 1) when the page pool does not fit this machine"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice budget check", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &path, .max_operands = 1, .operand_count = &operands,
+                           .unknown = "unexpected argument '{value}'", .help_column = 18};
     if (cli_wants_help(argc, argv)) {
-        return check_help();
+        return check_help(&spec);
     }
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--this-machine") == 0) {
-            this_machine = 1;
-        } else if (argv[i][0] == '-' || path != NULL) {
-            fprintf(stderr, "sluice budget check: unexpected argument '%s'\n", argv[i]);
-            return CLI_USAGE;
-        } else {
-            path = argv[i];
-        }
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc != CLI_OK) {
+        return rc;
     }
     if (path == NULL) {
         fputs(CHECK_USAGE, stderr);
         return CLI_USAGE;
     }
     slc_profile p;
-    int rc = cli_load_profile(path, &p);
+    rc = cli_load_profile(path, &p);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -95,7 +94,7 @@ static int budget_check(int argc, char **argv)
         fprintf(stderr, "sluice budget check: %s\n", why);
         return CLI_FAILED;
     }
-    size_t fp = slc_host_store_footprint(p.page_count, (uint32_t)p.page_size);
+    size_t fp = slc_host_store_footprint(p.page_count, p.page_size);
     uint64_t pool = fp != 0 ? fp : (uint64_t)p.page_count * p.page_size;
     if (cli_check_machine_memory(&p, req.block_size, pool, 0, why, sizeof why) != 0) {
         if (this_machine) {
@@ -141,19 +140,25 @@ static void c_ident(const char *name, char *out, size_t cap, int upper)
 static int budget_header(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *name = NULL;
+    const cli_opt table[] = {
+        {.name = "-o", .kind = CLI_OPT_STRING, .dest = &out_path, .arg = "OUT",
+         .help = "write to OUT (through a temporary renamed over OUT when\n"
+                 "complete: a failed write leaves an existing OUT as it was);\n"
+                 "default stdout"},
+        {.name = "--name", .kind = CLI_OPT_STRING, .dest = &name, .arg = "NAME",
+         .help = "the C identifier stem (default: the profile's name)"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice budget header", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &path, .max_operands = 1, .operand_count = &operands,
+                           .missing = "unexpected argument '{opt}'", .unknown = "unexpected argument '{value}'",
+                           .help_column = 15};
     if (cli_wants_help(argc, argv)) {
-        return header_help();
+        return header_help(&spec);
     }
-    for (int i = 0; i < argc; i++) {
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--name") == 0) && i + 1 < argc) {
-            *(argv[i][1] == 'o' ? &out_path : &name) = argv[i + 1];
-            i++;
-        } else if (argv[i][0] == '-' || path != NULL) {
-            fprintf(stderr, "sluice budget header: unexpected argument '%s'\n", argv[i]);
-            return CLI_USAGE;
-        } else {
-            path = argv[i];
-        }
+    int parsed = cli_args_parse(&spec, argc, argv);
+    if (parsed != CLI_OK) {
+        return parsed;
     }
     if (path == NULL) {
         fputs(HEADER_USAGE, stderr);
@@ -236,7 +241,6 @@ int cmd_budget(int argc, char **argv)
         return budget_header(argc - 1, argv + 1);
     }
     if (argc >= 1 && strcmp(argv[0], "fit") == 0) {
-        int cmd_budget_fit(int argc, char **argv); /* tools/fit_cmd.c */
         return cmd_budget_fit(argc - 1, argv + 1);
     }
     int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);

@@ -28,11 +28,12 @@ static uint64_t splitmix64(uint64_t *x)
 
 static float rnd01(uint64_t *x) { return (float)(splitmix64(x) >> 40) / (float)(1u << 24); }
 
+const char *const camera_path_names[] = {"fly", "orbit", "teleport", NULL};
+
 int camera_path_parse(const char *name)
 {
-    static const char *const names[] = {"fly", "orbit", "teleport"};
-    for (int i = 0; i < 3; i++) {
-        if (strcmp(name, names[i]) == 0) {
+    for (int i = 0; camera_path_names[i] != NULL; i++) {
+        if (strcmp(name, camera_path_names[i]) == 0) {
             return i;
         }
     }
@@ -41,7 +42,7 @@ int camera_path_parse(const char *name)
 
 const char *camera_path_name(camera_path p)
 {
-    return p == CAMERA_ORBIT ? "orbit" : p == CAMERA_TELEPORT ? "teleport" : "fly";
+    return p == CAMERA_ORBIT || p == CAMERA_TELEPORT ? camera_path_names[p] : camera_path_names[CAMERA_FLY];
 }
 
 static int cmp_cand(const void *a, const void *b)

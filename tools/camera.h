@@ -76,6 +76,9 @@ uint32_t camera_frame(camera *c);
 
 void camera_free(camera *c);
 
+/* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport". */
+extern const char *const camera_path_names[];
+
 /* "fly" -> CAMERA_FLY...; -1 if unknown. */
 int camera_path_parse(const char *name);
 const char *camera_path_name(camera_path p);

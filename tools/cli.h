@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "sluice/platform.h"
 #include "sluice/sluice.h"
 #include "trace.h"
@@ -16,7 +17,11 @@ enum {
     CLI_IO = 3      /* a file could not be read or written */
 };
 
+/* Each subcommand's entry: argv[0..argc) are the arguments after its
+ * words ("sluice budget fit P K": P K); returns the process's exit code. */
 int cmd_budget(int argc, char **argv);
+int cmd_budget_fit(int argc, char **argv); /* fit_cmd.c */
+int cmd_run(int argc, char **argv);        /* run_cmd.c */
 int cmd_bench(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
@@ -35,10 +40,6 @@ int cli_load_profile(const char *path, slc_profile *out);
 
 /* A logger that prints "sluice: level: message" on stderr. */
 extern const slc_logger cli_stderr_logger;
-
-/* 1 when one of argv[0..argc) is --help or -h: the subcommand then prints
- * its usage on stdout and exits CLI_OK. */
-int cli_wants_help(int argc, char **argv);
 
 /* "64 MiB" for exact binary multiples, else "12345 B". */
 const char *cli_size(unsigned long long bytes, char *buf, size_t cap);

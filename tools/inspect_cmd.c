@@ -31,30 +31,16 @@ static void print_error(void *user, slc_log_level level, slc_status status, cons
     fprintf(stderr, "%s: %s (%s)\n", file, message, slc_status_name(status));
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 #define USAGE "usage: sluice inspect FILE [--verify] [--json] [--pread]\n"
 
-static int usage(void)
-{
-    fputs(USAGE, stderr);
-    return CLI_USAGE;
-}
-
-static int help(void)
+static int help(const cli_args *spec)
 {
     fputs(USAGE "\n"
           "A pack's header, tables, chunk statistics per codec and LOD, and page fill.\n"
-          "\n"
-          "  --verify  read, check (XXH3) and decode every chunk, and check its content;\n"
-          "            exit 1 when any is bad\n"
-          "  --json    the same as one JSON object on stdout (every string escaped)\n"
-          "  --pread   read the pack with pread instead of mapping it\n"
-          "  -h, --help  this text\n"
+          "\n",
+          stdout);
+    cli_args_print_options(stdout, spec);
+    fputs("  -h, --help  this text\n"
           "\n"
           "exit codes: 0 ok, 1 a bad pack or bad chunks, 2 bad command line, 3 the file cannot be read\n",
           stdout);
@@ -65,29 +51,33 @@ int cmd_inspect(int argc, char **argv)
 {
     const char *path = NULL;
     int verify = 0, json = 0, use_pread = 0;
+    const cli_opt table[] = {
+        {.name = "--verify", .kind = CLI_OPT_FLAG, .dest = &verify,
+         .help = "read, check (XXH3) and decode every chunk, and check its content;\nexit 1 when any is bad"},
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json,
+         .help = "the same as one JSON object on stdout (every string escaped)"},
+        {.name = "--pread", .kind = CLI_OPT_FLAG, .dest = &use_pread,
+         .help = "read the pack with pread instead of mapping it"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = "sluice inspect", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &path, .max_operands = 1, .operand_count = &operands,
+                           .unknown = "unexpected argument '{value}'", .usage = USAGE, .usage_after = CLI_ARGS_ALL,
+                           .help_column = 12};
     if (cli_wants_help(argc, argv)) {
-        return help();
+        return help(&spec);
     }
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--verify") == 0) {
-            verify = 1;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--pread") == 0) {
-            use_pread = 1;
-        } else if (argv[i][0] == '-' || path != NULL) {
-            fprintf(stderr, "sluice inspect: unexpected argument '%s'\n", argv[i]);
-            return usage();
-        } else {
-            path = argv[i];
-        }
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc != CLI_OK) {
+        return rc;
     }
     if (path == NULL) {
-        return usage();
+        fputs(USAGE, stderr);
+        return CLI_USAGE;
     }
     slc_logger log = {print_error, (void *)path};
     cli_pack cp;
-    int rc = cli_pack_open(path, use_pread ? SLC_PLATFORM_FILE_PREAD : 0, &log, &cp);
+    rc = cli_pack_open(path, use_pread ? SLC_PLATFORM_FILE_PREAD : 0, &log, &cp);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -110,7 +100,7 @@ int cmd_inspect(int argc, char **argv)
         offsets[i] = c->offset;
     }
     /* Records sharing a payload point at the same offset. */
-    qsort(offsets, h->chunk_count, sizeof offsets[0], cmp_u64);
+    qsort(offsets, h->chunk_count, sizeof offsets[0], cli_cmp_u64);
     for (uint32_t i = 0; i < h->chunk_count; i++) {
         unique_payloads += (uint64_t)(i == 0 || offsets[i] != offsets[i - 1]);
     }

@@ -66,7 +66,6 @@ int main(int argc, char **argv)
         return cmd_pack(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "run") == 0) {
-        int cmd_run(int argc, char **argv); /* tools/run_cmd.c */
         return cmd_run(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "version") == 0) {

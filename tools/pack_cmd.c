@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,74 +17,22 @@
 #include "pack/gltf.h"
 #include "pack/synth.h"
 
-static void pack_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
-            "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
-            "\n"
-            "options:\n"
-            "  -o, --output FILE      the pack to write\n"
-            "  --page-size SIZE       bytes of a page, a power of two from 4 KiB to 64 MiB (64 KiB)\n"
-            "  --lz4-level N          LZ4 HC level 1..12 (9)\n"
-            "  --quantize             16-bit positions and uvs, octahedral 8-bit normals\n"
-            "  --max-lods N           most levels of detail per object, 1..16 (8)\n"
-            "  --stored-ratio X       store a chunk raw unless LZ4 shrinks it X times (1.1)\n"
-            "  --skip-unsupported     skip glTF primitives that cannot be imported, with a warning\n"
-            "  --allow-outside-paths  follow buffer and image uris that leave the glTF's folder\n"
-            "                         (an absolute path or '..' above it), refused by default\n"
-            "  --synthetic city       generate a city instead of reading INPUT\n"
-            "  --size SIZE            synthetic: float vertex and index bytes to generate (64 MiB)\n"
-            "  --seed N               synthetic: the seed (1)\n"
-            "  --quiet                print errors only\n"
-            "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n"
-            "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n");
-}
+static const char pack_usage_head[] =
+    "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
+    "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
+    "\n"
+    "options:\n";
 
-/* "64MiB", "64 M", "1.5GiB", "65536". */
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno != 0 || !(v >= 0.0)) {
-        return -1;
-    }
-    while (*end == ' ') {
-        end++;
-    }
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {
-        {"", 1.0},          {"B", 1.0},          {"K", 1024.0},  {"KiB", 1024.0}, {"k", 1024.0},
-        {"M", 1048576.0},   {"MiB", 1048576.0},  {"G", 1073741824.0}, {"GiB", 1073741824.0},
-        {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"kB", 1e3},  {"KB", 1e3},
-        {"MB", 1e6},        {"GB", 1e9},         {"TB", 1e12},
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(end, units[i].suffix) == 0) {
-            double bytes = v * units[i].mult;
-            if (bytes >= 18446744073709551615.0 || bytes != floor(bytes)) {
-                return -1;
-            }
-            *out = (uint64_t)bytes;
-            return 0;
-        }
-    }
-    return -1;
-}
+static const char pack_usage_tail[] =
+    "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n"
+    "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n";
 
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+/* The usage: the head, every option of the table, the tail. */
+static void pack_usage(FILE *f, const cli_args *spec)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end != '\0' || errno != 0 || v > max || s[0] == '-') {
-        return -1;
-    }
-    *out = v;
-    return 0;
+    fputs(pack_usage_head, f);
+    cli_args_print_options(f, spec);
+    fputs(pack_usage_tail, f);
 }
 
 /* "12.3 MiB" and the like, for the summary. */
@@ -321,130 +270,82 @@ static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress
     return rc;
 }
 
-static int takes_value(const char *a)
-{
-    static const char *const with_value[] = {"-o",          "--output",    "--synthetic", "--size",      "--seed",
-                                             "--page-size", "--lz4-level", "--max-lods",  "--stored-ratio"};
-    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++) {
-        if (strcmp(a, with_value[i]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
+/* What the command line asks for. */
+typedef struct pack_job {
+    const char **inputs; /* argc entries */
+    int input_count;
+    const char *in, *out, *synthetic; /* in: the first input; NULL with --synthetic */
+    pk_synth *synth;                  /* opened from --synthetic, --size and --seed */
+    int skip_unsupported, allow_outside_paths, quiet;
+    pk_build_options opt;
+} pack_job;
 
-static int pack_main(int argc, char **argv, const char **inputs, int *input_count, const char **out_path,
-                     const char **synthetic_kind);
-
-int cmd_pack(int argc, char **argv)
+/* The options and inputs, checked before anything is opened or written:
+ * CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
+static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
-    /* Several inputs go into one pack: their objects share pages, so a set of
-     * small assets fills pages as well as one large one does. */
-    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-    int input_count = 0;
-    if (inputs == NULL) {
-        fprintf(stderr, "sluice pack: out of memory\n");
-        return CLI_FAILED;
-    }
-    int rc = pack_main(argc, argv, inputs, &input_count, &out, &synthetic);
-    free(inputs);
-    return rc;
-}
-
-static int pack_main(int argc, char **argv, const char **inputs, int *input_count, const char **out_path,
-                     const char **synthetic_kind)
-{
-    const char *in = NULL, *out = NULL, *synthetic = NULL;
-    uint64_t size = 64ull << 20, seed = 1;
-    int size_given = 0, seed_given = 0, skip_unsupported = 0, allow_outside_paths = 0, quiet = 0;
+    uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0;
+    int size_given = 0, seed_given = 0, quantize = 0;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : ""; /* never NULL: a missing value is refused below */
-        unsigned long long n;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            pack_usage(stdout);
-            return CLI_OK;
-        } else if (strcmp(a, "--quantize") == 0) {
-            opt.quantize = 1;
-        } else if (strcmp(a, "--skip-unsupported") == 0) {
-            skip_unsupported = 1;
-        } else if (strcmp(a, "--allow-outside-paths") == 0) {
-            allow_outside_paths = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (takes_value(a) && i + 1 >= argc) {
-            fprintf(stderr, "sluice pack: %s needs a value\n", a);
-            return CLI_USAGE;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            out = v;
-            i++;
-        } else if (strcmp(a, "--synthetic") == 0) {
-            synthetic = v;
-            i++;
-        } else if (strcmp(a, "--size") == 0) {
-            if (parse_size(v, &size) != 0 || size == 0) {
-                fprintf(stderr, "sluice pack: --size '%s' is not a size in bytes above 0\n", v);
-                return CLI_USAGE;
-            }
-            size_given = 1;
-            i++;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (parse_uint(v, UINT64_MAX, &n) != 0) {
-                fprintf(stderr, "sluice pack: --seed '%s' is not an unsigned integer\n", v);
-                return CLI_USAGE;
-            }
-            seed = n;
-            seed_given = 1;
-            i++;
-        } else if (strcmp(a, "--page-size") == 0) {
-            uint64_t ps;
-            if (parse_size(v, &ps) != 0 || ps == 0 || ps > UINT32_MAX) {
-                fprintf(stderr, "sluice pack: --page-size '%s' is not a size in bytes\n", v);
-                return CLI_USAGE;
-            }
-            opt.page_size = (uint32_t)ps;
-            i++;
-        } else if (strcmp(a, "--lz4-level") == 0) {
-            if (parse_uint(v, 1000, &n) != 0 || n == 0) {
-                fprintf(stderr, "sluice pack: --lz4-level '%s' is not a level from 1 to 12\n", v);
-                return CLI_USAGE;
-            }
-            opt.lz4_level = (int)n;
-            i++;
-        } else if (strcmp(a, "--max-lods") == 0) {
-            if (parse_uint(v, 1000, &n) != 0 || n == 0) {
-                fprintf(stderr, "sluice pack: --max-lods '%s' is not a count from 1 to %u\n", v, PK_MAX_LODS);
-                return CLI_USAGE;
-            }
-            opt.max_lods = (uint32_t)n;
-            i++;
-        } else if (strcmp(a, "--stored-ratio") == 0) {
-            char *end;
-            double x = strtod(v, &end);
-            if (end == v || *end != '\0' || !(x >= 1.0) || !isfinite(x)) {
-                fprintf(stderr, "sluice pack: --stored-ratio '%s' is not a number >= 1\n", v);
-                return CLI_USAGE;
-            }
-            opt.stored_ratio_threshold = x;
-            i++;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "sluice pack: unknown option '%s'\n", a);
-            pack_usage(stderr);
-            return CLI_USAGE;
-        } else {
-            inputs[(*input_count)++] = a;
-            in = in != NULL ? in : a;
-        }
+    char lods_bad[64];
+    snprintf(lods_bad, sizeof lods_bad, "{opt} '{value}' is not a count from 1 to %u", PK_MAX_LODS);
+    /* The level and the count are checked against the builder's own ranges
+     * when the options are resolved (pk_build_options_resolve). */
+    const cli_opt table[] = {
+        {.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &out, .arg = "FILE",
+         .help = "the pack to write"},
+        {.name = "--page-size", .kind = CLI_OPT_SIZE, .dest = &page_size, .min = 1, .max = UINT32_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes", .arg = "SIZE",
+         .help = "bytes of a page, a power of two from 4 KiB to 64 MiB (64 KiB)"},
+        {.name = "--lz4-level", .kind = CLI_OPT_U64, .dest = &lz4_level, .min = 1, .max = 1000,
+         .bad = "{opt} '{value}' is not a level from 1 to 12", .arg = "N", .help = "LZ4 HC level 1..12 (9)"},
+        {.name = "--quantize", .kind = CLI_OPT_FLAG, .dest = &quantize,
+         .help = "16-bit positions and uvs, octahedral 8-bit normals"},
+        {.name = "--max-lods", .kind = CLI_OPT_U64, .dest = &max_lods, .min = 1, .max = 1000, .bad = lods_bad,
+         .arg = "N", .help = "most levels of detail per object, 1..16 (8)"},
+        {.name = "--stored-ratio", .kind = CLI_OPT_DOUBLE, .dest = &opt.stored_ratio_threshold, .dmin = 1.0,
+         .dmax = DBL_MAX, .bad = "{opt} '{value}' is not a number >= 1", .arg = "X",
+         .help = "store a chunk raw unless LZ4 shrinks it X times (1.1)"},
+        {.name = "--skip-unsupported", .kind = CLI_OPT_FLAG, .dest = &job->skip_unsupported,
+         .help = "skip glTF primitives that cannot be imported, with a warning"},
+        {.name = "--allow-outside-paths", .kind = CLI_OPT_FLAG, .dest = &job->allow_outside_paths,
+         .help = "follow buffer and image uris that leave the glTF's folder\n"
+                 "(an absolute path or '..' above it), refused by default"},
+        {.name = "--synthetic", .kind = CLI_OPT_STRING, .dest = &synthetic, .arg = "city",
+         .help = "generate a city instead of reading INPUT"},
+        {.name = "--size", .kind = CLI_OPT_SIZE, .dest = &size, .min = 1, .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes above 0", .seen = &size_given, .arg = "SIZE",
+         .help = "synthetic: float vertex and index bytes to generate (64 MiB)"},
+        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &seed, .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not an unsigned integer", .seen = &seed_given, .arg = "N",
+         .help = "synthetic: the seed (1)"},
+        {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &job->quiet, .help = "print errors only"},
+    };
+    size_t count = 0;
+    const cli_args spec = {.me = "sluice pack", .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = job->inputs, .max_operands = (size_t)argc, .operand_count = &count,
+                           .missing = "{opt} needs a value", .unknown = "unknown option '{value}'",
+                           .print_usage = pack_usage, .usage_after = CLI_ARGS_UNKNOWN, .help = 1, .dash_operand = 1,
+                           .help_column = 25};
+    int parsed = cli_args_parse(&spec, argc, argv);
+    if (parsed == CLI_ARGS_HELP) {
+        pack_usage(stdout, &spec);
     }
-    *out_path = out;
-    *synthetic_kind = synthetic;
+    if (parsed != CLI_OK) {
+        return parsed;
+    }
+    job->input_count = (int)count;
+    const char *in = count > 0 ? job->inputs[0] : NULL;
+    opt.quantize = quantize;
+    opt.page_size = (uint32_t)page_size;
+    opt.lz4_level = (int)lz4_level;
+    opt.max_lods = (uint32_t)max_lods;
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {
         fprintf(stderr, "%s", in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n"
                                                               : "");
-        pack_usage(stderr);
+        pack_usage(stderr, &spec);
         return CLI_USAGE;
     }
     if (synthetic == NULL && (size_given || seed_given)) {
@@ -458,11 +359,29 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
         fprintf(stderr, "sluice pack: %s\n", d.message);
         return CLI_USAGE;
     }
-    pk_synth *synth = NULL;
-    if (synthetic != NULL && pk_synth_open(synthetic, size, seed, &synth, &d) != 0) {
+    if (synthetic != NULL && pk_synth_open(synthetic, size, seed, &job->synth, &d) != 0) {
         fprintf(stderr, "sluice pack: %s\n", d.message);
         return CLI_USAGE;
     }
+    job->in = in;
+    job->out = out;
+    job->synthetic = synthetic;
+    job->opt = opt;
+    return CLI_OK;
+}
+
+/* Builds the pack the job describes; closes job->synth. */
+static int pack_main(pack_job *job)
+{
+    const char *in = job->in, *out = job->out, *synthetic = job->synthetic;
+    const char **inputs = job->inputs;
+    int *input_count = &job->input_count;
+    int skip_unsupported = job->skip_unsupported, allow_outside_paths = job->allow_outside_paths;
+    int quiet = job->quiet;
+    pk_synth *synth = job->synth;
+    pk_build_options opt = job->opt;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
     /* Before anything is written: the output is none of the inputs, every
      * input opens, and something is left to pack. The first scene stays
      * open for packing; the others are opened again when their turn comes,
@@ -552,4 +471,23 @@ static int pack_main(int argc, char **argv, const char **inputs, int *input_coun
         summary(out, &st);
     }
     return CLI_OK;
+}
+
+int cmd_pack(int argc, char **argv)
+{
+    /* Several inputs go into one pack: their objects share pages, so a set of
+     * small assets fills pages as well as one large one does. */
+    pack_job job;
+    memset(&job, 0, sizeof job);
+    job.inputs = calloc((size_t)argc + 1, sizeof *job.inputs);
+    if (job.inputs == NULL) {
+        fprintf(stderr, "sluice pack: out of memory\n");
+        return CLI_FAILED;
+    }
+    int rc = pack_parse(argc, argv, &job);
+    if (rc == CLI_OK) {
+        rc = pack_main(&job);
+    }
+    free(job.inputs);
+    return rc == CLI_ARGS_HELP ? CLI_OK : rc;
 }

@@ -61,16 +61,6 @@ int cli_load_profile(const char *path, slc_profile *out)
     return CLI_OK;
 }
 
-int cli_wants_help(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 const char *cli_size(unsigned long long v, char *buf, size_t cap)
 {
     static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};

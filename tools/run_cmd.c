@@ -26,7 +26,6 @@
  * caller_ns) within it; no chunk load failed (checksum, short read, decode,
  * content), unless --allow-load-failures. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -35,10 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
 #include "camera.h"
 #include "cli.h"
-#include "escape.h"
+#include "run_files.h"
 #include "run_outputs.h"
 #include "run_report.h"
 #include "sluice/host_store.h"
@@ -62,35 +60,17 @@
 #define ME "sluice run"
 #define SPAN_RING 4096u      /* load spans a worker holds until the caller writes them (a power of two) */
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: sluice run PACK [options]\n"
     "\n"
     "Streams a workload through PACK frame by frame with the streaming scheduler, the\n"
     "profile's memory budgets and worker threads, on a GPU page store, then reports every\n"
     "budget, the scheduler's counters and the caller's time per frame, and judges the run.\n"
     "\n"
-    "options:\n"
-    "  --profile FILE        budget profile (default: " SLUICE_DEFAULT_PROFILE ")\n"
-    "  --trace FILE          replay a trace (docs/trace-format.md); otherwise the camera runs\n"
-    "  --camera PATH         built-in camera: fly (default), orbit or teleport\n"
-    "  --frames N            frames the camera runs (default 240)\n"
-    "  --seed N              the camera's seed (default 1)\n"
-    "  --sse PX              the camera's screen-space error threshold in pixels (default 1)\n"
-    "  --save-trace FILE     write the workload (the camera's too) as a trace, as it runs\n"
-    "  --backend B           auto (default: Vulkan on the default device, the host backend\n"
-    "                        with a notice when there is none), vulkan or host\n"
-    "  --workers N           override the profile's worker threads (0: loads run inline)\n"
-    "  --mmap                map the pack instead of reading it with pread (a pack cut short\n"
-    "                        while it runs fails the loads of the bytes gone: SLC_E_IO)\n"
-    "  --frame-budget-us N   a frame whose caller time exceeds N microseconds misses its limit\n"
-    "  --allow-load-failures a failed chunk load (checksum, short read, decode) does not fail\n"
-    "                        the verdict: the run degrades and continues, and the report says so\n"
-    "  --json                the report as JSON on stdout instead of the table\n"
-    "  --svg FILE            a timeline: budgets against their limits, pool pages, upload\n"
-    "                        bytes and misses per frame\n"
-    "  --chrome-trace FILE   Chrome trace-event JSON (Perfetto, chrome://tracing): frames on\n"
-    "                        the caller's thread, loads on each worker (the first 100000 frames)\n"
-    "  --evict-log FILE      the pool's eviction log, one entry a line\n"
+    "options:\n";
+
+/* After the options the table lists. */
+static const char usage_tail[] =
     "  -h, --help            this text\n"
     "\n"
     "The verdict checks every budget's peak against its limit, that no reservation was\n"
@@ -188,138 +168,88 @@ static void keep_log_fn(void *user, slc_log_level level, slc_status status, cons
     snprintf(k->message, sizeof k->message, "%s", message);
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (s == NULL || *s < '0' || *s > '9') {
-        return 0;
-    }
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > max) {
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
+#define RUN_USAGE "usage: sluice run PACK [options] (sluice run --help: every option)\n"
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, ME ": ");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nusage: sluice run PACK [options] (sluice run --help: every option)\n");
-    return CLI_USAGE;
-}
-
+/* Returns CLI_OK, CLI_USAGE (printed), or CLI_ARGS_HELP after the help. */
 static int parse_args(int argc, char **argv, opts *o)
 {
+    static const char *const backends[] = {"auto", "vulkan", "host", NULL};
     memset(o, 0, sizeof *o);
     o->profile_path = SLUICE_DEFAULT_PROFILE;
-    o->backend = "auto";
-    o->workers = -1;
-    o->cam.path = CAMERA_FLY;
+    int backend = 0, path = CAMERA_FLY, workers_set = 0;
+    uint64_t frames = 240, workers = 0, budget_us = 0;
+    double sse = 1.0;
     o->cam.seed = 1;
-    o->cam.frames = 240;
-    o->cam.sse_px = 1.0f;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t n = 0;
-#define NEEDS_VALUE()                                                                                                  \
-    do {                                                                                                               \
-        if (v == NULL) {                                                                                               \
-            return usage_error("%s needs a value", a);                                                                 \
-        }                                                                                                              \
-        i++;                                                                                                           \
-    } while (0)
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return -1;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(a, "--mmap") == 0) {
-            o->mmap = 1;
-        } else if (strcmp(a, "--allow-load-failures") == 0) {
-            o->allow_load_failures = 1;
-        } else if (strcmp(a, "--profile") == 0) {
-            NEEDS_VALUE();
-            o->profile_path = v;
-        } else if (strcmp(a, "--trace") == 0) {
-            NEEDS_VALUE();
-            o->trace_path = v;
-        } else if (strcmp(a, "--save-trace") == 0) {
-            NEEDS_VALUE();
-            o->save_trace = v;
-        } else if (strcmp(a, "--svg") == 0) {
-            NEEDS_VALUE();
-            o->svg = v;
-        } else if (strcmp(a, "--chrome-trace") == 0) {
-            NEEDS_VALUE();
-            o->chrome = v;
-        } else if (strcmp(a, "--evict-log") == 0) {
-            NEEDS_VALUE();
-            o->evict_log = v;
-        } else if (strcmp(a, "--backend") == 0) {
-            NEEDS_VALUE();
-            if (strcmp(v, "auto") != 0 && strcmp(v, "vulkan") != 0 && strcmp(v, "host") != 0) {
-                return usage_error("--backend '%s': expected auto, vulkan or host", v);
-            }
-            o->backend = v;
-        } else if (strcmp(a, "--camera") == 0) {
-            NEEDS_VALUE();
-            int p = camera_path_parse(v);
-            if (p < 0) {
-                return usage_error("--camera '%s': expected fly, orbit or teleport", v);
-            }
-            o->cam.path = (camera_path)p;
-        } else if (strcmp(a, "--frames") == 0) {
-            NEEDS_VALUE();
-            if (!parse_u64(v, TRACE_FRAMES_MAX, &n) || n == 0) {
-                return usage_error("--frames '%s': expected a count in 1..%u", v, TRACE_FRAMES_MAX);
-            }
-            o->cam.frames = (uint32_t)n;
-            o->frames_set = 1;
-        } else if (strcmp(a, "--seed") == 0) {
-            NEEDS_VALUE();
-            if (!parse_u64(v, UINT64_MAX, &n)) {
-                return usage_error("--seed '%s': expected a number", v);
-            }
-            o->cam.seed = n;
-        } else if (strcmp(a, "--sse") == 0) {
-            NEEDS_VALUE();
-            char *end = NULL;
-            double d = strtod(v, &end);
-            if (end == v || *end != '\0' || !(d > 0 && d <= 1e6)) {
-                return usage_error("--sse '%s': expected pixels above 0", v);
-            }
-            o->cam.sse_px = (float)d;
-        } else if (strcmp(a, "--workers") == 0) {
-            NEEDS_VALUE();
-            if (!parse_u64(v, SLC_PLATFORM_WORKERS_MAX, &n)) {
-                return usage_error("--workers '%s': expected a count in 0..%u", v, SLC_PLATFORM_WORKERS_MAX);
-            }
-            o->workers = (int64_t)n;
-        } else if (strcmp(a, "--frame-budget-us") == 0) {
-            NEEDS_VALUE();
-            if (!parse_u64(v, UINT64_MAX / 1000u, &n) || n == 0) {
-                return usage_error("--frame-budget-us '%s': expected microseconds above 0", v);
-            }
-            o->frame_budget_ns = n * 1000u;
-        } else if (a[0] == '-' || o->pack_path != NULL) {
-            return usage_error("unexpected argument '%s'", a);
-        } else {
-            o->pack_path = a;
-        }
-#undef NEEDS_VALUE
+    const cli_opt table[] = {
+        {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &o->profile_path, .arg = "FILE",
+         .help = "budget profile (default: " SLUICE_DEFAULT_PROFILE ")"},
+        {.name = "--trace", .kind = CLI_OPT_STRING, .dest = &o->trace_path, .arg = "FILE",
+         .help = "replay a trace (docs/trace-format.md); otherwise the camera runs"},
+        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &path, .choices = camera_path_names,
+         .bad = "{opt} '{value}': expected fly, orbit or teleport", .arg = "PATH",
+         .help = "built-in camera: fly (default), orbit or teleport"},
+        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &frames, .min = 1, .max = TRACE_FRAMES_MAX,
+         .bad = "{opt} '{value}': expected a count in 1..{max}", .seen = &o->frames_set, .arg = "N",
+         .help = "frames the camera runs (default 240)"},
+        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &o->cam.seed, .max = UINT64_MAX,
+         .bad = "{opt} '{value}': expected a number", .arg = "N", .help = "the camera's seed (default 1)"},
+        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
+         .bad = "{opt} '{value}': expected pixels above 0", .arg = "PX",
+         .help = "the camera's screen-space error threshold in pixels (default 1)"},
+        {.name = "--save-trace", .kind = CLI_OPT_STRING, .dest = &o->save_trace, .arg = "FILE",
+         .help = "write the workload (the camera's too) as a trace, as it runs"},
+        {.name = "--backend", .kind = CLI_OPT_ENUM, .dest = &backend, .choices = backends,
+         .bad = "{opt} '{value}': expected auto, vulkan or host", .arg = "B",
+         .help = "auto (default: Vulkan on the default device, the host backend\n"
+                 "with a notice when there is none), vulkan or host"},
+        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &workers, .max = SLC_PLATFORM_WORKERS_MAX,
+         .bad = "{opt} '{value}': expected a count in 0..{max}", .seen = &workers_set, .arg = "N",
+         .help = "override the profile's worker threads (0: loads run inline)"},
+        {.name = "--mmap", .kind = CLI_OPT_FLAG, .dest = &o->mmap,
+         .help = "map the pack instead of reading it with pread (a pack cut short\n"
+                 "while it runs fails the loads of the bytes gone: SLC_E_IO)"},
+        {.name = "--frame-budget-us", .kind = CLI_OPT_U64, .dest = &budget_us, .min = 1, .max = UINT64_MAX / 1000u,
+         .bad = "{opt} '{value}': expected microseconds above 0", .arg = "N",
+         .help = "a frame whose caller time exceeds N microseconds misses its limit"},
+        {.name = "--allow-load-failures", .kind = CLI_OPT_FLAG, .dest = &o->allow_load_failures,
+         .help = "a failed chunk load (checksum, short read, decode) does not fail\n"
+                 "the verdict: the run degrades and continues, and the report says so"},
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &o->json,
+         .help = "the report as JSON on stdout instead of the table"},
+        {.name = "--svg", .kind = CLI_OPT_STRING, .dest = &o->svg, .arg = "FILE",
+         .help = "a timeline: budgets against their limits, pool pages, upload\n"
+                 "bytes and misses per frame"},
+        {.name = "--chrome-trace", .kind = CLI_OPT_STRING, .dest = &o->chrome, .arg = "FILE",
+         .help = "Chrome trace-event JSON (Perfetto, chrome://tracing): frames on\n"
+                 "the caller's thread, loads on each worker (the first 100000 frames)"},
+        {.name = "--evict-log", .kind = CLI_OPT_STRING, .dest = &o->evict_log, .arg = "FILE",
+         .help = "the pool's eviction log, one entry a line"},
+    };
+    size_t operands = 0;
+    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = &o->pack_path, .max_operands = 1, .operand_count = &operands,
+                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
+                           .usage = RUN_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc == CLI_ARGS_HELP) {
+        fputs(usage_head, stdout);
+        cli_args_print_options(stdout, &spec);
+        fputs(usage_tail, stdout);
     }
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    o->backend = backends[backend];
+    o->cam.path = (camera_path)path;
+    o->cam.frames = (uint32_t)frames;
+    o->cam.sse_px = (float)sse;
+    o->workers = workers_set ? (int64_t)workers : -1;
+    o->frame_budget_ns = budget_us * 1000u;
     if (o->pack_path == NULL) {
-        return usage_error("no PACK given");
+        return cli_usage_error(ME, RUN_USAGE, "no PACK given");
     }
     if (o->trace_path != NULL && o->frames_set) {
-        return usage_error("--frames is for the camera; a trace declares its own frames");
+        return cli_usage_error(ME, RUN_USAGE, "--frames is for the camera; a trace declares its own frames");
     }
     return CLI_OK;
 }
@@ -367,8 +297,7 @@ typedef struct run {
     run_summary agg;                /* the frames' counts, maxima and first frames over a limit; summarise
                                      * starts from a copy and fills in the rest */
     run_timeline timeline;
-    /* the files, each through a temporary (committed when the run completes) */
-    atomic_file svg_file, chrome_file, ev_file, save_file;
+    run_files files; /* each through a temporary, committed when the run completes */
     run_chrome chrome;
     FILE *evlog;
     uint64_t ev_next;
@@ -416,11 +345,7 @@ static void run_close(run *r)
         r->wctx.spans[i] = NULL;
     }
     workload_close(&r->wl);
-    /* A run that failed: its files are incomplete, the old ones stay (no-ops once committed). */
-    atomic_file_abort(&r->svg_file);
-    atomic_file_abort(&r->chrome_file);
-    atomic_file_abort(&r->ev_file);
-    atomic_file_abort(&r->save_file);
+    run_files_abort(&r->files); /* a run that failed: its files are incomplete, the old ones stay */
     r->evlog = NULL;
 }
 
@@ -428,7 +353,7 @@ static void run_close(run *r)
  * charged to gpu/pool (as a GPU backend's pool would be). */
 static int open_host_store(run *r)
 {
-    const uint32_t pages = r->prof.page_count, page_size = (uint32_t)r->prof.page_size;
+    const uint32_t pages = r->prof.page_count, page_size = r->prof.page_size;
     size_t fp = slc_host_store_footprint(pages, page_size);
     if (fp == 0) {
         fprintf(stderr, ME ": profile '%s': %u pages of %u bytes do not fit this machine\n", r->prof.name, pages,
@@ -562,29 +487,8 @@ static int resolve_partition(run *r, const trace_req *q)
 
 static void walk_evictions(run *r)
 {
-    if (r->evlog == NULL) {
-        return;
-    }
-    const slc_pool *pool = slc_stream_pool(r->s);
-    slc_pool_log_entry e[256];
-    for (;;) {
-        size_t n = slc_pool_walk_log(pool, r->ev_next, e, 256);
-        if (n == 0) {
-            break;
-        }
-        if (e[0].seq > r->ev_next) {
-            fprintf(r->evlog, "# %" PRIu64 " entries lost (the pool's log ring overran)\n", e[0].seq - r->ev_next);
-            r->ev_lost += e[0].seq - r->ev_next;
-        }
-        for (size_t i = 0; i < n; i++) {
-            char ev[16], ld[16];
-            snprintf(ev, sizeof ev, "%u", e[i].evicted);
-            snprintf(ld, sizeof ld, "%u", e[i].loaded);
-            fprintf(r->evlog, "%" PRIu64 " %" PRIu64 " %s %u %s %u\n", e[i].seq, e[i].frame,
-                    e[i].evicted == SLC_CHUNK_NONE ? "-" : ev, e[i].page, e[i].loaded == SLC_CHUNK_NONE ? "-" : ld,
-                    e[i].partition);
-        }
-        r->ev_next = e[n - 1].seq + 1;
+    if (r->evlog != NULL) {
+        run_evict_log_walk(r->evlog, slc_stream_pool(r->s), &r->ev_next, &r->ev_lost);
     }
 }
 
@@ -809,79 +713,11 @@ static int summarise(run *r, run_summary *s)
     return CLI_OK;
 }
 
-/* Every output file is refused when it is one of the inputs; then each is
- * opened as a temporary next to its target. CLI_OK, CLI_USAGE or CLI_IO. */
-static int open_outputs(run *r)
-{
-    const char *inputs[3] = {r->o.pack_path, r->o.profile_path, r->o.trace_path};
-    static const char *const input_names[3] = {"the pack", "the profile", "the trace"};
-    struct {
-        const char *opt, *path;
-        atomic_file *af;
-    } outs[4] = {{"--svg", r->o.svg, &r->svg_file},
-                 {"--chrome-trace", r->o.chrome, &r->chrome_file},
-                 {"--evict-log", r->o.evict_log, &r->ev_file},
-                 {"--save-trace", r->o.save_trace, &r->save_file}};
-    for (size_t i = 0; i < 4; i++) {
-        if (outs[i].path == NULL) {
-            continue;
-        }
-        int k = atomic_file_find_input(outs[i].path, inputs, r->o.trace_path != NULL ? 3u : 2u);
-        if (k >= 0) {
-            fprintf(stderr, ME ": %s '%s' is %s '%s': an output may not overwrite an input\n", outs[i].opt,
-                    outs[i].path, input_names[k], inputs[k]);
-            return CLI_USAGE;
-        }
-        for (size_t j = 0; j < i; j++) {
-            if (outs[j].path != NULL && (strcmp(outs[j].path, outs[i].path) == 0 ||
-                                         atomic_file_same(outs[j].path, outs[i].path))) {
-                fprintf(stderr, ME ": %s '%s' and %s '%s' are the same file\n", outs[j].opt, outs[j].path,
-                        outs[i].opt, outs[i].path);
-                return CLI_USAGE;
-            }
-        }
-    }
-    for (size_t i = 0; i < 4; i++) {
-        char err[512];
-        if (outs[i].path != NULL && atomic_file_open(outs[i].af, outs[i].path, err, sizeof err) != 0) {
-            fprintf(stderr, ME ": %s\n", err);
-            return CLI_IO;
-        }
-    }
-    return CLI_OK;
-}
-
-/* Commits every output file, in a fixed order; CLI_OK or CLI_IO (printed).
- * Every file is flushed first: when one cannot be written, none is
- * committed (each target stays as it was). */
-static int commit_outputs(run *r)
-{
-    atomic_file *files[4] = {&r->ev_file, &r->svg_file, &r->chrome_file, &r->save_file};
-    for (size_t i = 0; i < 4; i++) {
-        if (files[i]->f == NULL) {
-            continue;
-        }
-        errno = 0;
-        if (fflush(files[i]->f) != 0 || ferror(files[i]->f)) {
-            fprintf(stderr, ME ": %s: cannot write: %s\n", files[i]->path,
-                    errno != 0 ? strerror(errno) : "write error");
-            return CLI_IO; /* run_close removes every temporary */
-        }
-    }
-    int rc = CLI_OK;
-    for (size_t i = 0; i < 4; i++) {
-        char err[512];
-        if (files[i]->f != NULL && atomic_file_commit(files[i], err, sizeof err) != 0) {
-            fprintf(stderr, ME ": %s\n", err);
-            rc = CLI_IO;
-        }
-    }
-    return rc;
-}
-
 static int run_main(run *r)
 {
-    int rc = open_outputs(r);
+    const run_paths paths = {r->o.svg, r->o.chrome, r->o.evict_log, r->o.save_trace,
+                             r->o.pack_path, r->o.profile_path, r->o.trace_path};
+    int rc = run_files_open(&r->files, &paths, ME);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -929,12 +765,12 @@ static int run_main(run *r)
     if ((rc = workload_open(&r->wl, ME, r->o.trace_path, &cam, r->pack, r->pack_name)) != CLI_OK) {
         return rc;
     }
-    if (r->o.save_trace != NULL && (rc = workload_save(&r->wl, r->save_file.f, r->o.save_trace)) != CLI_OK) {
+    if (r->o.save_trace != NULL && (rc = workload_save(&r->wl, r->files.save.f, r->o.save_trace)) != CLI_OK) {
         return rc;
     }
     if (r->o.evict_log != NULL) {
-        r->evlog = r->ev_file.f;
-        fprintf(r->evlog, "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n");
+        r->evlog = r->files.evict.f;
+        run_evict_log_begin(r->evlog);
     }
     if ((rc = open_store(r)) != CLI_OK) {
         return rc;
@@ -971,7 +807,7 @@ static int run_main(run *r)
                 return CLI_FAILED;
             }
         }
-        run_chrome_begin(&r->chrome, r->chrome_file.f, r->prof.workers);
+        run_chrome_begin(&r->chrome, r->files.chrome.f, r->prof.workers);
     }
     if (r->prof.workers > 0) {
         if (slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, &r->wctx, &cli_stderr_logger) != SLC_OK) {
@@ -1010,7 +846,7 @@ static int run_main(run *r)
     if (r->o.svg != NULL) {
         run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
                              r->prof.page_count, r->prof.upload_cap};
-        (void)run_timeline_write_svg(r->svg_file.f, &r->timeline, &info); /* a write error fails the commit */
+        (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {
         size_t dropped = 0;
@@ -1024,7 +860,7 @@ static int run_main(run *r)
         }
     }
     r->evlog = NULL;
-    rc = commit_outputs(r);
+    rc = run_files_commit(&r->files, ME);
     int failed = s->nreasons > 0;
     free(s);
     if (rc != CLI_OK) {
@@ -1039,7 +875,7 @@ int cmd_run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     int rc = parse_args(argc, argv, &r.o);
     if (rc != CLI_OK) {
-        return rc < 0 ? CLI_OK : rc;
+        return rc == CLI_ARGS_HELP ? CLI_OK : rc;
     }
     rc = run_main(&r);
     run_close(&r);
