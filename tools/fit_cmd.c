@@ -22,7 +22,6 @@
  * keeps O(chunks) state (per-chunk stamps and counts) and the chunk lists
  * of the last frames_in_flight + 1 frames, nothing per frame or request. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +30,7 @@
 
 #include "camera.h"
 #include "cli.h"
+#include "cli_args.h"
 #include "escape.h"
 #include "sluice/memory.h"
 #include "sluice/pack.h"
@@ -147,96 +147,54 @@ typedef struct fit {
     const char *queue_what; /* "object requests" or "distinct chunks" */
 } fit;
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, ME ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: sluice budget fit PROFILE PACK [--trace FILE | --camera ...] [--json] (--help: all)\n");
-    return CLI_USAGE;
-}
+#define FIT_USAGE "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera ...] [--json] (--help: all)\n"
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (s == NULL || *s < '0' || *s > '9') {
-        return 0;
-    }
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > max) {
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
-/* Returns CLI_OK, CLI_USAGE, or -1 after --help. The camera's defaults are run's. */
+/* Returns CLI_OK, CLI_USAGE (printed), or CLI_ARGS_HELP after the help.
+ * The camera's defaults are run's. */
 static int parse_args(int argc, char **argv, fit_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->cam.path = CAMERA_FLY;
     o->cam.seed = 1;
-    o->cam.frames = 240;
-    o->cam.sse_px = 1.0f;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : ""; /* never NULL: checked below where a value is needed */
-        uint64_t n = 0;
-        int takes = strcmp(a, "--trace") == 0 || strcmp(a, "--camera") == 0 || strcmp(a, "--frames") == 0 ||
-                    strcmp(a, "--seed") == 0 || strcmp(a, "--sse") == 0;
-        if (takes) {
-            if (i + 1 >= argc) {
-                return usage_error("%s needs a value", a);
-            }
-            i++;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return -1;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(a, "--trace") == 0) {
-            o->trace_path = v;
-        } else if (strcmp(a, "--camera") == 0) {
-            int p = camera_path_parse(v);
-            if (p < 0) {
-                return usage_error("--camera '%s': expected fly, orbit or teleport", v);
-            }
-            o->cam.path = (camera_path)p;
-            o->camera_set = 1;
-        } else if (strcmp(a, "--frames") == 0) {
-            if (!parse_u64(v, TRACE_FRAMES_MAX, &n) || n == 0) {
-                return usage_error("--frames '%s': expected a count in 1..100000000", v);
-            }
-            o->cam.frames = (uint32_t)n;
-            o->frames_set = 1;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(v, UINT64_MAX, &n)) {
-                return usage_error("--seed '%s': expected a number", v);
-            }
-            o->cam.seed = n;
-            o->camera_set = 1;
-        } else if (strcmp(a, "--sse") == 0) {
-            char *end = NULL;
-            double d = strtod(v, &end);
-            if (end == v || *end != '\0' || !(d > 0 && d <= 1e6)) {
-                return usage_error("--sse '%s': expected pixels above 0", v);
-            }
-            o->cam.sse_px = (float)d;
-            o->camera_set = 1;
-        } else if (a[0] != '-' && o->profile_path == NULL) {
-            o->profile_path = a;
-        } else if (a[0] != '-' && o->pack_path == NULL) {
-            o->pack_path = a;
-        } else {
-            return usage_error("unexpected argument '%s'", a); /* an unknown option, or a third file */
-        }
+    int path = CAMERA_FLY;
+    uint64_t frames = 240;
+    double sse = 1.0;
+    const cli_opt table[] = {
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &o->json},
+        {.name = "--trace", .kind = CLI_OPT_STRING, .dest = &o->trace_path},
+        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &path, .choices = camera_path_names,
+         .bad = "{opt} '{value}': expected fly, orbit or teleport", .seen = &o->camera_set},
+        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &frames, .min = 1, .max = TRACE_FRAMES_MAX,
+         .bad = "{opt} '{value}': expected a count in 1..{max}", .seen = &o->frames_set},
+        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &o->cam.seed, .max = UINT64_MAX,
+         .bad = "{opt} '{value}': expected a number", .seen = &o->camera_set},
+        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
+         .bad = "{opt} '{value}': expected pixels above 0", .seen = &o->camera_set},
+    };
+    const char *files[2] = {NULL, NULL};
+    size_t nfiles = 0;
+    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
+                           .operands = files, .max_operands = 2, .operand_count = &nfiles,
+                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
+                           .usage = FIT_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1};
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc == CLI_ARGS_HELP) {
+        fputs(usage_text, stdout);
     }
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    o->profile_path = files[0];
+    o->pack_path = files[1];
+    o->cam.path = (camera_path)path;
+    o->cam.frames = (uint32_t)frames;
+    o->cam.sse_px = (float)sse;
     if (o->pack_path == NULL) {
-        return usage_error("%s", o->profile_path == NULL ? "no PROFILE and PACK given" : "no PACK given");
+        return cli_usage_error(ME, FIT_USAGE, "%s",
+                               o->profile_path == NULL ? "no PROFILE and PACK given" : "no PACK given");
     }
     if (o->trace_path != NULL && (o->frames_set || o->camera_set)) {
-        return usage_error("%s", "--camera, --frames, --seed and --sse are for the camera; a trace declares its own frames");
+        return cli_usage_error(ME, FIT_USAGE,
+                               "--camera, --frames, --seed and --sse are for the camera; a trace declares its own frames");
     }
     return CLI_OK;
 }
@@ -606,20 +564,11 @@ static int take_request(fit *f, check_state *st, frame_state *fs, const trace_re
     return CLI_OK;
 }
 
-/* The frame's worst values and the values of the bounds it broke first. */
-static void frame_end(fit *f, const check_state *st, const frame_state *fs)
+/* The first frame's break of each bound, from this frame's requests: its
+ * value is the frame's whole count in the partition. */
+static void settle_breaks(fit *f, const check_state *st, const frame_state *fs)
 {
     const uint32_t fr = fs->fr;
-    for (uint32_t p = 0; p < f->nparts; p++) {
-        uint64_t pin_here = p == f->pin_part ? f->pinned : 0;
-        worst(&f->w[p], fs->wcount[p] + pin_here, fr);
-        worst(&f->u[p], st->ucount[p] + pin_here, fr);
-        /* An overflowing partition with a chunk request: a chunk has no coarser level. */
-        int over = fs->wcount[p] + pin_here > f->part_pages[p] || st->ucount[p] + pin_here > f->part_pages[p];
-        if (over && fs->has_chunk_req[p]) {
-            mark_break(&f->hole_b, fr, p, &fs->chunk_req_in[p], f->part_pages[p]);
-        }
-    }
     if (fs->w_over && !f->w_b.broken) {
         f->w_b = fs->w_here;
         f->w_b.value = fs->wcount[fs->w_here.part] + (fs->w_here.part == f->pin_part ? f->pinned : 0);
@@ -636,6 +585,23 @@ static void frame_end(fit *f, const check_state *st, const frame_state *fs)
         uint64_t wv = fs->wcount[f->hole_b.part] + pin_here, uv = st->ucount[f->hole_b.part] + pin_here;
         f->hole_b.value = wv > f->part_pages[f->hole_b.part] ? wv : uv;
     }
+}
+
+/* The frame's worst values, and the breaks it settles. */
+static void frame_end(fit *f, const check_state *st, const frame_state *fs)
+{
+    const uint32_t fr = fs->fr;
+    for (uint32_t p = 0; p < f->nparts; p++) {
+        uint64_t pin_here = p == f->pin_part ? f->pinned : 0;
+        worst(&f->w[p], fs->wcount[p] + pin_here, fr);
+        worst(&f->u[p], st->ucount[p] + pin_here, fr);
+        /* An overflowing partition with a chunk request: a chunk has no coarser level. */
+        int over = fs->wcount[p] + pin_here > f->part_pages[p] || st->ucount[p] + pin_here > f->part_pages[p];
+        if (over && fs->has_chunk_req[p]) {
+            mark_break(&f->hole_b, fr, p, &fs->chunk_req_in[p], f->part_pages[p]);
+        }
+    }
+    settle_breaks(f, st, fs);
     worst(&f->newc, fs->newc, fr);
     worst(&f->firstc, fs->firstc, fr);
     worst(&f->objreqs, fs->objreqs, fr);
@@ -882,7 +848,7 @@ int cmd_budget_fit(int argc, char **argv)
     memset(&f, 0, sizeof f);
     int rc = parse_args(argc, argv, &f.o);
     if (rc != CLI_OK) {
-        return rc < 0 ? CLI_OK : rc;
+        return rc == CLI_ARGS_HELP ? CLI_OK : rc;
     }
     if ((rc = cli_load_profile(f.o.profile_path, &f.prof)) != CLI_OK) {
         return rc;
