@@ -48,7 +48,12 @@ static uint64_t xorshift64(uint64_t *s)
     return *s = x;
 }
 
-static void need(int ok, const char *what) { cli_need(ok, "sluice bench", what); }
+static void need(int ok, const char *what)
+{
+    if (!ok) {
+        cli_fail("sluice bench", what);
+    }
+}
 
 /* One byte written into what an allocator returned, runtime and baseline alike. */
 static inline void touch(void *p, size_t i)

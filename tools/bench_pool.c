@@ -37,7 +37,12 @@
 #define NONE 0xFFFFFFFFu
 enum { FIF = 2, HOST_PAGE_SIZE = 64, REPEATS_MAX = 7, VERIFY_PAGES = 1024, VERIFY_STEPS = 20000 };
 
-static void need(int ok, const char *what) { cli_need(ok, "sluice bench pool", what); }
+static void need(int ok, const char *what)
+{
+    if (!ok) {
+        cli_fail("sluice bench pool", what);
+    }
+}
 
 static void *alloc64(size_t size)
 {

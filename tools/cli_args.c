@@ -22,10 +22,10 @@ int cli_wants_help(int argc, char **argv)
 
 int cli_usage_error(const char *me, const char *usage, const char *fmt, ...)
 {
+    fprintf(stderr, "%s: ", me);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", me);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(stderr, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
     va_end(ap);
     fputc('\n', stderr);
     if (usage != NULL) {
@@ -82,12 +82,10 @@ int cli_parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
-void cli_need(int ok, const char *me, const char *what)
+void cli_fail(const char *me, const char *what)
 {
-    if (!ok) {
-        fprintf(stderr, "%s: %s\n", me, what);
-        exit(CLI_FAILED);
-    }
+    fprintf(stderr, "%s: %s\n", me, what);
+    exit(CLI_FAILED);
 }
 
 int cli_cmp_u32(const void *a, const void *b)

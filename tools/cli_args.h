@@ -101,9 +101,10 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * below 2^64. Returns 1 and sets *out, or 0. */
 int cli_parse_size(const char *s, uint64_t *out);
 
-/* Exits with CLI_FAILED after "<me>: <what>" on stderr unless ok: for the
- * benchmarks, whose every setup step must succeed. */
-void cli_need(int ok, const char *me, const char *what);
+/* Exits with CLI_FAILED after "<me>: <what>" on stderr: for the benchmarks,
+ * whose every setup step must succeed (each writes need(ok, what) as
+ * `if (!ok) cli_fail(me, what)`, so the analyzer sees what a failure ends). */
+_Noreturn void cli_fail(const char *me, const char *what);
 
 /* qsort comparators, ascending. */
 int cli_cmp_u32(const void *a, const void *b);

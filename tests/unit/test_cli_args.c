@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -57,6 +58,8 @@ typedef struct fixture {
 
 static const char *const colours[] = {"red", "green", "blue", NULL};
 
+#define END ((const char *)NULL) /* ends parse's arguments: a pointer, not an int, through the ... */
+
 /* Parses the NULL-terminated arguments after spec's options; usage_after
  * and missing as given. */
 static int parse(fixture *f, unsigned usage_after, const char *missing, const char *first, ...)
@@ -98,7 +101,7 @@ static void test_every_kind_stores_its_value(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, CLI_ARGS_ALL, NULL, "a", "--flag", "-f", "x.txt", "--count", "40", "--size", "64MiB",
-                           "--ratio", "2.5", "--colour", "blue", "b", NULL),
+                           "--ratio", "2.5", "--colour", "blue", "b", END),
                      CLI_OK);
     assert_int_equal(f.flag, 1);
     assert_string_equal(f.file, "x.txt");
@@ -117,7 +120,7 @@ static void test_a_later_option_overrides_an_earlier_one(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "--count", "3", "--count", "4", "--file", "a", "--file", "b", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--count", "3", "--count", "4", "--file", "a", "--file", "b", END), CLI_OK);
     assert_int_equal(f.count, 4);
     assert_string_equal(f.file, "b");
 }
@@ -126,7 +129,7 @@ static void test_a_value_may_start_with_a_dash(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "--file", "--flag", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--file", "--flag", END), CLI_OK);
     assert_string_equal(f.file, "--flag");
     assert_int_equal(f.flag, 0);
 }
@@ -135,11 +138,11 @@ static void test_help_ends_the_parse_where_it_stands(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, CLI_ARGS_ALL, NULL, "--count", "3", "-h", "--count", "x", NULL), CLI_ARGS_HELP);
+    assert_int_equal(parse(&f, CLI_ARGS_ALL, NULL, "--count", "3", "-h", "--count", "x", END), CLI_ARGS_HELP);
     assert_int_equal(f.count, 3);
     assert_string_equal(captured, "");
     /* An error before --help is the result. */
-    assert_int_equal(parse(&f, 0, NULL, "--count", "x", "--help", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--count", "x", "--help", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --count 'x': expected a count in 2..40\n");
 }
 
@@ -147,10 +150,10 @@ static void test_unknown_option_is_refused_with_usage(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, CLI_ARGS_UNKNOWN, NULL, "--flag", "--frob", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, CLI_ARGS_UNKNOWN, NULL, "--flag", "--frob", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: unexpected argument '--frob'\nusage: sluice test [options]\n");
     /* A lone "-" is an option unless dash_operand says otherwise. */
-    assert_int_equal(parse(&f, 0, NULL, "-", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "-", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: unexpected argument '-'\n");
 }
 
@@ -158,7 +161,7 @@ static void test_operand_too_many_is_refused(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "a", "b", "c", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "a", "b", "c", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: unexpected argument 'c'\n");
     assert_int_equal(f.operand_count, 2);
 }
@@ -167,7 +170,7 @@ static void test_missing_value_uses_the_missing_template(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, CLI_ARGS_MISSING, "{opt} needs a value", "-f", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, CLI_ARGS_MISSING, "{opt} needs a value", "-f", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: -f needs a value\nusage: sluice test [options]\n");
     assert_null(f.file);
 }
@@ -176,9 +179,9 @@ static void test_missing_value_without_template_uses_the_bad_message(void **stat
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "--file", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--file", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --file needs a file\n");
-    assert_int_equal(parse(&f, 0, NULL, "--count", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--count", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --count '': expected a count in 2..40\n");
 }
 
@@ -188,7 +191,7 @@ static void test_bad_number_is_refused(void **state)
     fixture f;
     static const char *const bad[] = {"x", "", "-1", "+3", " 3", "3x", "99999999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(parse(&f, CLI_ARGS_BAD, NULL, "--count", bad[i], NULL), CLI_USAGE);
+        assert_int_equal(parse(&f, CLI_ARGS_BAD, NULL, "--count", bad[i], END), CLI_USAGE);
         char want[128];
         snprintf(want, sizeof want, "sluice test: --count '%s': expected a count in 2..40\nusage: sluice test [options]\n",
                  bad[i]);
@@ -202,11 +205,11 @@ static void test_number_out_of_range_is_refused(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "--count", "1", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--count", "1", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --count '1': expected a count in 2..40\n");
-    assert_int_equal(parse(&f, 0, NULL, "--count", "41", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--count", "41", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --count '41': expected a count in 2..40\n");
-    assert_int_equal(parse(&f, 0, NULL, "--count", "2", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--count", "2", END), CLI_OK);
     assert_int_equal(f.count, 2);
 }
 
@@ -216,14 +219,14 @@ static void test_bad_size_is_refused(void **state)
     fixture f;
     static const char *const bad[] = {"0", "4GiB", "1.5", "12 parsecs", "-1K", "x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(parse(&f, 0, NULL, "--size", bad[i], NULL), CLI_USAGE);
+        assert_int_equal(parse(&f, 0, NULL, "--size", bad[i], END), CLI_USAGE);
         char want[128];
         snprintf(want, sizeof want, "sluice test: --size '%s' is not a size in bytes\n", bad[i]);
         assert_string_equal(captured, want);
     }
-    assert_int_equal(parse(&f, 0, NULL, "--size", "1.5 KiB", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--size", "1.5 KiB", END), CLI_OK);
     assert_int_equal(f.size, 1536);
-    assert_int_equal(parse(&f, 0, NULL, "--size", "2kB", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--size", "2kB", END), CLI_OK);
     assert_int_equal(f.size, 2000);
 }
 
@@ -233,13 +236,13 @@ static void test_bad_double_is_refused(void **state)
     fixture f;
     static const char *const bad[] = {"0", "-1", "10.5", "nan", "inf", "", "2x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(parse(&f, 0, NULL, "--ratio", bad[i], NULL), CLI_USAGE);
+        assert_int_equal(parse(&f, 0, NULL, "--ratio", bad[i], END), CLI_USAGE);
         char want[128];
         snprintf(want, sizeof want, "sluice test: --ratio '%s': expected a ratio above 0\n", bad[i]);
         assert_string_equal(captured, want);
         assert_true(f.ratio == 1.0);
     }
-    assert_int_equal(parse(&f, 0, NULL, "--ratio", "10", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--ratio", "10", END), CLI_OK);
     assert_true(f.ratio == 10.0);
 }
 
@@ -247,9 +250,9 @@ static void test_enum_outside_its_choices_is_refused(void **state)
 {
     (void)state;
     fixture f;
-    assert_int_equal(parse(&f, 0, NULL, "--colour", "Red", NULL), CLI_USAGE);
+    assert_int_equal(parse(&f, 0, NULL, "--colour", "Red", END), CLI_USAGE);
     assert_string_equal(captured, "sluice test: --colour 'Red': expected red, green or blue\n");
-    assert_int_equal(parse(&f, 0, NULL, "--colour", "green", NULL), CLI_OK);
+    assert_int_equal(parse(&f, 0, NULL, "--colour", "green", END), CLI_OK);
     assert_int_equal(f.choice, 1);
 }
 
@@ -340,6 +343,24 @@ static void test_print_options_pads_to_the_column(void **state)
                              "  --n N         a count\n");
 }
 
+static void test_fail_exits_with_its_message(void **state)
+{
+    (void)state;
+    capture_begin();
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        cli_fail("sluice bench", "out of memory");
+    }
+    int status = 0;
+    pid_t waited = waitpid(pid, &status, 0);
+    const char *err = capture_end();
+    assert_int_equal(waited, pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), CLI_FAILED);
+    assert_string_equal(err, "sluice bench: out of memory\n");
+}
+
 static void test_wants_help(void **state)
 {
     (void)state;
@@ -370,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_parse_u64_bounds),
         cmocka_unit_test(test_comparators_order_ascending),
         cmocka_unit_test(test_print_options_pads_to_the_column),
+        cmocka_unit_test(test_fail_exits_with_its_message),
         cmocka_unit_test(test_wants_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
