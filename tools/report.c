@@ -311,7 +311,7 @@ int cli_pack_open(const char *path, unsigned flags, const slc_logger *log, cli_p
     }
     slc_profile limits;
     memset(&limits, 0, sizeof limits);
-    limits.page_size = SLC_PROFILE_PAGE_SIZE_MAX;
+    limits.page_size = SLC_PAGE_SIZE_MAX;
     limits.max_chunks = UINT32_MAX;
     limits.max_objects = UINT32_MAX;
     limits.max_lods = UINT32_MAX;

@@ -86,22 +86,22 @@ typedef struct vk_layout {
 
 static const char *check_desc(const slc_vulkan_desc *d, vk_config *c)
 {
-    c->page_size = d->page_size != 0 ? d->page_size : SLC_VULKAN_DEFAULT_PAGE_SIZE;
-    c->page_count = d->page_count != 0 ? d->page_count : SLC_VULKAN_DEFAULT_PAGE_COUNT;
-    c->frames = d->frames_in_flight != 0 ? d->frames_in_flight : SLC_VULKAN_DEFAULT_FRAMES_IN_FLIGHT;
+    c->page_size = d->page_size != 0 ? d->page_size : SLC_DEFAULT_PAGE_SIZE;
+    c->page_count = d->page_count != 0 ? d->page_count : SLC_DEFAULT_PAGE_COUNT;
+    c->frames = d->frames_in_flight != 0 ? d->frames_in_flight : SLC_DEFAULT_FRAMES_IN_FLIGHT;
     c->placement = d->placement;
     c->flags = d->flags;
     c->driver_heap = d->driver_heap_size != 0 ? d->driver_heap_size : SLC_VULKAN_DEFAULT_DRIVER_HEAP;
     c->max_segment_size = d->max_segment_size;
-    if ((c->page_size & (c->page_size - 1u)) != 0 || c->page_size < SLC_VULKAN_PAGE_SIZE_MIN ||
-        c->page_size > SLC_VULKAN_PAGE_SIZE_MAX) {
+    if ((c->page_size & (c->page_size - 1u)) != 0 || c->page_size < SLC_PAGE_SIZE_MIN ||
+        c->page_size > SLC_PAGE_SIZE_MAX) {
         return "page_size is not a power of two between 4 KiB and 64 MiB";
     }
-    if (c->page_count > SLC_VULKAN_PAGE_COUNT_MAX) {
-        return "page_count is above SLC_VULKAN_PAGE_COUNT_MAX";
+    if (c->page_count > SLC_PAGE_COUNT_MAX) {
+        return "page_count is above SLC_PAGE_COUNT_MAX";
     }
-    if (c->frames > SLC_VULKAN_FRAMES_MAX) {
-        return "frames_in_flight is above SLC_VULKAN_FRAMES_MAX";
+    if (c->frames > SLC_FRAMES_IN_FLIGHT_MAX) {
+        return "frames_in_flight is above SLC_FRAMES_IN_FLIGHT_MAX";
     }
     if (c->placement > SLC_VULKAN_PLACEMENT_UNIFIED) {
         return "placement is not an slc_vulkan_placement";
@@ -120,8 +120,8 @@ static const char *check_desc(const slc_vulkan_desc *d, vk_config *c)
         return "staging_size is smaller than a page";
     }
     uint64_t slots = staging / c->page_size;
-    if (slots > SLC_VULKAN_PAGE_COUNT_MAX) {
-        return "staging_size holds more than SLC_VULKAN_PAGE_COUNT_MAX pages";
+    if (slots > SLC_PAGE_COUNT_MAX) {
+        return "staging_size holds more than SLC_PAGE_COUNT_MAX pages";
     }
     c->slots = c->placement == SLC_VULKAN_PLACEMENT_UNIFIED ? 0u : (uint32_t)slots;
     if (c->driver_heap < SLC_HEAP_FOOTPRINT(4096u) || c->driver_heap > SIZE_MAX / 2u) {

@@ -117,25 +117,25 @@ static void check_values(const slc_profile *p)
         REQUIRE((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
                 *c == '-');
     }
-    REQUIRE(is_pow2(p->page_size) && p->page_size >= SLC_PROFILE_PAGE_SIZE_MIN &&
-            p->page_size <= SLC_PROFILE_PAGE_SIZE_MAX);
-    REQUIRE(p->page_count >= 1 && p->page_count <= SLC_PROFILE_PAGE_COUNT_MAX);
+    REQUIRE(is_pow2(p->page_size) && p->page_size >= SLC_PAGE_SIZE_MIN &&
+            p->page_size <= SLC_PAGE_SIZE_MAX);
+    REQUIRE(p->page_count >= 1 && p->page_count <= SLC_PAGE_COUNT_MAX);
     uint64_t pool = p->budgets[slc_profile_scan_budget(p, "gpu/pool")].limit;
     uint64_t staging = p->budgets[slc_profile_scan_budget(p, "gpu/staging")].limit;
     REQUIRE((uint64_t)p->page_size * p->page_count <= pool);
-    REQUIRE(p->frames_in_flight >= 1 && p->frames_in_flight <= SLC_PROFILE_FRAMES_IN_FLIGHT_MAX);
+    REQUIRE(p->frames_in_flight >= 1 && p->frames_in_flight <= SLC_FRAMES_IN_FLIGHT_MAX);
     REQUIRE(p->workers <= SLC_PROFILE_WORKERS_MAX);
     REQUIRE(p->queue_capacity >= 1 && p->queue_capacity <= SLC_PROFILE_QUEUE_CAPACITY_MAX);
     REQUIRE(p->staging_size <= staging && (p->staging_size == 0 || p->staging_size >= p->page_size));
     REQUIRE(p->upload_cap >= p->page_size && p->upload_cap <= SLC_PROFILE_SIZE_MAX);
     REQUIRE(p->pin_coarsest <= SLC_PROFILE_LODS_MAX);
-    REQUIRE(p->max_objects >= 1 && p->max_objects <= SLC_PROFILE_TABLE_COUNT_MAX);
-    REQUIRE(p->max_chunks >= 1 && p->max_chunks <= SLC_PROFILE_TABLE_COUNT_MAX);
+    REQUIRE(p->max_objects >= 1 && p->max_objects <= SLC_TABLE_COUNT_MAX);
+    REQUIRE(p->max_chunks >= 1 && p->max_chunks <= SLC_TABLE_COUNT_MAX);
     REQUIRE(p->max_lods >= 1 && p->max_lods <= SLC_PROFILE_LODS_MAX);
     REQUIRE(p->max_string_bytes >= 1 && p->max_string_bytes <= SLC_PROFILE_STRING_BYTES_MAX);
     REQUIRE(p->max_phases >= SLC_PROFILE_PHASES_MIN && p->max_phases <= SLC_PROFILE_PHASES_MAX);
     REQUIRE(p->eviction == SLC_EVICTION_LRU || p->eviction == SLC_EVICTION_PRIORITY);
-    REQUIRE(p->partition_count <= SLC_PROFILE_PARTITION_MAX);
+    REQUIRE(p->partition_count <= SLC_PARTITION_MAX);
     uint64_t claimed = 0;
     for (uint32_t i = 0; i < p->partition_count; i++) {
         const slc_profile_partition *part = &p->partitions[i];
@@ -146,7 +146,7 @@ static void check_values(const slc_profile *p)
         claimed += part->page_count;
     }
     REQUIRE(claimed <= p->page_count);
-    for (uint32_t i = p->partition_count; i < SLC_PROFILE_PARTITION_MAX; i++) {
+    for (uint32_t i = p->partition_count; i < SLC_PARTITION_MAX; i++) {
         REQUIRE(p->partitions[i].page_count == 0 && p->partitions[i].name[0] == '\0');
     }
 }

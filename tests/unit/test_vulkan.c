@@ -643,8 +643,8 @@ static void test_headless_creates_its_own_device(void **state)
     assert_true(info.api_version >= VK_API_VERSION_1_1);
     assert_non_null(strstr(info.device_name, "llvmpipe"));
     assert_int_equal(info.segment_count, 1);
-    assert_int_equal(info.page_size, SLC_VULKAN_DEFAULT_PAGE_SIZE);
-    assert_int_equal(info.frames_in_flight, SLC_VULKAN_DEFAULT_FRAMES_IN_FLIGHT);
+    assert_int_equal(info.page_size, SLC_DEFAULT_PAGE_SIZE);
+    assert_int_equal(info.frames_in_flight, SLC_DEFAULT_FRAMES_IN_FLIGHT);
     slc_page_store *st = slc_vulkan_get_store(vk);
     assert_string_equal(st->backend, "vulkan");
     assert_int_equal(st->page_count, 16);
@@ -1197,8 +1197,8 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
     d.heap_budget = 0;
     d.placement = 0;
     d.staging_size = 0;
-    d.page_size = SLC_VULKAN_PAGE_SIZE_MAX;
-    d.page_count = (uint32_t)(heap0 / SLC_VULKAN_PAGE_SIZE_MAX) + 1;
+    d.page_size = SLC_PAGE_SIZE_MAX;
+    d.page_count = (uint32_t)(heap0 / SLC_PAGE_SIZE_MAX) + 1;
     free(mem);
     mem = backend_memory(&d, &size);
     d.log = logger(&tl);
@@ -1363,7 +1363,7 @@ static void test_bad_desc_and_memory_are_refused(void **state)
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
     assert_string_equal(tl.last_error, "vulkan: invalid desc: page_size is not a power of two between 4 KiB and 64 MiB");
     d.page_size = 0;
-    d.frames_in_flight = SLC_VULKAN_FRAMES_MAX + 1;
+    d.frames_in_flight = SLC_FRAMES_IN_FLIGHT_MAX + 1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
     d.frames_in_flight = 0;
     d.staging_size = 100;
@@ -1488,11 +1488,11 @@ static trace_result run_trace(const slc_page_store *store, slc_vulkan *vk, slc_e
             uint64_t x = rng_next(&seed);
             uint32_t chunk = (f / 3 + (uint32_t)(x % 24) + ((x >> 8) % 16 == 0 ? 300 : 0)) % 1024;
             slc_page_info info;
-            if (slc_pool_lookup(pool, chunk, &info) == SLC_OK) {
+            if (slc_pool_lookup(pool, (slc_chunk_id){chunk}, &info) == SLC_OK) {
                 assert_int_equal(slc_pool_touch(pool, info.page, (uint8_t)(x >> 16)), SLC_OK);
                 continue;
             }
-            slc_pool_request req = {chunk, (chunk & 3) == 0 ? near_part : far_part, (uint8_t)(chunk % 4),
+            slc_pool_request req = {{chunk}, (chunk & 3) == 0 ? near_part : far_part, (uint8_t)(chunk % 4),
                                     (uint8_t)(x >> 24)};
             slc_page page;
             s = slc_pool_acquire(pool, &req, &page);
@@ -1523,7 +1523,7 @@ static trace_result run_trace(const slc_page_store *store, slc_vulkan *vk, slc_e
         slc_pool_get_page(pool, i, &info);
         if (info.state == SLC_PAGE_RESIDENT && info.location.host != NULL) {
             unsigned char want[TRACE_PAGE];
-            fill_page(want, info.chunk);
+            fill_page(want, info.chunk.index);
             assert_memory_equal(info.location.host, want, TRACE_PAGE);
             out.resident_checked++;
         }

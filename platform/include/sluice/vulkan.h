@@ -130,9 +130,9 @@ typedef enum slc_vulkan_flags {
  * nothing charged to budgets, no logger; slc_vulkan_init then creates a
  * headless instance and device without layers. */
 typedef struct slc_vulkan_desc {
-    uint32_t page_size;        /* 0: SLC_VULKAN_DEFAULT_PAGE_SIZE; a power of two in [4 KiB, 64 MiB] */
-    uint32_t page_count;       /* 0: SLC_VULKAN_DEFAULT_PAGE_COUNT; at most SLC_VULKAN_PAGE_COUNT_MAX */
-    uint32_t frames_in_flight; /* 0: 2; at most SLC_VULKAN_FRAMES_MAX */
+    uint32_t page_size;        /* 0: SLC_DEFAULT_PAGE_SIZE; a power of two in [4 KiB, 64 MiB] */
+    uint32_t page_count;       /* 0: SLC_DEFAULT_PAGE_COUNT; at most SLC_PAGE_COUNT_MAX */
+    uint32_t frames_in_flight; /* 0: SLC_DEFAULT_FRAMES_IN_FLIGHT; at most SLC_FRAMES_IN_FLIGHT_MAX */
     uint32_t placement;        /* slc_vulkan_placement */
     uint32_t flags;            /* slc_vulkan_flags */
     uint32_t reserved0;        /* must be zero */
