@@ -25,7 +25,7 @@ static uint64_t pass(const run_ctx *r, int mode)
     const slc_pack_header *h = slc_pack_get_header(r->pack);
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < h->chunk_count; i++) {
-        const slc_pack_chunk *c = slc_pack_get_chunk(r->pack, i);
+        const slc_pack_chunk *c = slc_pack_get_chunk(r->pack, (slc_chunk_id){i});
         unsigned char *page = r->pages + (i % r->ring) * r->page_size;
         if (mode == MODE_RAW_LZ4) {
             const char *src = (const char *)r->mapped + c->offset;
@@ -36,7 +36,7 @@ static uint64_t pass(const run_ctx *r, int mode)
             } else {
                 memcpy(page, src, c->stored_size);
             }
-        } else if (slc_pack_load_chunk(r->pack, i, page, r->page_size, r->scratch, r->scratch_size) != SLC_OK) {
+        } else if (slc_pack_load_chunk(r->pack, (slc_chunk_id){i}, page, r->page_size, r->scratch, r->scratch_size) != SLC_OK) {
             return 0;
         }
         bytes += c->decoded_size;

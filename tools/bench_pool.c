@@ -86,7 +86,7 @@ static inline void real_tick(real *r)
 
 static inline void real_load(real *r, uint32_t chunk, uint8_t lod, uint8_t priority)
 {
-    slc_pool_request q = {chunk, {0}, lod, priority};
+    slc_pool_request q = {{chunk}, {0}, lod, priority};
     slc_page page;
     void *dst = NULL;
     need(slc_pool_acquire(r->pool, &q, &page) == SLC_OK && slc_pool_write_begin(r->pool, page, &dst) == SLC_OK,
@@ -137,7 +137,7 @@ static void real_acquire(real *r, size_t ops)
         uint32_t c = r->next;
         r->next = r->next + 1 == 2 * r->n ? 0 : r->next + 1;
         slc_page_info info;
-        if (slc_pool_lookup(r->pool, c, &info) == SLC_OK) {
+        if (slc_pool_lookup(r->pool, (slc_chunk_id){c}, &info) == SLC_OK) {
             continue; /* still resident: no miss */
         }
         real_load(r, c, (uint8_t)(c % 4), (uint8_t)(c % 8));
@@ -151,7 +151,7 @@ static uint32_t real_lookup(real *r, const uint32_t *chunks, size_t ops)
     uint32_t sum = 0;
     for (size_t i = 0; i < ops; i++) {
         slc_page_info info;
-        if (slc_pool_lookup(r->pool, chunks[i], &info) == SLC_OK) {
+        if (slc_pool_lookup(r->pool, (slc_chunk_id){chunks[i]}, &info) == SLC_OK) {
             sum += info.page.index + (uint32_t)info.location.offset;
         }
     }
@@ -313,7 +313,7 @@ static int verify_same_decisions(slc_eviction_policy policy)
     for (int s = 0; s < VERIFY_STEPS; s++) {
         uint32_t c = (uint32_t)(xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
         slc_page_info info;
-        if (slc_pool_lookup(r.pool, c, &info) == SLC_OK) {
+        if (slc_pool_lookup(r.pool, (slc_chunk_id){c}, &info) == SLC_OK) {
             need(v.map[c] == info.page.index, "the naive pool disagrees on a lookup");
             need(slc_pool_touch(r.pool, info.page, 1) == SLC_OK, "touch refused");
             naive_touch(&v, &v.map[c], 1);
@@ -330,7 +330,7 @@ static int verify_same_decisions(slc_eviction_policy policy)
     for (uint32_t i = 0; i < VERIFY_PAGES; i++) {
         slc_page_info info;
         slc_pool_get_page(r.pool, i, &info);
-        same &= info.chunk == v.chunk_of[i];
+        same &= info.chunk.index == v.chunk_of[i];
     }
     real_free(&r);
     naive_free(&v);

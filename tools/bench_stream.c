@@ -283,7 +283,7 @@ static int stream_pass(rig *r, pass_result *out)
         uint64_t bytes = 0;
         uint32_t end = next;
         while (end < n && end - next < cap_pages) {
-            uint32_t d = slc_pack_get_chunk(r->pack, end)->decoded_size;
+            uint32_t d = slc_pack_get_chunk(r->pack, (slc_chunk_id){end})->decoded_size;
             if (end > next && bytes + d > r->prof.upload_cap) {
                 break;
             }
@@ -291,7 +291,7 @@ static int stream_pass(rig *r, pass_result *out)
             end++;
         }
         for (uint32_t c = next; c < end; c++) {
-            if ((st = slc_stream_request_chunk(r->s, c, 0, part)) != SLC_OK) {
+            if ((st = slc_stream_request_chunk(r->s, (slc_chunk_id){c}, 0, part)) != SLC_OK) {
                 fprintf(stderr, ME ": request of chunk %u refused: %s\n", c, slc_status_name(st));
                 return CLI_FAILED;
             }
@@ -346,7 +346,7 @@ static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, si
     const unsigned char *map = b->info.file.map;
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < b->h->chunk_count; i++) {
-        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, i);
+        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
         const char *src = (const char *)map + c->offset;
         unsigned char *page = pages + (size_t)(i % ring) * page_size;
         if (c->codec == SLC_PACK_CODEC_LZ4) {
@@ -375,7 +375,7 @@ static int hit_batch(rig *r, uint32_t count, uint32_t frames, int load, double *
         const uint64_t t0 = slc_platform_now_ns();
         slc_status st = slc_stream_begin_frame(r->s, NULL);
         for (uint32_t c = 0; c < count && st == SLC_OK; c++) {
-            st = slc_stream_request_chunk(r->s, c, 0, part);
+            st = slc_stream_request_chunk(r->s, (slc_chunk_id){c}, 0, part);
         }
         if (st == SLC_OK) {
             st = slc_stream_end_frame(r->s);
@@ -437,8 +437,8 @@ static int rss_work(const bench *b, int kind, rss_result *out)
         rc = scratch != NULL && all != NULL ? CLI_OK : CLI_FAILED;
         uint64_t t0 = slc_platform_now_ns(), off = 0;
         for (uint32_t i = 0; rc == CLI_OK && i < b->h->chunk_count; i++) {
-            uint32_t d = slc_pack_get_chunk(p.pack, i)->decoded_size;
-            if (slc_pack_load_chunk(p.pack, i, all + off, d, scratch, ss) != SLC_OK) {
+            uint32_t d = slc_pack_get_chunk(p.pack, (slc_chunk_id){i})->decoded_size;
+            if (slc_pack_load_chunk(p.pack, (slc_chunk_id){i}, all + off, d, scratch, ss) != SLC_OK) {
                 rc = CLI_FAILED;
             }
             off += d;
@@ -622,7 +622,7 @@ static int setup(bench *b)
         return CLI_FAILED;
     }
     for (uint32_t i = 0; i < b->h->chunk_count; i++) {
-        b->decoded += slc_pack_get_chunk(b->info.pack, i)->decoded_size;
+        b->decoded += slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i})->decoded_size;
     }
     if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
         uint64_t pages = b->h->file_size / 50u / b->profile.page_size;

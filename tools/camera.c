@@ -115,7 +115,7 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
             m = pi->matrix;
             o = pi->object;
         }
-        const slc_pack_object *ob = slc_pack_get_object(pack, o);
+        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){o});
         const slc_pack_lod *l0 = slc_pack_get_lod(pack, ob->first_lod);
         const float *s = l0->sphere;
         in[i].object = o;
@@ -220,7 +220,7 @@ uint32_t camera_frame(camera *c)
         }
         d = fmaxf(d, 1e-3f);
         const float k = c->height / (2.0f * d * c->tan_half);
-        const slc_pack_object *ob = slc_pack_get_object(pack, in[i].object);
+        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){in[i].object});
         uint32_t lod = 0;
         for (uint32_t l = ob->lod_count; l-- > 1;) {
             if (slc_pack_get_lod(pack, ob->first_lod + l)->error * in[i].scale * k <= c->sse) {
@@ -249,7 +249,7 @@ uint32_t camera_frame(camera *c)
     uint64_t chunks = 0;
     uint32_t taken = 0;
     for (uint32_t i = 0; i < nc; i++) {
-        const slc_pack_object *ob = slc_pack_get_object(pack, cd[i].object);
+        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){cd[i].object});
         uint32_t spans = slc_pack_get_lod(pack, ob->first_lod + cd[i].lod)->span_count;
         if ((desc->max_chunks && chunks + spans > desc->max_chunks) ||
             (desc->max_requests && taken >= desc->max_requests)) {

@@ -338,7 +338,7 @@ static uint32_t req_chunks(const fit *f, const trace_req *q, uint32_t k)
     if (q->kind != TRACE_OBJECT) {
         return q->id;
     }
-    const slc_pack_object *o = slc_pack_get_object(f->pack, q->id);
+    const slc_pack_object *o = slc_pack_get_object(f->pack, (slc_object_id){q->id});
     const slc_pack_lod *l = slc_pack_get_lod(f->pack, o->first_lod + q->lod);
     return slc_pack_get_span(f->pack, l->first_span + k)->chunk;
 }
@@ -348,7 +348,7 @@ static uint32_t req_chunk_count(const fit *f, const trace_req *q)
     if (q->kind != TRACE_OBJECT) {
         return 1;
     }
-    const slc_pack_object *o = slc_pack_get_object(f->pack, q->id);
+    const slc_pack_object *o = slc_pack_get_object(f->pack, (slc_object_id){q->id});
     return slc_pack_get_lod(f->pack, o->first_lod + q->lod)->span_count;
 }
 
@@ -359,10 +359,10 @@ static void count_pinned(fit *f, uint8_t *pinned)
     f->pinned = 0;
     slc_stream_pin_iter it;
     slc_stream_pin_iter_init(&it, f->pack, f->prof.pin_coarsest);
-    uint32_t c = 0;
+    slc_chunk_id c = {0};
     while (slc_stream_pin_iter_next(&it, &c)) {
-        f->pinned += !pinned[c];
-        pinned[c] = 1;
+        f->pinned += !pinned[c.index];
+        pinned[c.index] = 1;
     }
     if (f->pinned > f->part_pages[f->pin_part]) {
         mark_break(&f->pin_b, 0, f->pin_part, NULL, f->part_pages[f->pin_part]);
@@ -677,7 +677,7 @@ static void describe_req(const fit *f, const fit_break *b, char *buf, size_t cap
         snprintf(where, sizeof where, " (%.40s:%u)", base, q->line);
     }
     if (q->kind == TRACE_OBJECT) {
-        const char *name = slc_pack_get_string(f->pack, slc_pack_get_object(f->pack, q->id)->name);
+        const char *name = slc_pack_get_string(f->pack, slc_pack_get_object(f->pack, (slc_object_id){q->id})->name);
         snprintf(buf, cap, "object %u%s%s%s LOD %u%s", q->id, *name ? " '" : "", name, *name ? "'" : "", q->lod, where);
     } else {
         snprintf(buf, cap, "chunk %u%s", q->id, where);

@@ -89,7 +89,7 @@ int cmd_inspect(int argc, char **argv)
     int max_level = -1;
     uint64_t *offsets = malloc(((size_t)h->chunk_count + 1) * sizeof *offsets);
     for (uint32_t i = 0; i < h->chunk_count; i++) {
-        const slc_pack_chunk *c = slc_pack_get_chunk(p, i);
+        const slc_pack_chunk *c = slc_pack_get_chunk(p, (slc_chunk_id){i});
         add(&all, c);
         add(c->codec == SLC_PACK_CODEC_STORED ? &stored : &lz4, c);
         if (c->flags & SLC_PACK_CHUNK_COARSEST) {
@@ -108,7 +108,7 @@ int cmd_inspect(int argc, char **argv)
     double fill = all.chunks ? (double)all.decoded / ((double)all.chunks * h->page_size) : 0.0;
     uint64_t lod_triangles = 0, tri0 = 0;
     for (uint32_t o = 0; o < h->object_count; o++) {
-        const slc_pack_object *ob = slc_pack_get_object(p, o);
+        const slc_pack_object *ob = slc_pack_get_object(p, (slc_object_id){o});
         tri0 += slc_pack_get_lod(p, ob->first_lod)->triangle_count;
         for (uint32_t l = 0; l < ob->lod_count; l++) {
             lod_triangles += slc_pack_get_lod(p, ob->first_lod + l)->triangle_count;
@@ -120,8 +120,8 @@ int cmd_inspect(int argc, char **argv)
         size_t scratch_size = slc_pack_scratch_size(p);
         void *scratch = scratch_size ? malloc(scratch_size) : NULL;
         for (uint32_t i = 0; i < h->chunk_count; i++) {
-            if (slc_pack_load_chunk(p, i, page, h->page_size, scratch, scratch_size) != SLC_OK ||
-                slc_pack_check_chunk(p, i, page) != SLC_OK) {
+            if (slc_pack_load_chunk(p, (slc_chunk_id){i}, page, h->page_size, scratch, scratch_size) != SLC_OK ||
+                slc_pack_check_chunk(p, (slc_chunk_id){i}, page) != SLC_OK) {
                 bad++;
             }
         }

@@ -593,10 +593,10 @@ static int run_frames(run *r)
                 part = r->parts[q.partition];
             }
             if (q.kind == TRACE_OBJECT) {
-                slc_stream_object_request req = {q.id, q.lod, q.priority, part};
+                slc_stream_object_request req = {{q.id}, q.lod, q.priority, part};
                 (void)slc_stream_request(r->s, &req); /* a refusal is counted in the telemetry */
             } else {
-                (void)slc_stream_request_chunk(r->s, q.id, q.priority, part);
+                (void)slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part);
             }
         }
         if (k < 0) {

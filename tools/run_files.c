@@ -100,10 +100,11 @@ void run_evict_log_walk(FILE *f, const slc_pool *pool, uint64_t *next, uint64_t 
         }
         for (size_t i = 0; i < n; i++) {
             char ev[16], ld[16];
-            snprintf(ev, sizeof ev, "%u", e[i].evicted);
-            snprintf(ld, sizeof ld, "%u", e[i].loaded);
+            snprintf(ev, sizeof ev, "%u", e[i].evicted.index);
+            snprintf(ld, sizeof ld, "%u", e[i].loaded.index);
             fprintf(f, "%" PRIu64 " %" PRIu64 " %s %u %s %u\n", e[i].seq, e[i].frame,
-                    e[i].evicted == SLC_CHUNK_NONE ? "-" : ev, e[i].page, e[i].loaded == SLC_CHUNK_NONE ? "-" : ld,
+                    e[i].evicted.index == SLC_CHUNK_NONE_INDEX ? "-" : ev, e[i].page,
+                    e[i].loaded.index == SLC_CHUNK_NONE_INDEX ? "-" : ld,
                     e[i].partition);
         }
         *next = e[n - 1].seq + 1;

@@ -21,7 +21,7 @@ void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
     size_t k = (size_t)snprintf(buf, cap, "%s", n ? "first:" : "no chunk named");
     for (uint32_t i = 0; i < n && k < cap; i++) {
         const slc_stream_failure *e = &st->first_failures[i];
-        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %" PRIu64 ")", i ? "," : "", e->chunk,
+        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %" PRIu64 ")", i ? "," : "", e->chunk.index,
                               slc_status_name(e->status), e->frame);
     }
 }
@@ -188,7 +188,7 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             in->allow_load_failures ? "true" : "false");
     for (uint32_t i = 0; i < run_failures_named(t); i++) {
         const slc_stream_failure *e = &t->first_failures[i];
-        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", e->chunk);
+        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", e->chunk.index);
         esc_json(f, slc_status_name(e->status));
         fprintf(f, ", \"frame\": %" PRIu64 "}", e->frame);
     }

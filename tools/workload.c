@@ -74,7 +74,7 @@ static int check_req(const workload *w, const trace_req *q)
                     w->pack_name, h->object_count);
             return CLI_FAILED;
         }
-        uint32_t lods = slc_pack_get_object(w->pack, q->id)->lod_count;
+        uint32_t lods = slc_pack_get_object(w->pack, (slc_object_id){q->id})->lod_count;
         if (q->lod >= lods) {
             fprintf(stderr, "%s:%u: object %u has no LOD %u in pack '%s' (it has %u)\n", file, q->line, q->id, q->lod,
                     w->pack_name, lods);

@@ -455,16 +455,16 @@ const slc_pack_header *slc_pack_get_header(const slc_pack *p)
     return &p->header;
 }
 
-const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, uint32_t chunk)
+const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, slc_chunk_id chunk)
 {
-    SLC_ASSERT(p != NULL && chunk < p->header.chunk_count);
-    return &p->chunks[chunk];
+    SLC_ASSERT(p != NULL && chunk.index < p->header.chunk_count);
+    return &p->chunks[chunk.index];
 }
 
-const slc_pack_object *slc_pack_get_object(const slc_pack *p, uint32_t object)
+const slc_pack_object *slc_pack_get_object(const slc_pack *p, slc_object_id object)
 {
-    SLC_ASSERT(p != NULL && object < p->header.object_count);
-    return &p->objects[object];
+    SLC_ASSERT(p != NULL && object.index < p->header.object_count);
+    return &p->objects[object.index];
 }
 
 const slc_pack_lod *slc_pack_get_lod(const slc_pack *p, uint32_t lod)
@@ -532,10 +532,11 @@ static slc_status decode_chunk(void *ctx)
     return SLC_OK;
 }
 
-slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
+slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, size_t page_size, void *scratch,
                                size_t scratch_size)
 {
     SLC_ASSERT(p != NULL && page != NULL);
+    uint32_t chunk = id.index;
     SLC_ASSERT(chunk < p->header.chunk_count);
     const slc_pack_chunk *c = &p->chunks[chunk];
     if (c->decoded_size > page_size) {
@@ -593,9 +594,10 @@ slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, si
     return SLC_OK;
 }
 
-slc_status slc_pack_check_chunk(const slc_pack *p, uint32_t chunk, const void *page)
+slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *page)
 {
     SLC_ASSERT(p != NULL && page != NULL);
+    uint32_t chunk = id.index;
     SLC_ASSERT(chunk < p->header.chunk_count);
     const slc_pack_chunk *c = &p->chunks[chunk];
     const unsigned char *bytes = page;

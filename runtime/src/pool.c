@@ -129,6 +129,7 @@ _Static_assert(sizeof(log_rec) == SLC_POOL_LOG_RECORD_SIZE, "log record size is 
 _Static_assert(sizeof(uint32_t) == SLC_POOL_CHUNK_RECORD_SIZE, "chunk record size is part of the footprint");
 _Static_assert((SLC_POOL_ALIGN & (SLC_POOL_ALIGN - 1)) == 0, "pool alignment is a power of two");
 _Static_assert(SLC_PAGE_COUNT_MAX < NONE && SLC_TABLE_COUNT_MAX < NONE, "indices never reach NONE");
+_Static_assert(SLC_CHUNK_NONE_INDEX == NONE && SLC_PAGE_NONE == NONE, "a record's NONE is the public one");
 _Static_assert(SLC_POOL_PARTITION_MAX <= 0xFFFFu, "partition indices fit 16 bits");
 
 /* A desc with its defaults resolved and its partitions laid out. */
@@ -558,17 +559,18 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
     SLC_ASSERT(pool != NULL && req != NULL && out != NULL);
     out->index = NONE;
     out->generation = 0;
-    if (req->chunk >= pool->max_chunks) {
+    const uint32_t chunk = req->chunk.index;
+    if (chunk >= pool->max_chunks) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u is out of range (max_chunks %u)",
-                        req->chunk, pool->max_chunks);
+                        chunk, pool->max_chunks);
     }
     if (req->partition.index >= pool->partition_count) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u does not exist (%u partitions)",
                         (unsigned)req->partition.index, pool->partition_count);
     }
-    if (pool->chunk_map[req->chunk] != NONE) {
-        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u already has page %u", req->chunk,
-                        pool->chunk_map[req->chunk]);
+    if (pool->chunk_map[chunk] != NONE) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u already has page %u", chunk,
+                        pool->chunk_map[chunk]);
     }
     partition_rec *part = &pool->parts[req->partition.index];
     uint32_t i, evicted = NONE;
@@ -600,17 +602,17 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
     }
     page_rec *p = &pool->pages[i];
     p->state = SLC_PAGE_LOADING;
-    p->chunk = req->chunk;
+    p->chunk = chunk;
     p->lod = req->lod;
     p->priority = req->priority;
     p->last_used = pool->frame;
     p->pins = 0;
     p->flags = 0;
-    pool->chunk_map[req->chunk] = i;
+    pool->chunk_map[chunk] = i;
     part->loading++;
     part->acquires++;
     pool->acquires++;
-    log_change(pool, evicted, i, req->chunk, req->partition.index);
+    log_change(pool, evicted, i, chunk, req->partition.index);
     out->index = i;
     out->generation = p->generation;
     return SLC_OK;
@@ -727,7 +729,7 @@ static void fill_info(const slc_pool *pool, uint32_t i, slc_page_info *out)
     out->page.index = i;
     out->page.generation = p->generation;
     out->state = p->state == SLC_PAGE_RESIDENT && p->pins > 0 ? SLC_PAGE_PINNED : (slc_page_state)p->state;
-    out->chunk = p->chunk;
+    out->chunk.index = p->chunk;
     out->partition.index = p->partition;
     out->pins = p->pins;
     out->lod = p->lod;
@@ -736,9 +738,10 @@ static void fill_info(const slc_pool *pool, uint32_t i, slc_page_info *out)
     pool->store.ops->locate(pool->store.self, i, &out->location);
 }
 
-slc_status slc_pool_lookup(const slc_pool *pool, uint32_t chunk, slc_page_info *out)
+slc_status slc_pool_lookup(const slc_pool *pool, slc_chunk_id id, slc_page_info *out)
 {
     SLC_ASSERT(pool != NULL && out != NULL);
+    const uint32_t chunk = id.index;
     if (chunk >= pool->max_chunks) {
         out->page.index = NONE;
         out->page.generation = 0;
@@ -953,9 +956,9 @@ size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entr
         const log_rec *r = &pool->log[slot];
         out[n].seq = seq;
         out[n].frame = r->frame;
-        out[n].evicted = r->evicted;
+        out[n].evicted.index = r->evicted;
         out[n].page = r->page;
-        out[n].loaded = r->loaded;
+        out[n].loaded.index = r->loaded;
         out[n].partition = r->partition;
     }
     return n;

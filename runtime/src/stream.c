@@ -230,9 +230,10 @@ static void unlock_page(slc_stream *s, uint32_t page)
  * ever published: one rule for the pinned and the streamed loads. */
 static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, unsigned char *scratch)
 {
+    const slc_chunk_id id = {chunk};
     slc_status st =
-        slc_pack_load_chunk(s->pack, chunk, dst, s->page_size, scratch, scratch != NULL ? s->scratch_size : 0);
-    return st == SLC_OK ? slc_pack_check_chunk(s->pack, chunk, dst) : st;
+        slc_pack_load_chunk(s->pack, id, dst, s->page_size, scratch, scratch != NULL ? s->scratch_size : 0);
+    return st == SLC_OK ? slc_pack_check_chunk(s->pack, id, dst) : st;
 }
 
 static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
@@ -320,7 +321,7 @@ static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st, uint64_t fr
     if (index < SLC_STREAM_FAILURE_RECORDS) {
         slc_stream_failure *rec = &s->totals.first_failures[index];
         rec->frame = frame;
-        rec->chunk = chunk;
+        rec->chunk.index = chunk;
         rec->status = st;
     }
 }
@@ -355,7 +356,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
         if (atomic_load_explicit(&slot->cancelled, memory_order_relaxed) != 0) {
             continue; /* its page was released when it was cancelled */
         }
-        const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, slot->chunk);
+        const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, (slc_chunk_id){slot->chunk});
         slc_page page = {slot->page, slot->generation};
         slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE
                             ? (slc_status)slot->status
@@ -487,22 +488,23 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
         return st;
     }
     const slc_pack_header *h = slc_pack_get_header(s->pack);
-    if (req->object >= h->object_count) {
+    const uint32_t object = req->object.index;
+    if (object >= h->object_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: request for object %u: the pack has %u objects", req->object, h->object_count);
+                        "stream: request for object %u: the pack has %u objects", object, h->object_count);
     }
     const slc_pack_object *o = slc_pack_get_object(s->pack, req->object);
     if (req->lod >= o->lod_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: request for object %u LOD %u: the object has %u levels", req->object, req->lod,
+                        "stream: request for object %u LOD %u: the object has %u levels", object, req->lod,
                         o->lod_count);
     }
     if (req->partition.index >= s->partition_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: request for object %u: partition %u does not exist (the pool has %u)", req->object,
+                        "stream: request for object %u: partition %u does not exist (the pool has %u)", object,
                         req->partition.index, s->partition_count);
     }
     const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + req->lod);
@@ -520,7 +522,7 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
         SLC_ASSERT(st == SLC_OK); /* counted above */
     }
     entry *e = &s->objects[s->object_count_frame++];
-    e->id = req->object;
+    e->id = object;
     e->priority = req->priority;
     e->flags = req->lod;
     e->partition = (uint8_t)req->partition.index;
@@ -529,9 +531,10 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
     return SLC_OK;
 }
 
-slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, slc_partition partition)
+slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t priority, slc_partition partition)
 {
     SLC_ASSERT(s != NULL);
+    const uint32_t chunk = id.index;
     slc_status st = check_requesting(s, "a chunk request");
     if (st != SLC_OK) {
         return st;
@@ -560,7 +563,7 @@ slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t prior
 /* The page of a chunk, if it is visible (resident or pinned). */
 static int visible(const slc_stream *s, uint32_t chunk, slc_page_info *info)
 {
-    if (slc_pool_lookup(s->pool, chunk, info) != SLC_OK) {
+    if (slc_pool_lookup(s->pool, (slc_chunk_id){chunk}, info) != SLC_OK) {
         return 0;
     }
     return info->state == SLC_PAGE_RESIDENT || info->state == SLC_PAGE_PINNED;
@@ -582,7 +585,7 @@ static void resolve_objects(slc_stream *s)
 {
     for (uint32_t i = 0; i < s->object_count_frame; i++) {
         entry *e = &s->objects[i];
-        const slc_pack_object *o = slc_pack_get_object(s->pack, e->id);
+        const slc_pack_object *o = slc_pack_get_object(s->pack, (slc_object_id){e->id});
         e->extra = SLC_STREAM_LOD_NONE;
         for (uint32_t lod = e->flags; lod < o->lod_count; lod++) {
             const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + lod);
@@ -696,8 +699,8 @@ static int retry_due(const slc_stream *s, const chunk_rec *r)
  * *room becomes 0 in the last case. */
 static int start_load(slc_stream *s, const entry *e, uint64_t pub, int *room)
 {
-    const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, e->id);
-    slc_pool_request pr = {e->id, {e->partition}, c->lod, e->priority};
+    const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, (slc_chunk_id){e->id});
+    slc_pool_request pr = {{e->id}, {e->partition}, c->lod, e->priority};
     slc_page page;
     slc_status st = slc_pool_acquire(s->pool, &pr, &page);
     if (st != SLC_OK) {
@@ -752,7 +755,7 @@ static uint64_t schedule(slc_stream *s)
         chunk_rec *r = &s->chunks[e->id];
         s->cur.chunks++;
         slc_page_info info;
-        if (slc_pool_lookup(s->pool, e->id, &info) == SLC_OK) {
+        if (slc_pool_lookup(s->pool, (slc_chunk_id){e->id}, &info) == SLC_OK) {
             if (info.state == SLC_PAGE_LOADING) {
                 s->cur.in_flight++;
                 continue;
@@ -885,14 +888,14 @@ slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_r
                         s->phase == PHASE_SCHEDULED ? s->object_count_frame : 0u);
     }
     const entry *e = &s->objects[index];
-    out->object = e->id;
+    out->object.index = e->id;
     out->requested_lod = e->flags;
     out->lod = e->extra;
     out->priority = e->priority;
     if (e->extra == SLC_STREAM_LOD_NONE) {
         return SLC_OK;
     }
-    const slc_pack_object *o = slc_pack_get_object(s->pack, e->id);
+    const slc_pack_object *o = slc_pack_get_object(s->pack, (slc_object_id){e->id});
     const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + e->extra);
     out->span_count = l->span_count;
     if (cap < l->span_count) {
@@ -905,7 +908,7 @@ slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_r
         int vis = visible(s, sp->chunk, &info);
         SLC_ASSERT(vis); /* resolved and touched: nothing evicts it before the next begin_frame */
         (void)vis;
-        spans[i].chunk = sp->chunk;
+        spans[i].chunk.index = sp->chunk;
         spans[i].first_cluster = sp->first_cluster;
         spans[i].cluster_count = sp->cluster_count;
         spans[i].page = info.page;
@@ -914,9 +917,10 @@ slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_r
     return SLC_OK;
 }
 
-slc_status slc_stream_get_chunk_page(const slc_stream *s, uint32_t chunk, slc_page_info *out)
+slc_status slc_stream_get_chunk_page(const slc_stream *s, slc_chunk_id id, slc_page_info *out)
 {
     SLC_ASSERT(s != NULL && out != NULL);
+    const uint32_t chunk = id.index;
     if (chunk >= s->chunk_count) {
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: chunk %u: the pack has %u chunks", chunk,
                         s->chunk_count);
@@ -928,8 +932,9 @@ slc_status slc_stream_get_chunk_page(const slc_stream *s, uint32_t chunk, slc_pa
     return SLC_OK;
 }
 
-void slc_stream_get_chunk(const slc_stream *s, uint32_t chunk, slc_stream_chunk_info *out)
+void slc_stream_get_chunk(const slc_stream *s, slc_chunk_id id, slc_stream_chunk_info *out)
 {
+    const uint32_t chunk = id.index;
     SLC_ASSERT(s != NULL && out != NULL && chunk < s->chunk_count);
     memset(out, 0, sizeof *out);
     const chunk_rec *r = &s->chunks[chunk];
@@ -1027,7 +1032,7 @@ bool slc_stream_check(const slc_stream *s)
     for (uint32_t i = 0; i < s->chunk_count; i++) {
         const chunk_rec *r = &s->chunks[i];
         slc_page_info info;
-        int found = slc_pool_lookup(s->pool, i, &info) == SLC_OK;
+        int found = slc_pool_lookup(s->pool, (slc_chunk_id){i}, &info) == SLC_OK;
         if (r->state > CH_FAILED || (r->state == CH_FAILED && r->attempts == 0)) {
             return false;
         }
@@ -1089,9 +1094,9 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
     uint32_t count = 0;
     slc_stream_pin_iter it;
     slc_stream_pin_iter_init(&it, s->pack, levels);
-    uint32_t chunk = 0;
+    slc_chunk_id chunk = {0};
     while (slc_stream_pin_iter_next(&it, &chunk)) {
-        chunk_rec *r = &s->chunks[chunk];
+        chunk_rec *r = &s->chunks[chunk.index];
         if (r->stamp != mark) {
             r->stamp = mark;
             count++;
@@ -1110,8 +1115,8 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
         if (r->stamp != mark) {
             continue;
         }
-        const slc_pack_chunk *pc = slc_pack_get_chunk(s->pack, c);
-        slc_pool_request pr = {c, part, pc->lod, 255u};
+        const slc_pack_chunk *pc = slc_pack_get_chunk(s->pack, (slc_chunk_id){c});
+        slc_pool_request pr = {{c}, part, pc->lod, 255u};
         slc_page page;
         void *dst = NULL;
         st = slc_pool_acquire(s->pool, &pr, &page);

@@ -62,20 +62,20 @@ void slc_stream_pin_iter_init(slc_stream_pin_iter *it, const slc_pack *pack, uin
     SLC_ASSERT(it != NULL && pack != NULL);
     it->pack = pack;
     it->levels = levels;
-    it->object = 0;
+    it->object.index = 0;
     it->lod = 0;
     it->span = 0;
     it->started = false;
 }
 
-bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, uint32_t *chunk)
+bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, slc_chunk_id *chunk)
 {
     SLC_ASSERT(it != NULL && chunk != NULL);
     if (it->levels == 0) {
         return false;
     }
     const uint32_t objects = slc_pack_get_header(it->pack)->object_count;
-    while (it->object < objects) {
+    while (it->object.index < objects) {
         const slc_pack_object *o = slc_pack_get_object(it->pack, it->object);
         if (!it->started) {
             it->lod = o->lod_count > it->levels ? o->lod_count - it->levels : 0;
@@ -85,14 +85,14 @@ bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, uint32_t *chunk)
         while (it->lod < o->lod_count) {
             const slc_pack_lod *l = slc_pack_get_lod(it->pack, o->first_lod + it->lod);
             if (it->span < l->span_count) {
-                *chunk = slc_pack_get_span(it->pack, l->first_span + it->span)->chunk;
+                chunk->index = slc_pack_get_span(it->pack, l->first_span + it->span)->chunk;
                 it->span++;
                 return true;
             }
             it->lod++;
             it->span = 0;
         }
-        it->object++;
+        it->object.index++;
         it->started = false;
     }
     return false;

@@ -119,12 +119,12 @@ static void run(const uint8_t *data, size_t size)
         }
         const slc_pack_header *h = slc_pack_get_header(p);
         for (uint32_t c = 0; c < h->chunk_count && c < 64; c++) {
-            if (slc_pack_load_chunk(p, c, page, sizeof page, scratch, sizeof scratch) == SLC_OK) {
-                (void)slc_pack_check_chunk(p, c, page);
+            if (slc_pack_load_chunk(p, (slc_chunk_id){c}, page, sizeof page, scratch, sizeof scratch) == SLC_OK) {
+                (void)slc_pack_check_chunk(p, (slc_chunk_id){c}, page);
             }
         }
         for (uint32_t o = 0; o < h->object_count && o < 64; o++) {
-            (void)slc_pack_get_string(p, slc_pack_get_object(p, o)->name);
+            (void)slc_pack_get_string(p, slc_pack_get_object(p, (slc_object_id){o})->name);
         }
         slc_pack_close(p);
     }

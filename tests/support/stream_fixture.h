@@ -47,7 +47,7 @@ static inline uint32_t sfx_camera_requests(uint32_t t, uint32_t objects, slc_str
         if (d > 60) {
             continue;
         }
-        out[n].object = o;
+        out[n].object.index = o;
         out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
         out[n].priority = (uint8_t)(255 - d);
         out[n].partition.index = 0;
@@ -73,7 +73,7 @@ static inline uint64_t sfx_hash_results(slc_stream *s, uint64_t h)
     for (uint32_t i = 0; i < slc_stream_result_count(s); i++) {
         slc_stream_result r;
         assert_int_equal(slc_stream_resident(s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
-        h = sfx_mix(h, (uint64_t)r.object << 8 | r.lod);
+        h = sfx_mix(h, (uint64_t)r.object.index << 8 | r.lod);
     }
     return h;
 }
@@ -135,7 +135,7 @@ static inline uint32_t sfx_check_results(slc_stream *s, const slc_pack *pk, sfx_
             slc_page_info info;
             assert_int_equal(slc_stream_get_chunk_page(s, spans[k].chunk, &info), SLC_OK);
             assert_int_equal(info.page.index, spans[k].page.index);
-            assert_int_equal(info.chunk, spans[k].chunk);
+            assert_int_equal(info.chunk.index, spans[k].chunk.index);
             assert_true(info.last_used == ss.frame); /* used by this frame: protected while it is in flight */
             check(user, &spans[k], ss.frame);
         }

@@ -738,7 +738,7 @@ static uint32_t run_camera(uint32_t t, uint32_t objects, slc_stream_object_reque
         if (d > 60) {
             continue;
         }
-        out[n].object = o;
+        out[n].object.index = o;
         out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
         out[n].priority = (uint8_t)(255 - d);
         out[n].partition.index = 0;

@@ -166,7 +166,7 @@ static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_
         if (dist > 60) {
             continue;
         }
-        out[n].object = o;
+        out[n].object.index = o;
         out[n].lod = (uint8_t)(dist < 15 ? 0 : dist < 35 ? 1 : 2);
         out[n].priority = (uint8_t)(255 - dist);
         out[n].partition.index = 0;
@@ -187,7 +187,7 @@ static void check_results(sff_fixture *f, const disk *d)
         assert_true(r.lod != SLC_STREAM_LOD_NONE); /* pinned coarsest levels: never a hole */
         assert_true(r.lod >= r.requested_lod);
         for (uint32_t k = 0; k < r.span_count; k++) {
-            uint32_t c = spans[k].chunk;
+            uint32_t c = spans[k].chunk.index;
             assert_non_null(spans[k].location.host);
             if (XXH3_64bits(spans[k].location.host, d->pack.decoded_size[c]) != d->pack.decoded_xxh3[c]) {
                 fail_msg("chunk %u: its page holds other bytes", c);
@@ -248,11 +248,11 @@ static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t 
         /* every failed chunk keeps the status the fault gives it */
         for (uint32_t c = 0; c < d->pack.chunk_count; c++) {
             slc_stream_chunk_info ci;
-            slc_stream_get_chunk(f.s, c, &ci);
+            slc_stream_get_chunk(f.s, (slc_chunk_id){c}, &ci);
             if (ci.state != SLC_STREAM_CHUNK_FAILED) {
                 continue;
             }
-            const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, c);
+            const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, (slc_chunk_id){c});
             slc_status want = kind == F_EIO                ? SLC_E_IO
                               : kind == F_SHORT            ? SLC_E_IO_SHORT
                               : kind == F_TRUNCATE         ? SLC_E_IO_SHORT

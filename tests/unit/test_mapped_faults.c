@@ -58,7 +58,7 @@ static void frame(sff_fixture *f, uint32_t first, uint32_t end)
     assert_int_equal(slc_stream_begin_frame(f->s, NULL), SLC_OK);
     for (uint32_t c = first; c < end; c++) {
         if (!pinned(c)) {
-            assert_int_equal(slc_stream_request_chunk(f->s, c, 10, (slc_partition){0}), SLC_OK);
+            assert_int_equal(slc_stream_request_chunk(f->s, (slc_chunk_id){c}, 10, (slc_partition){0}), SLC_OK);
         }
     }
     assert_int_equal(slc_stream_end_frame(f->s), SLC_OK);
@@ -68,9 +68,9 @@ static void frame(sff_fixture *f, uint32_t first, uint32_t end)
 static void assert_holds(sff_fixture *f, const disk *d, uint32_t chunk)
 {
     slc_page_info info;
-    if (slc_stream_get_chunk_page(f->s, chunk, &info) != SLC_OK) {
+    if (slc_stream_get_chunk_page(f->s, (slc_chunk_id){chunk}, &info) != SLC_OK) {
         slc_stream_chunk_info ci;
-        slc_stream_get_chunk(f->s, chunk, &ci);
+        slc_stream_get_chunk(f->s, (slc_chunk_id){chunk}, &ci);
         fail_msg("chunk %u is not visible (state %d, %s)", chunk, (int)ci.state, slc_status_name(ci.status));
     }
     assert_non_null(info.location.host);
@@ -90,8 +90,8 @@ static void truncation_run(disk *d, uint32_t workers)
     long ps = sysconf(_SC_PAGESIZE);
     assert_true(ps > 0);
     /* a page boundary at or before chunk n/2: every byte past it is gone */
-    uint64_t cut = slc_pack_get_chunk(f.pk, n / 2u)->offset / (uint64_t)ps * (uint64_t)ps;
-    assert_true(cut > slc_pack_get_chunk(f.pk, 8)->offset + slc_pack_get_chunk(f.pk, 8)->stored_size);
+    uint64_t cut = slc_pack_get_chunk(f.pk, (slc_chunk_id){n / 2u})->offset / (uint64_t)ps * (uint64_t)ps;
+    assert_true(cut > slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->offset + slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->stored_size);
 
     /* before the cut: the first 8 chunks */
     frame(&f, 0, 8);
@@ -112,15 +112,15 @@ static void truncation_run(disk *d, uint32_t workers)
             continue;
         }
         slc_stream_chunk_info ci;
-        slc_stream_get_chunk(f.s, c, &ci);
-        const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, c);
+        slc_stream_get_chunk(f.s, (slc_chunk_id){c}, &ci);
+        const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, (slc_chunk_id){c});
         if (rec->offset + rec->stored_size > cut) {
             if (ci.state != SLC_STREAM_CHUNK_FAILED || ci.status != SLC_E_IO || ci.attempts != 1) {
                 fail_msg("%u workers: chunk %u past the cut: state %d, %s, %u attempts", workers, c, (int)ci.state,
                          slc_status_name(ci.status), ci.attempts);
             }
             slc_page_info info;
-            assert_int_equal(slc_stream_get_chunk_page(f.s, c, &info), SLC_E_NOT_FOUND); /* nothing published */
+            assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){c}, &info), SLC_E_NOT_FOUND); /* nothing published */
             gone++;
         } else {
             assert_holds(&f, d, c);

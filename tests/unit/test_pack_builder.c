@@ -187,9 +187,9 @@ static void reference_reader_accepts(const parsed *p)
     unsigned char *page = malloc(p->h.page_size);
     assert_non_null(page);
     for (uint32_t c = 0; c < p->h.chunk_count; c++) {
-        s = slc_pack_load_chunk(pk, c, page, p->h.page_size, NULL, 0);
+        s = slc_pack_load_chunk(pk, (slc_chunk_id){c}, page, p->h.page_size, NULL, 0);
         if (s == SLC_OK) {
-            s = slc_pack_check_chunk(pk, c, page);
+            s = slc_pack_check_chunk(pk, (slc_chunk_id){c}, page);
         }
         if (s != SLC_OK) {
             fail_msg("reference reader, chunk %u: %s: %s", c, slc_status_name(s), logged.message);

@@ -79,7 +79,7 @@ static void load_all_and_compare(slc_pack *p, void *scr, size_t scr_size)
 {
     for (uint32_t c = 0; c < TP_CHUNKS; c++) {
         memset(page, 0xcd, sizeof page);
-        assert_int_equal(slc_pack_load_chunk(p, c, page, sizeof page, scr, scr_size), SLC_OK);
+        assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){c}, page, sizeof page, scr, scr_size), SLC_OK);
         assert_memory_equal(page, tp.decoded[c], tp.decoded_size[c]);
         if (tp.decoded_size[c] < TP_PAGE) {
             assert_int_equal(page[tp.decoded_size[c]], 0xcd); /* nothing written past the chunk */
@@ -96,9 +96,9 @@ static void test_opens_valid_pack_from_memory(void **state)
     assert_int_equal(h->chunk_count, TP_CHUNKS);
     assert_int_equal(h->object_count, TP_OBJECTS);
     assert_int_equal(h->instance_count, TP_INSTANCES);
-    assert_int_equal(slc_pack_get_chunk(p, 1)->codec, SLC_PACK_CODEC_LZ4);
-    assert_string_equal(slc_pack_get_string(p, slc_pack_get_object(p, 0)->name), "box");
-    assert_string_equal(slc_pack_get_string(p, slc_pack_get_object(p, 1)->name), "tree");
+    assert_int_equal(slc_pack_get_chunk(p, (slc_chunk_id){1})->codec, SLC_PACK_CODEC_LZ4);
+    assert_string_equal(slc_pack_get_string(p, slc_pack_get_object(p, (slc_object_id){0})->name), "box");
+    assert_string_equal(slc_pack_get_string(p, slc_pack_get_object(p, (slc_object_id){1})->name), "tree");
     assert_string_equal(slc_pack_get_string(p, slc_pack_get_instance(p, 0)->name), "door");
     assert_string_equal(slc_pack_get_string(p, slc_pack_get_instance(p, 2)->name), "");
     assert_int_equal(slc_pack_get_lod(p, 3)->first_span, 3);
@@ -112,7 +112,7 @@ static void test_opens_valid_pack_from_memory(void **state)
     slc_pack_close(p);
     slc_arena_get_stats(meta, &st);
     assert_int_equal(st.used, 0);
-    expect_assert_failure(slc_pack_get_chunk(p, TP_CHUNKS)); /* p's memory is reused, but the index check holds */
+    expect_assert_failure(slc_pack_get_chunk(p, (slc_chunk_id){TP_CHUNKS})); /* p's memory is reused, but the index check holds */
 }
 
 static void test_opens_valid_pack_from_file_mapped_and_pread(void **state)
@@ -136,7 +136,7 @@ static void test_opens_valid_pack_from_file_mapped_and_pread(void **state)
                                        ? tp_chunk(&tp, 1)->stored_size
                                        : tp_chunk(&tp, 2)->stored_size);
             /* Scratch too small for an LZ4 chunk: refused, named. */
-            assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, scratch, 10), SLC_E_CAPACITY);
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, 10), SLC_E_CAPACITY);
             char want[160];
             snprintf(want, sizeof want, "pack 'file.pack': chunk 1: %u stored bytes do not fit 10 bytes of scratch",
                      tp_chunk(&tp, 1)->stored_size);
@@ -392,7 +392,7 @@ static void test_chunk_larger_than_a_page(void **state)
     fresh(NULL);
     slc_pack *p;
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 1, page, TP_PAGE - 1, NULL, 0), SLC_E_PACK_CHUNK_SIZE);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, TP_PAGE - 1, NULL, 0), SLC_E_PACK_CHUNK_SIZE);
     assert_string_equal(logged.message, "pack 't.pack': chunk 1: decodes to 4096 bytes, more than the 4095-byte page");
     slc_pack_close(p);
 }
@@ -404,7 +404,7 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
     /* A flipped stored byte: the checksum catches it before the decoder. */
     tp.data[tp_chunk(&tp, 1)->offset + 3] ^= 0x40;
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, NULL, 0), SLC_E_PACK_CHUNK_CHECKSUM);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, NULL, 0), SLC_E_PACK_CHUNK_CHECKSUM);
     char want[200];
     snprintf(want, sizeof want,
              "pack 't.pack': chunk 1: XXH3 of its %u stored bytes is 0x%llx, the chunk table says 0x%llx",
@@ -413,8 +413,8 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
              (unsigned long long)tp_chunk(&tp, 1)->xxh3);
     assert_string_equal(logged.message, want);
     /* The reader stays usable: the other chunks load. */
-    assert_int_equal(slc_pack_load_chunk(p, 0, page, sizeof page, NULL, 0), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_OK);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){0}, page, sizeof page, NULL, 0), SLC_OK);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){2}, page, sizeof page, NULL, 0), SLC_OK);
     assert_memory_equal(page, tp.decoded[2], tp.decoded_size[2]);
     slc_pack_close(p);
 
@@ -425,10 +425,10 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
     c->xxh3 = XXH3_64bits(tp.data + c->offset, c->stored_size);
     tp_reseal(&tp);
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){2}, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
     assert_true(strncmp(logged.message, "pack 't.pack': chunk 2: LZ4 rejects its", 39) == 0);
     assert_non_null(strstr(logged.message, "corrupt, or longer than the 2500 bytes its record says"));
-    assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, NULL, 0), SLC_OK);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, NULL, 0), SLC_OK);
     slc_pack_close(p);
 
     /* Valid LZ4 whose output is shorter than the record says. */
@@ -436,7 +436,7 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
     tp_chunk(&tp, 2)->decoded_size = 2600;
     tp_reseal(&tp);
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_DECODED_SIZE);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){2}, page, sizeof page, NULL, 0), SLC_E_PACK_DECODED_SIZE);
     assert_string_equal(logged.message, "pack 't.pack': chunk 2: decoded to 2500 bytes, the chunk table says 2600");
     slc_pack_close(p);
     /* ... or longer: the decoder stops at the record's size. */
@@ -445,7 +445,7 @@ static void test_chunk_checksum_corrupt_lz4_and_size_mismatch(void **state)
     tp_reseal(&tp);
     memset(page, 0xcd, sizeof page);
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 2, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){2}, page, sizeof page, NULL, 0), SLC_E_PACK_CORRUPT);
     assert_non_null(strstr(logged.message, "longer than the 2400 bytes its record says"));
     assert_int_equal(page[2400], 0xcd);
     slc_pack_close(p);
@@ -487,14 +487,14 @@ static void test_read_errors_are_named(void **state)
             assert_int_equal(s, SLC_OK);
             /* Chunk 1 is LZ4: its read goes to scratch. */
             f.reads_left = 0;
-            assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, scratch, sizeof scratch), f.failure);
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch), f.failure);
             char want[200];
             snprintf(want, sizeof want, "pack 'io.pack': chunk 1: read of %u bytes at offset %llu failed (%s)",
                      tp_chunk(&tp, 1)->stored_size, (unsigned long long)tp_chunk(&tp, 1)->offset,
                      slc_status_describe(f.failure));
             assert_string_equal(logged.message, want);
             f.reads_left = 100;
-            assert_int_equal(slc_pack_load_chunk(p, 1, page, sizeof page, scratch, sizeof scratch), SLC_OK);
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch), SLC_OK);
             slc_pack_close(p);
         }
     }
@@ -513,7 +513,7 @@ static void test_every_flipped_byte_is_caught_or_harmless(void **state)
         int bad = s != SLC_OK;
         if (s == SLC_OK) {
             for (uint32_t c = 0; c < TP_CHUNKS; c++) {
-                if (slc_pack_load_chunk(p, c, page, sizeof page, NULL, 0) != SLC_OK) {
+                if (slc_pack_load_chunk(p, (slc_chunk_id){c}, page, sizeof page, NULL, 0) != SLC_OK) {
                     bad = 1;
                 } else if (memcmp(page, tp.decoded[c], tp.decoded_size[c]) != 0) {
                     fail_msg("byte %zu flipped: chunk %u decoded to other bytes without an error", i, c);
@@ -540,8 +540,8 @@ static void expect_content(void (*edit)(unsigned char *), slc_status want, const
     tp_reseal(&tp);
     slc_pack *p;
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-    assert_int_equal(slc_pack_load_chunk(p, 0, page, sizeof page, NULL, 0), SLC_OK);
-    slc_status s = slc_pack_check_chunk(p, 0, page);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){0}, page, sizeof page, NULL, 0), SLC_OK);
+    slc_status s = slc_pack_check_chunk(p, (slc_chunk_id){0}, page);
     if (s != want || (message != NULL && strcmp(logged.message, message) != 0)) {
         fail_msg("got %s \"%s\", want %s \"%s\"", slc_status_name(s), logged.message, slc_status_name(want),
                  message ? message : "");
@@ -563,8 +563,8 @@ static void test_checks_decoded_chunk_contents(void **state)
     for (uint32_t c = 1; c < TP_CHUNKS; c++) { /* the LZ4 chunks too */
         slc_pack *p;
         assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
-        assert_int_equal(slc_pack_load_chunk(p, c, page, sizeof page, NULL, 0), SLC_OK);
-        assert_int_equal(slc_pack_check_chunk(p, c, page), SLC_OK);
+        assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){c}, page, sizeof page, NULL, 0), SLC_OK);
+        assert_int_equal(slc_pack_check_chunk(p, (slc_chunk_id){c}, page), SLC_OK);
         slc_pack_close(p);
     }
     expect_content(edit_magic, SLC_E_PACK_CHUNK_CONTENT,

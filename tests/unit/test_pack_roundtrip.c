@@ -196,9 +196,9 @@ static void reader_open(reader *r, const char *path, unsigned flags, const char 
     assert_non_null(r->pages);
     for (uint32_t c = 0; c < r->h->chunk_count; c++) {
         unsigned char *page = r->pages + (size_t)c * r->h->page_size;
-        s = slc_pack_load_chunk(r->pack, c, page, r->h->page_size, scratch, scratch_size);
+        s = slc_pack_load_chunk(r->pack, (slc_chunk_id){c}, page, r->h->page_size, scratch, scratch_size);
         if (s == SLC_OK) {
-            s = slc_pack_check_chunk(r->pack, c, page);
+            s = slc_pack_check_chunk(r->pack, (slc_chunk_id){c}, page);
         }
         if (s != SLC_OK) {
             fail_msg("%s: chunk %u: %s: %s", what, c, slc_status_name(s), r->logged.message);
@@ -358,14 +358,14 @@ static triangle *source_triangles(const src_mesh *m)
  * unit length. */
 static triangle *decode_level(const reader *r, uint32_t o, uint32_t l, uint32_t *count)
 {
-    const slc_pack_object *ob = slc_pack_get_object(r->pack, o);
+    const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
     const slc_pack_lod *lod = slc_pack_get_lod(r->pack, ob->first_lod + l);
     triangle *out = calloc((size_t)lod->triangle_count + 1, sizeof *out);
     assert_non_null(out);
     uint32_t n = 0, verts = 0;
     for (uint32_t s = 0; s < lod->span_count; s++) {
         const slc_pack_span *sp = slc_pack_get_span(r->pack, lod->first_span + s);
-        const slc_pack_chunk *ch = slc_pack_get_chunk(r->pack, sp->chunk);
+        const slc_pack_chunk *ch = slc_pack_get_chunk(r->pack, (slc_chunk_id){sp->chunk});
         assert_int_equal(ch->lod, l);
         const unsigned char *page = page_of(r, sp->chunk);
         for (uint32_t i = sp->first_cluster; i < (uint32_t)sp->first_cluster + sp->cluster_count; i++) {
@@ -425,7 +425,7 @@ static triangle *decode_level(const reader *r, uint32_t o, uint32_t l, uint32_t 
  * equal. */
 static void expect_same_triangles(const reader *r, uint32_t o, const src_mesh *m, triangle *got, uint32_t count)
 {
-    const slc_pack_object *ob = slc_pack_get_object(r->pack, o);
+    const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
     if (count != m->triangle_count) {
         fail_msg("%s: object %u '%s': %u triangles at level 0, the source has %u", r->what, o, m->name, count,
                  m->triangle_count);
@@ -478,7 +478,7 @@ static void expect_name(const reader *r, uint32_t offset, const char *want, cons
 
 static void expect_object(const reader *r, uint32_t o, const src_mesh *m, int quantized)
 {
-    const slc_pack_object *ob = slc_pack_get_object(r->pack, o);
+    const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
     expect_name(r, ob->name, m->name, "object", o);
 
     uint32_t attr = (m->nrm != NULL ? SLC_PACK_ATTR_NORMAL : 0u) | (m->uv != NULL ? SLC_PACK_ATTR_UV : 0u);
@@ -970,7 +970,7 @@ static void test_random_heightfield_glb_round_trips_with_its_lod_chain(void **st
         reader r;
         reader_open(&r, tracked_path(quantized ? "roundtrip-quantized.pack" : "roundtrip-float.pack"),
                     SLC_PLATFORM_FILE_DEFAULT, "terrain.glb");
-        const slc_pack_object *ob = slc_pack_get_object(r.pack, 0);
+        const slc_pack_object *ob = slc_pack_get_object(r.pack, (slc_object_id){0});
         print_message("%s pack: %u levels, %u chunks, level 0 in %u spans, coarsest %u triangles\n",
                       quantized ? "quantized" : "float", ob->lod_count, r.h->chunk_count,
                       slc_pack_get_lod(r.pack, ob->first_lod)->span_count,

@@ -130,7 +130,7 @@ static slc_pool *fake_pool(uint32_t pages, uint32_t max_chunks, uint32_t fif, sl
 
 static slc_pool_request req_of(uint32_t chunk, uint16_t partition, uint8_t lod, uint8_t priority)
 {
-    slc_pool_request r = {chunk, {partition}, lod, priority};
+    slc_pool_request r = {{chunk}, {partition}, lod, priority};
     return r;
 }
 
@@ -179,7 +179,7 @@ static void frames(slc_pool *pool, int n)
 static uint32_t page_of(const slc_pool *pool, uint32_t chunk)
 {
     slc_page_info info;
-    slc_status s = slc_pool_lookup(pool, chunk, &info);
+    slc_status s = slc_pool_lookup(pool, (slc_chunk_id){chunk}, &info);
     return s == SLC_OK ? info.page.index : SLC_PAGE_NONE;
 }
 
@@ -203,7 +203,7 @@ static void expect_logged(slc_status got, slc_status want, const char *message)
 static uint64_t chain_hash(uint64_t h, const slc_pool_log_entry *e)
 {
     unsigned char b[24];
-    const uint32_t words[6] = {(uint32_t)e->frame, (uint32_t)(e->frame >> 32), e->evicted, e->page, e->loaded,
+    const uint32_t words[6] = {(uint32_t)e->frame, (uint32_t)(e->frame >> 32), e->evicted.index, e->page, e->loaded.index,
                                e->partition};
     for (int w = 0; w < 6; w++) {
         for (int i = 0; i < 4; i++) {
@@ -272,7 +272,7 @@ static void test_init_with_zeroed_desc_gives_defaults(void **state)
     slc_pool_request r = req_of(65535, 0, 0, 0);
     slc_page page;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
-    r.chunk = 65536;
+    r.chunk.index = 65536;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_INVALID);
     fake.manual = 1;
     frames(pool, 2);
@@ -418,7 +418,7 @@ static void test_states_from_free_to_pinned_and_back(void **state)
     slc_page_info info;
     slc_pool_get_page(pool, 0, &info);
     assert_int_equal(info.state, SLC_PAGE_FREE);
-    assert_int_equal(info.chunk, SLC_CHUNK_NONE);
+    assert_int_equal(info.chunk.index, SLC_CHUNK_NONE_INDEX);
 
     slc_pool_request r = req_of(7, 0, 2, 9);
     slc_page page;
@@ -427,7 +427,7 @@ static void test_states_from_free_to_pinned_and_back(void **state)
     assert_int_equal(page.index, 0); /* free pages go lowest index first */
     assert_int_equal(page.generation, 1);
     assert_int_equal(state_of(pool, page), SLC_PAGE_LOADING);
-    assert_int_equal(slc_pool_lookup(pool, 7, &info), SLC_OK); /* a loading page is found, with its state */
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){7}, &info), SLC_OK); /* a loading page is found, with its state */
     assert_int_equal(info.state, SLC_PAGE_LOADING);
     assert_int_equal(info.lod, 2);
     assert_int_equal(info.priority, 9);
@@ -477,7 +477,7 @@ static void test_states_from_free_to_pinned_and_back(void **state)
     assert_int_equal(slc_pool_release(pool, page), SLC_OK);
     CHECK(pool);
     assert_int_equal(state_of(pool, page), SLC_PAGE_FREE);
-    assert_int_equal(slc_pool_lookup(pool, 7, &info), SLC_E_NOT_FOUND);
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){7}, &info), SLC_E_NOT_FOUND);
     assert_int_equal(info.page.index, SLC_PAGE_NONE);
     slc_pool_get_stats(pool, &st);
     assert_int_equal(st.free, 4);
@@ -493,19 +493,19 @@ static void test_lookup_gives_location_and_generation(void **state)
         load(pool, 20 + c);
     }
     slc_page_info info;
-    assert_int_equal(slc_pool_lookup(pool, 29, &info), SLC_OK);
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){29}, &info), SLC_OK);
     assert_int_equal(info.page.index, 9);
     assert_int_equal(info.page.generation, 1);
-    assert_int_equal(info.chunk, 29);
+    assert_int_equal(info.chunk.index, 29);
     assert_int_equal(info.state, SLC_PAGE_RESIDENT);
     assert_int_equal(info.partition.index, 0);
     assert_int_equal(info.location.segment, 2);
     assert_int_equal(info.location.offset, 1 * FAKE_PAGE_SIZE);
     assert_ptr_equal(info.location.host, fake.mem + 9 * FAKE_PAGE_SIZE);
     assert_int_equal(((unsigned char *)info.location.host)[0], 29);
-    assert_int_equal(slc_pool_lookup(pool, 31, &info), SLC_E_NOT_FOUND);
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){31}, &info), SLC_E_NOT_FOUND);
     logged.message[0] = '\0';
-    expect_logged(slc_pool_lookup(pool, 32, &info), SLC_E_INVALID, "pool: chunk 32 is out of range (max_chunks 32)");
+    expect_logged(slc_pool_lookup(pool, (slc_chunk_id){32}, &info), SLC_E_INVALID, "pool: chunk 32 is out of range (max_chunks 32)");
     assert_int_equal(info.page.index, SLC_PAGE_NONE);
 }
 
@@ -519,7 +519,7 @@ static void test_acquire_refusals_change_nothing(void **state)
     slc_pool_stats before, after;
     slc_pool_get_stats(pool, &before);
 
-    r.chunk = 8;
+    r.chunk.index = 8;
     expect_logged(slc_pool_acquire(pool, &r, &none), SLC_E_INVALID, "pool: chunk 8 is out of range (max_chunks 8)");
     assert_int_equal(none.index, SLC_PAGE_NONE);
     assert_int_equal(none.generation, 0);
@@ -532,9 +532,9 @@ static void test_acquire_refusals_change_nothing(void **state)
     assert_memory_equal(&before, &after, sizeof before);
 
     /* Every page loading: nothing can be given; counted, not logged. */
-    r.chunk = 2;
+    r.chunk.index = 2;
     assert_int_equal(slc_pool_acquire(pool, &r, &b), SLC_OK);
-    r.chunk = 3;
+    r.chunk.index = 3;
     logged.calls = 0;
     assert_int_equal(slc_pool_acquire(pool, &r, &none), SLC_E_POOL_BUSY);
     assert_int_equal(logged.calls, 0);
@@ -587,7 +587,7 @@ static void test_write_refusals(void **state)
     assert_int_equal(slc_pool_write_end(pool, page, FAKE_PAGE_SIZE), SLC_OK);
     assert_int_equal(state_of(pool, page), SLC_PAGE_RESIDENT);
     /* A load abandoned with its write open: the page is simply free again. */
-    r.chunk = 3;
+    r.chunk.index = 3;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
     assert_int_equal(slc_pool_write_begin(pool, page, &dst), SLC_OK);
     assert_int_equal(slc_pool_release(pool, page), SLC_OK);
@@ -621,7 +621,7 @@ static void test_stale_handles_are_detected_never_aliased(void **state)
     CHECK(pool);
     slc_page_info info;
     slc_pool_get_page(pool, 0, &info);
-    assert_int_equal(info.chunk, 2); /* nothing reached chunk 2 through the old handle */
+    assert_int_equal(info.chunk.index, 2); /* nothing reached chunk 2 through the old handle */
     assert_int_equal(info.pins, 0);
     assert_int_equal(slc_pool_touch(pool, now, 0), SLC_OK);
     end(pool);
@@ -768,7 +768,7 @@ static void test_host_store_retires_at_submit(void **state)
     begin(pool);
     for (uint32_t c = 0; c < 4; c++) {
         slc_page_info info;
-        assert_int_equal(slc_pool_lookup(pool, c, &info), SLC_OK);
+        assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){c}, &info), SLC_OK);
         assert_int_equal(slc_pool_touch(pool, info.page, 0), SLC_OK);
     }
     end(pool);
@@ -883,7 +883,7 @@ static void test_priority_touch_updates_the_key(void **state)
     CHECK(pool);
     end(pool);
     begin(pool); /* frame 3: the touch in frame 2 is safe; b now outranks chunk 3 */
-    r.chunk = 5;
+    r.chunk.index = 5;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
     assert_int_equal(page_of(pool, 3), SLC_PAGE_NONE);
     assert_int_equal(page_of(pool, 2), b.index);
@@ -922,14 +922,14 @@ static void test_pinned_pages_are_never_evicted(void **state)
         slc_page_info info;
         begin(pool);
         for (uint32_t c = 0; c < 64; c++) {
-            if (slc_pool_lookup(pool, c, &info) == SLC_OK && info.state == SLC_PAGE_RESIDENT) {
+            if (slc_pool_lookup(pool, (slc_chunk_id){c}, &info) == SLC_OK && info.state == SLC_PAGE_RESIDENT) {
                 assert_int_equal(slc_pool_pin(pool, info.page), SLC_OK);
             }
         }
         end(pool);
         frames(pool, 2);
         begin(pool);
-        r.chunk = 63;
+        r.chunk.index = 63;
         slc_page page;
         assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_POOL_BUSY);
         expect_logged(slc_pool_release(pool, coarse), SLC_E_INVALID,
@@ -980,17 +980,17 @@ static void test_release_paths_and_free_page_reuse(void **state)
     slc_page page;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK); /* the freed page first, no eviction */
     assert_int_equal(page.index, p[2].index);
-    r.chunk = 10;
+    r.chunk.index = 10;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK); /* evicts 0: moves the safe pages into the heap */
     assert_int_equal(page.index, p[0].index);
     assert_int_equal(slc_pool_release(pool, p[3]), SLC_OK); /* from the heap */
     assert_int_equal(slc_pool_release(pool, p[1]), SLC_OK); /* frame 1 is safe now */
     CHECK(pool);
     /* The free stack: the most recently freed page first. */
-    r.chunk = 11;
+    r.chunk.index = 11;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
     assert_int_equal(page.index, p[1].index);
-    r.chunk = 12;
+    r.chunk.index = 12;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
     assert_int_equal(page.index, p[3].index);
     slc_pool_stats st;
@@ -1074,7 +1074,7 @@ static void test_partition_flood_leaves_other_partitions_untouched(void **state)
         /* The gauges: the same pages, generations and bytes. */
         for (uint32_t i = 0; i < 4; i++) {
             slc_page_info info;
-            assert_int_equal(slc_pool_lookup(pool, i, &info), SLC_OK);
+            assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){i}, &info), SLC_OK);
             assert_int_equal(info.page.index, g[i].index);
             assert_int_equal(info.page.generation, g[i].generation);
             assert_memory_equal(info.location.host, snapshot[i], PAGE_SIZE);
@@ -1126,9 +1126,10 @@ static void test_eviction_log_entries_ring_and_hash(void **state)
     assert_int_equal(slc_pool_release(pool, six), SLC_OK);
     load_in(pool, 8, 1, 0, 0);
     end(pool);
-    const uint32_t N = SLC_CHUNK_NONE;
+    const uint32_t N = SLC_CHUNK_NONE_INDEX;
     const slc_pool_log_entry want[] = {
-        {0, 0, N, 0, 5, 0}, {1, 0, N, 1, 6, 1}, {2, 1, 5, 0, 7, 0}, {3, 1, 6, 1, N, 1}, {4, 1, N, 1, 8, 1},
+        {0, 0, {N}, 0, {5}, 0}, {1, 0, {N}, 1, {6}, 1}, {2, 1, {5}, 0, {7}, 0}, {3, 1, {6}, 1, {N}, 1},
+        {4, 1, {N}, 1, {8}, 1},
     };
     uint64_t hash = 0;
     for (int i = 0; i < 5; i++) {
@@ -1158,10 +1159,10 @@ static void test_eviction_log_entries_ring_and_hash(void **state)
     slc_page page;
     slc_page_info info;
     begin(pool);
-    assert_int_equal(slc_pool_lookup(pool, 7, &info), SLC_OK);
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){7}, &info), SLC_OK);
     assert_int_equal(slc_pool_touch(pool, info.page, 0), SLC_OK);
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_POOL_BUSY);
-    r.chunk = 99;
+    r.chunk.index = 99;
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_INVALID);
     slc_pool_get_stats(pool, &st);
     assert_int_equal(st.log_count, 5);
@@ -1206,7 +1207,7 @@ static void model_init(model *m, const slc_pool_desc *d)
         m->count[p] = count;
         for (uint32_t k = 0; k < count; k++) {
             m->stack[p][k] = first + count - 1 - k; /* pops come out lowest index first */
-            m->pg[first + k] = (mpage){SLC_PAGE_FREE, 0, SLC_CHUNK_NONE, 1, 0, 0, 0, (uint16_t)p, 0, 0};
+            m->pg[first + k] = (mpage){SLC_PAGE_FREE, 0, SLC_CHUNK_NONE_INDEX, 1, 0, 0, 0, (uint16_t)p, 0, 0};
         }
         m->top[p] = count;
         first += count;
@@ -1221,7 +1222,7 @@ static uint64_t model_safe(const model *m) { return m->frame >= m->fif ? m->fram
 
 static void model_log(model *m, uint32_t evicted, uint32_t page, uint32_t loaded, uint32_t part)
 {
-    slc_pool_log_entry e = {m->logged++, m->frame, evicted, page, loaded, part};
+    slc_pool_log_entry e = {m->logged++, m->frame, {evicted}, page, {loaded}, part};
     m->hash = chain_hash(m->hash, &e);
 }
 
@@ -1248,17 +1249,17 @@ static void model_free(model *m, uint32_t i)
     m->map[p->chunk] = SLC_PAGE_NONE;
     p->gen = p->gen + 1 == 0 ? 1 : p->gen + 1;
     p->state = SLC_PAGE_FREE;
-    p->chunk = SLC_CHUNK_NONE;
+    p->chunk = SLC_CHUNK_NONE_INDEX;
     p->writing = 0;
 }
 
 static slc_status model_acquire(model *m, const slc_pool_request *r, slc_page *out)
 {
     *out = (slc_page){SLC_PAGE_NONE, 0};
-    if (r->chunk >= MC || r->partition.index >= m->parts || m->map[r->chunk] != SLC_PAGE_NONE) {
+    if (r->chunk.index >= MC || r->partition.index >= m->parts || m->map[r->chunk.index] != SLC_PAGE_NONE) {
         return SLC_E_INVALID;
     }
-    uint32_t part = r->partition.index, i = SLC_PAGE_NONE, evicted = SLC_CHUNK_NONE;
+    uint32_t part = r->partition.index, i = SLC_PAGE_NONE, evicted = SLC_CHUNK_NONE_INDEX;
     if (m->top[part] > 0) {
         i = m->stack[part][--m->top[part]];
     } else {
@@ -1278,13 +1279,13 @@ static slc_status model_acquire(model *m, const slc_pool_request *r, slc_page *o
     }
     mpage *p = &m->pg[i];
     p->state = SLC_PAGE_LOADING;
-    p->chunk = r->chunk;
+    p->chunk = r->chunk.index;
     p->lod = r->lod;
     p->prio = r->priority;
     p->last_used = m->frame;
     p->pins = 0;
-    m->map[r->chunk] = i;
-    model_log(m, evicted, i, r->chunk, part);
+    m->map[r->chunk.index] = i;
+    model_log(m, evicted, i, r->chunk.index, part);
     *out = (slc_page){i, p->gen};
     return SLC_OK;
 }
@@ -1357,7 +1358,7 @@ static slc_status model_release(model *m, slc_page h)
         m->busy++;
         return SLC_E_POOL_BUSY;
     }
-    model_log(m, p->chunk, h.index, SLC_CHUNK_NONE, p->part);
+    model_log(m, p->chunk, h.index, SLC_CHUNK_NONE_INDEX, p->part);
     model_free(m, h.index);
     m->stack[p->part][m->top[p->part]++] = h.index;
     return SLC_OK;
@@ -1480,12 +1481,12 @@ static void compare_with_model(driver *d)
         slc_pool_get_page(d->pool, i, &info);
         const mpage *p = &m->pg[i];
         slc_page_state want = p->state == SLC_PAGE_RESIDENT && p->pins > 0 ? SLC_PAGE_PINNED : (slc_page_state)p->state;
-        if (info.state != want || info.chunk != p->chunk || info.page.generation != p->gen || info.pins != p->pins ||
+        if (info.state != want || info.chunk.index != p->chunk || info.page.generation != p->gen || info.pins != p->pins ||
             (p->state != SLC_PAGE_FREE && info.last_used != p->last_used) ||
             (p->state != SLC_PAGE_FREE && (info.lod != p->lod || info.priority != p->prio))) {
             fail_msg("step %llu: page %u: pool (state %d, chunk %u, generation %u, pins %u, last use %llu), model "
                      "(state %d, chunk %u, generation %u, pins %u, last use %llu)",
-                     (unsigned long long)d->steps, i, info.state, info.chunk, info.page.generation, info.pins,
+                     (unsigned long long)d->steps, i, info.state, info.chunk.index, info.page.generation, info.pins,
                      (unsigned long long)info.last_used, want, p->chunk, p->gen, p->pins,
                      (unsigned long long)p->last_used);
         }
@@ -1600,7 +1601,7 @@ static void step(driver *d)
     } else {
         uint32_t chunk = pick(d, MC + 1);
         slc_page_info info;
-        slc_status s = slc_pool_lookup(pool, chunk, &info);
+        slc_status s = slc_pool_lookup(pool, (slc_chunk_id){chunk}, &info);
         if (m != NULL) {
             slc_status want = chunk >= MC ? SLC_E_INVALID : m->map[chunk] == SLC_PAGE_NONE ? SLC_E_NOT_FOUND : SLC_OK;
             SAME(s, want);
@@ -1712,7 +1713,7 @@ static slc_pool_stats fixed_trace(slc_eviction_policy policy)
             uint8_t lod = (uint8_t)(chunk % 4);
             uint8_t prio = (uint8_t)(255 - dist * 10);
             slc_page_info info;
-            if (slc_pool_lookup(pool, chunk, &info) == SLC_OK) {
+            if (slc_pool_lookup(pool, (slc_chunk_id){chunk}, &info) == SLC_OK) {
                 if (info.state != SLC_PAGE_LOADING) {
                     assert_int_equal(slc_pool_touch(pool, info.page, prio), SLC_OK);
                 }
@@ -1740,9 +1741,9 @@ static slc_pool_stats fixed_trace(slc_eviction_policy policy)
                 void *dst;
                 assert_int_equal(slc_pool_write_begin(pool, info.page, &dst), SLC_OK);
                 assert_int_equal(slc_pool_write_end(pool, info.page, 8), SLC_OK);
-            } else if (info.state == SLC_PAGE_PINNED && (info.chunk + f) % 37 == 0) {
+            } else if (info.state == SLC_PAGE_PINNED && (info.chunk.index + f) % 37 == 0) {
                 assert_int_equal(slc_pool_unpin(pool, info.page), SLC_OK);
-            } else if (info.state == SLC_PAGE_RESIDENT && (info.chunk * 3 + f) % 41 == 0) {
+            } else if (info.state == SLC_PAGE_RESIDENT && (info.chunk.index * 3 + f) % 41 == 0) {
                 slc_status s = slc_pool_release(pool, info.page);
                 assert_true(s == SLC_OK || s == SLC_E_POOL_BUSY);
             }
@@ -1914,7 +1915,7 @@ static void test_contract_violations_assert(void **state)
     slc_pool_request r = req_of(0, 0, 0, 0);
     expect_assert_failure(slc_pool_acquire(pool, NULL, &page));
     expect_assert_failure(slc_pool_acquire(pool, &r, NULL));
-    expect_assert_failure(slc_pool_lookup(pool, 0, NULL));
+    expect_assert_failure(slc_pool_lookup(pool, (slc_chunk_id){0}, NULL));
     expect_assert_failure(slc_pool_write_begin(pool, page, NULL));
     expect_assert_failure(slc_pool_get_page(pool, 2, &info));
     expect_assert_failure(slc_pool_get_partition_stats(pool, (slc_partition){1}, NULL));

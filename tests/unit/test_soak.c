@@ -93,7 +93,7 @@ static uint32_t camera_requests(camera *c, slc_stream_object_request *out, uint3
         if (d > 60) {
             continue;
         }
-        out[n].object = (uint32_t)o;
+        out[n].object.index = (uint32_t)o;
         out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
         out[n].priority = (uint8_t)(255 - d);
         out[n].partition.index = 0;
@@ -164,7 +164,7 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
         for (uint32_t i = 0; i < slc_stream_result_count(s); i++) {
             slc_stream_result r;
             assert_int_equal(slc_stream_resident(s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
-            out->frames_hash = mix(out->frames_hash, (uint64_t)r.object << 8 | r.lod);
+            out->frames_hash = mix(out->frames_hash, (uint64_t)r.object.index << 8 | r.lod);
         }
         slc_stream_frame_stats fs;
         assert_int_equal(slc_stream_walk_telemetry(s, &fs, 1), 1);

@@ -127,7 +127,7 @@ static void assert_page_holds(fixture *f, const slc_page_location *loc, uint32_t
 static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 {
     (void)frame;
-    assert_page_holds(user, &span->location, span->chunk);
+    assert_page_holds(user, &span->location, span->chunk.index);
 }
 
 /* Checks every result of the ended frame (sfx_check_results, each span's
@@ -294,7 +294,7 @@ static void frame_begin(fixture *f, uint64_t expect)
 
 static void want(fixture *f, uint32_t chunk, uint8_t priority)
 {
-    assert_int_equal(slc_stream_request_chunk(f->s, chunk, priority, (slc_partition){0}), SLC_OK);
+    assert_int_equal(slc_stream_request_chunk(f->s, (slc_chunk_id){chunk}, priority, (slc_partition){0}), SLC_OK);
 }
 
 static slc_stream_frame_stats last_frame(fixture *f)
@@ -307,14 +307,14 @@ static slc_stream_frame_stats last_frame(fixture *f)
 static slc_stream_chunk_state chunk_state(fixture *f, uint32_t chunk)
 {
     slc_stream_chunk_info ci;
-    slc_stream_get_chunk(f->s, chunk, &ci);
+    slc_stream_get_chunk(f->s, (slc_chunk_id){chunk}, &ci);
     return ci.state;
 }
 
 static void assert_visible(fixture *f, uint32_t chunk)
 {
     slc_page_info info;
-    assert_int_equal(slc_stream_get_chunk_page(f->s, chunk, &info), SLC_OK);
+    assert_int_equal(slc_stream_get_chunk_page(f->s, (slc_chunk_id){chunk}, &info), SLC_OK);
     assert_page_holds(f, &info.location, chunk);
 }
 
@@ -349,7 +349,7 @@ static void test_deferral_by_upload_cap_in_priority_order(void **state)
     assert_int_equal(chunk_state(&f, 0), SLC_STREAM_CHUNK_ABSENT);
     /* not visible before its frame */
     slc_page_info info;
-    assert_int_equal(slc_stream_get_chunk_page(f.s, 20, &info), SLC_E_NOT_FOUND);
+    assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){20}, &info), SLC_E_NOT_FOUND);
 
     /* Frame 2 asks for nothing: the 9 carried are scheduled, 2 load (0, 1),
      * 7 are deferred again and dropped. */
@@ -396,7 +396,7 @@ static void test_deferral_by_queue_capacity(void **state)
     frame_begin(&f, 1);
     want(&f, 0, 1);
     want(&f, 1, 1);
-    assert_int_equal(slc_stream_request_chunk(f.s, 2, 1, (slc_partition){0}), SLC_E_CAPACITY);
+    assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){2}, 1, (slc_partition){0}), SLC_E_CAPACITY);
     assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
     slc_stream_frame_stats fs = last_frame(&f);
     assert_int_equal(fs.refused, 1);
@@ -500,7 +500,7 @@ static void test_cancellation_through_the_generation(void **state)
         }
         slc_page_info p0;
         slc_pool_get_page(slc_stream_pool(f.s), 0, &p0);
-        assert_int_equal(p0.chunk, 0);
+        assert_int_equal(p0.chunk.index, 0);
         assert_int_equal(p0.state, SLC_PAGE_LOADING);
 
         frame_begin(&f, 2);
@@ -512,7 +512,7 @@ static void test_cancellation_through_the_generation(void **state)
         slc_page_info pg;
         slc_pool_get_page(slc_stream_pool(f.s), 1, &pg); /* the most recently freed page: chunk 1's, then 0's */
         slc_pool_get_page(slc_stream_pool(f.s), 0, &p0);
-        assert_int_equal(p0.chunk == 7 || pg.chunk == 7, 1);
+        assert_int_equal(p0.chunk.index == 7 || pg.chunk.index == 7, 1);
         assert_int_not_equal(p0.page.generation, 1u); /* page 0 changed hands */
         assert_int_equal(chunk_state(&f, 0), SLC_STREAM_CHUNK_ABSENT);
         atomic_store(&f.io.gate_open, 1);
@@ -524,8 +524,8 @@ static void test_cancellation_through_the_generation(void **state)
         }
         assert_visible(&f, 7); /* chunk 0's bytes never landed over chunk 7's */
         slc_page_info info;
-        assert_int_equal(slc_stream_get_chunk_page(f.s, 0, &info), SLC_E_NOT_FOUND);
-        assert_int_equal(slc_stream_get_chunk_page(f.s, 1, &info), SLC_E_NOT_FOUND);
+        assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){0}, &info), SLC_E_NOT_FOUND);
+        assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){1}, &info), SLC_E_NOT_FOUND);
         slc_stream_stats st;
         slc_stream_get_stats(f.s, &st);
         assert_int_equal(st.loads_cancelled, 2);
@@ -536,11 +536,11 @@ static void test_cancellation_through_the_generation(void **state)
         slc_pool_log_entry log[8];
         size_t n = slc_pool_walk_log(slc_stream_pool(f.s), 0, log, 8);
         assert_int_equal(n, 5);
-        assert_int_equal(log[2].evicted, 0);
-        assert_int_equal(log[2].loaded, SLC_CHUNK_NONE);
-        assert_int_equal(log[3].evicted, 1);
-        assert_int_equal(log[3].loaded, SLC_CHUNK_NONE);
-        assert_int_equal(log[4].loaded, 7);
+        assert_int_equal(log[2].evicted.index, 0);
+        assert_int_equal(log[2].loaded.index, SLC_CHUNK_NONE_INDEX);
+        assert_int_equal(log[3].evicted.index, 1);
+        assert_int_equal(log[3].loaded.index, SLC_CHUNK_NONE_INDEX);
+        assert_int_equal(log[4].loaded.index, 7);
         assert_true(slc_stream_check(f.s));
         fx_close(&f);
     }
@@ -618,7 +618,7 @@ static void test_faults_fall_back_and_retry(void **state)
             sp_io_fault(&f.io, 0, fc->io_status, 3); /* the first three reads of chunk 0 fail */
         }
         fx_create(&f);
-        slc_stream_object_request req = {0, 0, 10, {0}};
+        slc_stream_object_request req = {{0}, 0, 10, {0}};
         /* frame: load attempts (1-based) and the failures applied by it */
         uint32_t failures = 0, loads_of_0 = 0;
         for (uint64_t t = 1; t <= 9; t++) {
@@ -640,7 +640,7 @@ static void test_faults_fall_back_and_retry(void **state)
                 }
             }
             slc_stream_chunk_info ci;
-            slc_stream_get_chunk(f.s, 0, &ci);
+            slc_stream_get_chunk(f.s, (slc_chunk_id){0}, &ci);
             if (ci.state == SLC_STREAM_CHUNK_LOADING) {
                 loads_of_0++;
             }
@@ -678,18 +678,18 @@ static void test_faults_fall_back_and_retry(void **state)
         /* Chunk 0's page was never published, and the failures are named
          * in the order applied: frames 3, 5 and 8. */
         slc_page_info pinfo;
-        assert_int_equal(slc_stream_get_chunk_page(f.s, 0, &pinfo), SLC_E_NOT_FOUND);
+        assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){0}, &pinfo), SLC_E_NOT_FOUND);
         assert_int_equal(st.failure_records, 3);
         static const uint64_t failed_in[3] = {3, 5, 8};
         for (uint32_t k = 0; k < 3; k++) {
-            assert_int_equal(st.first_failures[k].chunk, 0);
+            assert_int_equal(st.first_failures[k].chunk.index, 0);
             assert_int_equal(st.first_failures[k].status, fc->expect);
             assert_int_equal(st.first_failures[k].frame, failed_in[k]);
         }
         /* Only chunk 1 loaded (the pinned coarsest are not counted): bytes
          * decoded are its, and chunk 0's stored bytes count as read only
          * when its read succeeded (three times). */
-        const slc_pack_chunk *c0 = slc_pack_get_chunk(f.pk, 0), *c1 = slc_pack_get_chunk(f.pk, 1);
+        const slc_pack_chunk *c0 = slc_pack_get_chunk(f.pk, (slc_chunk_id){0}), *c1 = slc_pack_get_chunk(f.pk, (slc_chunk_id){1});
         assert_int_equal(st.loads_completed, 1);
         assert_int_equal(st.bytes_decoded, c1->decoded_size);
         assert_int_equal(st.bytes_uploaded, st.bytes_decoded);
@@ -709,10 +709,10 @@ static void test_faults_fall_back_and_retry(void **state)
             assert_int_equal(slc_stream_resident(f.s, 0, &r, spans, 4), SLC_OK);
             assert_int_equal(r.lod, 0);
             assert_int_equal(r.span_count, 2);
-            assert_int_equal(spans[0].chunk, 0);
+            assert_int_equal(spans[0].chunk.index, 0);
             assert_page_holds(&f, &spans[0].location, 0);
             slc_stream_chunk_info ci;
-            slc_stream_get_chunk(f.s, 0, &ci);
+            slc_stream_get_chunk(f.s, (slc_chunk_id){0}, &ci);
             assert_int_equal(ci.state, SLC_STREAM_CHUNK_RESIDENT);
             assert_int_equal(ci.attempts, 0);
             assert_int_equal(ci.status, SLC_OK);
@@ -742,7 +742,7 @@ static void test_failure_records_name_the_first_failed_loads(void **state)
         slc_stream_get_stats(f.s, &st);
         assert_int_equal(st.failure_records, st.failures < 8 ? st.failures : 8);
         for (uint32_t o = 0; o < 3; o++) {
-            slc_stream_object_request req = {o, 0, 10, {0}};
+            slc_stream_object_request req = {{o}, 0, 10, {0}};
             assert_int_equal(slc_stream_request(f.s, &req), SLC_OK);
         }
         assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
@@ -760,13 +760,13 @@ static void test_failure_records_name_the_first_failed_loads(void **state)
     static const uint32_t chunks[8] = {0, 1, 4, 5, 8, 0, 1, 4};
     static const uint64_t frames[8] = {3, 3, 3, 3, 3, 5, 5, 5};
     for (uint32_t k = 0; k < 8; k++) {
-        assert_int_equal(st.first_failures[k].chunk, chunks[k]);
+        assert_int_equal(st.first_failures[k].chunk.index, chunks[k]);
         assert_int_equal(st.first_failures[k].frame, frames[k]);
         assert_int_equal(st.first_failures[k].status, chunks[k] == 1 || chunks[k] == 5 ? SLC_E_IO_SHORT : SLC_E_IO);
     }
     assert_visible(&f, 9);
     assert_int_equal(st.bytes_decoded, st.bytes_uploaded);
-    assert_int_equal(st.bytes_decoded, slc_pack_get_chunk(f.pk, 9)->decoded_size);
+    assert_int_equal(st.bytes_decoded, slc_pack_get_chunk(f.pk, (slc_chunk_id){9})->decoded_size);
     assert_true(slc_stream_check(f.s));
     fx_close(&f);
 }
@@ -814,7 +814,7 @@ static void test_pinning_errors(void **state)
     slc_stream_get_stats(f.s, &st);
     assert_int_equal(st.pinned_chunks, 48);
     slc_page_info info;
-    assert_int_equal(slc_stream_get_chunk_page(f.s, 8, &info), SLC_OK);
+    assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){8}, &info), SLC_OK);
     assert_int_equal(info.state, SLC_PAGE_PINNED);
     fx_close(&f);
 
@@ -951,20 +951,20 @@ static void test_request_errors(void **state)
     fixture f;
     fx_open(&f, &p, &fly_pack);
     fx_create(&f);
-    slc_stream_object_request req = {0, 0, 1, {0}};
+    slc_stream_object_request req = {{0}, 0, 1, {0}};
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: a request outside a frame (begin_frame first)");
-    assert_int_equal(slc_stream_request_chunk(f.s, 0, 1, (slc_partition){0}), SLC_E_INVALID);
+    assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){0}, 1, (slc_partition){0}), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: a chunk request outside a frame (begin_frame first)");
     assert_int_equal(slc_stream_end_frame(f.s), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: end_frame without a begun frame");
     frame_begin(&f, 1);
     assert_int_equal(slc_stream_begin_frame(f.s, NULL), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: frame 1 is begun and not ended (slc_stream_end_frame first)");
-    req.object = 48;
+    req.object.index = 48;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for object 48: the pack has 48 objects");
-    req.object = 3;
+    req.object.index = 3;
     req.lod = 3;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for object 3 LOD 3: the object has 3 levels");
@@ -972,15 +972,15 @@ static void test_request_errors(void **state)
     req.partition.index = 1;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for object 3: partition 1 does not exist (the pool has 1)");
-    assert_int_equal(slc_stream_request_chunk(f.s, 432, 1, (slc_partition){0}), SLC_E_INVALID);
+    assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){432}, 1, (slc_partition){0}), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for chunk 432: the pack has 432 chunks");
-    assert_int_equal(slc_stream_request_chunk(f.s, 0, 1, (slc_partition){3}), SLC_E_INVALID);
+    assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){0}, 1, (slc_partition){3}), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for chunk 0: partition 3 does not exist (the pool has 1)");
     /* object 3 LOD 0 is 6 chunks: more than the 4-entry list holds */
     req.partition.index = 0;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_CAPACITY);
     req.lod = 2;
-    req.object = 1;
+    req.object.index = 1;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_OK);
     assert_int_equal(slc_stream_resident(f.s, 0, &(slc_stream_result){0}, NULL, 0), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: no result 0 (the ended frame has 0 object requests)");
@@ -994,7 +994,7 @@ static void test_request_errors(void **state)
     assert_int_equal(slc_stream_resident(f.s, 1, &r, NULL, 0), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: no result 1 (the ended frame has 1 object requests)");
     slc_page_info info;
-    assert_int_equal(slc_stream_get_chunk_page(f.s, 432, &info), SLC_E_INVALID);
+    assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){432}, &info), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: chunk 432: the pack has 432 chunks");
     frame_begin(&f, 2);
     assert_int_equal(slc_stream_request(f.s, &req), SLC_OK);

@@ -212,17 +212,18 @@ static void expect_walk(const slc_pack *pk, uint32_t levels, const uint32_t *wan
 {
     slc_stream_pin_iter it;
     slc_stream_pin_iter_init(&it, pk, levels);
-    uint32_t got = 0, chunk = 0;
+    uint32_t got = 0;
+    slc_chunk_id chunk = {0};
     while (slc_stream_pin_iter_next(&it, &chunk)) {
         assert_true(got < n);
-        assert_int_equal(chunk, want[got]);
+        assert_int_equal(chunk.index, want[got]);
         got++;
     }
     assert_int_equal(got, n);
     /* the end stays the end, and leaves *chunk alone */
-    chunk = 12345;
+    chunk.index = 12345;
     assert_false(slc_stream_pin_iter_next(&it, &chunk));
-    assert_int_equal(chunk, 12345);
+    assert_int_equal(chunk.index, 12345);
 }
 
 static void test_pin_iter_walks_each_objects_coarsest_levels(void **state)
@@ -341,7 +342,8 @@ static void test_stream_applies_the_rules_for_every_load_frames(void **state)
             /* the pinned set: the walk's distinct chunks, every one pinned */
             slc_stream_pin_iter it;
             slc_stream_pin_iter_init(&it, f.pf.pk, f.pf.profile.pin_coarsest);
-            uint32_t chunk = 0, walked = 0;
+            slc_chunk_id chunk = {0};
+            uint32_t walked = 0;
             while (slc_stream_pin_iter_next(&it, &chunk)) {
                 slc_page_info info;
                 assert_int_equal(slc_stream_get_chunk_page(f.s, chunk, &info), SLC_OK);
@@ -355,7 +357,8 @@ static void test_stream_applies_the_rules_for_every_load_frames(void **state)
             assert_int_equal(slc_stream_begin_frame(f.s, &fr), SLC_OK);
             for (uint32_t o = 0; o < 4; o++) {
                 for (uint32_t k = 0; k < 5; k++) {
-                    assert_int_equal(slc_stream_request_chunk(f.s, o * 9u + k, 1, (slc_partition){0}), SLC_OK);
+                    const slc_chunk_id c = {o * 9u + k};
+                    assert_int_equal(slc_stream_request_chunk(f.s, c, 1, (slc_partition){0}), SLC_OK);
                 }
             }
             assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
@@ -406,10 +409,10 @@ static void test_stream_accepts_what_admit_accepts(void **state)
         slc_stream_admission want = slc_stream_admit(8, objects, chunks, q->object, q->fresh);
         slc_status got;
         if (q->object) {
-            slc_stream_object_request r = {q->id, q->lod, 1, {0}};
+            slc_stream_object_request r = {{q->id}, q->lod, 1, {0}};
             got = slc_stream_request(f.s, &r);
         } else {
-            got = slc_stream_request_chunk(f.s, q->id, 1, (slc_partition){0});
+            got = slc_stream_request_chunk(f.s, (slc_chunk_id){q->id}, 1, (slc_partition){0});
         }
         assert_int_equal(got, want == SLC_STREAM_ADMITTED ? SLC_OK : SLC_E_CAPACITY);
         if (want == SLC_STREAM_ADMITTED) {

@@ -353,7 +353,7 @@ static void check_kept(fixture *f, uint64_t frame)
 static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 {
     fixture *f = user;
-    uint32_t chunk = span->chunk;
+    uint32_t chunk = span->chunk.index;
     f->spans++;
     bool holds = page_holds(f, &span->location, span->page.index, chunk);
     if (f->prm.backend == VULKAN_STAGING) {

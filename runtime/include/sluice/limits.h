@@ -26,8 +26,8 @@
 #define SLC_PAGE_COUNT_MAX (1u << 24)
 
 /* Entries of a table: a profile's max_objects and max_chunks, and so the
- * chunk ids a pool accepts. Ids stay below SLC_CHUNK_NONE, and a table of
- * that many 4-byte records fits a 32-bit size_t. */
+ * chunk ids a pool accepts. Ids stay below SLC_CHUNK_NONE_INDEX (sluice/ids.h),
+ * and a table of that many 4-byte records fits a 32-bit size_t. */
 #define SLC_TABLE_COUNT_MAX (1u << 24)
 
 /* Frames submitted and not yet retired. A store tracks each with a fence or

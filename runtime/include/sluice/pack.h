@@ -23,6 +23,7 @@
 
 #include "arena.h"
 #include "config.h"
+#include "ids.h"
 #include "pack_format.h"
 #include "profile.h"
 #include "status.h"
@@ -82,8 +83,8 @@ void slc_pack_close(slc_pack *p);
 /* The verified header and tables. Indices must be in range (SLC_ASSERT).
  * O(1). The returned records live until slc_pack_close. */
 const slc_pack_header *slc_pack_get_header(const slc_pack *p);
-const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, uint32_t chunk);
-const slc_pack_object *slc_pack_get_object(const slc_pack *p, uint32_t object);
+const slc_pack_chunk *slc_pack_get_chunk(const slc_pack *p, slc_chunk_id chunk);
+const slc_pack_object *slc_pack_get_object(const slc_pack *p, slc_object_id object);
 const slc_pack_lod *slc_pack_get_lod(const slc_pack *p, uint32_t lod);
 const slc_pack_span *slc_pack_get_span(const slc_pack *p, uint32_t span);
 const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t instance);
@@ -114,7 +115,7 @@ size_t slc_pack_scratch_size(const slc_pack *p);
  * (SLC_E_PACK_DECODED_SIZE). After a failure the page's contents are
  * unspecified and the pack is as usable as before. Thread-safe for distinct
  * pages if io->read is. O(stored + decoded bytes). */
-slc_status slc_pack_load_chunk(const slc_pack *p, uint32_t chunk, void *page, size_t page_size, void *scratch,
+slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id chunk, void *page, size_t page_size, void *scratch,
                                size_t scratch_size);
 
 /* Bytes of one vertex with the given SLC_PACK_ATTR_* bits, per
@@ -128,7 +129,7 @@ uint32_t slc_pack_vertex_stride(uint32_t attributes);
  * vertex count. page holds the chunk as slc_pack_load_chunk left it.
  * Fails iff something is inconsistent (SLC_E_PACK_CHUNK_CONTENT, the message
  * names the chunk, the cluster and the check). O(decoded bytes). */
-slc_status slc_pack_check_chunk(const slc_pack *p, uint32_t chunk, const void *page);
+slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id chunk, const void *page);
 
 #ifdef __cplusplus
 }

@@ -119,6 +119,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "ids.h"
 #include "limits.h"
 #include "page_store.h"
 #include "status.h"
@@ -137,8 +138,7 @@ typedef enum slc_eviction_policy {
     SLC_EVICTION_PRIORITY = 1 /* lowest requested priority, then finest LOD, then least recently used */
 } slc_eviction_policy;
 
-/* "No chunk" and "no page" in log entries and page records. */
-#define SLC_CHUNK_NONE 0xFFFFFFFFu
+/* "No page" in log entries ("no chunk" is SLC_CHUNK_NONE, sluice/ids.h). */
 #define SLC_PAGE_NONE 0xFFFFFFFFu
 
 /* Limits the pool accepts beyond those of sluice/limits.h (page_count up
@@ -213,7 +213,7 @@ typedef struct slc_pool_desc {
 
 /* What a request asks for. */
 typedef struct slc_pool_request {
-    uint32_t chunk;          /* below max_chunks */
+    slc_chunk_id chunk;      /* below max_chunks */
     slc_partition partition; /* where the page comes from */
     uint8_t lod;             /* the chunk's level of detail, 0 the finest */
     uint8_t priority;        /* higher is more important; ignored by SLC_EVICTION_LRU */
@@ -223,7 +223,7 @@ typedef struct slc_pool_request {
 typedef struct slc_page_info {
     slc_page page;
     slc_page_state state;
-    uint32_t chunk; /* SLC_CHUNK_NONE when free */
+    slc_chunk_id chunk; /* SLC_CHUNK_NONE when free */
     slc_partition partition;
     uint16_t pins;
     uint8_t lod;
@@ -236,9 +236,9 @@ typedef struct slc_page_info {
 typedef struct slc_pool_log_entry {
     uint64_t seq;
     uint64_t frame;   /* the newest begun frame when the change happened (0 before the first) */
-    uint32_t evicted; /* the chunk the page held, or SLC_CHUNK_NONE */
+    slc_chunk_id evicted; /* the chunk the page held, or SLC_CHUNK_NONE */
     uint32_t page;
-    uint32_t loaded; /* the chunk the page now holds, or SLC_CHUNK_NONE (release) */
+    slc_chunk_id loaded; /* the chunk the page now holds, or SLC_CHUNK_NONE (release) */
     uint32_t partition;
 } slc_pool_log_entry;
 
@@ -345,7 +345,7 @@ slc_status slc_pool_release(slc_pool *pool, slc_page page);
  * frame uses it. Fails iff chunk is not below max_chunks (SLC_E_INVALID,
  * with a message) or has no page (SLC_E_NOT_FOUND, no message: a miss).
  * O(1); changes nothing. */
-slc_status slc_pool_lookup(const slc_pool *pool, uint32_t chunk, slc_page_info *out);
+slc_status slc_pool_lookup(const slc_pool *pool, slc_chunk_id chunk, slc_page_info *out);
 
 /* The open frame uses page: its last-used frame becomes this frame, its
  * requested priority becomes priority, and an unpinned page moves to the

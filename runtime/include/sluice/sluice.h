@@ -8,6 +8,7 @@
 #include "config.h"
 #include "heap.h"
 #include "host_store.h"
+#include "ids.h"
 #include "memory.h"
 #include "pack.h"
 #include "pack_format.h"

@@ -137,6 +137,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "ids.h"
 #include "memory.h"
 #include "pack.h"
 #include "page_store.h"
@@ -200,7 +201,7 @@ typedef struct slc_stream_desc {
 
 /* A request for an object's level of detail. */
 typedef struct slc_stream_object_request {
-    uint32_t object;
+    slc_object_id object;
     uint8_t lod;      /* 0 the finest; below the object's lod_count */
     uint8_t priority; /* higher first */
     slc_partition partition;
@@ -209,7 +210,7 @@ typedef struct slc_stream_object_request {
 /* Where one span of a resolved LOD lies: its chunk's page and the clusters
  * of the span inside the decoded chunk (docs/pack-format.md). */
 typedef struct slc_stream_span {
-    uint32_t chunk;
+    slc_chunk_id chunk;
     uint16_t first_cluster;
     uint16_t cluster_count;
     slc_page page;
@@ -218,7 +219,7 @@ typedef struct slc_stream_span {
 
 /* What object request index resolved to this frame. */
 typedef struct slc_stream_result {
-    uint32_t object;
+    slc_object_id object;
     uint8_t requested_lod;
     uint8_t lod;          /* the visible LOD drawn, or SLC_STREAM_LOD_NONE */
     uint8_t priority;
@@ -276,7 +277,7 @@ typedef struct slc_stream_frame_stats {
 /* One failed load: the chunk, what its load returned, the frame that applied it. */
 typedef struct slc_stream_failure {
     uint64_t frame;
-    uint32_t chunk;
+    slc_chunk_id chunk;
     slc_status status;
 } slc_stream_failure;
 
@@ -358,10 +359,10 @@ slc_stream_admission slc_stream_admit(uint32_t queue_capacity, uint32_t object_r
 typedef struct slc_stream_pin_iter {
     const slc_pack *pack;
     uint32_t levels;
-    uint32_t object; /* the object being walked */
-    uint32_t lod;    /* its level being walked */
-    uint32_t span;   /* the next span of that level */
-    bool started;    /* object's first level found */
+    slc_object_id object; /* the object being walked */
+    uint32_t lod;         /* its level being walked */
+    uint32_t span;        /* the next span of that level */
+    bool started;         /* object's first level found */
 } slc_stream_pin_iter;
 
 /* Starts the walk over pack's (opened, outliving the walk) chunks for
@@ -370,7 +371,7 @@ void slc_stream_pin_iter_init(slc_stream_pin_iter *it, const slc_pack *pack, uin
 
 /* The next chunk of the walk into *chunk; false at its end (*chunk
  * unchanged). O(1) amortised: the whole walk is O(objects + pinned spans). */
-bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, uint32_t *chunk);
+bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, slc_chunk_id *chunk);
 
 /* Creates a stream: takes its memory from the arenas, builds the pool over
  * the store, pins the coarsest levels the profile asks for. Fails iff the
@@ -408,7 +409,7 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
 
 /* Asks for one chunk this frame (no resolution: see slc_stream_get_chunk_page).
  * Fails as slc_stream_request does, for a chunk id outside the pack. O(1). */
-slc_status slc_stream_request_chunk(slc_stream *s, uint32_t chunk, uint8_t priority, slc_partition partition);
+slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id chunk, uint8_t priority, slc_partition partition);
 
 /* Ends the frame's requests, schedules them (see the top of this file) and
  * submits the frame to the store. Fails iff no frame is begun or it is
@@ -429,10 +430,10 @@ slc_status slc_stream_resident(const slc_stream *s, uint32_t index, slc_stream_r
 
 /* The page of a visible chunk (resident or pinned). Fails iff chunk is not
  * in the pack (SLC_E_INVALID) or not visible (SLC_E_NOT_FOUND). O(1). */
-slc_status slc_stream_get_chunk_page(const slc_stream *s, uint32_t chunk, slc_page_info *out);
+slc_status slc_stream_get_chunk_page(const slc_stream *s, slc_chunk_id chunk, slc_page_info *out);
 
 /* A chunk's streaming state (chunk in the pack: SLC_ASSERT). O(1). */
-void slc_stream_get_chunk(const slc_stream *s, uint32_t chunk, slc_stream_chunk_info *out);
+void slc_stream_get_chunk(const slc_stream *s, slc_chunk_id chunk, slc_stream_chunk_info *out);
 
 /* Makes every chunk that failed SLC_STREAM_MAX_ATTEMPTS times loadable
  * again; returns how many. O(max_chunks). */
