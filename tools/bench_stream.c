@@ -169,7 +169,9 @@ static void rig_close(rig *r)
  * gpu/pool (its record and padding are bookkeeping, charged to nobody). */
 static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
 {
-    const uint32_t pages = r->prof.page_count, page_size = r->prof.page_size;
+    slc_host_store_desc hd;
+    slc_host_store_desc_from_profile(&r->prof, &hd);
+    const uint32_t pages = hd.page_count, page_size = hd.page_size;
     slc_budgets *budgets = slc_memory_budgets(r->mem);
     slc_budget_id gpu_pool;
     size_t pad = (SLC_HOST_STORE_PAGE_ALIGN - (uintptr_t)store_mem % SLC_HOST_STORE_PAGE_ALIGN) %
@@ -221,7 +223,7 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
         d.pack = r->pack;
         d.store = &r->store;
         d.now_ns = slc_platform_now_ns;
-        d.load_frames = 1;
+        d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
         d.log = &cli_stderr_logger;
         if (no_threads) {
             d.executor.ops = &null_ops;
@@ -558,7 +560,7 @@ static int parse_args(int argc, char **argv, bench *b)
          .help = "worker threads, 1..64 (default: the online CPUs)"},
         {.name = "--reps", .kind = CLI_OPT_U64, .dest = &reps, .min = 1, .max = REPS_MAX,
          .bad = "{opt} needs a count in {min}..{max}", .arg = "N", .help = "repetitions, 1..99 (default 5)"},
-        {.name = "--pool-pages", .kind = CLI_OPT_U64, .dest = &pool_pages, .min = 1, .max = SLC_PROFILE_PAGE_COUNT_MAX,
+        {.name = "--pool-pages", .kind = CLI_OPT_U64, .dest = &pool_pages, .min = 1, .max = SLC_PAGE_COUNT_MAX,
          .bad = "{opt} needs a page count of at least 1", .arg = "N",
          .help = "pages of the streaming pool (default: pack/50)"},
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &b->json, .help = "the figures as JSON on stdout"},
@@ -627,7 +629,7 @@ static int setup(bench *b)
     if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
         uint64_t pages = b->h->file_size / 50u / b->profile.page_size;
         b->pool_pages = pages < 1                            ? 1u
-                        : pages > SLC_PROFILE_PAGE_COUNT_MAX ? SLC_PROFILE_PAGE_COUNT_MAX
+                        : pages > SLC_PAGE_COUNT_MAX ? SLC_PAGE_COUNT_MAX
                                                              : (uint32_t)pages;
     }
     return CLI_OK;

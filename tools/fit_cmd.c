@@ -44,10 +44,7 @@
 #define FIT_NOT_HOLD 5   /* does not hold */
 
 #define ME "sluice budget fit"
-#define FIT_PARTS_MAX (SLC_PROFILE_PARTITION_MAX + 1u)
-/* The load_frames `sluice run` streams with (tools/run_cmd.c): what the
- * upload caps are computed for. */
-#define FIT_LOAD_FRAMES 1u
+#define FIT_PARTS_MAX (SLC_PARTITION_MAX + 1u)
 
 static const char usage_text[] =
     "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport\n"
@@ -375,10 +372,10 @@ static void count_pinned(fit *f, uint8_t *pinned)
  * `sluice run` streams with; 0 where the stream would refuse to start. */
 static void upload_caps(fit *f)
 {
-    if (slc_stream_get_upload_cap(&f->prof, FIT_LOAD_FRAMES, false, NULL, &f->cap_pages) != SLC_OK) {
+    if (slc_stream_get_upload_cap(&f->prof, SLC_STREAM_DEFAULT_LOAD_FRAMES, false, NULL, &f->cap_pages) != SLC_OK) {
         f->cap_pages = 0;
     }
-    if (slc_stream_get_upload_cap(&f->prof, FIT_LOAD_FRAMES, true, NULL, &f->belt_cap_pages) != SLC_OK) {
+    if (slc_stream_get_upload_cap(&f->prof, SLC_STREAM_DEFAULT_LOAD_FRAMES, true, NULL, &f->belt_cap_pages) != SLC_OK) {
         f->belt_cap_pages = 0;
     }
 }

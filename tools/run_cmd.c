@@ -353,7 +353,9 @@ static void run_close(run *r)
  * charged to gpu/pool (as a GPU backend's pool would be). */
 static int open_host_store(run *r)
 {
-    const uint32_t pages = r->prof.page_count, page_size = r->prof.page_size;
+    slc_host_store_desc hd;
+    slc_host_store_desc_from_profile(&r->prof, &hd);
+    const uint32_t pages = hd.page_count, page_size = hd.page_size;
     size_t fp = slc_host_store_footprint(pages, page_size);
     if (fp == 0) {
         fprintf(stderr, ME ": profile '%s': %u pages of %u bytes do not fit this machine\n", r->prof.name, pages,
@@ -784,7 +786,7 @@ static int run_main(run *r)
     d.pack = r->pack;
     d.store = r->store;
     d.now_ns = slc_platform_now_ns;
-    d.load_frames = 1;
+    d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
     d.telemetry_frames = 4;
     d.log = &r->stream_log;
     if (r->prof.workers > 0) {

@@ -1186,10 +1186,9 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
                         "stream: the profile asks for %u workers but the desc has no executor (or one lacking an operation)",
                         p->workers);
     }
-    plan->load_frames = d->load_frames != 0 ? d->load_frames : 1u;
-    if (plan->load_frames > SLC_STREAM_LOAD_FRAMES_MAX) {
-        return invalid(log, "stream: load_frames %u is above %u", plan->load_frames, SLC_STREAM_LOAD_FRAMES_MAX);
-    }
+    /* load_frames is checked by slc_stream_get_upload_cap below, the one
+     * place the stream and budget fit take it from. */
+    plan->load_frames = d->load_frames != 0 ? d->load_frames : SLC_STREAM_DEFAULT_LOAD_FRAMES;
     plan->telemetry_frames = d->telemetry_frames != 0 ? d->telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
     if (plan->telemetry_frames > SLC_STREAM_TELEMETRY_FRAMES_MAX) {
         return invalid(log, "stream: telemetry_frames %u is above %u", plan->telemetry_frames,

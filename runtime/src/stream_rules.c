@@ -11,7 +11,7 @@ slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames,
 {
     SLC_ASSERT(p != NULL && out_pages != NULL && p->page_size > 0);
     *out_pages = 0;
-    uint32_t lf = load_frames != 0 ? load_frames : 1u;
+    uint32_t lf = load_frames != 0 ? load_frames : SLC_STREAM_DEFAULT_LOAD_FRAMES;
     if (lf > SLC_STREAM_LOAD_FRAMES_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: load_frames %u is above %u", lf,
                         SLC_STREAM_LOAD_FRAMES_MAX);

@@ -274,10 +274,10 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
     if (o->page_size == 0) {
         o->page_size = PK_DEFAULT_PAGE_SIZE;
     }
-    if ((o->page_size & (o->page_size - 1)) != 0 || o->page_size < SLC_PROFILE_PAGE_SIZE_MIN ||
-        o->page_size > SLC_PROFILE_PAGE_SIZE_MAX) {
+    if ((o->page_size & (o->page_size - 1)) != 0 || o->page_size < SLC_PAGE_SIZE_MIN ||
+        o->page_size > SLC_PAGE_SIZE_MAX) {
         return fail(d, "page size %u is not a power of two from %u to %u bytes", o->page_size,
-                    SLC_PROFILE_PAGE_SIZE_MIN, SLC_PROFILE_PAGE_SIZE_MAX);
+                    SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
     }
     if (o->lz4_level == 0) {
         o->lz4_level = PK_DEFAULT_LZ4_LEVEL;

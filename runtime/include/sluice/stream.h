@@ -155,8 +155,11 @@ extern "C" {
 #define SLC_STREAM_MAX_ATTEMPTS 3u
 /* "No LOD is visible" in slc_stream_result.lod. */
 #define SLC_STREAM_LOD_NONE 0xFFu
-/* Most frames load_frames may ask for, and the default telemetry ring. */
+/* Most frames load_frames may ask for, the load_frames a desc's 0 means (the
+ * one `sluice run`, `bench stream` and `budget fit` use), and the default
+ * telemetry ring. */
 #define SLC_STREAM_LOAD_FRAMES_MAX 8u
+#define SLC_STREAM_DEFAULT_LOAD_FRAMES 1u
 #define SLC_STREAM_DEFAULT_TELEMETRY_FRAMES 64u
 #define SLC_STREAM_TELEMETRY_FRAMES_MAX 65536u
 /* Bytes of the fixed records (the same on every architecture). */
@@ -193,7 +196,8 @@ typedef struct slc_stream_desc {
     const slc_page_store *store; /* profile's page_count pages of at least its page_size; outlives the stream */
     slc_stream_executor executor;
     uint64_t (*now_ns)(void);    /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
-    uint32_t load_frames;        /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX; 0: 1 */
+    uint32_t load_frames;        /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX;
+                                  * 0: SLC_STREAM_DEFAULT_LOAD_FRAMES */
     uint32_t telemetry_frames;   /* frames the telemetry ring keeps; 0: SLC_STREAM_DEFAULT_TELEMETRY_FRAMES */
     const char *pin_partition;   /* where pinned chunks go; NULL: "default", or the first partition if none */
     const slc_logger *log;       /* the reason of a failed create and of contract violations; may be NULL */
