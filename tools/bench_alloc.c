@@ -48,12 +48,7 @@ static uint64_t xorshift64(uint64_t *s)
     return *s = x;
 }
 
-static void need(int ok, const char *what)
-{
-    if (!ok) {
-        cli_fail("sluice bench", what);
-    }
-}
+#define NEED_ME "sluice bench" /* what a failed setup step names */
 
 /* One byte written into what an allocator returned, runtime and baseline alike. */
 static inline void touch(void *p, size_t i)
@@ -85,7 +80,7 @@ BENCH_INLINE size_t run_reserve(bench *b, size_t rounds, uint32_t *lat)
         for (size_t i = 0; i < ROUND; i++) {
             slc_status s;
             CALL(lat, n, s = slc_budgets_reserve(b->budgets, b->meta, META_BYTES, NULL));
-            need(s == SLC_OK, "reservation refused");
+            cli_need(NEED_ME, s == SLC_OK, "reservation refused");
             CALL(lat, n, slc_budgets_release(b->budgets, b->meta, META_BYTES));
         }
     }
@@ -100,7 +95,7 @@ BENCH_INLINE size_t run_malloc64(bench *b, size_t rounds, uint32_t *lat)
         for (size_t i = 0; i < ROUND; i++) {
             void *p;
             CALL(lat, n, p = malloc(META_BYTES));
-            need(p != NULL, "out of memory");
+            cli_need(NEED_ME, p != NULL, "out of memory");
             touch(p, i);
             CALL(lat, n, free(p));
         }
@@ -117,7 +112,7 @@ BENCH_INLINE size_t run_arena_on(bench *b, size_t rounds, uint32_t *lat, slc_are
             void *p;
             slc_status s;
             CALL(lat, n, s = slc_arena_alloc(arena, sz[i], ALIGN, &p));
-            need(s == SLC_OK, "arena allocation failed");
+            cli_need(NEED_ME, s == SLC_OK, "arena allocation failed");
             touch(p, i);
         }
         CALL(lat, n, slc_arena_reset(arena, mark));
@@ -144,7 +139,7 @@ BENCH_INLINE size_t run_malloc_round(bench *b, size_t rounds, uint32_t *lat, int
         const uint32_t *sz = &b->sizes[(r % (SIZE_COUNT / ROUND)) * ROUND];
         for (size_t i = 0; i < ROUND; i++) {
             CALL(lat, n, b->ptrs[i] = malloc(mixed ? sz[i] : BLOCK));
-            need(b->ptrs[i] != NULL, "out of memory");
+            cli_need(NEED_ME, b->ptrs[i] != NULL, "out of memory");
             touch(b->ptrs[i], i);
         }
         for (size_t i = 0; i < ROUND; i++) {
@@ -166,7 +161,7 @@ BENCH_INLINE size_t run_pool_on(bench *b, size_t rounds, uint32_t *lat, slc_bloc
         for (size_t i = 0; i < ROUND; i++) {
             slc_status s;
             CALL(lat, n, s = slc_block_pool_alloc(pool, &b->ptrs[i]));
-            need(s == SLC_OK, "pool allocation failed");
+            cli_need(NEED_ME, s == SLC_OK, "pool allocation failed");
             touch(b->ptrs[i], i);
         }
         for (size_t i = 0; i < ROUND; i++) {
@@ -236,7 +231,7 @@ static void tail(uint32_t *lat, size_t n, result *out)
 static void *alloc64(size_t size)
 {
     void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-    need(p != NULL, "out of memory");
+    cli_need(NEED_ME, p != NULL, "out of memory");
     memset(p, 0, size); /* fault every page in now, as slc_memory_init does */
     return p;
 }
@@ -257,7 +252,7 @@ static int bench_alloc(int quick, int json)
     void *bmem = alloc64(fp), *amem = alloc64(arena_fp), *pmem = alloc64(pool_fp);
     void *amem_free = alloc64(arena_fp), *pmem_free = alloc64(pool_fp);
     slc_budget_id scratch, pool;
-    need(slc_budgets_init(bmem, fp, descs, 4, 1, &cli_stderr_logger, &b.budgets) == SLC_OK &&
+    cli_need(NEED_ME, slc_budgets_init(bmem, fp, descs, 4, 1, &cli_stderr_logger, &b.budgets) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/meta", &b.meta) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/scratch", &scratch) == SLC_OK &&
              slc_budgets_scan(b.budgets, "cpu/pool", &pool) == SLC_OK &&
@@ -349,7 +344,7 @@ static int bench_alloc(int quick, int json)
     /* Every round gave back what it took: nothing stays charged. */
     slc_budget_stats root;
     slc_budgets_get(b.budgets, (slc_budget_id){0}, &root);
-    need(slc_budgets_check(b.budgets) && root.current == 0, "budgets left unbalanced");
+    cli_need(NEED_ME, slc_budgets_check(b.budgets) && root.current == 0, "budgets left unbalanced");
     free(lat);
     free(pmem);
     free(amem);

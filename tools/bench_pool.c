@@ -37,17 +37,12 @@
 #define NONE 0xFFFFFFFFu
 enum { FIF = 2, HOST_PAGE_SIZE = 64, REPEATS_MAX = 7, VERIFY_PAGES = 1024, VERIFY_STEPS = 20000 };
 
-static void need(int ok, const char *what)
-{
-    if (!ok) {
-        cli_fail("sluice bench pool", what);
-    }
-}
+#define NEED_ME "sluice bench pool" /* what a failed setup step names */
 
 static void *alloc64(size_t size)
 {
     void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-    need(p != NULL, "out of memory");
+    cli_need(NEED_ME, p != NULL, "out of memory");
     memset(p, 0, size); /* fault every page in now, as the runtime does at init */
     return p;
 }
@@ -72,7 +67,7 @@ typedef struct real {
 
 static void real_begin(real *r)
 {
-    need(slc_pool_begin_frame(r->pool, NULL) == SLC_OK, "begin_frame refused");
+    cli_need(NEED_ME, slc_pool_begin_frame(r->pool, NULL) == SLC_OK, "begin_frame refused");
 }
 
 /* One frame boundary every per_frame ops. */
@@ -80,7 +75,7 @@ static inline void real_tick(real *r)
 {
     if (++r->in_frame == r->per_frame) {
         r->in_frame = 0;
-        need(slc_pool_end_frame(r->pool) == SLC_OK && slc_pool_begin_frame(r->pool, NULL) == SLC_OK, "frame refused");
+        cli_need(NEED_ME, slc_pool_end_frame(r->pool) == SLC_OK && slc_pool_begin_frame(r->pool, NULL) == SLC_OK, "frame refused");
     }
 }
 
@@ -89,10 +84,10 @@ static inline void real_load(real *r, uint32_t chunk, uint8_t lod, uint8_t prior
     slc_pool_request q = {{chunk}, {0}, lod, priority};
     slc_page page;
     void *dst = NULL;
-    need(slc_pool_acquire(r->pool, &q, &page) == SLC_OK && slc_pool_write_begin(r->pool, page, &dst) == SLC_OK,
+    cli_need(NEED_ME, slc_pool_acquire(r->pool, &q, &page) == SLC_OK && slc_pool_write_begin(r->pool, page, &dst) == SLC_OK,
          "acquire refused");
     *(volatile unsigned char *)dst = (unsigned char)chunk;
-    need(slc_pool_write_end(r->pool, page, 1) == SLC_OK, "write_end refused");
+    cli_need(NEED_ME, slc_pool_write_end(r->pool, page, 1) == SLC_OK, "write_end refused");
 }
 
 static void real_init(real *r, uint32_t n, slc_eviction_policy policy)
@@ -103,7 +98,7 @@ static void real_init(real *r, uint32_t n, slc_eviction_policy policy)
     size_t store_fp = slc_host_store_footprint(n, HOST_PAGE_SIZE);
     r->store_mem = alloc64(SLC_ARENA_FOOTPRINT(store_fp));
     slc_arena *arena;
-    need(slc_arena_init(r->store_mem, SLC_ARENA_FOOTPRINT(store_fp), NULL, SLC_BUDGET_NONE, &arena) == SLC_OK &&
+    cli_need(NEED_ME, slc_arena_init(r->store_mem, SLC_ARENA_FOOTPRINT(store_fp), NULL, SLC_BUDGET_NONE, &arena) == SLC_OK &&
              slc_host_store_init(arena, n, HOST_PAGE_SIZE, &cli_stderr_logger, &r->store) == SLC_OK,
          "host store init failed");
     slc_pool_desc d;
@@ -114,9 +109,9 @@ static void real_init(real *r, uint32_t n, slc_eviction_policy policy)
     d.log_capacity = 1024;
     d.eviction = policy;
     size_t fp = slc_pool_footprint(&d);
-    need(fp > 0, "bad pool desc");
+    cli_need(NEED_ME, fp > 0, "bad pool desc");
     r->pool_mem = alloc64(fp);
-    need(slc_pool_init(r->pool_mem, fp, &d, &r->store, &cli_stderr_logger, &r->pool) == SLC_OK, "pool init failed");
+    cli_need(NEED_ME, slc_pool_init(r->pool_mem, fp, &d, &r->store, &cli_stderr_logger, &r->pool) == SLC_OK, "pool init failed");
     real_begin(r);
     for (uint32_t c = 0; c < n; c++) { /* fill: chunks 0 .. n-1 */
         real_load(r, c, (uint8_t)(c % 4), (uint8_t)(c % 8));
@@ -161,7 +156,7 @@ static uint32_t real_lookup(real *r, const uint32_t *chunks, size_t ops)
 static void real_touch(real *r, const slc_page *pages, size_t ops)
 {
     for (size_t i = 0; i < ops; i++) {
-        need(slc_pool_touch(r->pool, pages[i], 1) == SLC_OK, "touch refused");
+        cli_need(NEED_ME, slc_pool_touch(r->pool, pages[i], 1) == SLC_OK, "touch refused");
         real_tick(r);
     }
 }
@@ -217,9 +212,9 @@ static uint32_t naive_victim(const naive *v)
 
 static void naive_load(naive *v, uint32_t chunk, uint8_t lod, uint8_t prio)
 {
-    need(v->map[chunk] == NONE, "naive: chunk already present");
+    cli_need(NEED_ME, v->map[chunk] == NONE, "naive: chunk already present");
     uint32_t i = v->filled < v->n ? v->filled++ : naive_victim(v);
-    need(i != NONE, "naive: nothing evictable");
+    cli_need(NEED_ME, i != NONE, "naive: nothing evictable");
     if (v->chunk_of[i] != NONE) {
         v->map[v->chunk_of[i]] = NONE;
     }
@@ -314,12 +309,12 @@ static int verify_same_decisions(slc_eviction_policy policy)
         uint32_t c = (uint32_t)(xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
         slc_page_info info;
         if (slc_pool_lookup(r.pool, (slc_chunk_id){c}, &info) == SLC_OK) {
-            need(v.map[c] == info.page.index, "the naive pool disagrees on a lookup");
-            need(slc_pool_touch(r.pool, info.page, 1) == SLC_OK, "touch refused");
+            cli_need(NEED_ME, v.map[c] == info.page.index, "the naive pool disagrees on a lookup");
+            cli_need(NEED_ME, slc_pool_touch(r.pool, info.page, 1) == SLC_OK, "touch refused");
             naive_touch(&v, &v.map[c], 1);
             real_tick(&r);
         } else {
-            need(v.map[c] == NONE, "the naive pool disagrees on a miss");
+            cli_need(NEED_ME, v.map[c] == NONE, "the naive pool disagrees on a miss");
             real_load(&r, c, (uint8_t)(c % 4), (uint8_t)(c % 8));
             real_tick(&r);
             naive_load(&v, c, (uint8_t)(c % 4), (uint8_t)(c % 8));
@@ -391,7 +386,7 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
         uint32_t *chunks = malloc(sizeof(uint32_t) * ops);
         slc_page *pages = malloc(sizeof(slc_page) * ops);
         uint32_t *naive_pages = malloc(sizeof(uint32_t) * ops);
-        need(chunks != NULL && pages != NULL && naive_pages != NULL, "out of memory");
+        cli_need(NEED_ME, chunks != NULL && pages != NULL && naive_pages != NULL, "out of memory");
         uint64_t seed = 0x9E3779B97F4A7C15u ^ n;
         for (size_t i = 0; i < ops; i++) {
             chunks[i] = (uint32_t)(xorshift64(&seed) % (2 * (uint64_t)n));
@@ -401,7 +396,7 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
             uint32_t p = (uint32_t)(xorshift64(&seed) % n);
             slc_page_info info;
             slc_pool_get_page(r.pool, p, &info);
-            need(info.state == SLC_PAGE_RESIDENT, "a page is not resident");
+            cli_need(NEED_ME, info.state == SLC_PAGE_RESIDENT, "a page is not resident");
             pages[i] = info.page;
             naive_pages[i] = p;
         }
@@ -414,7 +409,7 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
         TIME_MEDIAN(l->naive_ns, repeats, ops, sink += naive_lookup(&v, chunks, ops));
         TIME_MEDIAN(t->ns, repeats, ops, real_touch(&r, pages, ops));
         TIME_MEDIAN(t->naive_ns, repeats, ops, naive_touch(&v, naive_pages, ops));
-        need(slc_pool_check(r.pool), "the pool's invariants broke");
+        cli_need(NEED_ME, slc_pool_check(r.pool), "the pool's invariants broke");
         free(chunks);
         free(pages);
         free(naive_pages);
@@ -450,7 +445,7 @@ int bench_pool(int argc, char **argv)
     const size_t size_count = quick ? 2 : 3, repeats = quick ? 3 : 5;
     int same_lru = verify_same_decisions(SLC_EVICTION_LRU);
     int same_prio = verify_same_decisions(SLC_EVICTION_PRIORITY);
-    need(same_lru && same_prio, "the pool and the naive scan made different decisions");
+    cli_need(NEED_ME, same_lru && same_prio, "the pool and the naive scan made different decisions");
 
     row rows[3 * 4];
     size_t count = 0;

@@ -102,9 +102,17 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int cli_parse_size(const char *s, uint64_t *out);
 
 /* Exits with CLI_FAILED after "<me>: <what>" on stderr: for the benchmarks,
- * whose every setup step must succeed (each writes need(ok, what) as
- * `if (!ok) cli_fail(me, what)`, so the analyzer sees what a failure ends). */
+ * whose every setup step must succeed (cli_need). */
 _Noreturn void cli_fail(const char *me, const char *what);
+
+/* cli_fail(me, what) unless ok: a benchmark's setup step. Inline, so the
+ * analyzer sees the failed branch end the run. */
+static inline void cli_need(const char *me, int ok, const char *what)
+{
+    if (!ok) {
+        cli_fail(me, what);
+    }
+}
 
 /* qsort comparators, ascending. */
 int cli_cmp_u32(const void *a, const void *b);

@@ -290,7 +290,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
     char lods_bad[64];
-    snprintf(lods_bad, sizeof lods_bad, "{opt} '{value}' is not a count from 1 to %u", PK_MAX_LODS);
+    snprintf(lods_bad, sizeof lods_bad, "{opt} '{value}' is not a count from 1 to %u", SLC_LODS_MAX);
     /* The level and the count are checked against the builder's own ranges
      * when the options are resolved (pk_build_options_resolve). */
     const cli_opt table[] = {

@@ -128,10 +128,10 @@ static void check_values(const slc_profile *p)
     REQUIRE(p->queue_capacity >= 1 && p->queue_capacity <= SLC_PROFILE_QUEUE_CAPACITY_MAX);
     REQUIRE(p->staging_size <= staging && (p->staging_size == 0 || p->staging_size >= p->page_size));
     REQUIRE(p->upload_cap >= p->page_size && p->upload_cap <= SLC_PROFILE_SIZE_MAX);
-    REQUIRE(p->pin_coarsest <= SLC_PROFILE_LODS_MAX);
+    REQUIRE(p->pin_coarsest <= SLC_LODS_MAX);
     REQUIRE(p->max_objects >= 1 && p->max_objects <= SLC_TABLE_COUNT_MAX);
     REQUIRE(p->max_chunks >= 1 && p->max_chunks <= SLC_TABLE_COUNT_MAX);
-    REQUIRE(p->max_lods >= 1 && p->max_lods <= SLC_PROFILE_LODS_MAX);
+    REQUIRE(p->max_lods >= 1 && p->max_lods <= SLC_LODS_MAX);
     REQUIRE(p->max_string_bytes >= 1 && p->max_string_bytes <= SLC_PROFILE_STRING_BYTES_MAX);
     REQUIRE(p->max_phases >= SLC_PROFILE_PHASES_MIN && p->max_phases <= SLC_PROFILE_PHASES_MAX);
     REQUIRE(p->eviction == SLC_EVICTION_LRU || p->eviction == SLC_EVICTION_PRIORITY);

@@ -167,7 +167,7 @@ static void reference_reader_accepts(const parsed *p)
     limits.page_size = p->h.page_size;
     limits.max_chunks = p->h.chunk_count;
     limits.max_objects = p->h.object_count;
-    limits.max_lods = PK_MAX_LODS;
+    limits.max_lods = SLC_LODS_MAX;
     limits.max_string_bytes = p->h.string_size;
     size_t cap = SLC_ARENA_FOOTPRINT(p->size + 4096);
     cap = (cap + SLC_ARENA_ALIGN - 1) / SLC_ARENA_ALIGN * SLC_ARENA_ALIGN;
@@ -264,7 +264,7 @@ static void check_pack(const char *path, parsed *p)
         const slc_pack_object *ob = &p->objects[o];
         assert_true(ob->name == SLC_PACK_NO_NAME || ob->name < h->string_size);
         assert_int_equal(ob->first_lod, next_lod);
-        assert_true(ob->lod_count >= 1 && ob->lod_count <= PK_MAX_LODS);
+        assert_true(ob->lod_count >= 1 && ob->lod_count <= SLC_LODS_MAX);
         next_lod += ob->lod_count;
         assert_int_equal(ob->vertex_stride, stride_of(ob->attributes));
         assert_true(all_zero((const unsigned char *)ob->reserved, sizeof ob->reserved));

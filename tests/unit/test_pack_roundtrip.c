@@ -179,7 +179,7 @@ static void reader_open(reader *r, const char *path, unsigned flags, const char 
     limits.page_size = 65536;
     limits.max_chunks = 4096;
     limits.max_objects = 64;
-    limits.max_lods = PK_MAX_LODS;
+    limits.max_lods = SLC_LODS_MAX;
     limits.max_string_bytes = 4096;
     slc_status s = slc_pack_open(&r->file.io, path, &limits, r->meta, &r->log, &r->pack);
     if (s != SLC_OK) {

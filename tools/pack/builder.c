@@ -62,7 +62,7 @@
 #define MAX_PAGE_CLUSTERS 65535u       /* span.first_cluster is a uint16 */
 #define LOD_MIN_REDUCTION 0.95         /* a level must keep fewer than 95% of the triangles */
 #define SIMPLIFY_TARGET_ERROR 1.0f     /* relative to the mesh extent: the triangle count decides */
-#define PAGE_SLOTS (2u * PK_MAX_LODS)  /* (level, coarsest) */
+#define PAGE_SLOTS (2u * SLC_LODS_MAX)  /* (level, coarsest) */
 
 /* One open page: its cluster records and, separately, their vertex and
  * triangle bytes (offsets relative to the data start until assembled). */
@@ -272,7 +272,7 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
         *o = *in;
     }
     if (o->page_size == 0) {
-        o->page_size = PK_DEFAULT_PAGE_SIZE;
+        o->page_size = SLC_DEFAULT_PAGE_SIZE;
     }
     if ((o->page_size & (o->page_size - 1)) != 0 || o->page_size < SLC_PAGE_SIZE_MIN ||
         o->page_size > SLC_PAGE_SIZE_MAX) {
@@ -291,8 +291,8 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
     if (o->max_lods == 0) {
         o->max_lods = PK_DEFAULT_MAX_LODS;
     }
-    if (o->max_lods > PK_MAX_LODS) {
-        return fail(d, "max LODs %u is more than %u", o->max_lods, PK_MAX_LODS);
+    if (o->max_lods > SLC_LODS_MAX) {
+        return fail(d, "max LODs %u is more than %u", o->max_lods, SLC_LODS_MAX);
     }
     if (o->stored_ratio_threshold == 0.0) {
         o->stored_ratio_threshold = PK_DEFAULT_STORED_RATIO;
@@ -672,7 +672,7 @@ static int emit_cluster(pk_builder *b, const vertex_format *f, uint32_t object, 
                         slc_pack_lod *lod, const float *verts, const unsigned int *cverts, uint32_t vcount,
                         const unsigned char *ctris, uint32_t tcount, const float sphere[4], pk_diag *d)
 {
-    page *pg = &b->pages[coarsest ? PK_MAX_LODS + level : level];
+    page *pg = &b->pages[coarsest ? SLC_LODS_MAX + level : level];
     uint32_t vbytes = vcount * f->stride, tbytes = tcount * 3u;
     if (pg->open) {
         uint64_t need = CHUNK_HEADER_BYTES + (uint64_t)(pg->cluster_count + 1) * CLUSTER_BYTES +
@@ -848,9 +848,9 @@ typedef struct work {
     float *verts;
     float *fetched;
     unsigned int *indices;
-    unsigned int *levels[PK_MAX_LODS];
-    size_t level_count[PK_MAX_LODS];
-    float level_error[PK_MAX_LODS];
+    unsigned int *levels[SLC_LODS_MAX];
+    size_t level_count[SLC_LODS_MAX];
+    float level_error[SLC_LODS_MAX];
     struct meshopt_Meshlet *meshlets;
     unsigned int *meshlet_vertices;
     unsigned char *meshlet_triangles;
@@ -861,7 +861,7 @@ static void free_work(work *w)
     free(w->verts);
     free(w->fetched);
     free(w->indices);
-    for (uint32_t i = 0; i < PK_MAX_LODS; i++) {
+    for (uint32_t i = 0; i < SLC_LODS_MAX; i++) {
         free(w->levels[i]);
     }
     free(w->meshlets);

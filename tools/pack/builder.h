@@ -27,12 +27,11 @@
 #include <stdint.h>
 
 #include "mesh.h"
+#include "sluice/limits.h"
 
 /* Defaults of the options a zero field stands for. */
-#define PK_DEFAULT_PAGE_SIZE 65536u
 #define PK_DEFAULT_LZ4_LEVEL 9
 #define PK_DEFAULT_MAX_LODS 8u
-#define PK_MAX_LODS 16u
 #define PK_DEFAULT_STORED_RATIO 1.1
 #define PK_DEFAULT_CLUSTER_VERTICES 64u
 #define PK_DEFAULT_CLUSTER_TRIANGLES 124u

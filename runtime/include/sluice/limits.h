@@ -41,6 +41,11 @@
  * pool's fixed header. */
 #define SLC_PARTITION_MAX 15u
 
+/* Levels of detail of one object: a profile's max_lods and pin_coarsest,
+ * and the most the packer cuts (--max-lods). 16 halvings take any mesh a
+ * page holds down to a handful of triangles. */
+#define SLC_LODS_MAX 16u
+
 /* The defaults a zero field of a pool or store desc takes: those of
  * budgets/default.profile (4096 pages of 64 KiB, two frames in flight). The
  * pool refuses a store whose page count differs from its own, so the pool's

@@ -41,7 +41,6 @@ extern "C" {
 #define SLC_PROFILE_SIZE_MAX ((uint64_t)1 << 40) /* 1 TiB, for any size or limit */
 #define SLC_PROFILE_WORKERS_MAX 64u
 #define SLC_PROFILE_QUEUE_CAPACITY_MAX (1u << 20)
-#define SLC_PROFILE_LODS_MAX 16u
 #define SLC_PROFILE_STRING_BYTES_MAX (64u << 20)
 #define SLC_PROFILE_PHASES_MIN 2u
 #define SLC_PROFILE_PHASES_MAX 64u
