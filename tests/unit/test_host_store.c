@@ -6,6 +6,24 @@
 #include "sluice/host_store.h"
 #include "test_util.h"
 
+/* The store over a desc this target cannot hold is refused: the status, the
+ * reason logged, and *out zeroed. */
+static void assert_store_refused(const slc_host_store_desc *d)
+{
+    _Alignas(SLC_HOST_STORE_PAGE_ALIGN) unsigned char mem[256];
+    capture_log c;
+    slc_logger log = capture_logger(&c);
+    slc_page_store store;
+    memset(&store, 0xa5, sizeof store);
+    assert_int_equal(slc_host_store_init_at(mem, sizeof mem, NULL, SLC_BUDGET_NONE, d->page_count, d->page_size, &log,
+                                            &store),
+                     SLC_E_INVALID);
+    assert_int_equal(c.status, SLC_E_INVALID);
+    assert_string_equal(c.message,
+                        "host store: page_count and page_size must be non-zero and their product fit this target");
+    assert_null(store.ops);
+}
+
 static void test_desc_from_profile_takes_the_pool_pages(void **state)
 {
     (void)state;
@@ -40,17 +58,7 @@ static void test_desc_from_zeroed_profile_is_refused_by_init(void **state)
     assert_int_equal(d.page_size, 0);
     assert_int_equal(slc_host_store_footprint(d.page_count, d.page_size), 0);
 
-    _Alignas(SLC_HOST_STORE_PAGE_ALIGN) unsigned char mem[256];
-    capture_log c;
-    slc_logger log = capture_logger(&c);
-    slc_page_store store;
-    assert_int_equal(slc_host_store_init_at(mem, sizeof mem, NULL, SLC_BUDGET_NONE, d.page_count, d.page_size, &log,
-                                            &store),
-                     SLC_E_INVALID);
-    assert_int_equal(c.status, SLC_E_INVALID);
-    assert_string_equal(c.message,
-                        "host store: page_count and page_size must be non-zero and their product fit this target");
-    assert_null(store.ops);
+    assert_store_refused(&d);
 }
 
 /* The largest pool a profile may declare (2^24 pages of 64 MiB) fits a
@@ -73,15 +81,7 @@ static void test_desc_of_the_largest_profile_fits_only_64_bit_targets(void **sta
         return;
     }
     assert_int_equal(fp, 0);
-    _Alignas(SLC_HOST_STORE_PAGE_ALIGN) unsigned char mem[256];
-    capture_log c;
-    slc_logger log = capture_logger(&c);
-    slc_page_store store;
-    assert_int_equal(slc_host_store_init_at(mem, sizeof mem, NULL, SLC_BUDGET_NONE, d.page_count, d.page_size, &log,
-                                            &store),
-                     SLC_E_INVALID);
-    assert_string_equal(c.message,
-                        "host store: page_count and page_size must be non-zero and their product fit this target");
+    assert_store_refused(&d);
 }
 
 static void test_desc_from_profile_asserts_on_null(void **state)
