@@ -5,7 +5,8 @@
  * its memory block, a host store charged to gpu/pool, the file opened
  * mapped or through pread, the pack and the stream, inline or with
  * workers. The memory and the host store are also set up alone
- * (test_stream.c, test_stream_vulkan.c).
+ * (test_stream.c, test_stream_vulkan.c, test_stream_rules.c, test_soak.c),
+ * and the check that teardown released every budget is shared.
  *
  * Uses ftruncate, pwrite and mkstemp: the including file defines
  * _POSIX_C_SOURCE 200809L (or _GNU_SOURCE) before its first include. */
@@ -107,6 +108,18 @@ static inline slc_arena_mark sff_host_store_init(slc_memory *mem, uint32_t pages
     slc_arena_mark mark = slc_arena_get_mark(*arena);
     assert_int_equal(slc_host_store_init(*arena, pages, page_size, NULL, store), SLC_OK);
     return mark;
+}
+
+/* After teardown: nothing leaked, every budget of mem back to 0. */
+static inline void sff_assert_budgets_released(slc_memory *mem)
+{
+    slc_budget_stats st[SLC_BUDGET_MAX];
+    size_t n = slc_budgets_walk_report(slc_memory_budgets(mem), st, SLC_BUDGET_MAX);
+    for (size_t i = 0; i < n; i++) {
+        if (st[i].current != 0) {
+            fail_msg("budget %s: %" PRIu64 " bytes still in use after teardown", st[i].name, st[i].current);
+        }
+    }
 }
 
 /* --- the stream over the file ------------------------------------------------------- */
@@ -218,14 +231,7 @@ static inline void sff_close(sff_fixture *f)
     slc_platform_file_close(&f->file);
     if (f->check_teardown) {
         slc_arena_reset(f->store_arena, f->store_mark);
-        /* nothing leaked: every budget back to 0 */
-        slc_budget_stats st[SLC_BUDGET_MAX];
-        size_t n = slc_budgets_walk_report(slc_memory_budgets(f->mem), st, SLC_BUDGET_MAX);
-        for (size_t i = 0; i < n; i++) {
-            if (st[i].current != 0) {
-                fail_msg("budget %s: %" PRIu64 " bytes still in use after teardown", st[i].name, st[i].current);
-            }
-        }
+        sff_assert_budgets_released(f->mem);
     }
     slc_memory_deinit(f->mem);
     slc_platform_block_unmap(&f->block);

@@ -1,6 +1,9 @@
 /* What the stream's tests share over any page store (test_stream.c on the
  * host store, test_stream_vulkan.c on the Vulkan backend and on the host
- * store dressed as a belt): the fly-through's pack, camera and constants
+ * store dressed as a belt; test_io_faults.c flies the same camera over a
+ * faulty file, test_stream_rules.c runs through the belt wrapper, and
+ * test_soak.c and test_fault_sweep.c set their streams up with these
+ * steps): the fly-through's pack, camera and constants
  * (its eviction log and frames hashes are those of the host backend, the
  * same on every architecture, worker count and backend), how a frame is
  * folded into the frames hash, the check of every result an ended frame

@@ -178,6 +178,17 @@ static inline void sp_free(sp_pack *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The page at host (a visible chunk's page, as the test's store maps it)
+ * holds chunk's decoded bytes: host is not NULL and the bytes' XXH3 is the
+ * chunk's. */
+static inline void sp_assert_page_holds(const sp_pack *p, const void *host, uint32_t chunk)
+{
+    assert_non_null(host);
+    if (XXH3_64bits(host, p->decoded_size[chunk]) != p->decoded_xxh3[chunk]) {
+        fail_msg("chunk %u: its page holds other bytes", chunk);
+    }
+}
+
 /* An slc_io over an sp_pack (never mapped, so every load goes through
  * read()), with faults chosen per chunk and attempt, and random delays. */
 #define SP_FAULT_MAX 16u

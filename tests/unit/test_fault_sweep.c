@@ -46,9 +46,7 @@
 #include <inttypes.h>
 
 #include "sluice/heap.h"
-#include "sluice/host_store.h"
-#include "sluice/workers.h"
-#include "stream_pack.h"
+#include "stream_fixture.h"
 #include "test_pack.h"
 
 static const char profile_text[] = "[profile]\n"
@@ -696,8 +694,6 @@ static void run_assert_same_use(const run_snapshot *before, const char *when)
                 slc_arena_check(rw.pages));
 }
 
-static bool run_work(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
 /* A failed step: refused, with a message, one refusal counted, nothing left
  * behind by the step itself. */
 static void run_check_failure(int at, slc_status st, const run_snapshot *before, const char *when)
@@ -804,7 +800,7 @@ static void run_once(run_result *out, const char *when)
         goto failed;
     }
     at = RUN_WORKERS;
-    assert_int_equal(slc_platform_workers_start(&run_workers, rw.profile.workers, run_work, rw.s, NULL), SLC_OK);
+    assert_int_equal(slc_platform_workers_start(&run_workers, rw.profile.workers, sff_work, rw.s, NULL), SLC_OK);
 
     at = RUN_FRAMES_STEP;
     out->seen_before_frames = slc_test_fault_seen();
@@ -874,11 +870,7 @@ static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **sta
 {
     (void)state;
     memset(&rw, 0, sizeof rw);
-    slc_profile_diag diag;
-    if (slc_profile_parse(run_profile_text, strlen(run_profile_text), "sweep-run.profile", &rw.profile, &diag) !=
-        SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
+    sfx_profile_parse(run_profile_text, "sweep-run.profile", &rw.profile);
     static const sp_params pack_params = {RUN_PAGE_SIZE, 48, 3, {6, 2, 1}, 42};
     sp_build(&rw.pack, &pack_params);
     assert_true(rw.pack.chunk_count >= 4u * RUN_PAGES); /* several times the pool */

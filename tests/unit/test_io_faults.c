@@ -1,6 +1,7 @@
 /* I/O faults through platform/, on a real file: a generated pack written to
  * a temporary file, opened with slc_platform_file_open(SLC_PLATFORM_FILE_PREAD)
- * and streamed by a deterministic fly-through on the host backend, inline
+ * and streamed by the fly-through of stream_fixture.h (its pack and its
+ * camera, for FRAMES frames) on the host backend, inline
  * and with 2 workers, while at every frame k of the run in turn one fault
  * is injected:
  *   eio        the next pread fails with EIO (the platform's fault hook)
@@ -21,14 +22,12 @@
 #define _GNU_SOURCE 1 /* ftruncate, pwrite, mkstemp, nanosleep */
 #include <inttypes.h>
 
-#include "stream_file_fixture.h"
+#include "stream_fixture.h"
 
 /* --- the pack and the fault hook ------------------------------------------------- */
 
 #define FRAMES 40u
 #define FRAME_SLOTS (FRAMES + 8u)
-
-static const sp_params pack_params = {4096, 48, 3, {6, 2, 1}, 42};
 
 /* The clean run's eviction log: the same on every architecture and worker
  * count (printed when it differs, to update it on purpose). */
@@ -152,48 +151,13 @@ static void fx_open(sff_fixture *f, const disk *d, faults *q, uint32_t workers)
     sff_open(f, d, &desc); /* pins load here, before any fault */
 }
 
-/* The camera of test_stream.c: objects within 60 units of x(t), the LOD by
- * distance, the priority falling with distance. */
-static uint32_t camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
+/* A span's page, read through its host address, holds its chunk's decoded
+ * bytes (user: the disk). */
+static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 {
-    uint32_t span = objects * 10u;
-    uint32_t pos = (t * 5u / 2u) % (2u * span);
-    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
-    uint32_t n = 0;
-    for (uint32_t o = 0; o < objects && n < cap; o++) {
-        int32_t dist = (int32_t)(o * 10u + 4u) - x;
-        dist = dist < 0 ? -dist : dist;
-        if (dist > 60) {
-            continue;
-        }
-        out[n].object.index = o;
-        out[n].lod = (uint8_t)(dist < 15 ? 0 : dist < 35 ? 1 : 2);
-        out[n].priority = (uint8_t)(255 - dist);
-        out[n].partition.index = 0;
-        n++;
-    }
-    return n;
-}
-
-/* Every object request resolved, every visible page holding its chunk's
- * decoded bytes. */
-static void check_results(sff_fixture *f, const disk *d)
-{
-    uint32_t n = slc_stream_result_count(f->s);
-    for (uint32_t i = 0; i < n; i++) {
-        slc_stream_result r;
-        slc_stream_span spans[16];
-        assert_int_equal(slc_stream_resident(f->s, i, &r, spans, 16), SLC_OK);
-        assert_true(r.lod != SLC_STREAM_LOD_NONE); /* pinned coarsest levels: never a hole */
-        assert_true(r.lod >= r.requested_lod);
-        for (uint32_t k = 0; k < r.span_count; k++) {
-            uint32_t c = spans[k].chunk.index;
-            assert_non_null(spans[k].location.host);
-            if (XXH3_64bits(spans[k].location.host, d->pack.decoded_size[c]) != d->pack.decoded_xxh3[c]) {
-                fail_msg("chunk %u: its page holds other bytes", c);
-            }
-        }
-    }
+    const disk *d = user;
+    (void)frame;
+    sp_assert_page_holds(&d->pack, span->location.host, span->chunk.index);
 }
 
 typedef struct run_result {
@@ -221,12 +185,14 @@ static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t 
             inject(d, q, t, kind);
         }
         atomic_store(&q->frame, (uint32_t)frame);
-        uint32_t n = camera_requests(t, pack_params.objects, req, 64);
+        uint32_t n = sfx_camera_requests(t, fly_pack.objects, req, 64);
         for (uint32_t i = 0; i < n; i++) {
             assert_int_equal(slc_stream_request(f.s, &req[i]), SLC_OK);
         }
         assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
-        check_results(&f, d);
+        /* every result checked, every visible page holding its chunk's
+         * decoded bytes; pinned coarsest levels: never a hole */
+        assert_int_equal(sfx_check_results(f.s, f.pk, span_holds, d), 0);
         /* the failures applied this frame are exactly the loads of the
          * previous frame the fault broke */
         slc_stream_frame_stats fs;
@@ -272,12 +238,7 @@ static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t 
             }
         }
         assert_true(slc_stream_check(f.s));
-        slc_budget_stats bs[SLC_BUDGET_MAX];
-        size_t nb = slc_budgets_walk_report(slc_memory_budgets(f.mem), bs, SLC_BUDGET_MAX);
-        for (size_t i = 0; i < nb; i++) {
-            assert_true(bs[i].current <= bs[i].limit);
-            assert_true(bs[i].peak <= bs[i].limit);
-        }
+        sfx_assert_budgets_hold(f.mem); /* current <= peak <= limit */
     }
     slc_stream_stats ss;
     slc_stream_get_stats(f.s, &ss);
@@ -356,7 +317,7 @@ static void test_every_fault_at_every_frame(void **state)
 {
     (void)state;
     disk d; /* the pack, written once; rewritten whole before each run */
-    disk_create(&d, &pack_params, "io");
+    disk_create(&d, &fly_pack, "io");
     faults *q = calloc(1, sizeof *q);
     assert_non_null(q);
 

@@ -73,10 +73,7 @@ static void assert_holds(sff_fixture *f, const disk *d, uint32_t chunk)
         slc_stream_get_chunk(f->s, (slc_chunk_id){chunk}, &ci);
         fail_msg("chunk %u is not visible (state %d, %s)", chunk, (int)ci.state, slc_status_name(ci.status));
     }
-    assert_non_null(info.location.host);
-    if (XXH3_64bits(info.location.host, d->pack.decoded_size[chunk]) != d->pack.decoded_xxh3[chunk]) {
-        fail_msg("chunk %u: its page holds other bytes", chunk);
-    }
+    sp_assert_page_holds(&d->pack, info.location.host, chunk);
 }
 
 /* Streams the first chunks, cuts the file at a page boundary in the middle,

@@ -24,11 +24,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep in stream_pack.h */
 #include <inttypes.h>
 
-#include "stream_pack.h"
-
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
-#include "sluice/workers.h"
+#include "stream_fixture.h"
 
 enum { PAGE_SIZE = 4096, PAGES = 384, WORKERS = 2, OBJECTS = 256, CHECK_EVERY = 1000, DEFAULT_FRAMES = 20000 };
 
@@ -50,10 +46,6 @@ typedef struct soak_result {
 } soak_result;
 
 static slc_platform_workers workers; /* must not move while started */
-
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
-
-static uint64_t mix(uint64_t h, uint64_t v) { return XXH3_64bits_withSeed(&v, sizeof v, h); }
 
 static uint32_t soak_frames(void)
 {
@@ -107,22 +99,14 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
     memset(out, 0, sizeof *out);
     sp_io io;
     sp_io_init(&io, pack);
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(profile, &req), SLC_OK);
     slc_platform_block block;
-    assert_int_equal(slc_platform_block_map(req.block_size, 0, NULL, &block), SLC_OK);
     slc_memory *mem = NULL;
-    assert_int_equal(slc_memory_init(block.base, block.size, profile, NULL, &mem), SLC_OK);
+    sff_memory_map(profile, &block, &mem);
     slc_budgets *b = slc_memory_budgets(mem);
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(b, "gpu/pool", &gpu_pool), SLC_OK);
-    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(PAGES, PAGE_SIZE));
-    void *store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(store_mem);
+    unsigned char *store_mem;
     slc_arena *store_arena;
-    assert_int_equal(slc_arena_init(store_mem, amem, b, gpu_pool, &store_arena), SLC_OK);
     slc_page_store store;
-    assert_int_equal(slc_host_store_init(store_arena, PAGES, PAGE_SIZE, NULL, &store), SLC_OK);
+    slc_arena_mark store_mark = sff_host_store_init(mem, PAGES, PAGE_SIZE, &store_mem, &store_arena, &store);
     slc_arena *meta;
     assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
     capture_log log;
@@ -137,13 +121,8 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
     d.pack = pk;
     d.store = &store;
     d.log = &logger;
-    slc_platform_workers_executor(&workers, &d.executor);
     slc_stream *s = NULL;
-    slc_status st = slc_stream_create(&d, &s);
-    if (st != SLC_OK) {
-        fail_msg("create: %s: %s", slc_status_name(st), log.message);
-    }
-    assert_int_equal(slc_platform_workers_start(&workers, WORKERS, work_fn, s, NULL), SLC_OK);
+    sfx_stream_start(&d, WORKERS, &workers, &log, &s);
 
     /* Per budget: the maximum over the first and the last 10% of the
      * frames, and the last value. */
@@ -161,18 +140,14 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
             assert_int_equal(slc_stream_request(s, &rq[i]), SLC_OK);
         }
         assert_int_equal(slc_stream_end_frame(s), SLC_OK);
-        for (uint32_t i = 0; i < slc_stream_result_count(s); i++) {
-            slc_stream_result r;
-            assert_int_equal(slc_stream_resident(s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
-            out->frames_hash = mix(out->frames_hash, (uint64_t)r.object.index << 8 | r.lod);
-        }
+        out->frames_hash = sfx_hash_results(s, out->frames_hash);
         slc_stream_frame_stats fs;
         assert_int_equal(slc_stream_walk_telemetry(s, &fs, 1), 1);
         if (fs.refused != 0 || fs.holes != 0 || fs.failures != 0) {
             fail_msg("frame %" PRIu64 ": %u requests refused, %u holes, %u failed loads", fs.frame, fs.refused,
                      fs.holes, fs.failures);
         }
-        out->frames_hash = mix(out->frames_hash, (uint64_t)fs.loads_started << 32 | fs.evictions);
+        out->frames_hash = sfx_mix(out->frames_hash, (uint64_t)fs.loads_started << 32 | fs.evictions);
         assert_int_equal(fs.budget_count, nb);
         for (uint32_t i = 0; i < nb; i++) {
             if (t < tenth && fs.budgets[i] > first_max[i]) {
@@ -223,11 +198,8 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
     slc_platform_workers_stop(&workers);
     slc_stream_destroy(s);
     slc_pack_close(pk);
-    slc_arena_reset(store_arena, (slc_arena_mark){0});
-    count = slc_budgets_walk_report(b, bs, SLC_BUDGET_MAX);
-    for (size_t i = 0; i < count; i++) {
-        assert_int_equal(bs[i].current, 0);
-    }
+    slc_arena_reset(store_arena, store_mark);
+    sff_assert_budgets_released(mem);
     slc_memory_deinit(mem);
     slc_platform_block_unmap(&block);
     free(store_mem);
@@ -238,10 +210,7 @@ static void test_soak_streams_without_growth_and_repeats(void **state)
     (void)state;
     uint32_t frames = soak_frames();
     slc_profile profile;
-    slc_profile_diag diag;
-    if (slc_profile_parse(profile_text, strlen(profile_text), "soak.profile", &profile, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
+    sfx_profile_parse(profile_text, "soak.profile", &profile);
     sp_pack pack;
     sp_build(&pack, &pack_params);
     assert_true(pack.chunk_count >= 6u * PAGES); /* the pool is far smaller than the pack */

@@ -5,7 +5,7 @@
  * load_frames 1, 2 and 8, applying exactly what the functions (the ones
  * `sluice budget fit` calls) say. */
 #define _POSIX_C_SOURCE 200809L
-#include "stream_file_fixture.h"
+#include "stream_fixture.h"
 
 #include "sluice/stream.h"
 
@@ -31,10 +31,7 @@ static slc_profile parse_profile(const rules_params *p)
              "[tables]\nmax_objects = 64\nmax_chunks = 1024\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
              p->pages, p->queue, p->upload_kib, p->pin);
     slc_profile prof;
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, strlen(text), "rules.profile", &prof, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
+    sfx_profile_parse(text, "rules.profile", &prof);
     return prof;
 }
 
@@ -248,26 +245,8 @@ static void test_pin_iter_walks_each_objects_coarsest_levels(void **state)
 
 /* --- a real stream agrees ------------------------------------------------------------------ */
 
-/* A store without host addresses stands for a staging belt. */
-static const slc_page_store *hidden_inner;
-static void hidden_locate(void *self, uint32_t page, slc_page_location *out)
-{
-    hidden_inner->ops->locate(self, page, out);
-    out->host = NULL;
-}
-static slc_status hidden_write_begin(void *self, uint32_t page, void **dst)
-{
-    return hidden_inner->ops->write_begin(self, page, dst);
-}
-static slc_status hidden_write_end(void *self, uint32_t page, size_t bytes)
-{
-    return hidden_inner->ops->write_end(self, page, bytes);
-}
-static slc_status hidden_submit(void *self, uint64_t frame) { return hidden_inner->ops->submit(self, frame); }
-static uint64_t hidden_retired(void *self) { return hidden_inner->ops->retired(self); }
-static const slc_page_store_ops hidden_ops = {hidden_locate, hidden_write_begin, hidden_write_end, hidden_submit,
-                                              hidden_retired};
-
+/* The host store, and the same store without host addresses standing for
+ * a staging belt (sfx_belt_wrap). */
 typedef struct stream_fixture {
     pack_fixture pf;
     unsigned char *store_mem;
@@ -285,9 +264,7 @@ static void stream_open(stream_fixture *f, const rules_params *rp, const sp_para
     pack_open(&f->pf, rp, pp);
     f->pf.profile.staging_size = staging_size;
     (void)sff_host_store_init(f->pf.mem, rp->pages, 4096, &f->store_mem, &f->store_arena, &f->store);
-    f->belt = f->store;
-    hidden_inner = &f->store;
-    f->belt.ops = &hidden_ops;
+    sfx_belt_wrap(&f->store, &f->belt);
     f->logger = capture_logger(&f->log);
     slc_stream_desc d;
     memset(&d, 0, sizeof d);
@@ -297,10 +274,7 @@ static void stream_open(stream_fixture *f, const rules_params *rp, const sp_para
     d.store = staged ? &f->belt : &f->store;
     d.load_frames = load_frames;
     d.log = &f->logger;
-    slc_status st = slc_stream_create(&d, &f->s);
-    if (st != SLC_OK) {
-        fail_msg("create: %s: %s", slc_status_name(st), f->log.message);
-    }
+    sfx_stream_start(&d, 0, NULL, &f->log, &f->s);
 }
 
 static void stream_close(stream_fixture *f)
