@@ -914,6 +914,172 @@ static int build_levels(pk_builder *b, work *w, size_t vertex_count, uint32_t fs
     return 0;
 }
 
+/* The vertex layout of a mesh: the attributes it carries, the stride of a
+ * vertex as floats (what the optimiser and simplifier read) and as encoded
+ * in a page. The decode ranges are set by mesh_bounds. */
+static void mesh_format(const pk_builder *b, const pk_mesh *m, vertex_format *f)
+{
+    memset(f, 0, sizeof *f);
+    f->has_normal = m->normals != NULL;
+    f->has_uv = m->uvs != NULL;
+    f->fstride = 3u + (f->has_normal ? 3u : 0u) + (f->has_uv ? 2u : 0u);
+    f->attributes = (f->has_normal ? SLC_PACK_ATTR_NORMAL : 0u) | (f->has_uv ? SLC_PACK_ATTR_UV : 0u);
+    if (b->opt.quantize) {
+        f->attributes |= SLC_PACK_ATTR_POS_U16 | (f->has_normal ? SLC_PACK_ATTR_NORMAL_OCT8 : 0u) |
+                         (f->has_uv ? SLC_PACK_ATTR_UV_U16 : 0u);
+    }
+    f->stride = (b->opt.quantize ? 8u : 12u) + (f->has_normal ? (b->opt.quantize ? 4u : 12u) : 0u) +
+                (f->has_uv ? (b->opt.quantize ? 4u : 8u) : 0u);
+}
+
+/* Level 0: the mesh's attributes interleaved (w->verts), its triangles
+ * ordered for the vertex cache (w->levels[0]) and its vertices for fetch
+ * (w->fetched); *vertex_count is the number of vertices in use. On failure
+ * the caller frees w. */
+static int optimise_mesh(work *w, const pk_mesh *m, const vertex_format *f, size_t *vertex_count, const char *label,
+                         pk_diag *d)
+{
+    size_t vc = m->vertex_count, ic = m->index_count;
+    size_t vbytes = vc * f->fstride * sizeof(float);
+    w->verts = malloc(vbytes);
+    w->fetched = malloc(vbytes);
+    w->indices = malloc(ic * sizeof *w->indices);
+    w->levels[0] = malloc(ic * sizeof *w->levels[0]);
+    if (w->verts == NULL || w->fetched == NULL || w->indices == NULL || w->levels[0] == NULL) {
+        return fail(d, "%s: out of memory for %zu vertices and %zu indices", label, vc, ic);
+    }
+    for (size_t i = 0; i < vc; i++) {
+        float *v = w->verts + i * f->fstride;
+        memcpy(v, m->positions + i * 3, 3 * sizeof(float));
+        v += 3;
+        if (f->has_normal) {
+            memcpy(v, m->normals + i * 3, 3 * sizeof(float));
+            v += 3;
+        }
+        if (f->has_uv) {
+            memcpy(v, m->uvs + i * 2, 2 * sizeof(float));
+        }
+    }
+    memcpy(w->indices, m->indices, ic * sizeof *w->indices);
+    meshopt_optimizeVertexCache(w->levels[0], w->indices, ic, vc);
+    *vertex_count = meshopt_optimizeVertexFetch(w->fetched, w->levels[0], ic, w->verts, vc, f->fstride * sizeof(float));
+    w->level_count[0] = ic;
+    return 0;
+}
+
+/* Bounds and decode parameters over the vertices in use: the object's
+ * record (aabb, decode offsets and scales, attributes, stride) and the
+ * ranges f encodes with. */
+static void mesh_bounds(const work *w, size_t vc, vertex_format *f, slc_pack_object *obj)
+{
+    memset(obj, 0, sizeof *obj);
+    float uv_lo[2] = {FLT_MAX, FLT_MAX}, uv_hi[2] = {-FLT_MAX, -FLT_MAX};
+    for (int k3 = 0; k3 < 3; k3++) {
+        obj->aabb_min[k3] = FLT_MAX;
+        obj->aabb_max[k3] = -FLT_MAX;
+    }
+    for (size_t i = 0; i < vc; i++) {
+        const float *v = w->fetched + i * f->fstride;
+        for (int k3 = 0; k3 < 3; k3++) {
+            obj->aabb_min[k3] = v[k3] < obj->aabb_min[k3] ? v[k3] : obj->aabb_min[k3];
+            obj->aabb_max[k3] = v[k3] > obj->aabb_max[k3] ? v[k3] : obj->aabb_max[k3];
+        }
+        if (f->has_uv) {
+            const float *uv = v + 3 + (f->has_normal ? 3 : 0);
+            for (int k2 = 0; k2 < 2; k2++) {
+                uv_lo[k2] = uv[k2] < uv_lo[k2] ? uv[k2] : uv_lo[k2];
+                uv_hi[k2] = uv[k2] > uv_hi[k2] ? uv[k2] : uv_hi[k2];
+            }
+        }
+    }
+    for (int k3 = 0; k3 < 3; k3++) {
+        obj->pos_scale[k3] = 1.0f;
+        f->pos_min[k3] = obj->aabb_min[k3];
+        f->pos_scale[k3] = obj->aabb_max[k3] - obj->aabb_min[k3];
+        if (f->attributes & SLC_PACK_ATTR_POS_U16) {
+            obj->pos_offset[k3] = f->pos_min[k3];
+            obj->pos_scale[k3] = f->pos_scale[k3];
+        }
+    }
+    for (int k2 = 0; k2 < 2; k2++) {
+        obj->uv_scale[k2] = 1.0f;
+        if (f->attributes & SLC_PACK_ATTR_UV_U16) {
+            f->uv_min[k2] = uv_lo[k2];
+            f->uv_scale[k2] = uv_hi[k2] - uv_lo[k2];
+            obj->uv_offset[k2] = f->uv_min[k2];
+            obj->uv_scale[k2] = f->uv_scale[k2];
+        }
+    }
+    obj->attributes = f->attributes;
+    obj->vertex_stride = f->stride;
+}
+
+/* Level l of the object (levels in all): its LOD record at
+ * b->lods[b->lod_count + l] (reserved by the caller), its clusters
+ * (meshopt_buildMeshlets) and each cluster placed in pages by
+ * emit_cluster. Nonzero on failure, with d set. */
+static int cluster_level(pk_builder *b, work *w, const vertex_format *f, size_t vc, uint32_t object, uint32_t l,
+                         uint32_t levels, float slack, const char *label, pk_diag *d)
+{
+    size_t maxv = b->opt.max_cluster_vertices, maxt = b->opt.max_cluster_triangles;
+    slc_pack_lod *lod = &b->lods[b->lod_count + l];
+    memset(lod, 0, sizeof *lod);
+    lod->first_span = b->span_count;
+    lod->error = w->level_error[l];
+    level_sphere(w->fetched, f->fstride, w->levels[l], w->level_count[l], slack, lod->sphere);
+
+    size_t cap = meshopt_buildMeshletsBound(w->level_count[l], maxv, maxt);
+    free(w->meshlets);
+    free(w->meshlet_vertices);
+    free(w->meshlet_triangles);
+    w->meshlets = malloc((cap ? cap : 1) * sizeof *w->meshlets);
+    w->meshlet_vertices = malloc((cap ? cap : 1) * maxv * sizeof *w->meshlet_vertices);
+    w->meshlet_triangles = malloc((cap ? cap : 1) * maxt * 3);
+    if (w->meshlets == NULL || w->meshlet_vertices == NULL || w->meshlet_triangles == NULL) {
+        return fail(d, "%s: out of memory for clusters", label);
+    }
+    size_t count = meshopt_buildMeshlets(w->meshlets, w->meshlet_vertices, w->meshlet_triangles, w->levels[l],
+                                         w->level_count[l], w->fetched, vc, f->fstride * sizeof(float), maxv, maxt,
+                                         0.0f);
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        const struct meshopt_Meshlet *ml = &w->meshlets[i];
+        struct meshopt_Bounds bo =
+            meshopt_computeMeshletBounds(w->meshlet_vertices + ml->vertex_offset,
+                                         w->meshlet_triangles + ml->triangle_offset, ml->triangle_count,
+                                         w->fetched, vc, f->fstride * sizeof(float));
+        float sphere[4] = {bo.center[0], bo.center[1], bo.center[2], bo.radius * (1.0f + 1e-6f) + slack};
+        rc = emit_cluster(b, f, object, l, l + 1 == levels, lod, w->fetched, w->meshlet_vertices + ml->vertex_offset,
+                          ml->vertex_count, w->meshlet_triangles + ml->triangle_offset, ml->triangle_count, sphere,
+                          d);
+    }
+    b->stats.triangles_all += lod->triangle_count;
+    if (l == 0) {
+        b->stats.triangles_lod0 += lod->triangle_count;
+    }
+    return rc;
+}
+
+/* The finished object appended (its levels, reserved at b->lod_count,
+ * become the pack's) and its mesh remembered under hash h for
+ * deduplication. */
+static int record_object(pk_builder *b, XXH128_hash_t h, const slc_pack_object *obj, uint64_t input_bytes,
+                         uint32_t *object_index, const char *label, pk_diag *d)
+{
+    uint32_t object = b->object_count;
+    if (grow((void **)&b->objects, &b->object_cap, (uint64_t)b->object_count + 1, sizeof *b->objects) != 0 ||
+        remember_mesh(b, h, object) != 0) {
+        b->failed = 1;
+        return fail(d, "%s: out of memory", label);
+    }
+    b->lod_count += obj->lod_count;
+    b->objects[b->object_count++] = *obj;
+    b->stats.meshes++;
+    b->stats.input_bytes += input_bytes;
+    *object_index = object;
+    return 0;
+}
+
 int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index, pk_diag *d)
 {
     char label[128];
@@ -938,89 +1104,16 @@ int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index,
     }
 
     vertex_format f;
-    memset(&f, 0, sizeof f);
-    f.has_normal = m->normals != NULL;
-    f.has_uv = m->uvs != NULL;
-    f.fstride = 3u + (f.has_normal ? 3u : 0u) + (f.has_uv ? 2u : 0u);
-    f.attributes = (f.has_normal ? SLC_PACK_ATTR_NORMAL : 0u) | (f.has_uv ? SLC_PACK_ATTR_UV : 0u);
-    if (b->opt.quantize) {
-        f.attributes |= SLC_PACK_ATTR_POS_U16 | (f.has_normal ? SLC_PACK_ATTR_NORMAL_OCT8 : 0u) |
-                        (f.has_uv ? SLC_PACK_ATTR_UV_U16 : 0u);
-    }
-    f.stride = (b->opt.quantize ? 8u : 12u) + (f.has_normal ? (b->opt.quantize ? 4u : 12u) : 0u) +
-               (f.has_uv ? (b->opt.quantize ? 4u : 8u) : 0u);
-
+    mesh_format(b, m, &f);
     work w;
     memset(&w, 0, sizeof w);
-    size_t vc = m->vertex_count, ic = m->index_count;
-    size_t vbytes = vc * f.fstride * sizeof(float);
-    w.verts = malloc(vbytes);
-    w.fetched = malloc(vbytes);
-    w.indices = malloc(ic * sizeof *w.indices);
-    w.levels[0] = malloc(ic * sizeof *w.levels[0]);
-    if (w.verts == NULL || w.fetched == NULL || w.indices == NULL || w.levels[0] == NULL) {
+    size_t vc = 0;
+    if (optimise_mesh(&w, m, &f, &vc, label, d) != 0) {
         free_work(&w);
-        return fail(d, "%s: out of memory for %zu vertices and %zu indices", label, vc, ic);
+        return -1;
     }
-    for (size_t i = 0; i < vc; i++) {
-        float *v = w.verts + i * f.fstride;
-        memcpy(v, m->positions + i * 3, 3 * sizeof(float));
-        v += 3;
-        if (f.has_normal) {
-            memcpy(v, m->normals + i * 3, 3 * sizeof(float));
-            v += 3;
-        }
-        if (f.has_uv) {
-            memcpy(v, m->uvs + i * 2, 2 * sizeof(float));
-        }
-    }
-    memcpy(w.indices, m->indices, ic * sizeof *w.indices);
-    meshopt_optimizeVertexCache(w.levels[0], w.indices, ic, vc);
-    vc = meshopt_optimizeVertexFetch(w.fetched, w.levels[0], ic, w.verts, vc, f.fstride * sizeof(float));
-    w.level_count[0] = ic;
-
-    /* Bounds and decode parameters over the vertices in use. */
     slc_pack_object obj;
-    memset(&obj, 0, sizeof obj);
-    float uv_lo[2] = {FLT_MAX, FLT_MAX}, uv_hi[2] = {-FLT_MAX, -FLT_MAX};
-    for (int k3 = 0; k3 < 3; k3++) {
-        obj.aabb_min[k3] = FLT_MAX;
-        obj.aabb_max[k3] = -FLT_MAX;
-    }
-    for (size_t i = 0; i < vc; i++) {
-        const float *v = w.fetched + i * f.fstride;
-        for (int k3 = 0; k3 < 3; k3++) {
-            obj.aabb_min[k3] = v[k3] < obj.aabb_min[k3] ? v[k3] : obj.aabb_min[k3];
-            obj.aabb_max[k3] = v[k3] > obj.aabb_max[k3] ? v[k3] : obj.aabb_max[k3];
-        }
-        if (f.has_uv) {
-            const float *uv = v + 3 + (f.has_normal ? 3 : 0);
-            for (int k2 = 0; k2 < 2; k2++) {
-                uv_lo[k2] = uv[k2] < uv_lo[k2] ? uv[k2] : uv_lo[k2];
-                uv_hi[k2] = uv[k2] > uv_hi[k2] ? uv[k2] : uv_hi[k2];
-            }
-        }
-    }
-    for (int k3 = 0; k3 < 3; k3++) {
-        obj.pos_scale[k3] = 1.0f;
-        f.pos_min[k3] = obj.aabb_min[k3];
-        f.pos_scale[k3] = obj.aabb_max[k3] - obj.aabb_min[k3];
-        if (f.attributes & SLC_PACK_ATTR_POS_U16) {
-            obj.pos_offset[k3] = f.pos_min[k3];
-            obj.pos_scale[k3] = f.pos_scale[k3];
-        }
-    }
-    for (int k2 = 0; k2 < 2; k2++) {
-        obj.uv_scale[k2] = 1.0f;
-        if (f.attributes & SLC_PACK_ATTR_UV_U16) {
-            f.uv_min[k2] = uv_lo[k2];
-            f.uv_scale[k2] = uv_hi[k2] - uv_lo[k2];
-            obj.uv_offset[k2] = f.uv_min[k2];
-            obj.uv_scale[k2] = f.uv_scale[k2];
-        }
-    }
-    obj.attributes = f.attributes;
-    obj.vertex_stride = f.stride;
+    mesh_bounds(&w, vc, &f, &obj);
 
     uint32_t levels = 1;
     if (build_levels(b, &w, vc, f.fstride, &levels) != 0) {
@@ -1037,61 +1130,16 @@ int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index,
     obj.first_lod = b->lod_count;
     obj.lod_count = levels;
     float slack = quantization_slack(&f);
-    size_t maxv = b->opt.max_cluster_vertices, maxt = b->opt.max_cluster_triangles;
     int rc = 0;
     for (uint32_t l = 0; l < levels && rc == 0; l++) {
-        slc_pack_lod *lod = &b->lods[b->lod_count + l];
-        memset(lod, 0, sizeof *lod);
-        lod->first_span = b->span_count;
-        lod->error = w.level_error[l];
-        level_sphere(w.fetched, f.fstride, w.levels[l], w.level_count[l], slack, lod->sphere);
-
-        size_t cap = meshopt_buildMeshletsBound(w.level_count[l], maxv, maxt);
-        free(w.meshlets);
-        free(w.meshlet_vertices);
-        free(w.meshlet_triangles);
-        w.meshlets = malloc((cap ? cap : 1) * sizeof *w.meshlets);
-        w.meshlet_vertices = malloc((cap ? cap : 1) * maxv * sizeof *w.meshlet_vertices);
-        w.meshlet_triangles = malloc((cap ? cap : 1) * maxt * 3);
-        if (w.meshlets == NULL || w.meshlet_vertices == NULL || w.meshlet_triangles == NULL) {
-            rc = fail(d, "%s: out of memory for clusters", label);
-            break;
-        }
-        size_t count = meshopt_buildMeshlets(w.meshlets, w.meshlet_vertices, w.meshlet_triangles, w.levels[l],
-                                             w.level_count[l], w.fetched, vc, f.fstride * sizeof(float), maxv, maxt,
-                                             0.0f);
-        for (size_t i = 0; i < count && rc == 0; i++) {
-            const struct meshopt_Meshlet *ml = &w.meshlets[i];
-            struct meshopt_Bounds bo =
-                meshopt_computeMeshletBounds(w.meshlet_vertices + ml->vertex_offset,
-                                             w.meshlet_triangles + ml->triangle_offset, ml->triangle_count,
-                                             w.fetched, vc, f.fstride * sizeof(float));
-            float sphere[4] = {bo.center[0], bo.center[1], bo.center[2], bo.radius * (1.0f + 1e-6f) + slack};
-            rc = emit_cluster(b, &f, object, l, l + 1 == levels, lod, w.fetched,
-                              w.meshlet_vertices + ml->vertex_offset, ml->vertex_count,
-                              w.meshlet_triangles + ml->triangle_offset, ml->triangle_count, sphere, d);
-        }
-        b->stats.triangles_all += lod->triangle_count;
-        if (l == 0) {
-            b->stats.triangles_lod0 += lod->triangle_count;
-        }
+        rc = cluster_level(b, &w, &f, vc, object, l, levels, slack, label, d);
     }
     free_work(&w);
     if (rc != 0) {
         b->failed = 1; /* spans may name half-built levels */
         return -1;
     }
-    if (grow((void **)&b->objects, &b->object_cap, (uint64_t)b->object_count + 1, sizeof *b->objects) != 0 ||
-        remember_mesh(b, h, object) != 0) {
-        b->failed = 1;
-        return fail(d, "%s: out of memory", label);
-    }
-    b->lod_count += levels;
-    b->objects[b->object_count++] = obj;
-    b->stats.meshes++;
-    b->stats.input_bytes += input_bytes;
-    *object_index = object;
-    return 0;
+    return record_object(b, h, &obj, input_bytes, object_index, label, d);
 }
 
 int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
