@@ -715,7 +715,10 @@ static int summarise(run *r, run_summary *s)
     return CLI_OK;
 }
 
-static int run_main(run *r)
+/* Opens the output files, the profile (with --workers applied), the pack
+ * file, the memory block the profile describes and the pack in it.
+ * CLI_OK, or the status of the first step that failed (printed). */
+static int run_open_pack(run *r)
 {
     const run_paths paths = {r->o.svg, r->o.chrome, r->o.evict_log, r->o.save_trace,
                              r->o.pack_path, r->o.profile_path, r->o.trace_path};
@@ -761,6 +764,14 @@ static int run_main(run *r)
         fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", r->pack_name, r->prof.name);
         return CLI_FAILED;
     }
+    return CLI_OK;
+}
+
+/* Opens the workload (the trace or the camera, sized by the profile's
+ * queue), saves it for --save-trace and starts the eviction log. */
+static int run_open_workload(run *r)
+{
+    int rc;
     camera_desc cam = r->o.cam;
     cam.max_requests = r->prof.queue_capacity;
     cam.max_chunks = r->prof.queue_capacity;
@@ -774,6 +785,15 @@ static int run_main(run *r)
         r->evlog = r->files.evict.f;
         run_evict_log_begin(r->evlog);
     }
+    return CLI_OK;
+}
+
+/* Opens the page store, creates the stream on it, starts the workers (and
+ * their span rings for --chrome-trace) and enters the "stream" phase,
+ * noting the reservations made until then. */
+static int run_start_stream(run *r)
+{
+    int rc;
     if ((rc = open_store(r)) != CLI_OK) {
         return rc;
     }
@@ -818,9 +838,13 @@ static int run_main(run *r)
     }
     (void)slc_budgets_begin_phase(slc_memory_budgets(r->mem), "stream");
     r->reservations_at_start = runtime_reservations(r);
-    if ((rc = run_frames(r)) != CLI_OK) {
-        return rc;
-    }
+    return CLI_OK;
+}
+
+/* Joins the workers, so that their last load spans reach the Chrome trace,
+ * and says how many of the stream's messages were not shown. */
+static void run_stop_workers(run *r)
+{
     slc_platform_workers_stop(&r->workers); /* the spans are complete once the threads are joined */
     if (r->o.chrome != NULL) {
         drain_spans(r);
@@ -828,12 +852,12 @@ static int run_main(run *r)
     if (r->qlog.dropped) {
         fprintf(stderr, ME ": %u more messages from the stream not shown\n", r->qlog.dropped);
     }
-    run_summary *s = malloc(sizeof *s);
-    if (s == NULL || summarise(r, s) != CLI_OK) {
-        free(s);
-        fprintf(stderr, ME ": out of memory for the report\n");
-        return CLI_FAILED;
-    }
+}
+
+/* Writes the report (text or --json) to stdout and the SVG and Chrome trace
+ * to their files, which run_files_commit then puts in place. */
+static void run_report(run *r, const run_summary *s)
+{
     const run_report_in in = {r->pack_name, r->pack, &r->prof, r->mem, r->backend, r->backend_detail,
                               r->store_init_ms, r->wl.describe, r->wl.given, r->frame_count, r->wall_ns,
                               r->o.frame_budget_ns, r->o.allow_load_failures};
@@ -861,6 +885,26 @@ static int run_main(run *r)
                     RUN_CHROME_FRAMES_MAX, r->chrome.frames_left_out);
         }
     }
+}
+
+/* Open, stream the frames, report, commit the output files. CLI_OK,
+ * RUN_VERDICT_FAILED when the report gives reasons, or the status of the
+ * step that failed; run_close releases what was opened either way. */
+static int run_main(run *r)
+{
+    int rc;
+    if ((rc = run_open_pack(r)) != CLI_OK || (rc = run_open_workload(r)) != CLI_OK ||
+        (rc = run_start_stream(r)) != CLI_OK || (rc = run_frames(r)) != CLI_OK) {
+        return rc;
+    }
+    run_stop_workers(r);
+    run_summary *s = malloc(sizeof *s);
+    if (s == NULL || summarise(r, s) != CLI_OK) {
+        free(s);
+        fprintf(stderr, ME ": out of memory for the report\n");
+        return CLI_FAILED;
+    }
+    run_report(r, s);
     r->evlog = NULL;
     rc = run_files_commit(&r->files, ME);
     int failed = s->nreasons > 0;
