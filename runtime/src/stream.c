@@ -7,113 +7,12 @@
 #include <string.h>
 
 #include "internal.h"
-
-/* --- records ------------------------------------------------------------------ */
-
-/* The stream's own state of a chunk id (the pool holds its page). */
-enum { CH_IDLE = 0, CH_LOADING = 1, CH_FAILED = 2 };
-
-typedef struct chunk_rec {
-    uint32_t stamp;    /* the (32-bit) frame that last put the chunk in the frame's list; 0: never */
-    uint32_t index;    /* its index in that list */
-    uint32_t aux;      /* CH_LOADING: the load's sequence number (low 32 bits); CH_FAILED: the frame it failed in */
-    uint8_t state;     /* CH_* */
-    uint8_t attempts;  /* failures in a row */
-    uint16_t status;   /* of the last failure */
-} chunk_rec;
-_Static_assert(sizeof(chunk_rec) == SLC_STREAM_CHUNK_RECORD_SIZE, "chunk record size");
-
-/* One entry of the frame's chunk list, of the carried list, or an object
- * request. */
-enum { E_REQUESTED = 1, E_CARRIED = 2 };
-typedef struct entry {
-    uint32_t id; /* chunk, or object */
-    uint8_t priority;
-    uint8_t flags;   /* E_*; object requests: the requested LOD */
-    uint8_t partition;
-    uint8_t extra;   /* object requests: the resolved LOD */
-} entry;
-_Static_assert(sizeof(entry) == SLC_STREAM_REQUEST_RECORD_SIZE, "request record size");
-
-/* A load: filled by the caller before publication, run by one thread,
- * applied by the caller in sequence order. */
-enum { SLOT_QUEUED = 0, SLOT_RUNNING = 1, SLOT_DONE = 2, SLOT_SKIPPED = 3 };
-typedef struct load_slot {
-    _Atomic uint32_t state;     /* SLOT_* */
-    _Atomic uint32_t cancelled; /* set by the caller; checked by the thread holding the page */
-    uint32_t chunk;
-    uint32_t page;
-    uint32_t generation;
-    int32_t status; /* written by the runner before SLOT_DONE */
-    uint64_t due;   /* the frame whose begin applies it */
-    uint64_t seq;
-    union {
-        void *dst;
-        uint64_t pad;
-    } dst;
-    uint8_t reserved[SLC_STREAM_SLOT_RECORD_SIZE - 48];
-} load_slot;
-_Static_assert(sizeof(load_slot) == SLC_STREAM_SLOT_RECORD_SIZE, "load slot size");
-_Static_assert(sizeof(slc_stream_frame_stats) == SLC_STREAM_FRAME_RECORD_SIZE, "frame record size");
-
-enum { PHASE_IDLE = 0, PHASE_REQUESTING = 1, PHASE_SCHEDULED = 2 };
-
-struct slc_stream {
-    const slc_pack *pack;
-    slc_pool *pool;
-    slc_budgets *budgets;
-    slc_stream_executor exec;
-    uint64_t (*now_ns)(void);
-    slc_logger logger;
-    slc_arena *meta, *queues, *decode;
-    slc_arena_mark meta_mark, queues_mark, decode_mark;
-
-    chunk_rec *chunks;
-    _Atomic unsigned char *page_busy; /* a thread is writing the page */
-    entry *objects;                   /* this frame's object requests */
-    entry *list;                      /* this frame's chunks */
-    uint64_t *keys;                   /* sort keys of list */
-    entry *carried;                   /* deferred into the next frame */
-    load_slot *slots;
-    slc_stream_frame_stats *ring;
-    unsigned char *scratch; /* (workers + 1) x scratch_stride */
-    size_t scratch_stride;
-    size_t scratch_size;
-
-    uint32_t chunk_count, object_count;
-    uint32_t capacity;         /* queue_capacity */
-    uint32_t workers;
-    uint32_t page_size;
-    uint32_t partition_count;
-    uint32_t load_frames;
-    uint32_t ring_capacity;
-    uint32_t upload_cap_pages;
-    uint32_t pinned_chunks;
-
-    uint32_t object_count_frame, list_count, carried_count;
-    int phase;
-    int pool_frame_open;
-    uint64_t frame;
-    uint64_t prepared;         /* the frame whose due loads are applied */
-    uint64_t ring_count;       /* frame records ever written */
-    slc_stream_frame_stats cur;
-    uint64_t frame_start_ns;
-
-    _Atomic uint64_t published; /* loads published */
-    _Atomic uint64_t claimed;   /* loads claimed by a thread */
-    uint64_t applied;           /* loads applied (or dropped after cancellation) */
-
-    slc_stream_stats totals;
-    _Atomic uint64_t worker_loads, caller_loads, skipped_loads;
-};
-_Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream record fits its reserved size");
+#include "stream_internal.h"
 
 #define ALIGN 64u
 #define NO_SLOT 0xFFFFFFFFu
 
 static size_t align_up(size_t x) { return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN - 1u); }
-
-static uint64_t now(const slc_stream *s) { return s->now_ns != NULL ? s->now_ns() : 0; }
 
 /* --- layout: what the stream takes from each arena ------------------------------- */
 
@@ -313,17 +212,7 @@ static void fail_chunk(slc_stream *s, uint32_t chunk, slc_status st, uint64_t fr
         r->attempts++;
     }
     r->aux = (uint32_t)frame;
-    /* Failures are applied only in begin_frame, after cur is cleared and
-     * before end_frame adds it to the totals: this is failure number
-     * totals.failures + cur.failures of the stream's life. */
-    uint64_t index = s->totals.failures + s->cur.failures;
-    s->cur.failures++;
-    if (index < SLC_STREAM_FAILURE_RECORDS) {
-        slc_stream_failure *rec = &s->totals.first_failures[index];
-        rec->frame = frame;
-        rec->chunk.index = chunk;
-        rec->status = st;
-    }
+    slc__stream_record_failure(s, chunk, st, frame);
 }
 
 /* Whether a load that ended with st read its stored bytes: it succeeded,
@@ -781,42 +670,6 @@ static uint64_t schedule(slc_stream *s)
     return pub;
 }
 
-/* The frame's record: the budgets' use now, the caller's time, added to
- * the totals and written to the telemetry ring. */
-static void roll_up_telemetry(slc_stream *s, uint64_t t0)
-{
-    size_t nb = slc_budgets_count(s->budgets);
-    s->cur.budget_count = (uint32_t)(nb < SLC_PROFILE_BUDGET_MAX ? nb : SLC_PROFILE_BUDGET_MAX);
-    for (uint32_t i = 0; i < s->cur.budget_count; i++) {
-        slc_budget_stats bs;
-        slc_budgets_get(s->budgets, (slc_budget_id){(uint16_t)i}, &bs);
-        s->cur.budgets[i] = bs.current;
-    }
-    s->cur.caller_ns += now(s) - t0;
-    slc_stream_stats *t = &s->totals;
-    const slc_stream_frame_stats *c = &s->cur;
-    t->requests += c->requests;
-    t->refused += c->refused;
-    t->hits += c->hits;
-    t->misses += c->misses;
-    t->loads_started += c->loads_started;
-    t->loads_completed += c->loads_completed;
-    t->loads_cancelled += c->loads_cancelled;
-    t->failures += c->failures;
-    t->failed_skips += c->failed_skips;
-    t->evictions += c->evictions;
-    t->deferred += c->deferred;
-    t->dropped += c->dropped;
-    t->fallbacks += c->fallbacks;
-    t->holes += c->holes;
-    t->bytes_read += c->bytes_read;
-    t->bytes_decoded += c->bytes_decoded;
-    t->bytes_uploaded += c->bytes_uploaded;
-    t->wait_ns += c->wait_ns;
-    s->ring[s->ring_count % s->ring_capacity] = s->cur;
-    s->ring_count++;
-}
-
 slc_status slc_stream_end_frame(slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
@@ -867,7 +720,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
     if (slc_pool_end_frame(s->pool) == SLC_OK) {
         s->pool_frame_open = 0;
     }
-    roll_up_telemetry(s, t0);
+    slc__stream_roll_up_telemetry(s, t0);
     return SLC_OK;
 }
 
@@ -978,91 +831,10 @@ uint32_t slc_stream_retry_failed(slc_stream *s)
     return n;
 }
 
-void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
-{
-    SLC_ASSERT(s != NULL && out != NULL);
-    *out = s->totals;
-    out->worker_loads = atomic_load_explicit(&s->worker_loads, memory_order_relaxed);
-    out->caller_loads = atomic_load_explicit(&s->caller_loads, memory_order_relaxed);
-    out->skipped_loads = atomic_load_explicit(&s->skipped_loads, memory_order_relaxed);
-    out->in_flight = (uint32_t)(atomic_load_explicit(&s->published, memory_order_relaxed) - s->applied);
-    out->pinned_chunks = s->pinned_chunks;
-    out->upload_cap_pages = s->upload_cap_pages;
-    out->workers = s->workers;
-    /* the records of failures applied by a frame not yet ended wait for its totals */
-    out->failure_records = s->totals.failures < SLC_STREAM_FAILURE_RECORDS ? (uint32_t)s->totals.failures
-                                                                            : SLC_STREAM_FAILURE_RECORDS;
-    memset(out->first_failures + out->failure_records, 0,
-           (SLC_STREAM_FAILURE_RECORDS - out->failure_records) * sizeof out->first_failures[0]);
-}
-
-size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap)
-{
-    SLC_ASSERT(s != NULL && (out != NULL || cap == 0));
-    uint64_t first = s->ring_count > s->ring_capacity ? s->ring_count - s->ring_capacity : 0;
-    uint64_t n = s->ring_count - first;
-    if (n > cap) {
-        first += n - cap;
-        n = cap;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        out[i] = s->ring[(first + i) % s->ring_capacity];
-    }
-    return (size_t)n;
-}
-
 const slc_pool *slc_stream_pool(const slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
     return s->pool;
-}
-
-bool slc_stream_check(const slc_stream *s)
-{
-    SLC_ASSERT(s != NULL);
-    if (!slc_pool_check(s->pool)) {
-        return false;
-    }
-    uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
-    if (pub < s->applied || pub - s->applied > s->capacity || s->carried_count > s->capacity ||
-        s->list_count > 2u * s->capacity || s->object_count_frame > s->capacity) {
-        return false;
-    }
-    uint32_t loading = 0;
-    for (uint32_t i = 0; i < s->chunk_count; i++) {
-        const chunk_rec *r = &s->chunks[i];
-        slc_page_info info;
-        int found = slc_pool_lookup(s->pool, (slc_chunk_id){i}, &info) == SLC_OK;
-        if (r->state > CH_FAILED || (r->state == CH_FAILED && r->attempts == 0)) {
-            return false;
-        }
-        if (r->state == CH_LOADING) {
-            /* its load is in flight, not cancelled, and holds its page */
-            loading++;
-            uint64_t seq = (pub & ~(uint64_t)0xFFFFFFFFu) | r->aux;
-            if (seq >= pub) {
-                seq -= (uint64_t)1 << 32;
-            }
-            if (seq < s->applied || seq >= pub) {
-                return false;
-            }
-            const load_slot *slot = &s->slots[seq % s->capacity];
-            if (slot->chunk != i || slot->seq != seq || atomic_load_explicit(&slot->cancelled, memory_order_relaxed) ||
-                !found || info.state != SLC_PAGE_LOADING || info.page.index != slot->page ||
-                info.page.generation != slot->generation) {
-                return false;
-            }
-        } else if (found && info.state == SLC_PAGE_LOADING) {
-            return false; /* a loading page without a load */
-        }
-    }
-    uint32_t live = 0;
-    for (uint64_t q = s->applied; q < pub; q++) {
-        if (!atomic_load_explicit(&s->slots[q % s->capacity].cancelled, memory_order_relaxed)) {
-            live++;
-        }
-    }
-    return live == loading;
 }
 
 /* --- create / destroy ------------------------------------------------------------- */
