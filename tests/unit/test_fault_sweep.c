@@ -720,29 +720,6 @@ static void run_check_failure(int at, slc_status st, const run_snapshot *before,
     run_assert_same_use(before, what);
 }
 
-/* The camera of test_stream.c: objects within 60 units of a point flying
- * along the line and back, the LOD and priority by distance. */
-static uint32_t run_camera(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
-{
-    uint32_t span = objects * 10u;
-    uint32_t pos = (t * 5u / 2u) % (2u * span);
-    int32_t x = (int32_t)(pos < span ? pos : 2u * span - pos);
-    uint32_t n = 0;
-    for (uint32_t o = 0; o < objects && n < cap; o++) {
-        int32_t d = (int32_t)(o * 10u + 4u) - x;
-        d = d < 0 ? -d : d;
-        if (d > 60) {
-            continue;
-        }
-        out[n].object.index = o;
-        out[n].lod = (uint8_t)(d < 15 ? 0 : d < 35 ? 1 : 2);
-        out[n].priority = (uint8_t)(255 - d);
-        out[n].partition.index = 0;
-        n++;
-    }
-    return n;
-}
-
 /* One whole run; the fault hook armed by the caller. Tears down whatever
  * succeeded and checks that every budget is back to zero. */
 static void run_once(run_result *out, const char *when)
@@ -808,7 +785,7 @@ static void run_once(run_result *out, const char *when)
     for (uint32_t t = 1; t <= RUN_FRAMES; t++) {
         assert_int_equal(slc_stream_begin_frame(rw.s, NULL), SLC_OK);
         slc_stream_object_request req[64];
-        uint32_t n = run_camera(t, h->object_count, req, 64);
+        uint32_t n = sfx_camera_requests(t, h->object_count, req, 64);
         for (uint32_t i = 0; i < n; i++) {
             assert_int_equal(slc_stream_request(rw.s, &req[i]), SLC_OK);
         }
