@@ -44,6 +44,10 @@ extern const slc_logger cli_stderr_logger;
 /* "64 MiB" for exact binary multiples, else "12345 B". */
 const char *cli_size(unsigned long long bytes, char *buf, size_t cap);
 
+/* "23.4 GiB": one decimal in the largest unit below the value, or cli_size's
+ * exact form when the value is an exact multiple or under 1 KiB. */
+const char *cli_size_approx(uint64_t bytes, char *buf, size_t cap);
+
 /* A pack opened by a tool: the file, a table arena sized from the pack's
  * header, and the reader over them. */
 typedef struct cli_pack {

@@ -76,7 +76,7 @@ const char *cli_size(unsigned long long v, char *buf, size_t cap)
 }
 
 /* "23.4 GiB": one decimal in the largest unit, or cli_size's exact form. */
-static const char *approx_size(uint64_t v, char *buf, size_t cap)
+const char *cli_size_approx(uint64_t v, char *buf, size_t cap)
 {
     static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
     for (int i = 0; i < 4; i++) {
@@ -98,13 +98,13 @@ static void describe(const slc_profile *p, uint64_t block, uint64_t pool, char *
     char a[32], b[32], c[32], t[32], pages[96];
     snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count, cli_size(p->page_size, c, sizeof c));
     if (pool == 0) {
-        snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds", approx_size(block, a, sizeof a));
+        snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds", cli_size_approx(block, a, sizeof a));
     } else if (block == 0) {
-        snprintf(what, cap, "host page pool of %s (%s) exceeds", approx_size(pool, a, sizeof a), pages);
+        snprintf(what, cap, "host page pool of %s (%s) exceeds", cli_size_approx(pool, a, sizeof a), pages);
     } else {
         snprintf(what, cap, "memory block of %s and host page pool of %s (%s), %s together, exceed",
-                 approx_size(block, a, sizeof a), approx_size(pool, b, sizeof b), pages,
-                 approx_size(block + pool, t, sizeof t));
+                 cli_size_approx(block, a, sizeof a), cli_size_approx(pool, b, sizeof b), pages,
+                 cli_size_approx(block + pool, t, sizeof t));
     }
 }
 
@@ -118,7 +118,7 @@ int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool
     if (lim.physical != 0 && block + pool > lim.physical) {
         describe(p, block, pool, what, sizeof what);
         snprintf(msg, cap, "profile '%s': %s this machine's physical memory of %s", p->name, what,
-                 approx_size(lim.physical, a, sizeof a));
+                 cli_size_approx(lim.physical, a, sizeof a));
         return -1;
     }
     /* A block already mapped is in the address space in use. */
@@ -131,8 +131,8 @@ int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool
             snprintf(msg, cap,
                      "profile '%s': %s the %s that the address-space limit (RLIMIT_AS, ulimit -v) of %s leaves this "
                      "process (%s in use)",
-                     p->name, what, approx_size(left, a, sizeof a), approx_size(lim.address_space_limit, b, sizeof b),
-                     approx_size(lim.address_space_used, c, sizeof c));
+                     p->name, what, cli_size_approx(left, a, sizeof a), cli_size_approx(lim.address_space_limit, b, sizeof b),
+                     cli_size_approx(lim.address_space_used, c, sizeof c));
             return -1;
         }
     }

@@ -871,7 +871,7 @@ static void run_report(run *r, const run_summary *s)
     }
     if (r->o.svg != NULL) {
         run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
-                             r->prof.page_count, r->prof.upload_cap};
+                             r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns};
         (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {

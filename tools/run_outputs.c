@@ -65,6 +65,7 @@ static void point_max(run_point *a, const run_point *b)
         a->budgets[i] = b->budgets[i] > a->budgets[i] ? b->budgets[i] : a->budgets[i];
     }
     a->uploaded = b->uploaded > a->uploaded ? b->uploaded : a->uploaded;
+    a->caller_ns = b->caller_ns > a->caller_ns ? b->caller_ns : a->caller_ns;
     a->pool_used = b->pool_used > a->pool_used ? b->pool_used : a->pool_used;
     a->misses = b->misses > a->misses ? b->misses : a->misses;
 }
@@ -86,115 +87,337 @@ void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_
     for (uint32_t i = 0; i < fs->budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
         v.budgets[i] = fs->budgets[i];
     }
+    for (uint32_t i = 0; i < SLC_PROFILE_BUDGET_MAX; i++) {
+        if (t->frames == 0) {
+            t->first[i] = v.budgets[i];
+        } else if (v.budgets[i] != t->first[i]) {
+            t->varied[i] = 1;
+        }
+    }
     v.uploaded = fs->bytes_uploaded;
+    v.caller_ns = fs->caller_ns;
     v.pool_used = pool_used;
     v.misses = fs->misses;
     point_max(&t->p[t->frames / t->span], &v);
     t->frames++;
 }
 
+/* The SVG timeline. Every coordinate comes from the input and the fixed
+ * layout below, so the same run gives the same bytes. */
+
+enum svg_unit { SVG_COUNT, SVG_BYTES, SVG_US };
+enum svg_series { SVG_CALLER, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES };
+
+typedef struct svg_row {
+    char name[SLC_NAME_MAX + 48], detail[128];
+    enum svg_series series;
+    enum svg_unit unit;
+    uint32_t budget; /* SVG_BUDGET: the index into the frame records' budgets */
+    double maxv;     /* the top of the scale */
+    double limit;    /* the dashed line; < 0 for none */
+    const char *color;
+} svg_row;
+
+#define SVG_PAD 10.0
+#define SVG_PLOT_W 720.0
+#define SVG_ROW_H 64.0
+#define SVG_ROW_GAP 20.0
+#define SVG_LINE_H 14.0
+#define SVG_TOP 44.0
+
+/* The estimated width of s at px (RUN_SVG_GLYPH_EM a byte, see run_outputs.h). */
+static double svg_text_w(const char *s, double px)
+{
+    return (double)strlen(s) * px * RUN_SVG_GLYPH_EM;
+}
+
+static void svg_text(FILE *f, double x, double y, const char *anchor, const char *cls, const char *s)
+{
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s class=\"%s\">", x, y, anchor ? " text-anchor=\"" : "",
+            anchor ? anchor : "", anchor ? "\"" : "", cls);
+    esc_xml(f, s);
+    fprintf(f, "</text>\n");
+}
+
+/* The smallest 1, 2 or 5 times a power of ten at or above v (1 for v <= 1). */
+static double svg_nice_ceil(double v)
+{
+    double p = 1;
+    while (p * 10 <= v) {
+        p *= 10;
+    }
+    for (;;) {
+        if (v <= p) {
+            return p;
+        }
+        if (v <= 2 * p) {
+            return 2 * p;
+        }
+        if (v <= 5 * p) {
+            return 5 * p;
+        }
+        p *= 10;
+    }
+}
+
+static const char *svg_value(double v, enum svg_unit u, char *buf, size_t cap)
+{
+    if (u == SVG_BYTES) {
+        return cli_size_approx((uint64_t)(v + 0.5), buf, cap);
+    }
+    snprintf(buf, cap, u == SVG_US ? "%.0f \xc2\xb5s" : "%.0f", v);
+    return buf;
+}
+
+static double svg_point(const run_timeline *t, uint32_t k, const svg_row *r)
+{
+    const run_point *p = &t->p[k];
+    switch (r->series) {
+    case SVG_CALLER:
+        return (double)p->caller_ns / 1e3;
+    case SVG_BUDGET:
+        return (double)p->budgets[r->budget];
+    case SVG_POOL:
+        return (double)p->pool_used;
+    case SVG_UPLOAD:
+        return (double)p->uploaded;
+    case SVG_MISSES:
+        return (double)p->misses;
+    }
+    return 0;
+}
+
+/* The rows to plot, and in fold[] the budgets that held their peak over every frame. */
+static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t npts, svg_row *rows, size_t *fold,
+                       size_t *nfold)
+{
+    size_t n = 0;
+    char a[32], b[32];
+    double top = 0;
+    for (uint32_t k = 0; k < npts; k++) {
+        top = (double)t->p[k].caller_ns / 1e3 > top ? (double)t->p[k].caller_ns / 1e3 : top;
+    }
+    svg_row *r = &rows[n++];
+    memset(r, 0, sizeof *r);
+    r->series = SVG_CALLER;
+    r->unit = SVG_US;
+    r->color = "#9467bd";
+    r->limit = in->frame_budget_ns ? (double)in->frame_budget_ns / 1e3 : -1;
+    r->maxv = svg_nice_ceil(top > r->limit ? top : r->limit);
+    snprintf(r->name, sizeof r->name, "caller's time a frame");
+    if (in->frame_budget_ns) {
+        snprintf(r->detail, sizeof r->detail, "max %.0f \xc2\xb5s, budget %.0f \xc2\xb5s", top, r->limit);
+    } else {
+        snprintf(r->detail, sizeof r->detail, "max %.0f \xc2\xb5s", top);
+    }
+    *nfold = 0;
+    for (size_t i = 0; i < in->nb && i < SLC_BUDGET_MAX; i++) {
+        const slc_budget_stats *bs = &in->b[i];
+        if (bs->limit == 0 || bs->peak == 0 || bs->id.index >= SLC_PROFILE_BUDGET_MAX) {
+            continue; /* unused, or not in the frame records */
+        }
+        if (t->frames > 0 && !t->varied[bs->id.index] && t->first[bs->id.index] == bs->peak) {
+            fold[(*nfold)++] = i;
+            continue;
+        }
+        r = &rows[n++];
+        memset(r, 0, sizeof *r);
+        r->series = SVG_BUDGET;
+        r->unit = SVG_BYTES;
+        r->budget = bs->id.index;
+        r->color = "#1f77b4";
+        r->limit = (double)bs->limit;
+        r->maxv = r->limit;
+        snprintf(r->name, sizeof r->name, "%s", bs->name);
+        snprintf(r->detail, sizeof r->detail, "limit %s, peak %s", cli_size_approx(bs->limit, a, sizeof a),
+                 cli_size_approx(bs->peak, b, sizeof b));
+    }
+    r = &rows[n++];
+    memset(r, 0, sizeof *r);
+    r->series = SVG_POOL;
+    r->unit = SVG_COUNT;
+    r->color = "#2ca02c";
+    r->limit = (double)in->page_count;
+    r->maxv = r->limit;
+    snprintf(r->name, sizeof r->name, "pool pages used");
+    snprintf(r->detail, sizeof r->detail, "of %u", in->page_count);
+    top = 0;
+    for (uint32_t k = 0; k < npts; k++) {
+        top = (double)t->p[k].uploaded > top ? (double)t->p[k].uploaded : top;
+    }
+    r = &rows[n++];
+    memset(r, 0, sizeof *r);
+    r->series = SVG_UPLOAD;
+    r->unit = SVG_BYTES;
+    r->color = "#ff7f0e";
+    r->limit = (double)in->upload_cap;
+    r->maxv = top > r->limit ? top : r->limit;
+    snprintf(r->name, sizeof r->name, "bytes uploaded a frame");
+    snprintf(r->detail, sizeof r->detail, "cap %s, max %s", cli_size_approx(in->upload_cap, a, sizeof a),
+             cli_size_approx((uint64_t)top, b, sizeof b));
+    top = 0;
+    for (uint32_t k = 0; k < npts; k++) {
+        top = (double)t->p[k].misses > top ? (double)t->p[k].misses : top;
+    }
+    r = &rows[n++];
+    memset(r, 0, sizeof *r);
+    r->series = SVG_MISSES;
+    r->unit = SVG_COUNT;
+    r->color = "#d62728";
+    r->limit = -1;
+    r->maxv = svg_nice_ceil(top);
+    snprintf(r->name, sizeof r->name, "misses a frame");
+    snprintf(r->detail, sizeof r->detail, "max %.0f", top);
+    for (size_t i = 0; i < n; i++) {
+        rows[i].maxv = rows[i].maxv > 0 ? rows[i].maxv : 1;
+    }
+    return n;
+}
+
+static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t npts, double x0, double y0)
+{
+    const double pw = SVG_PLOT_W, ph = SVG_ROW_H;
+    const uint32_t n = t->frames ? t->frames : 1u;
+    if (r->series == SVG_UPLOAD || r->series == SVG_MISSES) {
+        fprintf(f, "<path fill=\"%s\" d=\"", r->color);
+        for (uint32_t k = 0; k < npts; k++) {
+            double v = svg_point(t, k, r);
+            if (v <= 0) {
+                continue;
+            }
+            uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
+            double x = x0 + pw * first / n, w = pw * count / n, hh = ph * (v > r->maxv ? r->maxv : v) / r->maxv;
+            w = w > 0.5 ? w * 0.9 : 0.5;
+            fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x, y0 + ph - hh, w, hh, -w);
+        }
+        fprintf(f, "\"/>\n");
+    } else {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", r->color);
+        for (uint32_t k = 0; k < npts; k++) {
+            double v = svg_point(t, k, r);
+            uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
+            fprintf(f, "%.2f,%.2f ", x0 + pw * (first + 0.5 * count) / n, y0 + ph - ph * (v > r->maxv ? r->maxv : v) / r->maxv);
+        }
+        fprintf(f, "\"/>\n");
+    }
+    if (r->limit >= 0) {
+        double y = y0 + ph - ph * (r->limit > r->maxv ? r->maxv : r->limit) / r->maxv;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n", x0,
+                y, x0 + pw, y);
+    }
+}
+
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *in)
 {
-    /* Panels: each budget below a root that the run used, pool pages, upload bytes, misses. */
-    size_t idx[SLC_BUDGET_MAX], nbp = 0;
-    for (size_t i = 0; i < in->nb && i < SLC_BUDGET_MAX; i++) {
-        if (in->b[i].limit > 0 && in->b[i].peak > 0 && in->b[i].id.index < SLC_PROFILE_BUDGET_MAX) {
-            idx[nbp++] = i;
+    static const double ticks_at[] = {0, 0.5, 1}; /* of the scale: the y axis's values */
+    svg_row rows[SLC_BUDGET_MAX + 4];
+    size_t fold[SLC_BUDGET_MAX], nfold = 0;
+    const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
+    const uint32_t n = t->frames ? t->frames : 1u;
+    const size_t nrows = svg_rows(t, in, npts, rows, fold, &nfold);
+    char title[96], v[48], a[32], b[32];
+    snprintf(title, sizeof title, ", %u frames%s \xe2\x80\x94 verdict %s", t->frames,
+             t->span > 1 ? " (each point the maximum of its frames)" : "", in->ok ? "ok" : "FAILED");
+    const char *fold_title = "budgets held at their peak";
+    const char *fold_detail = "in every frame (set at init)";
+
+    /* The label column: the longest label line; the axis column: the longest tick value. */
+    double lw = svg_text_w("frame", RUN_SVG_FONT_PX), aw = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        double w1 = svg_text_w(rows[i].name, RUN_SVG_FONT_PX), w2 = svg_text_w(rows[i].detail, RUN_SVG_FONT_PX);
+        lw = w1 > lw ? w1 : lw;
+        lw = w2 > lw ? w2 : lw;
+        for (int k = 0; k < 3; k++) {
+            double w = svg_text_w(svg_value(rows[i].maxv * ticks_at[k], rows[i].unit, v, sizeof v), RUN_SVG_FONT_PX);
+            aw = w > aw ? w : aw;
         }
     }
-    const double W = 960, left = 20, right = 20, ph = 70, gap = 24, top = 48; /* each label above its panel */
-    const double pw = W - left - right;
-    const size_t panels = nbp + 3;
-    const double H = top + (double)panels * (ph + gap) + 20;
-    const uint32_t n = t->frames ? t->frames : 1u;
-    const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
+    /* The table's columns: name, limit, peak. */
+    double cw[3] = {svg_text_w("budget", RUN_SVG_FONT_PX), svg_text_w("limit", RUN_SVG_FONT_PX),
+                    svg_text_w("peak", RUN_SVG_FONT_PX)};
+    if (nfold > 0) {
+        double w1 = svg_text_w(fold_title, RUN_SVG_FONT_PX), w2 = svg_text_w(fold_detail, RUN_SVG_FONT_PX);
+        lw = w1 > lw ? w1 : lw;
+        lw = w2 > lw ? w2 : lw;
+    }
+    for (size_t i = 0; i < nfold; i++) {
+        const slc_budget_stats *bs = &in->b[fold[i]];
+        double w[3] = {svg_text_w(bs->name, RUN_SVG_FONT_PX),
+                       svg_text_w(cli_size_approx(bs->limit, a, sizeof a), RUN_SVG_FONT_PX),
+                       svg_text_w(cli_size_approx(bs->peak, b, sizeof b), RUN_SVG_FONT_PX)};
+        for (int c = 0; c < 3; c++) {
+            cw[c] = w[c] > cw[c] ? w[c] : cw[c];
+        }
+    }
+    const double x_label = SVG_PAD, x_axis = x_label + lw + SVG_PAD + aw, x_plot = x_axis + 4;
+    const double title_w = SVG_PAD + svg_text_w(in->pack, RUN_SVG_TITLE_PX) + svg_text_w(in->profile, RUN_SVG_TITLE_PX) +
+                           svg_text_w(in->backend, RUN_SVG_TITLE_PX) +
+                           svg_text_w("sluice run: , profile , ", RUN_SVG_TITLE_PX) +
+                           svg_text_w(title, RUN_SVG_TITLE_PX) + SVG_PAD;
+    const double table_w = x_plot + cw[0] + cw[1] + cw[2] + 4 * SVG_PAD;
+    double W = x_plot + SVG_PLOT_W + SVG_PAD;
+    W = title_w > W ? title_w : W;
+    W = table_w > W ? table_w : W;
+    const double y_axis = SVG_TOP + (double)nrows * (SVG_ROW_H + SVG_ROW_GAP) - SVG_ROW_GAP;
+    const double y_table = y_axis + 2 * SVG_LINE_H + SVG_ROW_GAP;
+    const double H = (nfold > 0 ? y_table + (double)(nfold + 1) * SVG_LINE_H : y_axis + 2 * SVG_LINE_H) + SVG_PAD;
+
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "font-family=\"sans-serif\" font-size=\"11\">\n",
-            W, H, W, H);
+            "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"%.0f\">\n",
+            W, H, W, H, RUN_SVG_FONT_PX);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">sluice run: ");
+    fprintf(f, "<text x=\"%.1f\" y=\"22\" font-size=\"%.0f\" class=\"title\">sluice run: ", SVG_PAD, RUN_SVG_TITLE_PX);
     esc_xml(f, in->pack);
     fprintf(f, ", profile ");
     esc_xml(f, in->profile);
     fprintf(f, ", ");
     esc_xml(f, in->backend);
-    fprintf(f, ", %u frames%s — verdict %s</text>\n", t->frames, t->span > 1 ? " (each point the maximum of its frames)" : "",
-            in->ok ? "ok" : "FAILED");
-    for (size_t p = 0; p < panels; p++) {
-        const double y0 = top + (double)p * (ph + gap);
-        char label[160], sz[32], sz2[32];
-        double maxv = 1, limit = -1;
-        int bars = 0;
-        const char *color = "#1f77b4";
-        if (p < nbp) {
-            const slc_budget_stats *b = &in->b[idx[p]];
-            limit = (double)b->limit;
-            maxv = limit;
-            snprintf(label, sizeof label, "%s (limit %s, peak %s)", b->name, cli_size(b->limit, sz, sizeof sz),
-                     cli_size(b->peak, sz2, sizeof sz2));
-        } else if (p == nbp) {
-            maxv = (double)in->page_count;
-            limit = maxv;
-            color = "#2ca02c";
-            snprintf(label, sizeof label, "pool pages used (of %u)", in->page_count);
-        } else if (p == nbp + 1) {
-            limit = (double)in->upload_cap;
-            maxv = limit;
-            for (uint32_t k = 0; k < npts; k++) {
-                maxv = (double)t->p[k].uploaded > maxv ? (double)t->p[k].uploaded : maxv;
-            }
-            bars = 1;
-            color = "#ff7f0e";
-            snprintf(label, sizeof label, "bytes uploaded a frame (cap %s)", cli_size(in->upload_cap, sz, sizeof sz));
-        } else {
-            for (uint32_t k = 0; k < npts; k++) {
-                maxv = (double)t->p[k].misses > maxv ? (double)t->p[k].misses : maxv;
-            }
-            bars = 1;
-            color = "#d62728";
-            snprintf(label, sizeof label, "misses a frame (max %.0f)", maxv);
+    esc_xml(f, title);
+    fprintf(f, "</text>\n");
+    svg_text(f, SVG_PAD, 36, NULL, "note", "dashed: the limit; y from 0 to the value at the top of each row");
+
+    /* The x axis's frame numbers: about 8, a round step apart. */
+    const double step = svg_nice_ceil((double)n / 8.0);
+    for (size_t i = 0; i < nrows; i++) {
+        const svg_row *r = &rows[i];
+        const double y0 = SVG_TOP + (double)i * (SVG_ROW_H + SVG_ROW_GAP);
+        svg_text(f, x_label, y0 + 11, NULL, "label", r->name);
+        svg_text(f, x_label, y0 + 11 + SVG_LINE_H, NULL, "label", r->detail);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#ccc\" "
+                   "class=\"plot\"/>\n",
+                x_plot, y0, SVG_PLOT_W, SVG_ROW_H);
+        fprintf(f, "<path stroke=\"#e2e2e2\" d=\"M%.1f %.1fh%.1f", x_plot, y0 + SVG_ROW_H / 2, SVG_PLOT_W);
+        for (double fr = step; fr < (double)n; fr += step) {
+            fprintf(f, "M%.1f %.1fv%.1f", x_plot + SVG_PLOT_W * (fr + 0.5) / n, y0, SVG_ROW_H);
         }
-        if (maxv <= 0) {
-            maxv = 1;
+        fprintf(f, "\"/>\n");
+        for (int k = 0; k < 3; k++) {
+            double y = y0 + SVG_ROW_H - SVG_ROW_H * ticks_at[k] + 4;
+            svg_text(f, x_axis, y, "end", "ytick", svg_value(r->maxv * ticks_at[k], r->unit, v, sizeof v));
         }
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", left, y0 - 6);
-        esc_xml(f, label);
-        fprintf(f, "</text>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" "
-                   "stroke=\"#ccc\"/>\n",
-                left, y0, pw, ph);
-        if (bars) {
-            fprintf(f, "<path fill=\"%s\" d=\"", color);
-            for (uint32_t k = 0; k < npts; k++) {
-                double v = p == nbp + 1 ? (double)t->p[k].uploaded : (double)t->p[k].misses;
-                if (v <= 0) {
-                    continue;
-                }
-                uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
-                double x = left + pw * first / n, w = pw * count / n, hh = ph * v / maxv;
-                fprintf(f, "M%.2f %.2fh%.2fv%.2fh%.2fz", x, y0 + ph - hh, w > 0.5 ? w * 0.9 : 0.5, hh,
-                        -(w > 0.5 ? w * 0.9 : 0.5));
-            }
-            fprintf(f, "\"/>\n");
-        } else {
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
-            for (uint32_t k = 0; k < npts; k++) {
-                double v = p < nbp ? (double)t->p[k].budgets[in->b[idx[p]].id.index] : (double)t->p[k].pool_used;
-                uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
-                fprintf(f, "%.2f,%.2f ", left + pw * (first + 0.5 * count) / n,
-                        y0 + ph - ph * (v > maxv ? maxv : v) / maxv);
-            }
-            fprintf(f, "\"/>\n");
-        }
-        if (limit >= 0) {
-            double y = y0 + ph - ph * (limit > maxv ? maxv : limit) / maxv;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
-                    left, y, left + pw, y);
+        svg_plot(f, t, r, npts, x_plot, y0);
+    }
+    svg_text(f, x_label, y_axis + SVG_LINE_H, NULL, "label", "frame");
+    for (double fr = 0; fr < (double)n; fr += step) {
+        snprintf(v, sizeof v, "%.0f", fr);
+        svg_text(f, x_plot + SVG_PLOT_W * (fr + 0.5) / n, y_axis + SVG_LINE_H, "middle", "xtick", v);
+    }
+    if (nfold > 0) {
+        const double c[3] = {x_plot, x_plot + cw[0] + 2 * SVG_PAD, x_plot + cw[0] + cw[1] + 4 * SVG_PAD};
+        svg_text(f, x_label, y_table, NULL, "label", fold_title);
+        svg_text(f, x_label, y_table + SVG_LINE_H, NULL, "label", fold_detail);
+        svg_text(f, c[0], y_table, NULL, "cell head", "budget");
+        svg_text(f, c[1], y_table, NULL, "cell head", "limit");
+        svg_text(f, c[2], y_table, NULL, "cell head", "peak");
+        for (size_t i = 0; i < nfold; i++) {
+            const slc_budget_stats *bs = &in->b[fold[i]];
+            const double y = y_table + (double)(i + 1) * SVG_LINE_H;
+            svg_text(f, c[0], y, NULL, "cell", bs->name);
+            svg_text(f, c[1], y, NULL, "cell", cli_size_approx(bs->limit, a, sizeof a));
+            svg_text(f, c[2], y, NULL, "cell", cli_size_approx(bs->peak, b, sizeof b));
         }
     }
-    const double yb = top + (double)panels * (ph + gap) - gap + 14;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">frame 0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">frame %u</text>\n",
-            left, yb, left + pw, yb, n - 1);
     fprintf(f, "</svg>\n");
     return ferror(f) ? -1 : 0;
 }

@@ -7,7 +7,9 @@
  * - run_timeline: the SVG timeline's series in at most RUN_TIMELINE_POINTS
  *   points, each the maximum over consecutive frames (1 frame a point up to
  *   that many frames; the span doubles, merging neighbours, each time the
- *   points run out), so the SVG stays under ~1 MB for any frame count.
+ *   points run out), so the SVG stays under ~1 MB for any frame count; and,
+ *   exactly, which budgets never changed after frame 0 (memory carved at
+ *   init), which the SVG folds into one table instead of a flat plot each.
  * - run_chrome: Chrome trace-event JSON streamed to its file as frames pass,
  *   the first RUN_CHROME_FRAMES_MAX frames and the loads during them (about
  *   600 bytes a frame: 60 MB at the cap, which viewers still open); later
@@ -41,12 +43,15 @@ uint64_t run_hist_percentile(const run_hist *h, unsigned p);
 typedef struct run_point {
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
     uint64_t uploaded;
+    uint64_t caller_ns; /* the caller's time in the frame (slc_stream_frame_stats.caller_ns) */
     uint32_t pool_used, misses;
 } run_point;
 
 typedef struct run_timeline {
     uint32_t span;   /* frames a point: a power of two */
     uint32_t frames; /* added so far */
+    uint64_t first[SLC_PROFILE_BUDGET_MAX];  /* each budget's use in frame 0 */
+    uint8_t varied[SLC_PROFILE_BUDGET_MAX];  /* 1 once a later frame's use differed from frame 0's */
     run_point p[RUN_TIMELINE_POINTS];
 } run_timeline;
 
@@ -54,7 +59,7 @@ typedef struct run_timeline {
 void run_timeline_init(run_timeline *t);
 void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used);
 
-/* What the SVG's title and panels name. */
+/* What the SVG's title and rows name. */
 typedef struct run_svg_info {
     const char *pack, *profile, *backend;
     int ok;                        /* the verdict */
@@ -62,9 +67,26 @@ typedef struct run_svg_info {
     size_t nb;
     uint32_t page_count;
     uint64_t upload_cap;
+    uint64_t frame_budget_ns;      /* --frame-budget-us, drawn on the caller's row; 0: none */
 } run_svg_info;
 
-/* Writes the timeline as SVG (every string escaped); -1 on a write error. */
+/* The SVG's text is monospace (DejaVu Sans Mono, whose advance is 0.602 em)
+ * at RUN_SVG_FONT_PX, the title at RUN_SVG_TITLE_PX. Columns are sized from
+ * an estimate that never falls short: RUN_SVG_GLYPH_EM em a byte of the
+ * string (a byte is at most one glyph, a wide glyph takes two or more). */
+#define RUN_SVG_FONT_PX 11.0
+#define RUN_SVG_TITLE_PX 14.0
+#define RUN_SVG_GLYPH_EM 0.62
+
+/* Writes the timeline as SVG, every string escaped: a title; a row a series
+ * (the caller's time a frame in microseconds, each budget that changed
+ * during the run against its limit, pool pages used, bytes uploaded and
+ * misses a frame), each with its full label in a left column sized to the
+ * longest label and its scale's values (bytes with units, microseconds,
+ * counts) on the y axis; frame numbers on a shared x axis; and the budgets
+ * that held the same use, their peak, over every frame folded into one
+ * table row (name, limit, peak). At most RUN_TIMELINE_POINTS points a
+ * series; the same input gives the same bytes. -1 on a write error. */
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *info);
 
 typedef struct run_chrome {

@@ -146,7 +146,7 @@ static void test_svg_escapes_names_and_stays_small(void **state)
     b[0].limit = 4000000;
     b[0].peak = 999999;
     b[0].id.index = 0;
-    run_svg_info in = {"a<b>&\"c\xff.pack", "p&q", "host", 1, b, 1, 4096, 16u << 20};
+    run_svg_info in = {"a<b>&\"c\xff.pack", "p&q", "host", 1, b, 1, 4096, 16u << 20, 0};
     run_timeline_init(&tl);
     for (uint32_t f = 0; f < 300000; f++) {
         slc_stream_frame_stats fs = frame_with(f % 4000000u);
