@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package that building and testing sluice needs, and
+# Installs every Debian package that building and testing sluice needs (the
+# tests render `sluice run --svg` with librsvg2-bin's rsvg-convert), and
 # nothing when they are already there (idempotent). Run as root on Debian 12.
 #
 #   scripts/deps.sh            native build, sanitizers, tools
@@ -9,7 +10,8 @@ set -euo pipefail
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
         cppcheck clang-tidy valgrind qemu-user python3
-        libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc)
+        libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc
+        librsvg2-bin)
 # The cross builds run the Vulkan tests too, on lavapipe under qemu: the
 # loader, lavapipe and the validation layer of each architecture (volk is
 # Architecture: all, glslc runs on the host).

@@ -2,8 +2,10 @@
  * against the exact nearest-rank value, within the documented 1/128; the
  * timeline's points, one a frame up to RUN_TIMELINE_POINTS frames and then
  * each the maximum of the frames it spans, however many frames pass; the
- * SVG made from it well-formed with every name escaped; the Chrome trace's
- * frame cap. */
+ * SVG made from it well-formed with every name escaped, its labels whole
+ * and in their column, its axes' values, the budgets that never changed in
+ * one table, its series bounded and its bytes the same for the same input;
+ * the Chrome trace's frame cap. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
 
@@ -159,9 +161,182 @@ static void test_svg_escapes_names_and_stays_small(void **state)
     assert_int_equal(run_timeline_write_svg(f, &tl, &in), 0);
     assert_int_equal(fclose(f), 0);
     assert_non_null(strstr(buf, "sluice run: a&lt;b&gt;&amp;&quot;c\xef\xbf\xbd.pack, profile p&amp;q, host"));
-    assert_non_null(strstr(buf, "gpu/&lt;pool&gt;&amp;&quot;x&quot; (limit"));
+    assert_non_null(strstr(buf, "class=\"label\">gpu/&lt;pool&gt;&amp;&quot;x&quot;</text>"));
     assert_non_null(strstr(buf, "(each point the maximum of its frames)"));
     assert_null(strchr(buf, '\xff'));
+    assert_true(len < 1000000u);
+    free(buf);
+}
+
+/* One <text> of the SVG: where it starts and ends by the writer's estimate
+ * (RUN_SVG_GLYPH_EM em a byte of the unescaped string, an entity one byte). */
+typedef struct svg_text_box {
+    double x0, x1, y;
+    char cls[16];
+    char s[160]; /* the escaped content */
+} svg_text_box;
+
+static size_t svg_texts(const char *svg, svg_text_box *box, size_t cap)
+{
+    size_t n = 0;
+    for (const char *p = strstr(svg, "<text "); p != NULL && n < cap; p = strstr(p + 1, "<text ")) {
+        const char *end = strchr(p, '>'), *close = strstr(p, "</text>");
+        assert_non_null(end);
+        assert_non_null(close);
+        svg_text_box *b = &box[n++];
+        memset(b, 0, sizeof *b);
+        double x = atof(strstr(p, " x=\"") + 4);
+        b->y = atof(strstr(p, " y=\"") + 4);
+        const char *cls = strstr(p, " class=\"");
+        if (cls != NULL && cls < end) {
+            size_t len = strcspn(cls + 8, "\"");
+            memcpy(b->cls, cls + 8, len < sizeof b->cls - 1 ? len : sizeof b->cls - 1);
+        }
+        size_t len = (size_t)(close - end - 1);
+        memcpy(b->s, end + 1, len < sizeof b->s - 1 ? len : sizeof b->s - 1);
+        double glyphs = 0;
+        for (const char *c = end + 1; c < close; c++) {
+            if (*c == '&') {
+                c = strchr(c, ';');
+            }
+            glyphs++;
+        }
+        const char *fs = strstr(p, " font-size=\"");
+        double w = glyphs * RUN_SVG_GLYPH_EM * (fs != NULL && fs < end ? atof(fs + 12) : RUN_SVG_FONT_PX);
+        const char *anchor = strstr(p, " text-anchor=\"");
+        int mid = anchor != NULL && anchor < end && strncmp(anchor + 14, "middle", 6) == 0;
+        int right = anchor != NULL && anchor < end && strncmp(anchor + 14, "end", 3) == 0;
+        b->x0 = right ? x - w : mid ? x - w / 2 : x;
+        b->x1 = b->x0 + w;
+    }
+    return n;
+}
+
+static int has_text(const svg_text_box *box, size_t n, const char *cls, const char *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(box[i].cls, cls) == 0 && strcmp(box[i].s, s) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Each polyline's points and each bar path's bars: at most RUN_TIMELINE_POINTS. */
+static void assert_series_bounded(const char *svg)
+{
+    size_t lines = 0;
+    for (const char *p = strstr(svg, "<polyline"); p != NULL; p = strstr(p + 1, "<polyline")) {
+        const char *pts = strstr(p, "points=\""), *end = strstr(pts + 8, "\"");
+        size_t k = 0;
+        for (const char *c = pts + 8; c < end; c++) {
+            k += *c == ',';
+        }
+        assert_true(k > 0 && k <= RUN_TIMELINE_POINTS);
+        lines++;
+    }
+    assert_true(lines > 0);
+    for (const char *p = strstr(svg, "<path fill=\""); p != NULL; p = strstr(p + 1, "<path fill=\"")) {
+        const char *d = strstr(p, " d=\""), *end = strstr(d + 4, "\"");
+        size_t k = 0;
+        for (const char *c = d + 4; c < end; c++) {
+            k += *c == 'M';
+        }
+        assert_true(k <= RUN_TIMELINE_POINTS);
+    }
+}
+
+static void test_svg_labels_axes_and_flat_budgets_in_a_table(void **state)
+{
+    (void)state;
+    slc_budget_stats b[3];
+    memset(b, 0, sizeof b);
+    snprintf(b[0].name, sizeof b[0].name, "cpu/meta");      /* carved at init: the same every frame */
+    b[0].limit = 8u << 20;
+    b[0].peak = 1478656; /* 1.41 MiB */
+    b[0].id.index = 0;
+    snprintf(b[1].name, sizeof b[1].name, "gpu/<pool>&'x' long name"); /* changes: plotted */
+    b[1].limit = 48u << 20;
+    b[1].peak = 6184960; /* 5.9 MiB: a label cut at the margin before */
+    b[1].id.index = 1;
+    snprintf(b[2].name, sizeof b[2].name, "gpu/staging");   /* never used: neither plotted nor listed */
+    b[2].limit = 32u << 20;
+    b[2].id.index = 2;
+    run_svg_info in = {"city.pack", "default", "host", 1, b, 3, 4096, 16u << 20, 2000000};
+    run_timeline_init(&tl);
+    for (uint32_t f = 0; f < 300000; f++) {
+        slc_stream_frame_stats fs;
+        memset(&fs, 0, sizeof fs);
+        fs.budget_count = 3;
+        fs.budgets[0] = b[0].peak;
+        fs.budgets[1] = (f * 7919u) % b[1].peak;
+        fs.caller_ns = 1000u + (f % 977u) * 1000u;
+        fs.bytes_uploaded = f % 5u == 0 ? 65536u : 0u;
+        fs.misses = f % 13u;
+        run_timeline_add(&tl, &fs, f % 4096u);
+    }
+    assert_false(tl.varied[0]);
+    assert_true(tl.varied[1]);
+    char *buf = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(run_timeline_write_svg(f, &tl, &in), 0);
+    assert_int_equal(fclose(f), 0);
+    f = open_memstream(&again, &len2);
+    assert_non_null(f);
+    assert_int_equal(run_timeline_write_svg(f, &tl, &in), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(len, len2); /* deterministic */
+    assert_memory_equal(buf, again, len);
+    free(again);
+
+    static svg_text_box box[512];
+    size_t n = svg_texts(buf, box, 512);
+    assert_true(n > 10 && n < 512);
+    /* Every label in full, escaped. */
+    assert_true(has_text(box, n, "label", "gpu/&lt;pool&gt;&amp;&apos;x&apos; long name"));
+    assert_true(has_text(box, n, "label", "limit 48 MiB, peak 5.9 MiB"));
+    assert_true(has_text(box, n, "label", "caller&apos;s time a frame"));
+    assert_true(has_text(box, n, "label", "max 977 \xc2\xb5s, budget 2000 \xc2\xb5s"));
+    assert_true(has_text(box, n, "label", "pool pages used"));
+    assert_true(has_text(box, n, "label", "bytes uploaded a frame"));
+    assert_true(has_text(box, n, "label", "misses a frame"));
+    /* The y axes' values: bytes with units, microseconds, counts; the x axis's frame numbers. */
+    assert_true(has_text(box, n, "ytick", "48 MiB"));
+    assert_true(has_text(box, n, "ytick", "24 MiB"));
+    assert_true(has_text(box, n, "ytick", "0 B"));
+    assert_true(has_text(box, n, "ytick", "2000 \xc2\xb5s"));
+    assert_true(has_text(box, n, "ytick", "4096"));
+    assert_true(has_text(box, n, "xtick", "0"));
+    assert_true(has_text(box, n, "xtick", "50000"));
+    assert_true(has_text(box, n, "xtick", "250000"));
+    /* The flat budget in the table, not plotted; the unused one nowhere. */
+    assert_true(has_text(box, n, "cell", "cpu/meta"));
+    assert_true(has_text(box, n, "cell", "8 MiB"));
+    assert_true(has_text(box, n, "cell", "1.4 MiB"));
+    assert_false(has_text(box, n, "label", "cpu/meta"));
+    assert_null(strstr(buf, "gpu/staging"));
+    /* Rows: the caller's time, the changing budget, pool, upload, misses. */
+    size_t plots = 0;
+    for (const char *p = strstr(buf, "class=\"plot\""); p != NULL; p = strstr(p + 1, "class=\"plot\"")) {
+        plots++;
+    }
+    assert_int_equal(plots, 5);
+    /* Each label ends before the y axis's values start, and those before the plots. */
+    const double plot_x = atof(strstr(buf, "<rect x=\"") + 9); /* the first plot's: all start there */
+    double ytick_x0 = 1e9, label_x1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(box[i].cls, "label") == 0) {
+            label_x1 = box[i].x1 > label_x1 ? box[i].x1 : label_x1;
+        } else if (strcmp(box[i].cls, "ytick") == 0) {
+            ytick_x0 = box[i].x0 < ytick_x0 ? box[i].x0 : ytick_x0;
+            assert_true(box[i].x1 <= plot_x);
+        }
+        assert_true(box[i].x0 >= 0);
+    }
+    assert_true(label_x1 <= ytick_x0);
+    assert_series_bounded(buf);
     assert_true(len < 1000000u);
     free(buf);
 }
@@ -200,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_timeline_one_point_a_frame_up_to_its_size),
         cmocka_unit_test(test_timeline_points_are_maxima_over_a_million_frames),
         cmocka_unit_test(test_svg_escapes_names_and_stays_small),
+        cmocka_unit_test(test_svg_labels_axes_and_flat_budgets_in_a_table),
         cmocka_unit_test(test_chrome_trace_stops_at_its_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
