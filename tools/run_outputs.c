@@ -131,10 +131,13 @@ static double svg_text_w(const char *s, double px)
     return (double)strlen(s) * px * RUN_SVG_GLYPH_EM;
 }
 
+/* A text at (x, y) anchored at its start, or at its "middle" or "end"; the
+ * table's head in bold (DejaVu Sans Mono Bold has the same advance). */
 static void svg_text(FILE *f, double x, double y, const char *anchor, const char *cls, const char *s)
 {
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s class=\"%s\">", x, y, anchor ? " text-anchor=\"" : "",
-            anchor ? anchor : "", anchor ? "\"" : "", cls);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s%s class=\"%s\">", x, y, anchor ? " text-anchor=\"" : "",
+            anchor ? anchor : "", anchor ? "\"" : "", strcmp(cls, "cell head") == 0 ? " font-weight=\"bold\"" : "",
+            cls);
     esc_xml(f, s);
     fprintf(f, "</text>\n");
 }
@@ -378,7 +381,7 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
     svg_text(f, SVG_PAD, 36, NULL, "note", "dashed: the limit; y from 0 to the value at the top of each row");
 
     /* The x axis's frame numbers: about 8, a round step apart. */
-    const double step = svg_nice_ceil((double)n / 8.0);
+    const uint64_t step = (uint64_t)svg_nice_ceil((double)n / 8.0);
     for (size_t i = 0; i < nrows; i++) {
         const svg_row *r = &rows[i];
         const double y0 = SVG_TOP + (double)i * (SVG_ROW_H + SVG_ROW_GAP);
@@ -388,8 +391,8 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
                    "class=\"plot\"/>\n",
                 x_plot, y0, SVG_PLOT_W, SVG_ROW_H);
         fprintf(f, "<path stroke=\"#e2e2e2\" d=\"M%.1f %.1fh%.1f", x_plot, y0 + SVG_ROW_H / 2, SVG_PLOT_W);
-        for (double fr = step; fr < (double)n; fr += step) {
-            fprintf(f, "M%.1f %.1fv%.1f", x_plot + SVG_PLOT_W * (fr + 0.5) / n, y0, SVG_ROW_H);
+        for (uint64_t fr = step; fr < n; fr += step) {
+            fprintf(f, "M%.1f %.1fv%.1f", x_plot + SVG_PLOT_W * ((double)fr + 0.5) / n, y0, SVG_ROW_H);
         }
         fprintf(f, "\"/>\n");
         for (int k = 0; k < 3; k++) {
@@ -399,9 +402,9 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
         svg_plot(f, t, r, npts, x_plot, y0);
     }
     svg_text(f, x_label, y_axis + SVG_LINE_H, NULL, "label", "frame");
-    for (double fr = 0; fr < (double)n; fr += step) {
-        snprintf(v, sizeof v, "%.0f", fr);
-        svg_text(f, x_plot + SVG_PLOT_W * (fr + 0.5) / n, y_axis + SVG_LINE_H, "middle", "xtick", v);
+    for (uint64_t fr = 0; fr < n; fr += step) {
+        snprintf(v, sizeof v, "%" PRIu64, fr);
+        svg_text(f, x_plot + SVG_PLOT_W * ((double)fr + 0.5) / n, y_axis + SVG_LINE_H, "middle", "xtick", v);
     }
     if (nfold > 0) {
         const double c[3] = {x_plot, x_plot + cw[0] + 2 * SVG_PAD, x_plot + cw[0] + cw[1] + 4 * SVG_PAD};
