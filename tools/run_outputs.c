@@ -190,21 +190,38 @@ static double svg_point(const run_timeline *t, uint32_t k, const svg_row *r)
     return 0;
 }
 
+/* The largest value of a series over the points. */
+static double svg_top(const run_timeline *t, uint32_t npts, enum svg_series series)
+{
+    const svg_row probe = {.series = series};
+    double top = 0;
+    for (uint32_t k = 0; k < npts; k++) {
+        double v = svg_point(t, k, &probe);
+        top = v > top ? v : top;
+    }
+    return top;
+}
+
+/* The next row, zeroed but for its series, unit and colour. */
+static svg_row *svg_row_add(svg_row *rows, size_t *n, enum svg_series series, enum svg_unit unit,
+                            const char *color)
+{
+    svg_row *r = &rows[(*n)++];
+    memset(r, 0, sizeof *r);
+    r->series = series;
+    r->unit = unit;
+    r->color = color;
+    return r;
+}
+
 /* The rows to plot, and in fold[] the budgets that held their peak over every frame. */
 static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t npts, svg_row *rows, size_t *fold,
                        size_t *nfold)
 {
     size_t n = 0;
     char a[32], b[32];
-    double top = 0;
-    for (uint32_t k = 0; k < npts; k++) {
-        top = (double)t->p[k].caller_ns / 1e3 > top ? (double)t->p[k].caller_ns / 1e3 : top;
-    }
-    svg_row *r = &rows[n++];
-    memset(r, 0, sizeof *r);
-    r->series = SVG_CALLER;
-    r->unit = SVG_US;
-    r->color = "#9467bd";
+    double top = svg_top(t, npts, SVG_CALLER);
+    svg_row *r = svg_row_add(rows, &n, SVG_CALLER, SVG_US, "#9467bd");
     r->limit = in->frame_budget_ns ? (double)in->frame_budget_ns / 1e3 : -1;
     r->maxv = svg_nice_ceil(top > r->limit ? top : r->limit);
     snprintf(r->name, sizeof r->name, "caller's time a frame");
@@ -223,50 +240,28 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
             fold[(*nfold)++] = i;
             continue;
         }
-        r = &rows[n++];
-        memset(r, 0, sizeof *r);
-        r->series = SVG_BUDGET;
-        r->unit = SVG_BYTES;
+        r = svg_row_add(rows, &n, SVG_BUDGET, SVG_BYTES, "#1f77b4");
         r->budget = bs->id.index;
-        r->color = "#1f77b4";
         r->limit = (double)bs->limit;
         r->maxv = r->limit;
         snprintf(r->name, sizeof r->name, "%s", bs->name);
         snprintf(r->detail, sizeof r->detail, "limit %s, peak %s", cli_size_approx(bs->limit, a, sizeof a),
                  cli_size_approx(bs->peak, b, sizeof b));
     }
-    r = &rows[n++];
-    memset(r, 0, sizeof *r);
-    r->series = SVG_POOL;
-    r->unit = SVG_COUNT;
-    r->color = "#2ca02c";
+    r = svg_row_add(rows, &n, SVG_POOL, SVG_COUNT, "#2ca02c");
     r->limit = (double)in->page_count;
     r->maxv = r->limit;
     snprintf(r->name, sizeof r->name, "pool pages used");
     snprintf(r->detail, sizeof r->detail, "of %u", in->page_count);
-    top = 0;
-    for (uint32_t k = 0; k < npts; k++) {
-        top = (double)t->p[k].uploaded > top ? (double)t->p[k].uploaded : top;
-    }
-    r = &rows[n++];
-    memset(r, 0, sizeof *r);
-    r->series = SVG_UPLOAD;
-    r->unit = SVG_BYTES;
-    r->color = "#ff7f0e";
+    top = svg_top(t, npts, SVG_UPLOAD);
+    r = svg_row_add(rows, &n, SVG_UPLOAD, SVG_BYTES, "#ff7f0e");
     r->limit = (double)in->upload_cap;
     r->maxv = top > r->limit ? top : r->limit;
     snprintf(r->name, sizeof r->name, "bytes uploaded a frame");
     snprintf(r->detail, sizeof r->detail, "cap %s, max %s", cli_size_approx(in->upload_cap, a, sizeof a),
              cli_size_approx((uint64_t)top, b, sizeof b));
-    top = 0;
-    for (uint32_t k = 0; k < npts; k++) {
-        top = (double)t->p[k].misses > top ? (double)t->p[k].misses : top;
-    }
-    r = &rows[n++];
-    memset(r, 0, sizeof *r);
-    r->series = SVG_MISSES;
-    r->unit = SVG_COUNT;
-    r->color = "#d62728";
+    top = svg_top(t, npts, SVG_MISSES);
+    r = svg_row_add(rows, &n, SVG_MISSES, SVG_COUNT, "#d62728");
     r->limit = -1;
     r->maxv = svg_nice_ceil(top);
     snprintf(r->name, sizeof r->name, "misses a frame");
