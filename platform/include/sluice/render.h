@@ -1,0 +1,232 @@
+/* sluice: the reference renderer. Draws what the stream reports resident,
+ * straight from the page pool of the Vulkan backend (sluice/vulkan.h).
+ *
+ *     slc_render_begin(r, frame, &view);          // after slc_stream_end_frame
+ *     for each request i: slc_stream_resident(s, i, &res, spans, cap);
+ *                         slc_render_add(r, &res, spans);
+ *     slc_render_record(r, cmd);                  // into the application's command buffer
+ *     ... submit cmd on the backend's queue, slc_vulkan_end_frame(vk, frame) ...
+ *     slc_render_read(r, frame, &image);          // once the frame has retired (own target only)
+ *
+ * Vertex pulling. Nothing is copied out of the pages: the vertex shader
+ * reads a cluster's triangle (three uint8 indices at the cluster's
+ * index_offset) and its vertices (at vertex_offset, the object's stride)
+ * from the pool's storage buffers, one binding per segment, and decodes
+ * every layout docs/pack-format.md defines: float or 16-bit positions
+ * (pos_offset + q / 65535 * pos_scale), float or octahedral snorm8 normals,
+ * float or 16-bit UVs. An object's decode parameters come from a table
+ * built from the pack at init.
+ *
+ * Draws. slc_render_add turns one resolved request into one draw per
+ * cluster of its spans, instanced over the object's placements in the pack
+ * (its instances, or one identity placement when the pack has none).
+ * Placements whose transformed LOD sphere lies outside the frustum are
+ * dropped on the CPU (cheap: one sphere per instance, and it bounds the
+ * draw list). Clusters are culled per cluster on the GPU: a compute pass
+ * reads each cluster's bounding sphere from its page (the CPU cannot: on a
+ * staging belt the pages have no host address) and writes the indirect
+ * draw, with an instance count of zero where no placement sees the
+ * cluster. Draw order, and so every pixel, is a pure function of the
+ * calls: the same requests give the same image with any worker count.
+ *
+ * Memory. The renderer's record, its tables and draw lists live in the
+ * memory given to init (slc_render_footprint bytes), charged to the
+ * `cpu/render` budget; every Vulkan buffer and image it creates (object
+ * table, per-frame draw lists, placement and uniform buffers, indirect
+ * commands, the render target, its readback buffer, the timestamp query
+ * pool) is allocated once at init and charged to `gpu/render`. Host
+ * allocations of the driver go through the backend's allocator
+ * (`cpu/driver`). Nothing is allocated after init. Per-frame resources
+ * are kept frames_in_flight times (the backend's count): frame f uses
+ * slot f % frames_in_flight, and slc_render_begin refuses a frame whose
+ * slot is still in flight (SLC_E_FRAMES_IN_FLIGHT).
+ *
+ * Target. With desc.render_pass VK_NULL_HANDLE the renderer owns its target:
+ * a colour image (VK_FORMAT_R8G8B8A8_UNORM) and a depth image
+ * (VK_FORMAT_D32_SFLOAT) of width x height, cleared every frame, copied
+ * into a host-visible readback buffer per frame slot that slc_render_read
+ * returns. Otherwise it draws inside the application's render pass
+ * (subpass desc.subpass, which must have one colour and one depth
+ * attachment): slc_render_record_cull goes before vkCmdBeginRenderPass and
+ * slc_render_record_draws inside it.
+ *
+ * Timing. Where the queue has timestamps, the frame's GPU time (cull pass
+ * and draws) is measured with a query pool and given by slc_render_read /
+ * slc_render_get_frame once the frame has retired.
+ *
+ * Thread-safety: one thread at a time, the one that calls the stream. */
+#ifndef SLUICE_RENDER_H
+#define SLUICE_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sluice/budget.h"
+#include "sluice/pack.h"
+#include "sluice/profile.h"
+#include "sluice/status.h"
+#include "sluice/stream.h"
+#include "sluice/vulkan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLC_RENDER_ALIGN 64u
+
+#define SLC_RENDER_DEFAULT_WIDTH 1280u
+#define SLC_RENDER_DEFAULT_HEIGHT 720u
+#define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u     /* cluster draws a frame */
+#define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
+#define SLC_RENDER_SIZE_MAX 16384u               /* width and height; the device's limits may be lower */
+
+typedef enum slc_render_tint {
+    /* Shaded: a fixed light on the normals (the face's normal where the
+     * object has none), one colour per object. */
+    SLC_RENDER_TINT_NONE = 0,
+    /* Each cluster coloured by the LOD it was served at (a fixed palette,
+     * slc_render_lod_color); a cluster served coarser than requested is
+     * drawn with diagonal stripes of black over that colour. */
+    SLC_RENDER_TINT_LOD = 1
+} slc_render_tint;
+
+typedef struct slc_render_desc {
+    uint32_t width;          /* own target only; 0: SLC_RENDER_DEFAULT_WIDTH */
+    uint32_t height;         /* 0: SLC_RENDER_DEFAULT_HEIGHT */
+    uint32_t max_draws;      /* 0: SLC_RENDER_DEFAULT_MAX_DRAWS */
+    uint32_t max_placements; /* 0: SLC_RENDER_DEFAULT_MAX_PLACEMENTS */
+    uint32_t flags;          /* none defined: 0 */
+    uint32_t reserved0;      /* 0 */
+
+    /* VK_NULL_HANDLE: the renderer's own target. Else the application's
+     * render pass and subpass the pipeline is made for. */
+    VkRenderPass render_pass;
+    uint32_t subpass;
+    uint32_t reserved1;      /* 0 */
+
+    /* Budgets to charge (NULL: none). Names NULL mean "cpu/render" and
+     * "gpu/render"; with budgets set, both must exist. */
+    slc_budgets *budgets;
+    const char *cpu_budget;
+    const char *gpu_budget;
+
+    slc_logger log;
+} slc_render_desc;
+
+/* A frame's view. Matrices are column-major; clip space is Vulkan's (y
+ * down, depth 0 near to 1 far). */
+typedef struct slc_render_view {
+    float view_proj[16]; /* scene to clip */
+    float eye[3];        /* the camera's position in the scene (lighting) */
+    uint32_t tint;       /* slc_render_tint */
+    float clear[4];      /* own target: the colour it is cleared to (RGBA 0..1) */
+} slc_render_view;
+
+/* What a frame drew, filled once it has retired. */
+typedef struct slc_render_frame {
+    uint64_t frame;
+    uint32_t draws;          /* cluster draws recorded (before GPU culling) */
+    uint32_t placements;     /* instance placements kept by the CPU test */
+    uint32_t placements_culled; /* dropped by it */
+    uint32_t clusters_drawn; /* cluster draws the GPU kept (instance count > 0) */
+    uint64_t triangles;      /* triangles of the draws kept, times their placements */
+    uint64_t gpu_ns;         /* cull pass and draws; 0 without timestamps */
+    bool timed;
+} slc_render_frame;
+
+/* The own target's pixels of a retired frame: RGBA8, rows top first,
+ * stride bytes apart. Valid until the slot is reused (frames_in_flight
+ * frames later). */
+typedef struct slc_render_image {
+    uint32_t width, height;
+    size_t stride;
+    const uint8_t *rgba;
+} slc_render_image;
+
+typedef struct slc_render slc_render;
+
+/* Bytes of memory init needs for desc and pack (the object table and
+ * per-object placement lists scale with the pack). 0 iff the desc is
+ * invalid. */
+size_t slc_render_footprint(const slc_render_desc *desc, const slc_pack *pack);
+
+/* Fills width, height, max_draws and max_placements from the profile's
+ * [render] section (profiles without one keep the defaults). */
+void slc_render_desc_from_profile(slc_render_desc *desc, const slc_profile *profile);
+
+/* Bytes of device memory init will charge to `gpu/render` for desc on vk
+ * (exact: the sizes the driver reports), so a tool can check a profile
+ * before init. 0 iff the desc is invalid. */
+uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, const slc_vulkan *vk);
+
+/* Builds the pipelines (SPIR-V embedded at build time), the object table
+ * and every buffer. pack (opened, outliving the renderer) is the one the
+ * stream reads; vk the backend whose pool holds its pages.
+ *
+ * Fails iff mem is NULL, misaligned or too small (SLC_E_BLOCK_*); the desc
+ * is invalid (SLC_E_INVALID: a size of 0 or above SLC_RENDER_SIZE_MAX, a
+ * reserved field set); the size exceeds the device's
+ * maxFramebufferWidth/Height or image limits (SLC_E_UNSUPPORTED, naming the
+ * limit and both numbers); a named budget does not exist (SLC_E_NOT_FOUND);
+ * an object's attribute bits are ones the renderer cannot decode
+ * (SLC_E_UNSUPPORTED, naming the object and the bits); a budget refuses
+ * (SLC_E_BUDGET_REFUSED, naming the budget and both numbers); or the driver
+ * fails (SLC_E_DEVICE). On failure everything created is destroyed and
+ * every budget is back where it was. */
+slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
+                           slc_render **out);
+
+/* Waits for the renderer's frames, destroys what it created and releases
+ * its budgets. NULL does nothing. */
+void slc_render_deinit(slc_render *r);
+
+/* Starts frame (the stream's frame number, as slc_stream_begin_frame gave
+ * it) with view. Fails iff the frame's slot is still in flight
+ * (SLC_E_FRAMES_IN_FLIGHT), a frame is already begun and not recorded or
+ * view is invalid (SLC_E_INVALID). */
+slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view *view);
+
+/* Adds the draws of one resolved request (spans: res->span_count of them,
+ * as slc_stream_resident gave them). A result with SLC_STREAM_LOD_NONE adds
+ * nothing. Fails iff the draw or placement list is full (SLC_E_CAPACITY:
+ * nothing of this request is added, the frame still draws what was), or
+ * no frame is begun (SLC_E_INVALID). */
+slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc_stream_span *spans);
+
+/* Own target: records the whole frame into cmd (the cull pass, the render
+ * pass over the target, the copy into the slot's readback buffer,
+ * timestamps). Application's render pass: slc_render_record_cull before the
+ * pass, slc_render_record_draws inside it; slc_render_record is then
+ * refused (SLC_E_INVALID). cmd is recording, on the backend's queue family. */
+slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd);
+slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd);
+slc_status slc_render_record_draws(slc_render *r, VkCommandBuffer cmd);
+
+/* What frame drew. Fails iff it has not retired on the backend (the
+ * store's retired()) (SLC_E_FRAMES_IN_FLIGHT) or its slot has been reused
+ * since (SLC_E_NOT_FOUND). */
+slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame *out);
+
+/* Own target: the pixels of frame, as slc_render_get_frame fails. */
+slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out);
+
+/* The colour SLC_RENDER_TINT_LOD gives level lod (RGB 0..255); levels past
+ * the palette repeat its last colour. */
+void slc_render_lod_color(uint32_t lod, uint8_t rgb[3]);
+
+/* Bytes of the own target's colour image, depth image and readback
+ * buffers, and of the per-frame lists, for a profile's justification. */
+typedef struct slc_render_sizes {
+    uint64_t target;    /* colour + depth */
+    uint64_t readback;  /* all slots */
+    uint64_t lists;     /* draws, indirect commands, placements, uniforms: all slots */
+    uint64_t objects;   /* the object table */
+} slc_render_sizes;
+void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
