@@ -365,6 +365,9 @@ int cmd_bench(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
         return bench_stream(argc - 1, argv + 1);
     }
+    if (argc >= 1 && strcmp(argv[0], "render") == 0) {
+        return bench_render(argc - 1, argv + 1);
+    }
     int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
     int quick = 0, json = 0, ok = alloc;
     const cli_opt table[] = {
@@ -393,6 +396,7 @@ int cmd_bench(int argc, char **argv)
               "       sluice bench pool [--quick]\n"
               "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
               "                           [--json]\n"
+              "       sluice bench render [--synthetic city | PACK] [--size WxH] [--frames N] [--repeat R]\n"
               "(sluice bench SUBCOMMAND --help: what it measures)\n",
               help ? stdout : stderr);
         return help ? CLI_OK : CLI_USAGE;

@@ -28,6 +28,7 @@ int cmd_inspect(int argc, char **argv);
 int bench_load(int argc, char **argv);
 int bench_pool(int argc, char **argv);
 int bench_stream(int argc, char **argv);
+int bench_render(int argc, char **argv); /* bench_render.c */
 
 /* Reads a whole file (at most max bytes) into a malloc'd buffer; the tools
  * may use the heap, the runtime may not. Prints the reason and returns NULL
