@@ -7,14 +7,16 @@
 name = default
 
 [budgets]
-cpu             = 48 MiB
+cpu             = 57 MiB   # children take 54 MiB; the other 3 MiB are the cpu arena itself
 cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B (4 MiB) + 16384 objects x 8 LODs x 24 B (3 MiB) + 1 MiB of names
 cpu/decode      = 4 MiB    # per worker: one 64 KiB page of decode scratch, twice, plus read buffers
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings
 cpu/driver      = 32 MiB   # lavapipe's host allocations: device, pipeline cache, command pools
-gpu             = 320 MiB
+cpu/render      = 9 MiB    # the renderer's record (256 KiB), object table mirror 16384 x 64 B (1 MiB), placement lists 65536 x 80 B (5 MiB), draw list 65536 x 32 B (2 MiB): 8.25 MiB
+gpu             = 354 MiB  # children take 322 MiB
 gpu/pool        = 256 MiB  # 4096 pages of 64 KiB
 gpu/staging     = 32 MiB   # only used when the staging path is forced
+gpu/render      = 34 MiB   # from [render] below, per the arithmetic there
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block
@@ -36,3 +38,23 @@ max_string_bytes = 1 MiB
 
 [report]
 max_phases       = 8
+
+# The reference renderer (`sluice render`, the conformance suite's image
+# checks). gpu/render holds, for 1280 x 720 and frames_in_flight = 2:
+#   own target: 1280 x 720 x 4 B colour + x 4 B depth         7.03 MiB
+#   readback:   1280 x 720 x 4 B x 2 frames                   7.03 MiB
+#   lists:      (65536 draws x (32 B draw + 16 B indirect)
+#                + 65536 placements x 80 B) x 2 frames       16.00 MiB
+#   objects:    16384 x 64 B                                  1.00 MiB
+#   sum 31.06 MiB, + 1 MiB for uniforms, the timestamp queries and
+#   alignment, rounded up to 2 MiB: 34 MiB.
+[render]
+width            = 1280
+height           = 720
+max_draws        = 65536   # cluster draws a frame
+max_placements   = 65536   # instance placements a frame
+
+# No floor yet: one will be set from measured PSNR against the unlimited
+# reference. Frames rendered under this profile would then fail below it:
+[quality]
+# min_psnr_db     = 30.5

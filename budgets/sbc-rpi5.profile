@@ -16,14 +16,16 @@
 name = sbc-rpi5
 
 [budgets]
-cpu             = 30 MiB   # children take 27 MiB; the other 3 MiB are the cpu arena itself
+cpu             = 35 MiB   # children take 32 MiB; the other 3 MiB are the cpu arena itself
 cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B (4 MiB) + 8192 objects x 8 LODs x 48 B (3 MiB) + 512 KiB of names
 cpu/decode      = 2 MiB    # 2 workers x 16 pages of 64 KiB: 2 of decode scratch, 14 of reads in flight
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # v3dv's host allocations for the runtime's own objects; an estimate until measured on a board
-gpu             = 384 MiB
+cpu/render      = 5 MiB    # the renderer's record (256 KiB), object table mirror 8192 x 64 B (512 KiB), placement lists 32768 x 80 B (2.5 MiB), draw list 32768 x 32 B (1 MiB): 4.25 MiB
+gpu             = 408 MiB  # children take 384 + 24 MiB
 gpu/pool        = 384 MiB  # 6144 pages of 64 KiB
 gpu/staging     = 0 B      # unified memory: pages are written in place
+gpu/render      = 24 MiB   # from [render] below, per the arithmetic there
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block
@@ -45,3 +47,20 @@ max_string_bytes = 512 KiB
 
 [report]
 max_phases       = 8
+
+# The reference renderer at 1280 x 720 (a 1080p frame would take 2.25
+# times the target and readback below), with half the default lists: the
+# board's pack tables are half the default's too (8192 objects).
+# gpu/render holds, for that size and frames_in_flight = 2:
+#   own target: 1280 x 720 x 4 B colour + x 4 B depth         7.03 MiB
+#   readback:   1280 x 720 x 4 B x 2 frames                   7.03 MiB
+#   lists:      (32768 draws x (32 B draw + 16 B indirect)
+#                + 32768 placements x 80 B) x 2 frames        8.00 MiB
+#   objects:    8192 x 64 B                                   0.50 MiB
+#   sum 22.56 MiB, + 1 MiB for uniforms, the timestamp queries and
+#   alignment, rounded up to 2 MiB: 24 MiB.
+[render]
+width            = 1280
+height           = 720
+max_draws        = 32768   # cluster draws a frame
+max_placements   = 32768   # instance placements a frame

@@ -16,14 +16,16 @@
 name = xr-headset
 
 [budgets]
-cpu             = 40 MiB   # children take 37 MiB; the other 3 MiB are the cpu arena itself
+cpu             = 49 MiB   # children take 46 MiB; the other 3 MiB are the cpu arena itself
 cpu/meta        = 16 MiB   # pack tables: 131072 chunks x 64 B (8 MiB) + 16384 objects x 8 LODs x 48 B (6 MiB) + 1 MiB of names
 cpu/decode      = 3 MiB    # 3 workers x 16 pages of 64 KiB: 2 of decode scratch, 14 of reads in flight
 cpu/queues      = 2 MiB    # 2048-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # Adreno's host allocations for the runtime's own Vulkan objects; an estimate until measured on a device
-gpu             = 1 GiB
+cpu/render      = 9 MiB    # the renderer's record (256 KiB), object table mirror 16384 x 64 B (1 MiB), placement lists 65536 x 80 B (5 MiB), draw list 65536 x 32 B (2 MiB): 8.25 MiB
+gpu             = 1118 MiB # children take 1 GiB + 94 MiB
 gpu/pool        = 1 GiB    # 16384 pages of 64 KiB
 gpu/staging     = 0 B      # unified memory: pages are written in place
+gpu/render      = 94 MiB   # from [render] below, per the arithmetic there
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block, one efficient UFS read
@@ -45,3 +47,22 @@ max_string_bytes = 1 MiB
 
 [report]
 max_phases       = 8
+
+# The reference renderer draws one view into its own target: one eye at
+# 1832 x 1920, a stated size below this class's default per-eye swapchain
+# (2064 x 2208 on Quest 3), which would take 1.3 times the target and
+# readback below. A stereo application draws each eye in its own render
+# pass.
+# gpu/render holds, for that size and frames_in_flight = 3:
+#   own target: 1832 x 1920 x 4 B colour + x 4 B depth       26.84 MiB
+#   readback:   1832 x 1920 x 4 B x 3 frames                 40.25 MiB
+#   lists:      (65536 draws x (32 B draw + 16 B indirect)
+#                + 65536 placements x 80 B) x 3 frames       24.00 MiB
+#   objects:    16384 x 64 B                                  1.00 MiB
+#   sum 92.09 MiB, + 1 MiB for uniforms, the timestamp queries and
+#   alignment, rounded up to 2 MiB: 94 MiB.
+[render]
+width            = 1832
+height           = 1920
+max_draws        = 65536   # cluster draws a frame
+max_placements   = 65536   # instance placements a frame

@@ -224,6 +224,13 @@ static int budget_header(int argc, char **argv)
         }
         fprintf(f, "    },\n");
     }
+    /* [render] and [quality]: 0 is "not declared" (the renderer's defaults,
+     * no quality floor), emitted as it is so the header says so. */
+    fprintf(f, "    .render_width = %" PRIu32 "u,\n    .render_height = %" PRIu32 "u,\n", p.render_width,
+            p.render_height);
+    fprintf(f, "    .render_max_draws = %" PRIu32 "u,\n    .render_max_placements = %" PRIu32 "u,\n",
+            p.render_max_draws, p.render_max_placements);
+    fprintf(f, "    .min_psnr_mdb = %" PRIu32 "u,\n", p.min_psnr_mdb);
     fprintf(f, "};\n\n#endif\n");
     if (out_path != NULL && atomic_file_commit(&af, err, sizeof err) != 0) {
         fprintf(stderr, "sluice: %s\n", err);

@@ -12,14 +12,17 @@
 #define GIB ((uint64_t)1 << 30)
 #define TIB ((uint64_t)1 << 40)
 
-typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY } value_kind;
+/* KIND_MILLI: a decimal with at most SLC_PROFILE_PSNR_FRACTION_DIGITS
+ * fractional digits, stored in thousandths (parsed in integers: the runtime
+ * has no floating-point parsing and no stdio). */
+typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY, KIND_MILLI } value_kind;
 
 typedef struct key_def {
     const char *section;
     const char *key;
     value_kind kind;
     size_t offset; /* into slc_profile */
-    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY: 4) */
+    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY, KIND_MILLI: 4) */
     uint64_t min;
     uint64_t max;
     int required;
@@ -46,10 +49,17 @@ static const key_def keys[] = {
     {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, SLC_PROFILE_STRING_BYTES_MAX, 1, 0, 0},
     {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
      SLC_PROFILE_PHASES_DEFAULT},
+    /* Optional, 0 when absent: the renderer's defaults, no quality floor. */
+    {"render", "width", KIND_COUNT, FIELD(render_width), 1, SLC_PROFILE_RENDER_SIZE_MAX, 0, 0, 0},
+    {"render", "height", KIND_COUNT, FIELD(render_height), 1, SLC_PROFILE_RENDER_SIZE_MAX, 0, 0, 0},
+    {"render", "max_draws", KIND_COUNT, FIELD(render_max_draws), 1, SLC_PROFILE_RENDER_LIST_MAX, 0, 0, 0},
+    {"render", "max_placements", KIND_COUNT, FIELD(render_max_placements), 1, SLC_PROFILE_RENDER_LIST_MAX, 0, 0, 0},
+    {"quality", "min_psnr_db", KIND_MILLI, FIELD(min_psnr_mdb), 1, SLC_PROFILE_PSNR_MAX_MDB, 0, 0, 0},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
-static const char *const sections[] = {"profile", "budgets", "pool", "partitions", "stream", "tables", "report"};
+static const char *const sections[] = {"profile", "budgets", "pool",   "partitions", "stream",
+                                       "tables",  "report",  "render", "quality"};
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 #define SECTION_BUDGETS 1u
 #define SECTION_PARTITIONS 3u
@@ -195,6 +205,64 @@ static int parse_number(span v, int allow_unit, uint64_t *out)
     return -1;
 }
 
+/* Parses a decimal of digits, optionally a '.' and 1 to frac_max more
+ * digits, into thousandths (frac_max <= 3). Returns 0 and *out, or -1 (not
+ * such a decimal), -2 (too large) or -3 (more than frac_max digits after
+ * the point). */
+#define MILLI_WHOLE_MAX UINT64_C(1000000000000000) /* 10^15: far above any range, and x1000 fits */
+static int parse_milli(span v, size_t frac_max, uint64_t *out)
+{
+    size_t i = 0;
+    uint64_t x = 0;
+    if (v.n == 0 || !is_digit(v.p[0])) {
+        return -1;
+    }
+    for (; i < v.n && is_digit(v.p[i]); i++) {
+        if (x > MILLI_WHOLE_MAX) {
+            return -2;
+        }
+        x = x * 10 + (uint64_t)(v.p[i] - '0');
+    }
+    x *= 1000u; /* at most (10 * MILLI_WHOLE_MAX + 9) * 1000 + 999, below 2^64 */
+    if (i == v.n) {
+        *out = x;
+        return 0;
+    }
+    if (v.p[i] != '.' || i + 1 == v.n) {
+        return -1;
+    }
+    size_t digits = 0;
+    uint64_t scale = 100;
+    for (i++; i < v.n; i++, digits++) {
+        if (!is_digit(v.p[i])) {
+            return -1;
+        }
+        x += (uint64_t)(v.p[i] - '0') * scale; /* scale reaches 0 past the third digit */
+        scale /= 10;
+    }
+    if (digits > frac_max) {
+        return -3;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Thousandths as a decimal: 30500 is "30.5", 200000 "200", 1 "0.001". */
+static const char *milli_z(uint64_t v, char *buf, size_t cap)
+{
+    size_t n = slc__fmt(buf, cap, "%llu", (unsigned long long)(v / 1000u));
+    unsigned frac = (unsigned)(v % 1000u);
+    if (frac != 0) {
+        char digits[4] = {(char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u), (char)('0' + frac % 10u), '\0'};
+        size_t last = 2;
+        while (digits[last] == '0') {
+            digits[last--] = '\0';
+        }
+        slc__fmt(buf + n, cap - n, ".%s", digits);
+    }
+    return buf;
+}
+
 static int name_char(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_'; }
 
 static slc_status parse_budget(parser *ps, span key, span value)
@@ -326,6 +394,32 @@ static void store(slc_profile *p, const key_def *d, uint64_t x)
     }
 }
 
+/* A decimal setting (KIND_MILLI) whose key k was looked up and is not a
+ * duplicate. */
+static slc_status parse_milli_key(parser *ps, const key_def *d, size_t k, span value)
+{
+    char vb[64], lo[32], hi[32];
+    uint64_t x = 0;
+    int r = parse_milli(value, SLC_PROFILE_PSNR_FRACTION_DIGITS, &x);
+    span_z(value, vb, sizeof vb);
+    if (r == -1) {
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                          "[%s] %s: '%s' is not a decimal (digits, optionally a '.' and up to %u more)", d->section,
+                          d->key, vb, SLC_PROFILE_PSNR_FRACTION_DIGITS);
+    }
+    if (r == -3) {
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' has more than %u digits after the point",
+                          d->section, d->key, vb, SLC_PROFILE_PSNR_FRACTION_DIGITS);
+    }
+    if (r == -2 || x < d->min || x > d->max) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", d->section,
+                          d->key, vb, milli_z(d->min, lo, sizeof lo), milli_z(d->max, hi, sizeof hi));
+    }
+    store(ps->out, d, x);
+    ps->key_line[k] = ps->line;
+    return SLC_OK;
+}
+
 static slc_status parse_key(parser *ps, span key, span value)
 {
     char kb[64], vb[64], lo[32], hi[32];
@@ -373,6 +467,9 @@ static slc_status parse_key(parser *ps, span key, span value)
         store(ps->out, d, v);
         ps->key_line[k] = ps->line;
         return SLC_OK;
+    }
+    if (d->kind == KIND_MILLI) {
+        return parse_milli_key(ps, d, k, value);
     }
     uint64_t x = 0;
     int r = parse_number(value, d->kind == KIND_SIZE, &x);
@@ -447,9 +544,13 @@ static slc_status parse_line(parser *ps, span line)
                 return SLC_OK;
             }
         }
-        return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line,
-                    "[%s]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)",
-                    span_z(name, buf, sizeof buf));
+        char known[128];
+        size_t n = 0;
+        for (size_t i = 0; i < SECTION_COUNT; i++) {
+            n += slc__fmt(known + n, sizeof known - n, "%s%s", i == 0 ? "" : ", ", sections[i]);
+        }
+        return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s]: unknown section (known: %s)",
+                          span_z(name, buf, sizeof buf), known);
     }
     size_t eq = 0;
     while (eq < s.n && s.p[eq] != '=') {
@@ -701,7 +802,9 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes &&
            a->max_phases == b->max_phases && a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest &&
-           partitions_equal(a, b);
+           partitions_equal(a, b) && a->render_width == b->render_width && a->render_height == b->render_height &&
+           a->render_max_draws == b->render_max_draws && a->render_max_placements == b->render_max_placements &&
+           a->min_psnr_mdb == b->min_psnr_mdb;
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)

@@ -149,6 +149,10 @@ static void check_values(const slc_profile *p)
     for (uint32_t i = p->partition_count; i < SLC_PARTITION_MAX; i++) {
         REQUIRE(p->partitions[i].page_count == 0 && p->partitions[i].name[0] == '\0');
     }
+    /* [render] and [quality]: 0 (not declared) or within range. */
+    REQUIRE(p->render_width <= SLC_PROFILE_RENDER_SIZE_MAX && p->render_height <= SLC_PROFILE_RENDER_SIZE_MAX);
+    REQUIRE(p->render_max_draws <= SLC_PROFILE_RENDER_LIST_MAX && p->render_max_placements <= SLC_PROFILE_RENDER_LIST_MAX);
+    REQUIRE(p->min_psnr_mdb <= SLC_PROFILE_PSNR_MAX_MDB);
 }
 
 /* The profile as canonical text: every key, sizes in bytes, budgets in the
@@ -174,6 +178,18 @@ static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
         "\nmax_string_bytes = %" PRIu64 " B\n",
         p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
     PUT("[report]\nmax_phases = %" PRIu32 "\n", p->max_phases);
+    PUT("[render]\n"); /* only what is declared: 0 is not a value the parser takes */
+    const uint32_t render[] = {p->render_width, p->render_height, p->render_max_draws, p->render_max_placements};
+    const char *const render_keys[] = {"width", "height", "max_draws", "max_placements"};
+    for (size_t i = 0; i < 4; i++) {
+        if (render[i] != 0) {
+            PUT("%s = %" PRIu32 "\n", render_keys[i], render[i]);
+        }
+    }
+    PUT("[quality]\n");
+    if (p->min_psnr_mdb != 0) {
+        PUT("min_psnr_db = %" PRIu32 ".%03" PRIu32 "\n", p->min_psnr_mdb / 1000u, p->min_psnr_mdb % 1000u);
+    }
 #undef PUT
     return n;
 }

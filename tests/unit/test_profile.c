@@ -212,7 +212,8 @@ static void test_rejects_unknown_and_duplicates(void **state)
     (void)state;
     static const edit_case cases[] = {
         {"[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
-         "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)"},
+         "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
+         "render, quality)"},
         {"workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key"},
         {"workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21,
          "t.profile:21: [stream] page_size: unknown key"},
@@ -473,6 +474,204 @@ static void test_rejects_bad_eviction(void **state)
     expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* base with more sections appended after line 30: the first header is line
+ * 31, its first setting line 32. APPENDED_EDIT is the edit (find, repl) for
+ * an edit_case; lines is a string literal. */
+#define APPENDED_EDIT(lines) "max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n" lines
+
+/* The profile base + lines gives, parsed; the test fails with the message. */
+static slc_profile parse_appended(const char *lines)
+{
+    size_t head = strlen(base);
+    int n = snprintf(text, sizeof text, "%s%s", base, lines);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    slc_profile p;
+    slc_profile_diag d;
+    if (slc_profile_parse(text, (size_t)n, "t.profile", &p, &d) != SLC_OK) {
+        fail_msg("%s (after line 30: %s)", d.message, text + head);
+    }
+    return p;
+}
+
+static void test_parses_render_and_quality(void **state)
+{
+    (void)state;
+    /* Absent: 0 everywhere, the renderer's defaults and no floor. */
+    slc_profile p = parse_appended("");
+    assert_int_equal(p.render_width, 0);
+    assert_int_equal(p.render_height, 0);
+    assert_int_equal(p.render_max_draws, 0);
+    assert_int_equal(p.render_max_placements, 0);
+    assert_int_equal(p.min_psnr_mdb, 0);
+    /* Empty sections are allowed and declare nothing. */
+    p = parse_appended("[render]\n[quality]\n");
+    assert_int_equal(p.render_width, 0);
+    assert_int_equal(p.min_psnr_mdb, 0);
+    p = parse_appended("[render]\nwidth = 1832\nheight = 1920   # one eye\nmax_draws = 100000\n"
+                       "max_placements = 16777216\n[quality]\nmin_psnr_db = 30.5\n");
+    assert_int_equal(p.render_width, 1832);
+    assert_int_equal(p.render_height, 1920);
+    assert_int_equal(p.render_max_draws, 100000);
+    assert_int_equal(p.render_max_placements, 1u << 24);
+    assert_int_equal(p.min_psnr_mdb, 30500);
+    /* Each key on its own; the others stay undeclared. */
+    p = parse_appended("[render]\nheight = 1\n");
+    assert_int_equal(p.render_width, 0);
+    assert_int_equal(p.render_height, 1);
+    p = parse_appended("[render]\nwidth = 16384\nmax_placements = 1\n");
+    assert_int_equal(p.render_width, 16384);
+    assert_int_equal(p.render_height, 0);
+    assert_int_equal(p.render_max_draws, 0);
+    assert_int_equal(p.render_max_placements, 1);
+    /* Sections in any order, [quality] before [render] and [pool]. */
+    const char *moved = strstr(base, "[pool]");
+    int n = snprintf(text, sizeof text, "%.*s[quality]\nmin_psnr_db = 7\n[render]\nmax_draws = 1\n%s",
+                     (int)(moved - base), base, moved);
+    slc_profile_diag d;
+    assert_int_equal(slc_profile_parse(text, (size_t)n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.min_psnr_mdb, 7000);
+    assert_int_equal(p.render_max_draws, 1);
+    /* Decimals: whole, up to three fractional digits, leading and trailing
+     * zeros, the bounds. */
+    static const struct {
+        const char *value;
+        uint32_t mdb;
+    } decimals[] = {{"30", 30000},      {"30.5", 30500},  {"30.25", 30250}, {"30.125", 30125}, {"0.001", 1},
+                    {"0.5", 500},       {"200", 200000},  {"200.000", 200000}, {"007.100", 7100}, {"1.0", 1000},
+                    {"199.999", 199999}, {"42\t# dB", 42000}};
+    for (size_t i = 0; i < sizeof decimals / sizeof decimals[0]; i++) {
+        char lines[64];
+        snprintf(lines, sizeof lines, "[quality]\nmin_psnr_db = %s\n", decimals[i].value);
+        p = parse_appended(lines);
+        if (p.min_psnr_mdb != decimals[i].mdb) {
+            fail_msg("min_psnr_db = %s: %u milli-dB, want %u", decimals[i].value, p.min_psnr_mdb, decimals[i].mdb);
+        }
+    }
+}
+
+static void test_equal_sees_render_and_quality(void **state)
+{
+    (void)state;
+    const char *lines = "[render]\nwidth = 640\nheight = 480\nmax_draws = 1000\nmax_placements = 2000\n"
+                        "[quality]\nmin_psnr_db = 25.125\n";
+    slc_profile p = parse_appended(lines), q = parse_appended(lines);
+    assert_true(slc_profile_equal(&p, &q));
+    uint32_t *fields[] = {&q.render_width, &q.render_height, &q.render_max_draws, &q.render_max_placements,
+                          &q.min_psnr_mdb};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        (*fields[i])++;
+        if (slc_profile_equal(&p, &q) || slc_profile_equal(&q, &p)) {
+            fail_msg("field %zu of the [render] and [quality] fields changed, and the profiles still equal", i);
+        }
+        (*fields[i])--;
+    }
+    assert_true(slc_profile_equal(&p, &q));
+    /* Declared or not is a difference too. */
+    slc_profile none = parse_appended("");
+    assert_false(slc_profile_equal(&p, &none));
+}
+
+static void test_rejects_bad_render(void **state)
+{
+    (void)state;
+    static const edit_case cases[] = {
+        {APPENDED_EDIT("[render]\ndepth = 24\n"), SLC_E_PROFILE_UNKNOWN, 32, "t.profile:32: [render] depth: unknown key"},
+        {APPENDED_EDIT("[render]\npage_size = 4 KiB\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [render] page_size: unknown key"},
+        {APPENDED_EDIT("[render]\nmin_psnr_db = 30\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [render] min_psnr_db: unknown key"},
+        {APPENDED_EDIT("[render]\nwidth = 0\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] width: '0' is out of range (1 to 16384)"},
+        {APPENDED_EDIT("[render]\nwidth = 16385\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] width: '16385' is out of range (1 to 16384)"},
+        {APPENDED_EDIT("[render]\nheight = 0\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] height: '0' is out of range (1 to 16384)"},
+        {APPENDED_EDIT("[render]\nheight = 99999999999999999999999\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] height: '99999999999999999999999' is out of range (1 to 16384)"},
+        {APPENDED_EDIT("[render]\nmax_draws = 0\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] max_draws: '0' is out of range (1 to 16777216)"},
+        {APPENDED_EDIT("[render]\nmax_draws = 16777217\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] max_draws: '16777217' is out of range (1 to 16777216)"},
+        {APPENDED_EDIT("[render]\nmax_placements = 0\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] max_placements: '0' is out of range (1 to 16777216)"},
+        {APPENDED_EDIT("[render]\nmax_placements = 4294967296\n"), SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [render] max_placements: '4294967296' is out of range (1 to 16777216)"},
+        {APPENDED_EDIT("[render]\nwidth = 1280px\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [render] width: '1280px' is not a count (a plain decimal integer)"},
+        {APPENDED_EDIT("[render]\nwidth = 1 KiB\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [render] width: '1 KiB' is not a count (a plain decimal integer)"},
+        {APPENDED_EDIT("[render]\nheight = 720.0\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [render] height: '720.0' is not a count (a plain decimal integer)"},
+        {APPENDED_EDIT("[render]\nmax_draws = -1\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [render] max_draws: '-1' is not a count (a plain decimal integer)"},
+        {APPENDED_EDIT("[render]\nwidth =\n"), SLC_E_PROFILE_VALUE, 32, "t.profile:32: [render] width: value is empty"},
+        {APPENDED_EDIT("[render]\nwidth = 1280\nheight = 720\nwidth = 640\n"), SLC_E_PROFILE_DUPLICATE, 34,
+         "t.profile:34: [render] width: duplicate key (first on line 32)"},
+        {APPENDED_EDIT("[render]\nwidth = 1280\n[render]\n"), SLC_E_PROFILE_DUPLICATE, 33,
+         "t.profile:33: [render]: duplicate section (first on line 31)"},
+        {APPENDED_EDIT("[renderer]\n"), SLC_E_PROFILE_UNKNOWN, 31,
+         "t.profile:31: [renderer]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
+         "render, quality)"},
+        {"workers = 2", "width = 1280", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] width: unknown key"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
+}
+
+static void test_rejects_bad_quality(void **state)
+{
+    (void)state;
+#define Q(value) APPENDED_EDIT("[quality]\nmin_psnr_db = " value "\n")
+#define NOT_DECIMAL(value)                                                                                            \
+    {Q(value), SLC_E_PROFILE_VALUE, 32,                                                                               \
+     "t.profile:32: [quality] min_psnr_db: '" value "' is not a decimal (digits, optionally a '.' and up to 3 more)"}
+#define OUT_OF_RANGE(value)                                                                                           \
+    {Q(value), SLC_E_PROFILE_RANGE, 32, "t.profile:32: [quality] min_psnr_db: '" value "' is out of range (0.001 to 200)"}
+    static const edit_case cases[] = {
+        NOT_DECIMAL("abc"),
+        NOT_DECIMAL("-1"),
+        NOT_DECIMAL("+30"),
+        NOT_DECIMAL(".5"),
+        NOT_DECIMAL("30."),
+        NOT_DECIMAL("30..5"),
+        NOT_DECIMAL("30.5.1"),
+        NOT_DECIMAL("30,5"),
+        NOT_DECIMAL("3e1"),
+        NOT_DECIMAL("30.5 dB"),
+        NOT_DECIMAL("30 dB"),
+        NOT_DECIMAL("30.1a"),
+        NOT_DECIMAL("30.12345a"),
+        NOT_DECIMAL("0x1e"),
+        {Q("30.1234"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [quality] min_psnr_db: '30.1234' has more than 3 digits after the point"},
+        {Q("0.0001"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [quality] min_psnr_db: '0.0001' has more than 3 digits after the point"},
+        {Q("30.5000"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [quality] min_psnr_db: '30.5000' has more than 3 digits after the point"},
+        OUT_OF_RANGE("0"),
+        OUT_OF_RANGE("0.000"),
+        OUT_OF_RANGE("000"),
+        OUT_OF_RANGE("201"),
+        OUT_OF_RANGE("200.001"),
+        OUT_OF_RANGE("18446744073709551615"),
+        OUT_OF_RANGE("99999999999999999999999.5"),
+        {Q(""), SLC_E_PROFILE_VALUE, 32, "t.profile:32: [quality] min_psnr_db: value is empty"},
+        {APPENDED_EDIT("[quality]\nmin_psnr_db = 30\nmin_psnr_db = 31\n"), SLC_E_PROFILE_DUPLICATE, 33,
+         "t.profile:33: [quality] min_psnr_db: duplicate key (first on line 32)"},
+        {APPENDED_EDIT("[quality]\nmin_psnr_db = abc\nmin_psnr_db = 31\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [quality] min_psnr_db: 'abc' is not a decimal (digits, optionally a '.' and up to 3 more)"},
+        {APPENDED_EDIT("[quality]\nmin_psnr = 30\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [quality] min_psnr: unknown key"},
+        {APPENDED_EDIT("[quality]\nwidth = 30\n"), SLC_E_PROFILE_UNKNOWN, 32, "t.profile:32: [quality] width: unknown key"},
+        {APPENDED_EDIT("[quality]\n[quality]\n"), SLC_E_PROFILE_DUPLICATE, 32,
+         "t.profile:32: [quality]: duplicate section (first on line 31)"},
+        {"workers = 2", "min_psnr_db = 30", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] min_psnr_db: unknown key"},
+    };
+#undef OUT_OF_RANGE
+#undef NOT_DECIMAL
+#undef Q
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
+}
+
 static void test_rejects_binary_garbage(void **state)
 {
     (void)state;
@@ -567,6 +766,10 @@ int main(void)
         cmocka_unit_test(test_parses_partitions_and_eviction),
         cmocka_unit_test(test_rejects_bad_partitions),
         cmocka_unit_test(test_rejects_bad_eviction),
+        cmocka_unit_test(test_parses_render_and_quality),
+        cmocka_unit_test(test_equal_sees_render_and_quality),
+        cmocka_unit_test(test_rejects_bad_render),
+        cmocka_unit_test(test_rejects_bad_quality),
         cmocka_unit_test(test_rejects_binary_garbage),
         cmocka_unit_test(test_every_prefix_is_refused_or_valid),
         cmocka_unit_test(test_shipped_profiles_parse),

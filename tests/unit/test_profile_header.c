@@ -1,6 +1,8 @@
-/* Every profile in budgets/, emitted as a C header by `sluice budget header`,
- * compiles, holds the same configuration as the parsed file, and states the
- * block size the runtime computes on this architecture. */
+/* Every profile in budgets/ (and tests/unit/render_quality.profile, which
+ * sets every [render] and [quality] key), emitted as a C header by `sluice
+ * budget header`, compiles, holds the same configuration as the parsed file,
+ * byte for byte, and states the block size the runtime computes on this
+ * architecture. */
 #include "all_profiles.h"
 #include "test_util.h"
 
@@ -28,11 +30,33 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
         if (!slc_profile_equal(&parsed, profiles[i].emitted)) {
             fail_msg("%s: the emitted header differs from the parsed profile", profiles[i].path);
         }
+        /* Byte-equal: the parser zeroes what it leaves (unused name bytes,
+         * padding), as static initialisation does. */
+        if (memcmp(&parsed, profiles[i].emitted, sizeof parsed) != 0) {
+            fail_msg("%s: the emitted header's bytes differ from the parsed profile's", profiles[i].path);
+        }
         slc_memory_requirements r;
         assert_int_equal(slc_memory_calculate_requirements(profiles[i].emitted, &r), SLC_OK);
         assert_int_equal(r.block_size, profiles[i].block_size);
         print_message("%s: block %zu bytes\n", parsed.name, r.block_size);
     }
+}
+
+/* The emitted header carries the [render] and [quality] sections: the test
+ * profile's values, and 0 (undeclared) where a profile has no floor. */
+static void test_emitted_header_carries_render_and_quality(void **state)
+{
+    (void)state;
+    const slc_profile *p = &slc_profile_render_quality;
+    assert_string_equal(p->name, "render-quality");
+    assert_int_equal(p->render_width, 641);
+    assert_int_equal(p->render_height, 479);
+    assert_int_equal(p->render_max_draws, 12345);
+    assert_int_equal(p->render_max_placements, 1u << 24);
+    assert_int_equal(p->min_psnr_mdb, 31125);
+    assert_int_equal(slc_profile_default.render_width, 1280);
+    assert_int_equal(slc_profile_default.render_height, 720);
+    assert_int_equal(slc_profile_default.min_psnr_mdb, 0); /* the floor is a commented-out example */
 }
 
 /* Firmware that cannot read files: a static block sized by the emitted
@@ -63,6 +87,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emitted_headers_match_parsed_profiles),
+        cmocka_unit_test(test_emitted_header_carries_render_and_quality),
         cmocka_unit_test(test_static_block_from_emitted_header_initialises),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,7 +44,16 @@ extern "C" {
 #define SLC_PROFILE_STRING_BYTES_MAX (64u << 20)
 #define SLC_PROFILE_PHASES_MIN 2u
 #define SLC_PROFILE_PHASES_MAX 64u
-#define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases is the one optional number */
+#define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases: the default when absent */
+/* [render] width and height (the renderer's own target); max_draws and
+ * max_placements (its per-frame lists). The renderer's own bound on a
+ * target's side, SLC_RENDER_SIZE_MAX in sluice/render.h, is the same 16384. */
+#define SLC_PROFILE_RENDER_SIZE_MAX 16384u
+#define SLC_PROFILE_RENDER_LIST_MAX (1u << 24)
+/* [quality] min_psnr_db: a decimal of at most 3 fractional digits, above 0
+ * and at most 200 dB, stored in milli-dB (1 to 200000). */
+#define SLC_PROFILE_PSNR_FRACTION_DIGITS 3u
+#define SLC_PROFILE_PSNR_MAX_MDB 200000u
 
 /* The partition of the pages no named partition claims ([partitions] names
  * at most SLC_PARTITION_MAX others). */
@@ -98,6 +107,16 @@ typedef struct slc_profile {
     /* [stream] pin_coarsest: how many of every object's coarsest levels the
      * stream pins at create (0: none; optional, default 0) */
     uint32_t pin_coarsest;
+    /* [render]: the reference renderer's own target, in pixels (1 to
+     * SLC_PROFILE_RENDER_SIZE_MAX), and its per-frame cluster draws and
+     * instance placements (1 to SLC_PROFILE_RENDER_LIST_MAX). Each optional:
+     * 0 means not declared, and the renderer takes its default
+     * (slc_render_desc_from_profile). */
+    uint32_t render_width, render_height, render_max_draws, render_max_placements;
+    /* [quality] min_psnr_db in milli-dB (30.5 dB is 30500): the lowest PSNR
+     * a frame rendered under this profile may have against the unlimited
+     * reference. 0: no floor declared. */
+    uint32_t min_psnr_mdb;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -17,14 +17,16 @@
 name = auto-cluster
 
 [budgets]
-cpu             = 12 MiB   # children take 10.75 MiB; the other 1.25 MiB are the cpu arena itself
+cpu             = 14 MiB   # children take 12.75 MiB; the other 1.25 MiB are the cpu arena itself
 cpu/meta        = 2 MiB    # pack tables: 8192 chunks x 64 B (512 KiB) + 1024 objects x 6 LODs x 48 B (288 KiB) + 256 KiB of names
 cpu/decode      = 512 KiB  # 1 worker x 16 pages of 32 KiB: 2 of decode scratch, 14 of reads in flight
 cpu/queues      = 256 KiB  # 256-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 8 MiB    # the vendor driver's host allocations for the runtime's own objects; an estimate until measured
-gpu             = 68 MiB
+cpu/render      = 2 MiB    # the renderer's record (256 KiB), object table mirror 1024 x 64 B (64 KiB), placement lists 8192 x 80 B (640 KiB), draw list 16384 x 32 B (512 KiB): 1.44 MiB
+gpu             = 94 MiB   # children take 64 + 4 + 26 MiB
 gpu/pool        = 64 MiB   # 2048 pages of 32 KiB, half of maxStorageBufferRange
 gpu/staging     = 4 MiB
+gpu/render      = 26 MiB   # from [render] below, per the arithmetic there
 
 [pool]
 page_size       = 32 KiB
@@ -57,3 +59,19 @@ max_string_bytes = 256 KiB
 
 [report]
 max_phases       = 4       # init, open, warmup, stream
+
+# The reference renderer at the cluster panel's size, 1920 x 720. The scene
+# is small: 1024 objects, so a few thousand placements and clusters a frame.
+# gpu/render holds, for that size and frames_in_flight = 2:
+#   own target: 1920 x 720 x 4 B colour + x 4 B depth        10.55 MiB
+#   readback:   1920 x 720 x 4 B x 2 frames                  10.55 MiB
+#   lists:      (16384 draws x (32 B draw + 16 B indirect)
+#                + 8192 placements x 80 B) x 2 frames         2.75 MiB
+#   objects:    1024 x 64 B                                   0.06 MiB
+#   sum 23.91 MiB, + 1 MiB for uniforms, the timestamp queries and
+#   alignment, rounded up to 2 MiB: 26 MiB.
+[render]
+width            = 1920
+height           = 720
+max_draws        = 16384   # cluster draws a frame
+max_placements   = 8192    # instance placements a frame
