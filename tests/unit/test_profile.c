@@ -750,6 +750,49 @@ static void test_shipped_profiles_parse(void **state)
     }
 }
 
+/* Every profile in budgets/ declares the renderer's budgets and its [render]
+ * size, and its gpu/render holds what its header comment sums from that
+ * size: the own target (colour and depth, 4 B each a pixel), a readback
+ * buffer a frame in flight, the per-frame lists (a 32 B draw record and a
+ * 16 B indirect command a draw, 80 B a placement) and the object table
+ * (64 B an object), with 1 MiB to spare; cpu/render holds the record
+ * (256 KiB), the object table's mirror, the placement lists and a draw list
+ * (32 B a draw). */
+static void test_shipped_profiles_budget_the_renderer(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"budgets/default.profile", "budgets/xr-headset.profile",
+                                        "budgets/auto-cluster.profile", "budgets/sbc-rpi5.profile"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len;
+        char *t = read_source_file(files[i], &len);
+        slc_profile p;
+        slc_profile_diag d;
+        if (slc_profile_parse(t, len, files[i], &p, &d) != SLC_OK) {
+            fail_msg("%s", d.message);
+        }
+        free(t);
+        int cpu = slc_profile_scan_budget(&p, "cpu/render"), gpu = slc_profile_scan_budget(&p, "gpu/render");
+        if (cpu < 0 || gpu < 0 || p.render_width == 0 || p.render_height == 0 || p.render_max_draws == 0 ||
+            p.render_max_placements == 0) {
+            fail_msg("%s: cpu/render, gpu/render and every [render] key must be declared", files[i]);
+        }
+        uint64_t pixels = (uint64_t)p.render_width * p.render_height, frames = p.frames_in_flight;
+        uint64_t draws = p.render_max_draws, placements = p.render_max_placements;
+        uint64_t device = pixels * 8u + pixels * 4u * frames + frames * (draws * 48u + placements * 80u) +
+                          (uint64_t)p.max_objects * 64u + (1u << 20);
+        uint64_t host = (256u << 10) + (uint64_t)p.max_objects * 64u + placements * 80u + draws * 32u;
+        print_message("%s: %ux%u, gpu/render %llu of %llu bytes, cpu/render %llu of %llu\n", p.name, p.render_width,
+                      p.render_height, (unsigned long long)device, (unsigned long long)p.budgets[gpu].limit,
+                      (unsigned long long)host, (unsigned long long)p.budgets[cpu].limit);
+        if (p.budgets[gpu].limit < device || p.budgets[cpu].limit < host) {
+            fail_msg("%s: gpu/render %llu B (needs %llu), cpu/render %llu B (needs %llu)", files[i],
+                     (unsigned long long)p.budgets[gpu].limit, (unsigned long long)device,
+                     (unsigned long long)p.budgets[cpu].limit, (unsigned long long)host);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -773,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_rejects_binary_garbage),
         cmocka_unit_test(test_every_prefix_is_refused_or_valid),
         cmocka_unit_test(test_shipped_profiles_parse),
+        cmocka_unit_test(test_shipped_profiles_budget_the_renderer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
