@@ -654,8 +654,20 @@ static slc_status create_device(slc_vulkan *vk)
     }
     VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     tf.timelineSemaphore = VK_TRUE;
+    /* What the renderer (vulkan_render.c) uses, where the device has it. */
+    VkPhysicalDeviceShaderDrawParametersFeatures dpf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    have.pNext = &dpf;
+    vk->vki.GetPhysicalDeviceFeatures2(vk->physical, &have);
+    VkPhysicalDeviceFeatures2 want = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    want.features.multiDrawIndirect = have.features.multiDrawIndirect;
+    want.features.shaderStorageBufferArrayDynamicIndexing = have.features.shaderStorageBufferArrayDynamicIndexing;
+    VkPhysicalDeviceShaderDrawParametersFeatures dpw = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    dpw.shaderDrawParameters = dpf.shaderDrawParameters;
+    want.pNext = &dpw;
+    dpw.pNext = timeline ? &tf : NULL;
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = timeline ? &tf : NULL;
+    dci.pNext = &want;
     dci.queueCreateInfoCount = use_transfer ? 2u : 1u;
     dci.pQueueCreateInfos = qci;
     dci.enabledExtensionCount = ext_count;
@@ -670,6 +682,9 @@ static slc_status create_device(slc_vulkan *vk)
     vk->api_version = api;
     vk->timeline_available = timeline;
     vk->memory_budget_ext = memory_budget;
+    vk->multi_draw_indirect = want.features.multiDrawIndirect == VK_TRUE;
+    vk->storage_dynamic_indexing = want.features.shaderStorageBufferArrayDynamicIndexing == VK_TRUE;
+    vk->draw_parameters = dpw.shaderDrawParameters == VK_TRUE;
     load_device_table(vk);
     vk->vkd.vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);
     if (use_transfer) {
@@ -736,6 +751,9 @@ slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
     vk->api_version = dev->api_version != 0 ? dev->api_version : VK_API_VERSION_1_1;
     vk->timeline_available = dev->timeline_semaphore == VK_TRUE && (vk->flags & SLC_VULKAN_NO_TIMELINE) == 0;
     vk->memory_budget_ext = dev->memory_budget == VK_TRUE;
+    vk->multi_draw_indirect = dev->multi_draw_indirect == VK_TRUE;
+    vk->storage_dynamic_indexing = dev->storage_buffer_array_dynamic_indexing == VK_TRUE;
+    vk->draw_parameters = dev->shader_draw_parameters == VK_TRUE;
     if (dev->transfer_queue != VK_NULL_HANDLE) {
         vk->copy_queue = dev->transfer_queue;
         vk->copy_family = dev->transfer_family;
@@ -794,6 +812,9 @@ void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
     out->timeline = vk->timeline;
     out->memory_budget = vk->memory_budget_used;
     out->split_copies = vk->split_copies;
+    out->multi_draw_indirect = vk->multi_draw_indirect;
+    out->storage_dynamic_indexing = vk->storage_dynamic_indexing;
+    out->draw_parameters = vk->draw_parameters;
     out->pool_memory_type = vk->pool_type;
     out->pool_heap = vk->pool_heap;
     out->heap_available = vk->heap_available;

@@ -114,6 +114,11 @@ struct slc_vulkan {
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
     bool timeline_available; /* enabled on the device */
     bool memory_budget_ext;  /* enabled on the device */
+    /* Features enabled on the device (created: where it has them; adopted:
+     * where the application says it enabled them), for the renderer. */
+    bool multi_draw_indirect;
+    bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
+    bool draw_parameters;          /* shaderDrawParameters */
     bool unified;
     bool coherent;       /* pool memory (unified) or belt memory (staging) */
     bool timeline;       /* frames tracked with the timeline semaphore */

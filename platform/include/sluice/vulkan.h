@@ -181,6 +181,11 @@ typedef struct slc_vulkan_device_info {
     uint32_t transfer_family;
     VkBool32 timeline_semaphore; /* the device was created with timelineSemaphore enabled */
     VkBool32 memory_budget;      /* the device was created with VK_EXT_memory_budget enabled */
+    /* Features the application enabled that the renderer (sluice/render.h)
+     * uses where present; VK_FALSE (zero): not enabled. */
+    VkBool32 multi_draw_indirect;                    /* multiDrawIndirect: one indirect call a frame */
+    VkBool32 storage_buffer_array_dynamic_indexing;  /* shaderStorageBufferArrayDynamicIndexing: pools of several segments */
+    VkBool32 shader_draw_parameters;                 /* shaderDrawParameters: gl_DrawID */
     /* Where function pointers come from; NULL: the Vulkan loader volk finds. */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
 } slc_vulkan_device_info;
@@ -213,6 +218,9 @@ typedef struct slc_vulkan_info {
     bool timeline;          /* frames are tracked with a timeline semaphore */
     bool memory_budget;     /* VK_EXT_memory_budget was used for the heap check */
     bool split_copies;      /* staging copies are submitted on their own queue */
+    bool multi_draw_indirect;      /* features enabled on the device (adopted: as the application said) */
+    bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
+    bool draw_parameters;          /* shaderDrawParameters */
     uint32_t pool_memory_type;
     uint32_t pool_heap;
     uint64_t heap_available; /* bytes the pool's heap could give at init (budget, heap size or override) */

@@ -1,0 +1,60 @@
+#version 450
+// sluice renderer: the cull pass. One invocation a cluster draw: the
+// cluster's bounding sphere (read from its page) against the frustum under
+// each placement of the draw; writes the draw's VkDrawIndirectCommand
+// (instance count 0 where no placement sees it) and counts what it kept.
+#include "render_frame.glsl"
+#include "render_pool.glsl"
+
+layout(local_size_x = 64) in;
+
+struct Command {
+    uint vertex_count;
+    uint instance_count;
+    uint first_vertex;
+    uint first_instance;
+};
+layout(std430, set = 0, binding = 5) writeonly buffer Commands { Command commands[]; };
+layout(std430, set = 0, binding = 6) buffer Counters {
+    uint kept;         // clusters drawn
+    uint triangles_lo; // triangles times placements, 64-bit
+    uint triangles_hi;
+    uint unused;
+};
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= params.y) {
+        return;
+    }
+    Draw d = draws[i];
+    uint s = d.a.x;
+    uint triangles = pool_word(s, cluster_word(d, 3u)) >> 16;
+    vec4 sphere = vec4(pool_float(s, cluster_word(d, 4u)), pool_float(s, cluster_word(d, 5u)),
+                       pool_float(s, cluster_word(d, 6u)), pool_float(s, cluster_word(d, 7u)));
+    bool seen = false;
+    for (uint p = 0u; p < d.b.y && !seen; p++) {
+        mat4 m = placements[d.b.x + p];
+        vec3 c = (m * vec4(sphere.xyz, 1.0)).xyz;
+        float scale = max(length(m[0].xyz), max(length(m[1].xyz), length(m[2].xyz)));
+        float r = sphere.w * scale;
+        bool inside = true;
+        for (int k = 0; k < 6; k++) {
+            if (dot(planes[k].xyz, c) + planes[k].w < -r) {
+                inside = false;
+            }
+        }
+        seen = inside;
+    }
+    uint count = seen ? d.b.y : 0u;
+    commands[i] = Command(triangles * 3u, count, 0u, 0u);
+    if (seen) {
+        atomicAdd(kept, 1u);
+        uint add = triangles * count;
+        uint before = atomicAdd(triangles_lo, add);
+        if (before + add < before) {
+            atomicAdd(triangles_hi, 1u);
+        }
+    }
+}

@@ -1,0 +1,1483 @@
+/* sluice: the reference renderer (see sluice/render.h). Vertex pulling from
+ * the page pool of the Vulkan backend: a compute pass culls cluster draws
+ * and writes their indirect commands, a graphics pipeline without vertex
+ * input decodes each vertex from its page. Every object is created at init. */
+#include "vulkan_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sluice/pack_format.h"
+#include "sluice/render.h"
+
+/* SPIR-V, compiled by glslc at build time from platform/shaders. */
+static const uint32_t cull_spv[] =
+#include "render_cull.comp.inc"
+    ;
+static const uint32_t vert_spv[] =
+#include "render.vert.inc"
+    ;
+static const uint32_t vert_drawid_spv[] =
+#include "render_drawid.vert.inc"
+    ;
+static const uint32_t frag_spv[] =
+#include "render.frag.inc"
+    ;
+
+/* Segments one descriptor array binds (the pool has 2^24 pages at most, of
+ * a segment of at least 2^27 bytes each: far fewer on any real profile). */
+#define RD_SEGMENTS_MAX 64u
+#define RD_SECTION_ALIGN 256u /* every Vulkan device's storage and uniform offset alignment is at most this */
+#define RD_PALETTE 8u
+#define RD_LOCAL_SIZE 64u
+
+/* The GPU's records (std430/std140, as platform/shaders/render_pool.glsl
+ * and render_frame.glsl declare them). */
+typedef struct rd_draw {
+    uint32_t segment, page_word, cluster, object;
+    uint32_t placement, placement_count, requested_lod, served_lod;
+} rd_draw;
+_Static_assert(sizeof(rd_draw) == 32, "rd_draw: 32 bytes");
+
+typedef struct rd_object {
+    float pos_offset[4];
+    float pos_scale[4];
+    float uv[4];
+    uint32_t attributes, stride_words, palette, reserved;
+} rd_object;
+_Static_assert(sizeof(rd_object) == 64, "rd_object: 64 bytes");
+
+typedef struct rd_frame {
+    float view_proj[16];
+    float eye[4];
+    float light[4];
+    float planes[6][4];
+    uint32_t params[4];
+    float lod_palette[RD_PALETTE][4];
+    float object_palette[RD_PALETTE][4];
+} rd_frame;
+_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128, "rd_frame: std140 without padding");
+
+typedef struct rd_counters {
+    uint32_t kept, triangles_lo, triangles_hi, unused;
+} rd_counters;
+
+/* The LOD palette (slc_render_lod_color and the shader's table: the shader
+ * gets it from here, through the frame's uniforms) and the objects' colours. */
+static const uint8_t lod_palette[RD_PALETTE][3] = {
+    {46, 204, 64}, {0, 116, 217}, {255, 220, 0}, {255, 133, 27},
+    {240, 18, 190}, {127, 219, 255}, {177, 13, 201}, {255, 65, 54},
+};
+static const uint8_t object_palette[RD_PALETTE][3] = {
+    {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66},
+    {0, 114, 178}, {213, 94, 0}, {204, 121, 167}, {200, 200, 200},
+};
+/* Towards the light (normalised at init) and the ambient term. */
+static const float light_dir[3] = {0.3f, -0.5f, -0.8f};
+#define RD_AMBIENT 0.15f
+
+typedef struct rd_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    VkDeviceSize alloc; /* bytes charged: the allocation's requirements */
+    unsigned char *map;
+} rd_buffer;
+
+typedef struct rd_image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
+    VkDeviceSize alloc;
+} rd_image;
+
+typedef struct rd_slot {
+    rd_buffer host;     /* frame uniforms, counters, draws, placements: host-visible */
+    rd_buffer commands; /* the indirect commands the cull pass writes */
+    rd_buffer readback; /* own target: the colour image's copy */
+    VkDescriptorSet set;
+    uint64_t frame; /* begun in this slot; 0: none */
+    bool recorded;
+    bool timed;
+    uint32_t draws, placements, placements_culled;
+} rd_slot;
+
+struct slc_render {
+    slc_vulkan *vk;
+    const slc_pack *pack;
+    slc_logger log;
+    const struct VolkDeviceTable *d;
+    VkDevice device;
+    const VkAllocationCallbacks *cb;
+    uint32_t width, height, max_draws, max_placements;
+    uint32_t frames;
+    uint32_t segments;
+    bool own_target;
+    bool multi_draw; /* one vkCmdDrawIndirect a frame, gl_DrawID */
+    VkRenderPass app_pass;
+    uint32_t subpass;
+
+    slc_budgets *budgets;
+    slc_budget_id cpu_id, gpu_id;
+    uint64_t cpu_charged, gpu_charged;
+
+    uint32_t object_count;
+    uint32_t *object_first; /* object_count + 1: placements of object o are instances object_list[first[o]..first[o+1]) */
+    uint32_t *object_list;
+    bool identity; /* the pack has no instances: one identity placement per object */
+
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline cull;
+    VkPipeline draw;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    VkDescriptorPool descriptors;
+    VkQueryPool queries;
+    bool timestamps;
+    uint64_t timestamp_mask;
+    double timestamp_period;
+    rd_image color, depth;
+    rd_buffer objects;
+    VkDeviceSize off_counters, off_draws, off_placements;
+    rd_slot slots[SLC_FRAMES_IN_FLIGHT_MAX];
+    slc_render_sizes sizes;
+
+    /* The frame being built. */
+    bool begun;
+    bool culled;
+    uint64_t frame;
+    uint32_t slot;
+    float planes[6][4];
+    float clear[4];
+    uint32_t draws, placements, placements_culled;
+};
+
+/* --- messages ------------------------------------------------------------ */
+
+static slc_status rlog(const slc_logger *log, slc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static slc_status rlog(const slc_logger *log, slc_status status, const char *fmt, ...)
+{
+    if (log != NULL && log->fn != NULL) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        log->fn(log->user, SLC_LOG_ERROR, status, msg);
+    }
+    return status;
+}
+
+static slc_status vk_failed(const slc_render *r, const char *call, VkResult res)
+{
+    slc_status s = res == VK_ERROR_OUT_OF_DEVICE_MEMORY ? SLC_E_DEVICE_MEMORY : SLC_E_DEVICE;
+    return rlog(&r->log, s, "render: %s failed: %s", call, slc_vulkan_result_name(res));
+}
+
+/* --- sizes ----------------------------------------------------------------- */
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1u) & ~(a - 1u); }
+
+typedef struct rd_dims {
+    uint32_t width, height, max_draws, max_placements;
+} rd_dims;
+
+static bool resolve(const slc_render_desc *desc, rd_dims *out, const slc_logger *log)
+{
+    out->width = desc->width != 0 ? desc->width : SLC_RENDER_DEFAULT_WIDTH;
+    out->height = desc->height != 0 ? desc->height : SLC_RENDER_DEFAULT_HEIGHT;
+    out->max_draws = desc->max_draws != 0 ? desc->max_draws : SLC_RENDER_DEFAULT_MAX_DRAWS;
+    out->max_placements = desc->max_placements != 0 ? desc->max_placements : SLC_RENDER_DEFAULT_MAX_PLACEMENTS;
+    if (desc->flags != 0 || desc->reserved0 != 0 || desc->reserved1 != 0) {
+        rlog(log, SLC_E_INVALID, "render: the desc's flags and reserved fields must be 0 (flags %u)", desc->flags);
+        return false;
+    }
+    if (out->width > SLC_RENDER_SIZE_MAX || out->height > SLC_RENDER_SIZE_MAX) {
+        rlog(log, SLC_E_INVALID, "render: the target's %ux%u is above SLC_RENDER_SIZE_MAX (%u)", out->width,
+             out->height, SLC_RENDER_SIZE_MAX);
+        return false;
+    }
+    /* Draws and placements: their lists' bytes fit 32-bit size_t with room. */
+    if (out->max_draws > (1u << 22) || out->max_placements > (1u << 22)) {
+        rlog(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above %u", out->max_draws,
+             out->max_placements, 1u << 22);
+        return false;
+    }
+    return true;
+}
+
+static size_t cpu_footprint(const slc_pack *pack)
+{
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    size_t n = align_up(sizeof(struct slc_render), SLC_RENDER_ALIGN);
+    n += align_up(((size_t)h->object_count + 1u) * sizeof(uint32_t), 8u);
+    n += align_up((size_t)h->instance_count * sizeof(uint32_t), 8u);
+    return n;
+}
+
+size_t slc_render_footprint(const slc_render_desc *desc, const slc_pack *pack)
+{
+    SLC_ASSERT(desc != NULL && pack != NULL);
+    rd_dims dims;
+    if (!resolve(desc, &dims, NULL)) {
+        return 0;
+    }
+    return cpu_footprint(pack);
+}
+
+void slc_render_lod_color(uint32_t lod, uint8_t rgb[3])
+{
+    SLC_ASSERT(rgb != NULL);
+    const uint8_t *c = lod_palette[lod < RD_PALETTE ? lod : RD_PALETTE - 1u];
+    rgb[0] = c[0];
+    rgb[1] = c[1];
+    rgb[2] = c[2];
+}
+
+/* --- buffers and images ---------------------------------------------------- */
+
+static int find_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, VkMemoryPropertyFlags required,
+                     VkMemoryPropertyFlags preferred)
+{
+    int best = -1;
+    for (uint32_t i = 0; i < mp->memoryTypeCount; i++) {
+        VkMemoryPropertyFlags f = mp->memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) == 0 || (f & required) != required ||
+            (f & (VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT | VK_MEMORY_PROPERTY_PROTECTED_BIT)) != 0) {
+            continue;
+        }
+        if (best < 0 || ((f & preferred) == preferred &&
+                         (mp->memoryTypes[best].propertyFlags & preferred) != preferred)) {
+            best = (int)i;
+        }
+    }
+    return best;
+}
+
+static slc_status charge_gpu(slc_render *r, VkDeviceSize bytes, const char *what)
+{
+    if (r->budgets == NULL) {
+        return SLC_OK;
+    }
+    slc_budget_refusal why;
+    if (slc_budgets_reserve(r->budgets, r->gpu_id, bytes, &why) != SLC_OK) {
+        slc_budget_stats b;
+        slc_budgets_get(r->budgets, why.refused_by, &b);
+        return rlog(&r->log, SLC_E_BUDGET_REFUSED,
+                    "render: the %s budget refused the %s's %llu bytes (%llu in use of its limit %llu)", b.name, what,
+                    (unsigned long long)bytes, (unsigned long long)why.current, (unsigned long long)why.limit);
+    }
+    r->gpu_charged += bytes;
+    return SLC_OK;
+}
+
+static slc_status allocate(slc_render *r, const VkMemoryRequirements *req, VkMemoryPropertyFlags required,
+                           VkMemoryPropertyFlags preferred, const char *what, VkDeviceMemory *out)
+{
+    VkPhysicalDeviceMemoryProperties2 mp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
+    r->vk->vki.GetPhysicalDeviceMemoryProperties2(r->vk->physical, &mp);
+    int t = find_type(&mp.memoryProperties, req->memoryTypeBits, required, preferred);
+    if (t < 0) {
+        return rlog(&r->log, SLC_E_UNSUPPORTED, "render: no memory type for the %s (flags 0x%x required)", what,
+                    (unsigned)required);
+    }
+    slc_status s = charge_gpu(r, req->size, what);
+    if (s != SLC_OK) {
+        return s;
+    }
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req->size;
+    ai.memoryTypeIndex = (uint32_t)t;
+    VkResult res = r->d->vkAllocateMemory(r->device, &ai, r->cb, out);
+    if (res != VK_SUCCESS) {
+        *out = VK_NULL_HANDLE;
+        slc_budgets_release(r->budgets, r->gpu_id, req->size);
+        r->gpu_charged -= req->size;
+        return vk_failed(r, "vkAllocateMemory", res);
+    }
+    return SLC_OK;
+}
+
+static slc_status make_buffer(slc_render *r, VkDeviceSize size, VkBufferUsageFlags usage, bool host, bool cached,
+                              const char *what, rd_buffer *b, uint64_t *bytes_only)
+{
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = usage;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult res = r->d->vkCreateBuffer(r->device, &bi, r->cb, &b->buffer);
+    if (res != VK_SUCCESS) {
+        b->buffer = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateBuffer", res);
+    }
+    b->size = size;
+    VkMemoryRequirements req;
+    r->d->vkGetBufferMemoryRequirements(r->device, b->buffer, &req);
+    if (bytes_only != NULL) {
+        *bytes_only += req.size;
+        return SLC_OK;
+    }
+    VkMemoryPropertyFlags required =
+        host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT : 0u;
+    VkMemoryPropertyFlags preferred = host ? (cached ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0u)
+                                           : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    slc_status s = allocate(r, &req, required, preferred, what, &b->memory);
+    if (s != SLC_OK) {
+        return s;
+    }
+    b->alloc = req.size;
+    res = r->d->vkBindBufferMemory(r->device, b->buffer, b->memory, 0);
+    if (res != VK_SUCCESS) {
+        return vk_failed(r, "vkBindBufferMemory", res);
+    }
+    if (host) {
+        void *p;
+        res = r->d->vkMapMemory(r->device, b->memory, 0, VK_WHOLE_SIZE, 0, &p);
+        if (res != VK_SUCCESS) {
+            return vk_failed(r, "vkMapMemory", res);
+        }
+        b->map = p;
+        memset(p, 0, (size_t)size);
+    }
+    return SLC_OK;
+}
+
+static void free_buffer(slc_render *r, rd_buffer *b)
+{
+    if (b->buffer != VK_NULL_HANDLE) {
+        r->d->vkDestroyBuffer(r->device, b->buffer, r->cb);
+    }
+    if (b->memory != VK_NULL_HANDLE) {
+        r->d->vkFreeMemory(r->device, b->memory, r->cb);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static slc_status make_image(slc_render *r, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                             const char *what, rd_image *im, uint64_t *bytes_only)
+{
+    VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = format;
+    ii.extent.width = r->width;
+    ii.extent.height = r->height;
+    ii.extent.depth = 1;
+    ii.mipLevels = 1;
+    ii.arrayLayers = 1;
+    ii.samples = VK_SAMPLE_COUNT_1_BIT;
+    ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ii.usage = usage;
+    ii.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkResult res = r->d->vkCreateImage(r->device, &ii, r->cb, &im->image);
+    if (res != VK_SUCCESS) {
+        im->image = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateImage", res);
+    }
+    VkMemoryRequirements req;
+    r->d->vkGetImageMemoryRequirements(r->device, im->image, &req);
+    if (bytes_only != NULL) {
+        *bytes_only += req.size;
+        return SLC_OK;
+    }
+    slc_status s = allocate(r, &req, 0u, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, what, &im->memory);
+    if (s != SLC_OK) {
+        return s;
+    }
+    im->alloc = req.size;
+    res = r->d->vkBindImageMemory(r->device, im->image, im->memory, 0);
+    if (res != VK_SUCCESS) {
+        return vk_failed(r, "vkBindImageMemory", res);
+    }
+    VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = im->image;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = format;
+    vi.subresourceRange.aspectMask = aspect;
+    vi.subresourceRange.levelCount = 1;
+    vi.subresourceRange.layerCount = 1;
+    res = r->d->vkCreateImageView(r->device, &vi, r->cb, &im->view);
+    if (res != VK_SUCCESS) {
+        im->view = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateImageView", res);
+    }
+    return SLC_OK;
+}
+
+static void free_image(slc_render *r, rd_image *im)
+{
+    if (im->view != VK_NULL_HANDLE) {
+        r->d->vkDestroyImageView(r->device, im->view, r->cb);
+    }
+    if (im->image != VK_NULL_HANDLE) {
+        r->d->vkDestroyImage(r->device, im->image, r->cb);
+    }
+    if (im->memory != VK_NULL_HANDLE) {
+        r->d->vkFreeMemory(r->device, im->memory, r->cb);
+    }
+    memset(im, 0, sizeof *im);
+}
+
+/* Every buffer and image, or (bytes_only) their requirements summed. */
+static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
+{
+    VkDeviceSize frame = align_up(sizeof(rd_frame), RD_SECTION_ALIGN);
+    r->off_counters = frame;
+    r->off_draws = r->off_counters + RD_SECTION_ALIGN;
+    r->off_placements = r->off_draws + align_up((size_t)r->max_draws * sizeof(rd_draw), RD_SECTION_ALIGN);
+    VkDeviceSize host = r->off_placements + (VkDeviceSize)r->max_placements * 64u;
+    VkDeviceSize commands = (VkDeviceSize)r->max_draws * sizeof(VkDrawIndirectCommand);
+    VkDeviceSize readback = (VkDeviceSize)r->width * r->height * 4u;
+    uint32_t objects = r->object_count != 0 ? r->object_count : 1u;
+    uint64_t before = bytes_only != NULL ? *bytes_only : 0;
+    slc_status s = make_buffer(r, (VkDeviceSize)objects * sizeof(rd_object), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
+                               false, "object table", &r->objects, bytes_only);
+    r->sizes.objects = bytes_only != NULL ? *bytes_only - before : r->objects.alloc;
+    for (uint32_t i = 0; s == SLC_OK && i < r->frames; i++) {
+        rd_slot *sl = &r->slots[i];
+        uint64_t b0 = bytes_only != NULL ? *bytes_only : 0;
+        s = make_buffer(r, host, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true, true,
+                        "frame lists", &sl->host, bytes_only);
+        if (s == SLC_OK) {
+            s = make_buffer(r, commands, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                            false, false, "indirect commands", &sl->commands, bytes_only);
+        }
+        r->sizes.lists += bytes_only != NULL ? *bytes_only - b0 : sl->host.alloc + sl->commands.alloc;
+        if (s == SLC_OK && r->own_target) {
+            uint64_t b1 = bytes_only != NULL ? *bytes_only : 0;
+            s = make_buffer(r, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, true, "readback buffer",
+                            &sl->readback, bytes_only);
+            r->sizes.readback += bytes_only != NULL ? *bytes_only - b1 : sl->readback.alloc;
+        }
+    }
+    if (s == SLC_OK && r->own_target) {
+        uint64_t b0 = bytes_only != NULL ? *bytes_only : 0;
+        s = make_image(r, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                       VK_IMAGE_ASPECT_COLOR_BIT, "colour target", &r->color, bytes_only);
+        if (s == SLC_OK) {
+            s = make_image(r, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                           VK_IMAGE_ASPECT_DEPTH_BIT, "depth target", &r->depth, bytes_only);
+        }
+        r->sizes.target = bytes_only != NULL ? *bytes_only - b0 : r->color.alloc + r->depth.alloc;
+    }
+    return s;
+}
+
+static void free_resources(slc_render *r)
+{
+    free_buffer(r, &r->objects);
+    for (uint32_t i = 0; i < SLC_FRAMES_IN_FLIGHT_MAX; i++) {
+        free_buffer(r, &r->slots[i].host);
+        free_buffer(r, &r->slots[i].commands);
+        free_buffer(r, &r->slots[i].readback);
+    }
+    free_image(r, &r->color);
+    free_image(r, &r->depth);
+}
+
+/* --- pipelines --------------------------------------------------------------- */
+
+static slc_status make_module(slc_render *r, const uint32_t *code, size_t bytes, VkShaderModule *out)
+{
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = bytes;
+    ci.pCode = code;
+    VkResult res = r->d->vkCreateShaderModule(r->device, &ci, r->cb, out);
+    if (res != VK_SUCCESS) {
+        *out = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateShaderModule", res);
+    }
+    return SLC_OK;
+}
+
+static slc_status make_layouts(slc_render *r)
+{
+    VkDescriptorSetLayoutBinding b[7];
+    memset(b, 0, sizeof b);
+    for (uint32_t i = 0; i < 7; i++) {
+        b[i].binding = i;
+        b[i].descriptorCount = 1;
+        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT;
+    }
+    b[0].descriptorCount = r->segments;
+    b[4].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    b[4].stageFlags |= VK_SHADER_STAGE_FRAGMENT_BIT;
+    b[5].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    b[6].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    li.bindingCount = 7;
+    li.pBindings = b;
+    VkResult res = r->d->vkCreateDescriptorSetLayout(r->device, &li, r->cb, &r->set_layout);
+    if (res != VK_SUCCESS) {
+        r->set_layout = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateDescriptorSetLayout", res);
+    }
+    VkPushConstantRange pc = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(uint32_t)};
+    VkPipelineLayoutCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    pi.setLayoutCount = 1;
+    pi.pSetLayouts = &r->set_layout;
+    pi.pushConstantRangeCount = 1;
+    pi.pPushConstantRanges = &pc;
+    res = r->d->vkCreatePipelineLayout(r->device, &pi, r->cb, &r->layout);
+    if (res != VK_SUCCESS) {
+        r->layout = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreatePipelineLayout", res);
+    }
+    VkDescriptorPoolSize sizes[2] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, r->frames * (r->segments + 5u)},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, r->frames},
+    };
+    VkDescriptorPoolCreateInfo dp = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dp.maxSets = r->frames;
+    dp.poolSizeCount = 2;
+    dp.pPoolSizes = sizes;
+    res = r->d->vkCreateDescriptorPool(r->device, &dp, r->cb, &r->descriptors);
+    if (res != VK_SUCCESS) {
+        r->descriptors = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateDescriptorPool", res);
+    }
+    return SLC_OK;
+}
+
+static slc_status make_sets(slc_render *r)
+{
+    VkDescriptorSetLayout layouts[SLC_FRAMES_IN_FLIGHT_MAX];
+    VkDescriptorSet sets[SLC_FRAMES_IN_FLIGHT_MAX];
+    for (uint32_t i = 0; i < r->frames; i++) {
+        layouts[i] = r->set_layout;
+    }
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = r->descriptors;
+    ai.descriptorSetCount = r->frames;
+    ai.pSetLayouts = layouts;
+    VkResult res = r->d->vkAllocateDescriptorSets(r->device, &ai, sets);
+    if (res != VK_SUCCESS) {
+        return vk_failed(r, "vkAllocateDescriptorSets", res);
+    }
+    VkDescriptorBufferInfo segs[RD_SEGMENTS_MAX];
+    for (uint32_t i = 0; i < r->segments; i++) {
+        slc_vulkan_segment g;
+        slc_vulkan_get_segment(r->vk, i, &g);
+        segs[i].buffer = g.buffer;
+        segs[i].offset = 0;
+        segs[i].range = g.size;
+    }
+    for (uint32_t f = 0; f < r->frames; f++) {
+        rd_slot *sl = &r->slots[f];
+        sl->set = sets[f];
+        VkDescriptorBufferInfo info[6] = {
+            {sl->host.buffer, r->off_draws, (VkDeviceSize)r->max_draws * sizeof(rd_draw)},
+            {sl->host.buffer, r->off_placements, (VkDeviceSize)r->max_placements * 64u},
+            {r->objects.buffer, 0, VK_WHOLE_SIZE},
+            {sl->host.buffer, 0, sizeof(rd_frame)},
+            {sl->commands.buffer, 0, VK_WHOLE_SIZE},
+            {sl->host.buffer, r->off_counters, sizeof(rd_counters)},
+        };
+        VkWriteDescriptorSet w[7];
+        memset(w, 0, sizeof w);
+        for (uint32_t i = 0; i < 7; i++) {
+            w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w[i].dstSet = sl->set;
+            w[i].dstBinding = i;
+            w[i].descriptorCount = 1;
+            w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[i].pBufferInfo = i == 0 ? segs : &info[i - 1];
+        }
+        w[0].descriptorCount = r->segments;
+        w[4].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        r->d->vkUpdateDescriptorSets(r->device, 7, w, 0, NULL);
+    }
+    return SLC_OK;
+}
+
+static slc_status make_pass(slc_render *r)
+{
+    VkAttachmentDescription at[2];
+    memset(at, 0, sizeof at);
+    at[0].format = VK_FORMAT_R8G8B8A8_UNORM;
+    at[0].samples = VK_SAMPLE_COUNT_1_BIT;
+    at[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    at[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    at[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    at[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    at[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    at[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    at[1] = at[0];
+    at[1].format = VK_FORMAT_D32_SFLOAT;
+    at[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    at[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    VkAttachmentReference cref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference dref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sp = {0};
+    sp.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    sp.colorAttachmentCount = 1;
+    sp.pColorAttachments = &cref;
+    sp.pDepthStencilAttachment = &dref;
+    const VkPipelineStageFlags attach = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                        VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                        VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    VkSubpassDependency dep[2];
+    memset(dep, 0, sizeof dep);
+    /* The previous frame's copy out of the colour image and its attachment
+     * writes, before this frame's clear. */
+    dep[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    dep[0].dstSubpass = 0;
+    dep[0].srcStageMask = attach | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    dep[0].dstStageMask = attach;
+    dep[0].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    dep[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                           VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+    /* The colour, written, before the copy into the readback buffer. */
+    dep[1].srcSubpass = 0;
+    dep[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    dep[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    dep[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    dep[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    dep[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    VkRenderPassCreateInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    ri.attachmentCount = 2;
+    ri.pAttachments = at;
+    ri.subpassCount = 1;
+    ri.pSubpasses = &sp;
+    ri.dependencyCount = 2;
+    ri.pDependencies = dep;
+    VkResult res = r->d->vkCreateRenderPass(r->device, &ri, r->cb, &r->pass);
+    if (res != VK_SUCCESS) {
+        r->pass = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateRenderPass", res);
+    }
+    VkImageView views[2] = {r->color.view, r->depth.view};
+    VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fi.renderPass = r->pass;
+    fi.attachmentCount = 2;
+    fi.pAttachments = views;
+    fi.width = r->width;
+    fi.height = r->height;
+    fi.layers = 1;
+    res = r->d->vkCreateFramebuffer(r->device, &fi, r->cb, &r->framebuffer);
+    if (res != VK_SUCCESS) {
+        r->framebuffer = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateFramebuffer", res);
+    }
+    return SLC_OK;
+}
+
+static slc_status make_pipelines(slc_render *r)
+{
+    VkShaderModule cull = VK_NULL_HANDLE, vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
+    slc_status s = make_module(r, cull_spv, sizeof cull_spv, &cull);
+    if (s == SLC_OK) {
+        s = r->multi_draw ? make_module(r, vert_drawid_spv, sizeof vert_drawid_spv, &vert)
+                          : make_module(r, vert_spv, sizeof vert_spv, &vert);
+    }
+    if (s == SLC_OK) {
+        s = make_module(r, frag_spv, sizeof frag_spv, &frag);
+    }
+    VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
+    VkSpecializationInfo spec = {1, &entry, sizeof(uint32_t), &r->segments};
+    if (s == SLC_OK) {
+        VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        ci.stage.module = cull;
+        ci.stage.pName = "main";
+        ci.stage.pSpecializationInfo = &spec;
+        ci.layout = r->layout;
+        VkResult res = r->d->vkCreateComputePipelines(r->device, VK_NULL_HANDLE, 1, &ci, r->cb, &r->cull);
+        if (res != VK_SUCCESS) {
+            r->cull = VK_NULL_HANDLE;
+            s = vk_failed(r, "vkCreateComputePipelines", res);
+        }
+    }
+    if (s == SLC_OK) {
+        VkPipelineShaderStageCreateInfo st[2];
+        memset(st, 0, sizeof st);
+        st[0].sType = st[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        st[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+        st[0].module = vert;
+        st[0].pName = "main";
+        st[0].pSpecializationInfo = &spec;
+        st[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+        st[1].module = frag;
+        st[1].pName = "main";
+        VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+        ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        VkPipelineViewportStateCreateInfo vp = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+        vp.viewportCount = 1;
+        vp.scissorCount = 1;
+        VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+        rs.polygonMode = VK_POLYGON_MODE_FILL;
+        rs.cullMode = VK_CULL_MODE_NONE;
+        rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+        rs.lineWidth = 1.0f;
+        VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+        ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+        VkPipelineDepthStencilStateCreateInfo ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+        ds.depthTestEnable = VK_TRUE;
+        ds.depthWriteEnable = VK_TRUE;
+        ds.depthCompareOp = VK_COMPARE_OP_LESS;
+        VkPipelineColorBlendAttachmentState ba = {0};
+        ba.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                            VK_COLOR_COMPONENT_A_BIT;
+        VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+        cb.attachmentCount = 1;
+        cb.pAttachments = &ba;
+        VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        VkPipelineDynamicStateCreateInfo dy = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+        dy.dynamicStateCount = 2;
+        dy.pDynamicStates = dyn;
+        VkGraphicsPipelineCreateInfo gi = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+        gi.stageCount = 2;
+        gi.pStages = st;
+        gi.pVertexInputState = &vi;
+        gi.pInputAssemblyState = &ia;
+        gi.pViewportState = &vp;
+        gi.pRasterizationState = &rs;
+        gi.pMultisampleState = &ms;
+        gi.pDepthStencilState = &ds;
+        gi.pColorBlendState = &cb;
+        gi.pDynamicState = &dy;
+        gi.layout = r->layout;
+        gi.renderPass = r->own_target ? r->pass : r->app_pass;
+        gi.subpass = r->own_target ? 0u : r->subpass;
+        VkResult res = r->d->vkCreateGraphicsPipelines(r->device, VK_NULL_HANDLE, 1, &gi, r->cb, &r->draw);
+        if (res != VK_SUCCESS) {
+            r->draw = VK_NULL_HANDLE;
+            s = vk_failed(r, "vkCreateGraphicsPipelines", res);
+        }
+    }
+    if (cull != VK_NULL_HANDLE) {
+        r->d->vkDestroyShaderModule(r->device, cull, r->cb);
+    }
+    if (vert != VK_NULL_HANDLE) {
+        r->d->vkDestroyShaderModule(r->device, vert, r->cb);
+    }
+    if (frag != VK_NULL_HANDLE) {
+        r->d->vkDestroyShaderModule(r->device, frag, r->cb);
+    }
+    return s;
+}
+
+static slc_status make_queries(slc_render *r)
+{
+    uint32_t n = 0;
+    r->vk->vki.GetPhysicalDeviceQueueFamilyProperties(r->vk->physical, &n, NULL);
+    VkQueueFamilyProperties fam[32];
+    if (n > 32) {
+        n = 32;
+    }
+    r->vk->vki.GetPhysicalDeviceQueueFamilyProperties(r->vk->physical, &n, fam);
+    uint32_t bits = r->vk->family < n ? fam[r->vk->family].timestampValidBits : 0u;
+    if (bits == 0) {
+        return SLC_OK;
+    }
+    VkPhysicalDeviceProperties props;
+    r->vk->vki.GetPhysicalDeviceProperties(r->vk->physical, &props);
+    r->timestamp_period = (double)props.limits.timestampPeriod;
+    r->timestamp_mask = bits >= 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1u);
+    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qi.queryCount = 2u * r->frames;
+    VkResult res = r->d->vkCreateQueryPool(r->device, &qi, r->cb, &r->queries);
+    if (res != VK_SUCCESS) {
+        r->queries = VK_NULL_HANDLE;
+        return vk_failed(r, "vkCreateQueryPool", res);
+    }
+    r->timestamps = true;
+    return SLC_OK;
+}
+
+/* --- the pack's tables --------------------------------------------------- */
+
+static uint32_t palette_index(uint32_t object) { return (object * 2654435761u) >> 29; }
+
+static slc_status check_objects(const slc_render *r)
+{
+    const uint32_t known = SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 |
+                           SLC_PACK_ATTR_NORMAL_OCT8 | SLC_PACK_ATTR_UV_U16;
+    for (uint32_t o = 0; o < r->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
+        uint32_t a = ob->attributes;
+        uint32_t bad = a & ~known;
+        if ((a & SLC_PACK_ATTR_NORMAL_OCT8) != 0 && (a & SLC_PACK_ATTR_NORMAL) == 0) {
+            bad |= SLC_PACK_ATTR_NORMAL_OCT8;
+        }
+        if ((a & SLC_PACK_ATTR_UV_U16) != 0 && (a & SLC_PACK_ATTR_UV) == 0) {
+            bad |= SLC_PACK_ATTR_UV_U16;
+        }
+        if (bad != 0 || ob->vertex_stride % 4u != 0 || ob->vertex_stride == 0) {
+            const char *name = ob->name != SLC_PACK_NO_NAME ? slc_pack_get_string(r->pack, ob->name) : NULL;
+            return rlog(&r->log, SLC_E_UNSUPPORTED,
+                        "render: object %u (%s) has attribute bits 0x%x the renderer cannot decode (0x%x of them; "
+                        "vertex stride %u)",
+                        o, name != NULL ? name : "unnamed", a, bad, ob->vertex_stride);
+        }
+    }
+    return SLC_OK;
+}
+
+static void fill_objects(slc_render *r)
+{
+    rd_object *t = (rd_object *)(void *)r->objects.map;
+    for (uint32_t o = 0; o < r->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
+        rd_object *x = &t[o];
+        memset(x, 0, sizeof *x);
+        for (int i = 0; i < 3; i++) {
+            x->pos_offset[i] = ob->pos_offset[i];
+            x->pos_scale[i] = ob->pos_scale[i];
+        }
+        x->uv[0] = ob->uv_offset[0];
+        x->uv[1] = ob->uv_offset[1];
+        x->uv[2] = ob->uv_scale[0];
+        x->uv[3] = ob->uv_scale[1];
+        x->attributes = ob->attributes;
+        x->stride_words = ob->vertex_stride / 4u;
+        x->palette = palette_index(o);
+    }
+}
+
+/* Instances grouped by object (a counting sort, O(objects + instances)). */
+static void group_instances(slc_render *r)
+{
+    const slc_pack_header *h = slc_pack_get_header(r->pack);
+    uint32_t n = h->instance_count;
+    r->identity = n == 0;
+    memset(r->object_first, 0, ((size_t)r->object_count + 1u) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; i++) {
+        r->object_first[slc_pack_get_instance(r->pack, i)->object + 1u]++;
+    }
+    for (uint32_t o = 0; o < r->object_count; o++) {
+        r->object_first[o + 1u] += r->object_first[o];
+    }
+    /* object_list filled through a running cursor kept in the list's own
+     * first entries would need scratch; two passes instead: count placed. */
+    for (uint32_t o = 0; o < r->object_count; o++) {
+        uint32_t at = r->object_first[o];
+        for (uint32_t i = 0; i < n && at < r->object_first[o + 1u]; i++) {
+            if (slc_pack_get_instance(r->pack, i)->object == o) {
+                r->object_list[at++] = i;
+            }
+        }
+    }
+}
+
+/* --- init and deinit ----------------------------------------------------- */
+
+static void teardown(slc_render *r)
+{
+    if (r->queries != VK_NULL_HANDLE) {
+        r->d->vkDestroyQueryPool(r->device, r->queries, r->cb);
+    }
+    if (r->draw != VK_NULL_HANDLE) {
+        r->d->vkDestroyPipeline(r->device, r->draw, r->cb);
+    }
+    if (r->cull != VK_NULL_HANDLE) {
+        r->d->vkDestroyPipeline(r->device, r->cull, r->cb);
+    }
+    if (r->framebuffer != VK_NULL_HANDLE) {
+        r->d->vkDestroyFramebuffer(r->device, r->framebuffer, r->cb);
+    }
+    if (r->pass != VK_NULL_HANDLE) {
+        r->d->vkDestroyRenderPass(r->device, r->pass, r->cb);
+    }
+    if (r->descriptors != VK_NULL_HANDLE) {
+        r->d->vkDestroyDescriptorPool(r->device, r->descriptors, r->cb);
+    }
+    if (r->layout != VK_NULL_HANDLE) {
+        r->d->vkDestroyPipelineLayout(r->device, r->layout, r->cb);
+    }
+    if (r->set_layout != VK_NULL_HANDLE) {
+        r->d->vkDestroyDescriptorSetLayout(r->device, r->set_layout, r->cb);
+    }
+    free_resources(r);
+    if (r->budgets != NULL) {
+        if (r->gpu_charged != 0) {
+            slc_budgets_release(r->budgets, r->gpu_id, r->gpu_charged);
+        }
+        if (r->cpu_charged != 0) {
+            slc_budgets_release(r->budgets, r->cpu_id, r->cpu_charged);
+        }
+    }
+    r->gpu_charged = r->cpu_charged = 0;
+}
+
+/* What init and slc_render_device_bytes check before creating anything. */
+static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, const rd_dims *dims)
+{
+    VkPhysicalDeviceProperties props;
+    vk->vki.GetPhysicalDeviceProperties(vk->physical, &props);
+    const VkPhysicalDeviceLimits *l = &props.limits;
+    if (desc->render_pass == VK_NULL_HANDLE) {
+        if (dims->width > l->maxFramebufferWidth || dims->height > l->maxFramebufferHeight) {
+            return rlog(&desc->log, SLC_E_UNSUPPORTED,
+                        "render: the target's %ux%u is above the device's maxFramebufferWidth/Height %ux%u",
+                        dims->width, dims->height, l->maxFramebufferWidth, l->maxFramebufferHeight);
+        }
+        if (dims->width > l->maxImageDimension2D || dims->height > l->maxImageDimension2D) {
+            return rlog(&desc->log, SLC_E_UNSUPPORTED,
+                        "render: the target's %ux%u is above the device's maxImageDimension2D %u", dims->width,
+                        dims->height, l->maxImageDimension2D);
+        }
+    }
+    if (vk->segment_count > RD_SEGMENTS_MAX) {
+        return rlog(&desc->log, SLC_E_UNSUPPORTED, "render: the pool has %u segments, the renderer binds at most %u",
+                    vk->segment_count, RD_SEGMENTS_MAX);
+    }
+    if (vk->segment_count > 1 && !vk->storage_dynamic_indexing) {
+        return rlog(&desc->log, SLC_E_UNSUPPORTED,
+                    "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
+                    vk->segment_count);
+    }
+    if (vk->segment_count > l->maxPerStageDescriptorStorageBuffers - 5u) {
+        return rlog(&desc->log, SLC_E_UNSUPPORTED,
+                    "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
+                    vk->segment_count, l->maxPerStageDescriptorStorageBuffers);
+    }
+    return SLC_OK;
+}
+
+static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
+                  const rd_dims *dims)
+{
+    r->vk = vk;
+    r->pack = pack;
+    r->log = desc->log;
+    r->d = &vk->vkd;
+    r->device = vk->device;
+    r->cb = slc_vulkan_get_allocator(vk);
+    r->width = dims->width;
+    r->height = dims->height;
+    r->max_draws = dims->max_draws;
+    r->max_placements = dims->max_placements;
+    r->frames = vk->frames;
+    r->segments = vk->segment_count;
+    r->own_target = desc->render_pass == VK_NULL_HANDLE;
+    r->app_pass = desc->render_pass;
+    r->subpass = desc->subpass;
+    r->multi_draw = vk->multi_draw_indirect && vk->draw_parameters;
+    r->object_count = slc_pack_get_header(pack)->object_count;
+}
+
+uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, const slc_vulkan *vk)
+{
+    SLC_ASSERT(desc != NULL && pack != NULL && vk != NULL);
+    rd_dims dims;
+    if (!resolve(desc, &dims, NULL)) {
+        return 0;
+    }
+    slc_render r;
+    memset(&r, 0, sizeof r);
+    start(&r, desc, (slc_vulkan *)(uintptr_t)vk, pack, &dims);
+    r.log.fn = NULL;
+    uint64_t bytes = 0;
+    slc_status s = make_resources(&r, &bytes);
+    free_resources(&r);
+    return s == SLC_OK ? bytes : 0;
+}
+
+slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
+                           slc_render **out)
+{
+    SLC_ASSERT(desc != NULL && vk != NULL && pack != NULL && out != NULL);
+    *out = NULL;
+    rd_dims dims;
+    if (!resolve(desc, &dims, &desc->log)) {
+        return SLC_E_INVALID;
+    }
+    size_t need = cpu_footprint(pack);
+    if (mem == NULL) {
+        return rlog(&desc->log, SLC_E_BLOCK_NULL, "render: the memory is NULL (%zu bytes needed)", need);
+    }
+    if (((uintptr_t)mem & (SLC_RENDER_ALIGN - 1u)) != 0) {
+        return rlog(&desc->log, SLC_E_BLOCK_MISALIGNED, "render: the memory is not aligned to %u bytes",
+                    SLC_RENDER_ALIGN);
+    }
+    if (size < need) {
+        return rlog(&desc->log, SLC_E_BLOCK_TOO_SMALL, "render: the memory holds %zu bytes, %zu needed", size, need);
+    }
+    slc_status s = check_device(desc, vk, &dims);
+    if (s != SLC_OK) {
+        return s;
+    }
+    slc_render *r = mem;
+    memset(r, 0, sizeof *r);
+    start(r, desc, vk, pack, &dims);
+    unsigned char *p = (unsigned char *)mem + align_up(sizeof *r, SLC_RENDER_ALIGN);
+    r->object_first = (uint32_t *)(void *)p;
+    p += align_up(((size_t)r->object_count + 1u) * sizeof(uint32_t), 8u);
+    r->object_list = (uint32_t *)(void *)p;
+
+    if (desc->budgets != NULL) {
+        const char *names[2] = {desc->cpu_budget != NULL ? desc->cpu_budget : "cpu/render",
+                                desc->gpu_budget != NULL ? desc->gpu_budget : "gpu/render"};
+        slc_budget_id *ids[2] = {&r->cpu_id, &r->gpu_id};
+        for (int i = 0; i < 2; i++) {
+            if (slc_budgets_scan(desc->budgets, names[i], ids[i]) != SLC_OK) {
+                return rlog(&desc->log, SLC_E_NOT_FOUND, "render: no budget named %s", names[i]);
+            }
+        }
+        slc_budget_refusal why;
+        if (slc_budgets_reserve(desc->budgets, r->cpu_id, need, &why) != SLC_OK) {
+            slc_budget_stats b;
+            slc_budgets_get(desc->budgets, why.refused_by, &b);
+            return rlog(&desc->log, SLC_E_BUDGET_REFUSED,
+                        "render: the %s budget refused the renderer's %zu bytes (%llu in use of its limit %llu)",
+                        b.name, need, (unsigned long long)why.current, (unsigned long long)why.limit);
+        }
+        r->budgets = desc->budgets;
+        r->cpu_charged = need;
+    }
+    s = check_objects(r);
+    if (s == SLC_OK) {
+        group_instances(r);
+        s = make_resources(r, NULL);
+    }
+    if (s == SLC_OK) {
+        fill_objects(r);
+        s = make_layouts(r);
+    }
+    if (s == SLC_OK) {
+        s = make_sets(r);
+    }
+    if (s == SLC_OK && r->own_target) {
+        s = make_pass(r);
+    }
+    if (s == SLC_OK) {
+        s = make_pipelines(r);
+    }
+    if (s == SLC_OK) {
+        s = make_queries(r);
+    }
+    if (s != SLC_OK) {
+        teardown(r);
+        return s;
+    }
+    *out = r;
+    return SLC_OK;
+}
+
+void slc_render_deinit(slc_render *r)
+{
+    if (r == NULL) {
+        return;
+    }
+    r->d->vkDeviceWaitIdle(r->device);
+    teardown(r);
+}
+
+void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out)
+{
+    SLC_ASSERT(r != NULL && out != NULL);
+    *out = r->sizes;
+}
+
+/* --- frames ---------------------------------------------------------------- */
+
+static uint64_t retired(const slc_render *r)
+{
+    const slc_page_store *st = slc_vulkan_get_store(r->vk);
+    return st->ops->retired(st->self);
+}
+
+/* Planes of view_proj's frustum (Vulkan clip space: -w <= x, y <= w,
+ * 0 <= z <= w), normalised: dot(xyz, p) + w is the signed distance. */
+static void frustum(const float m[16], float planes[6][4])
+{
+    float row[4][4];
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) {
+            row[i][j] = m[j * 4 + i];
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        planes[0][j] = row[3][j] + row[0][j];
+        planes[1][j] = row[3][j] - row[0][j];
+        planes[2][j] = row[3][j] + row[1][j];
+        planes[3][j] = row[3][j] - row[1][j];
+        planes[4][j] = row[2][j];
+        planes[5][j] = row[3][j] - row[2][j];
+    }
+    for (int i = 0; i < 6; i++) {
+        float l = sqrtf(planes[i][0] * planes[i][0] + planes[i][1] * planes[i][1] + planes[i][2] * planes[i][2]);
+        if (l > 0.0f) {
+            for (int j = 0; j < 4; j++) {
+                planes[i][j] /= l;
+            }
+        }
+    }
+}
+
+slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view *view)
+{
+    SLC_ASSERT(r != NULL && view != NULL);
+    if (r->begun) {
+        return rlog(&r->log, SLC_E_INVALID, "render: frame %llu is begun and not recorded; frame %llu cannot begin",
+                    (unsigned long long)r->frame, (unsigned long long)frame);
+    }
+    if (view->tint > SLC_RENDER_TINT_LOD) {
+        return rlog(&r->log, SLC_E_INVALID, "render: frame %llu: tint %u is not an slc_render_tint",
+                    (unsigned long long)frame, view->tint);
+    }
+    if (frame == 0) {
+        return rlog(&r->log, SLC_E_INVALID, "render: frame 0 is not a stream frame");
+    }
+    uint32_t slot = (uint32_t)(frame % r->frames);
+    rd_slot *sl = &r->slots[slot];
+    uint64_t done = retired(r);
+    if (sl->frame != 0 && sl->recorded && done < sl->frame) {
+        return rlog(&r->log, SLC_E_FRAMES_IN_FLIGHT,
+                    "render: frame %llu: its slot %u still holds frame %llu, not retired (retired: %llu)",
+                    (unsigned long long)frame, slot, (unsigned long long)sl->frame, (unsigned long long)done);
+    }
+    r->begun = true;
+    r->culled = false;
+    r->frame = frame;
+    r->slot = slot;
+    r->draws = r->placements = r->placements_culled = 0;
+    sl->frame = frame;
+    sl->recorded = false;
+    sl->timed = false;
+    frustum(view->view_proj, r->planes);
+    rd_frame *f = (rd_frame *)(void *)sl->host.map;
+    memset(f, 0, sizeof *f);
+    memcpy(f->view_proj, view->view_proj, sizeof f->view_proj);
+    memcpy(f->eye, view->eye, sizeof view->eye);
+    float l = sqrtf(light_dir[0] * light_dir[0] + light_dir[1] * light_dir[1] + light_dir[2] * light_dir[2]);
+    for (int i = 0; i < 3; i++) {
+        f->light[i] = light_dir[i] / l;
+    }
+    f->light[3] = RD_AMBIENT;
+    memcpy(f->planes, r->planes, sizeof f->planes);
+    f->params[0] = view->tint;
+    for (uint32_t i = 0; i < RD_PALETTE; i++) {
+        for (int c = 0; c < 3; c++) {
+            f->lod_palette[i][c] = (float)lod_palette[i][c] / 255.0f;
+            f->object_palette[i][c] = (float)object_palette[i][c] / 255.0f;
+        }
+        f->lod_palette[i][3] = f->object_palette[i][3] = 1.0f;
+    }
+    memset(sl->host.map + r->off_counters, 0, sizeof(rd_counters));
+    memcpy(r->clear, view->clear, sizeof r->clear);
+    return SLC_OK;
+}
+
+static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+/* The sphere, under m (its centre transformed, its radius scaled by the
+ * largest axis scale), against the frustum. */
+static bool sphere_visible(const float *planes, const float m[16], const float sphere[4])
+{
+    float c[3];
+    for (int i = 0; i < 3; i++) {
+        c[i] = m[i] * sphere[0] + m[4 + i] * sphere[1] + m[8 + i] * sphere[2] + m[12 + i];
+    }
+    float scale = 0.0f;
+    for (int col = 0; col < 3; col++) {
+        const float *a = &m[col * 4];
+        float l = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        scale = l > scale ? l : scale;
+    }
+    float radius = sphere[3] * scale;
+    for (int k = 0; k < 6; k++) {
+        const float *p = &planes[4 * k];
+        if (p[0] * c[0] + p[1] * c[1] + p[2] * c[2] + p[3] < -radius) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static const float *placement_matrix(const slc_render *r, uint32_t object, uint32_t i)
+{
+    if (r->identity) {
+        return identity;
+    }
+    return slc_pack_get_instance(r->pack, r->object_list[r->object_first[object] + i])->matrix;
+}
+
+slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc_stream_span *spans)
+{
+    SLC_ASSERT(r != NULL && res != NULL);
+    if (!r->begun || r->culled) {
+        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_add with no frame begun (or after its cull pass)");
+    }
+    if (res->lod == SLC_STREAM_LOD_NONE || res->span_count == 0) {
+        return SLC_OK;
+    }
+    SLC_ASSERT(spans != NULL && res->object.index < r->object_count);
+    uint32_t o = res->object.index;
+    const slc_pack_object *ob = slc_pack_get_object(r->pack, res->object);
+    SLC_ASSERT(res->lod < ob->lod_count);
+    const slc_pack_lod *lod = slc_pack_get_lod(r->pack, ob->first_lod + res->lod);
+    uint32_t n = r->identity ? 1u : r->object_first[o + 1u] - r->object_first[o];
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        kept += sphere_visible(&r->planes[0][0], placement_matrix(r, o, i), lod->sphere) ? 1u : 0u;
+    }
+    uint32_t clusters = 0;
+    for (uint32_t i = 0; i < res->span_count; i++) {
+        clusters += spans[i].cluster_count;
+    }
+    if (kept == 0) {
+        r->placements_culled += n;
+        return SLC_OK;
+    }
+    if (clusters > r->max_draws - r->draws) {
+        return rlog(&r->log, SLC_E_CAPACITY,
+                    "render: frame %llu: object %u's %u cluster draws do not fit the draw list (%u of max_draws %u "
+                    "used)",
+                    (unsigned long long)r->frame, o, clusters, r->draws, r->max_draws);
+    }
+    if (kept > r->max_placements - r->placements) {
+        return rlog(&r->log, SLC_E_CAPACITY,
+                    "render: frame %llu: object %u's %u placements do not fit the placement list (%u of "
+                    "max_placements %u used)",
+                    (unsigned long long)r->frame, o, kept, r->placements, r->max_placements);
+    }
+    rd_slot *sl = &r->slots[r->slot];
+    float *pl = (float *)(void *)(sl->host.map + r->off_placements);
+    uint32_t first = r->placements;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *m = placement_matrix(r, o, i);
+        if (sphere_visible(&r->planes[0][0], m, lod->sphere)) {
+            memcpy(&pl[(size_t)r->placements * 16u], m, 16u * sizeof(float));
+            r->placements++;
+        }
+    }
+    r->placements_culled += n - kept;
+    rd_draw *dr = (rd_draw *)(void *)(sl->host.map + r->off_draws);
+    for (uint32_t i = 0; i < res->span_count; i++) {
+        const slc_stream_span *sp = &spans[i];
+        for (uint32_t c = 0; c < sp->cluster_count; c++) {
+            rd_draw *d = &dr[r->draws++];
+            d->segment = sp->location.segment;
+            d->page_word = (uint32_t)(sp->location.offset / 4u);
+            d->cluster = (uint32_t)sp->first_cluster + c;
+            d->object = o;
+            d->placement = first;
+            d->placement_count = kept;
+            d->requested_lod = res->requested_lod;
+            d->served_lod = res->lod;
+        }
+    }
+    return SLC_OK;
+}
+
+slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd)
+{
+    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
+    if (!r->begun || r->culled) {
+        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_record_cull with no frame begun (or twice)");
+    }
+    rd_slot *sl = &r->slots[r->slot];
+    ((rd_frame *)(void *)sl->host.map)->params[1] = r->draws;
+    sl->draws = r->draws;
+    sl->placements = r->placements;
+    sl->placements_culled = r->placements_culled;
+    if (r->timestamps) {
+        r->d->vkCmdResetQueryPool(cmd, r->queries, 2u * r->slot, 2u);
+        r->d->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, r->queries, 2u * r->slot);
+        sl->timed = true;
+    }
+    /* The staging belt's copies into pages and the host's writes of the
+     * lists, visible to the cull pass and the vertex shader; the previous
+     * use of the slot's commands (retired) before the cull pass rewrites them. */
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT;
+    r->d->vkCmdPipelineBarrier(cmd,
+                               VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
+                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                                   VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                               0, 1, &mb, 0, NULL, 0, NULL);
+    if (r->draws != 0) {
+        r->d->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->cull);
+        r->d->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &sl->set, 0, NULL);
+        r->d->vkCmdDispatch(cmd, (r->draws + RD_LOCAL_SIZE - 1u) / RD_LOCAL_SIZE, 1, 1);
+    }
+    /* The commands and counters written, before the indirect draws read
+     * them and the host reads the counters. */
+    VkMemoryBarrier after = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_HOST_READ_BIT;
+    r->d->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                                   VK_PIPELINE_STAGE_HOST_BIT,
+                               0, 1, &after, 0, NULL, 0, NULL);
+    r->culled = true;
+    return SLC_OK;
+}
+
+static void draw_all(slc_render *r, VkCommandBuffer cmd)
+{
+    rd_slot *sl = &r->slots[r->slot];
+    VkViewport vp = {0.0f, 0.0f, (float)r->width, (float)r->height, 0.0f, 1.0f};
+    VkRect2D sc = {{0, 0}, {r->width, r->height}};
+    r->d->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw);
+    r->d->vkCmdSetViewport(cmd, 0, 1, &vp);
+    r->d->vkCmdSetScissor(cmd, 0, 1, &sc);
+    r->d->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &sl->set, 0, NULL);
+    if (r->draws == 0) {
+        return;
+    }
+    if (r->multi_draw) {
+        uint32_t base = 0;
+        r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof base, &base);
+        r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, 0, r->draws, sizeof(VkDrawIndirectCommand));
+        return;
+    }
+    for (uint32_t i = 0; i < r->draws; i++) {
+        r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof i, &i);
+        r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, (VkDeviceSize)i * sizeof(VkDrawIndirectCommand), 1,
+                                sizeof(VkDrawIndirectCommand));
+    }
+}
+
+static void end_frame(slc_render *r, VkCommandBuffer cmd)
+{
+    if (r->timestamps) {
+        r->d->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->queries, 2u * r->slot + 1u);
+    }
+    r->slots[r->slot].recorded = true;
+    r->begun = false;
+    r->culled = false;
+}
+
+slc_status slc_render_record_draws(slc_render *r, VkCommandBuffer cmd)
+{
+    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
+    if (r->own_target) {
+        return rlog(&r->log, SLC_E_INVALID,
+                    "render: slc_render_record_draws is for the application's render pass; this renderer owns its "
+                    "target (slc_render_record)");
+    }
+    if (!r->begun || !r->culled) {
+        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_record_draws before slc_render_record_cull");
+    }
+    draw_all(r, cmd);
+    end_frame(r, cmd);
+    return SLC_OK;
+}
+
+slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd)
+{
+    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
+    if (!r->own_target) {
+        return rlog(&r->log, SLC_E_INVALID,
+                    "render: slc_render_record needs the renderer's own target; with the application's render pass "
+                    "call slc_render_record_cull and slc_render_record_draws");
+    }
+    slc_status s = slc_render_record_cull(r, cmd);
+    if (s != SLC_OK) {
+        return s;
+    }
+    rd_slot *sl = &r->slots[r->slot];
+    VkClearValue clear[2];
+    memset(clear, 0, sizeof clear);
+    memcpy(clear[0].color.float32, r->clear, sizeof r->clear);
+    clear[1].depthStencil.depth = 1.0f;
+    VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    bi.renderPass = r->pass;
+    bi.framebuffer = r->framebuffer;
+    bi.renderArea.extent.width = r->width;
+    bi.renderArea.extent.height = r->height;
+    bi.clearValueCount = 2;
+    bi.pClearValues = clear;
+    r->d->vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+    draw_all(r, cmd);
+    r->d->vkCmdEndRenderPass(cmd);
+    VkBufferImageCopy copy = {0};
+    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    copy.imageSubresource.layerCount = 1;
+    copy.imageExtent.width = r->width;
+    copy.imageExtent.height = r->height;
+    copy.imageExtent.depth = 1;
+    r->d->vkCmdCopyImageToBuffer(cmd, r->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, sl->readback.buffer, 1,
+                                 &copy);
+    VkBufferMemoryBarrier bb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    bb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    bb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    bb.srcQueueFamilyIndex = bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    bb.buffer = sl->readback.buffer;
+    bb.size = VK_WHOLE_SIZE;
+    r->d->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &bb, 0,
+                               NULL);
+    end_frame(r, cmd);
+    return SLC_OK;
+}
+
+static slc_status retired_slot(slc_render *r, uint64_t frame, rd_slot **out)
+{
+    rd_slot *sl = &r->slots[frame % r->frames];
+    if (frame == 0 || sl->frame != frame || !sl->recorded) {
+        return rlog(&r->log, SLC_E_NOT_FOUND, "render: frame %llu was not recorded, or its slot %u holds frame %llu now",
+                    (unsigned long long)frame, (unsigned)(frame % r->frames), (unsigned long long)sl->frame);
+    }
+    uint64_t done = retired(r);
+    if (done < frame) {
+        return rlog(&r->log, SLC_E_FRAMES_IN_FLIGHT, "render: frame %llu has not retired (retired: %llu)",
+                    (unsigned long long)frame, (unsigned long long)done);
+    }
+    *out = sl;
+    return SLC_OK;
+}
+
+slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame *out)
+{
+    SLC_ASSERT(r != NULL && out != NULL);
+    rd_slot *sl;
+    slc_status s = retired_slot(r, frame, &sl);
+    if (s != SLC_OK) {
+        return s;
+    }
+    memset(out, 0, sizeof *out);
+    rd_counters c;
+    memcpy(&c, sl->host.map + r->off_counters, sizeof c);
+    out->frame = frame;
+    out->draws = sl->draws;
+    out->placements = sl->placements;
+    out->placements_culled = sl->placements_culled;
+    out->clusters_drawn = c.kept;
+    out->triangles = ((uint64_t)c.triangles_hi << 32) | c.triangles_lo;
+    if (sl->timed) {
+        uint64_t t[2];
+        uint32_t slot = (uint32_t)(frame % r->frames);
+        VkResult res = r->d->vkGetQueryPoolResults(r->device, r->queries, 2u * slot, 2u, sizeof t, t, sizeof t[0],
+                                                   VK_QUERY_RESULT_64_BIT);
+        if (res == VK_SUCCESS) {
+            uint64_t ticks = (t[1] - t[0]) & r->timestamp_mask;
+            out->gpu_ns = (uint64_t)((double)ticks * r->timestamp_period + 0.5);
+            out->timed = true;
+        }
+    }
+    return SLC_OK;
+}
+
+slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out)
+{
+    SLC_ASSERT(r != NULL && out != NULL);
+    if (!r->own_target) {
+        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_read needs the renderer's own target");
+    }
+    rd_slot *sl;
+    slc_status s = retired_slot(r, frame, &sl);
+    if (s != SLC_OK) {
+        return s;
+    }
+    out->width = r->width;
+    out->height = r->height;
+    out->stride = (size_t)r->width * 4u;
+    out->rgba = sl->readback.map;
+    return SLC_OK;
+}
