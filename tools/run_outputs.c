@@ -2,6 +2,7 @@
 #include "run_outputs.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -68,6 +69,10 @@ static void point_max(run_point *a, const run_point *b)
     a->caller_ns = b->caller_ns > a->caller_ns ? b->caller_ns : a->caller_ns;
     a->pool_used = b->pool_used > a->pool_used ? b->pool_used : a->pool_used;
     a->misses = b->misses > a->misses ? b->misses : a->misses;
+    if (b->psnr_set && (!a->psnr_set || b->psnr_db < a->psnr_db)) {
+        a->psnr_db = b->psnr_db; /* the lowest: the worst frame of the point */
+        a->psnr_set = 1;
+    }
 }
 
 void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used)
@@ -102,11 +107,20 @@ void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_
     t->frames++;
 }
 
+void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db)
+{
+    if (frame >= t->frames) {
+        return;
+    }
+    const run_point v = {.psnr_db = psnr_db, .psnr_set = 1};
+    point_max(&t->p[frame / t->span], &v);
+}
+
 /* The SVG timeline. Every coordinate comes from the input and the fixed
  * layout below, so the same run gives the same bytes. */
 
-enum svg_unit { SVG_COUNT, SVG_BYTES, SVG_US };
-enum svg_series { SVG_CALLER, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES };
+enum svg_unit { SVG_COUNT, SVG_BYTES, SVG_US, SVG_DB };
+enum svg_series { SVG_CALLER, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES, SVG_PSNR };
 
 typedef struct svg_row {
     char name[SLC_NAME_MAX + 48], detail[128];
@@ -168,7 +182,7 @@ static const char *svg_value(double v, enum svg_unit u, char *buf, size_t cap)
     if (u == SVG_BYTES) {
         return cli_size_approx((uint64_t)(v + 0.5), buf, cap);
     }
-    snprintf(buf, cap, u == SVG_US ? "%.0f \xc2\xb5s" : "%.0f", v);
+    snprintf(buf, cap, u == SVG_US ? "%.0f \xc2\xb5s" : u == SVG_DB ? "%.0f dB" : "%.0f", v);
     return buf;
 }
 
@@ -186,6 +200,8 @@ static double svg_point(const run_timeline *t, uint32_t k, const svg_row *r)
         return (double)p->uploaded;
     case SVG_MISSES:
         return (double)p->misses;
+    case SVG_PSNR:
+        return p->psnr_db; /* +INFINITY (identical) is drawn at the top */
     }
     return 0;
 }
@@ -266,6 +282,31 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
     r->maxv = svg_nice_ceil(top);
     snprintf(r->name, sizeof r->name, "misses a frame");
     snprintf(r->detail, sizeof r->detail, "max %.0f", top);
+    /* PSNR against the reference, when frames were compared: the scale to
+     * the largest finite value or the floor. */
+    double low = INFINITY, high = 10; /* dB: the scale's least top */
+    int compared = 0;
+    for (uint32_t k = 0; k < npts; k++) {
+        const run_point *p = &t->p[k];
+        if (p->psnr_set) {
+            compared = 1;
+            low = p->psnr_db < low ? p->psnr_db : low;
+            high = isfinite(p->psnr_db) && p->psnr_db > high ? p->psnr_db : high;
+        }
+    }
+    if (compared) {
+        r = svg_row_add(rows, &n, SVG_PSNR, SVG_DB, "#8c564b");
+        r->limit = in->min_psnr_mdb ? (double)in->min_psnr_mdb / 1000.0 : -1;
+        r->maxv = svg_nice_ceil(high > r->limit ? high : r->limit);
+        snprintf(r->name, sizeof r->name, "PSNR against the reference");
+        if (isinf(low)) {
+            snprintf(r->detail, sizeof r->detail, "every frame identical");
+        } else if (in->min_psnr_mdb) {
+            snprintf(r->detail, sizeof r->detail, "min %.2f dB, floor %.3g dB", low, r->limit);
+        } else {
+            snprintf(r->detail, sizeof r->detail, "min %.2f dB", low);
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         rows[i].maxv = rows[i].maxv > 0 ? rows[i].maxv : 1;
     }
@@ -292,6 +333,9 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
     } else {
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", r->color);
         for (uint32_t k = 0; k < npts; k++) {
+            if (r->series == SVG_PSNR && !t->p[k].psnr_set) {
+                continue; /* no frame of the point compared */
+            }
             double v = svg_point(t, k, r);
             uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
             fprintf(f, "%.2f,%.2f ", x0 + pw * (first + 0.5 * count) / n, y0 + ph - ph * (v > r->maxv ? r->maxv : v) / r->maxv);
@@ -308,7 +352,7 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *in)
 {
     static const double ticks_at[] = {0, 0.5, 1}; /* of the scale: the y axis's values */
-    svg_row rows[SLC_BUDGET_MAX + 4];
+    svg_row rows[SLC_BUDGET_MAX + 5];
     size_t fold[SLC_BUDGET_MAX], nfold = 0;
     const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
     const uint32_t n = t->frames ? t->frames : 1u;

@@ -45,6 +45,8 @@ typedef struct run_point {
     uint64_t uploaded;
     uint64_t caller_ns; /* the caller's time in the frame (slc_stream_frame_stats.caller_ns) */
     uint32_t pool_used, misses;
+    double psnr_db;     /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
+    uint32_t psnr_set;  /* 1 once a frame of the point was compared */
 } run_point;
 
 typedef struct run_timeline {
@@ -59,6 +61,12 @@ typedef struct run_timeline {
 void run_timeline_init(run_timeline *t);
 void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used);
 
+/* Frame's PSNR against a reference rendering (sluice render --reference:
+ * quality.h), known once the frame has retired, so for a frame already
+ * added (frame < t->frames; a later one is ignored). A timeline with any
+ * gets a PSNR row, each point the lowest of its frames. O(1). */
+void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db);
+
 /* What the SVG's title and rows name. */
 typedef struct run_svg_info {
     const char *pack, *profile, *backend;
@@ -68,6 +76,7 @@ typedef struct run_svg_info {
     uint32_t page_count;
     uint64_t upload_cap;
     uint64_t frame_budget_ns;      /* --frame-budget-us, drawn on the caller's row; 0: none */
+    uint32_t min_psnr_mdb;         /* the profile's [quality] floor, drawn on the PSNR row; 0: none */
 } run_svg_info;
 
 /* The SVG's text is monospace (DejaVu Sans Mono, whose advance is 0.602 em)
@@ -81,7 +90,8 @@ typedef struct run_svg_info {
 /* Writes the timeline as SVG, every string escaped: a title; a row a series
  * (the caller's time a frame in microseconds, each budget that changed
  * during the run against its limit, pool pages used, bytes uploaded and
- * misses a frame), each with its full label in a left column sized to the
+ * misses a frame, and, when frames were compared with a reference, their
+ * PSNR in dB against the floor, identical frames at the top), each with its full label in a left column sized to the
  * longest label and its scale's values (bytes with units, microseconds,
  * counts) on the y axis; frame numbers on a shared x axis; and the budgets
  * that held the same use, their peak, over every frame folded into one

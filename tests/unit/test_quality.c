@@ -4,11 +4,13 @@
  * bounded points; the summary line and the floor's message; the reference
  * profile's fields for a small pack, a stream created on it pinning every
  * chunk and serving every request at its level, and each refusal's message;
- * the JSON and SVG with a pack name full of quotes and markup. */
+ * the JSON and SVG with a pack name full of quotes and markup; the run
+ * timeline's PSNR row (tools/run_outputs.c). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
 
 #include "quality.h"
+#include "run_outputs.h"
 #include "stream_fixture.h"
 
 /* --- images ----------------------------------------------------------------------------- */
@@ -590,6 +592,57 @@ static void test_svg_escapes_names_and_draws_the_floor(void **state)
     free(a);
 }
 
+/* --- the run timeline's PSNR row ---------------------------------------------------------- */
+
+static run_timeline timeline; /* off the stack */
+
+static char *timeline_svg(const run_svg_info *in)
+{
+    FILE *f = open_memstream(&mem_buf, &mem_len);
+    assert_int_equal(run_timeline_write_svg(f, &timeline, in), 0);
+    fclose(f);
+    return mem_buf;
+}
+
+static void test_timeline_psnr_row_only_when_compared(void **state)
+{
+    (void)state;
+    run_timeline_init(&timeline);
+    slc_stream_frame_stats fs;
+    memset(&fs, 0, sizeof fs);
+    for (uint32_t k = 0; k < 3000; k++) {
+        run_timeline_add(&timeline, &fs, 1);
+    }
+    const run_svg_info in = {.pack = "c.pack", .profile = "p", .backend = "vulkan", .ok = 1, .page_count = 8,
+                             .upload_cap = 4096, .min_psnr_mdb = 30500};
+    char *a = timeline_svg(&in);
+    assert_null(strstr(a, "PSNR")); /* nothing compared: no row */
+    free(a);
+    run_timeline_set_psnr(&timeline, 0, INFINITY);
+    run_timeline_set_psnr(&timeline, 2001, 33.0);
+    run_timeline_set_psnr(&timeline, 2002, 27.25); /* the same point (4 frames a point): the lowest */
+    run_timeline_set_psnr(&timeline, 2999, 41.0);
+    run_timeline_set_psnr(&timeline, 3000, 1.0); /* not added yet: ignored */
+    assert_int_equal(timeline.span, 4);
+    assert_true(timeline.p[2001u / 4u].psnr_set && timeline.p[2001u / 4u].psnr_db == 27.25);
+    assert_true(isinf(timeline.p[0].psnr_db));
+    assert_false(timeline.p[1].psnr_set);
+    a = timeline_svg(&in);
+    assert_non_null(strstr(a, ">PSNR against the reference</text>"));
+    assert_non_null(strstr(a, ">min 27.25 dB, floor 30.5 dB</text>"));
+    assert_non_null(strstr(a, ">50 dB</text>")); /* the top: 41 rounded up */
+    assert_non_null(strstr(a, "stroke=\"#8c564b\""));
+    free(a);
+    /* merging points keeps the lowest */
+    for (uint32_t k = 0; k < 2000; k++) {
+        run_timeline_add(&timeline, &fs, 1);
+    }
+    assert_int_equal(timeline.span, 8);
+    assert_true(timeline.p[2001u / 8u].psnr_db == 27.25);
+    assert_true(timeline.p[2999u / 8u].psnr_db == 41.0);
+    assert_true(isinf(timeline.p[0].psnr_db));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -610,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_reference_profile_name_is_cut_to_fit),
         cmocka_unit_test(test_json_escapes_names_and_writes_null_for_inf),
         cmocka_unit_test(test_svg_escapes_names_and_draws_the_floor),
+        cmocka_unit_test(test_timeline_psnr_row_only_when_compared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
