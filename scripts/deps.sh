@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package that building and testing sluice needs (the
-# tests render `sluice run --svg` with librsvg2-bin's rsvg-convert), and
+# tests render `sluice run --svg` with librsvg2-bin's rsvg-convert; `sluice
+# render` writes PNG through libpng, so the tools need libpng-dev), and
 # nothing when they are already there (idempotent). Run as root on Debian 12.
 #
 #   scripts/deps.sh            native build, sanitizers, tools
@@ -11,16 +12,16 @@ native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
         cppcheck clang-tidy valgrind qemu-user python3
         libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc
-        librsvg2-bin)
+        librsvg2-bin libpng-dev)
 # The cross builds run the Vulkan tests too, on lavapipe under qemu: the
 # loader, lavapipe and the validation layer of each architecture (volk is
 # Architecture: all, glslc runs on the host).
 arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64
        libcjson-dev:arm64 libmeshoptimizer-dev:arm64
-       libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64)
+       libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64 libpng-dev:arm64)
 armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf
        libcjson-dev:armhf libmeshoptimizer-dev:armhf
-       libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf)
+       libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf libpng-dev:armhf)
 
 want=("${native[@]}")
 if [[ "${1:-}" == "--cross" ]]; then

@@ -26,6 +26,9 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
+/* The vertical field of view in radians: fov_deg, 0 meaning 60. */
+static float fov_rad(float fov_deg) { return (fov_deg > 0 ? fov_deg : 60.0f) * 3.14159265f / 180.0f; }
+
 static float rnd01(uint64_t *x) { return (float)(splitmix64(x) >> 40) / (float)(1u << 24); }
 
 const char *const camera_path_names[] = {"fly", "orbit", "teleport", NULL};
@@ -52,6 +55,63 @@ static int cmp_cand(const void *a, const void *b)
         return x->size > y->size ? -1 : 1;
     }
     return (x->object > y->object) - (x->object < y->object);
+}
+
+/* Placement i's level-0 bounding sphere in the scene (instance i, or
+ * object i at the origin when the pack has no instances). */
+static void inst_sphere(const slc_pack *pack, uint32_t i, inst *out)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    const float *m = identity;
+    uint32_t o = i;
+    if (h->instance_count) {
+        const slc_pack_instance *pi = slc_pack_get_instance(pack, i);
+        m = pi->matrix;
+        o = pi->object;
+    }
+    const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){o});
+    const slc_pack_lod *l0 = slc_pack_get_lod(pack, ob->first_lod);
+    const float *sp = l0->sphere;
+    out->object = o;
+    for (int k = 0; k < 3; k++) {
+        out->c[k] = m[k] * sp[0] + m[4 + k] * sp[1] + m[8 + k] * sp[2] + m[12 + k];
+    }
+    float sc = 0;
+    for (size_t col = 0; col < 3; col++) {
+        const float *cm = m + 4 * col;
+        float v = sqrtf(cm[0] * cm[0] + cm[1] * cm[1] + cm[2] * cm[2]);
+        sc = v > sc ? v : sc;
+    }
+    out->scale = sc > 0 ? sc : 1.0f;
+    out->r = sp[3] * out->scale;
+}
+
+static void grow_bounds(const inst *in, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = fminf(lo[k], in->c[k] - in->r);
+        hi[k] = fmaxf(hi[k], in->c[k] + in->r);
+    }
+}
+
+int camera_scene_bounds(const slc_pack *pack, float lo[3], float hi[3])
+{
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    uint32_t n = h->instance_count ? h->instance_count : h->object_count;
+    if (h->object_count == 0) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        inst one;
+        inst_sphere(pack, i, &one);
+        grow_bounds(&one, lo, hi);
+    }
+    return 0;
 }
 
 static void set_err(char *err, size_t cap, const char *msg)
@@ -81,7 +141,7 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
     c->pack = pack;
     c->desc = *desc;
     c->sse = desc->sse_px > 0 ? desc->sse_px : 1.0f;
-    const float fov = (desc->fov_deg > 0 ? desc->fov_deg : 60.0f) * 3.14159265f / 180.0f;
+    const float fov = fov_rad(desc->fov_deg);
     c->height = (float)(desc->height_px ? desc->height_px : 1080u);
     c->tan_half = tanf(fov * 0.5f);
     const float aspect = 16.0f / 9.0f;
@@ -107,33 +167,8 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
         hi[k] = -INFINITY;
     }
     for (uint32_t i = 0; i < n; i++) {
-        static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-        const float *m = identity;
-        uint32_t o = i;
-        if (h->instance_count) {
-            const slc_pack_instance *pi = slc_pack_get_instance(pack, i);
-            m = pi->matrix;
-            o = pi->object;
-        }
-        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){o});
-        const slc_pack_lod *l0 = slc_pack_get_lod(pack, ob->first_lod);
-        const float *s = l0->sphere;
-        in[i].object = o;
-        for (int k = 0; k < 3; k++) {
-            in[i].c[k] = m[k] * s[0] + m[4 + k] * s[1] + m[8 + k] * s[2] + m[12 + k];
-        }
-        float sc = 0;
-        for (size_t col = 0; col < 3; col++) {
-            const float *cm = m + 4 * col;
-            float v = sqrtf(cm[0] * cm[0] + cm[1] * cm[1] + cm[2] * cm[2]);
-            sc = v > sc ? v : sc;
-        }
-        in[i].scale = sc > 0 ? sc : 1.0f;
-        in[i].r = s[3] * in[i].scale;
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fminf(lo[k], in[i].c[k] - in[i].r);
-            hi[k] = fmaxf(hi[k], in[i].c[k] + in[i].r);
-        }
+        inst_sphere(pack, i, &in[i]);
+        grow_bounds(&in[i], lo, hi);
     }
     c->cx = 0.5f * (lo[0] + hi[0]);
     c->cz = 0.5f * (lo[2] + hi[2]);
@@ -199,6 +234,8 @@ uint32_t camera_frame(camera *c)
     float dl = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     for (int k = 0; k < 3; k++) {
         dir[k] = dl > 0 ? dir[k] / dl : (k == 2 ? 1.0f : 0.0f);
+        c->eye[k] = eye[k];
+        c->dir[k] = dir[k];
     }
     for (uint32_t o = 0; o < h->object_count; o++) {
         slot[o] = -1;
@@ -267,4 +304,100 @@ uint32_t camera_frame(camera *c)
         taken++;
     }
     return taken;
+}
+
+/* --- views for drawing ------------------------------------------------------------------- */
+
+static void cross3(const float a[3], const float b[3], float out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void normalize3(float v[3])
+{
+    float l = sqrtf(dot3(v, v));
+    if (l > 0) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+}
+
+/* The look-along view from eye in unit direction dir (y up), a perspective
+ * of vertical fov (radians) and aspect into Vulkan's clip space, and their
+ * product. */
+static void make_view(const float eye[3], const float dir[3], float fov, float aspect, float zn, float zf,
+                      camera_view *out)
+{
+    memset(out, 0, sizeof *out);
+    float f[3] = {dir[0], dir[1], dir[2]}, up[3] = {0, 1, 0}, sd[3], u[3];
+    normalize3(f);
+    cross3(f, up, sd);
+    if (dot3(sd, sd) < 1e-12f) { /* looking straight up or down: any right vector */
+        const float z[3] = {0, 0, 1};
+        cross3(f, z, sd);
+    }
+    normalize3(sd);
+    cross3(sd, f, u);
+    float *v = out->view; /* column-major: v[col * 4 + row] */
+    for (int k = 0; k < 3; k++) {
+        v[k * 4 + 0] = sd[k];
+        v[k * 4 + 1] = u[k];
+        v[k * 4 + 2] = -f[k];
+        out->eye[k] = eye[k];
+    }
+    v[12] = -dot3(sd, eye);
+    v[13] = -dot3(u, eye);
+    v[14] = dot3(f, eye);
+    v[15] = 1.0f;
+    const float t = tanf(fov * 0.5f);
+    float *p = out->proj;
+    p[0] = 1.0f / (aspect * t);
+    p[5] = -1.0f / t; /* Vulkan's y points down */
+    p[10] = zf / (zn - zf);
+    p[11] = -1.0f;
+    p[14] = zn * zf / (zn - zf);
+    for (int col = 0; col < 4; col++) {
+        for (int row = 0; row < 4; row++) {
+            float acc = 0;
+            for (int k = 0; k < 4; k++) {
+                acc += p[k * 4 + row] * v[col * 4 + k];
+            }
+            out->view_proj[col * 4 + row] = acc;
+        }
+    }
+    out->znear = zn;
+    out->zfar = zf;
+}
+
+void camera_get_view(const camera *c, float aspect, camera_view *out)
+{
+    float zf = 0;
+    for (int corner = 0; corner < 8; corner++) {
+        float p[3] = {corner & 1 ? c->hi[0] : c->lo[0], corner & 2 ? c->hi[1] : c->lo[1],
+                      corner & 4 ? c->hi[2] : c->lo[2]};
+        float d[3] = {p[0] - c->eye[0], p[1] - c->eye[1], p[2] - c->eye[2]};
+        zf = fmaxf(zf, sqrtf(dot3(d, d)));
+    }
+    zf = fmaxf(zf * 1.01f, 1e-3f);
+    make_view(c->eye, c->dir, fov_rad(c->desc.fov_deg), aspect, zf / 10000.0f, zf, out);
+}
+
+void camera_overview(const float lo[3], const float hi[3], float fov_deg, float aspect, camera_view *out)
+{
+    const float centre[3] = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2])};
+    const float half[3] = {0.5f * (hi[0] - lo[0]), 0.5f * (hi[1] - lo[1]), 0.5f * (hi[2] - lo[2])};
+    const float radius = fmaxf(sqrtf(dot3(half, half)), 1e-3f);
+    const float fov = fov_rad(fov_deg);
+    const float fov_h = 2.0f * atanf(tanf(fov * 0.5f) * aspect);
+    const float dist = radius / sinf(0.5f * fminf(fov, fov_h));
+    const float pitch = 30.0f * 3.14159265f / 180.0f;
+    const float dir[3] = {0.0f, -sinf(pitch), -cosf(pitch)};
+    const float eye[3] = {centre[0] - dir[0] * dist, centre[1] - dir[1] * dist, centre[2] - dir[2] * dist};
+    const float zf = (dist + radius) * 1.01f;
+    make_view(eye, dir, fov, aspect, fmaxf(zf / 10000.0f, 0.5f * (dist - radius)), zf, out);
 }

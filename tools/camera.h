@@ -64,6 +64,7 @@ typedef struct camera {
     uint32_t every;
     uint64_t rng;
     float tp_x, tp_z, tp_dir;
+    float eye[3], dir[3];     /* the last frame's eye and (unit) view direction */
 } camera;
 
 /* Sets up the camera over pack (which must outlive it). Returns 0, or -1
@@ -75,6 +76,34 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
 uint32_t camera_frame(camera *c);
 
 void camera_free(camera *c);
+
+/* A frame's view for drawing: column-major matrices, y up in the scene,
+ * Vulkan clip space (y down, depth 0 at near to 1 at far). */
+typedef struct camera_view {
+    float eye[3];
+    float view[16];      /* scene to eye: right-handed, looking down -z */
+    float proj[16];      /* eye to clip */
+    float view_proj[16]; /* proj * view */
+    float znear, zfar;
+} camera_view;
+
+/* The view of the last frame camera_frame made: its eye and direction,
+ * the vertical field of view of the desc (fov_deg, 0: 60), aspect (width /
+ * height of the image), near and far from the scene's extent (far reaches
+ * the farthest corner of the scene's bounds, near is far / 10000). */
+void camera_get_view(const camera *c, float aspect, camera_view *out);
+
+/* The bounds of the scene the pack's instances place (each object once at
+ * the origin when it has none): every placement's level-0 bounding sphere
+ * in lo..hi. Returns 0, or -1 when the pack has no objects. */
+int camera_scene_bounds(const slc_pack *pack, float lo[3], float hi[3]);
+
+/* A fixed overview of bounds lo..hi (for a trace, which carries no
+ * camera): the eye above and in front of the scene's centre (along +z,
+ * looking down at 30 degrees), far enough back that the bounding sphere of
+ * the box fills the vertical field of view fov_deg (0: 60) and the
+ * horizontal one of aspect. */
+void camera_overview(const float lo[3], const float hi[3], float fov_deg, float aspect, camera_view *out);
 
 /* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport". */
 extern const char *const camera_path_names[];

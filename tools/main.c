@@ -44,6 +44,10 @@ static void usage(FILE *f)
             "                                    stream a workload frame by frame under the profile's\n"
             "                                    budgets and judge it (sluice run --help: options;\n"
             "                                    exit 4 when the verdict fails)\n"
+            "  render PACK -o DIR [run's options] [--size WxH] [--every K] [--tint lod]\n"
+            "                                    stream as run does on Vulkan and draw every frame with\n"
+            "                                    the reference renderer: PNG frames and a contact sheet\n"
+            "                                    (sluice render --help: options)\n"
             "  version                           print the library version\n"
             "  help                              this text (COMMAND --help: that command's options)\n"
             "\n"
@@ -71,6 +75,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0) {
         return cmd_run(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "render") == 0) {
+        return cmd_render(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "version") == 0) {
         unsigned v = slc_version();

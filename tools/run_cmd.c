@@ -24,7 +24,11 @@
  * bytes of the loads the frame applied within the profile's upload cap; with
  * --frame-budget-us, the caller's time in the frame (the telemetry's
  * caller_ns) within it; no chunk load failed (checksum, short read, decode,
- * content), unless --allow-load-failures. */
+ * content), unless --allow-load-failures; with --validate, no message from
+ * the Vulkan validation layer.
+ *
+ * The run itself is a context (run.h: run_open, run_frame, run_finish,
+ * run_close) that `sluice render` steps too, adding its work in hooks. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdarg.h>
@@ -34,17 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "camera.h"
 #include "cli.h"
-#include "run_files.h"
-#include "run_outputs.h"
-#include "run_report.h"
-#include "sluice/host_store.h"
-#include "sluice/platform.h"
-#include "sluice/stream.h"
-#include "sluice/workers.h"
-#include "trace.h"
-#include "workload.h"
+#include "run.h"
 #ifdef SLUICE_HAVE_VULKAN
 #include "sluice/vulkan.h"
 #endif
@@ -53,12 +48,7 @@
 #define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
 #endif
 
-/* The verdict failed: a budget or a frame limit was missed (every reason is
- * printed). cli.h's codes stop at 3; this one is run's own. */
-#define RUN_VERDICT_FAILED 4
-
 #define ME "sluice run"
-#define SPAN_RING 4096u      /* load spans a worker holds until the caller writes them (a power of two) */
 
 static const char usage_head[] =
     "usage: sluice run PACK [options]\n"
@@ -83,53 +73,16 @@ static const char usage_tail[] =
     "failed; 2 bad command line; 3 a file not readable or writable; 4 the verdict failed\n"
     "(each reason printed)\n";
 
-typedef struct opts {
-    const char *pack_path, *profile_path, *trace_path, *save_trace, *svg, *chrome, *evict_log;
-    const char *backend; /* auto, vulkan, host */
-    camera_desc cam;
-    int json;
-    int allow_load_failures;
-    int mmap; /* map the pack; by default it is read through pread (platform.h: faults) */
-    int64_t workers;         /* -1: the profile's */
-    uint64_t frame_budget_ns; /* 0: none */
-    int frames_set;
-} opts;
-
-/* One frame's figures, folded into the run's aggregates when it ends. */
-typedef struct frame_rec {
-    slc_stream_frame_stats t;
-    uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
-    uint32_t pool_used;        /* pages not free after end_frame */
-    uint32_t objects, exact, coarser, none;
-    uint32_t stalls;           /* begin_frame refused: frames in flight */
-} frame_rec;
-
-typedef struct load_span {
-    uint64_t t0, t1;
-} load_span;
-
-/* The worker threads' context: the stream and, for the Chrome trace, each
- * worker's ring of load spans (the worker writes head, the caller's thread
- * drains up to it each frame and writes tail). */
-typedef struct work_ctx {
-    slc_stream *s;
-    uint64_t origin;
-    uint32_t workers;
-    load_span *spans[SLC_PLATFORM_WORKERS_MAX];
-    atomic_size_t head[SLC_PLATFORM_WORKERS_MAX], tail[SLC_PLATFORM_WORKERS_MAX];
-    size_t dropped[SLC_PLATFORM_WORKERS_MAX]; /* the ring was full; read once the workers are joined */
-} work_ctx;
-
 static bool work_fn(void *ctx, uint32_t worker)
 {
-    work_ctx *w = ctx;
+    run_work *w = ctx;
     uint64_t t0 = slc_platform_now_ns();
     bool ran = slc_stream_work(w->s, worker);
     if (ran && w->spans[worker] != NULL) {
         size_t head = atomic_load_explicit(&w->head[worker], memory_order_relaxed);
         size_t tail = atomic_load_explicit(&w->tail[worker], memory_order_acquire);
-        if (head - tail < SPAN_RING) {
-            w->spans[worker][head & (SPAN_RING - 1u)] = (load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
+        if (head - tail < RUN_SPAN_RING) {
+            w->spans[worker][head & (RUN_SPAN_RING - 1u)] = (run_load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
             atomic_store_explicit(&w->head[worker], head + 1u, memory_order_release);
         } else {
             w->dropped[worker]++;
@@ -138,14 +91,9 @@ static bool work_fn(void *ctx, uint32_t worker)
     return ran;
 }
 
-/* The stream's logger: the first few messages, then a count. */
-typedef struct quiet_log {
-    unsigned shown, dropped;
-} quiet_log;
-
 static void quiet_log_fn(void *user, slc_log_level level, slc_status status, const char *message)
 {
-    quiet_log *q = user;
+    run_quiet_log *q = user;
     if (q->shown < 8) {
         q->shown++;
         cli_stderr_logger.fn(cli_stderr_logger.user, level, status, message);
@@ -170,50 +118,53 @@ static void keep_log_fn(void *user, slc_log_level level, slc_status status, cons
 
 #define RUN_USAGE "usage: sluice run PACK [options] (sluice run --help: every option)\n"
 
-/* Returns CLI_OK, CLI_USAGE (printed), or CLI_ARGS_HELP after the help. */
-static int parse_args(int argc, char **argv, opts *o)
+size_t run_args_table(run_args *a, cli_opt *table, size_t cap)
 {
     static const char *const backends[] = {"auto", "vulkan", "host", NULL};
-    memset(o, 0, sizeof *o);
+    memset(a, 0, sizeof *a);
+    run_opts *o = &a->o;
     o->profile_path = SLUICE_DEFAULT_PROFILE;
-    int backend = 0, path = CAMERA_FLY, workers_set = 0;
-    uint64_t frames = 240, workers = 0, budget_us = 0;
-    double sse = 1.0;
+    a->path = CAMERA_FLY;
+    a->frames = 240;
+    a->sse = 1.0;
     o->cam.seed = 1;
-    const cli_opt table[] = {
+    const cli_opt t[] = {
         {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &o->profile_path, .arg = "FILE",
          .help = "budget profile (default: " SLUICE_DEFAULT_PROFILE ")"},
         {.name = "--trace", .kind = CLI_OPT_STRING, .dest = &o->trace_path, .arg = "FILE",
          .help = "replay a trace (docs/trace-format.md); otherwise the camera runs"},
-        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &path, .choices = camera_path_names,
+        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &a->path, .choices = camera_path_names,
          .bad = "{opt} '{value}': expected fly, orbit or teleport", .arg = "PATH",
          .help = "built-in camera: fly (default), orbit or teleport"},
-        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &frames, .min = 1, .max = TRACE_FRAMES_MAX,
+        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &a->frames, .min = 1, .max = TRACE_FRAMES_MAX,
          .bad = "{opt} '{value}': expected a count in 1..{max}", .seen = &o->frames_set, .arg = "N",
          .help = "frames the camera runs (default 240)"},
         {.name = "--seed", .kind = CLI_OPT_U64, .dest = &o->cam.seed, .max = UINT64_MAX,
          .bad = "{opt} '{value}': expected a number", .arg = "N", .help = "the camera's seed (default 1)"},
-        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
+        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &a->sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
          .bad = "{opt} '{value}': expected pixels above 0", .arg = "PX",
          .help = "the camera's screen-space error threshold in pixels (default 1)"},
         {.name = "--save-trace", .kind = CLI_OPT_STRING, .dest = &o->save_trace, .arg = "FILE",
          .help = "write the workload (the camera's too) as a trace, as it runs"},
-        {.name = "--backend", .kind = CLI_OPT_ENUM, .dest = &backend, .choices = backends,
+        {.name = "--backend", .kind = CLI_OPT_ENUM, .dest = &a->backend, .choices = backends,
          .bad = "{opt} '{value}': expected auto, vulkan or host", .arg = "B",
          .help = "auto (default: Vulkan on the default device, the host backend\n"
                  "with a notice when there is none), vulkan or host"},
-        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &workers, .max = SLC_PLATFORM_WORKERS_MAX,
-         .bad = "{opt} '{value}': expected a count in 0..{max}", .seen = &workers_set, .arg = "N",
+        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &a->workers, .max = SLC_PLATFORM_WORKERS_MAX,
+         .bad = "{opt} '{value}': expected a count in 0..{max}", .seen = &a->workers_set, .arg = "N",
          .help = "override the profile's worker threads (0: loads run inline)"},
         {.name = "--mmap", .kind = CLI_OPT_FLAG, .dest = &o->mmap,
          .help = "map the pack instead of reading it with pread (a pack cut short\n"
                  "while it runs fails the loads of the bytes gone: SLC_E_IO)"},
-        {.name = "--frame-budget-us", .kind = CLI_OPT_U64, .dest = &budget_us, .min = 1, .max = UINT64_MAX / 1000u,
+        {.name = "--frame-budget-us", .kind = CLI_OPT_U64, .dest = &a->budget_us, .min = 1, .max = UINT64_MAX / 1000u,
          .bad = "{opt} '{value}': expected microseconds above 0", .arg = "N",
          .help = "a frame whose caller time exceeds N microseconds misses its limit"},
         {.name = "--allow-load-failures", .kind = CLI_OPT_FLAG, .dest = &o->allow_load_failures,
          .help = "a failed chunk load (checksum, short read, decode) does not fail\n"
                  "the verdict: the run degrades and continues, and the report says so"},
+        {.name = "--validate", .kind = CLI_OPT_FLAG, .dest = &o->validate,
+         .help = "Vulkan: enable the Khronos validation layer; each message it\n"
+                 "sends is printed and fails the verdict"},
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &o->json,
          .help = "the report as JSON on stdout instead of the table"},
         {.name = "--svg", .kind = CLI_OPT_STRING, .dest = &o->svg, .arg = "FILE",
@@ -225,9 +176,40 @@ static int parse_args(int argc, char **argv, opts *o)
         {.name = "--evict-log", .kind = CLI_OPT_STRING, .dest = &o->evict_log, .arg = "FILE",
          .help = "the pool's eviction log, one entry a line"},
     };
+    _Static_assert(sizeof t / sizeof t[0] <= RUN_ARGS_MAX, "RUN_ARGS_MAX holds run's options");
+    size_t n = sizeof t / sizeof t[0];
+    n = n < cap ? n : cap;
+    memcpy(table, t, n * sizeof t[0]);
+    return n;
+}
+
+int run_args_finish(run_args *a, const char *me, const char *usage)
+{
+    static const char *const backends[] = {"auto", "vulkan", "host"};
+    run_opts *o = &a->o;
+    o->backend = backends[a->backend];
+    o->cam.path = (camera_path)a->path;
+    o->cam.frames = (uint32_t)a->frames;
+    o->cam.sse_px = (float)a->sse;
+    o->workers = a->workers_set ? (int64_t)a->workers : -1;
+    o->frame_budget_ns = a->budget_us * 1000u;
+    if (o->pack_path == NULL) {
+        return cli_usage_error(me, usage, "no PACK given");
+    }
+    if (o->trace_path != NULL && o->frames_set) {
+        return cli_usage_error(me, usage, "--frames is for the camera; a trace declares its own frames");
+    }
+    return CLI_OK;
+}
+
+/* Returns CLI_OK, CLI_USAGE (printed), or CLI_ARGS_HELP after the help. */
+static int parse_args(int argc, char **argv, run_args *a)
+{
+    cli_opt table[RUN_ARGS_MAX];
+    size_t n = run_args_table(a, table, RUN_ARGS_MAX);
     size_t operands = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &o->pack_path, .max_operands = 1, .operand_count = &operands,
+    const cli_args spec = {.me = ME, .opts = table, .count = n,
+                           .operands = &a->o.pack_path, .max_operands = 1, .operand_count = &operands,
                            .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
                            .usage = RUN_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
     int rc = cli_args_parse(&spec, argc, argv);
@@ -239,73 +221,15 @@ static int parse_args(int argc, char **argv, opts *o)
     if (rc != CLI_OK) {
         return rc;
     }
-    o->backend = backends[backend];
-    o->cam.path = (camera_path)path;
-    o->cam.frames = (uint32_t)frames;
-    o->cam.sse_px = (float)sse;
-    o->workers = workers_set ? (int64_t)workers : -1;
-    o->frame_budget_ns = budget_us * 1000u;
-    if (o->pack_path == NULL) {
-        return cli_usage_error(ME, RUN_USAGE, "no PACK given");
-    }
-    if (o->trace_path != NULL && o->frames_set) {
-        return cli_usage_error(ME, RUN_USAGE, "--frames is for the camera; a trace declares its own frames");
-    }
-    return CLI_OK;
+    return run_args_finish(a, ME, RUN_USAGE);
 }
 
 /* --- the run's state ----------------------------------------------------------------- */
 
-typedef struct run {
-    opts o;
-    slc_profile prof;
-    const char *pack_name;
-    slc_platform_block block;
-    slc_memory *mem;
-    slc_platform_file file;
-    int file_open;
-    slc_pack *pack;
-    /* the store */
-    const char *backend;  /* "vulkan" or "host" */
-    char backend_detail[400];
-    slc_platform_block page_block;
-    slc_page_store host_store;
-    const slc_page_store *store;
-#ifdef SLUICE_HAVE_VULKAN
-    void *vk_mem;
-    slc_vulkan *vk;
-#endif
-    double store_init_ms;
-    /* the stream */
-    quiet_log qlog;
-    slc_logger stream_log;
-    slc_platform_workers workers;
-    int workers_started;
-    work_ctx wctx;
-    slc_stream *s;
-    /* the workload */
-    workload wl;
-    slc_partition parts[TRACE_PARTITIONS_MAX];
-    uint8_t part_known[TRACE_PARTITIONS_MAX];
-    /* results, aggregated frame by frame */
-    uint32_t frame_count;
-    uint64_t wall_ns;
-    uint64_t reservations_at_start; /* of every budget outside cpu/driver, when streaming began */
-    uint64_t limit[SLC_BUDGET_MAX]; /* every budget's limit, in the telemetry's order */
-    size_t nlimit;
-    run_hist caller;                /* caller_ns of every frame */
-    run_summary agg;                /* the frames' counts, maxima and first frames over a limit; summarise
-                                     * starts from a copy and fills in the rest */
-    run_timeline timeline;
-    run_files files; /* each through a temporary, committed when the run completes */
-    run_chrome chrome;
-    FILE *evlog;
-    uint64_t ev_next;
-    uint64_t ev_lost;
-} run;
-
-static void run_close(run *r)
+void run_close(run *r)
 {
+    free(r->summary);
+    r->summary = NULL;
     slc_platform_workers_stop(&r->workers);
     if (r->s != NULL) {
         slc_stream_destroy(r->s);
@@ -358,31 +282,31 @@ static int open_host_store(run *r)
     const uint32_t pages = hd.page_count, page_size = hd.page_size;
     size_t fp = slc_host_store_footprint(pages, page_size);
     if (fp == 0) {
-        fprintf(stderr, ME ": profile '%s': %u pages of %u bytes do not fit this machine\n", r->prof.name, pages,
+        fprintf(stderr, "%s: profile '%s': %u pages of %u bytes do not fit this machine\n", r->me, r->prof.name, pages,
                 page_size);
         return CLI_FAILED;
     }
     slc_budgets *b = slc_memory_budgets(r->mem);
     slc_budget_id gpu_pool;
     if (slc_budgets_scan(b, "gpu/pool", &gpu_pool) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' declares no gpu/pool budget to charge the host store's pages to\n",
+        fprintf(stderr, "%s: profile '%s' declares no gpu/pool budget to charge the host store's pages to\n", r->me,
                 r->prof.name);
         return CLI_FAILED;
     }
     char why[512];
     if (cli_check_machine_memory(&r->prof, r->block.size, fp, 1, why, sizeof why) != 0) {
-        fprintf(stderr, ME ": %s\n", why);
+        fprintf(stderr, "%s: %s\n", r->me, why);
         return CLI_FAILED;
     }
     if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n",
+        fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n", r->me,
                 r->prof.name, pages, page_size);
         return CLI_FAILED;
     }
     slc_status hs = slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
                                            &r->host_store);
     if (hs != SLC_OK) {
-        fprintf(stderr, ME ": the host store of %u pages of %u bytes %s of profile '%s' (%s)\n", pages, page_size,
+        fprintf(stderr, "%s: the host store of %u pages of %u bytes %s of profile '%s' (%s)\n", r->me, pages, page_size,
                 hs == SLC_E_BUDGET_REFUSED ? "does not fit the gpu/pool budget" : "cannot be set up in the block",
                 r->prof.name, slc_status_name(hs));
         return CLI_FAILED;
@@ -394,6 +318,20 @@ static int open_host_store(run *r)
 }
 
 #ifdef SLUICE_HAVE_VULKAN
+/* --validate: every message of the validation layer printed and counted
+ * (the verdict fails on any). */
+static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                        VkDebugUtilsMessageTypeFlagsEXT types,
+                                        const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    (void)severity;
+    (void)types;
+    run *r = user;
+    r->validation_messages++;
+    fprintf(stderr, "%s: Vulkan validation: %s\n", r->me, data != NULL && data->pMessage ? data->pMessage : "?");
+    return VK_FALSE;
+}
+
 /* The Vulkan store on the default device. Returns CLI_OK, CLI_FAILED, or -1
  * when there is no Vulkan device (the caller may fall back). */
 static int open_vulkan_store(run *r, keep_log *why)
@@ -403,15 +341,22 @@ static int open_vulkan_store(run *r, keep_log *why)
     slc_vulkan_desc_from_profile(&d, &r->prof);
     d.budgets = slc_memory_budgets(r->mem);
     d.log = (slc_logger){keep_log_fn, why};
+    static const char *const validation[] = {"VK_LAYER_KHRONOS_validation"};
+    if (r->o.validate) {
+        d.layers = validation;
+        d.layer_count = 1;
+        d.debug_callback = on_validation;
+        d.debug_user = r;
+    }
     size_t size = slc_vulkan_footprint(&d);
     if (size == 0) {
-        fprintf(stderr, ME ": profile '%s' cannot be a Vulkan page pool (page size or count out of range)\n",
+        fprintf(stderr, "%s: profile '%s' cannot be a Vulkan page pool (page size or count out of range)\n", r->me,
                 r->prof.name);
         return CLI_FAILED;
     }
     r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
     if (r->vk_mem == NULL) {
-        fprintf(stderr, ME ": out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", r->me);
         return CLI_FAILED;
     }
     slc_status st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk);
@@ -422,7 +367,7 @@ static int open_vulkan_store(run *r, keep_log *why)
         if (st == SLC_E_UNSUPPORTED) {
             return -1;
         }
-        fprintf(stderr, ME ": Vulkan: %s (%s)\n", why->message, slc_status_name(st));
+        fprintf(stderr, "%s: Vulkan: %s (%s)\n", r->me, why->message, slc_status_name(st));
         return CLI_FAILED;
     }
     slc_vulkan_info info;
@@ -449,20 +394,20 @@ static int open_store(run *r)
         rc = open_vulkan_store(r, &why);
         if (rc < 0) {
             if (strcmp(r->o.backend, "vulkan") == 0) {
-                fprintf(stderr, ME ": no Vulkan device: %s\n", why.message[0] ? why.message : "slc_vulkan_init failed");
+                fprintf(stderr, "%s: no Vulkan device: %s\n", r->me, why.message[0] ? why.message : "slc_vulkan_init failed");
                 rc = CLI_FAILED;
             } else {
-                fprintf(stderr, ME ": notice: no Vulkan device (%s); running on the host backend\n",
+                fprintf(stderr, "%s: notice: no Vulkan device (%s); running on the host backend\n", r->me,
                         why.message[0] ? why.message : "slc_vulkan_init failed");
                 rc = open_host_store(r);
             }
         }
 #else
         if (strcmp(r->o.backend, "vulkan") == 0) {
-            fprintf(stderr, ME ": this build has no Vulkan backend (SLUICE_VULKAN=OFF)\n");
+            fprintf(stderr, "%s: this build has no Vulkan backend (SLUICE_VULKAN=OFF)\n", r->me);
             return CLI_FAILED;
         }
-        fprintf(stderr, ME ": notice: this build has no Vulkan backend; running on the host backend\n");
+        fprintf(stderr, "%s: notice: this build has no Vulkan backend; running on the host backend\n", r->me);
         rc = open_host_store(r);
 #endif
     }
@@ -506,7 +451,7 @@ static void drain_spans(run *r)
         size_t head = atomic_load_explicit(&r->wctx.head[w], memory_order_acquire);
         size_t tail = atomic_load_explicit(&r->wctx.tail[w], memory_order_relaxed);
         for (; tail != head; tail++) {
-            const load_span *sp = &r->wctx.spans[w][tail & (SPAN_RING - 1u)];
+            const run_load_span *sp = &r->wctx.spans[w][tail & (RUN_SPAN_RING - 1u)];
             run_chrome_load(&r->chrome, w, sp->t0, sp->t1);
         }
         atomic_store_explicit(&r->wctx.tail[w], tail, memory_order_release);
@@ -514,7 +459,7 @@ static void drain_spans(run *r)
 }
 
 /* Folds frame f's figures into the run's aggregates and outputs. */
-static void add_frame(run *r, uint32_t f, const frame_rec *fr)
+static void add_frame(run *r, uint32_t f, const run_frame_rec *fr)
 {
     run_summary *a = &r->agg;
     run_hist_add(&r->caller, fr->t.caller_ns);
@@ -544,10 +489,10 @@ static void add_frame(run *r, uint32_t f, const frame_rec *fr)
     }
 }
 
-static int run_frames(run *r)
+/* Every budget's limit, in the telemetry's order, and the timeline, before
+ * the first frame. */
+static void run_start_frames(run *r)
 {
-    const uint64_t origin = r->wctx.origin;
-    const slc_partition def = {0};
     slc_budget_stats lim[SLC_BUDGET_MAX];
     r->nlimit = slc_budgets_walk_report(slc_memory_budgets(r->mem), lim, SLC_BUDGET_MAX);
     r->nlimit = r->nlimit > SLC_BUDGET_MAX ? SLC_BUDGET_MAX : r->nlimit;
@@ -555,13 +500,24 @@ static int run_frames(run *r)
         r->limit[i] = lim[i].limit;
     }
     run_timeline_init(&r->timeline);
-    const uint64_t t_start = slc_platform_now_ns();
-    for (uint32_t f = 0; workload_has_frame(&r->wl, f); f++) {
-        frame_rec rec, *fr = &rec;
+    r->t_start = slc_platform_now_ns();
+}
+
+int run_has_frame(const run *r, uint32_t f)
+{
+    return workload_has_frame(&r->wl, f);
+}
+
+int run_frame(run *r, uint32_t f)
+{
+    const uint64_t origin = r->wctx.origin;
+    const slc_partition def = {0};
+    {
+        run_frame_rec rec, *fr = &rec;
         memset(fr, 0, sizeof *fr);
         fr->start_ns = slc_platform_now_ns() - origin;
         slc_status st;
-        while ((st = slc_stream_begin_frame(r->s, NULL)) == SLC_E_FRAMES_IN_FLIGHT) {
+        while ((st = slc_stream_begin_frame(r->s, &r->frame)) == SLC_E_FRAMES_IN_FLIGHT) {
             fr->stalls++;
 #ifdef SLUICE_HAVE_VULKAN
             if (r->vk != NULL) {
@@ -580,7 +536,7 @@ static int run_frames(run *r)
             }
         }
         if (st != SLC_OK) {
-            fprintf(stderr, ME ": frame %u: begin_frame failed (%s)\n", f, slc_status_name(st));
+            fprintf(stderr, "%s: frame %u: begin_frame failed (%s)\n", r->me, f, slc_status_name(st));
             return CLI_FAILED;
         }
         walk_evictions(r);
@@ -605,7 +561,7 @@ static int run_frames(run *r)
             return r->wl.rc;
         }
         if ((st = slc_stream_end_frame(r->s)) != SLC_OK) {
-            fprintf(stderr, ME ": frame %u: end_frame failed (%s)\n", f, slc_status_name(st));
+            fprintf(stderr, "%s: frame %u: end_frame failed (%s)\n", r->me, f, slc_status_name(st));
             return CLI_FAILED;
         }
         walk_evictions(r);
@@ -626,8 +582,14 @@ static int run_frames(run *r)
             }
         }
         fr->end_ns = slc_platform_now_ns() - origin;
+        if (r->hooks.frame != NULL) {
+            int rc = r->hooks.frame(r->hooks.user, r, f, r->frame);
+            if (rc != CLI_OK) {
+                return rc;
+            }
+        }
         if (slc_stream_walk_telemetry(r->s, &fr->t, 1) != 1) {
-            fprintf(stderr, ME ": frame %u: the stream kept no telemetry\n", f);
+            fprintf(stderr, "%s: frame %u: the stream kept no telemetry\n", r->me, f);
             return CLI_FAILED;
         }
         slc_pool_stats ps;
@@ -636,7 +598,7 @@ static int run_frames(run *r)
         add_frame(r, f, fr);
         r->frame_count = f + 1;
     }
-    r->wall_ns = slc_platform_now_ns() - t_start;
+    r->wall_ns = slc_platform_now_ns() - r->t_start;
     return CLI_OK;
 }
 
@@ -712,6 +674,9 @@ static int summarise(run *r, run_summary *s)
     if (s->st.failures > 0 && !r->o.allow_load_failures) {
         add_reason(s, "%" PRIu64 " chunk loads failed (%s)", s->st.failures, s->failed);
     }
+    if (r->validation_messages > 0) {
+        add_reason(s, "%" PRIu64 " messages from the Vulkan validation layer (printed above)", r->validation_messages);
+    }
     return CLI_OK;
 }
 
@@ -722,7 +687,7 @@ static int run_open_pack(run *r)
 {
     const run_paths paths = {r->o.svg, r->o.chrome, r->o.evict_log, r->o.save_trace,
                              r->o.pack_path, r->o.profile_path, r->o.trace_path};
-    int rc = run_files_open(&r->files, &paths, ME);
+    int rc = run_files_open(&r->files, &paths, r->me);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -743,12 +708,12 @@ static int run_open_pack(run *r)
     r->file_open = 1;
     slc_memory_requirements req;
     if (slc_memory_calculate_requirements(&r->prof, &req) != SLC_OK) {
-        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", r->o.profile_path);
+        fprintf(stderr, "%s: %s: the profile needs more memory than this machine can address\n", r->me, r->o.profile_path);
         return CLI_FAILED;
     }
     char why[512]; /* before mapping: memory this machine cannot give is refused, not populated */
     if (cli_check_machine_memory(&r->prof, req.block_size, 0, 0, why, sizeof why) != 0) {
-        fprintf(stderr, ME ": %s\n", why);
+        fprintf(stderr, "%s: %s\n", r->me, why);
         return CLI_FAILED;
     }
     if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block) != SLC_OK ||
@@ -757,11 +722,11 @@ static int run_open_pack(run *r)
     }
     slc_arena *meta = NULL;
     if (slc_memory_scan_arena(r->mem, "cpu/meta", &meta) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
+        fprintf(stderr, "%s: profile '%s' has no cpu/meta arena for the pack's tables\n", r->me, r->prof.name);
         return CLI_FAILED;
     }
     if (slc_pack_open(&r->file.io, r->pack_name, &r->prof, meta, &cli_stderr_logger, &r->pack) != SLC_OK) {
-        fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", r->pack_name, r->prof.name);
+        fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name, r->prof.name);
         return CLI_FAILED;
     }
     return CLI_OK;
@@ -775,7 +740,7 @@ static int run_open_workload(run *r)
     camera_desc cam = r->o.cam;
     cam.max_requests = r->prof.queue_capacity;
     cam.max_chunks = r->prof.queue_capacity;
-    if ((rc = workload_open(&r->wl, ME, r->o.trace_path, &cam, r->pack, r->pack_name)) != CLI_OK) {
+    if ((rc = workload_open(&r->wl, r->me, r->o.trace_path, &cam, r->pack, r->pack_name)) != CLI_OK) {
         return rc;
     }
     if (r->o.save_trace != NULL && (rc = workload_save(&r->wl, r->files.save.f, r->o.save_trace)) != CLI_OK) {
@@ -814,7 +779,7 @@ static int run_start_stream(run *r)
     }
     slc_status st = slc_stream_create(&d, &r->s);
     if (st != SLC_OK) {
-        fprintf(stderr, ME ": the stream cannot start with pack '%s' and profile '%s' (%s)\n", r->pack_name,
+        fprintf(stderr, "%s: the stream cannot start with pack '%s' and profile '%s' (%s)\n", r->me, r->pack_name,
                 r->prof.name, slc_status_name(st));
         return CLI_FAILED;
     }
@@ -823,9 +788,9 @@ static int run_start_stream(run *r)
     r->wctx.workers = r->prof.workers;
     if (r->o.chrome != NULL) {
         for (uint32_t w = 0; w < r->prof.workers; w++) {
-            r->wctx.spans[w] = malloc(sizeof(load_span) * SPAN_RING);
+            r->wctx.spans[w] = malloc(sizeof(run_load_span) * RUN_SPAN_RING);
             if (r->wctx.spans[w] == NULL) {
-                fprintf(stderr, ME ": out of memory for the chrome trace\n");
+                fprintf(stderr, "%s: out of memory for the chrome trace\n", r->me);
                 return CLI_FAILED;
             }
         }
@@ -835,6 +800,9 @@ static int run_start_stream(run *r)
         if (slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, &r->wctx, &cli_stderr_logger) != SLC_OK) {
             return CLI_FAILED;
         }
+    }
+    if (r->hooks.start != NULL && (rc = r->hooks.start(r->hooks.user, r)) != CLI_OK) {
+        return rc;
     }
     (void)slc_budgets_begin_phase(slc_memory_budgets(r->mem), "stream");
     r->reservations_at_start = runtime_reservations(r);
@@ -850,24 +818,25 @@ static void run_stop_workers(run *r)
         drain_spans(r);
     }
     if (r->qlog.dropped) {
-        fprintf(stderr, ME ": %u more messages from the stream not shown\n", r->qlog.dropped);
+        fprintf(stderr, "%s: %u more messages from the stream not shown\n", r->me, r->qlog.dropped);
     }
 }
 
 /* Writes the report (text or --json) to stdout and the SVG and Chrome trace
  * to their files, which run_files_commit then puts in place. */
-static void run_report(run *r, const run_summary *s)
+static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int json, void *user), void *user)
 {
     const run_report_in in = {r->pack_name, r->pack, &r->prof, r->mem, r->backend, r->backend_detail,
                               r->store_init_ms, r->wl.describe, r->wl.given, r->frame_count, r->wall_ns,
-                              r->o.frame_budget_ns, r->o.allow_load_failures};
+                              r->o.frame_budget_ns, r->o.allow_load_failures, extra, user};
     if (r->o.json) {
         run_report_json(&in, s);
     } else {
         run_report_text(&in, s);
     }
     if (r->ev_lost) {
-        fprintf(stderr, ME ": %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->o.evict_log, r->ev_lost);
+        fprintf(stderr, "%s: %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->me, r->o.evict_log,
+                r->ev_lost);
     }
     if (r->o.svg != NULL) {
         run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
@@ -881,49 +850,67 @@ static void run_report(run *r, const run_summary *s)
         }
         (void)run_chrome_end(&r->chrome, dropped);
         if (r->chrome.frames_left_out > 0) {
-            fprintf(stderr, ME ": %s: the first %u frames recorded, %" PRIu64 " later ones left out\n", r->o.chrome,
-                    RUN_CHROME_FRAMES_MAX, r->chrome.frames_left_out);
+            fprintf(stderr, "%s: %s: the first %u frames recorded, %" PRIu64 " later ones left out\n", r->me,
+                    r->o.chrome, RUN_CHROME_FRAMES_MAX, r->chrome.frames_left_out);
         }
     }
 }
 
-/* Open, stream the frames, report, commit the output files. CLI_OK,
- * RUN_VERDICT_FAILED when the report gives reasons, or the status of the
- * step that failed; run_close releases what was opened either way. */
-static int run_main(run *r)
+int run_open(run *r, const run_opts *o, const run_hooks *hooks, const char *me)
 {
+    r->o = *o;
+    r->me = me;
+    if (hooks != NULL) {
+        r->hooks = *hooks;
+    }
     int rc;
     if ((rc = run_open_pack(r)) != CLI_OK || (rc = run_open_workload(r)) != CLI_OK ||
-        (rc = run_start_stream(r)) != CLI_OK || (rc = run_frames(r)) != CLI_OK) {
+        (rc = run_start_stream(r)) != CLI_OK) {
         return rc;
     }
+    run_start_frames(r);
+    return CLI_OK;
+}
+
+int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user)
+{
     run_stop_workers(r);
     run_summary *s = malloc(sizeof *s);
     if (s == NULL || summarise(r, s) != CLI_OK) {
         free(s);
-        fprintf(stderr, ME ": out of memory for the report\n");
+        fprintf(stderr, "%s: out of memory for the report\n", r->me);
         return CLI_FAILED;
     }
-    run_report(r, s);
+    r->summary = s;
+    run_report(r, s, extra, user);
     r->evlog = NULL;
-    rc = run_files_commit(&r->files, ME);
-    int failed = s->nreasons > 0;
-    free(s);
+    int rc = run_files_commit(&r->files, r->me);
     if (rc != CLI_OK) {
         return rc;
     }
-    return failed ? RUN_VERDICT_FAILED : CLI_OK;
+    return s->nreasons > 0 ? RUN_VERDICT_FAILED : CLI_OK;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    static run r; /* large (the workers' storage): not on the stack; one run a process */
-    memset(&r, 0, sizeof r);
-    int rc = parse_args(argc, argv, &r.o);
+    run_args a;
+    int rc = parse_args(argc, argv, &a);
     if (rc != CLI_OK) {
         return rc == CLI_ARGS_HELP ? CLI_OK : rc;
     }
-    rc = run_main(&r);
-    run_close(&r);
+    run *r = calloc(1, sizeof *r); /* large (the workers' storage): not on the stack */
+    if (r == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    rc = run_open(r, &a.o, NULL, ME);
+    for (uint32_t f = 0; rc == CLI_OK && run_has_frame(r, f); f++) {
+        rc = run_frame(r, f);
+    }
+    if (rc == CLI_OK) {
+        rc = run_finish(r, NULL, NULL);
+    }
+    run_close(r);
+    free(r);
     return rc;
 }

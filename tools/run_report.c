@@ -107,6 +107,9 @@ void run_report_text(const run_report_in *in, const run_summary *s)
         printf("load failures: %" PRIu64 " (%s)%s\n", t->failures, s->failed,
                in->allow_load_failures ? "; allowed by --allow-load-failures: the run degraded and continued" : "");
     }
+    if (in->extra != NULL) {
+        in->extra(stdout, 0, in->extra_user);
+    }
     if (s->nreasons == 0) {
         printf("verdict: ok (every budget held, no frame over its limits)\n");
     } else {
@@ -193,6 +196,9 @@ void run_report_json(const run_report_in *in, const run_summary *s)
         fprintf(f, ", \"frame\": %" PRIu64 "}", e->frame);
     }
     fprintf(f, "]},\n");
+    if (in->extra != NULL) {
+        in->extra(f, 1, in->extra_user);
+    }
     fprintf(f, "  \"verdict\": {\"ok\": %s, \"reasons\": [", s->nreasons ? "false" : "true");
     for (uint32_t i = 0; i < s->nreasons; i++) {
         fprintf(f, "%s", i ? ", " : "");

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sluice/sluice.h"
 
@@ -42,6 +43,11 @@ typedef struct run_report_in {
     uint64_t wall_ns;
     uint64_t frame_budget_ns;       /* 0: none */
     int allow_load_failures;
+    /* NULL, or a command's own part of the report, before the verdict: lines
+     * of text, or (json 1) members of the JSON object, each line
+     * "  \"name\": value,\n". */
+    void (*extra)(FILE *f, int json, void *user);
+    void *extra_user;
 } run_report_in;
 
 /* The stream's first failed loads, at most RUN_FAILED_NAMED_MAX. */

@@ -1,0 +1,596 @@
+/* sluice render: stream a workload exactly as `sluice run` does on the
+ * Vulkan backend (run.h: the same run, the same eviction log) and draw
+ * every frame with the reference renderer (sluice/render.h) into its own
+ * target, headless; every K-th frame and the last are written as PNG
+ * (png_write.h), and a contact sheet of them.
+ *
+ * A frame: after slc_stream_end_frame (run's frame hook), the frame's
+ * resolved requests go to the renderer, which records into the command
+ * buffer of the frame's slot (one a frame in flight, from a command pool
+ * made with the backend's allocator and device table); it is submitted on
+ * the backend's queue, then slc_vulkan_end_frame. A slot's frame is read
+ * back (figures, and pixels when written) once it has retired: when the
+ * slot comes round again (the stream's begin_frame has waited for it) or,
+ * for the last frames, after slc_vulkan_wait_frame.
+ *
+ * The view: the built-in camera's (camera_get_view: its eye and direction,
+ * aspect from --size); with --trace, which carries no camera, a fixed
+ * overview of the scene's bounds (camera_overview).
+ *
+ * Memory: the renderer's block is allocated before streaming starts and
+ * charged by the renderer to `cpu/render`, its buffers to `gpu/render`; a
+ * profile without either is refused. The contact sheet's cells are
+ * allocated at the start for the frames to be written (a trace without a
+ * frame count grows them). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "png_write.h"
+#include "run.h"
+
+#ifdef SLUICE_HAVE_RENDER
+#include <volk.h>
+
+#include "sluice/render.h"
+#include "sluice/vulkan.h"
+#endif
+
+#define ME "sluice render"
+#define RENDER_USAGE "usage: sluice render PACK -o DIR [options] (sluice render --help: every option)\n"
+#define RENDER_EVERY_DEFAULT 30u
+#define RENDER_SIZE_LIMIT 16384u /* SLC_RENDER_SIZE_MAX, in a build without the renderer too */
+#define CONTACT_COLUMNS 4u
+#define CONTACT_CELL_W 256u
+#define PATH_BYTES 4096u
+
+static const char usage_head[] =
+    "usage: sluice render PACK -o DIR [options]\n"
+    "\n"
+    "Streams a workload through PACK as `sluice run` does, on the Vulkan backend, and draws\n"
+    "every frame with the reference renderer (vertex pulling from the page pool) into its\n"
+    "own target. Every K-th frame and the last are written to DIR as frame-NNNNN.png (NNNNN\n"
+    "the frame, from 0), and DIR/contact.png shows them in order, 4 a row. The report is\n"
+    "run's, plus the frames rendered and written, the GPU time a frame and what was drawn.\n"
+    "\n"
+    "options (render's own):\n"
+    "  -o, --output DIR      the folder for the PNG files (created if missing)\n"
+    "  --size WxH            the image (default: the profile's [render] width and height,\n"
+    "                        else 1280x720; each side 1..16384 and the device's limit)\n"
+    "  --every K             write every K-th frame (default 30; the last always)\n"
+    "  --tint lod            colour each cluster by the LOD it was served at, striped\n"
+    "                        where it was served coarser than asked (README: the palette)\n"
+    "\n"
+    "options (run's):\n";
+
+static const char usage_tail[] =
+    "  -h, --help            this text\n"
+    "\n"
+    "With --trace the view is a fixed overview of the scene's bounds (a trace has no\n"
+    "camera); otherwise it is the built-in camera's. The renderer's memory is charged to the\n"
+    "profile's cpu/render and gpu/render budgets, which it must declare. Each PNG is\n"
+    "written through a temporary renamed over its target: a failed write leaves an\n"
+    "existing file as it was.\n"
+    "\n"
+    "exit codes: as sluice run's (0 the verdict holds; 1 input judged bad or the run failed;\n"
+    "2 bad command line; 3 a file not readable or writable; 4 the verdict failed)\n";
+
+typedef struct render_opts {
+    const char *out_dir;
+    const char *size;  /* "WxH", NULL: the profile's or the default */
+    uint32_t width, height;
+    uint64_t every;
+    int tint; /* index in tint_names: 0 none (not an option value), 1 lod */
+} render_opts;
+
+static const char *const tint_choices[] = {"lod", NULL};
+
+/* "WxH" with each side in 1..RENDER_SIZE_LIMIT. */
+static int parse_size(const char *s, uint32_t *w, uint32_t *h)
+{
+    const char *x = strchr(s, 'x');
+    if (x == NULL || x == s || x[1] == '\0' || strlen(s) > 32) {
+        return 0;
+    }
+    char a[40];
+    memcpy(a, s, (size_t)(x - s));
+    a[x - s] = '\0';
+    uint64_t wv, hv;
+    if (!cli_parse_u64(a, UINT32_MAX, &wv) || !cli_parse_u64(x + 1, UINT32_MAX, &hv)) {
+        return 0;
+    }
+    *w = (uint32_t)wv;
+    *h = (uint32_t)hv;
+    return 1;
+}
+
+/* Returns CLI_OK, CLI_USAGE (printed), or CLI_ARGS_HELP after the help. */
+static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    cli_opt table[RUN_ARGS_MAX + 8];
+    int tint = -1;
+    ro->every = RENDER_EVERY_DEFAULT;
+    size_t n = 0;
+    table[n++] = (cli_opt){.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &ro->out_dir,
+                           .arg = "DIR"};
+    table[n++] = (cli_opt){.name = "--size", .kind = CLI_OPT_STRING, .dest = &ro->size, .arg = "WxH"};
+    table[n++] = (cli_opt){.name = "--every", .kind = CLI_OPT_U64, .dest = &ro->every, .min = 1, .max = UINT32_MAX,
+                           .bad = "{opt} '{value}': expected a count in 1..{max}", .arg = "K"};
+    table[n++] = (cli_opt){.name = "--tint", .kind = CLI_OPT_ENUM, .dest = &tint, .choices = tint_choices,
+                           .bad = "{opt} '{value}': expected lod", .arg = "T"};
+    n += run_args_table(a, table + n, RUN_ARGS_MAX);
+    size_t operands = 0;
+    const cli_args spec = {.me = ME, .opts = table, .count = n, .operands = &a->o.pack_path, .max_operands = 1,
+                           .operand_count = &operands, .missing = "{opt} needs a value",
+                           .unknown = "unexpected argument '{value}'", .usage = RENDER_USAGE,
+                           .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc == CLI_ARGS_HELP) {
+        fputs(usage_head, stdout);
+        cli_args_print_options(stdout, &spec); /* run's: render's own have no help entry, they are above */
+        fputs(usage_tail, stdout);
+    }
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if ((rc = run_args_finish(a, ME, RENDER_USAGE)) != CLI_OK) {
+        return rc;
+    }
+    ro->tint = tint + 1;
+    if (ro->out_dir == NULL) {
+        return cli_usage_error(ME, RENDER_USAGE, "no -o DIR given (the folder for the frames)");
+    }
+    if (ro->size != NULL) {
+        if (!parse_size(ro->size, &ro->width, &ro->height)) {
+            return cli_usage_error(ME, RENDER_USAGE, "--size '%s': expected WIDTHxHEIGHT, as 1280x720", ro->size);
+        }
+        if (ro->width == 0 || ro->height == 0 || ro->width > RENDER_SIZE_LIMIT || ro->height > RENDER_SIZE_LIMIT) {
+            return cli_usage_error(ME, RENDER_USAGE, "--size '%s': width and height must each be in 1..%u", ro->size,
+                                   RENDER_SIZE_LIMIT);
+        }
+    }
+    if (strcmp(a->o.backend, "host") == 0) {
+        return cli_usage_error(ME, RENDER_USAGE,
+                               "--backend host: the renderer draws from the Vulkan backend's page pool");
+    }
+    a->o.backend = "vulkan"; /* auto means Vulkan here: no fallback to the host backend */
+    return CLI_OK;
+}
+
+/* DIR exists as a folder (made if missing, one level) and a file can be
+ * created in it: CLI_OK, or CLI_IO with the reason printed. */
+static int prepare_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+            fprintf(stderr, ME ": %s: cannot create the folder: %s\n", dir, strerror(errno));
+            return CLI_IO;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, ME ": %s: not a folder\n", dir);
+        return CLI_IO;
+    }
+    char probe[PATH_BYTES], err[PATH_BYTES + 200];
+    snprintf(probe, sizeof probe, "%s/contact.png", dir);
+    atomic_file a;
+    if (atomic_file_open(&a, probe, err, sizeof err) != 0) {
+        fprintf(stderr, ME ": %s\n", err);
+        return CLI_IO;
+    }
+    atomic_file_abort(&a);
+    return CLI_OK;
+}
+
+#ifdef SLUICE_HAVE_RENDER
+
+/* A frame slot: the frame submitted in it, not read back yet. */
+typedef struct render_slot {
+    int used;
+    int write;      /* its image goes to a PNG */
+    uint32_t f;     /* the workload's frame */
+    uint64_t frame; /* the stream's */
+} render_slot;
+
+typedef struct render_state {
+    render_opts ro;
+    slc_render_desc desc;
+    uint32_t width, height;
+    /* the device */
+    slc_vulkan *vk;
+    const struct VolkDeviceTable *dt;
+    const VkAllocationCallbacks *alloc;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd[SLC_FRAMES_IN_FLIGHT_MAX];
+    uint32_t fif;
+    /* the renderer */
+    void *mem;
+    slc_render *ren;
+    slc_stream_span *spans;
+    uint32_t span_cap;
+    int overview; /* --trace: one fixed view */
+    camera_view view;
+    render_slot slot[SLC_FRAMES_IN_FLIGHT_MAX];
+    /* what was drawn */
+    uint32_t rendered, written, untimed, add_refused;
+    run_hist gpu_ns, triangles, clusters;
+    png_sheet sheet;
+    char contact[PATH_BYTES];
+} render_state;
+
+static int vk_failed(const char *call, VkResult res)
+{
+    fprintf(stderr, ME ": %s failed (%s)\n", call, slc_vulkan_result_name(res));
+    return CLI_FAILED;
+}
+
+/* Hook: after the store and the stream are up, before streaming. */
+static int render_start(void *user, run *r)
+{
+    render_state *rs = user;
+    rs->vk = r->vk;
+    slc_budgets *b = slc_memory_budgets(r->mem);
+    static const char *const needed[] = {"cpu/render", "gpu/render"};
+    for (size_t i = 0; i < 2; i++) {
+        slc_budget_id id;
+        if (slc_budgets_scan(b, needed[i], &id) != SLC_OK) {
+            fprintf(stderr,
+                    ME ": profile '%s' declares no %s budget (the renderer's memory is charged to cpu/render and "
+                       "gpu/render)\n",
+                    r->prof.name, needed[i]);
+            return CLI_FAILED;
+        }
+    }
+    memset(&rs->desc, 0, sizeof rs->desc);
+    slc_render_desc_from_profile(&rs->desc, &r->prof);
+    if (rs->ro.size != NULL) {
+        rs->desc.width = rs->ro.width;
+        rs->desc.height = rs->ro.height;
+    }
+    rs->width = rs->desc.width ? rs->desc.width : SLC_RENDER_DEFAULT_WIDTH;
+    rs->height = rs->desc.height ? rs->desc.height : SLC_RENDER_DEFAULT_HEIGHT;
+    rs->desc.budgets = b;
+    rs->desc.log = cli_stderr_logger;
+    size_t fp = slc_render_footprint(&rs->desc, r->pack);
+    if (fp == 0) {
+        fprintf(stderr, ME ": a target of %ux%u cannot be rendered (at most %u a side)\n", rs->width, rs->height,
+                SLC_RENDER_SIZE_MAX);
+        return CLI_FAILED;
+    }
+    rs->mem = aligned_alloc(SLC_RENDER_ALIGN, (fp + SLC_RENDER_ALIGN - 1u) & ~(size_t)(SLC_RENDER_ALIGN - 1u));
+    const slc_pack_header *h = slc_pack_get_header(r->pack);
+    rs->span_cap = h->span_count ? h->span_count : 1u;
+    rs->spans = malloc(sizeof *rs->spans * rs->span_cap);
+    if (rs->mem == NULL || rs->spans == NULL) {
+        fprintf(stderr, ME ": out of memory for the renderer\n");
+        return CLI_FAILED;
+    }
+    slc_status st = slc_render_init(rs->mem, fp, &rs->desc, rs->vk, r->pack, &rs->ren);
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": the renderer cannot start on profile '%s' at %ux%u (%s; see above)\n", r->prof.name,
+                rs->width, rs->height, slc_status_name(st));
+        rs->ren = NULL;
+        return CLI_FAILED;
+    }
+    slc_vulkan_info info;
+    slc_vulkan_get_info(rs->vk, &info);
+    rs->device = info.device;
+    rs->queue = info.queue;
+    rs->fif = info.frames_in_flight;
+    rs->dt = slc_vulkan_get_device_table(rs->vk);
+    rs->alloc = slc_vulkan_get_allocator(rs->vk);
+    const VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                        .queueFamilyIndex = info.queue_family};
+    VkResult res = rs->dt->vkCreateCommandPool(rs->device, &pi, rs->alloc, &rs->pool);
+    if (res != VK_SUCCESS) {
+        rs->pool = VK_NULL_HANDLE;
+        return vk_failed("vkCreateCommandPool", res);
+    }
+    const VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                            .commandPool = rs->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                            .commandBufferCount = rs->fif};
+    if ((res = rs->dt->vkAllocateCommandBuffers(rs->device, &ai, rs->cmd)) != VK_SUCCESS) {
+        return vk_failed("vkAllocateCommandBuffers", res);
+    }
+    /* The frames to write, for the contact sheet's cells: known for the
+     * camera and for a trace that declares its frames. */
+    uint32_t frames = workload_frames(&r->wl);
+    uint32_t expected = frames ? (uint32_t)((frames - 1u) / rs->ro.every + 2u) : 16u;
+    uint32_t cell_h = (uint32_t)((uint64_t)CONTACT_CELL_W * rs->height / rs->width);
+    if (png_sheet_init(&rs->sheet, CONTACT_CELL_W, cell_h ? cell_h : 1u, CONTACT_COLUMNS, expected) != 0) {
+        fprintf(stderr, ME ": out of memory for the contact sheet\n");
+        return CLI_FAILED;
+    }
+    snprintf(rs->contact, sizeof rs->contact, "%s/contact.png", rs->ro.out_dir);
+    rs->overview = r->o.trace_path != NULL;
+    if (rs->overview) {
+        float lo[3], hi[3];
+        if (camera_scene_bounds(r->pack, lo, hi) != 0) {
+            fprintf(stderr, ME ": pack '%s' has no objects to look at\n", r->pack_name);
+            return CLI_FAILED;
+        }
+        camera_overview(lo, hi, r->o.cam.fov_deg, (float)rs->width / (float)rs->height, &rs->view);
+    }
+    return CLI_OK;
+}
+
+/* Reads back the slot's frame (retired, or waited for): its figures, and
+ * its image into a PNG and the contact sheet when it is one to write. */
+static int collect(render_state *rs, render_slot *sl)
+{
+    slc_render_frame fr;
+    slc_status st = slc_render_get_frame(rs->ren, sl->frame, &fr);
+    if (st == SLC_E_FRAMES_IN_FLIGHT) {
+        if ((st = slc_vulkan_wait_frame(rs->vk, sl->frame, 10ull * 1000000000ull)) != SLC_OK) {
+            fprintf(stderr, ME ": frame %u: the GPU did not finish it (%s)\n", sl->f, slc_status_name(st));
+            return CLI_FAILED;
+        }
+        st = slc_render_get_frame(rs->ren, sl->frame, &fr);
+    }
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": frame %u: the renderer's figures cannot be read (%s)\n", sl->f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    sl->used = 0;
+    rs->rendered++;
+    if (fr.timed) {
+        run_hist_add(&rs->gpu_ns, fr.gpu_ns);
+    } else {
+        rs->untimed++;
+    }
+    run_hist_add(&rs->triangles, fr.triangles);
+    run_hist_add(&rs->clusters, fr.clusters_drawn);
+    if (!sl->write) {
+        return CLI_OK;
+    }
+    slc_render_image img;
+    if ((st = slc_render_read(rs->ren, sl->frame, &img)) != SLC_OK) {
+        fprintf(stderr, ME ": frame %u: the image cannot be read back (%s)\n", sl->f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    char path[PATH_BYTES], err[PATH_BYTES + 200];
+    snprintf(path, sizeof path, "%s/frame-%05u.png", rs->ro.out_dir, sl->f);
+    if (png_write_rgba(path, img.rgba, img.width, img.height, img.stride, err, sizeof err) != 0) {
+        fprintf(stderr, ME ": %s\n", err);
+        return CLI_IO;
+    }
+    if (png_sheet_add(&rs->sheet, img.rgba, img.width, img.height, img.stride) != 0) {
+        fprintf(stderr, ME ": out of memory for the contact sheet\n");
+        return CLI_FAILED;
+    }
+    rs->written++;
+    return CLI_OK;
+}
+
+/* Hook: frame f ended on the stream. */
+static int render_frame(void *user, run *r, uint32_t f, uint64_t frame)
+{
+    render_state *rs = user;
+    render_slot *sl = &rs->slot[frame % rs->fif];
+    int rc;
+    if (sl->used && (rc = collect(rs, sl)) != CLI_OK) {
+        return rc;
+    }
+    slc_render_view v;
+    memset(&v, 0, sizeof v);
+    if (!rs->overview) {
+        camera_get_view(&r->wl.cam, (float)rs->width / (float)rs->height, &rs->view);
+    }
+    memcpy(v.view_proj, rs->view.view_proj, sizeof v.view_proj);
+    memcpy(v.eye, rs->view.eye, sizeof v.eye);
+    v.tint = rs->ro.tint == 1 ? SLC_RENDER_TINT_LOD : SLC_RENDER_TINT_NONE;
+    v.clear[0] = 0.08f;
+    v.clear[1] = 0.09f;
+    v.clear[2] = 0.11f;
+    v.clear[3] = 1.0f;
+    slc_status st = slc_render_begin(rs->ren, frame, &v);
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": frame %u: the renderer refused to begin it (%s)\n", f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    const uint32_t results = slc_stream_result_count(r->s);
+    for (uint32_t i = 0; i < results; i++) {
+        slc_stream_result res;
+        if (slc_stream_resident(r->s, i, &res, rs->spans, rs->span_cap) != SLC_OK) {
+            continue; /* cannot happen: the buffer holds every span of the pack */
+        }
+        if (slc_render_add(rs->ren, &res, rs->spans) == SLC_E_CAPACITY) {
+            rs->add_refused++; /* the frame's lists are full: what was added still draws */
+        }
+    }
+    VkCommandBuffer cmd = rs->cmd[frame % rs->fif];
+    VkResult vr = rs->dt->vkResetCommandBuffer(cmd, 0);
+    const VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                         .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    if (vr != VK_SUCCESS || (vr = rs->dt->vkBeginCommandBuffer(cmd, &bi)) != VK_SUCCESS) {
+        return vk_failed("vkBeginCommandBuffer", vr);
+    }
+    if ((st = slc_render_record(rs->ren, cmd)) != SLC_OK) {
+        (void)rs->dt->vkEndCommandBuffer(cmd);
+        fprintf(stderr, ME ": frame %u: the renderer cannot record it (%s)\n", f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    if ((vr = rs->dt->vkEndCommandBuffer(cmd)) != VK_SUCCESS) {
+        return vk_failed("vkEndCommandBuffer", vr);
+    }
+    const VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    if ((vr = rs->dt->vkQueueSubmit(rs->queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) {
+        return vk_failed("vkQueueSubmit", vr);
+    }
+    if ((st = slc_vulkan_end_frame(rs->vk, frame)) != SLC_OK) {
+        fprintf(stderr, ME ": frame %u: slc_vulkan_end_frame failed (%s)\n", f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    *sl = (render_slot){1, f % rs->ro.every == 0 || !run_has_frame(r, f + 1u), f, frame};
+    return CLI_OK;
+}
+
+/* The frames still in flight after the last one, oldest first. */
+static int collect_rest(render_state *rs)
+{
+    for (;;) {
+        render_slot *oldest = NULL;
+        for (uint32_t i = 0; i < rs->fif; i++) {
+            if (rs->slot[i].used && (oldest == NULL || rs->slot[i].frame < oldest->frame)) {
+                oldest = &rs->slot[i];
+            }
+        }
+        if (oldest == NULL) {
+            return CLI_OK;
+        }
+        int rc = collect(rs, oldest);
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
+}
+
+/* The report's render part (run_report_in.extra). */
+static void render_report(FILE *f, int json, void *user)
+{
+    const render_state *rs = user;
+    const int timed = rs->untimed == 0 && rs->rendered > 0;
+    const uint64_t p50 = run_hist_percentile(&rs->gpu_ns, 50), p95 = run_hist_percentile(&rs->gpu_ns, 95);
+    const uint64_t tri = run_hist_percentile(&rs->triangles, 50), cl = run_hist_percentile(&rs->clusters, 50);
+    if (json) {
+        fprintf(f, "  \"render\": {\"frames_rendered\": %u, \"frames_written\": %u, \"width\": %u, \"height\": %u"
+                   ", \"every\": %" PRIu64 ", \"tint\": ",
+                rs->rendered, rs->written, rs->width, rs->height, rs->ro.every);
+        esc_json(f, rs->ro.tint == 1 ? "lod" : "none");
+        fprintf(f, ",\n    \"gpu_ns\": ");
+        if (timed) {
+            fprintf(f, "{\"p50\": %" PRIu64 ", \"p95\": %" PRIu64 ", \"max\": %" PRIu64 "}", p50, p95,
+                    rs->gpu_ns.max);
+        } else {
+            fprintf(f, "null");
+        }
+        fprintf(f, ", \"triangles_p50\": %" PRIu64 ", \"clusters_p50\": %" PRIu64 ", \"requests_not_drawn\": %u"
+                   ",\n    \"output\": ",
+                tri, cl, rs->add_refused);
+        esc_json(f, rs->ro.out_dir);
+        fprintf(f, ", \"contact_sheet\": ");
+        esc_json(f, rs->contact);
+        fprintf(f, "},\n");
+        return;
+    }
+    fprintf(f, "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
+               "sheet %s\n",
+            rs->rendered, rs->width, rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "", rs->written, rs->ro.every,
+            rs->ro.out_dir, rs->contact);
+    if (timed) {
+        fprintf(f, "render GPU time a frame: p50 %.3f ms, p95 %.3f ms, max %.3f ms\n", (double)p50 / 1e6,
+                (double)p95 / 1e6, (double)rs->gpu_ns.max / 1e6);
+    } else {
+        fprintf(f, "render GPU time a frame: not measured (the queue has no timestamps)\n");
+    }
+    fprintf(f, "render drawn a frame (median): %" PRIu64 " triangles, %" PRIu64 " clusters\n", tri, cl);
+    if (rs->add_refused) {
+        fprintf(f, "render: %u requests not drawn (the frame's draw or placement list was full: [render] max_draws, "
+                   "max_placements)\n",
+                rs->add_refused);
+    }
+}
+
+static void render_close(render_state *rs)
+{
+    if (rs->ren != NULL) {
+        slc_render_deinit(rs->ren); /* waits for its frames */
+        rs->ren = NULL;
+    }
+    if (rs->pool != VK_NULL_HANDLE) {
+        if (rs->vk != NULL) {
+            slc_vulkan_info info;
+            slc_vulkan_get_info(rs->vk, &info);
+            (void)rs->dt->vkQueueWaitIdle(info.queue);
+        }
+        rs->dt->vkDestroyCommandPool(rs->device, rs->pool, rs->alloc);
+        rs->pool = VK_NULL_HANDLE;
+    }
+    free(rs->mem);
+    rs->mem = NULL;
+    free(rs->spans);
+    rs->spans = NULL;
+    png_sheet_free(&rs->sheet);
+}
+
+static int render_main(run *r, render_state *rs, const run_opts *o)
+{
+    const run_hooks hooks = {render_start, render_frame, rs};
+    int rc = prepare_dir(rs->ro.out_dir);
+    if (rc == CLI_OK) {
+        rc = run_open(r, o, &hooks, ME);
+    }
+    for (uint32_t f = 0; rc == CLI_OK && run_has_frame(r, f); f++) {
+        rc = run_frame(r, f);
+    }
+    if (rc == CLI_OK) {
+        rc = collect_rest(rs);
+    }
+    if (rc == CLI_OK) {
+        char err[PATH_BYTES + 200];
+        if (png_sheet_write(&rs->sheet, rs->contact, err, sizeof err) != 0) {
+            fprintf(stderr, ME ": %s\n", err);
+            rc = CLI_IO;
+        }
+    }
+    if (rc == CLI_OK) {
+        rc = run_finish(r, render_report, rs);
+    }
+    return rc;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    run_args a;
+    render_state *rs = calloc(1, sizeof *rs);
+    if (rs == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    int rc = parse_args(argc, argv, &a, &rs->ro);
+    if (rc != CLI_OK) {
+        free(rs);
+        return rc == CLI_ARGS_HELP ? CLI_OK : rc;
+    }
+    run *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        free(rs);
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    rc = render_main(r, rs, &a.o);
+    render_close(rs);
+    run_close(r);
+    free(r);
+    free(rs);
+    return rc;
+}
+
+#else /* no renderer in this build */
+
+int cmd_render(int argc, char **argv)
+{
+    run_args a;
+    render_opts ro;
+    int rc = parse_args(argc, argv, &a, &ro);
+    if (rc != CLI_OK) {
+        return rc == CLI_ARGS_HELP ? CLI_OK : rc;
+    }
+    if ((rc = prepare_dir(ro.out_dir)) != CLI_OK) {
+        return rc;
+    }
+    fprintf(stderr, ME ": this build has no renderer (it needs the Vulkan backend: SLUICE_VULKAN=ON)\n");
+    return CLI_FAILED;
+}
+
+#endif
