@@ -448,3 +448,107 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
     fputs("</svg>\n", f);
     return ferror(f) ? -1 : 0;
 }
+
+/* --- a session ------------------------------------------------------------------------- */
+
+int quality_session_open(quality_session *q, const quality_info *info, const char *json_path, const char *svg_path,
+                         const char *const *inputs, size_t ninputs, const char *me)
+{
+    memset(&q->json_file, 0, sizeof q->json_file);
+    memset(&q->svg_file, 0, sizeof q->svg_file);
+    q->info = *info;
+    q->json_path = json_path;
+    q->svg_path = svg_path;
+    q->open = 0;
+    quality_series_init(&q->series);
+    const char *outs[2] = {json_path, svg_path};
+    for (int k = 0; k < 2; k++) {
+        if (outs[k] == NULL) {
+            continue;
+        }
+        int i = atomic_file_find_input(outs[k], inputs, ninputs);
+        if (i >= 0) {
+            fprintf(stderr, "%s: %s: is an input (%s); refusing to overwrite it\n", me, outs[k], inputs[i]);
+            return -1;
+        }
+        if (k == 1 && json_path != NULL && atomic_file_same(outs[1], outs[0])) {
+            fprintf(stderr, "%s: %s: named by both --json and --svg\n", me, outs[1]);
+            return -1;
+        }
+    }
+    char err[512];
+    if (json_path != NULL && atomic_file_open(&q->json_file, json_path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", me, err);
+        return -1;
+    }
+    if (svg_path != NULL && atomic_file_open(&q->svg_file, svg_path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", me, err);
+        quality_session_abort(q);
+        return -1;
+    }
+    if (json_path != NULL) {
+        quality_json_begin(&q->json, q->json_file.f, &q->info);
+    }
+    q->open = 1;
+    return 0;
+}
+
+int quality_session_frame(quality_session *q, uint32_t f, const quality_image *a, const quality_image *ref,
+                          quality_frame *fr, const char *me)
+{
+    quality_frame x;
+    memset(&x, 0, sizeof x);
+    if (quality_compare(a, ref, q->info.threshold, &x) != 0) {
+        fprintf(stderr, "%s: frame %" PRIu32 ": the images differ in size (%" PRIu32 "x%" PRIu32 " against %" PRIu32
+                "x%" PRIu32 ")\n", me, f, a->width, a->height, ref->width, ref->height);
+        return -1;
+    }
+    x.frame = f;
+    quality_series_add(&q->series, &x);
+    if (q->json_path != NULL) {
+        quality_json_frame(&q->json, &x);
+    }
+    if (fr != NULL) {
+        *fr = x;
+    }
+    return 0;
+}
+
+int quality_session_finish(quality_session *q, FILE *report, quality_summary *out, const char *me)
+{
+    quality_summary s;
+    quality_series_summarise(&q->series, &s);
+    if (out != NULL) {
+        *out = s;
+    }
+    char line[320];
+    quality_format_summary(&s, line, sizeof line);
+    fprintf(report, "%s\n", line);
+    char msg[320];
+    const int fails = quality_check_floor(&s, q->info.min_psnr_mdb, msg, sizeof msg) != 0;
+    if (fails) {
+        fprintf(stderr, "%s: %s\n", me, msg);
+    }
+    char err[512];
+    if (q->json_path != NULL) {
+        (void)quality_json_end(&q->json, &q->info, &s); /* a write error fails the commit */
+    }
+    if (q->svg_path != NULL) {
+        (void)quality_write_svg(q->svg_file.f, &q->series, &q->info);
+    }
+    if ((q->json_path != NULL && atomic_file_commit(&q->json_file, err, sizeof err) != 0) ||
+        (q->svg_path != NULL && atomic_file_commit(&q->svg_file, err, sizeof err) != 0)) {
+        fprintf(stderr, "%s: %s\n", me, err);
+        quality_session_abort(q);
+        return -1;
+    }
+    q->open = 0;
+    return fails;
+}
+
+void quality_session_abort(quality_session *q)
+{
+    atomic_file_abort(&q->json_file);
+    atomic_file_abort(&q->svg_file);
+    q->open = 0;
+}

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "atomic_file.h"
 #include "sluice/pack.h"
 #include "sluice/profile.h"
 
@@ -171,6 +172,45 @@ typedef struct quality_json {
 void quality_json_begin(quality_json *j, FILE *f, const quality_info *info);
 void quality_json_frame(quality_json *j, const quality_frame *fr);
 int quality_json_end(quality_json *j, const quality_info *info, const quality_summary *q);
+
+/* A comparison over a run, for a command (sluice render --reference): the
+ * series, the JSON streamed to its file as frames pass and the SVG made at
+ * the end, both files through a temporary renamed over the target only when
+ * the command completes (atomic_file.h), so a failed command leaves the old
+ * files as they were. */
+typedef struct quality_session {
+    quality_info info;
+    quality_series series; /* large: allocate the session */
+    quality_json json;
+    atomic_file json_file, svg_file;
+    const char *json_path, *svg_path; /* NULL: not written */
+    int open;
+} quality_session;
+
+/* Opens the files (json_path, svg_path: NULL for none), refusing one that
+ * names one of inputs[0..ninputs) (NULL entries skipped). me names the
+ * command in messages. Returns 0, or -1 with "ME: PATH: ..." printed on
+ * stderr and nothing created. */
+int quality_session_open(quality_session *q, const quality_info *info, const char *json_path, const char *svg_path,
+                         const char *const *inputs, size_t ninputs, const char *me);
+
+/* Compares frame f of the budgeted run (a) with the reference's (ref) and
+ * adds it (frames in order). Returns 0, or -1 with "ME: frame F: the
+ * images differ in size (AxB against CxD)" printed. fr (may be NULL)
+ * receives the frame's figures. */
+int quality_session_frame(quality_session *q, uint32_t f, const quality_image *a, const quality_image *ref,
+                          quality_frame *fr, const char *me);
+
+/* After the last frame: the summary (out, may be NULL) and its line printed
+ * on report, the floor checked (its message on stderr when it fails), the
+ * files written and committed. Returns 0 when the floor holds, 1 when it
+ * does not (the files are still written: they show why), -1 when a file
+ * could not be written (printed; none is replaced). */
+int quality_session_finish(quality_session *q, FILE *report, quality_summary *out, const char *me);
+
+/* Removes the temporaries; the targets are left as they were. Safe after
+ * finish and on a zeroed session. */
+void quality_session_abort(quality_session *q);
 
 /* The SVG plot of PSNR over the frames: a title naming the pack and both
  * profiles, y-axis values in dB, frame numbers, the floor as a dashed line

@@ -8,6 +8,8 @@
  * timeline's PSNR row (tools/run_outputs.c). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "quality.h"
 #include "run_outputs.h"
@@ -643,6 +645,123 @@ static void test_timeline_psnr_row_only_when_compared(void **state)
     assert_true(isinf(timeline.p[0].psnr_db));
 }
 
+/* --- a session ------------------------------------------------------------------------------ */
+
+/* stderr captured into a file while fn runs, read back into err. */
+static char err_text[2048];
+
+static void stderr_begin(int *saved, FILE **tmp)
+{
+    fflush(stderr);
+    *tmp = tmpfile();
+    assert_non_null(*tmp);
+    *saved = dup(2);
+    assert_true(*saved >= 0);
+    assert_true(dup2(fileno(*tmp), 2) >= 0);
+}
+
+static const char *stderr_end(int saved, FILE *tmp)
+{
+    fflush(stderr);
+    assert_true(dup2(saved, 2) >= 0);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(err_text, 1, sizeof err_text - 1u, tmp);
+    err_text[n] = '\0';
+    fclose(tmp);
+    return err_text;
+}
+
+static quality_session session; /* large: off the stack */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1u, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_session_writes_files_and_fails_below_the_floor(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_quality.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char json[128], svg[128], input[128];
+    snprintf(json, sizeof json, "%s/q.json", dir);
+    snprintf(svg, sizeof svg, "%s/q.svg", dir);
+    snprintf(input, sizeof input, "%s/in.pack", dir);
+    FILE *f = fopen(json, "w");
+    fputs("old", f);
+    fclose(f);
+    f = fopen(input, "w");
+    fputs("pack", f);
+    fclose(f);
+    const char *inputs[] = {input, NULL};
+    int saved;
+    FILE *tmp;
+
+    /* an output naming an input: refused, nothing created */
+    stderr_begin(&saved, &tmp);
+    int rc = quality_session_open(&session, &hostile, input, NULL, inputs, 2, "sluice render");
+    const char *e = stderr_end(saved, tmp);
+    assert_int_equal(rc, -1);
+    char want[512];
+    snprintf(want, sizeof want, "sluice render: %s: is an input (%s); refusing to overwrite it\n", input, input);
+    assert_string_equal(e, want);
+    assert_string_equal(slurp(input), "pack");
+    /* a folder that does not exist */
+    stderr_begin(&saved, &tmp);
+    rc = quality_session_open(&session, &hostile, json, "/no-such-dir/q.svg", inputs, 2, "sluice render");
+    e = stderr_end(saved, tmp);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(e, "sluice render: /no-such-dir/q.svg: cannot create"));
+    assert_string_equal(slurp(json), "old"); /* the json's temporary removed, the old file kept */
+
+    /* two frames, the second below the 30.5 dB floor */
+    assert_int_equal(quality_session_open(&session, &hostile, json, svg, inputs, 2, "sluice render"), 0);
+    img a, b;
+    img_fill(&a, 2, 2, 100);
+    img_fill(&b, 2, 2, 100);
+    quality_frame fr;
+    assert_int_equal(quality_session_frame(&session, 0, &a.q, &b.q, &fr, "sluice render"), 0);
+    assert_true(isinf(fr.psnr_db));
+    img_set(&b, 0, 0, 116, 116, 116);
+    assert_int_equal(quality_session_frame(&session, 1, &a.q, &b.q, &fr, "sluice render"), 0);
+    img c;
+    img_fill(&c, 3, 2, 100);
+    stderr_begin(&saved, &tmp);
+    rc = quality_session_frame(&session, 2, &a.q, &c.q, NULL, "sluice render");
+    e = stderr_end(saved, tmp);
+    assert_int_equal(rc, -1);
+    assert_string_equal(e, "sluice render: frame 2: the images differ in size (2x2 against 3x2)\n");
+    assert_string_equal(slurp(json), "old"); /* nothing replaced before finish */
+    char *report;
+    size_t report_len;
+    FILE *rf = open_memstream(&report, &report_len);
+    quality_summary q;
+    stderr_begin(&saved, &tmp);
+    rc = quality_session_finish(&session, rf, &q, "sluice render");
+    e = stderr_end(saved, tmp);
+    fclose(rf);
+    assert_int_equal(rc, 1);
+    assert_string_equal(report, "quality: PSNR min 30.07 dB (frame 1), p5 30.07 dB, median 30.07 dB; pixels over "
+                                "threshold: max 25.00% (frame 1)\n");
+    assert_string_equal(e, "sluice render: quality: frame 1 has PSNR 30.07 dB, below the profile's floor of 30.5 dB "
+                           "([quality] min_psnr_db)\n");
+    free(report);
+    assert_non_null(strstr(slurp(json), "\"floor\": {\"holds\": false, \"frame\": 1}}"));
+    assert_non_null(strstr(slurp(svg), "</svg>"));
+    quality_session_abort(&session); /* after finish: nothing to remove */
+    unlink(json);
+    unlink(svg);
+    unlink(input);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -664,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_json_escapes_names_and_writes_null_for_inf),
         cmocka_unit_test(test_svg_escapes_names_and_draws_the_floor),
         cmocka_unit_test(test_timeline_psnr_row_only_when_compared),
+        cmocka_unit_test(test_session_writes_files_and_fails_below_the_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
