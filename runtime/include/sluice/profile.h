@@ -3,7 +3,9 @@
  * A profile declares, for one target class, every budget and the sizes of
  * everything the runtime will ever hold: the GPU page size and count, the
  * staging size, the per-frame upload cap, frames in flight, worker threads
- * and table capacities. Its text format is documented in budgets/README.md.
+ * and table capacities; optionally the reference renderer's target size and
+ * per-frame lists ([render]) and the image-quality floor its frames must
+ * keep ([quality]). Its text format is documented in budgets/README.md.
  *
  * slc_profile is plain data. The parser reads a memory buffer, never
  * allocates, and rejects malformed input with "file:line: [section] key:
