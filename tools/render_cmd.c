@@ -324,20 +324,17 @@ static int render_start(void *user, run *r)
     return CLI_OK;
 }
 
-/* Reads back the slot's frame (retired, or waited for): its figures, and
+/* Reads back the slot's frame once it has retired (waiting for it): its figures, and
  * its image into a PNG and the contact sheet when it is one to write. */
 static int collect(render_state *rs, render_slot *sl)
 {
     slc_render_frame fr;
-    slc_status st = slc_render_get_frame(rs->ren, sl->frame, &fr);
-    if (st == SLC_E_FRAMES_IN_FLIGHT) {
-        if ((st = slc_vulkan_wait_frame(rs->vk, sl->frame, 10ull * 1000000000ull)) != SLC_OK) {
-            fprintf(stderr, ME ": frame %u: the GPU did not finish it (%s)\n", sl->f, slc_status_name(st));
-            return CLI_FAILED;
-        }
-        st = slc_render_get_frame(rs->ren, sl->frame, &fr);
-    }
+    slc_status st = slc_vulkan_wait_frame(rs->vk, sl->frame, 10ull * 1000000000ull); /* at once if retired */
     if (st != SLC_OK) {
+        fprintf(stderr, ME ": frame %u: the GPU did not finish it (%s)\n", sl->f, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    if ((st = slc_render_get_frame(rs->ren, sl->frame, &fr)) != SLC_OK) {
         fprintf(stderr, ME ": frame %u: the renderer's figures cannot be read (%s)\n", sl->f, slc_status_name(st));
         return CLI_FAILED;
     }

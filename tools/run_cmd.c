@@ -319,13 +319,16 @@ static int open_host_store(run *r)
 
 #ifdef SLUICE_HAVE_VULKAN
 /* --validate: every message of the validation layer printed and counted
- * (the verdict fails on any). */
+ * (the verdict fails on any). The loader's general messages (an ICD
+ * manifest whose library is absent) are not the application's errors. */
 static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                         VkDebugUtilsMessageTypeFlagsEXT types,
                                         const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     (void)severity;
-    (void)types;
+    if ((types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) == 0) {
+        return VK_FALSE;
+    }
     run *r = user;
     r->validation_messages++;
     fprintf(stderr, "%s: Vulkan validation: %s\n", r->me, data != NULL && data->pMessage ? data->pMessage : "?");
@@ -691,8 +694,9 @@ static int run_open_pack(run *r)
     if (rc != CLI_OK) {
         return rc;
     }
-    rc = cli_load_profile(r->o.profile_path, &r->prof);
-    if (rc != CLI_OK) {
+    if (r->o.profile != NULL) {
+        r->prof = *r->o.profile;
+    } else if ((rc = cli_load_profile(r->o.profile_path, &r->prof)) != CLI_OK) {
         return rc;
     }
     if (r->o.workers >= 0) {
@@ -772,7 +776,7 @@ static int run_start_stream(run *r)
     d.store = r->store;
     d.now_ns = slc_platform_now_ns;
     d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
-    d.telemetry_frames = 4;
+    d.telemetry_frames = RUN_TELEMETRY_FRAMES;
     d.log = &r->stream_log;
     if (r->prof.workers > 0) {
         slc_platform_workers_executor(&r->workers, &d.executor);
@@ -840,7 +844,7 @@ static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int 
     }
     if (r->o.svg != NULL) {
         run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
-                             r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns};
+                             r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns, r->prof.min_psnr_mdb};
         (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {
