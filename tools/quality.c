@@ -149,14 +149,15 @@ void quality_format_summary(const quality_summary *q, char *buf, size_t cap)
              quality_db(q->median_db, c, sizeof c), q->max_share * 100.0, q->max_share_frame);
 }
 
-int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, char *msg, size_t cap)
+int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const char *source, char *msg, size_t cap)
 {
     if (min_psnr_mdb == 0 || q->frames == 0 || !(q->min_db < (double)min_psnr_mdb / 1000.0)) {
         return 0;
     }
     char a[32];
-    snprintf(msg, cap, "quality: frame %" PRIu32 " has PSNR %s dB, below the profile's floor of %.3g dB ([quality] min_psnr_db)",
-             q->worst_frame, quality_db(q->min_db, a, sizeof a), (double)min_psnr_mdb / 1000.0);
+    snprintf(msg, cap, "quality: frame %" PRIu32 " has PSNR %s dB, below the floor of %g dB (%s)", q->worst_frame,
+             quality_db(q->min_db, a, sizeof a), (double)min_psnr_mdb / 1000.0,
+             source != NULL ? source : "the profile's [quality] min_psnr_db");
     return -1;
 }
 
@@ -323,23 +324,35 @@ void quality_json_frame(quality_json *j, const quality_frame *fr)
     fprintf(f, ", \"over_share\": %.6f, \"over_pixels\": %" PRIu64 "}", fr->share, fr->over);
 }
 
-int quality_json_end(quality_json *j, const quality_info *in, const quality_summary *q)
+void quality_json_summary(FILE *f, const quality_summary *q)
 {
-    FILE *f = j->f;
-    char msg[8];
-    const int holds = quality_check_floor(q, in->min_psnr_mdb, msg, sizeof msg) == 0;
-    fprintf(f, "],\n \"summary\": {\"frames\": %" PRIu32 ", \"min_psnr_db\": ", q->frames);
+    fprintf(f, "{\"frames\": %" PRIu32 ", \"min_psnr_db\": ", q->frames);
     json_db(f, q->min_db);
     fprintf(f, ", \"worst_frame\": %" PRIu32 ", \"p5_psnr_db\": ", q->worst_frame);
     json_db(f, q->p5_db);
     fputs(", \"median_psnr_db\": ", f);
     json_db(f, q->median_db);
-    fprintf(f, ", \"max_over_share\": %.6f, \"max_over_frame\": %" PRIu32 "},\n", q->max_share, q->max_share_frame);
-    if (holds) {
-        fputs(" \"floor\": {\"holds\": true, \"frame\": null}}\n", f);
+    fprintf(f, ", \"max_over_share\": %.6f, \"max_over_frame\": %" PRIu32 "}", q->max_share, q->max_share_frame);
+}
+
+void quality_json_floor(FILE *f, const quality_summary *q, uint32_t min_psnr_mdb)
+{
+    char msg[320];
+    if (quality_check_floor(q, min_psnr_mdb, NULL, msg, sizeof msg) == 0) {
+        fputs("{\"holds\": true, \"frame\": null}", f);
     } else {
-        fprintf(f, " \"floor\": {\"holds\": false, \"frame\": %" PRIu32 "}}\n", q->worst_frame);
+        fprintf(f, "{\"holds\": false, \"frame\": %" PRIu32 "}", q->worst_frame);
     }
+}
+
+int quality_json_end(quality_json *j, const quality_info *in, const quality_summary *q)
+{
+    FILE *f = j->f;
+    fputs("],\n \"summary\": ", f);
+    quality_json_summary(f, q);
+    fputs(",\n \"floor\": ", f);
+    quality_json_floor(f, q, in->min_psnr_mdb);
+    fputs("}\n", f);
     return ferror(f) ? -1 : 0;
 }
 
@@ -349,8 +362,11 @@ int quality_json_end(quality_json *j, const quality_info *in, const quality_summ
 #define SVG_PLOT_W 720.0
 #define SVG_PLOT_H 240.0
 #define SVG_AXIS_W 60.0
-#define SVG_TOP 50.0
+#define SVG_TOP 64.0
+#define SVG_INF_DY 10.0 /* identical frames: drawn this far above the plot */
 #define SVG_FONT_PX 11.0
+#define SVG_TITLE_PX 14.0
+#define SVG_GLYPH_EM 0.62 /* a byte's width, never short of DejaVu Sans Mono's 0.602 em */
 
 static void svg_text(FILE *f, double x, double y, const char *anchor, const char *cls, const char *s)
 {
@@ -389,8 +405,15 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
     const uint32_t n = s->frames ? s->frames : 1u;
     const uint32_t npts = s->frames ? (s->frames - 1u) / s->span + 1u : 0u;
     const double x0 = SVG_PAD + SVG_AXIS_W, y0 = SVG_TOP;
-    const double W = x0 + SVG_PLOT_W + SVG_PAD, H = y0 + SVG_PLOT_H + 3 * 14.0 + SVG_PAD;
-    char v[160], a[32], b[32];
+    char title[96], v[160], a[32], b[32];
+    snprintf(title, sizeof title, " \xe2\x80\x94 luminance PSNR, %" PRIu32 " frames%s", s->frames,
+             s->span > 1 ? " (each point the lowest of its frames)" : "");
+    const double title_w = (double)(strlen("sluice render: , profile  against ") + strlen(in->pack) +
+                                    strlen(in->profile) + strlen(in->reference) + strlen(title)) *
+                           SVG_TITLE_PX * SVG_GLYPH_EM;
+    double W = x0 + SVG_PLOT_W + SVG_PAD;
+    W = 2 * SVG_PAD + title_w > W ? 2 * SVG_PAD + title_w : W;
+    const double H = y0 + SVG_PLOT_H + 3 * 14.0 + SVG_PAD;
     quality_summary q;
     quality_series_summarise(s, &q);
 
@@ -399,14 +422,14 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
             "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"%.0f\">\n",
             W, H, W, H, SVG_FONT_PX);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n", f);
-    fprintf(f, "<text x=\"%.1f\" y=\"20\" font-size=\"14\" class=\"title\">sluice render: ", SVG_PAD);
+    fprintf(f, "<text x=\"%.1f\" y=\"20\" font-size=\"%.0f\" class=\"title\">sluice render: ", SVG_PAD, SVG_TITLE_PX);
     esc_xml(f, in->pack);
     fputs(", profile ", f);
     esc_xml(f, in->profile);
     fputs(" against ", f);
     esc_xml(f, in->reference);
-    fprintf(f, " \xe2\x80\x94 luminance PSNR, %" PRIu32 " frames%s</text>\n", s->frames,
-            s->span > 1 ? " (each point the lowest of its frames)" : "");
+    esc_xml(f, title);
+    fputs("</text>\n", f);
     snprintf(v, sizeof v, "min %s dB (frame %" PRIu32 "), median %s dB%s", quality_db(q.min_db, a, sizeof a),
              q.worst_frame, quality_db(q.median_db, b, sizeof b), in->min_psnr_mdb ? "; dashed: the floor" : "");
     svg_text(f, SVG_PAD, 36, NULL, "note", v);
@@ -416,16 +439,16 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
     static const double ticks_at[] = {0, 0.25, 0.5, 0.75, 1};
     for (int k = 0; k < 5; k++) {
         double y = y0 + SVG_PLOT_H - SVG_PLOT_H * ticks_at[k];
-        snprintf(v, sizeof v, "%.0f dB", top * ticks_at[k]);
+        snprintf(v, sizeof v, "%g dB", top * ticks_at[k]);
         svg_text(f, x0 - 4, y + 4, "end", "ytick", v);
         fprintf(f, "<path stroke=\"#e2e2e2\" d=\"M%.1f %.1fh%.1f\"/>\n", x0, y, SVG_PLOT_W);
     }
-    svg_text(f, x0 - 4, y0 - 6, "end", "ytick", "inf");
+    svg_text(f, x0 - 4, y0 - SVG_INF_DY + 4, "end", "ytick", "inf");
     fprintf(f, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" class=\"psnr\" points=\"");
     for (uint32_t k = 0; k < npts; k++) {
         uint32_t first = k * s->span, count = s->frames - first < s->span ? s->frames - first : s->span;
         double p = s->points[k];
-        double y = isinf(p) ? y0 - 6 : y0 + SVG_PLOT_H - SVG_PLOT_H * (p > top ? top : p) / top;
+        double y = isinf(p) ? y0 - SVG_INF_DY : y0 + SVG_PLOT_H - SVG_PLOT_H * (p > top ? top : p) / top;
         fprintf(f, "%.2f,%.2f ", x0 + SVG_PLOT_W * (first + 0.5 * count) / n, y);
     }
     fputs("\"/>\n", f);
@@ -435,7 +458,7 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-dasharray=\"4 3\" "
                 "class=\"floor\"/>\n",
                 x0, y, x0 + SVG_PLOT_W, y);
-        snprintf(v, sizeof v, "floor %.3g dB", floor_db);
+        snprintf(v, sizeof v, "floor %g dB", floor_db);
         svg_text(f, x0 + SVG_PLOT_W - 2, y - 3, "end", "floor", v);
     }
     const uint64_t step = (uint64_t)nice_ceil((double)n / 8.0);
@@ -521,11 +544,13 @@ int quality_session_finish(quality_session *q, FILE *report, quality_summary *ou
     if (out != NULL) {
         *out = s;
     }
-    char line[320];
-    quality_format_summary(&s, line, sizeof line);
-    fprintf(report, "%s\n", line);
+    if (report != NULL) {
+        char line[320];
+        quality_format_summary(&s, line, sizeof line);
+        fprintf(report, "%s\n", line);
+    }
     char msg[320];
-    const int fails = quality_check_floor(&s, q->info.min_psnr_mdb, msg, sizeof msg) != 0;
+    const int fails = quality_check_floor(&s, q->info.min_psnr_mdb, q->info.floor_source, msg, sizeof msg) != 0;
     if (fails) {
         fprintf(stderr, "%s: %s\n", me, msg);
     }

@@ -106,9 +106,10 @@ const char *quality_db(double db, char *buf, size_t cap);
 void quality_format_summary(const quality_summary *q, char *buf, size_t cap);
 
 /* The floor (milli-dB; 0: none) against the minimum. Returns 0 when it
- * holds, or -1 with "quality: frame N has PSNR X dB, below the profile's
- * floor of Y dB ([quality] min_psnr_db)" in msg. */
-int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, char *msg, size_t cap);
+ * holds, or -1 with "quality: frame N has PSNR X dB, below the floor of Y
+ * dB (SOURCE)" in msg, SOURCE naming where the floor came from (NULL: "the
+ * profile's [quality] min_psnr_db"). */
+int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const char *source, char *msg, size_t cap);
 
 /* The reference profile of base for a pack: base with a pool of the pack's
  * page size that holds every chunk besides the pages base's named
@@ -151,6 +152,7 @@ typedef struct quality_info {
     uint32_t width, height;
     uint32_t threshold;     /* levels of 255 */
     uint32_t min_psnr_mdb;  /* the floor; 0: none */
+    const char *floor_source; /* where it came from, in messages (NULL: the profile's [quality] min_psnr_db) */
 } quality_info;
 
 /* The JSON: begin, a frame at a time, then end with the summary:
@@ -172,6 +174,10 @@ typedef struct quality_json {
 void quality_json_begin(quality_json *j, FILE *f, const quality_info *info);
 void quality_json_frame(quality_json *j, const quality_frame *fr);
 int quality_json_end(quality_json *j, const quality_info *info, const quality_summary *q);
+
+/* The "summary" and "floor" objects alone, for a command's own report. */
+void quality_json_summary(FILE *f, const quality_summary *q);
+void quality_json_floor(FILE *f, const quality_summary *q, uint32_t min_psnr_mdb);
 
 /* A comparison over a run, for a command (sluice render --reference): the
  * series, the JSON streamed to its file as frames pass and the SVG made at
@@ -202,7 +208,7 @@ int quality_session_frame(quality_session *q, uint32_t f, const quality_image *a
                           quality_frame *fr, const char *me);
 
 /* After the last frame: the summary (out, may be NULL) and its line printed
- * on report, the floor checked (its message on stderr when it fails), the
+ * on report (NULL: not printed), the floor checked (its message on stderr when it fails), the
  * files written and committed. Returns 0 when the floor holds, 1 when it
  * does not (the files are still written: they show why), -1 when a file
  * could not be written (printed; none is replaced). */

@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "png_write.h"
+#include "quality.h"
 #include "run.h"
 
 #ifdef SLUICE_HAVE_RENDER
@@ -66,6 +67,14 @@ static const char usage_head[] =
     "  --every K             write every K-th frame (default 30; the last always)\n"
     "  --tint lod            colour each cluster by the LOD it was served at, striped\n"
     "                        where it was served coarser than asked (README: the palette)\n"
+    "  --reference           also render the workload under the profile's reference (a pool\n"
+    "                        of every chunk, every level pinned) and compare each frame:\n"
+    "                        luminance PSNR and pixels over --diff-threshold (-o optional)\n"
+    "  --quality-json FILE   with --reference: PSNR and pixels over a frame, and the summary\n"
+    "  --quality-svg FILE    with --reference: PSNR over the frames, the floor dashed\n"
+    "  --diff-threshold N    a pixel's luminance differs when by more than N of 255 (default 8)\n"
+    "  --psnr-threshold DB   the floor instead of the profile's [quality] min_psnr_db: a\n"
+    "                        frame below it fails the command (exit 4)\n"
     "\n"
     "options (run's):\n";
 
@@ -87,6 +96,11 @@ typedef struct render_opts {
     uint32_t width, height;
     uint64_t every;
     int tint; /* index in tint_names: 0 none (not an option value), 1 lod */
+    /* --reference: the same workload under the profile's reference (quality.h), compared frame by frame */
+    int reference;
+    const char *quality_json, *quality_svg;
+    uint64_t diff_threshold;
+    double psnr_floor; /* --psnr-threshold in dB; 0: the profile's [quality] min_psnr_db */
 } render_opts;
 
 static const char *const tint_choices[] = {"lod", NULL};
@@ -114,7 +128,7 @@ static int parse_size(const char *s, uint32_t *w, uint32_t *h)
 static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
 {
     memset(ro, 0, sizeof *ro);
-    cli_opt table[RUN_ARGS_MAX + 8];
+    cli_opt table[RUN_ARGS_MAX + 12];
     int tint = -1;
     ro->every = RENDER_EVERY_DEFAULT;
     size_t n = 0;
@@ -125,6 +139,15 @@ static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
                            .bad = "{opt} '{value}': expected a count in 1..{max}", .arg = "K"};
     table[n++] = (cli_opt){.name = "--tint", .kind = CLI_OPT_ENUM, .dest = &tint, .choices = tint_choices,
                            .bad = "{opt} '{value}': expected lod", .arg = "T"};
+    ro->diff_threshold = QUALITY_DIFF_THRESHOLD_DEFAULT;
+    table[n++] = (cli_opt){.name = "--reference", .kind = CLI_OPT_FLAG, .dest = &ro->reference};
+    table[n++] = (cli_opt){.name = "--quality-json", .kind = CLI_OPT_STRING, .dest = &ro->quality_json, .arg = "FILE"};
+    table[n++] = (cli_opt){.name = "--quality-svg", .kind = CLI_OPT_STRING, .dest = &ro->quality_svg, .arg = "FILE"};
+    table[n++] = (cli_opt){.name = "--diff-threshold", .kind = CLI_OPT_U64, .dest = &ro->diff_threshold, .max = 255,
+                           .bad = "{opt} '{value}': expected levels in 0..{max}", .arg = "N"};
+    table[n++] = (cli_opt){.name = "--psnr-threshold", .kind = CLI_OPT_DOUBLE, .dest = &ro->psnr_floor, .dmin = 0,
+                           .open_min = 1, .dmax = 1000, .bad = "{opt} '{value}': expected dB above 0, at most 1000",
+                           .arg = "DB"};
     n += run_args_table(a, table + n, RUN_ARGS_MAX);
     size_t operands = 0;
     const cli_args spec = {.me = ME, .opts = table, .count = n, .operands = &a->o.pack_path, .max_operands = 1,
@@ -144,7 +167,10 @@ static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
         return rc;
     }
     ro->tint = tint + 1;
-    if (ro->out_dir == NULL) {
+    if (!ro->reference && (ro->quality_json != NULL || ro->quality_svg != NULL || ro->psnr_floor > 0)) {
+        return cli_usage_error(ME, RENDER_USAGE, "--quality-json, --quality-svg and --psnr-threshold need --reference");
+    }
+    if (ro->out_dir == NULL && !ro->reference) {
         return cli_usage_error(ME, RENDER_USAGE, "no -o DIR given (the folder for the frames)");
     }
     if (ro->size != NULL) {
@@ -225,6 +251,13 @@ typedef struct render_state {
     run_hist gpu_ns, triangles, clusters;
     png_sheet sheet;
     char contact[PATH_BYTES];
+    /* --reference: each frame read back at once (keep_image) and compared */
+    int keep_image;
+    slc_render_image last; /* the image collect read last, valid until its slot is reused */
+    slc_profile ref_prof;
+    quality_session *q;
+    quality_summary qs;
+    int quality_done, quality_fails;
 } render_state;
 
 static int vk_failed(const char *call, VkResult res)
@@ -311,7 +344,9 @@ static int render_start(void *user, run *r)
         fprintf(stderr, ME ": out of memory for the contact sheet\n");
         return CLI_FAILED;
     }
-    snprintf(rs->contact, sizeof rs->contact, "%s/contact.png", rs->ro.out_dir);
+    if (rs->ro.out_dir != NULL) {
+        snprintf(rs->contact, sizeof rs->contact, "%s/contact.png", rs->ro.out_dir);
+    }
     rs->overview = r->o.trace_path != NULL;
     if (rs->overview) {
         float lo[3], hi[3];
@@ -347,13 +382,17 @@ static int collect(render_state *rs, render_slot *sl)
     }
     run_hist_add(&rs->triangles, fr.triangles);
     run_hist_add(&rs->clusters, fr.clusters_drawn);
-    if (!sl->write) {
+    if (!sl->write && !rs->keep_image) {
         return CLI_OK;
     }
     slc_render_image img;
     if ((st = slc_render_read(rs->ren, sl->frame, &img)) != SLC_OK) {
         fprintf(stderr, ME ": frame %u: the image cannot be read back (%s)\n", sl->f, slc_status_name(st));
         return CLI_FAILED;
+    }
+    rs->last = img;
+    if (!sl->write) {
+        return CLI_OK;
     }
     char path[PATH_BYTES], err[PATH_BYTES + 200];
     snprintf(path, sizeof path, "%s/frame-%05u.png", rs->ro.out_dir, sl->f);
@@ -428,7 +467,7 @@ static int render_frame(void *user, run *r, uint32_t f, uint64_t frame)
         fprintf(stderr, ME ": frame %u: slc_vulkan_end_frame failed (%s)\n", f, slc_status_name(st));
         return CLI_FAILED;
     }
-    *sl = (render_slot){1, f % rs->ro.every == 0 || !run_has_frame(r, f + 1u), f, frame};
+    *sl = (render_slot){1, rs->ro.out_dir != NULL && (f % rs->ro.every == 0 || !run_has_frame(r, f + 1u)), f, frame};
     return CLI_OK;
 }
 
@@ -452,10 +491,45 @@ static int collect_rest(render_state *rs)
     }
 }
 
+/* The report's quality part (--reference): the summary and the floor. */
+static void quality_report(FILE *f, int json, const render_state *rs)
+{
+    const quality_info *in = &rs->q->info;
+    char msg[320];
+    const int fails = quality_check_floor(&rs->qs, in->min_psnr_mdb, in->floor_source, msg, sizeof msg) != 0;
+    if (json) {
+        fprintf(f, "  \"quality\": {\"reference\": ");
+        esc_json(f, in->reference);
+        fprintf(f, ", \"diff_threshold\": %u, \"summary\": ", in->threshold);
+        quality_json_summary(f, &rs->qs);
+        fprintf(f, ",\n    \"min_psnr_db\": ");
+        if (in->min_psnr_mdb) {
+            fprintf(f, "%.3f", (double)in->min_psnr_mdb / 1000.0);
+        } else {
+            fprintf(f, "null");
+        }
+        fprintf(f, ", \"floor\": ");
+        quality_json_floor(f, &rs->qs, in->min_psnr_mdb);
+        fprintf(f, "},\n");
+        return;
+    }
+    char line[320];
+    quality_format_summary(&rs->qs, line, sizeof line);
+    fprintf(f, "%s\n", line);
+    if (fails) {
+        fprintf(f, "quality floor: FAILED\n  %s\n", msg);
+    } else if (in->min_psnr_mdb) {
+        fprintf(f, "quality floor: holds (every frame at or above %g dB)\n", (double)in->min_psnr_mdb / 1000.0);
+    }
+}
+
 /* The report's render part (run_report_in.extra). */
 static void render_report(FILE *f, int json, void *user)
 {
     const render_state *rs = user;
+    if (rs->quality_done) {
+        quality_report(f, json, rs);
+    }
     const int timed = rs->untimed == 0 && rs->rendered > 0;
     const uint64_t p50 = run_hist_percentile(&rs->gpu_ns, 50), p95 = run_hist_percentile(&rs->gpu_ns, 95);
     const uint64_t tri = run_hist_percentile(&rs->triangles, 50), cl = run_hist_percentile(&rs->clusters, 50);
@@ -480,10 +554,15 @@ static void render_report(FILE *f, int json, void *user)
         fprintf(f, "},\n");
         return;
     }
-    fprintf(f, "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
-               "sheet %s\n",
-            rs->rendered, rs->width, rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "", rs->written, rs->ro.every,
-            rs->ro.out_dir, rs->contact);
+    if (rs->ro.out_dir == NULL) {
+        fprintf(f, "render: %u frames rendered at %ux%u%s, none written (no -o DIR)\n", rs->rendered, rs->width,
+                rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "");
+    } else {
+        fprintf(f, "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
+                   "sheet %s\n",
+                rs->rendered, rs->width, rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "", rs->written,
+                rs->ro.every, rs->ro.out_dir, rs->contact);
+    }
     if (timed) {
         fprintf(f, "render GPU time a frame: p50 %.3f ms, p95 %.3f ms, max %.3f ms\n", (double)p50 / 1e6,
                 (double)p95 / 1e6, (double)rs->gpu_ns.max / 1e6);
@@ -520,29 +599,126 @@ static void render_close(render_state *rs)
     png_sheet_free(&rs->sheet);
 }
 
+/* --reference: the reference run (quality_reference_profile of the run's
+ * profile and pack: the same workload, its own memory, store, stream,
+ * workers and renderer) opened beside r, and the comparison's files. */
+static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref, render_state *rrs)
+{
+    char msg[512];
+    if (quality_reference_profile(&r->prof, r->pack, r->pack_name, slc_pack_scratch_size(r->pack),
+                                  RUN_TELEMETRY_FRAMES, &rs->ref_prof, msg, sizeof msg) != 0) {
+        fprintf(stderr, ME ": %s\n", msg);
+        return CLI_FAILED;
+    }
+    run_opts ro = *o;
+    ro.profile = &rs->ref_prof;
+    ro.svg = ro.chrome = ro.evict_log = ro.save_trace = NULL;
+    ro.json = 0;
+    rrs->ro = rs->ro;
+    rrs->ro.out_dir = NULL; /* nothing written */
+    rrs->keep_image = rs->keep_image = 1;
+    const run_hooks hooks = {render_start, render_frame, rrs};
+    int rc = run_open(ref, &ro, &hooks, ME " (reference)");
+    if (rc != CLI_OK) {
+        fprintf(stderr,
+                ME ": the reference profile '%s' (%u pages of %u bytes: every chunk of pack '%s', every level "
+                   "pinned) cannot run on this device (see above)\n",
+                rs->ref_prof.name, rs->ref_prof.page_count, rs->ref_prof.page_size, r->pack_name);
+        return rc;
+    }
+    const uint32_t floor = rs->ro.psnr_floor > 0 ? (uint32_t)(rs->ro.psnr_floor * 1000.0 + 0.5) : r->prof.min_psnr_mdb;
+    const quality_info qi = {r->pack_name, r->prof.name, rs->ref_prof.name, rs->width, rs->height,
+                             (uint32_t)rs->ro.diff_threshold, floor, rs->ro.psnr_floor > 0 ? "--psnr-threshold" : NULL};
+    const char *inputs[] = {o->pack_path, o->profile_path, o->trace_path};
+    rs->q = malloc(sizeof *rs->q);
+    if (rs->q == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    if (quality_session_open(rs->q, &qi, rs->ro.quality_json, rs->ro.quality_svg, inputs, 3, ME) != 0) {
+        free(rs->q);
+        rs->q = NULL;
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+/* Frame f, run on both: each read back at once and compared. */
+static int reference_frame(run *r, render_state *rs, run *ref, render_state *rrs, uint32_t f)
+{
+    render_slot *a = &rs->slot[r->frame % rs->fif], *b = &rrs->slot[ref->frame % rrs->fif];
+    int rc;
+    if ((rc = collect(rs, a)) != CLI_OK || (rc = collect(rrs, b)) != CLI_OK) {
+        return rc;
+    }
+    const quality_image ia = {rs->last.width, rs->last.height, rs->last.stride, rs->last.rgba};
+    const quality_image ib = {rrs->last.width, rrs->last.height, rrs->last.stride, rrs->last.rgba};
+    quality_frame fr;
+    if (quality_session_frame(rs->q, f, &ia, &ib, &fr, ME) != 0) {
+        return CLI_FAILED;
+    }
+    run_timeline_set_psnr(&r->timeline, f, fr.psnr_db);
+    return CLI_OK;
+}
+
 static int render_main(run *r, render_state *rs, const run_opts *o)
 {
     const run_hooks hooks = {render_start, render_frame, rs};
-    int rc = prepare_dir(rs->ro.out_dir);
+    run *ref = NULL;
+    render_state *rrs = NULL;
+    int rc = rs->ro.out_dir != NULL ? prepare_dir(rs->ro.out_dir) : CLI_OK;
     if (rc == CLI_OK) {
         rc = run_open(r, o, &hooks, ME);
     }
+    if (rc == CLI_OK && rs->ro.reference) {
+        ref = calloc(1, sizeof *ref);
+        rrs = calloc(1, sizeof *rrs);
+        rc = ref != NULL && rrs != NULL ? reference_open(r, rs, o, ref, rrs) : CLI_FAILED;
+    }
     for (uint32_t f = 0; rc == CLI_OK && run_has_frame(r, f); f++) {
         rc = run_frame(r, f);
+        if (rc == CLI_OK && ref != NULL) {
+            rc = run_frame(ref, f);
+        }
+        if (rc == CLI_OK && ref != NULL) {
+            rc = reference_frame(r, rs, ref, rrs, f);
+        }
     }
     if (rc == CLI_OK) {
         rc = collect_rest(rs);
     }
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && rs->ro.out_dir != NULL) {
         char err[PATH_BYTES + 200];
         if (png_sheet_write(&rs->sheet, rs->contact, err, sizeof err) != 0) {
             fprintf(stderr, ME ": %s\n", err);
             rc = CLI_IO;
         }
     }
+    if (rc == CLI_OK && rs->q != NULL) {
+        int q = quality_session_finish(rs->q, NULL, &rs->qs, ME);
+        rs->quality_done = q >= 0;
+        rs->quality_fails = q > 0;
+        rc = q < 0 ? CLI_IO : CLI_OK;
+    }
     if (rc == CLI_OK) {
         rc = run_finish(r, render_report, rs);
     }
+    if (rc == CLI_OK && rs->quality_fails) {
+        rc = RUN_VERDICT_FAILED; /* the floor: as the run's verdict */
+    }
+    if (rs->q != NULL) {
+        quality_session_abort(rs->q); /* a command that failed: the old files stay */
+        free(rs->q);
+        rs->q = NULL;
+    }
+    if (rrs != NULL) {
+        render_close(rrs);
+    }
+    if (ref != NULL) {
+        run_close(ref);
+    }
+    free(ref);
+    free(rrs);
     return rc;
 }
 
@@ -583,7 +759,7 @@ int cmd_render(int argc, char **argv)
     if (rc != CLI_OK) {
         return rc == CLI_ARGS_HELP ? CLI_OK : rc;
     }
-    if ((rc = prepare_dir(ro.out_dir)) != CLI_OK) {
+    if (ro.out_dir != NULL && (rc = prepare_dir(ro.out_dir)) != CLI_OK) {
         return rc;
     }
     fprintf(stderr, ME ": this build has no renderer (it needs the Vulkan backend: SLUICE_VULKAN=ON)\n");

@@ -41,11 +41,16 @@ struct slc_vulkan; /* sluice/vulkan.h: the struct's layout is the same in a buil
  * printed). cli.h's codes stop at 3; this one is run's own. */
 #define RUN_VERDICT_FAILED 4
 
+/* Frames the stream's telemetry ring keeps (slc_stream_desc.telemetry_frames). */
+#define RUN_TELEMETRY_FRAMES 4u
+
 #define RUN_SPAN_RING 4096u /* load spans a worker holds until the caller writes them (a power of two) */
 
 typedef struct run_opts {
     const char *pack_path, *profile_path, *trace_path, *save_trace, *svg, *chrome, *evict_log;
     const char *backend; /* auto, vulkan, host */
+    const slc_profile *profile; /* when set, used instead of reading profile_path (a derived profile:
+                                 * sluice render --reference's); profile_path still names it as an input */
     camera_desc cam;
     int json;
     int allow_load_failures;
