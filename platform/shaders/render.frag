@@ -8,8 +8,7 @@
 
 layout(location = 0) in vec3 i_world;
 layout(location = 1) in vec3 i_normal;
-layout(location = 2) in vec2 i_uv;
-layout(location = 3) flat in uvec4 i_info;
+layout(location = 2) flat in uvec4 i_info;
 
 layout(location = 0) out vec4 o_color;
 
