@@ -755,9 +755,10 @@ static void test_shipped_profiles_parse(void **state)
  * size: the own target (colour and depth, 4 B each a pixel), a readback
  * buffer a frame in flight, the per-frame lists (a 32 B draw record and a
  * 16 B indirect command a draw, 80 B a placement) and the object table
- * (64 B an object), with 1 MiB to spare; cpu/render holds the record
- * (256 KiB), the object table's mirror, the placement lists and a draw list
- * (32 B a draw). */
+ * (64 B an object), with 1 MiB to spare; cpu/render holds what
+ * slc_render_footprint asks for a pack of max_objects objects and at least
+ * max_placements instances: the record (2 KiB allowed), 4 B an object and
+ * 4 B an instance. */
 static void test_shipped_profiles_budget_the_renderer(void **state)
 {
     (void)state;
@@ -781,7 +782,7 @@ static void test_shipped_profiles_budget_the_renderer(void **state)
         uint64_t draws = p.render_max_draws, placements = p.render_max_placements;
         uint64_t device = pixels * 8u + pixels * 4u * frames + frames * (draws * 48u + placements * 80u) +
                           (uint64_t)p.max_objects * 64u + (1u << 20);
-        uint64_t host = (256u << 10) + (uint64_t)p.max_objects * 64u + placements * 80u + draws * 32u;
+        uint64_t host = (2u << 10) + ((uint64_t)p.max_objects + 1u) * 4u + placements * 4u;
         print_message("%s: %ux%u, gpu/render %llu of %llu bytes, cpu/render %llu of %llu\n", p.name, p.render_width,
                       p.render_height, (unsigned long long)device, (unsigned long long)p.budgets[gpu].limit,
                       (unsigned long long)host, (unsigned long long)p.budgets[cpu].limit);

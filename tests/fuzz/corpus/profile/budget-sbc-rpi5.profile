@@ -16,12 +16,12 @@
 name = sbc-rpi5
 
 [budgets]
-cpu             = 35 MiB   # children take 32 MiB; the other 3 MiB are the cpu arena itself
+cpu             = 31 MiB   # children take 28 MiB; the other 3 MiB are the cpu arena itself
 cpu/meta        = 8 MiB    # pack tables: 65536 chunks x 64 B (4 MiB) + 8192 objects x 8 LODs x 48 B (3 MiB) + 512 KiB of names
 cpu/decode      = 2 MiB    # 2 workers x 16 pages of 64 KiB: 2 of decode scratch, 14 of reads in flight
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # v3dv's host allocations for the runtime's own objects; an estimate until measured on a board
-cpu/render      = 5 MiB    # the renderer's record (256 KiB), object table mirror 8192 x 64 B (512 KiB), placement lists 32768 x 80 B (2.5 MiB), draw list 32768 x 32 B (1 MiB): 4.25 MiB
+cpu/render      = 1 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (8192: 32 KiB), 4 B a pack instance: room for 240000
 gpu             = 408 MiB  # children take 384 + 24 MiB
 gpu/pool        = 384 MiB  # 6144 pages of 64 KiB
 gpu/staging     = 0 B      # unified memory: pages are written in place
@@ -59,6 +59,7 @@ max_phases       = 8
 #   objects:    8192 x 64 B                                   0.50 MiB
 #   sum 22.56 MiB, + 1 MiB for uniforms, the timestamp queries and
 #   alignment, rounded up to 2 MiB: 24 MiB.
+#   (`sluice render` on lavapipe charges 21.06 MiB to it at this size.)
 [render]
 width            = 1280
 height           = 720
