@@ -396,7 +396,8 @@ int cmd_bench(int argc, char **argv)
               "       sluice bench pool [--quick]\n"
               "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
               "                           [--json]\n"
-              "       sluice bench render [--synthetic city | PACK] [--size WxH] [--frames N] [--repeat R]\n"
+              "       sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N]\n"
+              "                           [--repeat R] [--profile FILE] [--breakdown] [--validate]\n"
               "(sluice bench SUBCOMMAND --help: what it measures)\n",
               help ? stdout : stderr);
         return help ? CLI_OK : CLI_USAGE;

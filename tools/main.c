@@ -32,7 +32,7 @@ static void usage(FILE *f)
             "                                    against plain LZ4 decode, ns a request on hits and\n"
             "                                    misses, peak RSS through a pool of pack/50 against\n"
             "                                    loading everything\n"
-            "  bench render [--synthetic city | PACK] [--size WxH] [--frames N] [--repeat R]\n"
+            "  bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n"
             "                                    GPU ms a frame drawing the resident pages by vertex\n"
             "                                    pulling (Vulkan) against ordinary vertex and index\n"
             "                                    buffers, float and quantized\n"
