@@ -205,9 +205,9 @@ static bool resolve(const slc_render_desc *desc, rd_dims *out, const slc_logger 
         return false;
     }
     /* Draws and placements: their lists' bytes fit 32-bit size_t with room. */
-    if (out->max_draws > (1u << 22) || out->max_placements > (1u << 22)) {
-        rlog(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above %u", out->max_draws,
-             out->max_placements, 1u << 22);
+    if (out->max_draws > SLC_RENDER_LIST_MAX || out->max_placements > SLC_RENDER_LIST_MAX) {
+        rlog(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above SLC_RENDER_LIST_MAX (%u)",
+             out->max_draws, out->max_placements, SLC_RENDER_LIST_MAX);
         return false;
     }
     return true;
@@ -846,7 +846,9 @@ static void fill_objects(slc_render *r)
     }
 }
 
-/* Instances grouped by object (a counting sort, O(objects + instances)). */
+/* Instances grouped by object, in instance order within each (a counting
+ * sort, O(objects + instances), in place: first[o] counts, then ends, then,
+ * filled from the last instance back, starts). */
 static void group_instances(slc_render *r)
 {
     const slc_pack_header *h = slc_pack_get_header(r->pack);
@@ -854,20 +856,14 @@ static void group_instances(slc_render *r)
     r->identity = n == 0;
     memset(r->object_first, 0, ((size_t)r->object_count + 1u) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; i++) {
-        r->object_first[slc_pack_get_instance(r->pack, i)->object + 1u]++;
+        r->object_first[slc_pack_get_instance(r->pack, i)->object]++;
     }
-    for (uint32_t o = 0; o < r->object_count; o++) {
-        r->object_first[o + 1u] += r->object_first[o];
+    for (uint32_t o = 1; o < r->object_count; o++) {
+        r->object_first[o] += r->object_first[o - 1u];
     }
-    /* object_list filled through a running cursor kept in the list's own
-     * first entries would need scratch; two passes instead: count placed. */
-    for (uint32_t o = 0; o < r->object_count; o++) {
-        uint32_t at = r->object_first[o];
-        for (uint32_t i = 0; i < n && at < r->object_first[o + 1u]; i++) {
-            if (slc_pack_get_instance(r->pack, i)->object == o) {
-                r->object_list[at++] = i;
-            }
-        }
+    r->object_first[r->object_count] = n;
+    for (uint32_t i = n; i-- > 0;) {
+        r->object_list[--r->object_first[slc_pack_get_instance(r->pack, i)->object]] = i;
     }
 }
 

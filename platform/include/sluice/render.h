@@ -28,6 +28,15 @@
  * draw, with an instance count of zero where no placement sees the
  * cluster. Draw order, and so every pixel, is a pure function of the
  * calls: the same requests give the same image with any worker count.
+ * Where the device has multiDrawIndirect and shaderDrawParameters (enabled
+ * by slc_vulkan_init, or said enabled by the application to
+ * slc_vulkan_adopt) the frame is one vkCmdDrawIndirect of every draw and the
+ * vertex shader finds its draw record by gl_DrawID; elsewhere one
+ * vkCmdDrawIndirect a draw, its index in a push constant. firstInstance is
+ * always 0 (no drawIndirectFirstInstance needed): gl_InstanceIndex is the
+ * placement within the draw. A pool of more than one segment needs
+ * shaderStorageBufferArrayDynamicIndexing (init fails without it).
+ * Shaders read 32-bit words only (no 8- or 16-bit storage features).
  *
  * Memory. The renderer's record, its tables and draw lists live in the
  * memory given to init (slc_render_footprint bytes), charged to the
@@ -47,8 +56,17 @@
  * into a host-visible readback buffer per frame slot that slc_render_read
  * returns. Otherwise it draws inside the application's render pass
  * (subpass desc.subpass, which must have one colour and one depth
- * attachment): slc_render_record_cull goes before vkCmdBeginRenderPass and
- * slc_render_record_draws inside it.
+ * attachment, its colour R8G8B8A8_UNORM-compatible and its depth test
+ * LESS against a depth cleared to 1): slc_render_record_cull goes before
+ * vkCmdBeginRenderPass and slc_render_record_draws inside it; the viewport
+ * and scissor are width x height at (0, 0).
+ *
+ * Synchronisation. The recorded work starts with a barrier making transfer
+ * writes (the staging belt's copies into pages, submitted ahead by the
+ * store) and host writes visible to the cull pass and the vertex and
+ * fragment shaders; a second barrier after the cull pass makes its
+ * indirect commands and counters visible to the indirect draws, the vertex
+ * shader and the host.
  *
  * Timing. Where the queue has timestamps, the frame's GPU time (cull pass
  * and draws) is measured with a query pool and given by slc_render_read /
@@ -80,6 +98,7 @@ extern "C" {
 #define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u     /* cluster draws a frame */
 #define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
 #define SLC_RENDER_SIZE_MAX 16384u               /* width and height; the device's limits may be lower */
+#define SLC_RENDER_LIST_MAX (1u << 22)           /* max_draws and max_placements */
 
 typedef enum slc_render_tint {
     /* Shaded: a fixed light on the normals (the face's normal where the
@@ -118,7 +137,8 @@ typedef struct slc_render_desc {
  * down, depth 0 near to 1 far). */
 typedef struct slc_render_view {
     float view_proj[16]; /* scene to clip */
-    float eye[3];        /* the camera's position in the scene (lighting) */
+    float eye[3];        /* the camera's position in the scene: shading is two-sided, each normal turned towards it
+                          * (an orthographic camera: a point far along the view direction) */
     uint32_t tint;       /* slc_render_tint */
     float clear[4];      /* own target: the colour it is cleared to (RGBA 0..1) */
 } slc_render_view;
@@ -165,33 +185,45 @@ uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pa
  * stream reads; vk the backend whose pool holds its pages.
  *
  * Fails iff mem is NULL, misaligned or too small (SLC_E_BLOCK_*); the desc
- * is invalid (SLC_E_INVALID: a size of 0 or above SLC_RENDER_SIZE_MAX, a
- * reserved field set); the size exceeds the device's
- * maxFramebufferWidth/Height or image limits (SLC_E_UNSUPPORTED, naming the
- * limit and both numbers); a named budget does not exist (SLC_E_NOT_FOUND);
- * an object's attribute bits are ones the renderer cannot decode
- * (SLC_E_UNSUPPORTED, naming the object and the bits); a budget refuses
+ * is invalid (SLC_E_INVALID: a width or height above SLC_RENDER_SIZE_MAX,
+ * max_draws or max_placements above SLC_RENDER_LIST_MAX, flags or a
+ * reserved field set; 0 is never invalid, it means the default); the own
+ * target's size exceeds the device's maxFramebufferWidth/Height or
+ * maxImageDimension2D (SLC_E_UNSUPPORTED, naming the limit and both
+ * numbers), or the pool has more segments than the renderer binds or the
+ * device's indexing features allow (SLC_E_UNSUPPORTED); a named budget does
+ * not exist (SLC_E_NOT_FOUND); an object's attribute bits are ones the
+ * renderer cannot decode (SLC_E_UNSUPPORTED, naming the object, its bits and
+ * the offending ones: bits beyond the five defined, NORMAL_OCT8 without
+ * NORMAL, UV_U16 without UV, or a stride not a multiple of 4); a budget refuses
  * (SLC_E_BUDGET_REFUSED, naming the budget and both numbers); or the driver
  * fails (SLC_E_DEVICE). On failure everything created is destroyed and
  * every budget is back where it was. */
 slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
                            slc_render **out);
 
-/* Waits for the renderer's frames, destroys what it created and releases
- * its budgets. NULL does nothing. */
+/* Waits for the device to be idle (vkDeviceWaitIdle: the application must
+ * not be submitting on it meanwhile), destroys what the renderer created
+ * and releases its budgets. NULL does nothing. */
 void slc_render_deinit(slc_render *r);
 
 /* Starts frame (the stream's frame number, as slc_stream_begin_frame gave
- * it) with view. Fails iff the frame's slot is still in flight
- * (SLC_E_FRAMES_IN_FLIGHT), a frame is already begun and not recorded or
- * view is invalid (SLC_E_INVALID). */
+ * it) with view: writes the frame's uniforms into its slot. Fails iff the
+ * frame's slot still holds a recorded frame that has not retired
+ * (SLC_E_FRAMES_IN_FLIGHT), a frame is already begun and not recorded, frame
+ * is 0 or view's tint is not an slc_render_tint (SLC_E_INVALID). O(1). */
 slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view *view);
 
 /* Adds the draws of one resolved request (spans: res->span_count of them,
- * as slc_stream_resident gave them). A result with SLC_STREAM_LOD_NONE adds
- * nothing. Fails iff the draw or placement list is full (SLC_E_CAPACITY:
- * nothing of this request is added, the frame still draws what was), or
- * no frame is begun (SLC_E_INVALID). */
+ * as slc_stream_resident gave them): the placements of the object whose
+ * served level's sphere (slc_pack_lod, under the placement's matrix, its
+ * radius scaled by the matrix's largest axis scale) meets the frustum, and
+ * one draw per cluster of the spans over those placements. A result with
+ * SLC_STREAM_LOD_NONE, or whose placements are all outside, adds nothing
+ * (those placements counted in placements_culled). Fails iff the draw or
+ * placement list is full (SLC_E_CAPACITY: nothing of this request is added,
+ * the frame still draws what was), or no frame is begun or its cull pass is
+ * recorded (SLC_E_INVALID). O(placements of the object + clusters). */
 slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc_stream_span *spans);
 
 /* Own target: records the whole frame into cmd (the cull pass, the render
