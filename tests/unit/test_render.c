@@ -1123,20 +1123,31 @@ static void test_draws_inside_the_application_render_pass(void **state)
     sp.colorAttachmentCount = 1;
     sp.pColorAttachments = &cref;
     sp.pDepthStencilAttachment = &dref;
-    VkSubpassDependency dep = {0};
-    dep.srcSubpass = 0;
-    dep.dstSubpass = VK_SUBPASS_EXTERNAL;
-    dep.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    dep.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    dep.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-    dep.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    /* The previous frame's copy out of the colour image before this
+     * frame's clear; the colour written before this frame's copy. */
+    VkSubpassDependency deps[2] = {{0}};
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                           VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                           VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    deps[0].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                            VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+    deps[1].srcSubpass = 0;
+    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     VkRenderPassCreateInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
     ri.attachmentCount = 2;
     ri.pAttachments = at;
     ri.subpassCount = 1;
     ri.pSubpasses = &sp;
-    ri.dependencyCount = 1;
-    ri.pDependencies = &dep;
+    ri.dependencyCount = 2;
+    ri.pDependencies = deps;
     VkRenderPass pass;
     assert_int_equal(t_table.vkCreateRenderPass(t_device, &ri, NULL, &pass), VK_SUCCESS);
     VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
@@ -1177,6 +1188,12 @@ static void test_draws_inside_the_application_render_pass(void **state)
         copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
         copy.imageSubresource.layerCount = 1;
         copy.imageExtent = (VkExtent3D){W, H, 1};
+        /* the previous frame's copy into the same buffer, before this one */
+        VkMemoryBarrier waw = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        waw.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        waw.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        t_table.vkCmdPipelineBarrier(f.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &waw,
+                                     0, NULL, 0, NULL);
         t_table.vkCmdCopyImageToBuffer(f.cmd, images[0], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1, &copy);
         VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
