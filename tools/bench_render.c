@@ -476,6 +476,7 @@ typedef struct classic {
     uint32_t width, height;
     VkPhysicalDeviceMemoryProperties mp;
     float timestamp_period; /* ns a tick */
+    uint64_t timestamp_mask; /* the queue's valid bits */
     gpu_buffer vertices, indices, instances;
     gpu_buffer corners; /* --breakdown: every index's vertex, in index order (unindexed draws) */
     VkImage color, depth;
@@ -749,6 +750,9 @@ static int classic_geometry(classic *c, float **vout, uint32_t **iout, placement
             const slc_pack_span *span = slc_pack_get_span(pack, lod->first_span + sp);
             slc_status st = slc_pack_load_chunk(pack, (slc_chunk_id){span->chunk}, page, h->page_size, scratch,
                                                 scratch_size);
+            if (st == SLC_OK) { /* every cluster's offsets inside the page, every index below its count */
+                st = slc_pack_check_chunk(pack, (slc_chunk_id){span->chunk}, page);
+            }
             if (st != SLC_OK) {
                 fprintf(stderr, ME ": chunk %u: %s\n", span->chunk, slc_status_name(st));
                 rc = CLI_FAILED;
@@ -1043,6 +1047,8 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
         return CLI_FAILED;
     }
     c->timestamp_period = props.limits.timestampPeriod;
+    const uint32_t bits = qf[r->info.queue_family].timestampValidBits;
+    c->timestamp_mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1u;
 
     VkCommandPoolCreateInfo cpi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
                                    VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, r->info.queue_family};
@@ -1177,7 +1183,7 @@ static int classic_frame(classic *c, int var, const float view_proj[16], const f
     if (res != VK_SUCCESS) {
         return vk_fail("vkGetQueryPoolResults", res);
     }
-    *ns = (uint64_t)((double)(ts[1] - ts[0]) * (double)c->timestamp_period);
+    *ns = (uint64_t)((double)((ts[1] - ts[0]) & c->timestamp_mask) * (double)c->timestamp_period + 0.5);
     return CLI_OK;
 }
 
