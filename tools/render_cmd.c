@@ -687,6 +687,12 @@ static int render_main(run *r, render_state *rs, const run_opts *o)
     if (rc == CLI_OK) {
         rc = collect_rest(rs);
     }
+    if (rc == CLI_OK && ref != NULL && (ref->agg.coarser > 0 || ref->agg.none > 0)) {
+        /* the reference profile pins every level: this cannot happen unless it is wrong */
+        fprintf(stderr, ME ": the reference profile '%s' served %" PRIu64 " requests coarser than asked and %" PRIu64
+                " with nothing visible; it is not a reference\n", rs->ref_prof.name, ref->agg.coarser, ref->agg.none);
+        rc = CLI_FAILED;
+    }
     if (rc == CLI_OK && rs->ro.out_dir != NULL) {
         char err[PATH_BYTES + 200];
         if (png_sheet_write(&rs->sheet, rs->contact, err, sizeof err) != 0) {

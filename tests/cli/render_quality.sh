@@ -68,8 +68,16 @@ PY
 has q.svg "luminance PSNR, 6 frames"
 has q.svg "</svg>"
 has run.svg ">PSNR against the reference</text>"
-run ok2 0 "$pack" --profile "$profile" --reference $small --workers 2 --quality-json "$out/q2.json"
+run ok2 0 "$pack" --profile "$profile" --reference $small --workers 2 --quality-json "$out/q2.json" --json
 cmp -s "$out/q0.json" "$out/q2.json" || fail "the quality JSON differs with 0 and 2 workers"
+python3 - "$out/ok2.out" "$out/q2.json" <<'PY' || fail "the --json report's quality member is not the quality JSON's summary"
+import json, sys
+r = json.load(open(sys.argv[1]))
+q = json.load(open(sys.argv[2]))
+assert r["quality"]["summary"] == q["summary"], (r["quality"], q["summary"])
+assert r["quality"]["reference"] == q["reference"] and r["quality"]["floor"] == q["floor"]
+assert r["quality"]["min_psnr_db"] is None and r["quality"]["diff_threshold"] == 8
+PY
 
 # An unreachable floor.
 sed -e 's/^page_count *=.*/page_count = 16/' -e 's/^name *=.*/name = tiny-floor/' -e '/^\[quality\]/,$d' \
