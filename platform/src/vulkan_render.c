@@ -1286,16 +1286,20 @@ slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd)
         sl->timed = true;
     }
     /* The staging belt's copies into pages and the host's writes of the
-     * lists, visible to the cull pass and the vertex shader; the previous
-     * use of the slot's commands (retired) before the cull pass rewrites them. */
+     * lists, visible to the cull pass and the vertex shader; and the slot's
+     * previous use (retired, but ordered here too, so that the device need
+     * not know how the host learnt it): its cull pass's writes and indirect
+     * reads before this one's writes, its copy into the readback buffer
+     * before this one's. */
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT;
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT;
     r->d->vkCmdPipelineBarrier(cmd,
                                VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
-                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                   VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                                   VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                                0, 1, &mb, 0, NULL, 0, NULL);
     if (r->draws != 0) {
         r->d->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->cull);
