@@ -1290,7 +1290,8 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
 static double median_ms(uint64_t *v, size_t n)
 {
     qsort(v, n, sizeof v[0], cli_cmp_u64);
-    return (double)v[n / 2] / 1e6;
+    const size_t mid = n / 2;
+    return (double)v[mid] / 1e6;
 }
 
 /* Is every object of the pack quantized (16-bit positions)? */
@@ -1522,7 +1523,11 @@ int bench_render(int argc, char **argv)
             tmp_dir[0] = '\0';
             return CLI_IO;
         }
-        atexit(remove_tmp);
+        if (atexit(remove_tmp) != 0) { /* the packs must not outlive a run that exits early */
+            remove_tmp();
+            fprintf(stderr, ME ": atexit refused the temporary packs' removal\n");
+            return CLI_FAILED;
+        }
         for (int q = 0; q < 2 && rc == CLI_OK; q++) {
             snprintf(tmp_packs[q], sizeof tmp_packs[q], "%s/%s.pack", tmp_dir, q ? "quantized" : "float");
             rc = build_synthetic(&o, q, tmp_packs[q]);
