@@ -364,7 +364,8 @@ static int render_start(void *user, run *r)
 static int collect(render_state *rs, render_slot *sl)
 {
     slc_render_frame fr;
-    slc_status st = slc_vulkan_wait_frame(rs->vk, sl->frame, 10ull * 1000000000ull); /* at once if retired */
+    const uint64_t wait_ns = (rs->keep_image ? 600ull : 10ull) * 1000000000ull; /* a reference frame draws every level */
+    slc_status st = slc_vulkan_wait_frame(rs->vk, sl->frame, wait_ns); /* at once if retired */
     if (st != SLC_OK) {
         fprintf(stderr, ME ": frame %u: the GPU did not finish it (%s)\n", sl->f, slc_status_name(st));
         return CLI_FAILED;
