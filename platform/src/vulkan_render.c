@@ -115,7 +115,8 @@ struct slc_render {
     uint32_t frames;
     uint32_t segments;
     bool own_target;
-    bool multi_draw; /* one vkCmdDrawIndirect a frame, gl_DrawID */
+    bool multi_draw; /* one vkCmdDrawIndirect a frame (per maxDrawIndirectCount draws), gl_DrawID */
+    uint32_t max_indirect; /* maxDrawIndirectCount */
     VkRenderPass app_pass;
     uint32_t subpass;
 
@@ -934,7 +935,7 @@ static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, cons
                     "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
                     vk->segment_count);
     }
-    if (vk->segment_count > l->maxPerStageDescriptorStorageBuffers - 5u) {
+    if (vk->segment_count + 5u > l->maxPerStageDescriptorStorageBuffers) {
         return rlog(&desc->log, SLC_E_UNSUPPORTED,
                     "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
                     vk->segment_count, l->maxPerStageDescriptorStorageBuffers);
@@ -961,6 +962,9 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->app_pass = desc->render_pass;
     r->subpass = desc->subpass;
     r->multi_draw = vk->multi_draw_indirect && vk->draw_parameters;
+    VkPhysicalDeviceProperties props;
+    vk->vki.GetPhysicalDeviceProperties(vk->physical, &props);
+    r->max_indirect = props.limits.maxDrawIndirectCount != 0 ? props.limits.maxDrawIndirectCount : 1u;
     r->object_count = slc_pack_get_header(pack)->object_count;
 }
 
@@ -1332,9 +1336,12 @@ static void draw_all(slc_render *r, VkCommandBuffer cmd)
         return;
     }
     if (r->multi_draw) {
-        uint32_t base = 0;
-        r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof base, &base);
-        r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, 0, r->draws, sizeof(VkDrawIndirectCommand));
+        for (uint32_t base = 0; base < r->draws; base += r->max_indirect) {
+            uint32_t n = r->draws - base < r->max_indirect ? r->draws - base : r->max_indirect;
+            r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof base, &base);
+            r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, (VkDeviceSize)base * sizeof(VkDrawIndirectCommand), n,
+                                    sizeof(VkDrawIndirectCommand));
+        }
         return;
     }
     for (uint32_t i = 0; i < r->draws; i++) {
