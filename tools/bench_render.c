@@ -24,14 +24,18 @@
  *            and one 32-bit index buffer, one vkCmdDrawIndexed an object,
  *            instanced over its placements (an instance-rate buffer of
  *            matrices), into a target of the same size and formats (RGBA8,
- *            D32), no face culled, as the renderer; timed by
- *            timestamps around its render pass. No GPU culling in this path:
- *            every cluster is drawn. The renderer's cull pass keeps every
- *            cluster too, since the view holds the whole scene; the
- *            "kept" count says so.
+ *            D32), shaded as the renderer shades (classic.frag) and with no
+ *            face culled, as the renderer; timed by timestamps around its
+ *            render pass. No GPU culling in this path: every cluster is
+ *            drawn. The renderer's cull pass keeps every cluster too, since
+ *            the view holds the whole scene; the "kept" count says so, and
+ *            its time is in pulling's figure.
  *
- * Repeats go round the two variants, so a noisy spell falls on both alike;
- * each figure is the median over frames and repeats of GPU time a frame.
+ * --breakdown adds the classic path changed one way at a time towards what
+ * pulling does, to tell where pulling's time goes (see variant_names).
+ *
+ * Repeats go round the variants, so a noisy spell falls on all alike; each
+ * figure is the median over frames and repeats of GPU time a frame.
  * The validation layer is off (it distorts timing) unless --validate, which
  * also fails the run on any message from it.
  *
@@ -208,13 +212,17 @@ static int build_synthetic(const opts *o, int quantize, const char *path)
 
 /* --- the scene as the renderer places it --------------------------------------------- */
 
-/* Placement i of object o's list: the pack's instances of o, or one identity
- * placement a object when the pack has none (as slc_render places them). */
+/* One placement of an object, as the classic path's instance-rate vertex
+ * data (and classic_pulled.vert's storage buffer: 5 vec4): the pack's
+ * instances of the object, or one identity placement an object when the
+ * pack has none (as slc_render places them), and the object's colour. */
 typedef struct placement {
     float matrix[16];
     float color[4];
 } placement;
 
+/* A colour an object, from its index (not the renderer's palette: the
+ * pixels are not compared, only the work). */
 static void object_color(uint32_t object, float rgba[4])
 {
     uint32_t h = object * 2654435761u;
@@ -1294,7 +1302,7 @@ static double median_ms(uint64_t *v, size_t n)
     return (double)v[mid] / 1e6;
 }
 
-/* Is every object of the pack quantized (16-bit positions)? */
+/* "float", "quantized" (16-bit positions) or "mixed", over the pack's objects. */
 static const char *pages_kind(const slc_pack *pack)
 {
     const slc_pack_header *h = slc_pack_get_header(pack);

@@ -14,7 +14,7 @@ mkdir -p "$dir" || fail "mkdir $dir"
 out=$dir/out.txt
 err=$dir/err.txt
 
-TMPDIR=$dir "$@" bench render --synthetic city:1MiB --size 64x48 --frames 2 --repeat 1 --breakdown --validate \
+TMPDIR=$dir "$@" bench render --synthetic city:256KiB --size 64x48 --frames 2 --repeat 1 --breakdown --validate \
     > "$out" 2> "$err"
 rc=$?
 cat "$out"
@@ -23,7 +23,7 @@ cat "$out"
 ls "$dir" | grep -q '^sluice-bench-render-' && fail "the temporary packs were left behind: $(ls "$dir")"
 grep -q '^bench render: 64x48, 2 frames x 1 repeats a variant' "$out" || fail "no header line"
 for kind in float quantized; do
-    grep -Eq "^$kind pages \\(city:1MiB: [1-9][0-9]* objects, [1-9][0-9]* placements, [1-9][0-9]* chunks" "$out" ||
+    grep -Eq "^$kind pages \\(city:256KiB: [1-9][0-9]* objects, [1-9][0-9]* placements, [1-9][0-9]* chunks" "$out" ||
         fail "no '$kind pages' line"
 done
 # Each variant's line, twice (float, quantized), with positive figures.
@@ -77,7 +77,7 @@ expect 3 "no-such\\.pack" $sluice bench render "$dir/no-such.pack"
 # A pool smaller than the pack, a queue shorter than its objects.
 sed 's/^page_count *= *4096/page_count = 8/' "$profile" > "$dir/small-pool.profile"
 sed 's/^queue_capacity *= *1024/queue_capacity = 1/' "$profile" > "$dir/short-queue.profile"
-TMPDIR=$dir "$@" pack --synthetic city --size 1MiB -o "$dir/city.pack" > /dev/null 2>&1 || fail "sluice pack failed"
+TMPDIR=$dir "$@" pack --synthetic city --size 256KiB -o "$dir/city.pack" > /dev/null 2>&1 || fail "sluice pack failed"
 # shellcheck disable=SC2086
 expect 1 "city\\.pack: [0-9]+ chunks of pages of 65536 bytes; profile 'default' has a pool of 8 pages of 65536 bytes, which cannot hold every chunk" \
     $sluice bench render "$dir/city.pack" --profile "$dir/small-pool.profile" --frames 1 --repeat 1
