@@ -490,6 +490,14 @@ static void profile_text(char *buf, size_t cap, uint32_t page_size, uint32_t wor
              pin);
 }
 
+/* How the next fixture's backend is made (reset by every case's setup). */
+typedef struct fx_backend {
+    uint32_t placement;         /* slc_vulkan_placement */
+    uint64_t max_segment_size;  /* 0: the device's */
+    bool no_multi_draw;         /* the application says multiDrawIndirect is not enabled */
+} fx_backend;
+static fx_backend next_backend;
+
 static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint32_t pin, const char *render_limits)
 {
     memset(f, 0, sizeof *f);
@@ -504,6 +512,8 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     memset(&d, 0, sizeof d);
     slc_vulkan_desc_from_profile(&d, &f->profile);
     d.log = capture_logger(&f->vklog);
+    d.placement = next_backend.placement;
+    d.max_segment_size = next_backend.max_segment_size;
     size_t size = slc_vulkan_footprint(&d);
     f->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + 63u) & ~(size_t)63u);
     assert_non_null(f->vk_mem);
@@ -515,7 +525,7 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     dev.queue_family = t_family;
     dev.api_version = VK_API_VERSION_1_3;
     dev.timeline_semaphore = VK_TRUE;
-    dev.multi_draw_indirect = t_features.multiDrawIndirect;
+    dev.multi_draw_indirect = next_backend.no_multi_draw ? VK_FALSE : t_features.multiDrawIndirect;
     dev.storage_buffer_array_dynamic_indexing = t_features.shaderStorageBufferArrayDynamicIndexing;
     dev.shader_draw_parameters = t_draw_parameters;
     dev.get_instance_proc_addr = vkGetInstanceProcAddr;
@@ -820,6 +830,63 @@ static void test_quads_give_exact_pixels(void **state)
     assert_int_equal(budget_named(&f, "cpu/render").current, slc_render_footprint(&d, f.pk));
     fx_close(&f);
     free(sc);
+}
+
+static void scene_surface(pw_scene *sc, uint32_t attributes);
+
+/* The two quads of test_quads_give_exact_pixels and a shaded surface,
+ * drawn on a backend made as next_backend says; the image. */
+static void draw_reference_scene(uint8_t *out, slc_vulkan_info *info)
+{
+    pw_scene *sc = scene_new();
+    sc->page_size = 16384;
+    scene_surface(sc, SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8);
+    scene_quad(sc, 2, 8, 8, 40, 30, 0.25f);
+    scene_quad(sc, 2, 24, 16, 56, 40, 0.125f);
+    fixture f;
+    fx_open(&f, sc, 0, 0);
+    slc_vulkan_get_info(f.vk, info);
+    slc_render_view v = ortho_view(SLC_RENDER_TINT_NONE);
+    fx_request req[3] = {{0, 0}, {2, 1}, {1, 0}};
+    slc_render_image img;
+    slc_render_frame st;
+    fx_settle(&f, &v, req, 3, &img, &st);
+    assert_int_equal(st.draws, 18);
+    assert_int_equal(st.clusters_drawn, 18);
+    memcpy(out, img.rgba, (size_t)W * H * 4u);
+    fx_close(&f);
+    free(sc);
+}
+
+/* The same image whichever way the pages and draws reach the GPU: pages
+ * written through the staging belt (copies ahead of the frame, made
+ * visible by the renderer's first barrier), a pool of two pages a segment
+ * (one descriptor each, picked per draw: the three chunks' pages span two
+ * segments), and one draw call a cluster
+ * (no multiDrawIndirect: the draw's index in a push constant). */
+static void test_belt_segments_and_single_draws_give_the_same_image(void **state)
+{
+    (void)state;
+    static uint8_t ref[W * H * 4], img[W * H * 4];
+    slc_vulkan_info info;
+    draw_reference_scene(ref, &info);
+    assert_true(info.unified);
+    assert_int_equal(info.segment_count, 1);
+    assert_true(info.multi_draw_indirect);
+    next_backend.placement = SLC_VULKAN_PLACEMENT_STAGING;
+    draw_reference_scene(img, &info);
+    assert_false(info.unified);
+    assert_memory_equal(ref, img, sizeof ref);
+    memset(&next_backend, 0, sizeof next_backend);
+    next_backend.max_segment_size = 2u * 16384u; /* two pages a segment: the three chunks in two segments */
+    draw_reference_scene(img, &info);
+    assert_int_equal(info.segment_count, 16);
+    assert_memory_equal(ref, img, sizeof ref);
+    memset(&next_backend, 0, sizeof next_backend);
+    next_backend.no_multi_draw = true;
+    draw_reference_scene(img, &info);
+    assert_false(info.multi_draw_indirect);
+    assert_memory_equal(ref, img, sizeof ref);
 }
 
 /* The stripes: an object asked for at lod 0 while only its pinned lod 1 is
@@ -1311,6 +1378,33 @@ static void test_init_refuses_over_budget(void **state)
     free(sc);
 }
 
+/* A pool of more segments than a stage may bind storage buffers for (32 on
+ * lavapipe: 32 segments and the renderer's 5 lists). */
+static void test_init_refuses_too_many_segments(void **state)
+{
+    (void)state;
+    pw_scene *sc = scene_new();
+    scene_quad(sc, 1, 8, 8, 40, 30, 0.5f);
+    next_backend.max_segment_size = 4096u; /* a segment a page: 32 */
+    fixture f;
+    fx_open_with(&f, sc, 0, 0, NULL);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(t_physical, &props);
+    slc_render_desc d = render_desc(&f);
+    if (props.limits.maxPerStageDescriptorStorageBuffers >= 37u) {
+        printf("skipped: this device binds %u storage buffers a stage\n",
+               props.limits.maxPerStageDescriptorStorageBuffers);
+    } else {
+        char expect[128];
+        snprintf(expect, sizeof expect,
+                 "render: the pool's 32 segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
+                 props.limits.maxPerStageDescriptorStorageBuffers);
+        expect_init_fails(&f, &d, SLC_E_UNSUPPORTED, expect);
+    }
+    fx_close(&f);
+    free(sc);
+}
+
 static void test_init_refuses_attributes_it_cannot_decode(void **state)
 {
     (void)state;
@@ -1528,6 +1622,7 @@ static int reset(void **state)
 {
     (void)state;
     atomic_store(&messages, 0);
+    memset(&next_backend, 0, sizeof next_backend);
     return 0;
 }
 
@@ -1560,10 +1655,12 @@ int main(void)
         cmocka_unit_test_setup(test_clusters_outside_are_culled_on_the_gpu, reset),
         cmocka_unit_test_setup(test_quantized_pages_match_float_pages, reset),
         cmocka_unit_test_setup(test_workers_give_the_same_image, reset),
+        cmocka_unit_test_setup(test_belt_segments_and_single_draws_give_the_same_image, reset),
         cmocka_unit_test_setup(test_draws_inside_the_application_render_pass, reset),
         cmocka_unit_test_setup(test_init_refuses_bad_descs_and_memory, reset),
         cmocka_unit_test_setup(test_init_refuses_over_budget, reset),
         cmocka_unit_test_setup(test_init_refuses_attributes_it_cannot_decode, reset),
+        cmocka_unit_test_setup(test_init_refuses_too_many_segments, reset),
         cmocka_unit_test_setup(test_add_refuses_full_lists, reset),
         cmocka_unit_test_setup(test_begin_refuses_a_slot_in_flight, reset),
     };
