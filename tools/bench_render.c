@@ -34,8 +34,10 @@
  * --breakdown adds the classic path changed one way at a time towards what
  * pulling does, to tell where pulling's time goes (see variant_names).
  *
- * Repeats go round the variants, so a noisy spell falls on all alike; each
- * figure is the median over frames and repeats of GPU time a frame.
+ * Frames go round the variants one at a time (R rounds of N frames each), so
+ * a noisy spell falls on all alike; each figure is the median over frames
+ * and repeats of GPU time a frame. The two packs are measured one after the
+ * other (each has its own backend and pool).
  * The validation layer is off (it distorts timing) unless --validate, which
  * also fails the run on any message from it.
  *
@@ -1347,7 +1349,7 @@ static void print_pack(const rig *r, const classic *c, const pulling *p, const c
     fflush(stdout);
 }
 
-/* Measures one pack: every variant, repeats round them. */
+/* Measures one pack: every variant, frames round them. */
 static int bench_pack(const opts *o, const slc_profile *prof, const char *path, const char *label)
 {
     static rig r;
@@ -1388,11 +1390,11 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
     for (int v = 0; v < variants && rc == CLI_OK; v++) { /* once each, untimed: the driver compiles on first use */
         rc = variant_frame(v, &p, &r, &c, view_proj, eye, &warm);
     }
-    for (size_t k = 0; k < per && rc == CLI_OK; k += (size_t)o->frames) {
+    /* frame by frame round the variants: a slow drift in the machine's load
+     * falls on every variant alike */
+    for (size_t k = 0; k < per && rc == CLI_OK; k++) {
         for (int v = 0; v < variants && rc == CLI_OK; v++) {
-            for (uint64_t f = 0; f < o->frames && rc == CLI_OK; f++) {
-                rc = variant_frame(v, &p, &r, &c, view_proj, eye, &ns[v][k + f]);
-            }
+            rc = variant_frame(v, &p, &r, &c, view_proj, eye, &ns[v][k]);
         }
     }
     if (rc == CLI_OK) {
