@@ -23,6 +23,10 @@
 #endif
 
 #define SECOND 1000000000ull
+/* How long a frame may take to retire before the test gives up: long, as a
+ * guard against a hang only (under qemu-aarch64 lavapipe's first JIT of a
+ * pipeline takes more than 10 s). */
+#define WAIT (120u * SECOND)
 #define W 64u
 #define H 48u
 #define FRAMES 2u
@@ -656,7 +660,7 @@ static uint64_t fx_frame_record(fixture *f, const slc_render_view *view, const f
     uint64_t frame;
     slc_status st;
     while ((st = slc_stream_begin_frame(f->s, &frame)) == SLC_E_FRAMES_IN_FLIGHT) {
-        assert_int_equal(slc_vulkan_wait_frame(f->vk, f->frame, 10 * SECOND), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(f->vk, f->frame, WAIT), SLC_OK);
     }
     assert_int_equal(st, SLC_OK);
     for (uint32_t i = 0; i < n; i++) {
@@ -713,7 +717,7 @@ static uint64_t fx_frame(fixture *f, const slc_render_view *view, const fx_reque
         fail_msg("record: %s: %s", slc_status_name(st), f->rlog.message);
     }
     fx_submit(f, frame, NULL, 0);
-    assert_int_equal(slc_vulkan_wait_frame(f->vk, frame, 10 * SECOND), SLC_OK);
+    assert_int_equal(slc_vulkan_wait_frame(f->vk, frame, WAIT), SLC_OK);
     if (img != NULL) {
         assert_int_equal(slc_render_read(f->r, frame, img), SLC_OK);
         assert_int_equal(img->width, W);
@@ -1272,7 +1276,7 @@ static void test_draws_inside_the_application_render_pass(void **state)
         t_table.vkCmdPipelineBarrier(f.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
                                      NULL, 0, NULL);
         fx_submit(&f, frame, NULL, 0);
-        assert_int_equal(slc_vulkan_wait_frame(f.vk, frame, 10 * SECOND), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(f.vk, frame, WAIT), SLC_OK);
         slc_render_image img;
         assert_int_equal(slc_render_read(f.r, frame, &img), SLC_E_INVALID);
         slc_render_frame st;
@@ -1451,7 +1455,7 @@ static void test_add_refuses_full_lists(void **state)
     (void)frame;
     assert_int_equal(slc_render_record(f.r, f.cmd), SLC_OK);
     fx_submit(&f, frame, NULL, 0);
-    assert_int_equal(slc_vulkan_wait_frame(f.vk, frame, 10 * SECOND), SLC_OK);
+    assert_int_equal(slc_vulkan_wait_frame(f.vk, frame, WAIT), SLC_OK);
     /* Settle the loads, then add by hand. */
     uint64_t fr;
     for (int i = 0; i < 2; i++) {
@@ -1462,7 +1466,7 @@ static void test_add_refuses_full_lists(void **state)
         }
         assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
         assert_int_equal(slc_vulkan_end_frame(f.vk, fr), SLC_OK);
-        assert_int_equal(slc_vulkan_wait_frame(f.vk, fr, 10 * SECOND), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(f.vk, fr, WAIT), SLC_OK);
     }
     slc_stream_result res[2];
     slc_stream_span spans[2][4];
@@ -1510,7 +1514,7 @@ static void test_begin_refuses_a_slot_in_flight(void **state)
         assert_int_equal(slc_stream_request(f.s, &q), SLC_OK);
         assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
         assert_int_equal(slc_vulkan_end_frame(f.vk, fr), SLC_OK);
-        assert_int_equal(slc_vulkan_wait_frame(f.vk, fr, 10 * SECOND), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(f.vk, fr, WAIT), SLC_OK);
     }
     VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -1552,7 +1556,7 @@ static void test_begin_refuses_a_slot_in_flight(void **state)
     sig.semaphore = blocker;
     sig.value = 1;
     assert_int_equal(t_table.vkSignalSemaphore(t_device, &sig), VK_SUCCESS);
-    assert_int_equal(slc_vulkan_wait_frame(f.vk, held, 10 * SECOND), SLC_OK);
+    assert_int_equal(slc_vulkan_wait_frame(f.vk, held, WAIT), SLC_OK);
     assert_int_equal(slc_render_read(f.r, held, &img), SLC_OK);
     t_table.vkDestroySemaphore(t_device, blocker, NULL);
     slc_render_view bad = v;
