@@ -1265,8 +1265,9 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
         }
     }
     if (st != SLC_OK) {
-        fprintf(stderr, ME ": frame %llu: the renderer refused a request (%s)\n", (unsigned long long)r->frame,
-                slc_status_name(st));
+        fprintf(stderr, ME ": frame %llu: the renderer refused a request (%s%s)\n", (unsigned long long)r->frame,
+                slc_status_name(st),
+                st == SLC_E_CAPACITY ? ": the profile's [render] max_draws and max_placements bound a frame" : "");
         return CLI_FAILED;
     }
     one_time_begin(c);

@@ -74,7 +74,7 @@ expect 2 "PACK and --synthetic exclude each other" $sluice bench render a.pack -
 expect 2 "--frames needs a count in 1\\.\\.100000" $sluice bench render --frames 0
 # shellcheck disable=SC2086
 expect 3 "no-such\\.pack" $sluice bench render "$dir/no-such.pack"
-# A pool smaller than the pack, a queue shorter than its objects.
+# A pool smaller than the pack, a queue shorter than its objects' spans.
 sed 's/^page_count *= *4096/page_count = 8/' "$profile" > "$dir/small-pool.profile"
 sed 's/^queue_capacity *= *1024/queue_capacity = 1/' "$profile" > "$dir/short-queue.profile"
 TMPDIR=$dir "$@" pack --synthetic city --size 256KiB -o "$dir/city.pack" > /dev/null 2>&1 || fail "sluice pack failed"
@@ -84,6 +84,13 @@ expect 1 "city\\.pack: [0-9]+ chunks of pages of 65536 bytes; profile 'default' 
 # shellcheck disable=SC2086
 expect 1 "city\\.pack: [0-9]+ objects whose level 0 has [0-9]+ spans; profile 'default' takes 1 requests and chunks a frame \\(queue_capacity\\)" \
     $sluice bench render "$dir/city.pack" --profile "$dir/short-queue.profile" --frames 1 --repeat 1
+# A frame whose clusters do not fit the renderer's draw list ([render] max_draws).
+sed 's/^max_draws *= *65536/max_draws = 10/' "$profile" > "$dir/few-draws.profile"
+# shellcheck disable=SC2086
+expect 1 "the renderer refused a request \\(SLC_E_CAPACITY: the profile's \\[render\\] max_draws and max_placements bound a frame\\)" \
+    $sluice bench render "$dir/city.pack" --profile "$dir/few-draws.profile" --size 32x32 --frames 1 --repeat 1
+grep -q "cluster draws do not fit the draw list (0 of max_draws 10 used)" "$err" ||
+    fail "few draws: the renderer's own message is missing: $(cat "$err")"
 # A PACK named on the command line is measured as it is: float, one section.
 TMPDIR=$dir "$@" bench render "$dir/city.pack" --size 32x32 --frames 1 --repeat 1 > "$out" 2> "$err" ||
     fail "bench render PACK failed: $(cat "$err")"
