@@ -1341,9 +1341,9 @@ static void test_init_refuses_bad_descs_and_memory(void **state)
     assert_int_equal(slc_render_init(mem, size, &d, f.vk, f.pk, &f.r), SLC_E_INVALID);
     assert_non_null(strstr(f.rlog.message, "reserved fields must be 0"));
     d = render_desc(&f);
-    d.max_draws = (1u << 22) + 1u;
+    d.max_draws = SLC_RENDER_LIST_MAX + 1u;
     assert_int_equal(slc_render_init(mem, size, &d, f.vk, f.pk, &f.r), SLC_E_INVALID);
-    assert_non_null(strstr(f.rlog.message, "max_draws 4194305 or max_placements 16 is above SLC_RENDER_LIST_MAX (4194304)"));
+    assert_non_null(strstr(f.rlog.message, "max_draws 16777217 or max_placements 16 is above SLC_RENDER_LIST_MAX (16777216)"));
     d = render_desc(&f);
     size_t need = slc_render_footprint(&d, f.pk);
     assert_int_equal(slc_render_init(NULL, need, &d, f.vk, f.pk, &f.r), SLC_E_BLOCK_NULL);
@@ -1608,6 +1608,38 @@ static void test_frames_allocate_nothing(void **state)
     free(sc);
 }
 
+/* The desc takes the profile's [render] section; a profile without one
+ * leaves zeros, the renderer's defaults. */
+static void test_desc_from_profile(void **state)
+{
+    (void)state;
+    const char *text = "[profile]\nname = r\n[budgets]\ncpu = 4 MiB\ncpu/meta = 1 MiB\ncpu/decode = 1 MiB\n"
+                       "cpu/queues = 1 MiB\ncpu/driver = 1 MiB\ngpu = 8 MiB\ngpu/pool = 4 MiB\ngpu/staging = 1 MiB\n"
+                       "[pool]\npage_size = 4 KiB\npage_count = 32\n"
+                       "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 64 KiB\n"
+                       "upload_per_frame = 64 KiB\n"
+                       "[tables]\nmax_objects = 64\nmax_chunks = 256\nmax_lods = 4\nmax_string_bytes = 4 KiB\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s[render]\nwidth = 320\nheight = 200\nmax_draws = 1000\nmax_placements = 77\n", text);
+    slc_profile p;
+    sfx_profile_parse(buf, "r.profile", &p);
+    slc_render_desc d;
+    memset(&d, 0, sizeof d);
+    d.subpass = 3;
+    slc_render_desc_from_profile(&d, &p);
+    assert_int_equal(d.width, 320);
+    assert_int_equal(d.height, 200);
+    assert_int_equal(d.max_draws, 1000);
+    assert_int_equal(d.max_placements, 77);
+    assert_int_equal(d.subpass, 3); /* the rest as it was */
+    sfx_profile_parse(text, "r.profile", &p);
+    slc_render_desc_from_profile(&d, &p);
+    assert_int_equal(d.width, 0);
+    assert_int_equal(d.height, 0);
+    assert_int_equal(d.max_draws, 0);
+    assert_int_equal(d.max_placements, 0);
+}
+
 static void test_lod_palette_repeats_its_last_colour(void **state)
 {
     (void)state;
@@ -1653,6 +1685,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_frames_allocate_nothing, reset),
         cmocka_unit_test(test_lod_palette_repeats_its_last_colour),
+        cmocka_unit_test(test_desc_from_profile),
         cmocka_unit_test_setup(test_quads_give_exact_pixels, reset),
         cmocka_unit_test_setup(test_coarser_lod_is_striped, reset),
         cmocka_unit_test_setup(test_placements_instance_and_cull_on_the_cpu, reset),

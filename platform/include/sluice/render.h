@@ -97,8 +97,11 @@ extern "C" {
 #define SLC_RENDER_DEFAULT_HEIGHT 720u
 #define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u     /* cluster draws a frame */
 #define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
-#define SLC_RENDER_SIZE_MAX 16384u               /* width and height; the device's limits may be lower */
-#define SLC_RENDER_LIST_MAX (1u << 22)           /* max_draws and max_placements */
+/* Width and height (the device's limits may be lower), and max_draws and
+ * max_placements: the profile's [render] bounds, so every profile the parser
+ * accepts gives a desc init accepts. */
+#define SLC_RENDER_SIZE_MAX SLC_PROFILE_RENDER_SIZE_MAX
+#define SLC_RENDER_LIST_MAX SLC_PROFILE_RENDER_LIST_MAX
 
 typedef enum slc_render_tint {
     /* Shaded: a fixed light on the normals (the face's normal where the
