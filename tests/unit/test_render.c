@@ -10,6 +10,7 @@
 #define VK_NO_PROTOTYPES
 #include <volk.h>
 
+#include <dlfcn.h>
 #include <math.h>
 
 #include "stream_fixture.h"
@@ -1666,6 +1667,9 @@ int main(void)
 {
     /* Mesa's device-select layer: see test_vulkan.c. */
     setenv("NODEVICE_SELECT", "1", 0);
+    /* The validation layer stays loaded for the whole run (ThreadSanitizer's
+     * called_from_lib suppression for it, tsan-vulkan.supp, needs that). */
+    (void)dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
     if (create_test_device() != 0) {
         destroy_test_device();
         return 1;
