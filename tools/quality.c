@@ -175,7 +175,19 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
     for (uint32_t o = 0; o < h->object_count; o++) {
         const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){o});
         out->max_lods = ob->lod_count > out->max_lods ? ob->lod_count : out->max_lods;
+        uint64_t most = 0;
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            const slc_pack_lod *lod = slc_pack_get_lod(pack, ob->first_lod + l);
+            uint64_t clusters = 0;
+            for (uint32_t k = 0; k < lod->span_count; k++) {
+                clusters += slc_pack_get_span(pack, lod->first_span + k)->cluster_count;
+            }
+            most = clusters > most ? clusters : most;
+        }
+        out->max_draws += most;
     }
+    /* placements: each instance once; a pack without instances places each object once (sluice/render.h) */
+    out->max_placements = h->instance_count ? h->instance_count : h->object_count;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -195,6 +207,27 @@ static void add(slc_profile *p, const char *name, uint64_t v)
     if (i >= 0) {
         p->budgets[i].limit += v;
     }
+}
+
+/* Grows every parent to the sum of its children: budgets are ordered by
+ * depth, so walking back from the deepest settles each child before its
+ * parent. Returns the deepest budget above SLC_PROFILE_SIZE_MAX, or NULL. */
+static const char *settle(slc_profile *p)
+{
+    uint64_t sums[SLC_PROFILE_BUDGET_MAX] = {0};
+    for (uint32_t i = p->budget_count; i-- > 0;) {
+        p->budgets[i].limit = max_u64(p->budgets[i].limit, sums[i]);
+        uint16_t parent = p->budgets[i].parent;
+        if (parent != SLC_BUDGET_NONE_INDEX && parent < SLC_PROFILE_BUDGET_MAX) {
+            sums[parent] += p->budgets[i].limit > SLC_PROFILE_SIZE_MAX ? SLC_PROFILE_SIZE_MAX + 1u : p->budgets[i].limit;
+        }
+    }
+    for (uint32_t i = p->budget_count; i-- > 0;) { /* the deepest: where the excess starts */
+        if (p->budgets[i].limit > SLC_PROFILE_SIZE_MAX) {
+            return p->budgets[i].name;
+        }
+    }
+    return NULL;
 }
 
 int quality_reference_profile_for(const slc_profile *base, const quality_pack_figures *pk, size_t scratch_size,
@@ -250,30 +283,42 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
         *out = *base;
         return -1;
     }
+    out->render_max_draws = (uint32_t)(pk->max_draws > SLC_PROFILE_RENDER_LIST_MAX ? SLC_PROFILE_RENDER_LIST_MAX
+                                       : max_u64(base->render_max_draws, pk->max_draws));
+    out->render_max_placements = (uint32_t)(pk->max_placements > SLC_PROFILE_RENDER_LIST_MAX
+                                                ? SLC_PROFILE_RENDER_LIST_MAX
+                                                : max_u64(base->render_max_placements, pk->max_placements));
     add(out, "cpu/meta", fr.meta > fb.meta ? fr.meta - fb.meta : 0);
     add(out, "cpu/queues", fr.queues > fb.queues ? fr.queues - fb.queues : 0);
     add(out, "cpu/decode", fr.decode > fb.decode ? fr.decode - fb.decode : 0);
     grow(out, "gpu/pool", pool_bytes);
     grow(out, "gpu/staging", out->staging_size);
-    /* Parents follow their children: budgets are ordered by depth, so
-     * walking back from the deepest settles every child before its parent. */
-    uint64_t sums[SLC_PROFILE_BUDGET_MAX] = {0};
-    for (uint32_t i = out->budget_count; i-- > 0;) {
-        out->budgets[i].limit = max_u64(out->budgets[i].limit, sums[i]);
-        uint16_t parent = out->budgets[i].parent;
-        if (parent != SLC_BUDGET_NONE_INDEX && parent < SLC_PROFILE_BUDGET_MAX) {
-            sums[parent] += out->budgets[i].limit;
-        }
+    const char *over = settle(out);
+    if (over != NULL) {
+        snprintf(msg, cap, "reference profile of '%s' for pack '%s': budget %s would need more than a profile's "
+                 "bound of %" PRIu64 " bytes", base->name, pk->name, over, (uint64_t)SLC_PROFILE_SIZE_MAX);
+        *out = *base;
+        return -1;
     }
-    for (uint32_t i = 0; i < out->budget_count; i++) {
-        if (out->budgets[i].limit > SLC_PROFILE_SIZE_MAX) {
-            snprintf(msg, cap, "reference profile of '%s' for pack '%s': budget %s would need %" PRIu64
-                     " bytes, above a profile's bound of %" PRIu64, base->name, pk->name, out->budgets[i].name,
-                     out->budgets[i].limit, (uint64_t)SLC_PROFILE_SIZE_MAX);
-            *out = *base;
-            return -1;
-        }
+    return 0;
+}
+
+int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char *msg, size_t cap)
+{
+    slc_profile t = *p;
+    int i = slc_profile_scan_budget(&t, budget);
+    if (i < 0) {
+        snprintf(msg, cap, "profile '%s' declares no %s budget", p->name, budget);
+        return -1;
     }
+    t.budgets[i].limit = bytes > SLC_PROFILE_SIZE_MAX ? SLC_PROFILE_SIZE_MAX + 1u : t.budgets[i].limit + bytes;
+    const char *over = settle(&t);
+    if (over != NULL) {
+        snprintf(msg, cap, "profile '%s': budget %s would need more than a profile's bound of %" PRIu64 " bytes",
+                 p->name, over, (uint64_t)SLC_PROFILE_SIZE_MAX);
+        return -1;
+    }
+    *p = t;
     return 0;
 }
 

@@ -122,7 +122,10 @@ int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const c
  * cpu/meta, cpu/queues and cpu/decode by what the stream needs beyond base's
  * (slc_stream_calculate_footprint of both, for scratch_size and
  * telemetry_frames as the caller will create the stream with); then every
- * parent to at least the sum of its children. The name becomes
+ * parent to at least the sum of its children; the renderer's [render]
+ * max_draws and max_placements at least what drawing every object once at
+ * its largest level takes (the caller grows cpu/render and gpu/render by
+ * what those lists cost on its device: quality_profile_add). The name becomes
  * "NAME-reference" (cut to fit). Whether the device holds the union is the
  * backend's to say at init.
  *
@@ -138,9 +141,18 @@ typedef struct quality_pack_figures {
     uint32_t object_count;
     uint32_t max_lods;   /* the largest lod_count of an object */
     uint64_t string_size;
+    /* the renderer's lists when each object is drawn once at its largest
+     * level: the sum over objects of a level's most clusters, and the pack's
+     * instances (its objects, when it has none: each placed once) */
+    uint64_t max_draws, max_placements;
 } quality_pack_figures;
 
 void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pack_figures *out);
+
+/* Adds bytes to budget's limit and grows its ancestors to hold their
+ * children. Returns 0, or -1 with msg when p has no such budget or a limit
+ * would pass SLC_PROFILE_SIZE_MAX (p unchanged). O(budgets). */
+int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char *msg, size_t cap);
 int quality_reference_profile_for(const slc_profile *base, const quality_pack_figures *pack, size_t scratch_size,
                                   uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
 int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name,

@@ -611,6 +611,25 @@ static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref,
         fprintf(stderr, ME ": %s\n", msg);
         return CLI_FAILED;
     }
+    /* The reference's draw and placement lists (every object at its
+     * largest level): cpu/render and gpu/render grown by what they cost on
+     * this device beyond the profile's. */
+    slc_render_desc bd = rs->desc, rd = rs->desc;
+    bd.budgets = rd.budgets = NULL;
+    rd.max_draws = rs->ref_prof.render_max_draws;
+    rd.max_placements = rs->ref_prof.render_max_placements;
+    const size_t cb = slc_render_footprint(&bd, r->pack), cr = slc_render_footprint(&rd, r->pack);
+    const uint64_t gb = slc_render_device_bytes(&bd, r->pack, r->vk), gr = slc_render_device_bytes(&rd, r->pack, r->vk);
+    if (cr == 0 || gr == 0) {
+        fprintf(stderr, ME ": the reference's lists (%u draws, %u placements a frame) are not a valid renderer\n",
+                rd.max_draws, rd.max_placements);
+        return CLI_FAILED;
+    }
+    if (quality_profile_add(&rs->ref_prof, "cpu/render", cr > cb ? cr - cb : 0, msg, sizeof msg) != 0 ||
+        quality_profile_add(&rs->ref_prof, "gpu/render", gr > gb ? gr - gb : 0, msg, sizeof msg) != 0) {
+        fprintf(stderr, ME ": the reference profile: %s\n", msg);
+        return CLI_FAILED;
+    }
     run_opts ro = *o;
     ro.profile = &rs->ref_prof;
     ro.svg = ro.chrome = ro.evict_log = ro.save_trace = NULL;
@@ -687,6 +706,11 @@ static int render_main(run *r, render_state *rs, const run_opts *o)
     }
     if (rc == CLI_OK) {
         rc = collect_rest(rs);
+    }
+    if (rc == CLI_OK && ref != NULL && rrs->add_refused > 0) {
+        fprintf(stderr, ME ": the reference renderer could not draw %u requests (its lists were full); it is not a "
+                "reference\n", rrs->add_refused);
+        rc = CLI_FAILED;
     }
     if (rc == CLI_OK && ref != NULL && (ref->agg.coarser > 0 || ref->agg.none > 0)) {
         /* the reference profile pins every level: this cannot happen unless it is wrong */

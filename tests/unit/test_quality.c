@@ -274,20 +274,22 @@ static void test_floor_holds_at_and_above_and_fails_below(void **state)
     (void)state;
     quality_summary q = {.frames = 3, .min_db = 30.5, .worst_frame = 2};
     char msg[256] = "";
-    assert_int_equal(quality_check_floor(&q, 30500, msg, sizeof msg), 0); /* at the floor */
-    assert_int_equal(quality_check_floor(&q, 0, msg, sizeof msg), 0);     /* no floor */
+    assert_int_equal(quality_check_floor(&q, 30500, NULL, msg, sizeof msg), 0); /* at the floor */
+    assert_int_equal(quality_check_floor(&q, 0, NULL, msg, sizeof msg), 0);     /* no floor */
     assert_string_equal(msg, "");
     q.min_db = 30.4991;
-    assert_int_equal(quality_check_floor(&q, 30500, msg, sizeof msg), -1);
-    assert_string_equal(msg, "quality: frame 2 has PSNR 30.50 dB, below the profile's floor of 30.5 dB "
-                             "([quality] min_psnr_db)");
+    assert_int_equal(quality_check_floor(&q, 30500, NULL, msg, sizeof msg), -1);
+    assert_string_equal(msg, "quality: frame 2 has PSNR 30.50 dB, below the floor of 30.5 dB (the profile's "
+                             "[quality] min_psnr_db)");
     q.min_db = 12.25;
     q.worst_frame = 17;
-    assert_int_equal(quality_check_floor(&q, 99000, msg, sizeof msg), -1);
-    assert_string_equal(msg, "quality: frame 17 has PSNR 12.25 dB, below the profile's floor of 99 dB "
-                             "([quality] min_psnr_db)");
+    assert_int_equal(quality_check_floor(&q, 99000, "--psnr-threshold", msg, sizeof msg), -1);
+    assert_string_equal(msg, "quality: frame 17 has PSNR 12.25 dB, below the floor of 99 dB (--psnr-threshold)");
+    assert_int_equal(quality_check_floor(&q, 31125, NULL, msg, sizeof msg), -1);
+    assert_string_equal(msg, "quality: frame 17 has PSNR 12.25 dB, below the floor of 31.125 dB (the profile's "
+                             "[quality] min_psnr_db)");
     q.min_db = INFINITY; /* identical frames meet any floor */
-    assert_int_equal(quality_check_floor(&q, 99000, msg, sizeof msg), 0);
+    assert_int_equal(quality_check_floor(&q, 99000, NULL, msg, sizeof msg), 0);
 }
 
 /* --- the reference profile -------------------------------------------------------------- */
@@ -362,6 +364,24 @@ static void test_reference_profile_of_a_small_pack(void **state)
     assert_int_equal(fig.object_count, 6);
     assert_int_equal(fig.max_lods, 3);
     assert_int_equal(fig.page_size, 4096);
+    /* each object drawn once at its largest level: the clusters of its level 0's 4 chunks, counted by hand */
+    uint64_t draws = 0;
+    for (uint32_t obj = 0; obj < 6; obj++) {
+        const slc_pack_object *ob = slc_pack_get_object(o.pk, (slc_object_id){obj});
+        uint64_t most = 0;
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            const slc_pack_lod *lod = slc_pack_get_lod(o.pk, ob->first_lod + l);
+            uint64_t c = 0;
+            for (uint32_t k = 0; k < lod->span_count; k++) {
+                c += slc_pack_get_span(o.pk, lod->first_span + k)->cluster_count;
+            }
+            most = c > most ? c : most;
+        }
+        draws += most;
+    }
+    assert_true(draws >= 6);
+    assert_int_equal(fig.max_draws, draws);
+    assert_int_equal(fig.max_placements, 6); /* no instances: each object placed once */
     char msg[256] = "";
     const size_t scratch = slc_pack_scratch_size(o.pk);
     assert_int_equal(quality_reference_profile(&base, o.pk, "small.pack", scratch, 0, &ref, msg, sizeof msg), 0);
@@ -377,6 +397,8 @@ static void test_reference_profile_of_a_small_pack(void **state)
     assert_int_equal(ref.frames_in_flight, base.frames_in_flight);
     assert_int_equal(ref.workers, base.workers);
     assert_int_equal(ref.max_chunks, 256);
+    assert_int_equal(ref.render_max_draws, draws); /* base's 0 (the renderer's default) grown to the pack's bound */
+    assert_int_equal(ref.render_max_placements, 6);
     assert_int_equal(limit_of(&ref, "gpu/pool"), 42u * 4096u);
     assert_int_equal(limit_of(&ref, "gpu"), 1u << 20); /* its children still fit */
     assert_int_equal(limit_of(&ref, "cpu/driver"), 1u << 20);
@@ -502,6 +524,31 @@ static void test_reference_profile_refusals(void **state)
     assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "reference profile of 'qbase' for pack 'huge.pack': "));
     assert_true(slc_profile_equal(&ref, &base)); /* refused: out is base */
+}
+
+static void test_profile_add_grows_the_ancestors(void **state)
+{
+    (void)state;
+    slc_profile p, before;
+    sfx_profile_parse(base_text, "qbase.profile", &p);
+    before = p;
+    char msg[256] = "";
+    /* cpu = 4 MiB, its children 1 MiB + 256 KiB + 256 KiB + 1 MiB: 2 MiB of room */
+    assert_int_equal(quality_profile_add(&p, "cpu/meta", 1u << 20, msg, sizeof msg), 0);
+    assert_int_equal(limit_of(&p, "cpu/meta"), 2u << 20);
+    assert_int_equal(limit_of(&p, "cpu"), 4u << 20); /* still holds them */
+    assert_int_equal(quality_profile_add(&p, "cpu/driver", 3u << 20, msg, sizeof msg), 0);
+    assert_int_equal(limit_of(&p, "cpu"), (2u << 20) + (512u << 10) + (4u << 20)); /* grown to the sum */
+    assert_tree_holds(&p);
+    /* refusals leave the profile as it was */
+    slc_profile kept = p;
+    assert_int_equal(quality_profile_add(&p, "cpu/render", 1, msg, sizeof msg), -1);
+    assert_string_equal(msg, "profile 'qbase' declares no cpu/render budget");
+    assert_int_equal(quality_profile_add(&p, "gpu/pool", SLC_PROFILE_SIZE_MAX, msg, sizeof msg), -1);
+    assert_string_equal(msg, "profile 'qbase': budget gpu/pool would need more than a profile's bound of "
+                             "1099511627776 bytes");
+    assert_true(slc_profile_equal(&p, &kept));
+    assert_false(slc_profile_equal(&p, &before));
 }
 
 static void test_reference_profile_name_is_cut_to_fit(void **state)
@@ -750,8 +797,8 @@ static void test_session_writes_files_and_fails_below_the_floor(void **state)
     assert_int_equal(rc, 1);
     assert_string_equal(report, "quality: PSNR min 30.07 dB (frame 1), p5 30.07 dB, median 30.07 dB; pixels over "
                                 "threshold: max 25.00% (frame 1)\n");
-    assert_string_equal(e, "sluice render: quality: frame 1 has PSNR 30.07 dB, below the profile's floor of 30.5 dB "
-                           "([quality] min_psnr_db)\n");
+    assert_string_equal(e, "sluice render: quality: frame 1 has PSNR 30.07 dB, below the floor of 30.5 dB (the "
+                           "profile's [quality] min_psnr_db)\n");
     free(report);
     assert_non_null(strstr(slurp(json), "\"floor\": {\"holds\": false, \"frame\": 1}}"));
     assert_non_null(strstr(slurp(svg), "</svg>"));
@@ -779,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_reference_profile_of_a_small_pack),
         cmocka_unit_test(test_reference_profile_keeps_partitions_and_belt),
         cmocka_unit_test(test_reference_profile_refusals),
+        cmocka_unit_test(test_profile_add_grows_the_ancestors),
         cmocka_unit_test(test_reference_profile_name_is_cut_to_fit),
         cmocka_unit_test(test_json_escapes_names_and_writes_null_for_inf),
         cmocka_unit_test(test_svg_escapes_names_and_draws_the_floor),
