@@ -5,6 +5,7 @@
 #     parsed (a record a frame, PSNR null where identical, the summary the
 #     text's), --quality-svg and the run's --svg with their PSNR plot and row;
 #     the same quality JSON byte for byte with 0 and 2 workers;
+#   - under [render] max_draws = 8: the reference still draws every request;
 #   - under a 16-page pool with [quality] min_psnr_db = 99 (unreachable):
 #     exit 4, the frame and both numbers named on stderr, the report's
 #     "quality floor: FAILED", the JSON's floor false; --psnr-threshold
@@ -78,6 +79,14 @@ assert r["quality"]["summary"] == q["summary"], (r["quality"], q["summary"])
 assert r["quality"]["reference"] == q["reference"] and r["quality"]["floor"] == q["floor"]
 assert r["quality"]["min_psnr_db"] is None and r["quality"]["diff_threshold"] == 8
 PY
+
+# The reference's lists hold every object at its largest level even where
+# the profile's do not: under max_draws = 8 the profile's frames lose
+# requests, the reference's none (a reference that lost one fails).
+sed -e 's/^max_draws *=.*/max_draws = 8/' "$profile" > "$out/few-draws.profile"
+run lists 0 "$pack" --profile "$out/few-draws.profile" --reference $small
+has lists.out "^render: [0-9]+ requests not drawn"
+has lists.out "^quality: PSNR min [0-9]+\.[0-9]{2} dB"
 
 # An unreachable floor.
 sed -e 's/^page_count *=.*/page_count = 16/' -e 's/^name *=.*/name = tiny-floor/' -e '/^\[quality\]/,$d' \
