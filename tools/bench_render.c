@@ -111,7 +111,9 @@ enum { PACKS_MAX = 2, REPEAT_MAX = 1000, FRAMES_MAX = 100000, SETTLE_FRAMES_MAX 
  * no index reuse (every triangle's corners shaded apart); both; the
  * unindexed corners fetched by the vertex shader from storage buffers
  * (classic_pulled.vert) rather than by the vertex input stage; and the
- * same with each corner's 32-bit index read from a storage buffer first. */
+ * same with each corner's 32-bit index read from a storage buffer first;
+ * and pulling again, drawn inside the classic path's render pass, its cull
+ * pass and draws timed apart. */
 enum {
     VAR_PULL = 0,
     VAR_CLASSIC = 1,
@@ -120,11 +122,13 @@ enum {
     VAR_UNINDEXED_CLUSTERS = 4,
     VAR_PULLED = 5,
     VAR_PULLED_INDEXED = 6,
-    VARIANTS = 7
+    VAR_PULL_APP = 7,
+    VARIANTS = 8
 };
 static const char *const variant_names[VARIANTS] = {
     "pulling", "classic", "classic, a draw a cluster", "classic, unindexed", "classic, unindexed, a draw a cluster",
-    "classic, pulled from storage buffers", "classic, pulled from storage buffers, indexed"};
+    "classic, pulled from storage buffers", "classic, pulled from storage buffers, indexed",
+    "pulling in the classic render pass"};
 
 #define WAIT_NS (30ull * 1000000000ull)
 
@@ -1075,7 +1079,7 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
     if ((res = t->vkCreateFence(dev, &fi, r->alloc, &c->fence)) != VK_SUCCESS) {
         return vk_fail("vkCreateFence", res);
     }
-    VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0, VK_QUERY_TYPE_TIMESTAMP, 2, 0};
+    VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0, VK_QUERY_TYPE_TIMESTAMP, 3, 0};
     if ((res = t->vkCreateQueryPool(dev, &qi, r->alloc, &c->queries)) != VK_SUCCESS) {
         return vk_fail("vkCreateQueryPool", res);
     }
@@ -1130,14 +1134,9 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
     return rc;
 }
 
-/* One classic frame of variant var; *ns is its GPU time. */
-static int classic_frame(classic *c, int var, const float view_proj[16], const float eye[3], uint64_t *ns)
+/* Begins c's render pass over its target, cleared, in c's command buffer. */
+static void classic_begin_pass(classic *c)
 {
-    const struct VolkDeviceTable *t = c->r->t;
-    one_time_begin(c);
-    VkCommandBuffer cmd = c->cmd;
-    t->vkCmdResetQueryPool(cmd, c->queries, 0, 2);
-    t->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries, 0);
     VkClearValue clear[2];
     memset(clear, 0, sizeof clear);
     clear[0].color.float32[0] = 0.05f;
@@ -1147,7 +1146,33 @@ static int classic_frame(classic *c, int var, const float view_proj[16], const f
     clear[1].depthStencil.depth = 1.0f;
     VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, c->pass, c->fb,
                                  {{0, 0}, {c->width, c->height}}, 2, clear};
-    t->vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+    c->r->t->vkCmdBeginRenderPass(c->cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+/* The first n timestamps of the retired frame, in ns from the first. */
+static int classic_timestamps(classic *c, uint64_t *ns, uint32_t n)
+{
+    uint64_t ts[3];
+    VkResult res = c->r->t->vkGetQueryPoolResults(c->r->info.device, c->queries, 0, n, sizeof ts, ts, sizeof ts[0],
+                                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (res != VK_SUCCESS) {
+        return vk_fail("vkGetQueryPoolResults", res);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ns[i] = (uint64_t)((double)((ts[i] - ts[0]) & c->timestamp_mask) * (double)c->timestamp_period + 0.5);
+    }
+    return CLI_OK;
+}
+
+/* One classic frame of variant var; *ns is its GPU time. */
+static int classic_frame(classic *c, int var, const float view_proj[16], const float eye[3], uint64_t *ns)
+{
+    const struct VolkDeviceTable *t = c->r->t;
+    one_time_begin(c);
+    VkCommandBuffer cmd = c->cmd;
+    t->vkCmdResetQueryPool(cmd, c->queries, 0, 2);
+    t->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries, 0);
+    classic_begin_pass(c);
     const int pulled = var == VAR_PULLED || var == VAR_PULLED_INDEXED;
     const int unindexed = var == VAR_UNINDEXED || var == VAR_UNINDEXED_CLUSTERS || pulled;
     const int per_cluster = var == VAR_CLUSTERS || var == VAR_UNINDEXED_CLUSTERS;
@@ -1188,42 +1213,49 @@ static int classic_frame(classic *c, int var, const float view_proj[16], const f
         return CLI_FAILED;
     }
     uint64_t ts[2];
-    VkResult res = t->vkGetQueryPoolResults(c->r->info.device, c->queries, 0, 2, sizeof ts, ts, sizeof ts[0],
-                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    if (res != VK_SUCCESS) {
-        return vk_fail("vkGetQueryPoolResults", res);
+    if (classic_timestamps(c, ts, 2) != CLI_OK) {
+        return CLI_FAILED;
     }
-    *ns = (uint64_t)((double)((ts[1] - ts[0]) & c->timestamp_mask) * (double)c->timestamp_period + 0.5);
+    *ns = ts[1];
     return CLI_OK;
 }
 
 /* --- the pulling path ------------------------------------------------------------------------ */
 
 typedef struct pulling {
-    slc_render *r;
+    slc_render *r;   /* its own target */
     void *mem;
+    slc_render *app; /* --breakdown: drawing inside the classic path's render pass */
+    void *app_mem;
     uint32_t draws, kept;
     uint64_t triangles; /* of the last frame */
+    uint64_t cull_ns;   /* the app variant's last frame: the cull pass alone */
 } pulling;
 
 static void pulling_close(pulling *p)
 {
+    slc_render_deinit(p->app);
+    free(p->app_mem);
     slc_render_deinit(p->r);
     free(p->mem);
     memset(p, 0, sizeof *p);
 }
 
-static int pulling_open(pulling *p, rig *r, uint32_t width, uint32_t height)
+/* A renderer on r's backend: its own target (pass VK_NULL_HANDLE), charged
+ * to cpu/render and gpu/render where the profile has them, or drawing in
+ * pass, charged to nothing (the budgets are sized for one renderer). */
+static int render_open(rig *r, uint32_t width, uint32_t height, VkRenderPass pass, void **mem, slc_render **out)
 {
-    memset(p, 0, sizeof *p);
     slc_render_desc d;
     memset(&d, 0, sizeof d);
     slc_render_desc_from_profile(&d, &r->prof);
     d.width = width;
     d.height = height;
+    d.render_pass = pass;
     slc_budgets *b = slc_memory_budgets(r->mem);
     slc_budget_id id;
-    if (slc_budgets_scan(b, "cpu/render", &id) == SLC_OK && slc_budgets_scan(b, "gpu/render", &id) == SLC_OK) {
+    if (pass == VK_NULL_HANDLE && slc_budgets_scan(b, "cpu/render", &id) == SLC_OK &&
+        slc_budgets_scan(b, "gpu/render", &id) == SLC_OK) {
         d.budgets = b;
     }
     d.log = cli_stderr_logger;
@@ -1232,8 +1264,8 @@ static int pulling_open(pulling *p, rig *r, uint32_t width, uint32_t height)
         fprintf(stderr, ME ": the renderer refuses %ux%u\n", width, height);
         return CLI_FAILED;
     }
-    p->mem = aligned_alloc(SLC_RENDER_ALIGN, (size + SLC_RENDER_ALIGN - 1u) & ~(size_t)(SLC_RENDER_ALIGN - 1u));
-    slc_status st = p->mem != NULL ? slc_render_init(p->mem, size, &d, r->vk, r->pack, &p->r) : SLC_E_CAPACITY;
+    *mem = aligned_alloc(SLC_RENDER_ALIGN, (size + SLC_RENDER_ALIGN - 1u) & ~(size_t)(SLC_RENDER_ALIGN - 1u));
+    slc_status st = *mem != NULL ? slc_render_init(*mem, size, &d, r->vk, r->pack, out) : SLC_E_CAPACITY;
     if (st != SLC_OK) {
         fprintf(stderr, ME ": the renderer could not start (%s)\n", slc_status_name(st));
         return CLI_FAILED;
@@ -1241,11 +1273,26 @@ static int pulling_open(pulling *p, rig *r, uint32_t width, uint32_t height)
     return CLI_OK;
 }
 
+static int pulling_open(pulling *p, rig *r, const classic *c, int breakdown)
+{
+    memset(p, 0, sizeof *p);
+    int rc = render_open(r, c->width, c->height, VK_NULL_HANDLE, &p->mem, &p->r);
+    if (rc == CLI_OK && breakdown) {
+        rc = render_open(r, c->width, c->height, c->pass, &p->app_mem, &p->app);
+    }
+    return rc;
+}
+
 /* One pulling frame: a stream frame asking for every level 0, every
  * resolved request added, recorded into c's command buffer, submitted,
- * retired; *ns its GPU time (the renderer's cull pass and draws). */
-static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[16], const float eye[3], uint64_t *ns)
+ * retired; *ns its GPU time (the renderer's cull pass and draws). With app,
+ * the renderer that draws in c's render pass: the cull pass recorded
+ * before it, the draws inside it, c's timestamps around each (p->cull_ns
+ * the cull pass's). */
+static int pulling_frame(pulling *p, rig *r, classic *c, int app, const float view_proj[16], const float eye[3],
+                         uint64_t *ns)
 {
+    slc_render *rd = app ? p->app : p->r;
     if (request_all(r) != CLI_OK) {
         return CLI_FAILED;
     }
@@ -1255,13 +1302,13 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
     memcpy(v.eye, eye, sizeof v.eye);
     v.tint = SLC_RENDER_TINT_NONE;
     v.clear[0] = v.clear[1] = 0.05f, v.clear[2] = 0.08f, v.clear[3] = 1.0f;
-    slc_status st = slc_render_begin(p->r, r->frame, &v);
+    slc_status st = slc_render_begin(rd, r->frame, &v);
     const uint32_t n = slc_stream_result_count(r->s);
     for (uint32_t i = 0; i < n && st == SLC_OK; i++) {
         slc_stream_result res;
         st = slc_stream_resident(r->s, i, &res, r->spans, r->span_cap);
         if (st == SLC_OK) {
-            st = slc_render_add(p->r, &res, r->spans);
+            st = slc_render_add(rd, &res, r->spans);
         }
     }
     if (st != SLC_OK) {
@@ -1271,8 +1318,23 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
         return CLI_FAILED;
     }
     one_time_begin(c);
-    if ((st = slc_render_record(p->r, c->cmd)) != SLC_OK) {
-        fprintf(stderr, ME ": slc_render_record: %s\n", slc_status_name(st));
+    if (app) {
+        const struct VolkDeviceTable *t = r->t;
+        t->vkCmdResetQueryPool(c->cmd, c->queries, 0, 3);
+        t->vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries, 0);
+        st = slc_render_record_cull(rd, c->cmd);
+        t->vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries, 1);
+        classic_begin_pass(c);
+        if (st == SLC_OK) {
+            st = slc_render_record_draws(rd, c->cmd);
+        }
+        t->vkCmdEndRenderPass(c->cmd);
+        t->vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries, 2);
+    } else {
+        st = slc_render_record(rd, c->cmd);
+    }
+    if (st != SLC_OK) {
+        fprintf(stderr, ME ": recording the renderer's frame: %s\n", slc_status_name(st));
         return CLI_FAILED;
     }
     if (submit_wait(c) != CLI_OK) {
@@ -1281,7 +1343,7 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
     slc_render_frame fr;
     if ((st = slc_vulkan_end_frame(r->vk, r->frame)) != SLC_OK ||
         (st = slc_vulkan_wait_frame(r->vk, r->frame, WAIT_NS)) != SLC_OK ||
-        (st = slc_render_get_frame(p->r, r->frame, &fr)) != SLC_OK) {
+        (st = slc_render_get_frame(rd, r->frame, &fr)) != SLC_OK) {
         fprintf(stderr, ME ": frame %llu did not retire (%s)\n", (unsigned long long)r->frame, slc_status_name(st));
         return CLI_FAILED;
     }
@@ -1293,6 +1355,14 @@ static int pulling_frame(pulling *p, rig *r, classic *c, const float view_proj[1
     p->kept = fr.clusters_drawn;
     p->triangles = fr.triangles;
     *ns = fr.gpu_ns;
+    if (app) {
+        uint64_t ts[3];
+        if (classic_timestamps(c, ts, 3) != CLI_OK) {
+            return CLI_FAILED;
+        }
+        p->cull_ns = ts[1] - ts[0];
+        *ns = ts[2] - ts[0];
+    }
     return CLI_OK;
 }
 
@@ -1320,12 +1390,15 @@ static const char *pages_kind(const slc_pack *pack)
 static int variant_frame(int var, pulling *p, rig *r, classic *c, const float view_proj[16], const float eye[3],
                          uint64_t *ns)
 {
-    return var == VAR_PULL ? pulling_frame(p, r, c, view_proj, eye, ns) : classic_frame(c, var, view_proj, eye, ns);
+    if (var == VAR_PULL || var == VAR_PULL_APP) {
+        return pulling_frame(p, r, c, var == VAR_PULL_APP, view_proj, eye, ns);
+    }
+    return classic_frame(c, var, view_proj, eye, ns);
 }
 
 /* Prints one pack's figures. */
 static void print_pack(const rig *r, const classic *c, const pulling *p, const char *label, const double *ms,
-                       int variants)
+                       int variants, double cull_ms, double draws_ms)
 {
     const slc_pack_header *h = slc_pack_get_header(r->pack);
     char sz[32];
@@ -1334,12 +1407,14 @@ static void print_pack(const rig *r, const classic *c, const pulling *p, const c
            pages_kind(r->pack), label, h->object_count, (unsigned long long)c->instance_count, h->chunk_count,
            c->cluster_count, (unsigned long long)c->triangles, cli_size_approx(c->device_bytes, sz, sizeof sz));
     for (int v = 0; v < variants; v++) {
-        const uint64_t tris = v == VAR_PULL ? p->triangles : c->triangles;
+        const uint64_t tris = v == VAR_PULL || v == VAR_PULL_APP ? p->triangles : c->triangles;
         printf("  %s: median %.3f ms a frame, %.2f M triangles/s", variant_names[v], ms[v],
                ms[v] > 0.0 ? (double)tris / (ms[v] * 1e3) : 0.0);
         if (v == VAR_PULL) {
             printf(" (%u cluster draws, %u kept by the GPU cull, %llu triangles)\n", p->draws, p->kept,
                    (unsigned long long)p->triangles);
+        } else if (v == VAR_PULL_APP) {
+            printf(" (medians: cull pass %.3f ms, render pass with the draws %.3f ms)\n", cull_ms, draws_ms);
         } else {
             const int clusters = v == VAR_CLUSTERS || v == VAR_UNINDEXED_CLUSTERS;
             printf(" (%u %s draws, no GPU culling)\n", clusters ? c->cluster_count : c->draw_count,
@@ -1367,7 +1442,7 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
         rc = classic_open(&c, &r, o->width, o->height, o->breakdown);
     }
     if (rc == CLI_OK) {
-        rc = pulling_open(&p, &r, o->width, o->height);
+        rc = pulling_open(&p, &r, &c, o->breakdown);
     }
     /* the overview `sluice render` gives a trace: the whole scene in view */
     float lo[3] = {0}, hi[3] = {0};
@@ -1387,6 +1462,12 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
             rc = CLI_FAILED;
         }
     }
+    uint64_t *cull = NULL, *draws = NULL; /* VAR_PULL_APP's parts */
+    if (rc == CLI_OK && o->breakdown &&
+        ((cull = calloc(per, sizeof(uint64_t))) == NULL || (draws = calloc(per, sizeof(uint64_t))) == NULL)) {
+        fprintf(stderr, ME ": out of memory\n");
+        rc = CLI_FAILED;
+    }
     uint64_t warm = 0;
     for (int v = 0; v < variants && rc == CLI_OK; v++) { /* once each, untimed: the driver compiles on first use */
         rc = variant_frame(v, &p, &r, &c, view_proj, eye, &warm);
@@ -1396,6 +1477,10 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
     for (size_t k = 0; k < per && rc == CLI_OK; k++) {
         for (int v = 0; v < variants && rc == CLI_OK; v++) {
             rc = variant_frame(v, &p, &r, &c, view_proj, eye, &ns[v][k]);
+            if (v == VAR_PULL_APP) {
+                cull[k] = p.cull_ns;
+                draws[k] = ns[v][k] - p.cull_ns;
+            }
         }
     }
     if (rc == CLI_OK) {
@@ -1403,11 +1488,15 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
         for (int v = 0; v < variants; v++) {
             ms[v] = median_ms(ns[v], per);
         }
-        print_pack(&r, &c, &p, label, ms, variants);
+        const double cull_ms = cull != NULL ? median_ms(cull, per) : 0.0;
+        const double draws_ms = draws != NULL ? median_ms(draws, per) : 0.0;
+        print_pack(&r, &c, &p, label, ms, variants, cull_ms, draws_ms);
     }
     for (int v = 0; v < VARIANTS; v++) {
         free(ns[v]);
     }
+    free(cull);
+    free(draws);
     pulling_close(&p);
     classic_close(&c);
     rig_close(&r);

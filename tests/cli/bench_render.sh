@@ -28,7 +28,8 @@ for kind in float quantized; do
 done
 # Each variant's line, twice (float, quantized), with positive figures.
 for v in "pulling" "classic" "classic, a draw a cluster" "classic, unindexed" "classic, unindexed, a draw a cluster" \
-         "classic, pulled from storage buffers" "classic, pulled from storage buffers, indexed"; do
+         "classic, pulled from storage buffers" "classic, pulled from storage buffers, indexed" \
+         "pulling in the classic render pass"; do
     n=$(grep -c "^  $v: median " "$out")
     [ "$n" -eq 2 ] || fail "'$v' lines: $n, expected 2"
     grep "^  $v: median " "$out" | awk -v v="$v" '
@@ -41,6 +42,9 @@ n=$(grep -Ec '^  pulling / classic: [0-9]+\.[0-9][0-9]x$' "$out")
 [ "$n" -eq 2 ] || fail "ratio lines: $n, expected 2"
 grep -E '^  pulling / classic: ' "$out" | awk '{ sub(/x$/, "", $4); if ($4 + 0 <= 0) bad = 1 } END { exit bad }' ||
     fail "a ratio is not positive"
+# The renderer in the classic path's render pass: its cull pass and draws timed apart.
+grep -Eq '^  pulling in the classic render pass: .*\(medians: cull pass [0-9.]+ ms, render pass with the draws [0-9.]+ ms\)$' "$out" ||
+    fail "no cull pass and draws figures"
 # Pulling draws every cluster of the view that sees the whole scene.
 grep -Eq '^  pulling: .*\(([0-9]+) cluster draws, \1 kept by the GPU cull' "$out" ||
     fail "the renderer's cull pass dropped clusters of a view that holds the whole scene"
