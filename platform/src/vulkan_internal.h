@@ -218,6 +218,10 @@ vk_refusals slc__vk_refusals(slc_vulkan *vk);
  * VK_ERROR_OUT_OF_DEVICE_MEMORY is SLC_E_DEVICE_MEMORY, anything else
  * SLC_E_DEVICE. */
 slc_status slc__vk_fail(slc_vulkan *vk, const char *call, VkResult r, vk_refusals before);
+/* The same explanation through another logger, its message starting with
+ * who instead of "vulkan" (the renderer's, through its desc's logger). */
+slc_status slc__vk_fail_to(slc_vulkan *vk, const slc_logger *log, const char *who, const char *call, VkResult r,
+                           vk_refusals before);
 
 /* vulkan_memory.c: segments, belt, the heap budget check. */
 slc_status slc__vk_build_pool(slc_vulkan *vk);

@@ -45,17 +45,37 @@ const char *slc_vulkan_result_name(VkResult r)
 
 /* The name in parentheses: vulkan_internal.h may define slc__vk_log as a
  * macro for the static analyzer. */
-slc_status(slc__vk_log)(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
+static slc_status vlog_to(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt, va_list ap)
 {
-    if (vk->log.fn != NULL) {
+    if (log->fn != NULL) {
         char msg[512];
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        vk->log.fn(vk->log.user, level, status, msg);
+        log->fn(log->user, level, status, msg);
     }
     return status;
+}
+
+static slc_status log_to(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static slc_status log_to(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    slc_status s = vlog_to(log, level, status, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+slc_status(slc__vk_log)(const slc_vulkan *vk, slc_log_level level, slc_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    slc_status s = vlog_to(&vk->log, level, status, fmt, ap);
+    va_end(ap);
+    return s;
 }
 
 vk_refusals slc__vk_refusals(slc_vulkan *vk)
@@ -66,7 +86,10 @@ vk_refusals slc__vk_refusals(slc_vulkan *vk)
     return r;
 }
 
-slc_status slc__vk_fail(slc_vulkan *vk, const char *call, VkResult r, vk_refusals before)
+/* The explanation, through log, each message starting with who ("vulkan",
+ * "render"). */
+slc_status slc__vk_fail_to(slc_vulkan *vk, const slc_logger *log, const char *who, const char *call, VkResult r,
+                           vk_refusals before)
 {
     const char *rn = slc_vulkan_result_name(r);
     if (r == VK_ERROR_OUT_OF_HOST_MEMORY) {
@@ -75,22 +98,27 @@ slc_status slc__vk_fail(slc_vulkan *vk, const char *call, VkResult r, vk_refusal
         if (s.refused_budget > before.budget && vk->budgets != NULL) {
             slc_budget_stats b;
             slc_budgets_get(vk->budgets, s.last_budget_refusal.refused_by, &b);
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
-                               "vulkan: %s failed (%s): the %s budget refused %llu bytes of driver host memory "
+            return log_to(log, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
+                               "%s: %s failed (%s): the %s budget refused %llu bytes of driver host memory "
                                "(%llu in use of its limit %llu)",
-                               call, rn, b.name, (unsigned long long)s.last_budget_refusal.requested,
+                               who, call, rn, b.name, (unsigned long long)s.last_budget_refusal.requested,
                                (unsigned long long)s.last_budget_refusal.current,
                                (unsigned long long)s.last_budget_refusal.limit);
         }
         if (s.refused_capacity > before.capacity) {
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_CAPACITY,
-                               "vulkan: %s failed (%s): the driver heap of %zu bytes has no room for %zu more "
+            return log_to(log, SLC_LOG_ERROR, SLC_E_CAPACITY,
+                               "%s: %s failed (%s): the driver heap of %zu bytes has no room for %zu more "
                                "(%zu in use)",
-                               call, rn, s.capacity, s.last_refused, s.used);
+                               who, call, rn, s.capacity, s.last_refused, s.used);
         }
     }
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
-        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY, "vulkan: %s failed (%s)", call, rn);
+        return log_to(log, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY, "%s: %s failed (%s)", who, call, rn);
     }
-    return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE, "vulkan: %s failed (%s)", call, rn);
+    return log_to(log, SLC_LOG_ERROR, SLC_E_DEVICE, "%s: %s failed (%s)", who, call, rn);
+}
+
+slc_status slc__vk_fail(slc_vulkan *vk, const char *call, VkResult r, vk_refusals before)
+{
+    return slc__vk_fail_to(vk, &vk->log, "vulkan", call, r, before);
 }

@@ -120,6 +120,7 @@ struct slc_render {
     VkRenderPass app_pass;
     uint32_t subpass;
 
+    vk_refusals refusals; /* the driver heap's, when init began */
     slc_budgets *budgets;
     slc_budget_id cpu_id, gpu_id;
     uint64_t cpu_charged, gpu_charged;
@@ -176,10 +177,13 @@ static slc_status rlog(const slc_logger *log, slc_status status, const char *fmt
     return status;
 }
 
+/* A failed Vulkan call, explained as the backend explains its own (a
+ * refusal of the driver heap or of its budget named as such), through the
+ * desc's logger. The refusals are counted from the start of init: init
+ * stops at its first failure. */
 static slc_status vk_failed(const slc_render *r, const char *call, VkResult res)
 {
-    slc_status s = res == VK_ERROR_OUT_OF_DEVICE_MEMORY ? SLC_E_DEVICE_MEMORY : SLC_E_DEVICE;
-    return rlog(&r->log, s, "render: %s failed: %s", call, slc_vulkan_result_name(res));
+    return slc__vk_fail_to(r->vk, &r->log, "render", call, res, r->refusals);
 }
 
 /* --- sizes ----------------------------------------------------------------- */
@@ -966,6 +970,7 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     vk->vki.GetPhysicalDeviceProperties(vk->physical, &props);
     r->max_indirect = props.limits.maxDrawIndirectCount != 0 ? props.limits.maxDrawIndirectCount : 1u;
     r->object_count = slc_pack_get_header(pack)->object_count;
+    r->refusals = slc__vk_refusals(vk);
 }
 
 uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, const slc_vulkan *vk)

@@ -35,6 +35,16 @@
 /* --- validation messages ---------------------------------------------------- */
 
 static atomic_int messages;
+static atomic_bool oom_expected; /* a case refuses driver memory on purpose */
+static atomic_int expected_oom;
+
+/* The layer reports every VK_ERROR_OUT_OF_HOST_MEMORY it sees returned
+ * (as test_vulkan.c says): expected while a case refuses on purpose. */
+static bool is_oom_report(const char *m)
+{
+    return strstr(m, "OUT_OF_HOST_MEMORY") != NULL || strstr(m, "Out of memory") != NULL ||
+           strstr(m, "Failed to allocate") != NULL;
+}
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                  VkDebugUtilsMessageTypeFlagsEXT types,
@@ -43,6 +53,10 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     (void)types;
     (void)user;
     if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+        return VK_FALSE;
+    }
+    if (atomic_load(&oom_expected) && is_oom_report(data->pMessage)) {
+        atomic_fetch_add(&expected_oom, 1);
         return VK_FALSE;
     }
     atomic_fetch_add(&messages, 1);
@@ -500,6 +514,7 @@ typedef struct fx_backend {
     uint32_t placement;         /* slc_vulkan_placement */
     uint64_t max_segment_size;  /* 0: the device's */
     bool no_multi_draw;         /* the application says multiDrawIndirect is not enabled */
+    bool charge_driver;         /* the backend charges the driver's host memory to cpu/driver */
 } fx_backend;
 static fx_backend next_backend;
 
@@ -519,6 +534,9 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     d.log = capture_logger(&f->vklog);
     d.placement = next_backend.placement;
     d.max_segment_size = next_backend.max_segment_size;
+    if (next_backend.charge_driver) {
+        d.budgets = slc_memory_budgets(f->mem);
+    }
     size_t size = slc_vulkan_footprint(&d);
     f->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + 63u) & ~(size_t)63u);
     assert_non_null(f->vk_mem);
@@ -1383,6 +1401,60 @@ static void test_init_refuses_over_budget(void **state)
     free(sc);
 }
 
+/* The driver's host memory refused: with every byte of cpu/driver but
+ * `room` taken, init fails at the first Vulkan call the refusal breaks,
+ * names the call and the budget (as the backend explains its own), and
+ * leaves every budget as it was; with room enough it succeeds. */
+static void test_init_reports_the_driver_budget(void **state)
+{
+    (void)state;
+    pw_scene *sc = scene_new();
+    scene_quad(sc, 1, 8, 8, 40, 30, 0.5f);
+    next_backend.charge_driver = true;
+    fixture f;
+    fx_open_with(&f, sc, 0, 0, NULL);
+    slc_budgets *b = slc_memory_budgets(f.mem);
+    slc_budget_id driver;
+    assert_int_equal(slc_budgets_scan(b, "cpu/driver", &driver), SLC_OK);
+    slc_render_desc d = render_desc(&f);
+    uint32_t refusals = 0;
+    bool done = false;
+    for (uint64_t room = 0; !done && room <= 1024u * 1024u; room = room == 0 ? 256u : room * 2u) {
+        slc_budget_stats bs;
+        slc_budgets_get(b, driver, &bs);
+        uint64_t taken = bs.limit - bs.current - room;
+        assert_int_equal(slc_budgets_reserve(b, driver, taken, NULL), SLC_OK);
+        atomic_store(&oom_expected, true);
+        f.rlog.message[0] = 0;
+        slc_status s = fx_render_init(&f, &d);
+        atomic_store(&oom_expected, false);
+        if (s == SLC_OK) {
+            done = true;
+        } else {
+            assert_int_equal(s, SLC_E_BUDGET_REFUSED);
+            assert_null(f.r);
+            if (strstr(f.rlog.message, "failed (VK_ERROR_OUT_OF_HOST_MEMORY): the cpu/driver budget refused") == NULL ||
+                strncmp(f.rlog.message, "render: vk", 10) != 0) {
+                fail_msg("room %llu: \"%s\"", (unsigned long long)room, f.rlog.message);
+            }
+            assert_int_equal(budget_named(&f, "cpu/render").current, 0);
+            assert_int_equal(budget_named(&f, "gpu/render").current, 0);
+            refusals++;
+        }
+        slc_budgets_release(b, driver, taken);
+        slc_budgets_get(b, driver, &bs);
+        if (!done) {
+            assert_int_equal(bs.current + room + taken, bs.limit); /* the driver gave back what it held */
+        }
+    }
+    assert_true(done);
+    assert_true(refusals >= 1);
+    printf("driver memory refused at %u sizes of room before init succeeded (%d layer reports)\n", refusals,
+           atomic_load(&expected_oom));
+    fx_close(&f);
+    free(sc);
+}
+
 /* A pool of more segments than a stage may bind storage buffers for (32 on
  * lavapipe: 32 segments and the renderer's 5 lists). */
 static void test_init_refuses_too_many_segments(void **state)
@@ -1702,6 +1774,7 @@ int main(void)
         cmocka_unit_test_setup(test_init_refuses_over_budget, reset),
         cmocka_unit_test_setup(test_init_refuses_attributes_it_cannot_decode, reset),
         cmocka_unit_test_setup(test_init_refuses_too_many_segments, reset),
+        cmocka_unit_test_setup(test_init_reports_the_driver_budget, reset),
         cmocka_unit_test_setup(test_add_refuses_full_lists, reset),
         cmocka_unit_test_setup(test_begin_refuses_a_slot_in_flight, reset),
     };
