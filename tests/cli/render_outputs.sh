@@ -44,6 +44,15 @@ grep -q "^eviction log: .*hash $hash$" "$out/plain.log" || fail "--tint lod stre
 size_of() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'; }
 [ "$(size_of "$out/plain/frame-00003.png")" = "160x90" ] || fail "frame-00003.png is $(size_of "$out/plain/frame-00003.png")"
 
+# Without --size, the profile's [render] width and height.
+profile=$(dirname "$0")/../../budgets/default.profile
+sed 's/^width  *= .*/width = 120/; s/^height  *= .*/height = 68/' "$profile" > "$out/small.profile"
+grep -q '^width = 120$' "$out/small.profile" || fail "no [render] width in $profile"
+"$@" render "$pack" --frames 1 --validate --profile "$out/small.profile" -o "$out/prof" > "$out/prof.log" \
+    2> "$out/prof.err" || fail "render --profile: exit $?: $(cat "$out/prof.err")"
+[ "$(size_of "$out/prof/frame-00000.png")" = "120x68" ] || fail "the profile's size gave $(size_of "$out/prof/frame-00000.png")"
+grep -q '^render: 1 frames rendered at 120x68' "$out/prof.log" || fail "the report does not say 120x68"
+
 "$@" run "$pack" --frames 6 --backend host --save-trace "$out/six.trace" > /dev/null 2>&1 || fail "run --save-trace"
 "$@" render "$pack" --trace "$out/six.trace" --size 96x64 --every 100 --validate -o "$out/trace" > "$out/trace.log" \
     2> "$out/trace.err" || fail "render --trace: exit $?: $(cat "$out/trace.err")"
