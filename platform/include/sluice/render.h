@@ -200,8 +200,13 @@ uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pa
  * the offending ones: bits beyond the five defined, NORMAL_OCT8 without
  * NORMAL, UV_U16 without UV, or a stride not a multiple of 4); a budget refuses
  * (SLC_E_BUDGET_REFUSED, naming the budget and both numbers); or the driver
- * fails (SLC_E_DEVICE). On failure everything created is destroyed and
- * every budget is back where it was. */
+ * fails (SLC_E_DEVICE, SLC_E_DEVICE_MEMORY; a driver host allocation that
+ * the backend's `cpu/driver` budget or its driver heap refused is
+ * SLC_E_BUDGET_REFUSED or SLC_E_CAPACITY, the message naming the call and
+ * the budget or heap, as the backend's own are). On failure everything
+ * created is destroyed and every budget is back where it was. Slow (the
+ * driver compiles three shaders); allocates only through the backend's
+ * driver heap. */
 slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
                            slc_render **out);
 
@@ -233,17 +238,25 @@ slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc
  * pass over the target, the copy into the slot's readback buffer,
  * timestamps). Application's render pass: slc_render_record_cull before the
  * pass, slc_render_record_draws inside it; slc_render_record is then
- * refused (SLC_E_INVALID). cmd is recording, on the backend's queue family. */
+ * refused (SLC_E_INVALID). cmd is recording, on the backend's queue family.
+ * Each fails iff no frame is begun, record_cull comes twice or
+ * record_draws before it, or the call is the other mode's (SLC_E_INVALID,
+ * with a message). slc_render_record and slc_render_record_draws end the
+ * frame: the next slc_render_begin may follow. O(1) with multi-draw, else
+ * O(draws) (a call each). */
 slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd);
 slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd);
 slc_status slc_render_record_draws(slc_render *r, VkCommandBuffer cmd);
 
-/* What frame drew. Fails iff it has not retired on the backend (the
- * store's retired()) (SLC_E_FRAMES_IN_FLIGHT) or its slot has been reused
- * since (SLC_E_NOT_FOUND). */
+/* What frame drew (the GPU's counts and timestamps read back). Fails iff
+ * it has not retired on the backend (the store's retired())
+ * (SLC_E_FRAMES_IN_FLIGHT) or it was never recorded or its slot has been
+ * reused since (SLC_E_NOT_FOUND). O(1). */
 slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame *out);
 
-/* Own target: the pixels of frame, as slc_render_get_frame fails. */
+/* Own target: the pixels of frame, as slc_render_get_frame fails (and
+ * SLC_E_INVALID with the application's render pass). O(1): the slot's
+ * readback buffer, mapped. */
 slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out);
 
 /* The colour SLC_RENDER_TINT_LOD gives level lod (RGB 0..255); levels past
