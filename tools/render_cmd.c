@@ -61,7 +61,7 @@ static const char usage_head[] =
     "run's, plus the frames rendered and written, the GPU time a frame and what was drawn.\n"
     "\n"
     "options (render's own):\n"
-    "  -o, --output DIR      the folder for the PNG files (created if missing)\n"
+    "  -o, --output DIR      the folder for the PNG files (created with its parents if missing)\n"
     "  --size WxH            the image (default: the profile's [render] width and height,\n"
     "                        else 1280x720; each side 1..16384 and the device's limit)\n"
     "  --every K             write every K-th frame (default 30; the last always)\n"
@@ -190,13 +190,38 @@ static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
     return CLI_OK;
 }
 
-/* DIR exists as a folder (made if missing, one level) and a file can be
- * created in it: CLI_OK, or CLI_IO with the reason printed. */
+/* mkdir -p: each missing folder of path, parents first. 0, or -1 with errno. */
+static int make_dirs(const char *path)
+{
+    char buf[PATH_BYTES];
+    size_t n = strlen(path);
+    if (n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, n + 1u);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') {
+            continue;
+        }
+        const char c = buf[i];
+        buf[i] = '\0';
+        struct stat st;
+        if (stat(buf, &st) != 0 && (errno != ENOENT || mkdir(buf, 0777) != 0) && errno != EEXIST) {
+            return -1;
+        }
+        buf[i] = c;
+    }
+    return 0;
+}
+
+/* DIR exists as a folder (made if missing, with its parents) and a file can
+ * be created in it: CLI_OK, or CLI_IO with the reason printed. */
 static int prepare_dir(const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+        if (errno != ENOENT || make_dirs(dir) != 0) {
             fprintf(stderr, ME ": %s: cannot create the folder: %s\n", dir, strerror(errno));
             return CLI_IO;
         }

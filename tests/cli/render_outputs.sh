@@ -6,7 +6,8 @@
 #     (with '"', '\' and '<') comes back whole, escaped.
 #   - --tint lod draws other pixels than the shaded default, from the same
 #     stream (the same eviction log hash).
-#   - --trace: the fixed overview, the trace's last frame written.
+#   - --trace: the fixed overview, the trace's last frame written, into a
+#     folder made with its missing parents.
 #   - --size and the profile's [render] size: a PNG's IHDR holds the size.
 set -u
 out=$1
@@ -54,10 +55,10 @@ grep -q '^width = 120$' "$out/small.profile" || fail "no [render] width in $prof
 grep -q '^render: 1 frames rendered at 120x68' "$out/prof.log" || fail "the report does not say 120x68"
 
 "$@" run "$pack" --frames 6 --backend host --save-trace "$out/six.trace" > /dev/null 2>&1 || fail "run --save-trace"
-"$@" render "$pack" --trace "$out/six.trace" --size 96x64 --every 100 --validate -o "$out/trace" > "$out/trace.log" \
+"$@" render "$pack" --trace "$out/six.trace" --size 96x64 --every 100 --validate -o "$out/made/by/render" > "$out/trace.log" \
     2> "$out/trace.err" || fail "render --trace: exit $?: $(cat "$out/trace.err")"
-files=$(cd "$out/trace" && ls -A | tr '\n' ' ')
+files=$(cd "$out/made/by/render" && ls -A | tr '\n' ' ')
 [ "$files" = "contact.png frame-00000.png frame-00005.png " ] || fail "render --trace wrote '$files'"
-[ "$(size_of "$out/trace/frame-00005.png")" = "96x64" ] || fail "the trace's frame is $(size_of "$out/trace/frame-00005.png")"
+[ "$(size_of "$out/made/by/render/frame-00005.png")" = "96x64" ] || fail "the trace's frame is $(size_of "$out/made/by/render/frame-00005.png")"
 grep -Eq '^render drawn a frame \(median\): [1-9][0-9]* triangles' "$out/trace.log" || fail "the overview drew nothing"
 echo "render_outputs: ok"
