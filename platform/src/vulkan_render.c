@@ -2,15 +2,12 @@
  * the page pool of the Vulkan backend: a compute pass culls cluster draws
  * and writes their indirect commands, a graphics pipeline without vertex
  * input decodes each vertex from its page. Every object is created at init. */
-#include "vulkan_internal.h"
+#include "render_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "sluice/pack_format.h"
-#include "sluice/render.h"
 
 /* SPIR-V, compiled by glslc at build time from platform/shaders. */
 static const uint32_t cull_spv[] =
@@ -26,145 +23,11 @@ static const uint32_t frag_spv[] =
 #include "render.frag.inc"
     ;
 
-/* Segments one descriptor array binds (the pool has 2^24 pages at most, of
- * a segment of at least 2^27 bytes each: far fewer on any real profile). */
-#define RD_SEGMENTS_MAX 64u
-#define RD_SECTION_ALIGN 256u /* every Vulkan device's storage and uniform offset alignment is at most this */
-#define RD_PALETTE 8u
-#define RD_LOCAL_SIZE 64u
-
-/* The GPU's records (std430/std140, as platform/shaders/render_pool.glsl
- * and render_frame.glsl declare them). */
-typedef struct rd_draw {
-    uint32_t segment, page_word, cluster, object;
-    uint32_t placement, placement_count, requested_lod, served_lod;
-} rd_draw;
-_Static_assert(sizeof(rd_draw) == 32, "rd_draw: 32 bytes");
-
-typedef struct rd_object {
-    float pos_offset[4];
-    float pos_scale[4];
-    float uv[4];
-    uint32_t attributes, stride_words, palette, reserved;
-} rd_object;
-_Static_assert(sizeof(rd_object) == 64, "rd_object: 64 bytes");
-
-typedef struct rd_frame {
-    float view_proj[16];
-    float eye[4];
-    float light[4];
-    float planes[6][4];
-    uint32_t params[4];
-    float lod_palette[RD_PALETTE][4];
-    float object_palette[RD_PALETTE][4];
-} rd_frame;
-_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128, "rd_frame: std140 without padding");
-
-typedef struct rd_counters {
-    uint32_t kept, triangles_lo, triangles_hi, unused;
-} rd_counters;
-
-/* The LOD palette (slc_render_lod_color and the shader's table: the shader
- * gets it from here, through the frame's uniforms) and the objects' colours. */
-static const uint8_t lod_palette[RD_PALETTE][3] = {
-    {46, 204, 64}, {0, 116, 217}, {255, 220, 0}, {255, 133, 27},
-    {240, 18, 190}, {127, 219, 255}, {177, 13, 201}, {255, 65, 54},
-};
-static const uint8_t object_palette[RD_PALETTE][3] = {
-    {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66},
-    {0, 114, 178}, {213, 94, 0}, {204, 121, 167}, {200, 200, 200},
-};
-/* Towards the light (normalised at init) and the ambient term. */
-static const float light_dir[3] = {0.3f, -0.5f, -0.8f};
-#define RD_AMBIENT 0.15f
-
-typedef struct rd_buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    VkDeviceSize alloc; /* bytes charged: the allocation's requirements */
-    unsigned char *map;
-} rd_buffer;
-
-typedef struct rd_image {
-    VkImage image;
-    VkDeviceMemory memory;
-    VkImageView view;
-    VkDeviceSize alloc;
-} rd_image;
-
-typedef struct rd_slot {
-    rd_buffer host;     /* frame uniforms, counters, draws, placements: host-visible */
-    rd_buffer commands; /* the indirect commands the cull pass writes */
-    rd_buffer readback; /* own target: the colour image's copy */
-    VkDescriptorSet set;
-    uint64_t frame; /* begun in this slot; 0: none */
-    bool recorded;
-    bool timed;
-    uint32_t draws, placements, placements_culled;
-} rd_slot;
-
-struct slc_render {
-    slc_vulkan *vk;
-    const slc_pack *pack;
-    slc_logger log;
-    const struct VolkDeviceTable *d;
-    VkDevice device;
-    const VkAllocationCallbacks *cb;
-    uint32_t width, height, max_draws, max_placements;
-    uint32_t frames;
-    uint32_t segments;
-    bool own_target;
-    bool multi_draw; /* one vkCmdDrawIndirect a frame (per maxDrawIndirectCount draws), gl_DrawID */
-    uint32_t max_indirect; /* maxDrawIndirectCount */
-    VkRenderPass app_pass;
-    uint32_t subpass;
-
-    vk_refusals refusals; /* the driver heap's, when init began */
-    slc_budgets *budgets;
-    slc_budget_id cpu_id, gpu_id;
-    uint64_t cpu_charged, gpu_charged;
-
-    uint32_t object_count;
-    uint32_t *object_first; /* object_count + 1: placements of object o are instances object_list[first[o]..first[o+1]) */
-    uint32_t *object_list;
-    bool identity; /* the pack has no instances: one identity placement per object */
-
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline cull;
-    VkPipeline draw;
-    VkRenderPass pass;
-    VkFramebuffer framebuffer;
-    VkDescriptorPool descriptors;
-    VkQueryPool queries;
-    bool timestamps;
-    uint64_t timestamp_mask;
-    double timestamp_period;
-    rd_image color, depth;
-    rd_buffer objects;
-    VkDeviceSize off_counters, off_draws, off_placements;
-    rd_slot slots[SLC_FRAMES_IN_FLIGHT_MAX];
-    slc_render_sizes sizes;
-
-    /* The frame being built. */
-    bool begun;
-    bool culled;
-    uint64_t frame;
-    uint32_t slot;
-    float planes[6][4];
-    float clear[4];
-    uint32_t draws, placements, placements_culled;
-};
-
 /* --- messages ------------------------------------------------------------ */
 
-static slc_status rlog(const slc_logger *log, slc_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static slc_status rlog(const slc_logger *log, slc_status status, const char *fmt, ...)
+/* The name in parentheses: render_internal.h may define slc__rd_log as a
+ * macro for the static analyzer. */
+slc_status(slc__rd_log)(const slc_logger *log, slc_status status, const char *fmt, ...)
 {
     if (log != NULL && log->fn != NULL) {
         char msg[512];
@@ -201,17 +64,17 @@ static bool resolve(const slc_render_desc *desc, rd_dims *out, const slc_logger 
     out->max_draws = desc->max_draws != 0 ? desc->max_draws : SLC_RENDER_DEFAULT_MAX_DRAWS;
     out->max_placements = desc->max_placements != 0 ? desc->max_placements : SLC_RENDER_DEFAULT_MAX_PLACEMENTS;
     if (desc->flags != 0 || desc->reserved0 != 0 || desc->reserved1 != 0) {
-        rlog(log, SLC_E_INVALID, "render: the desc's flags and reserved fields must be 0 (flags %u)", desc->flags);
+        slc__rd_log(log, SLC_E_INVALID, "render: the desc's flags and reserved fields must be 0 (flags %u)", desc->flags);
         return false;
     }
     if (out->width > SLC_RENDER_SIZE_MAX || out->height > SLC_RENDER_SIZE_MAX) {
-        rlog(log, SLC_E_INVALID, "render: the target's %ux%u is above SLC_RENDER_SIZE_MAX (%u)", out->width,
+        slc__rd_log(log, SLC_E_INVALID, "render: the target's %ux%u is above SLC_RENDER_SIZE_MAX (%u)", out->width,
              out->height, SLC_RENDER_SIZE_MAX);
         return false;
     }
     /* Draws and placements: their lists' bytes fit 32-bit size_t with room. */
     if (out->max_draws > SLC_RENDER_LIST_MAX || out->max_placements > SLC_RENDER_LIST_MAX) {
-        rlog(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above SLC_RENDER_LIST_MAX (%u)",
+        slc__rd_log(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above SLC_RENDER_LIST_MAX (%u)",
              out->max_draws, out->max_placements, SLC_RENDER_LIST_MAX);
         return false;
     }
@@ -235,15 +98,6 @@ size_t slc_render_footprint(const slc_render_desc *desc, const slc_pack *pack)
         return 0;
     }
     return cpu_footprint(pack);
-}
-
-void slc_render_lod_color(uint32_t lod, uint8_t rgb[3])
-{
-    SLC_ASSERT(rgb != NULL);
-    const uint8_t *c = lod_palette[lod < RD_PALETTE ? lod : RD_PALETTE - 1u];
-    rgb[0] = c[0];
-    rgb[1] = c[1];
-    rgb[2] = c[2];
 }
 
 /* --- buffers and images ---------------------------------------------------- */
@@ -275,7 +129,7 @@ static slc_status charge_gpu(slc_render *r, VkDeviceSize bytes, const char *what
     if (slc_budgets_reserve(r->budgets, r->gpu_id, bytes, &why) != SLC_OK) {
         slc_budget_stats b;
         slc_budgets_get(r->budgets, why.refused_by, &b);
-        return rlog(&r->log, SLC_E_BUDGET_REFUSED,
+        return slc__rd_log(&r->log, SLC_E_BUDGET_REFUSED,
                     "render: the %s budget refused the %s's %llu bytes (%llu in use of its limit %llu)", b.name, what,
                     (unsigned long long)bytes, (unsigned long long)why.current, (unsigned long long)why.limit);
     }
@@ -290,7 +144,7 @@ static slc_status allocate(slc_render *r, const VkMemoryRequirements *req, VkMem
     r->vk->vki.GetPhysicalDeviceMemoryProperties2(r->vk->physical, &mp);
     int t = find_type(&mp.memoryProperties, req->memoryTypeBits, required, preferred);
     if (t < 0) {
-        return rlog(&r->log, SLC_E_UNSUPPORTED, "render: no memory type for the %s (flags 0x%x required)", what,
+        return slc__rd_log(&r->log, SLC_E_UNSUPPORTED, "render: no memory type for the %s (flags 0x%x required)", what,
                     (unsigned)required);
     }
     slc_status s = charge_gpu(r, req->size, what);
@@ -821,7 +675,7 @@ static slc_status check_objects(const slc_render *r)
         }
         if (bad != 0 || ob->vertex_stride % 4u != 0 || ob->vertex_stride == 0) {
             const char *name = ob->name != SLC_PACK_NO_NAME ? slc_pack_get_string(r->pack, ob->name) : NULL;
-            return rlog(&r->log, SLC_E_UNSUPPORTED,
+            return slc__rd_log(&r->log, SLC_E_UNSUPPORTED,
                         "render: object %u (%s) has attribute bits 0x%x the renderer cannot decode (0x%x of them; "
                         "vertex stride %u)",
                         o, name != NULL ? name : "unnamed", a, bad, ob->vertex_stride);
@@ -920,27 +774,27 @@ static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, cons
     const VkPhysicalDeviceLimits *l = &props.limits;
     if (desc->render_pass == VK_NULL_HANDLE) {
         if (dims->width > l->maxFramebufferWidth || dims->height > l->maxFramebufferHeight) {
-            return rlog(&desc->log, SLC_E_UNSUPPORTED,
+            return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
                         "render: the target's %ux%u is above the device's maxFramebufferWidth/Height %ux%u",
                         dims->width, dims->height, l->maxFramebufferWidth, l->maxFramebufferHeight);
         }
         if (dims->width > l->maxImageDimension2D || dims->height > l->maxImageDimension2D) {
-            return rlog(&desc->log, SLC_E_UNSUPPORTED,
+            return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
                         "render: the target's %ux%u is above the device's maxImageDimension2D %u", dims->width,
                         dims->height, l->maxImageDimension2D);
         }
     }
     if (vk->segment_count > RD_SEGMENTS_MAX) {
-        return rlog(&desc->log, SLC_E_UNSUPPORTED, "render: the pool has %u segments, the renderer binds at most %u",
+        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED, "render: the pool has %u segments, the renderer binds at most %u",
                     vk->segment_count, RD_SEGMENTS_MAX);
     }
     if (vk->segment_count > 1 && !vk->storage_dynamic_indexing) {
-        return rlog(&desc->log, SLC_E_UNSUPPORTED,
+        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
                     "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
                     vk->segment_count);
     }
     if (vk->segment_count + 5u > l->maxPerStageDescriptorStorageBuffers) {
-        return rlog(&desc->log, SLC_E_UNSUPPORTED,
+        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
                     "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
                     vk->segment_count, l->maxPerStageDescriptorStorageBuffers);
     }
@@ -1001,14 +855,14 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
     }
     size_t need = cpu_footprint(pack);
     if (mem == NULL) {
-        return rlog(&desc->log, SLC_E_BLOCK_NULL, "render: the memory is NULL (%zu bytes needed)", need);
+        return slc__rd_log(&desc->log, SLC_E_BLOCK_NULL, "render: the memory is NULL (%zu bytes needed)", need);
     }
     if (((uintptr_t)mem & (SLC_RENDER_ALIGN - 1u)) != 0) {
-        return rlog(&desc->log, SLC_E_BLOCK_MISALIGNED, "render: the memory is not aligned to %u bytes",
+        return slc__rd_log(&desc->log, SLC_E_BLOCK_MISALIGNED, "render: the memory is not aligned to %u bytes",
                     SLC_RENDER_ALIGN);
     }
     if (size < need) {
-        return rlog(&desc->log, SLC_E_BLOCK_TOO_SMALL, "render: the memory holds %zu bytes, %zu needed", size, need);
+        return slc__rd_log(&desc->log, SLC_E_BLOCK_TOO_SMALL, "render: the memory holds %zu bytes, %zu needed", size, need);
     }
     slc_status s = check_device(desc, vk, &dims);
     if (s != SLC_OK) {
@@ -1028,14 +882,14 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
         slc_budget_id *ids[2] = {&r->cpu_id, &r->gpu_id};
         for (int i = 0; i < 2; i++) {
             if (slc_budgets_scan(desc->budgets, names[i], ids[i]) != SLC_OK) {
-                return rlog(&desc->log, SLC_E_NOT_FOUND, "render: no budget named %s", names[i]);
+                return slc__rd_log(&desc->log, SLC_E_NOT_FOUND, "render: no budget named %s", names[i]);
             }
         }
         slc_budget_refusal why;
         if (slc_budgets_reserve(desc->budgets, r->cpu_id, need, &why) != SLC_OK) {
             slc_budget_stats b;
             slc_budgets_get(desc->budgets, why.refused_by, &b);
-            return rlog(&desc->log, SLC_E_BUDGET_REFUSED,
+            return slc__rd_log(&desc->log, SLC_E_BUDGET_REFUSED,
                         "render: the %s budget refused the renderer's %zu bytes (%llu in use of its limit %llu)",
                         b.name, need, (unsigned long long)why.current, (unsigned long long)why.limit);
         }
@@ -1086,410 +940,3 @@ void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out)
     *out = r->sizes;
 }
 
-/* --- frames ---------------------------------------------------------------- */
-
-static uint64_t retired(const slc_render *r)
-{
-    const slc_page_store *st = slc_vulkan_get_store(r->vk);
-    return st->ops->retired(st->self);
-}
-
-/* Planes of view_proj's frustum (Vulkan clip space: -w <= x, y <= w,
- * 0 <= z <= w), normalised: dot(xyz, p) + w is the signed distance. */
-static void frustum(const float m[16], float planes[6][4])
-{
-    float row[4][4];
-    for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < 4; j++) {
-            row[i][j] = m[j * 4 + i];
-        }
-    }
-    for (int j = 0; j < 4; j++) {
-        planes[0][j] = row[3][j] + row[0][j];
-        planes[1][j] = row[3][j] - row[0][j];
-        planes[2][j] = row[3][j] + row[1][j];
-        planes[3][j] = row[3][j] - row[1][j];
-        planes[4][j] = row[2][j];
-        planes[5][j] = row[3][j] - row[2][j];
-    }
-    for (int i = 0; i < 6; i++) {
-        float l = sqrtf(planes[i][0] * planes[i][0] + planes[i][1] * planes[i][1] + planes[i][2] * planes[i][2]);
-        if (l > 0.0f) {
-            for (int j = 0; j < 4; j++) {
-                planes[i][j] /= l;
-            }
-        }
-    }
-}
-
-slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view *view)
-{
-    SLC_ASSERT(r != NULL && view != NULL);
-    if (r->begun) {
-        return rlog(&r->log, SLC_E_INVALID, "render: frame %llu is begun and not recorded; frame %llu cannot begin",
-                    (unsigned long long)r->frame, (unsigned long long)frame);
-    }
-    if (view->tint > SLC_RENDER_TINT_LOD) {
-        return rlog(&r->log, SLC_E_INVALID, "render: frame %llu: tint %u is not an slc_render_tint",
-                    (unsigned long long)frame, view->tint);
-    }
-    if (frame == 0) {
-        return rlog(&r->log, SLC_E_INVALID, "render: frame 0 is not a stream frame");
-    }
-    uint32_t slot = (uint32_t)(frame % r->frames);
-    rd_slot *sl = &r->slots[slot];
-    uint64_t done = retired(r);
-    if (sl->frame != 0 && sl->recorded && done < sl->frame) {
-        return rlog(&r->log, SLC_E_FRAMES_IN_FLIGHT,
-                    "render: frame %llu: its slot %u still holds frame %llu, not retired (retired: %llu)",
-                    (unsigned long long)frame, slot, (unsigned long long)sl->frame, (unsigned long long)done);
-    }
-    r->begun = true;
-    r->culled = false;
-    r->frame = frame;
-    r->slot = slot;
-    r->draws = r->placements = r->placements_culled = 0;
-    sl->frame = frame;
-    sl->recorded = false;
-    sl->timed = false;
-    frustum(view->view_proj, r->planes);
-    rd_frame *f = (rd_frame *)(void *)sl->host.map;
-    memset(f, 0, sizeof *f);
-    memcpy(f->view_proj, view->view_proj, sizeof f->view_proj);
-    memcpy(f->eye, view->eye, sizeof view->eye);
-    float l = sqrtf(light_dir[0] * light_dir[0] + light_dir[1] * light_dir[1] + light_dir[2] * light_dir[2]);
-    for (int i = 0; i < 3; i++) {
-        f->light[i] = light_dir[i] / l;
-    }
-    f->light[3] = RD_AMBIENT;
-    memcpy(f->planes, r->planes, sizeof f->planes);
-    f->params[0] = view->tint;
-    for (uint32_t i = 0; i < RD_PALETTE; i++) {
-        for (int c = 0; c < 3; c++) {
-            f->lod_palette[i][c] = (float)lod_palette[i][c] / 255.0f;
-            f->object_palette[i][c] = (float)object_palette[i][c] / 255.0f;
-        }
-        f->lod_palette[i][3] = f->object_palette[i][3] = 1.0f;
-    }
-    memset(sl->host.map + r->off_counters, 0, sizeof(rd_counters));
-    memcpy(r->clear, view->clear, sizeof r->clear);
-    return SLC_OK;
-}
-
-static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-
-/* The sphere, under m (its centre transformed, its radius scaled by the
- * largest axis scale), against the frustum. */
-static bool sphere_visible(const float *planes, const float m[16], const float sphere[4])
-{
-    float c[3];
-    for (int i = 0; i < 3; i++) {
-        c[i] = m[i] * sphere[0] + m[4 + i] * sphere[1] + m[8 + i] * sphere[2] + m[12 + i];
-    }
-    float scale = 0.0f;
-    for (int col = 0; col < 3; col++) {
-        const float *a = &m[col * 4];
-        float l = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-        scale = l > scale ? l : scale;
-    }
-    float radius = sphere[3] * scale;
-    for (int k = 0; k < 6; k++) {
-        const float *p = &planes[4 * k];
-        if (p[0] * c[0] + p[1] * c[1] + p[2] * c[2] + p[3] < -radius) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static const float *placement_matrix(const slc_render *r, uint32_t object, uint32_t i)
-{
-    if (r->identity) {
-        return identity;
-    }
-    return slc_pack_get_instance(r->pack, r->object_list[r->object_first[object] + i])->matrix;
-}
-
-slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc_stream_span *spans)
-{
-    SLC_ASSERT(r != NULL && res != NULL);
-    if (!r->begun || r->culled) {
-        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_add with no frame begun (or after its cull pass)");
-    }
-    if (res->lod == SLC_STREAM_LOD_NONE || res->span_count == 0) {
-        return SLC_OK;
-    }
-    SLC_ASSERT(spans != NULL && res->object.index < r->object_count);
-    uint32_t o = res->object.index;
-    const slc_pack_object *ob = slc_pack_get_object(r->pack, res->object);
-    SLC_ASSERT(res->lod < ob->lod_count);
-    const slc_pack_lod *lod = slc_pack_get_lod(r->pack, ob->first_lod + res->lod);
-    uint32_t n = r->identity ? 1u : r->object_first[o + 1u] - r->object_first[o];
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        kept += sphere_visible(&r->planes[0][0], placement_matrix(r, o, i), lod->sphere) ? 1u : 0u;
-    }
-    uint32_t clusters = 0;
-    for (uint32_t i = 0; i < res->span_count; i++) {
-        clusters += spans[i].cluster_count;
-    }
-    if (kept == 0) {
-        r->placements_culled += n;
-        return SLC_OK;
-    }
-    if (clusters > r->max_draws - r->draws) {
-        return rlog(&r->log, SLC_E_CAPACITY,
-                    "render: frame %llu: object %u's %u cluster draws do not fit the draw list (%u of max_draws %u "
-                    "used)",
-                    (unsigned long long)r->frame, o, clusters, r->draws, r->max_draws);
-    }
-    if (kept > r->max_placements - r->placements) {
-        return rlog(&r->log, SLC_E_CAPACITY,
-                    "render: frame %llu: object %u's %u placements do not fit the placement list (%u of "
-                    "max_placements %u used)",
-                    (unsigned long long)r->frame, o, kept, r->placements, r->max_placements);
-    }
-    rd_slot *sl = &r->slots[r->slot];
-    float *pl = (float *)(void *)(sl->host.map + r->off_placements);
-    uint32_t first = r->placements;
-    for (uint32_t i = 0; i < n; i++) {
-        const float *m = placement_matrix(r, o, i);
-        if (sphere_visible(&r->planes[0][0], m, lod->sphere)) {
-            memcpy(&pl[(size_t)r->placements * 16u], m, 16u * sizeof(float));
-            r->placements++;
-        }
-    }
-    r->placements_culled += n - kept;
-    rd_draw *dr = (rd_draw *)(void *)(sl->host.map + r->off_draws);
-    for (uint32_t i = 0; i < res->span_count; i++) {
-        const slc_stream_span *sp = &spans[i];
-        for (uint32_t c = 0; c < sp->cluster_count; c++) {
-            rd_draw *d = &dr[r->draws++];
-            d->segment = sp->location.segment;
-            d->page_word = (uint32_t)(sp->location.offset / 4u);
-            d->cluster = (uint32_t)sp->first_cluster + c;
-            d->object = o;
-            d->placement = first;
-            d->placement_count = kept;
-            d->requested_lod = res->requested_lod;
-            d->served_lod = res->lod;
-        }
-    }
-    return SLC_OK;
-}
-
-slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd)
-{
-    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
-    if (!r->begun || r->culled) {
-        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_record_cull with no frame begun (or twice)");
-    }
-    rd_slot *sl = &r->slots[r->slot];
-    ((rd_frame *)(void *)sl->host.map)->params[1] = r->draws;
-    sl->draws = r->draws;
-    sl->placements = r->placements;
-    sl->placements_culled = r->placements_culled;
-    if (r->timestamps) {
-        r->d->vkCmdResetQueryPool(cmd, r->queries, 2u * r->slot, 2u);
-        r->d->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, r->queries, 2u * r->slot);
-        sl->timed = true;
-    }
-    /* The staging belt's copies into pages and the host's writes of the
-     * lists, visible to the cull pass and the vertex shader; and the slot's
-     * previous use (retired, but ordered here too, so that the device need
-     * not know how the host learnt it): its cull pass's writes and indirect
-     * reads before this one's writes, its copy into the readback buffer
-     * before this one's. */
-    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT |
-                       VK_ACCESS_TRANSFER_WRITE_BIT;
-    r->d->vkCmdPipelineBarrier(cmd,
-                               VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
-                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                   VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                               0, 1, &mb, 0, NULL, 0, NULL);
-    if (r->draws != 0) {
-        r->d->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->cull);
-        r->d->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &sl->set, 0, NULL);
-        r->d->vkCmdDispatch(cmd, (r->draws + RD_LOCAL_SIZE - 1u) / RD_LOCAL_SIZE, 1, 1);
-    }
-    /* The commands and counters written, before the indirect draws read
-     * them and the host reads the counters. */
-    VkMemoryBarrier after = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    after.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_HOST_READ_BIT;
-    r->d->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                   VK_PIPELINE_STAGE_HOST_BIT,
-                               0, 1, &after, 0, NULL, 0, NULL);
-    r->culled = true;
-    return SLC_OK;
-}
-
-static void draw_all(slc_render *r, VkCommandBuffer cmd)
-{
-    rd_slot *sl = &r->slots[r->slot];
-    VkViewport vp = {0.0f, 0.0f, (float)r->width, (float)r->height, 0.0f, 1.0f};
-    VkRect2D sc = {{0, 0}, {r->width, r->height}};
-    r->d->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw);
-    r->d->vkCmdSetViewport(cmd, 0, 1, &vp);
-    r->d->vkCmdSetScissor(cmd, 0, 1, &sc);
-    r->d->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &sl->set, 0, NULL);
-    if (r->draws == 0) {
-        return;
-    }
-    if (r->multi_draw) {
-        for (uint32_t base = 0; base < r->draws; base += r->max_indirect) {
-            uint32_t n = r->draws - base < r->max_indirect ? r->draws - base : r->max_indirect;
-            r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof base, &base);
-            r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, (VkDeviceSize)base * sizeof(VkDrawIndirectCommand), n,
-                                    sizeof(VkDrawIndirectCommand));
-        }
-        return;
-    }
-    for (uint32_t i = 0; i < r->draws; i++) {
-        r->d->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof i, &i);
-        r->d->vkCmdDrawIndirect(cmd, sl->commands.buffer, (VkDeviceSize)i * sizeof(VkDrawIndirectCommand), 1,
-                                sizeof(VkDrawIndirectCommand));
-    }
-}
-
-static void end_frame(slc_render *r, VkCommandBuffer cmd)
-{
-    if (r->timestamps) {
-        r->d->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, r->queries, 2u * r->slot + 1u);
-    }
-    r->slots[r->slot].recorded = true;
-    r->begun = false;
-    r->culled = false;
-}
-
-slc_status slc_render_record_draws(slc_render *r, VkCommandBuffer cmd)
-{
-    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
-    if (r->own_target) {
-        return rlog(&r->log, SLC_E_INVALID,
-                    "render: slc_render_record_draws is for the application's render pass; this renderer owns its "
-                    "target (slc_render_record)");
-    }
-    if (!r->begun || !r->culled) {
-        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_record_draws before slc_render_record_cull");
-    }
-    draw_all(r, cmd);
-    end_frame(r, cmd);
-    return SLC_OK;
-}
-
-slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd)
-{
-    SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
-    if (!r->own_target) {
-        return rlog(&r->log, SLC_E_INVALID,
-                    "render: slc_render_record needs the renderer's own target; with the application's render pass "
-                    "call slc_render_record_cull and slc_render_record_draws");
-    }
-    slc_status s = slc_render_record_cull(r, cmd);
-    if (s != SLC_OK) {
-        return s;
-    }
-    rd_slot *sl = &r->slots[r->slot];
-    VkClearValue clear[2];
-    memset(clear, 0, sizeof clear);
-    memcpy(clear[0].color.float32, r->clear, sizeof r->clear);
-    clear[1].depthStencil.depth = 1.0f;
-    VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    bi.renderPass = r->pass;
-    bi.framebuffer = r->framebuffer;
-    bi.renderArea.extent.width = r->width;
-    bi.renderArea.extent.height = r->height;
-    bi.clearValueCount = 2;
-    bi.pClearValues = clear;
-    r->d->vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
-    draw_all(r, cmd);
-    r->d->vkCmdEndRenderPass(cmd);
-    VkBufferImageCopy copy = {0};
-    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    copy.imageSubresource.layerCount = 1;
-    copy.imageExtent.width = r->width;
-    copy.imageExtent.height = r->height;
-    copy.imageExtent.depth = 1;
-    r->d->vkCmdCopyImageToBuffer(cmd, r->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, sl->readback.buffer, 1,
-                                 &copy);
-    VkBufferMemoryBarrier bb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-    bb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    bb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    bb.srcQueueFamilyIndex = bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    bb.buffer = sl->readback.buffer;
-    bb.size = VK_WHOLE_SIZE;
-    r->d->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &bb, 0,
-                               NULL);
-    end_frame(r, cmd);
-    return SLC_OK;
-}
-
-static slc_status retired_slot(slc_render *r, uint64_t frame, rd_slot **out)
-{
-    rd_slot *sl = &r->slots[frame % r->frames];
-    if (frame == 0 || sl->frame != frame || !sl->recorded) {
-        return rlog(&r->log, SLC_E_NOT_FOUND, "render: frame %llu was not recorded, or its slot %u holds frame %llu now",
-                    (unsigned long long)frame, (unsigned)(frame % r->frames), (unsigned long long)sl->frame);
-    }
-    uint64_t done = retired(r);
-    if (done < frame) {
-        return rlog(&r->log, SLC_E_FRAMES_IN_FLIGHT, "render: frame %llu has not retired (retired: %llu)",
-                    (unsigned long long)frame, (unsigned long long)done);
-    }
-    *out = sl;
-    return SLC_OK;
-}
-
-slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame *out)
-{
-    SLC_ASSERT(r != NULL && out != NULL);
-    rd_slot *sl;
-    slc_status s = retired_slot(r, frame, &sl);
-    if (s != SLC_OK) {
-        return s;
-    }
-    memset(out, 0, sizeof *out);
-    rd_counters c;
-    memcpy(&c, sl->host.map + r->off_counters, sizeof c);
-    out->frame = frame;
-    out->draws = sl->draws;
-    out->placements = sl->placements;
-    out->placements_culled = sl->placements_culled;
-    out->clusters_drawn = c.kept;
-    out->triangles = ((uint64_t)c.triangles_hi << 32) | c.triangles_lo;
-    if (sl->timed) {
-        uint64_t t[2];
-        uint32_t slot = (uint32_t)(frame % r->frames);
-        VkResult res = r->d->vkGetQueryPoolResults(r->device, r->queries, 2u * slot, 2u, sizeof t, t, sizeof t[0],
-                                                   VK_QUERY_RESULT_64_BIT);
-        if (res == VK_SUCCESS) {
-            uint64_t ticks = (t[1] - t[0]) & r->timestamp_mask;
-            out->gpu_ns = (uint64_t)((double)ticks * r->timestamp_period + 0.5);
-            out->timed = true;
-        }
-    }
-    return SLC_OK;
-}
-
-slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out)
-{
-    SLC_ASSERT(r != NULL && out != NULL);
-    if (!r->own_target) {
-        return rlog(&r->log, SLC_E_INVALID, "render: slc_render_read needs the renderer's own target");
-    }
-    rd_slot *sl;
-    slc_status s = retired_slot(r, frame, &sl);
-    if (s != SLC_OK) {
-        return s;
-    }
-    out->width = r->width;
-    out->height = r->height;
-    out->stride = (size_t)r->width * 4u;
-    out->rgba = sl->readback.map;
-    return SLC_OK;
-}

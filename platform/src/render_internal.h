@@ -1,0 +1,145 @@
+/* sluice: what the renderer's files share (vulkan_render.c: init, the
+ * tables, resources and pipelines; render_frames.c: the frames); not
+ * installed. */
+#ifndef SLUICE_RENDER_INTERNAL_H
+#define SLUICE_RENDER_INTERNAL_H
+
+#include "vulkan_internal.h"
+
+#include "sluice/pack_format.h"
+#include "sluice/render.h"
+
+/* Segments one descriptor array binds (the pool has 2^24 pages at most, of
+ * a segment of at least 2^27 bytes each: far fewer on any real profile). */
+#define RD_SEGMENTS_MAX 64u
+#define RD_SECTION_ALIGN 256u /* every Vulkan device's storage and uniform offset alignment is at most this */
+#define RD_PALETTE 8u
+#define RD_LOCAL_SIZE 64u
+
+/* The GPU's records (std430/std140, as platform/shaders/render_pool.glsl
+ * and render_frame.glsl declare them). */
+typedef struct rd_draw {
+    uint32_t segment, page_word, cluster, object;
+    uint32_t placement, placement_count, requested_lod, served_lod;
+} rd_draw;
+_Static_assert(sizeof(rd_draw) == 32, "rd_draw: 32 bytes");
+
+typedef struct rd_object {
+    float pos_offset[4];
+    float pos_scale[4];
+    float uv[4];
+    uint32_t attributes, stride_words, palette, reserved;
+} rd_object;
+_Static_assert(sizeof(rd_object) == 64, "rd_object: 64 bytes");
+
+typedef struct rd_frame {
+    float view_proj[16];
+    float eye[4];
+    float light[4];
+    float planes[6][4];
+    uint32_t params[4];
+    float lod_palette[RD_PALETTE][4];
+    float object_palette[RD_PALETTE][4];
+} rd_frame;
+_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128, "rd_frame: std140 without padding");
+
+typedef struct rd_counters {
+    uint32_t kept, triangles_lo, triangles_hi, unused;
+} rd_counters;
+
+typedef struct rd_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    VkDeviceSize alloc; /* bytes charged: the allocation's requirements */
+    unsigned char *map;
+} rd_buffer;
+
+typedef struct rd_image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
+    VkDeviceSize alloc;
+} rd_image;
+
+typedef struct rd_slot {
+    rd_buffer host;     /* frame uniforms, counters, draws, placements: host-visible */
+    rd_buffer commands; /* the indirect commands the cull pass writes */
+    rd_buffer readback; /* own target: the colour image's copy */
+    VkDescriptorSet set;
+    uint64_t frame; /* begun in this slot; 0: none */
+    bool recorded;
+    bool timed;
+    uint32_t draws, placements, placements_culled;
+} rd_slot;
+
+struct slc_render {
+    slc_vulkan *vk;
+    const slc_pack *pack;
+    slc_logger log;
+    const struct VolkDeviceTable *d;
+    VkDevice device;
+    const VkAllocationCallbacks *cb;
+    uint32_t width, height, max_draws, max_placements;
+    uint32_t frames;
+    uint32_t segments;
+    bool own_target;
+    bool multi_draw; /* one vkCmdDrawIndirect a frame (per maxDrawIndirectCount draws), gl_DrawID */
+    uint32_t max_indirect; /* maxDrawIndirectCount */
+    VkRenderPass app_pass;
+    uint32_t subpass;
+
+    vk_refusals refusals; /* the driver heap's, when init began */
+    slc_budgets *budgets;
+    slc_budget_id cpu_id, gpu_id;
+    uint64_t cpu_charged, gpu_charged;
+
+    uint32_t object_count;
+    uint32_t *object_first; /* object_count + 1: placements of object o are instances object_list[first[o]..first[o+1]) */
+    uint32_t *object_list;
+    bool identity; /* the pack has no instances: one identity placement per object */
+
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline cull;
+    VkPipeline draw;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    VkDescriptorPool descriptors;
+    VkQueryPool queries;
+    bool timestamps;
+    uint64_t timestamp_mask;
+    double timestamp_period;
+    rd_image color, depth;
+    rd_buffer objects;
+    VkDeviceSize off_counters, off_draws, off_placements;
+    rd_slot slots[SLC_FRAMES_IN_FLIGHT_MAX];
+    slc_render_sizes sizes;
+
+    /* The frame being built. */
+    bool begun;
+    bool culled;
+    uint64_t frame;
+    uint32_t slot;
+    float planes[6][4];
+    float clear[4];
+    uint32_t draws, placements, placements_culled;
+};
+
+/* A message through log (may be NULL or have no fn); returns status. */
+slc_status slc__rd_log(const slc_logger *log, slc_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+#ifdef __clang_analyzer__
+/* As vulkan_internal.h does for slc__vk_log. */
+static inline slc_status slc__rd_analyzer_status(slc_status status, slc_status logged)
+{
+    (void)logged;
+    return status;
+}
+#define slc__rd_log(log, status, ...) slc__rd_analyzer_status((status), slc__rd_log((log), (status), __VA_ARGS__))
+#endif
+
+#endif
