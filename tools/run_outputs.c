@@ -302,7 +302,7 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
         if (isinf(low)) {
             snprintf(r->detail, sizeof r->detail, "every frame identical");
         } else if (in->min_psnr_mdb) {
-            snprintf(r->detail, sizeof r->detail, "min %.2f dB, floor %.3g dB", low, r->limit);
+            snprintf(r->detail, sizeof r->detail, "min %.2f dB, floor %g dB", low, r->limit);
         } else {
             snprintf(r->detail, sizeof r->detail, "min %.2f dB", low);
         }

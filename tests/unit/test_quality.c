@@ -682,6 +682,11 @@ static void test_timeline_psnr_row_only_when_compared(void **state)
     assert_non_null(strstr(a, ">50 dB</text>")); /* the top: 41 rounded up */
     assert_non_null(strstr(a, "stroke=\"#8c564b\""));
     free(a);
+    run_svg_info fine = in;
+    fine.min_psnr_mdb = 31125; /* every digit of the milli-dB floor */
+    a = timeline_svg(&fine);
+    assert_non_null(strstr(a, ">min 27.25 dB, floor 31.125 dB</text>"));
+    free(a);
     /* merging points keeps the lowest */
     for (uint32_t k = 0; k < 2000; k++) {
         run_timeline_add(&timeline, &fs, 1);
