@@ -61,4 +61,13 @@ files=$(cd "$out/made/by/render" && ls -A | tr '\n' ' ')
 [ "$files" = "contact.png frame-00000.png frame-00005.png " ] || fail "render --trace wrote '$files'"
 [ "$(size_of "$out/made/by/render/frame-00005.png")" = "96x64" ] || fail "the trace's frame is $(size_of "$out/made/by/render/frame-00005.png")"
 grep -Eq '^render drawn a frame \(median\): [1-9][0-9]* triangles' "$out/trace.log" || fail "the overview drew nothing"
+# Runs no longer than the profile's frames in flight (3 in xr-headset):
+# every frame still retires and the last is written.
+xr=$(dirname "$0")/../../budgets/xr-headset.profile
+for n in 1 2 3; do
+    "$@" render "$pack" --frames $n --every 100 --size 96x64 --validate --profile "$xr" -o "$out/xr$n" \
+        > "$out/xr$n.log" 2> "$out/xr$n.err" || fail "render --frames $n (3 in flight): exit $?: $(cat "$out/xr$n.err")"
+    last=$(printf 'frame-%05d.png' $((n - 1)))
+    [ -f "$out/xr$n/$last" ] || fail "render --frames $n (3 in flight) wrote no $last"
+done
 echo "render_outputs: ok"
