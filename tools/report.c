@@ -139,6 +139,33 @@ int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool
     return 0;
 }
 
+/* The profile's [render] and [quality] sections: what the reference
+ * renderer is sized for ("default": not declared, the renderer's own) and the
+ * floor its frames must keep against the unlimited reference. */
+static void report_render_field(char *buf, size_t cap, uint32_t v)
+{
+    if (v) {
+        snprintf(buf, cap, "%" PRIu32, v);
+    } else {
+        snprintf(buf, cap, "default");
+    }
+}
+
+static void report_render_line(FILE *f, const slc_profile *p)
+{
+    char w[16], h[16], draws[16], places[16];
+    report_render_field(w, sizeof w, p->render_width);
+    report_render_field(h, sizeof h, p->render_height);
+    report_render_field(draws, sizeof draws, p->render_max_draws);
+    report_render_field(places, sizeof places, p->render_max_placements);
+    fprintf(f, "render: width %s, height %s, draws %s, placements %s a frame; ", w, h, draws, places);
+    if (p->min_psnr_mdb) {
+        fprintf(f, "quality floor %" PRIu32 ".%03" PRIu32 " dB PSNR\n", p->min_psnr_mdb / 1000u, p->min_psnr_mdb % 1000u);
+    } else {
+        fprintf(f, "no quality floor\n");
+    }
+}
+
 void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
 {
     slc_budgets *b = slc_memory_budgets(m);
@@ -209,6 +236,7 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
             p->frames_in_flight, p->workers, p->queue_capacity);
     fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n",
             p->max_objects, p->max_chunks, p->max_lods, cli_size(p->max_string_bytes, l, sizeof l));
+    report_render_line(f, p);
     fprintf(f, "\nblock: %zu bytes, aligned to %zu (%zu in %" PRIu32 " arenas + %zu of bookkeeping)\n",
             req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
 }
@@ -268,6 +296,16 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
             ", \"max_string_bytes\": %" PRIu64 "},\n",
             p->page_size, p->page_count, p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru", p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
             p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
+    fprintf(f,
+            "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32
+            ", \"max_placements\": %" PRIu32 "},\n",
+            p->render_width, p->render_height, p->render_max_draws, p->render_max_placements);
+    if (p->min_psnr_mdb) {
+        fprintf(f, "  \"quality\": {\"min_psnr_db\": %" PRIu32 ".%03" PRIu32 "},\n", p->min_psnr_mdb / 1000u,
+                p->min_psnr_mdb % 1000u);
+    } else {
+        fprintf(f, "  \"quality\": {\"min_psnr_db\": null},\n");
+    }
     fprintf(f, "  \"partitions\": [");
     for (uint32_t i = 0; i < p->partition_count; i++) {
         fprintf(f, "%s{\"name\": ", i ? ", " : "");
