@@ -4,6 +4,11 @@
 // multi-draw a frame) or by the push constant alone (one draw call per
 // cluster), its placement by gl_InstanceIndex (firstInstance is always 0),
 // its triangle corner by gl_VertexIndex, and decodes the vertex from the page.
+// It reads of the draw record only what the cull pass left there (one uvec4:
+// render_pool.glsl), and of the object record only a quantized position's
+// decode; its loads from the pool index the segment array directly (the
+// segment is dynamically uniform, a draw's own, and init refuses more than
+// one segment without shaderStorageBufferArrayDynamicIndexing).
 #ifdef SLC_DRAW_ID
 #extension GL_ARB_shader_draw_parameters : require
 #endif
@@ -14,9 +19,10 @@ layout(push_constant) uniform Push { uint draw_base; } pc;
 
 layout(location = 0) out vec3 o_world;
 layout(location = 1) out vec3 o_normal;
-layout(location = 2) flat out uvec4 o_info; // has normals, palette index, requested lod, served lod
+layout(location = 2) flat out uint o_info; // the draw's info word
 
-const uint ATTR_NORMAL = 1u, ATTR_UV = 2u, ATTR_POS_U16 = 4u, ATTR_NORMAL_OCT8 = 8u, ATTR_UV_U16 = 16u;
+uint word(uint s, uint i) { return SEGMENTS == 1u ? seg[0].w[i] : seg[s].w[i]; }
+float word_float(uint s, uint i) { return uintBitsToFloat(word(s, i)); }
 
 void main()
 {
@@ -25,32 +31,29 @@ void main()
 #else
     uint di = pc.draw_base;
 #endif
-    Draw d = draws[di];
-    uint s = d.a.x;
-    uint page = d.a.y;
-    uint vertex_offset = pool_word(s, cluster_word(d, 1u));
-    uint index_offset = pool_word(s, cluster_word(d, 2u));
-    // The corner's uint8 index: index_offset is not 4-aligned, so the byte
-    // is taken from its word.
-    uint byte = index_offset + uint(gl_VertexIndex);
-    uint index = (pool_word(s, page + (byte >> 2)) >> ((byte & 3u) * 8u)) & 0xFFu;
-
-    Object ob = objects[d.a.w];
-    uint attrs = ob.info.x;
-    uint w = page + (vertex_offset >> 2) + index * ob.info.y;
+    uvec4 d = draws[di].a;
+    uint info = d.w;
+    uint s = info_segment(info);
+    uint attrs = info_attributes(info);
+    // The corner's uint8 index: the index bytes are not 4-aligned, so the
+    // byte is taken from its word.
+    uint byte = d.y + uint(gl_VertexIndex);
+    uint index = (word(s, byte >> 2) >> ((byte & 3u) * 8u)) & 0xFFu;
+    uint w = d.x + index * info_stride(info);
     vec3 pos;
     if ((attrs & ATTR_POS_U16) != 0u) {
-        uint a = pool_word(s, w), b = pool_word(s, w + 1u);
+        Object ob = objects[draws[di].b.w];
+        uint a = word(s, w), b = word(s, w + 1u);
         pos = ob.pos_offset.xyz + vec3(float(a & 0xFFFFu), float(a >> 16), float(b & 0xFFFFu)) / 65535.0 * ob.pos_scale.xyz;
         w += 2u;
     } else {
-        pos = vec3(pool_float(s, w), pool_float(s, w + 1u), pool_float(s, w + 2u));
+        pos = vec3(word_float(s, w), word_float(s, w + 1u), word_float(s, w + 2u));
         w += 3u;
     }
     vec3 n = vec3(0.0);
     if ((attrs & ATTR_NORMAL) != 0u) {
         if ((attrs & ATTR_NORMAL_OCT8) != 0u) {
-            int q = int(pool_word(s, w));
+            int q = int(word(s, w));
             float x = float(bitfieldExtract(q, 0, 8)) / 127.0;
             float y = float(bitfieldExtract(q, 8, 8)) / 127.0;
             float z = 1.0 - abs(x) - abs(y);
@@ -61,27 +64,24 @@ void main()
                 y = oy;
             }
             n = normalize(vec3(x, y, z));
-            w += 1u;
         } else {
-            n = vec3(pool_float(s, w), pool_float(s, w + 1u), pool_float(s, w + 2u));
-            w += 3u;
+            n = vec3(word_float(s, w), word_float(s, w + 1u), word_float(s, w + 2u));
         }
     }
-    // UVs decoded for completeness of the layouts; the reference shading
-    // samples no texture, so nothing reads them (the compiler drops them).
-    vec2 uv = vec2(0.0);
-    if ((attrs & ATTR_UV) != 0u) {
-        if ((attrs & ATTR_UV_U16) != 0u) {
-            uint a = pool_word(s, w);
-            uv = ob.uv.xy + vec2(float(a & 0xFFFFu), float(a >> 16)) / 65535.0 * ob.uv.zw;
-        } else {
-            uv = vec2(pool_float(s, w), pool_float(s, w + 1u));
-        }
+    // UVs are not decoded: the reference shading samples no texture.
+    uint k = d.z + uint(gl_InstanceIndex);
+    mat4 m;
+    if (info_affine(info)) {
+        // Every placement of the draw has the last row 0 0 0 1 (the host
+        // checked): three rows read, the product as with all four.
+        m = mat4(vec4(placements[k][0].xyz, 0.0), vec4(placements[k][1].xyz, 0.0),
+                 vec4(placements[k][2].xyz, 0.0), vec4(placements[k][3].xyz, 1.0));
+    } else {
+        m = placements[k];
     }
-    mat4 m = placements[d.b.x + uint(gl_InstanceIndex)];
     vec4 world = m * vec4(pos, 1.0);
     o_world = world.xyz;
     o_normal = mat3(m) * n;
-    o_info = uvec4((attrs & ATTR_NORMAL) != 0u ? 1u : 0u, ob.info.z, d.b.z, d.b.w);
+    o_info = info;
     gl_Position = view_proj * world;
 }

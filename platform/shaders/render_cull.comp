@@ -2,7 +2,10 @@
 // sluice renderer: the cull pass. One invocation a cluster draw: the
 // cluster's bounding sphere (read from its page) against the frustum under
 // each placement of the draw; writes the draw's VkDrawIndirectCommand
-// (instance count 0 where no placement sees it) and counts what it kept.
+// (instance count 0 where no placement sees it), counts what it kept, and
+// leaves in the draw's record what the vertex shader reads of it (the
+// cluster's vertex and index offsets made absolute: render_pool.glsl).
+#define SLC_CULL_PASS 1
 #include "render_frame.glsl"
 #include "render_pool.glsl"
 
@@ -30,6 +33,8 @@ void main()
     }
     Draw d = draws[i];
     uint s = d.a.x;
+    uint vertex_offset = pool_word(s, cluster_word(d, 1u));
+    uint index_offset = pool_word(s, cluster_word(d, 2u));
     uint triangles = pool_word(s, cluster_word(d, 3u)) >> 16;
     vec4 sphere = vec4(pool_float(s, cluster_word(d, 4u)), pool_float(s, cluster_word(d, 5u)),
                        pool_float(s, cluster_word(d, 6u)), pool_float(s, cluster_word(d, 7u)));
@@ -47,6 +52,10 @@ void main()
         }
         seen = inside;
     }
+    // A segment's bytes are addressed by 32-bit words: its binding's range
+    // is at most maxStorageBufferRange, a uint32_t.
+    draws[i].a = uvec4(d.a.y + (vertex_offset >> 2), d.a.y * 4u + index_offset, d.b.x, d.b.z);
+    draws[i].b.w = d.a.w;
     uint count = seen ? d.b.y : 0u;
     commands[i] = Command(triangles * 3u, count, 0u, 0u);
     if (seen) {

@@ -1,16 +1,28 @@
 // sluice renderer: the page pool and the draw lists, read as 32-bit words
 // only (no 8- or 16-bit storage features). Layouts: docs/pack-format.md
-// "Decoded chunk" for the pages; rd_draw and rd_object in
-// platform/src/vulkan_render.c for the lists.
+// "Decoded chunk" for the pages; rd_draw, RD_INFO_* and rd_object in
+// platform/src/render_internal.h for the lists.
 layout(constant_id = 0) const uint SEGMENTS = 1u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Segment { uint w[]; } seg[SEGMENTS];
 
+// A cluster draw. The host writes
+//   a: segment, the page's first word in it, cluster index in the page, object
+//   b: first placement, placement count, info (RD_INFO_*), 0
+// and the cull pass, which reads the cluster record, leaves in its place
+// what the vertex shader reads of it, one uvec4 and a word:
+//   a: the cluster's first vertex word and first index byte in the segment,
+//      first placement, info
+//   b: (as written), (as written), (as written), object
 struct Draw {
-    uvec4 a; // segment, the page's first word in it, cluster index in the page, object
-    uvec4 b; // first placement, placement count, requested lod, served lod
+    uvec4 a;
+    uvec4 b;
 };
+#ifdef SLC_CULL_PASS
+layout(std430, set = 0, binding = 1) buffer Draws { Draw draws[]; };
+#else
 layout(std430, set = 0, binding = 1) readonly buffer Draws { Draw draws[]; };
+#endif
 layout(std430, set = 0, binding = 2) readonly buffer Placements { mat4 placements[]; };
 
 struct Object {
@@ -38,5 +50,5 @@ uint pool_word(uint s, uint i)
 float pool_float(uint s, uint i) { return uintBitsToFloat(pool_word(s, i)); }
 
 // The word of a cluster record's field f (0 object, 1 vertex_offset,
-// 2 index_offset, 3 counts, 4..7 sphere).
+// 2 index_offset, 3 counts, 4..7 sphere), from the draw as the host wrote it.
 uint cluster_word(Draw d, uint f) { return d.a.y + 4u + d.a.z * 8u + f; }

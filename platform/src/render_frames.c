@@ -194,14 +194,19 @@ slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc
     rd_slot *sl = &r->slots[r->slot];
     float *pl = (float *)(void *)(sl->host.map + r->off_placements);
     uint32_t first = r->placements;
+    bool affine = true;
     for (uint32_t i = 0; i < n; i++) {
         const float *m = placement_matrix(r, o, i);
         if (sphere_visible(&r->planes[0][0], m, lod->sphere)) {
             memcpy(&pl[(size_t)r->placements * 16u], m, 16u * sizeof(float));
             r->placements++;
+            affine = affine && m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
         }
     }
     r->placements_culled += n - kept;
+    uint32_t info = RD_INFO_ATTRIBUTES(ob->attributes) | RD_INFO_PALETTE(rd_palette_index(o)) |
+                    RD_INFO_LOD_COLOR(res->lod) | (res->lod > res->requested_lod ? RD_INFO_COARSER : 0u) |
+                    RD_INFO_STRIDE(ob->vertex_stride / 4u) | (affine ? RD_INFO_AFFINE : 0u);
     rd_draw *dr = (rd_draw *)(void *)(sl->host.map + r->off_draws);
     for (uint32_t i = 0; i < res->span_count; i++) {
         const slc_stream_span *sp = &spans[i];
@@ -213,8 +218,8 @@ slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc
             d->object = o;
             d->placement = first;
             d->placement_count = kept;
-            d->requested_lod = res->requested_lod;
-            d->served_lod = res->lod;
+            d->info = info | RD_INFO_SEGMENT(sp->location.segment);
+            d->reserved = 0;
         }
     }
     return SLC_OK;
@@ -240,15 +245,17 @@ slc_status slc_render_record_cull(slc_render *r, VkCommandBuffer cmd)
      * lists, visible to the cull pass and the vertex shader; and the slot's
      * previous use (retired, but ordered here too, so that the device need
      * not know how the host learnt it): its cull pass's writes and indirect
-     * reads before this one's writes, its copy into the readback buffer
-     * before this one's. */
+     * reads before this one's writes, its vertex shader's reads of the
+     * draw list before this cull pass rewrites it, its copy into the
+     * readback buffer before this one's. */
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT;
     r->d->vkCmdPipelineBarrier(cmd,
                                VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
-                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                   VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                   VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
                                    VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                                0, 1, &mb, 0, NULL, 0, NULL);

@@ -657,8 +657,6 @@ static slc_status make_queries(slc_render *r)
 
 /* --- the pack's tables --------------------------------------------------- */
 
-static uint32_t palette_index(uint32_t object) { return (object * 2654435761u) >> 29; }
-
 static slc_status check_objects(const slc_render *r)
 {
     const uint32_t known = SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 |
@@ -701,7 +699,7 @@ static void fill_objects(slc_render *r)
         x->uv[3] = ob->uv_scale[1];
         x->attributes = ob->attributes;
         x->stride_words = ob->vertex_stride / 4u;
-        x->palette = palette_index(o);
+        x->palette = rd_palette_index(o);
     }
 }
 
