@@ -10,7 +10,7 @@ dir=$1
 profile=$2
 shift 2
 fail() { echo "bench_render: $*" >&2; exit 1; }
-mkdir -p "$dir" || fail "mkdir $dir"
+rm -rf "$dir" && mkdir -p "$dir" || fail "mkdir $dir"
 out=$dir/out.txt
 err=$dir/err.txt
 
