@@ -757,10 +757,12 @@ static int render_main(run *r, render_state *rs, const run_opts *o)
         rc = q < 0 ? CLI_IO : CLI_OK;
     }
     if (rc == CLI_OK) {
-        rc = run_finish(r, render_report, rs);
-    }
-    if (rc == CLI_OK && rs->quality_fails) {
-        rc = RUN_VERDICT_FAILED; /* the floor: as the run's verdict */
+        /* A frame below the floor fails the verdict, named with its reasons. */
+        char floor_msg[320];
+        const int below = rs->quality_fails && quality_check_floor(&rs->qs, rs->q->info.min_psnr_mdb,
+                                                                   rs->q->info.floor_source, floor_msg,
+                                                                   sizeof floor_msg) != 0;
+        rc = run_finish(r, render_report, rs, below ? floor_msg : NULL);
     }
     if (rs->q != NULL) {
         quality_session_abort(rs->q); /* a command that failed: the old files stay */

@@ -10,7 +10,7 @@
  *     rc = run_open(r, &opts, &hooks);          // pack, workload, store, stream, workers
  *     for (f = 0; rc == CLI_OK && run_has_frame(r, f); f++)
  *         rc = run_frame(r, f);                 // begin, requests, end, hooks.frame
- *     if (rc == CLI_OK) rc = run_finish(r);     // the report and the output files
+ *     if (rc == CLI_OK) rc = run_finish(r, NULL, NULL, NULL); // the report and the output files
  *     run_close(r);                             // whatever was opened, in any state
  *
  * The options are run's own command line (run_args_table lists them, so a
@@ -200,9 +200,11 @@ int run_frame(run *r, uint32_t f);
 /* After the last frame: joins the workers, judges the run (r->summary),
  * prints the report (text or --json; extra, when not NULL, adds the
  * command's part before the verdict: run_report_in.extra), writes the
- * output files and commits them. CLI_OK, RUN_VERDICT_FAILED when the report
- * gives reasons, or the failure's code. */
-int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user);
+ * output files and commits them. reason, when not NULL, is one more reason
+ * the verdict fails that the command judged itself (render --reference: a
+ * frame below the quality floor), listed with the run's own. CLI_OK,
+ * RUN_VERDICT_FAILED when the report gives reasons, or the failure's code. */
+int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user, const char *reason);
 
 /* Releases everything opened, in any state; a run not finished leaves its
  * output files as they were. r may then be freed. */

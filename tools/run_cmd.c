@@ -876,7 +876,7 @@ int run_open(run *r, const run_opts *o, const run_hooks *hooks, const char *me)
     return CLI_OK;
 }
 
-int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user)
+int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user, const char *reason)
 {
     run_stop_workers(r);
     run_summary *s = malloc(sizeof *s);
@@ -884,6 +884,9 @@ int run_finish(run *r, void (*extra)(FILE *f, int json, void *user), void *user)
         free(s);
         fprintf(stderr, "%s: out of memory for the report\n", r->me);
         return CLI_FAILED;
+    }
+    if (reason != NULL) {
+        add_reason(s, "%s", reason);
     }
     r->summary = s;
     run_report(r, s, extra, user);
@@ -912,7 +915,7 @@ int cmd_run(int argc, char **argv)
         rc = run_frame(r, f);
     }
     if (rc == CLI_OK) {
-        rc = run_finish(r, NULL, NULL);
+        rc = run_finish(r, NULL, NULL, NULL);
     }
     run_close(r);
     free(r);

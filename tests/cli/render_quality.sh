@@ -8,7 +8,8 @@
 #   - under [render] max_draws = 8: the reference still draws every request;
 #   - under a 16-page pool with [quality] min_psnr_db = 99 (unreachable):
 #     exit 4, the frame and both numbers named on stderr, the report's
-#     "quality floor: FAILED", the JSON's floor false; --psnr-threshold
+#     "quality floor: FAILED", the verdict FAILED with the frame as its
+#     reason, the JSON's floor false; --psnr-threshold
 #     instead of the profile's floor, named as such;
 #   - bad command lines (exit 2): --quality-json, --quality-svg or
 #     --psnr-threshold without --reference, --psnr-threshold 0,
@@ -95,7 +96,8 @@ printf '[quality]\nmin_psnr_db = 99\n' >> "$out/tiny.profile"
 run floor 4 "$pack" --profile "$out/tiny.profile" --reference $small --quality-json "$out/floor.json"
 has floor.err "^sluice render: quality: frame [0-9]+ has PSNR [0-9]+\.[0-9]{2} dB, below the floor of 99 dB \(the profile's \[quality\] min_psnr_db\)$"
 has floor.out "^quality floor: FAILED$"
-has floor.out "^verdict: ok"
+has floor.out "^verdict: FAILED$"
+has floor.out "^  - quality: frame [0-9]+ has PSNR [0-9]+\.[0-9]{2} dB, below the floor of 99 dB \(the profile's \[quality\] min_psnr_db\)$"
 frame=$(sed -n 's/^sluice render: quality: frame \([0-9]*\) .*/\1/p' "$out/floor.err")
 has floor.json "\"floor\": \{\"holds\": false, \"frame\": $frame\}\}"
 has floor.json "\"min_psnr_db\": 99.000,"
