@@ -987,6 +987,41 @@ static void test_placements_instance_and_cull_on_the_cpu(void **state)
     free(sc);
 }
 
+/* A placement whose last row is not 0 0 0 1 is used whole: a translation
+ * with every entry doubled (w = 2) draws where the translation draws, while
+ * an affine one beside it is read as three rows. */
+static void test_projective_placements_are_used_whole(void **state)
+{
+    (void)state;
+    pw_scene *sc = scene_new();
+    scene_quad(sc, 1, 0, 0, 10, 10, 0.5f);
+    pw_translate(sc->inst[0], 4, 4, 0);
+    pw_translate(sc->inst[1], 20, 16, 0);
+    for (int i = 0; i < 16; i++) {
+        sc->inst[1][i] *= 2.0f;
+    }
+    sc->instances = 2;
+    fixture f;
+    fx_open(&f, sc, 0, 0);
+    slc_render_view v = ortho_view(SLC_RENDER_TINT_LOD);
+    fx_request req = {0, 0};
+    slc_render_image img;
+    slc_render_frame st;
+    fx_settle(&f, &v, &req, 1, &img, &st);
+    uint8_t c0[3];
+    lod_rgb(0, c0);
+    for (uint32_t y = 0; y < H; y++) {
+        for (uint32_t x = 0; x < W; x++) {
+            bool in = (x >= 4 && x < 14 && y >= 4 && y < 14) || (x >= 20 && x < 30 && y >= 16 && y < 26);
+            expect_pixel(&img, x, y, in ? c0 : black);
+        }
+    }
+    assert_int_equal(st.placements, 2);
+    assert_int_equal(st.clusters_drawn, 1);
+    fx_close(&f);
+    free(sc);
+}
+
 /* The GPU's cluster test: an object of two clusters, one inside the
  * frustum and one far outside (its LOD sphere spans both, so the CPU keeps
  * the placement): two draws, one kept. */
@@ -1765,6 +1800,7 @@ int main(void)
         cmocka_unit_test_setup(test_quads_give_exact_pixels, reset),
         cmocka_unit_test_setup(test_coarser_lod_is_striped, reset),
         cmocka_unit_test_setup(test_placements_instance_and_cull_on_the_cpu, reset),
+        cmocka_unit_test_setup(test_projective_placements_are_used_whole, reset),
         cmocka_unit_test_setup(test_clusters_outside_are_culled_on_the_gpu, reset),
         cmocka_unit_test_setup(test_quantized_pages_match_float_pages, reset),
         cmocka_unit_test_setup(test_workers_give_the_same_image, reset),
