@@ -283,6 +283,7 @@ typedef struct render_state {
     quality_session *q;
     quality_summary qs;
     int quality_done, quality_fails;
+    run_timeline *timeline; /* the run's: each frame's GPU time */
 } render_state;
 
 static int vk_failed(const char *call, VkResult res)
@@ -296,6 +297,7 @@ static int render_start(void *user, run *r)
 {
     render_state *rs = user;
     rs->vk = r->vk;
+    rs->timeline = &r->timeline;
     slc_budgets *b = slc_memory_budgets(r->mem);
     static const char *const needed[] = {"cpu/render", "gpu/render"};
     for (size_t i = 0; i < 2; i++) {
@@ -403,6 +405,7 @@ static int collect(render_state *rs, render_slot *sl)
     rs->rendered++;
     if (fr.timed) {
         run_hist_add(&rs->gpu_ns, fr.gpu_ns);
+        run_timeline_set_gpu(rs->timeline, sl->f, fr.gpu_ns);
     } else {
         rs->untimed++;
     }

@@ -73,6 +73,10 @@ static void point_max(run_point *a, const run_point *b)
         a->psnr_db = b->psnr_db; /* the lowest: the worst frame of the point */
         a->psnr_set = 1;
     }
+    if (b->gpu_set) {
+        a->gpu_ns = b->gpu_ns > a->gpu_ns ? b->gpu_ns : a->gpu_ns;
+        a->gpu_set = 1;
+    }
 }
 
 void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used)
@@ -116,11 +120,20 @@ void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db)
     point_max(&t->p[frame / t->span], &v);
 }
 
+void run_timeline_set_gpu(run_timeline *t, uint32_t frame, uint64_t gpu_ns)
+{
+    if (frame >= t->frames) {
+        return;
+    }
+    const run_point v = {.gpu_ns = gpu_ns, .gpu_set = 1};
+    point_max(&t->p[frame / t->span], &v);
+}
+
 /* The SVG timeline. Every coordinate comes from the input and the fixed
  * layout below, so the same run gives the same bytes. */
 
 enum svg_unit { SVG_COUNT, SVG_BYTES, SVG_US, SVG_DB };
-enum svg_series { SVG_CALLER, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES, SVG_PSNR };
+enum svg_series { SVG_CALLER, SVG_GPU, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES, SVG_PSNR };
 
 typedef struct svg_row {
     char name[SLC_NAME_MAX + 48], detail[128];
@@ -192,6 +205,8 @@ static double svg_point(const run_timeline *t, uint32_t k, const svg_row *r)
     switch (r->series) {
     case SVG_CALLER:
         return (double)p->caller_ns / 1e3;
+    case SVG_GPU:
+        return (double)p->gpu_ns / 1e3;
     case SVG_BUDGET:
         return (double)p->budgets[r->budget];
     case SVG_POOL:
@@ -244,6 +259,19 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
     if (in->frame_budget_ns) {
         snprintf(r->detail, sizeof r->detail, "max %.0f \xc2\xb5s, budget %.0f \xc2\xb5s", top, r->limit);
     } else {
+        snprintf(r->detail, sizeof r->detail, "max %.0f \xc2\xb5s", top);
+    }
+    /* The GPU's time a frame, when frames were rendered and timed. */
+    int timed = 0;
+    for (uint32_t k = 0; k < npts && !timed; k++) {
+        timed = t->p[k].gpu_set != 0;
+    }
+    if (timed) {
+        top = svg_top(t, npts, SVG_GPU);
+        r = svg_row_add(rows, &n, SVG_GPU, SVG_US, "#17becf");
+        r->limit = -1;
+        r->maxv = svg_nice_ceil(top);
+        snprintf(r->name, sizeof r->name, "GPU time a frame");
         snprintf(r->detail, sizeof r->detail, "max %.0f \xc2\xb5s", top);
     }
     *nfold = 0;
@@ -333,8 +361,8 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
     } else {
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", r->color);
         for (uint32_t k = 0; k < npts; k++) {
-            if (r->series == SVG_PSNR && !t->p[k].psnr_set) {
-                continue; /* no frame of the point compared */
+            if ((r->series == SVG_PSNR && !t->p[k].psnr_set) || (r->series == SVG_GPU && !t->p[k].gpu_set)) {
+                continue; /* no frame of the point compared, or timed */
             }
             double v = svg_point(t, k, r);
             uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
@@ -352,7 +380,7 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *in)
 {
     static const double ticks_at[] = {0, 0.5, 1}; /* of the scale: the y axis's values */
-    svg_row rows[SLC_BUDGET_MAX + 5];
+    svg_row rows[SLC_BUDGET_MAX + 6]; /* caller, GPU, the budgets, pool, upload, misses, PSNR */
     size_t fold[SLC_BUDGET_MAX], nfold = 0;
     const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
     const uint32_t n = t->frames ? t->frames : 1u;

@@ -47,6 +47,8 @@ typedef struct run_point {
     uint32_t pool_used, misses;
     double psnr_db;     /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
     uint32_t psnr_set;  /* 1 once a frame of the point was compared */
+    uint64_t gpu_ns;    /* with gpu_set: the most GPU time of its frames (sluice render's timestamps) */
+    uint32_t gpu_set;   /* 1 once a frame of the point was timed on the GPU */
 } run_point;
 
 typedef struct run_timeline {
@@ -66,6 +68,12 @@ void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_
  * added (frame < t->frames; a later one is ignored). A timeline with any
  * gets a PSNR row, each point the lowest of its frames. O(1). */
 void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db);
+
+/* Frame's GPU time (sluice render: the renderer's timestamps), known once
+ * the frame has retired, so for a frame already added (a later one is
+ * ignored). A timeline with any gets a GPU time row below the caller's,
+ * each point the most of its frames. O(1). */
+void run_timeline_set_gpu(run_timeline *t, uint32_t frame, uint64_t gpu_ns);
 
 /* What the SVG's title and rows name. */
 typedef struct run_svg_info {

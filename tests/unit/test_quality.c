@@ -697,6 +697,49 @@ static void test_timeline_psnr_row_only_when_compared(void **state)
     assert_true(isinf(timeline.p[0].psnr_db));
 }
 
+/* The GPU time row (sluice render): only when frames were timed, placed
+ * right below the caller's time, each point the most of its frames. */
+static void test_timeline_gpu_row_only_when_timed(void **state)
+{
+    (void)state;
+    run_timeline_init(&timeline);
+    slc_stream_frame_stats fs;
+    memset(&fs, 0, sizeof fs);
+    for (uint32_t k = 0; k < 3000; k++) {
+        run_timeline_add(&timeline, &fs, 1);
+    }
+    const run_svg_info in = {.pack = "c.pack", .profile = "p", .backend = "vulkan", .ok = 1, .page_count = 8,
+                             .upload_cap = 4096};
+    char *a = timeline_svg(&in);
+    assert_null(strstr(a, "GPU time")); /* nothing timed: no row */
+    free(a);
+    run_timeline_set_gpu(&timeline, 5, 1500000);
+    run_timeline_set_gpu(&timeline, 6, 2500000); /* the same point (4 frames a point): the most */
+    run_timeline_set_gpu(&timeline, 2999, 7000);
+    run_timeline_set_gpu(&timeline, 3000, 900000000); /* not added yet: ignored */
+    assert_int_equal(timeline.span, 4);
+    assert_true(timeline.p[5u / 4u].gpu_set && timeline.p[5u / 4u].gpu_ns == 2500000);
+    assert_true(timeline.p[2999u / 4u].gpu_ns == 7000);
+    assert_false(timeline.p[0].gpu_set);
+    a = timeline_svg(&in);
+    const char *caller = strstr(a, ">caller"), *gpu = strstr(a, ">GPU time a frame</text>");
+    const char *pool = strstr(a, ">pool pages used</text>");
+    assert_non_null(caller);
+    assert_non_null(gpu);
+    assert_non_null(pool);
+    assert_true(caller < gpu && gpu < pool);
+    assert_non_null(strstr(a, ">max 2500 \xc2\xb5s</text>"));
+    assert_non_null(strstr(a, "stroke=\"#17becf\""));
+    free(a);
+    /* merging points keeps the most */
+    for (uint32_t k = 0; k < 2000; k++) {
+        run_timeline_add(&timeline, &fs, 1);
+    }
+    assert_int_equal(timeline.span, 8);
+    assert_true(timeline.p[0].gpu_set && timeline.p[0].gpu_ns == 2500000);
+    assert_true(timeline.p[2999u / 8u].gpu_ns == 7000);
+}
+
 /* --- a session ------------------------------------------------------------------------------ */
 
 /* stderr captured into a file while fn runs, read back into err. */
@@ -836,6 +879,7 @@ int main(void)
         cmocka_unit_test(test_json_escapes_names_and_writes_null_for_inf),
         cmocka_unit_test(test_svg_escapes_names_and_draws_the_floor),
         cmocka_unit_test(test_timeline_psnr_row_only_when_compared),
+        cmocka_unit_test(test_timeline_gpu_row_only_when_timed),
         cmocka_unit_test(test_session_writes_files_and_fails_below_the_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
