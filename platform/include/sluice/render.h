@@ -65,8 +65,9 @@
  * writes (the staging belt's copies into pages, submitted ahead by the
  * store) and host writes visible to the cull pass and the vertex and
  * fragment shaders; a second barrier after the cull pass makes its
- * indirect commands and counters visible to the indirect draws, the vertex
- * shader and the host.
+ * indirect commands, counters and draw records (it leaves in each what the
+ * vertex shader reads of the cluster) visible to the indirect draws, the
+ * vertex shader and the host.
  *
  * Timing. Where the queue has timestamps, the frame's GPU time (cull pass
  * and draws) is measured with a query pool and given by slc_render_read /
