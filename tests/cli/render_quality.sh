@@ -72,19 +72,21 @@ has q.svg "</svg>"
 has run.svg ">PSNR against the reference</text>"
 run ok2 0 "$pack" --profile "$profile" --reference $small --workers 2 --quality-json "$out/q2.json" --json
 cmp -s "$out/q0.json" "$out/q2.json" || fail "the quality JSON differs with 0 and 2 workers"
-python3 - "$out/ok2.out" "$out/q2.json" <<'PY' || fail "the --json report's quality member is not the quality JSON's summary"
-import json, sys
+python3 - "$out/ok2.out" "$out/q2.json" "$profile" <<'PY' || fail "the --json report's quality member is not the quality JSON's summary"
+import json, re, sys
 r = json.load(open(sys.argv[1]))
 q = json.load(open(sys.argv[2]))
+floor = re.search(r"^min_psnr_db\s*=\s*([0-9.]+)", open(sys.argv[3]).read(), re.M)
 assert r["quality"]["summary"] == q["summary"], (r["quality"], q["summary"])
 assert r["quality"]["reference"] == q["reference"] and r["quality"]["floor"] == q["floor"]
-assert r["quality"]["min_psnr_db"] is None and r["quality"]["diff_threshold"] == 8
+assert r["quality"]["min_psnr_db"] == (float(floor.group(1)) if floor else None), (r["quality"], floor)
+assert r["quality"]["diff_threshold"] == 8
 PY
 
-# The reference's lists hold every object at its largest level even where
+# No floor here (the profile is made to drop draws). The reference's lists hold every object at its largest level even where
 # the profile's do not: under max_draws = 8 the profile's frames lose
 # requests, the reference's none (a reference that lost one fails).
-sed -e 's/^max_draws *=.*/max_draws = 8/' "$profile" > "$out/few-draws.profile"
+sed -e 's/^max_draws *=.*/max_draws = 8/' -e '/^min_psnr_db/d' "$profile" > "$out/few-draws.profile"
 run lists 0 "$pack" --profile "$out/few-draws.profile" --reference $small
 has lists.out "^render: [0-9]+ requests not drawn"
 has lists.out "^quality: PSNR min [0-9]+\.[0-9]{2} dB"

@@ -43,7 +43,7 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
 }
 
 /* The emitted header carries the [render] and [quality] sections: the test
- * profile's values, and 0 (undeclared) where a profile has no floor. */
+ * profile's values, and default.profile's 28 dB floor in milli-dB. */
 static void test_emitted_header_carries_render_and_quality(void **state)
 {
     (void)state;
@@ -56,7 +56,7 @@ static void test_emitted_header_carries_render_and_quality(void **state)
     assert_int_equal(p->min_psnr_mdb, 31125);
     assert_int_equal(slc_profile_default.render_width, 1280);
     assert_int_equal(slc_profile_default.render_height, 720);
-    assert_int_equal(slc_profile_default.min_psnr_mdb, 0); /* the floor is a commented-out example */
+    assert_int_equal(slc_profile_default.min_psnr_mdb, 28000); /* [quality] min_psnr_db = 28 */
 }
 
 /* Firmware that cannot read files: a static block sized by the emitted
