@@ -86,7 +86,7 @@ void quality_series_add(quality_series *s, const quality_frame *f)
     if (s->frames / s->span >= QUALITY_SVG_POINTS) {
         /* Out of points: each point now spans twice the frames. */
         for (uint32_t i = 0; i < QUALITY_SVG_POINTS / 2u; i++) {
-            double x = s->points[2u * i], y = s->points[2u * i + 1u];
+            double x = s->points[(size_t)2 * i], y = s->points[(size_t)2 * i + 1u];
             s->points[i] = x < y ? x : y;
         }
         s->span *= 2u;

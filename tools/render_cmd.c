@@ -762,9 +762,9 @@ static int render_main(run *r, render_state *rs, const run_opts *o)
     if (rc == CLI_OK) {
         /* A frame below the floor fails the verdict, named with its reasons. */
         char floor_msg[320];
-        const int below = rs->quality_fails && quality_check_floor(&rs->qs, rs->q->info.min_psnr_mdb,
-                                                                   rs->q->info.floor_source, floor_msg,
-                                                                   sizeof floor_msg) != 0;
+        const int below = rs->quality_fails && rs->q != NULL &&
+                          quality_check_floor(&rs->qs, rs->q->info.min_psnr_mdb, rs->q->info.floor_source, floor_msg,
+                                              sizeof floor_msg) != 0;
         rc = run_finish(r, render_report, rs, below ? floor_msg : NULL);
     }
     if (rs->q != NULL) {

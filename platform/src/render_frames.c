@@ -130,13 +130,13 @@ static bool sphere_visible(const float *planes, const float m[16], const float s
     }
     float scale = 0.0f;
     for (int col = 0; col < 3; col++) {
-        const float *a = &m[col * 4];
+        const float *a = m + (size_t)col * 4u;
         float l = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
         scale = l > scale ? l : scale;
     }
     float radius = sphere[3] * scale;
     for (int k = 0; k < 6; k++) {
-        const float *p = &planes[4 * k];
+        const float *p = planes + (size_t)k * 4u;
         if (p[0] * c[0] + p[1] * c[1] + p[2] * c[2] + p[3] < -radius) {
             return false;
         }

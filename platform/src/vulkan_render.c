@@ -825,7 +825,7 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->refusals = slc__vk_refusals(vk);
 }
 
-uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, const slc_vulkan *vk)
+uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, slc_vulkan *vk)
 {
     SLC_ASSERT(desc != NULL && pack != NULL && vk != NULL);
     rd_dims dims;
@@ -834,7 +834,7 @@ uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pa
     }
     slc_render r;
     memset(&r, 0, sizeof r);
-    start(&r, desc, (slc_vulkan *)(uintptr_t)vk, pack, &dims);
+    start(&r, desc, vk, pack, &dims);
     r.log.fn = NULL;
     uint64_t bytes = 0;
     slc_status s = make_resources(&r, &bytes);

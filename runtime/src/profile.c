@@ -255,7 +255,7 @@ static const char *milli_z(uint64_t v, char *buf, size_t cap)
     if (frac != 0) {
         char digits[4] = {(char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u), (char)('0' + frac % 10u), '\0'};
         size_t last = 2;
-        while (digits[last] == '0') {
+        while (last > 0 && digits[last] == '0') {
             digits[last--] = '\0';
         }
         slc__fmt(buf + n, cap - n, ".%s", digits);

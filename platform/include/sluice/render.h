@@ -181,8 +181,9 @@ void slc_render_desc_from_profile(slc_render_desc *desc, const slc_profile *prof
 
 /* Bytes of device memory init will charge to `gpu/render` for desc on vk
  * (exact: the sizes the driver reports), so a tool can check a profile
- * before init. 0 iff the desc is invalid. */
-uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, const slc_vulkan *vk);
+ * before init. It makes the buffers and images on vk's device to ask their
+ * sizes and destroys them at once. 0 iff the desc is invalid. */
+uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, slc_vulkan *vk);
 
 /* Builds the pipelines (SPIR-V embedded at build time), the object table
  * and every buffer. pack (opened, outliving the renderer) is the one the
