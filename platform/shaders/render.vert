@@ -21,7 +21,15 @@ layout(location = 0) out vec3 o_world;
 layout(location = 1) out vec3 o_normal;
 layout(location = 2) flat out uint o_info; // the draw's info word
 
+// The placements and the object table again, as words: a vec4 member read
+// for its xyz is a 4-word load; these read 3.
+layout(std430, set = 0, binding = 2) readonly buffer PlacementWords { float placement_words[]; };
+layout(std430, set = 0, binding = 3) readonly buffer ObjectWords { float object_words[]; };
+
 uint word(uint s, uint i) { return SEGMENTS == 1u ? seg[0].w[i] : seg[s].w[i]; }
+vec3 placement_column(uint k, uint c) { uint i = k * 16u + c * 4u; return vec3(placement_words[i], placement_words[i + 1u], placement_words[i + 2u]); }
+// Word f of object o's record (rd_object: pos_offset at 0, pos_scale at 4).
+vec3 object_vec3(uint o, uint f) { uint i = o * 16u + f; return vec3(object_words[i], object_words[i + 1u], object_words[i + 2u]); }
 float word_float(uint s, uint i) { return uintBitsToFloat(word(s, i)); }
 
 void main()
@@ -42,9 +50,9 @@ void main()
     uint w = d.x + index * info_stride(info);
     vec3 pos;
     if ((attrs & ATTR_POS_U16) != 0u) {
-        Object ob = objects[draws[di].b.w];
+        uint o = draws[di].b.w;
         uint a = word(s, w), b = word(s, w + 1u);
-        pos = ob.pos_offset.xyz + vec3(float(a & 0xFFFFu), float(a >> 16), float(b & 0xFFFFu)) / 65535.0 * ob.pos_scale.xyz;
+        pos = object_vec3(o, 0u) + vec3(float(a & 0xFFFFu), float(a >> 16), float(b & 0xFFFFu)) / 65535.0 * object_vec3(o, 4u);
         w += 2u;
     } else {
         pos = vec3(word_float(s, w), word_float(s, w + 1u), word_float(s, w + 2u));
@@ -74,8 +82,8 @@ void main()
     if (info_affine(info)) {
         // Every placement of the draw has the last row 0 0 0 1 (the host
         // checked): three rows read, the product as with all four.
-        m = mat4(vec4(placements[k][0].xyz, 0.0), vec4(placements[k][1].xyz, 0.0),
-                 vec4(placements[k][2].xyz, 0.0), vec4(placements[k][3].xyz, 1.0));
+        m = mat4(vec4(placement_column(k, 0u), 0.0), vec4(placement_column(k, 1u), 0.0),
+                 vec4(placement_column(k, 2u), 0.0), vec4(placement_column(k, 3u), 1.0));
     } else {
         m = placements[k];
     }
