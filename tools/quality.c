@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "run_outputs.h"
 #include "sluice/limits.h"
 #include "sluice/stream.h"
 
@@ -421,32 +422,11 @@ static void svg_text(FILE *f, double x, double y, const char *anchor, const char
     fputs("</text>\n", f);
 }
 
-/* The smallest 1, 2 or 5 times a power of ten at or above v (1 for v <= 1). */
-static double nice_ceil(double v)
-{
-    double p = 1;
-    while (p * 10 <= v) {
-        p *= 10;
-    }
-    for (;;) {
-        if (v <= p) {
-            return p;
-        }
-        if (v <= 2 * p) {
-            return 2 * p;
-        }
-        if (v <= 5 * p) {
-            return 5 * p;
-        }
-        p *= 10;
-    }
-}
-
 int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
 {
     const double floor_db = (double)in->min_psnr_mdb / 1000.0;
     double top = s->top_db > floor_db ? s->top_db : floor_db;
-    top = nice_ceil(top < 10 ? 10 : top * 1.05);
+    top = svg_nice_ceil(top < 10 ? 10 : top * 1.05);
     const uint32_t n = s->frames ? s->frames : 1u;
     const uint32_t npts = s->frames ? (s->frames - 1u) / s->span + 1u : 0u;
     const double x0 = SVG_PAD + SVG_AXIS_W, y0 = SVG_TOP;
@@ -506,7 +486,7 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
         snprintf(v, sizeof v, "floor %g dB", floor_db);
         svg_text(f, x0 + SVG_PLOT_W - 2, y - 3, "end", "floor", v);
     }
-    const uint64_t step = (uint64_t)nice_ceil((double)n / 8.0);
+    const uint64_t step = (uint64_t)svg_nice_ceil((double)n / 8.0);
     const double yx = y0 + SVG_PLOT_H + 14;
     for (uint64_t fr = 0; fr < n; fr += step) {
         snprintf(v, sizeof v, "%" PRIu64, fr);

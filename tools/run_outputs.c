@@ -169,8 +169,7 @@ static void svg_text(FILE *f, double x, double y, const char *anchor, const char
     fprintf(f, "</text>\n");
 }
 
-/* The smallest 1, 2 or 5 times a power of ten at or above v (1 for v <= 1). */
-static double svg_nice_ceil(double v)
+double svg_nice_ceil(double v)
 {
     double p = 1;
     while (p * 10 <= v) {

@@ -75,6 +75,10 @@ void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db);
  * each point the most of its frames. O(1). */
 void run_timeline_set_gpu(run_timeline *t, uint32_t frame, uint64_t gpu_ns);
 
+/* The top of an SVG plot's scale: the smallest 1, 2 or 5 times a power of
+ * ten at or above v (1 for v <= 1); the timeline's and quality's plots. */
+double svg_nice_ceil(double v);
+
 /* What the SVG's title and rows name. */
 typedef struct run_svg_info {
     const char *pack, *profile, *backend;
