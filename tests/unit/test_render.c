@@ -34,35 +34,7 @@
 
 /* --- validation messages ---------------------------------------------------- */
 
-static atomic_int messages;
-static atomic_bool oom_expected; /* a case refuses driver memory on purpose */
-static atomic_int expected_oom;
-
-/* The layer reports every VK_ERROR_OUT_OF_HOST_MEMORY it sees returned
- * (as test_vulkan.c says): expected while a case refuses on purpose. */
-static bool is_oom_report(const char *m)
-{
-    return strstr(m, "OUT_OF_HOST_MEMORY") != NULL || strstr(m, "Out of memory") != NULL ||
-           strstr(m, "Failed to allocate") != NULL;
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    (void)user;
-    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        return VK_FALSE;
-    }
-    if (atomic_load(&oom_expected) && is_oom_report(data->pMessage)) {
-        atomic_fetch_add(&expected_oom, 1);
-        return VK_FALSE;
-    }
-    atomic_fetch_add(&messages, 1);
-    fprintf(stderr, "validation: %s\n", data->pMessage);
-    return VK_FALSE;
-}
+#include "vk_messages.h" /* messages, oom_expected, expected_oom, on_message */
 
 /* --- the shared device -------------------------------------------------------- */
 

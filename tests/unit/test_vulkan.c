@@ -62,39 +62,7 @@ static void skip_in_fence_mode(void)
 
 /* --- validation messages ---------------------------------------------------- */
 
-static atomic_int messages;       /* in the current test */
-static atomic_int messages_total; /* over the run */
-static atomic_int expected_oom;   /* OOM diagnostics while a test refuses driver memory on purpose */
-static atomic_bool oom_expected;
-
-/* A refused host allocation makes the loader and the layer say so (the
- * layer reports every VK_ERROR_OUT_OF_HOST_MEMORY it sees returned); while a
- * test refuses memory on purpose those messages are expected and counted
- * apart. Every other message fails the test. */
-static bool is_oom_report(const char *m)
-{
-    return strstr(m, "OUT_OF_HOST_MEMORY") != NULL || strstr(m, "Out of memory") != NULL ||
-           strstr(m, "Failed to allocate") != NULL;
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    (void)user;
-    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        return VK_FALSE;
-    }
-    if (atomic_load(&oom_expected) && is_oom_report(data->pMessage)) {
-        atomic_fetch_add(&expected_oom, 1);
-        return VK_FALSE;
-    }
-    atomic_fetch_add(&messages, 1);
-    atomic_fetch_add(&messages_total, 1);
-    fprintf(stderr, "validation: %s\n", data->pMessage);
-    return VK_FALSE;
-}
+#include "vk_messages.h" /* messages, oom_expected, expected_oom, on_message */
 
 static void expect_no_validation_messages(void) { assert_int_equal(atomic_load(&messages), 0); }
 
