@@ -55,6 +55,7 @@
 
 #include "camera.h"
 #include "cli.h"
+#include "run.h"
 
 #define USAGE                                                                                                         \
     "usage: sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n"   \
@@ -258,23 +259,7 @@ typedef struct rig {
     uint64_t frame; /* the stream's newest frame */
 } rig;
 
-static uint64_t validation_messages;
-
-static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                        VkDebugUtilsMessageTypeFlagsEXT type,
-                                        const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)severity;
-    (void)user;
-    /* the layer's findings, as run --validate counts them; not the loader's
-     * notes about drivers it cannot load */
-    if ((type & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) == 0) {
-        return VK_FALSE;
-    }
-    validation_messages++;
-    fprintf(stderr, ME ": validation: %s\n", data != NULL && data->pMessage != NULL ? data->pMessage : "(no text)");
-    return VK_FALSE;
-}
+static run_validation validation = {ME, 0}; /* --validate */
 
 static void rig_close(rig *r)
 {
@@ -375,11 +360,8 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     slc_vulkan_desc_from_profile(&d, &r->prof);
     d.budgets = slc_memory_budgets(r->mem);
     d.log = cli_stderr_logger;
-    static const char *const validation[] = {"VK_LAYER_KHRONOS_validation"};
     if (o->validate) {
-        d.layers = validation;
-        d.layer_count = 1;
-        d.debug_callback = on_validation;
+        run_validation_enable(&d, &validation);
     }
     size_t size = slc_vulkan_footprint(&d);
     if (size == 0) {
@@ -1644,9 +1626,9 @@ int bench_render(int argc, char **argv)
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         rc = bench_pack(&o, &prof, paths[i], labels[i]);
     }
-    if (rc == CLI_OK && validation_messages > 0) {
+    if (rc == CLI_OK && validation.messages > 0) {
         fprintf(stderr, ME ": the validation layer reported %llu message%s\n",
-                (unsigned long long)validation_messages, validation_messages == 1 ? "" : "s");
+                (unsigned long long)validation.messages, validation.messages == 1 ? "" : "s");
         rc = CLI_FAILED;
     }
     remove_tmp();

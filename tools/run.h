@@ -131,6 +131,20 @@ typedef struct run_quiet_log {
 
 /* The state of a run. Read by hooks (prof, mem, pack, store, vk, s, wl);
  * written only by run_*. Large (the workers' storage): allocate it, zeroed. */
+/* --validate (run, render, bench render): the Khronos validation layer on
+ * the backend's instance, every message it sends printed ("ME: Vulkan
+ * validation: ...") and counted; the loader's general messages (an ICD
+ * manifest whose library is absent) are not the application's errors and
+ * are not counted. */
+typedef struct run_validation {
+    const char *me;
+    uint64_t messages;
+} run_validation;
+struct slc_vulkan_desc;
+/* Sets desc's layers and messenger to report into v (which outlives the
+ * backend). Vulkan builds only. */
+void run_validation_enable(struct slc_vulkan_desc *desc, run_validation *v);
+
 struct run {
     run_opts o;
     run_hooks hooks;
@@ -150,7 +164,7 @@ struct run {
     const slc_page_store *store;
     void *vk_mem;
     struct slc_vulkan *vk; /* NULL on the host backend */
-    uint64_t validation_messages; /* --validate: messages the layer sent */
+    run_validation validation; /* --validate: messages the layer sent */
     double store_init_ms;
     /* the stream */
     run_quiet_log qlog;

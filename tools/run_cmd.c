@@ -318,9 +318,6 @@ static int open_host_store(run *r)
 }
 
 #ifdef SLUICE_HAVE_VULKAN
-/* --validate: every message of the validation layer printed and counted
- * (the verdict fails on any). The loader's general messages (an ICD
- * manifest whose library is absent) are not the application's errors. */
 static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                         VkDebugUtilsMessageTypeFlagsEXT types,
                                         const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
@@ -329,10 +326,19 @@ static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT s
     if ((types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) == 0) {
         return VK_FALSE;
     }
-    run *r = user;
-    r->validation_messages++;
-    fprintf(stderr, "%s: Vulkan validation: %s\n", r->me, data != NULL && data->pMessage ? data->pMessage : "?");
+    run_validation *v = user;
+    v->messages++;
+    fprintf(stderr, "%s: Vulkan validation: %s\n", v->me, data != NULL && data->pMessage ? data->pMessage : "?");
     return VK_FALSE;
+}
+
+void run_validation_enable(slc_vulkan_desc *desc, run_validation *v)
+{
+    static const char *const validation[] = {"VK_LAYER_KHRONOS_validation"};
+    desc->layers = validation;
+    desc->layer_count = 1;
+    desc->debug_callback = on_validation;
+    desc->debug_user = v;
 }
 
 /* The Vulkan store on the default device. Returns CLI_OK, CLI_FAILED, or -1
@@ -344,12 +350,9 @@ static int open_vulkan_store(run *r, keep_log *why)
     slc_vulkan_desc_from_profile(&d, &r->prof);
     d.budgets = slc_memory_budgets(r->mem);
     d.log = (slc_logger){keep_log_fn, why};
-    static const char *const validation[] = {"VK_LAYER_KHRONOS_validation"};
     if (r->o.validate) {
-        d.layers = validation;
-        d.layer_count = 1;
-        d.debug_callback = on_validation;
-        d.debug_user = r;
+        r->validation.me = r->me;
+        run_validation_enable(&d, &r->validation);
     }
     size_t size = slc_vulkan_footprint(&d);
     if (size == 0) {
@@ -677,8 +680,8 @@ static int summarise(run *r, run_summary *s)
     if (s->st.failures > 0 && !r->o.allow_load_failures) {
         add_reason(s, "%" PRIu64 " chunk loads failed (%s)", s->st.failures, s->failed);
     }
-    if (r->validation_messages > 0) {
-        add_reason(s, "%" PRIu64 " messages from the Vulkan validation layer (printed above)", r->validation_messages);
+    if (r->validation.messages > 0) {
+        add_reason(s, "%" PRIu64 " messages from the Vulkan validation layer (printed above)", r->validation.messages);
     }
     return CLI_OK;
 }
