@@ -4,7 +4,7 @@
  * The naive pool keeps the same state in plain arrays and finds its victim
  * by scanning every page for the least recently used one that is safe to
  * evict (or the smallest priority key): O(n) an eviction, against the
- * pool's O(1) list head (LRU) or O(log n) heap (priority). Its lookup is the
+ * pool's O(1) list head (LRU) or lowest non-empty bucket (priority). Its lookup is the
  * same direct chunk map and its touch a plain store of two numbers, so
  * those rows show what the pool's O(1) list upkeep costs at touch time.
  *
@@ -190,8 +190,7 @@ static int naive_before(const naive *v, uint32_t i, uint32_t best)
     }
     return v->prio[i] != v->prio[best] ? v->prio[i] < v->prio[best]
            : v->lod[i] != v->lod[best] ? v->lod[i] < v->lod[best]
-           : v->last[i] != v->last[best] ? v->last[i] < v->last[best]
-                                         : v->chunk_of[i] < v->chunk_of[best];
+           : v->stamp[i] < v->stamp[best]; /* least recently used, as LRU */
 }
 
 /* The O(n) scan: the safe page that comes first in the policy's order. */
@@ -466,6 +465,6 @@ int bench_pool(int argc, char **argv)
     printf("\nacquire = a request that misses and evicts: lookup + acquire + write_begin + write_end of 1 byte\n"
            "(no data copy).\n"
            "naive/sluice above 1: the pool is faster. The naive touch is three stores; the pool's also keeps\n"
-           "the LRU list (or leaves the priority heap), which is what makes its eviction O(1) / O(log n).\n");
+           "the LRU list (or leaves its priority bucket), which is what makes its eviction O(1).\n");
     return CLI_OK;
 }

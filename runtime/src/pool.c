@@ -13,15 +13,15 @@
 #include "sluice/profile.h"
 
 #define NONE 0xFFFFFFFFu
-#define HEAP_ARITY 4u /* four 16-byte children: one cache line when aligned */
-#define HEAP_LAST_USED_MAX (((uint64_t)1 << 48) - 1u)
+#define BUCKETS (256u * SLC_LODS_MAX) /* one per (priority, lod): bucket priority * SLC_LODS_MAX + lod */
+#define BUCKET_WORDS (BUCKETS / 64u)
 
 /* A page: 32 bytes, two to a cache line. state is FREE, LOADING or
  * RESIDENT; PINNED is RESIDENT with pins > 0. Where an unpinned resident
- * page sits: in the priority heap when PAGE_IN_HEAP is set (its place there
- * is pool->heap_pos[index], kept apart so a heap move does not touch the
- * page records), else in the recency list. A free page sits in its
- * partition's free stack, linked through next. */
+ * page sits: in the bucket of its (priority, lod) when PAGE_IN_BUCKET is set
+ * (SLC_EVICTION_PRIORITY only), else in the recency list; both are linked
+ * through prev and next, so a page needs no other record. A free page sits
+ * in its partition's free stack, linked through next. */
 typedef struct page_rec {
     uint64_t last_used;
     uint32_t chunk;
@@ -31,21 +31,27 @@ typedef struct page_rec {
     uint16_t partition;
     uint16_t pins;
     uint8_t state;
-    uint8_t flags; /* PAGE_WRITING, PAGE_IN_HEAP */
+    uint8_t flags; /* PAGE_WRITING, PAGE_IN_BUCKET */
     uint8_t lod;
     uint8_t priority;
 } page_rec;
 
 #define PAGE_WRITING 1u /* between write_begin and write_end */
-#define PAGE_IN_HEAP 2u
+#define PAGE_IN_BUCKET 2u
 
-/* An entry of a partition's heap: the key is (priority, lod, last_used)
- * packed so one compare orders them, then the chunk id breaks ties. */
-typedef struct heap_rec {
-    uint64_t key;
-    uint32_t chunk;
-    uint32_t page;
-} heap_rec;
+/* A partition's buckets (SLC_EVICTION_PRIORITY): one circular list per
+ * (priority, lod), holding the unpinned resident pages whose last use is
+ * safe, least recently used first (head[b], whose prev is the tail), and a
+ * two-level bitmap of the buckets that are not empty: bit b of words[] is set
+ * iff head[b] is a page, bit w of summary iff words[w] is not 0. The lowest
+ * set bit is the bucket of the victim: two count-trailing-zeros, whatever the
+ * number of pages. */
+typedef struct bucket_table {
+    uint64_t words[BUCKET_WORDS];
+    uint64_t summary;
+    uint32_t reserved_[14]; /* pads words and summary to whole cache lines */
+    uint32_t head[BUCKETS];
+} bucket_table;
 
 typedef struct log_rec {
     uint64_t frame;
@@ -64,7 +70,7 @@ typedef struct partition_rec {
     uint32_t head; /* least recently used end of the recency list */
     uint32_t tail; /* most recently used end */
     uint32_t list_count;
-    uint32_t heap_count; /* the heap is pool->heap[first .. first + heap_count) */
+    uint32_t bucketed; /* pages in the buckets */
     uint32_t loading;
     uint32_t pinned; /* resident pages with pins (loading ones count as loading) */
     uint32_t peak_used;
@@ -78,8 +84,7 @@ typedef struct partition_rec {
 struct slc_pool {
     page_rec *pages;
     uint32_t *chunk_map; /* chunk id -> page index, or NONE */
-    heap_rec *heap;      /* NULL with SLC_EVICTION_LRU */
-    uint32_t *heap_pos;  /* page index -> place in its partition's heap; NULL with SLC_EVICTION_LRU */
+    bucket_table *buckets; /* one per partition; NULL with SLC_EVICTION_LRU */
     log_rec *log;
     partition_rec *parts;
     slc_page_store store;
@@ -123,8 +128,9 @@ _Static_assert(sizeof(page_rec) == SLC_POOL_PAGE_RECORD_SIZE, "page record size 
 _Static_assert(offsetof(page_rec, chunk) == 8 && offsetof(page_rec, next) == 20 &&
                    offsetof(page_rec, partition) == 24 && offsetof(page_rec, state) == 28,
                "page record layout is the same on every architecture");
-_Static_assert(sizeof(heap_rec) + sizeof(uint32_t) == SLC_POOL_HEAP_RECORD_SIZE,
-               "heap record and heap position sizes are part of the footprint");
+_Static_assert(sizeof(bucket_table) == SLC_POOL_BUCKET_TABLE_SIZE && offsetof(bucket_table, head) % 64 == 0,
+               "bucket table size is part of the footprint");
+_Static_assert(BUCKET_WORDS <= 64u && BUCKETS % 64u == 0, "a one-word summary covers every bucket word");
 _Static_assert(sizeof(log_rec) == SLC_POOL_LOG_RECORD_SIZE, "log record size is part of the footprint");
 _Static_assert(sizeof(uint32_t) == SLC_POOL_CHUNK_RECORD_SIZE, "chunk record size is part of the footprint");
 _Static_assert((SLC_POOL_ALIGN & (SLC_POOL_ALIGN - 1)) == 0, "pool alignment is a power of two");
@@ -221,7 +227,7 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
 
 /* Byte offsets of the regions after the header. */
 typedef struct layout {
-    size_t pages, chunks, heap, heap_pos, log, total;
+    size_t pages, chunks, buckets, log, total;
 } layout;
 
 static layout layout_of(const config *c)
@@ -229,14 +235,10 @@ static layout layout_of(const config *c)
     layout l;
     l.pages = SLC_POOL_HEADER_SIZE;
     l.chunks = l.pages + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * c->page_count);
-    l.heap = l.chunks + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * c->max_chunks);
-    if (c->eviction == SLC_EVICTION_PRIORITY) {
-        l.heap_pos = l.heap + SLC_POOL_ALIGN_UP_(sizeof(heap_rec) * c->page_count);
-        l.log = l.heap_pos + SLC_POOL_ALIGN_UP_(sizeof(uint32_t) * c->page_count);
-    } else {
-        l.heap_pos = l.heap;
-        l.log = l.heap;
-    }
+    l.buckets = l.chunks + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * c->max_chunks);
+    l.log = l.buckets + (c->eviction == SLC_EVICTION_PRIORITY
+                             ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * c->partition_count
+                             : (size_t)0);
     l.total = l.log + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * c->log_capacity);
     return l;
 }
@@ -301,8 +303,7 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
     pool->parts = (partition_rec *)(void *)(base + POOL_RECORD_SIZE);
     pool->pages = (page_rec *)(void *)(base + l.pages);
     pool->chunk_map = (uint32_t *)(void *)(base + l.chunks);
-    pool->heap = c.eviction == SLC_EVICTION_PRIORITY ? (heap_rec *)(void *)(base + l.heap) : NULL;
-    pool->heap_pos = c.eviction == SLC_EVICTION_PRIORITY ? (uint32_t *)(void *)(base + l.heap_pos) : NULL;
+    pool->buckets = c.eviction == SLC_EVICTION_PRIORITY ? (bucket_table *)(void *)(base + l.buckets) : NULL;
     pool->log = (log_rec *)(void *)(base + l.log);
     pool->store = *store;
     if (log != NULL) {
@@ -344,16 +345,19 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
         first += count;
     }
     memset(pool->chunk_map, 0xFF, (size_t)SLC_POOL_CHUNK_RECORD_SIZE * c.max_chunks);
-    if (pool->heap != NULL) {
-        memset(pool->heap, 0, sizeof(heap_rec) * c.page_count);
-        memset(pool->heap_pos, 0xFF, sizeof(uint32_t) * c.page_count);
+    if (pool->buckets != NULL) {
+        for (uint32_t pi = 0; pi < c.partition_count; pi++) {
+            bucket_table *t = &pool->buckets[pi];
+            memset(t, 0, sizeof *t);
+            memset(t->head, 0xFF, sizeof t->head);
+        }
     }
     memset(pool->log, 0, (size_t)SLC_POOL_LOG_RECORD_SIZE * c.log_capacity);
     *out = pool;
     return SLC_OK;
 }
 
-/* --- the recency list, the free stack and the heap ------------------------ */
+/* --- the recency list, the free stack and the buckets --------------------- */
 
 static void list_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
 {
@@ -387,97 +391,89 @@ static void list_append(slc_pool *pool, partition_rec *part, uint32_t i)
     part->list_count++;
 }
 
-/* Frames past 2^48 (centuries at any frame rate) would compare equal and
- * fall through to the chunk id: still a total order. */
-static uint64_t heap_key(const page_rec *p)
-{
-    uint64_t last = p->last_used < HEAP_LAST_USED_MAX ? p->last_used : HEAP_LAST_USED_MAX;
-    return ((uint64_t)p->priority << 56) | ((uint64_t)p->lod << 48) | last;
-}
+static uint32_t bucket_of(const page_rec *p) { return (uint32_t)p->priority * SLC_LODS_MAX + p->lod; }
 
-static int heap_less(const heap_rec *a, const heap_rec *b)
+/* The index of the lowest set bit of x, which is not 0. The same answer on
+ * every architecture; the builtin is one instruction where the target has
+ * one (and a libgcc call where it has not). */
+static uint32_t lowest_bit(uint64_t x)
 {
-    return a->key < b->key || (a->key == b->key && a->chunk < b->chunk);
-}
-
-static void heap_place(slc_pool *pool, heap_rec *h, uint32_t at, heap_rec r)
-{
-    h[at] = r;
-    pool->heap_pos[r.page] = at;
-}
-
-static void heap_sift_up(slc_pool *pool, heap_rec *h, uint32_t at)
-{
-    heap_rec r = h[at];
-    while (at > 0) {
-        uint32_t up = (at - 1) / HEAP_ARITY;
-        if (!heap_less(&r, &h[up])) {
-            break;
-        }
-        heap_place(pool, h, at, h[up]);
-        at = up;
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
+    uint32_t n = 0;
+    while ((x & 1u) == 0) { /* at most 63 steps */
+        x >>= 1;
+        n++;
     }
-    heap_place(pool, h, at, r);
+    return n;
+#endif
 }
 
-static void heap_sift_down(slc_pool *pool, heap_rec *h, uint32_t n, uint32_t at)
+/* Appends page i at the most recently used end of its bucket. */
+static void bucket_append(slc_pool *pool, partition_rec *part, uint32_t i)
 {
-    heap_rec r = h[at];
-    for (;;) {
-        uint32_t first = HEAP_ARITY * at + 1; /* n <= 2^24: no overflow */
-        if (first >= n) {
-            break;
-        }
-        uint32_t child = first;
-        uint32_t last = first + HEAP_ARITY < n ? first + HEAP_ARITY : n;
-        for (uint32_t c = first + 1; c < last; c++) {
-            if (heap_less(&h[c], &h[child])) {
-                child = c;
-            }
-        }
-        if (!heap_less(&h[child], &r)) {
-            break;
-        }
-        heap_place(pool, h, at, h[child]);
-        at = child;
-    }
-    heap_place(pool, h, at, r);
-}
-
-static void heap_push(slc_pool *pool, partition_rec *part, uint32_t i)
-{
-    heap_rec *h = pool->heap + part->first;
+    bucket_table *t = &pool->buckets[pool->pages[i].partition];
     page_rec *p = &pool->pages[i];
-    heap_rec r = {heap_key(p), p->chunk, i};
-    uint32_t at = part->heap_count++;
-    p->flags |= PAGE_IN_HEAP;
-    h[at] = r;
-    heap_sift_up(pool, h, at);
+    uint32_t b = bucket_of(p);
+    uint32_t h = t->head[b];
+    if (h == NONE) {
+        t->head[b] = i;
+        p->prev = i;
+        p->next = i;
+        t->words[b / 64u] |= (uint64_t)1 << (b % 64u);
+        t->summary |= (uint64_t)1 << (b / 64u);
+    } else {
+        uint32_t tail = pool->pages[h].prev;
+        p->prev = tail;
+        p->next = h;
+        pool->pages[tail].next = i;
+        pool->pages[h].prev = i;
+    }
+    p->flags |= PAGE_IN_BUCKET;
+    part->bucketed++;
 }
 
-static void heap_remove(slc_pool *pool, partition_rec *part, uint32_t i)
+static void bucket_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
 {
-    heap_rec *h = pool->heap + part->first;
-    uint32_t at = pool->heap_pos[i];
-    uint32_t last = --part->heap_count;
-    pool->heap_pos[i] = NONE;
-    pool->pages[i].flags &= (uint8_t)~PAGE_IN_HEAP;
-    if (at == last) {
-        return;
-    }
-    heap_place(pool, h, at, h[last]);
-    if (at > 0 && heap_less(&h[at], &h[(at - 1) / HEAP_ARITY])) {
-        heap_sift_up(pool, h, at);
+    bucket_table *t = &pool->buckets[pool->pages[i].partition];
+    page_rec *p = &pool->pages[i];
+    uint32_t b = bucket_of(p);
+    if (p->next == i) {
+        t->head[b] = NONE;
+        t->words[b / 64u] &= ~((uint64_t)1 << (b % 64u));
+        if (t->words[b / 64u] == 0) {
+            t->summary &= ~((uint64_t)1 << (b / 64u));
+        }
     } else {
-        heap_sift_down(pool, h, last, at);
+        pool->pages[p->prev].next = p->next;
+        pool->pages[p->next].prev = p->prev;
+        if (t->head[b] == i) {
+            t->head[b] = p->next;
+        }
     }
+    p->prev = NONE;
+    p->next = NONE;
+    p->flags &= (uint8_t)~PAGE_IN_BUCKET;
+    part->bucketed--;
+}
+
+/* The head of the lowest non-empty bucket, or NONE. O(1). */
+static uint32_t bucket_first(const slc_pool *pool, uint32_t pi)
+{
+    const bucket_table *t = &pool->buckets[pi];
+    if (t->summary == 0) {
+        return NONE;
+    }
+    uint32_t w = lowest_bit(t->summary);
+    return t->head[w * 64u + lowest_bit(t->words[w])];
 }
 
 /* Takes an unpinned resident page out of whichever structure holds it. */
 static void detach(slc_pool *pool, partition_rec *part, uint32_t i)
 {
-    if (pool->pages[i].flags & PAGE_IN_HEAP) {
-        heap_remove(pool, part, i);
+    if (pool->pages[i].flags & PAGE_IN_BUCKET) {
+        bucket_unlink(pool, part, i);
     } else {
         list_unlink(pool, part, i);
     }
@@ -490,14 +486,15 @@ static uint32_t victim(slc_pool *pool, partition_rec *part)
         uint32_t head = part->head;
         return head != NONE && pool->pages[head].last_used <= pool->safe ? head : NONE;
     }
-    /* Pages whose last use became safe since they were listed move to the
-     * heap: the list is ordered by last use, so they are at its head. */
+    /* Pages whose last use became safe since they were listed move to their
+     * buckets: the list is ordered by last use, so they are at its head, and
+     * taken in list order they keep each bucket in recency order. */
     while (part->head != NONE && pool->pages[part->head].last_used <= pool->safe) {
         uint32_t i = part->head;
         list_unlink(pool, part, i);
-        heap_push(pool, part, i);
+        bucket_append(pool, part, i);
     }
-    return part->heap_count > 0 ? pool->heap[part->first].page : NONE;
+    return bucket_first(pool, (uint32_t)(part - pool->parts));
 }
 
 static void bump_generation(page_rec *p)
@@ -567,6 +564,10 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
     if (req->partition.index >= pool->partition_count) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u does not exist (%u partitions)",
                         (unsigned)req->partition.index, pool->partition_count);
+    }
+    if (req->lod >= SLC_LODS_MAX) {
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u: lod %u is not below %u", chunk,
+                        (unsigned)req->lod, SLC_LODS_MAX);
     }
     if (pool->chunk_map[chunk] != NONE) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u already has page %u", chunk,
@@ -776,15 +777,15 @@ slc_status slc_pool_touch(slc_pool *pool, slc_page page, uint8_t priority)
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "pool: page %u (chunk %u) is still loading: a frame cannot use it", page.index, p->chunk);
     }
-    p->last_used = pool->frame;
-    p->priority = priority;
     if (p->pins == 0) {
         partition_rec *part = &pool->parts[p->partition];
         if (part->tail != page.index) {
-            detach(pool, part, page.index);
+            detach(pool, part, page.index); /* before the priority changes: it names the bucket */
             list_append(pool, part, page.index);
         }
     }
+    p->last_used = pool->frame;
+    p->priority = priority;
     return SLC_OK;
 }
 
@@ -904,7 +905,7 @@ void slc_pool_get_partition_stats(const slc_pool *pool, slc_partition partition,
     out->page_count = part->count;
     out->free = part->free_count;
     out->loading = part->loading;
-    out->resident = part->list_count + part->heap_count;
+    out->resident = part->list_count + part->bucketed;
     out->pinned = part->pinned;
     out->peak_used = part->peak_used;
     out->acquires = part->acquires;
@@ -922,7 +923,7 @@ void slc_pool_get_stats(const slc_pool *pool, slc_pool_stats *out)
         const partition_rec *part = &pool->parts[i];
         out->free += part->free_count;
         out->loading += part->loading;
-        out->resident += part->list_count + part->heap_count;
+        out->resident += part->list_count + part->bucketed;
         out->pinned += part->pinned;
     }
     out->peak_used = pool->peak_used;
@@ -970,13 +971,12 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
 {
     const partition_rec *part = &pool->parts[pi];
     uint32_t end = part->first + part->count;
-    uint32_t free_n = 0, loading = 0, pinned = 0, listed = 0, heaped = 0;
+    uint32_t free_n = 0, loading = 0, pinned = 0, listed = 0, bucketed = 0;
     for (uint32_t i = part->first; i < end; i++) {
         const page_rec *p = &pool->pages[i];
-        bool in_heap = (p->flags & PAGE_IN_HEAP) != 0;
+        bool in_bucket = (p->flags & PAGE_IN_BUCKET) != 0;
         if (p->partition != pi || p->generation == 0 || p->last_used > pool->frame ||
-            (p->flags & ~(PAGE_WRITING | PAGE_IN_HEAP)) != 0 ||
-            (pool->heap_pos != NULL ? (pool->heap_pos[i] != NONE) != in_heap : in_heap)) {
+            (p->flags & ~(PAGE_WRITING | PAGE_IN_BUCKET)) != 0 || (pool->buckets == NULL && in_bucket)) {
             return false;
         }
         if (p->state == SLC_PAGE_FREE) {
@@ -991,7 +991,7 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         }
         (*mapped)++;
         if (p->state == SLC_PAGE_LOADING) {
-            if (in_heap) {
+            if (in_bucket) {
                 return false;
             }
             loading++;
@@ -1000,12 +1000,15 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
                 return false;
             }
             if (p->pins > 0) {
-                if (in_heap) {
+                if (in_bucket) {
                     return false;
                 }
                 pinned++;
-            } else if (in_heap) {
-                heaped++;
+            } else if (in_bucket) {
+                if (p->last_used > pool->safe) {
+                    return false;
+                }
+                bucketed++;
             } else {
                 listed++;
             }
@@ -1014,7 +1017,7 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         }
     }
     if (free_n != part->free_count || loading != part->loading || pinned != part->pinned ||
-        listed != part->list_count || heaped != part->heap_count || part->count - free_n > part->peak_used) {
+        listed != part->list_count || bucketed != part->bucketed || part->count - free_n > part->peak_used) {
         return false;
     }
     /* The free stack: only free pages of this partition, free_count of them. */
@@ -1028,13 +1031,13 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         return false;
     }
     /* The recency list: linked both ways, unpinned resident pages outside the
-     * heap, ordered by last use. */
+     * buckets, ordered by last use. */
     n = 0;
     uint32_t prev = NONE;
     for (uint32_t i = part->head; i != NONE; i = pool->pages[i].next) {
         const page_rec *p = &pool->pages[i];
         if (i < part->first || i >= end || p->state != SLC_PAGE_RESIDENT || p->pins != 0 ||
-            (p->flags & PAGE_IN_HEAP) != 0 || p->prev != prev || ++n > listed) {
+            (p->flags & PAGE_IN_BUCKET) != 0 || p->prev != prev || ++n > listed) {
             return false;
         }
         if (prev != NONE && pool->pages[prev].last_used > p->last_used) {
@@ -1046,25 +1049,48 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         return false;
     }
     if (pool->eviction == SLC_EVICTION_LRU) {
-        return heaped == 0;
+        return bucketed == 0;
     }
-    /* The heap: back-references, keys, order, and only safe pages. */
-    const heap_rec *h = pool->heap + part->first;
-    for (uint32_t at = 0; at < part->heap_count; at++) {
-        uint32_t i = h[at].page;
-        if (i < part->first || i >= end) {
-            return false;
-        }
-        const page_rec *p = &pool->pages[i];
-        if (pool->heap_pos[i] != at || h[at].chunk != p->chunk || h[at].key != heap_key(p) ||
-            p->last_used > pool->safe) {
-            return false;
-        }
-        if (at > 0 && heap_less(&h[at], &h[(at - 1) / HEAP_ARITY])) {
+    /* The buckets: each a circular list linked both ways of bucketed pages
+     * of its (priority, lod), ordered by last use, its bits set iff it is
+     * not empty; bucketed pages in all. */
+    const bucket_table *t = &pool->buckets[pi];
+    n = 0;
+    for (uint32_t w = 0; w < BUCKET_WORDS; w++) {
+        if (((t->summary >> w) & 1u) != (t->words[w] != 0 ? 1u : 0u)) {
             return false;
         }
     }
-    return true;
+    for (uint32_t b = 0; b < BUCKETS; b++) {
+        uint32_t h = t->head[b];
+        if (((t->words[b / 64u] >> (b % 64u)) & 1u) != (h != NONE ? 1u : 0u)) {
+            return false;
+        }
+        if (h == NONE) {
+            continue;
+        }
+        uint32_t i = h;
+        do {
+            if (i < part->first || i >= end) {
+                return false;
+            }
+            const page_rec *p = &pool->pages[i];
+            if (!(p->flags & PAGE_IN_BUCKET) || bucket_of(p) != b || p->next >= pool->page_count ||
+                pool->pages[p->next].prev != i || ++n > bucketed) {
+                return false;
+            }
+            if (p->next != h && pool->pages[p->next].last_used < p->last_used) {
+                return false;
+            }
+            i = p->next;
+        } while (i != h);
+    }
+    for (uint32_t w = BUCKET_WORDS; w < 64u; w++) {
+        if ((t->summary >> w) & 1u) {
+            return false;
+        }
+    }
+    return n == bucketed;
 }
 
 bool slc_pool_check(const slc_pool *pool)
@@ -1072,7 +1098,7 @@ bool slc_pool_check(const slc_pool *pool)
     SLC_ASSERT(pool != NULL);
     if (pool->partition_count == 0 || pool->partition_count > SLC_POOL_PARTITION_MAX ||
         pool->log_next >= pool->log_capacity || pool->submitted + (pool->frame_open ? 1u : 0u) != pool->frame ||
-        pool->safe > pool->frame || (pool->heap == NULL) != (pool->eviction == SLC_EVICTION_LRU)) {
+        pool->safe > pool->frame || (pool->buckets == NULL) != (pool->eviction == SLC_EVICTION_LRU)) {
         return false;
     }
     uint32_t first = 0, mapped = 0, free_total = 0;

@@ -221,17 +221,26 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     slc_pool_desc zero;
     memset(&zero, 0, sizeof zero);
     size_t defaults = SLC_POOL_FOOTPRINT(SLC_DEFAULT_PAGE_COUNT, SLC_POOL_DEFAULT_MAX_CHUNKS,
-                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU);
+                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU, 1);
     assert_int_equal(slc_pool_footprint(&zero), defaults);
     assert_int_equal(slc_pool_footprint(NULL), defaults);
     /* By hand: header, 32 B a page, 4 B a chunk id, 24 B a log entry, each
-     * region rounded up to 64; the heap (16 B a page) and each page's place
-     * in it (4 B) only for priority. */
+     * region rounded up to 64; for priority only, a bucket table (16960 B:
+     * 4096 bucket heads and their bitmaps) a partition, whatever the page
+     * count. */
     assert_int_equal(defaults, 2560 + 4096 * 32 + 65536 * 4 + 256 * 24);
     slc_pool_desc d = desc_of(3, 5, 1, SLC_EVICTION_PRIORITY);
     d.log_capacity = 1;
-    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 64 + 64 + 64);
-    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY));
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 16960 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 1));
+    d.partition_count = 2; /* two named and "default": a table each */
+    d.partitions[0] = (slc_pool_partition_desc){"a", 1};
+    d.partitions[1] = (slc_pool_partition_desc){"b", 1};
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 3 * 16960 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 3));
+    d.partitions[1].page_count = 2; /* they take every page: no "default" */
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 2));
+    d.partition_count = 0;
     d.eviction = SLC_EVICTION_LRU;
     assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 64);
     d.page_count = SLC_PAGE_COUNT_MAX + 1; /* invalid: 0 */
@@ -239,7 +248,7 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     /* The largest pool fits a 32-bit size_t. */
     d = desc_of(SLC_PAGE_COUNT_MAX, SLC_TABLE_COUNT_MAX, 8, SLC_EVICTION_PRIORITY);
     d.log_capacity = SLC_POOL_LOG_CAPACITY_MAX;
-    assert_true(slc_pool_footprint(&d) > ((size_t)1 << 30));
+    assert_true(slc_pool_footprint(&d) > ((size_t)1 << 29));
     assert_true((uint64_t)slc_pool_footprint(&d) < ((uint64_t)1 << 32));
 }
 
@@ -525,6 +534,8 @@ static void test_acquire_refusals_change_nothing(void **state)
     assert_int_equal(none.generation, 0);
     r = req_of(2, 1, 0, 0);
     expect_logged(slc_pool_acquire(pool, &r, &none), SLC_E_INVALID, "pool: partition 1 does not exist (1 partitions)");
+    r = req_of(2, 0, SLC_LODS_MAX, 0);
+    expect_logged(slc_pool_acquire(pool, &r, &none), SLC_E_INVALID, "pool: chunk 2: lod 16 is not below 16");
     r = req_of(1, 0, 0, 0);
     expect_logged(slc_pool_acquire(pool, &r, &none), SLC_E_INVALID, "pool: chunk 1 already has page 0");
     CHECK(pool);
@@ -828,7 +839,7 @@ static void test_lru_evicts_least_recently_used_in_order(void **state)
     CHECK(pool);
 }
 
-static void test_priority_evicts_by_priority_lod_age_then_chunk_id(void **state)
+static void test_priority_evicts_by_priority_lod_then_least_recently_used(void **state)
 {
     (void)state;
     slc_pool *pool = fake_pool(8, 128, 1, SLC_EVICTION_PRIORITY);
@@ -850,9 +861,9 @@ static void test_priority_evicts_by_priority_lod_age_then_chunk_id(void **state)
     begin(pool); /* frame 2: frame 1 is safe */
     /* priority 0: chunk 10 (lod 3, last use 0) and 50 (lod 0, last use 1):
      * finer first, so 50, then 10. Priority 1: lod 0 chunks 31, 20, 21 (last
-     * use 0 for all): by chunk id 20, 21, 31; then lod 1 chunk 30, lod 2
-     * chunk 11. Priority 2: chunk 40. */
-    static const uint32_t order[] = {50, 10, 20, 21, 31, 30, 11, 40};
+     * use 0 for all): in the order they were written, 31, 20, 21, not by
+     * chunk id; then lod 1 chunk 30, lod 2 chunk 11. Priority 2: chunk 40. */
+    static const uint32_t order[] = {50, 10, 31, 20, 21, 30, 11, 40};
     for (uint32_t i = 0; i < 8; i++) {
         load_in(pool, 100 + i, 0, 0, 255);
         if (page_of(pool, order[i]) != SLC_PAGE_NONE) {
@@ -863,6 +874,48 @@ static void test_priority_evicts_by_priority_lod_age_then_chunk_id(void **state)
         }
     }
     CHECK(pool);
+}
+
+/* Buckets in every word of the bitmap and at both ends of it: the victims
+ * come out by (priority, lod), then in the order they were written. */
+static void test_priority_buckets_span_the_whole_bitmap(void **state)
+{
+    (void)state;
+    enum { N = 14 };
+    slc_pool *pool = fake_pool(N, 64, 1, SLC_EVICTION_PRIORITY);
+    static const struct {
+        uint8_t lod, priority;
+    } pages[N] = {
+        {15, 255}, {0, 0}, {3, 128}, {15, 3}, {0, 4}, {7, 200}, {0, 0},
+        {0, 255},  {2, 64}, {1, 63}, {15, 255}, {0, 130}, {14, 0}, {2, 64},
+    };
+    for (uint32_t i = 0; i < N; i++) {
+        load_in(pool, i, 0, pages[i].lod, pages[i].priority);
+    }
+    uint32_t order[N];
+    for (uint32_t i = 0; i < N; i++) { /* a stable insertion sort by (priority, lod) */
+        uint32_t at = i;
+        while (at > 0 && (pages[order[at - 1]].priority > pages[i].priority ||
+                          (pages[order[at - 1]].priority == pages[i].priority &&
+                           pages[order[at - 1]].lod > pages[i].lod))) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    begin(pool);
+    end(pool);
+    begin(pool); /* frame 2: frame 0 is safe */
+    for (uint32_t i = 0; i < N; i++) {
+        load_in(pool, 32 + i, 0, 0, 255);
+        if (page_of(pool, order[i]) != SLC_PAGE_NONE) {
+            fail_msg("eviction %u: chunk %u should have gone", i, order[i]);
+        }
+        for (uint32_t j = i + 1; j < N; j++) {
+            assert_int_not_equal(page_of(pool, order[j]), SLC_PAGE_NONE);
+        }
+        CHECK(pool);
+    }
 }
 
 static void test_priority_touch_updates_the_key(void **state)
@@ -1237,10 +1290,7 @@ static int model_before(const model *m, const mpage *a, const mpage *b)
     if (a->lod != b->lod) {
         return a->lod < b->lod;
     }
-    if (a->last_used != b->last_used) {
-        return a->last_used < b->last_used;
-    }
-    return a->chunk < b->chunk;
+    return a->stamp < b->stamp; /* the least recently used, in LRU's order (implies last_used's) */
 }
 
 static void model_free(model *m, uint32_t i)
@@ -1761,7 +1811,7 @@ static slc_pool_stats fixed_trace(slc_eviction_policy policy)
  * changes them must change them here, on purpose. */
 #define TRACE_LRU_HASH 0x919cd164473488dbull
 #define TRACE_LRU_LOGGED 3011ull
-#define TRACE_PRIORITY_HASH 0xbf0ad0fe77bb4940ull
+#define TRACE_PRIORITY_HASH 0xd5a717f705efabb0ull
 #define TRACE_PRIORITY_LOGGED 3002ull
 
 static void test_fixed_trace_hash_is_constant(void **state)
@@ -1944,7 +1994,8 @@ int main(void)
         cmocka_unit_test(test_page_of_unretired_frame_is_never_handed_out),
         cmocka_unit_test(test_host_store_retires_at_submit),
         cmocka_unit_test(test_lru_evicts_least_recently_used_in_order),
-        cmocka_unit_test(test_priority_evicts_by_priority_lod_age_then_chunk_id),
+        cmocka_unit_test(test_priority_evicts_by_priority_lod_then_least_recently_used),
+        cmocka_unit_test(test_priority_buckets_span_the_whole_bitmap),
         cmocka_unit_test(test_priority_touch_updates_the_key),
         cmocka_unit_test(test_pinned_pages_are_never_evicted),
         cmocka_unit_test(test_pin_count_is_bounded),

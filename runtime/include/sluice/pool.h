@@ -53,19 +53,26 @@
  *        by last-used frame at once; if the head's last use is not yet
  *        safe, no page's is. O(1) worst case. Two pages never tie (a list
  *        is a total order).
- *      - SLC_EVICTION_PRIORITY: the smallest (requested priority, LOD
- *        level, last-used frame, chunk id), compared in that order: the
- *        lowest priority first; then the finest level (LOD 0 first, since
- *        the coarser levels are what a renderer falls back to); then the
- *        least recently used; then the lowest chunk id. A 4-ary heap per
- *        partition holds the pages that are safe to evict; pages whose last
- *        use is not yet safe wait in the recency list (ordered by last use)
- *        and move into the heap from its head once the safe frame passes
- *        them. An acquire costs O((k + 1) log n) for the k pages that became
- *        safe since the partition's previous acquire; a page moves at most
- *        once per write, touch or unpin, so acquire is O(log n) amortised
- *        over those calls, and touch is O(log n) (it may take a page out of
- *        the heap).
+ *      - SLC_EVICTION_PRIORITY: the lowest requested priority first; then
+ *        the finest level (LOD 0 first, since the coarser levels are what a
+ *        renderer falls back to); then the least recently used, in the
+ *        recency order LRU uses: the page whose last write, touch or unpin
+ *        came first (so the older last-used frame first, and within one
+ *        frame the earlier call). Two pages never tie. Each partition keeps
+ *        one list per (priority, LOD) bucket of the pages that are safe to
+ *        evict, in recency order, and a two-level bitmap of the buckets
+ *        that are not empty, so the victim is the head of the lowest set
+ *        bucket: two count-trailing-zeros. Pages whose last use is not yet
+ *        safe wait in the recency list and move to their buckets from its
+ *        head once the safe frame passes them, in list order, which keeps
+ *        every bucket in recency order. An acquire costs O(k + 1) for the k
+ *        pages that became safe since the partition's previous acquire; a
+ *        page moves at most once per write, touch or unpin, so acquire is
+ *        O(1) amortised over those calls, and touch, pin and release are
+ *        O(1). (Within one frame the order is that of the calls, not of the
+ *        chunk ids: keeping the pages of one bucket and one frame sorted by
+ *        chunk id would cost a search per touch, since nothing makes the
+ *        calls of a frame come in chunk id order.)
  *   3. else nothing: SLC_E_POOL_BUSY, counted, and nothing changes. The pool
  *      never blocks and never takes a page of another partition.
  *
@@ -107,8 +114,8 @@
  *
  * Memory and cost. The pool lives in memory the caller provides
  * (slc_pool_footprint bytes, aligned to SLC_POOL_ALIGN) and never
- * allocates. Every call is O(1) or O(log pages) as stated; only init and
- * slc_pool_check walk the pages. Not thread-safe: one thread makes every
+ * allocates. Every call is O(1) (acquire amortised, as stated); only init
+ * and slc_pool_check walk the pages. Not thread-safe: one thread makes every
  * call (decisions are made on the calling thread, invariant 3); lookups and
  * the get functions only read and may run concurrently with each other. */
 #ifndef SLUICE_POOL_H
@@ -159,17 +166,20 @@ typedef enum slc_eviction_policy {
 #define SLC_POOL_HEADER_SIZE 2560u /* the pool record and SLC_POOL_PARTITION_MAX partition records */
 #define SLC_POOL_PAGE_RECORD_SIZE 32u
 #define SLC_POOL_CHUNK_RECORD_SIZE 4u
-#define SLC_POOL_HEAP_RECORD_SIZE 20u /* SLC_EVICTION_PRIORITY only: a heap entry and a page's place */
+#define SLC_POOL_BUCKET_TABLE_SIZE 16960u /* SLC_EVICTION_PRIORITY only, per partition: 256 x SLC_LODS_MAX
+                                             bucket heads and their bitmaps */
 #define SLC_POOL_LOG_RECORD_SIZE 24u
 #define SLC_POOL_ALIGN_UP_(x) (((size_t)(x) + (SLC_POOL_ALIGN - 1u)) & ~(size_t)(SLC_POOL_ALIGN - 1u))
 /* Bytes of a pool of pages pages, chunk ids below max_chunks, a log ring of
- * log_capacity entries and the given eviction policy; no field may be 0
- * (the defaults are resolved by slc_pool_footprint, not here). */
-#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy)                                      \
+ * log_capacity entries, the given eviction policy and partitions partitions
+ * ("default" included: the desc's partition_count, plus 1 when the named
+ * ones leave pages over; SLC_POOL_PARTITION_MAX bounds every desc); no field
+ * may be 0 (the defaults are resolved by slc_pool_footprint, not here). */
+#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy, partitions)                          \
     ((size_t)SLC_POOL_HEADER_SIZE + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * (pages)) +    \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * (max_chunks)) +                            \
      ((policy) == SLC_EVICTION_PRIORITY                                                                  \
-          ? SLC_POOL_ALIGN_UP_((size_t)16u * (pages)) + SLC_POOL_ALIGN_UP_((size_t)4u * (pages))          \
+          ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions)                                            \
           : (size_t)0) +                                                                                \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * (log_capacity)))
 
@@ -215,7 +225,7 @@ typedef struct slc_pool_desc {
 typedef struct slc_pool_request {
     slc_chunk_id chunk;      /* below max_chunks */
     slc_partition partition; /* where the page comes from */
-    uint8_t lod;             /* the chunk's level of detail, 0 the finest */
+    uint8_t lod;             /* the chunk's level of detail, 0 the finest; below SLC_LODS_MAX */
     uint8_t priority;        /* higher is more important; ignored by SLC_EVICTION_LRU */
 } slc_pool_request;
 
@@ -307,11 +317,13 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
  * eviction or the use of a free page is logged. *out is the new handle.
  *
  * Fails, changing nothing but a counter, iff req->chunk is not below
- * max_chunks, req->partition does not exist, or the chunk already has a page
+ * max_chunks, req->lod is not below SLC_LODS_MAX, req->partition does not
+ * exist, or the chunk already has a page
  * (SLC_E_INVALID, with a message), or no page of the partition is free or
  * evictable (SLC_E_POOL_BUSY, counted, no message: it is flow control, the
- * caller retries in a later frame). O(1) with SLC_EVICTION_LRU; O(log n)
- * amortised with SLC_EVICTION_PRIORITY (n: the partition's pages). */
+ * caller retries in a later frame). O(1) with SLC_EVICTION_LRU; O(1)
+ * amortised with SLC_EVICTION_PRIORITY (O(k + 1) for the k pages whose last
+ * use became safe since the partition's previous acquire). */
 slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_page *out);
 
 /* Where the bytes of a LOADING page are to be written (the store's
@@ -336,8 +348,7 @@ slc_status slc_pool_write_end(slc_pool *pool, slc_page page, size_t bytes);
  * store's write_end is called with 0 bytes, so it frees the staging slot
  * write_begin took and copies nothing. Fails iff the handle is stale (SLC_E_STALE), the page
  * is pinned (SLC_E_INVALID), or a frame in flight may still read it
- * (SLC_E_POOL_BUSY, counted: retry after later frames). O(1), or O(log n)
- * for a page in the priority heap. */
+ * (SLC_E_POOL_BUSY, counted: retry after later frames). O(1). */
 slc_status slc_pool_release(slc_pool *pool, slc_page page);
 
 /* Finds the page of a chunk: its handle, state and location (through the
@@ -350,14 +361,12 @@ slc_status slc_pool_lookup(const slc_pool *pool, slc_chunk_id chunk, slc_page_in
 /* The open frame uses page: its last-used frame becomes this frame, its
  * requested priority becomes priority, and an unpinned page moves to the
  * most-recently-used end. Fails iff the handle is stale (SLC_E_STALE), no
- * frame is open or the page is still loading (SLC_E_INVALID). O(1) with
- * SLC_EVICTION_LRU; O(log n) with SLC_EVICTION_PRIORITY when the page was
- * in the heap, O(1) otherwise. */
+ * frame is open or the page is still loading (SLC_E_INVALID). O(1). */
 slc_status slc_pool_touch(slc_pool *pool, slc_page page, uint8_t priority);
 
 /* Pins a LOADING, RESIDENT or PINNED page: it is never evicted until as many
  * unpins. Fails iff the handle is stale (SLC_E_STALE) or the page already
- * holds 65535 pins (SLC_E_CAPACITY). O(1), O(log n) from the heap. */
+ * holds 65535 pins (SLC_E_CAPACITY). O(1). */
 slc_status slc_pool_pin(slc_pool *pool, slc_page page);
 
 /* Releases one pin. The last pin of a resident page counts as a use in the
@@ -401,12 +410,12 @@ void slc_pool_get_partition_stats(const slc_pool *pool, slc_partition partition,
 size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entry *out, size_t cap);
 
 /* Walks every record and returns false on any broken invariant: a page in
- * the wrong partition, state, list or heap; a recency list out of
- * last-used order or with broken links; a heap out of order, holding a page
- * whose last use is not safe, or with wrong back-references; a chunk map that
+ * the wrong partition, state, list or bucket; a recency list or bucket out
+ * of last-used order or with broken links; a bucket holding a page whose last
+ * use is not safe, or whose bitmap bits disagree with it; a chunk map that
  * disagrees with the pages; counts that disagree with the walk; a free page
  * with a chunk; a generation of 0; frame counters out of step.
- * O(pages + max_chunks). */
+ * O(pages + max_chunks + partitions x buckets). */
 bool slc_pool_check(const slc_pool *pool);
 
 #ifdef __cplusplus
