@@ -368,6 +368,12 @@ int cmd_bench(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "render") == 0) {
         return bench_render(argc - 1, argv + 1);
     }
+    if (argc >= 1 && strcmp(argv[0], "codec") == 0) {
+        return bench_codec(argc - 1, argv + 1);
+    }
+    if (argc >= 1 && strcmp(argv[0], "evict") == 0) {
+        return bench_evict(argc - 1, argv + 1);
+    }
     int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
     int quick = 0, json = 0, ok = alloc;
     const cli_opt table[] = {
@@ -398,6 +404,9 @@ int cmd_bench(int argc, char **argv)
               "                           [--json]\n"
               "       sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N]\n"
               "                           [--repeat R] [--profile FILE] [--breakdown] [--validate]\n"
+              "       sluice bench codec INPUT.gltf|INPUT.glb... [--reps N] [--quick] [--json]\n"
+              "                          [--gltfpack PROG] [--lz4 PROG]\n"
+              "       sluice bench evict PACK [--trace FILE | --camera PATH] [--profile FILE] [--json]\n"
               "(sluice bench SUBCOMMAND --help: what it measures)\n",
               help ? stdout : stderr);
         return help ? CLI_OK : CLI_USAGE;

@@ -30,6 +30,8 @@ int bench_load(int argc, char **argv);
 int bench_pool(int argc, char **argv);
 int bench_stream(int argc, char **argv);
 int bench_render(int argc, char **argv); /* bench_render.c */
+int bench_codec(int argc, char **argv);  /* bench_codec.c */
+int bench_evict(int argc, char **argv);  /* bench_evict.c */
 
 /* Reads a whole file (at most max bytes) into a malloc'd buffer; the tools
  * may use the heap, the runtime may not. Prints the reason and returns NULL

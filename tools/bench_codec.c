@@ -1,0 +1,938 @@
+/* sluice bench codec: pack bytes at LOD 0 per chunk codec against the
+ * anchor, gltfpack -cc followed by lz4 -9 (both run as child processes), and
+ * the decode speed of each codec through slc_pack_load_chunk against plain
+ * memcpy of the same bytes, in one run.
+ *
+ * Each model is imported once and every mesh is given to one builder per
+ * codec (quantized, --max-lods 1), so the packs differ only in how their
+ * chunks are stored. A model the packer refuses is skipped and named, with
+ * the importer's reason. The packs, gltfpack's output and the lz4 files live
+ * in a temporary folder under $TMPDIR (or /tmp), removed when the command
+ * ends, however it ends short of SIGKILL. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, posix_spawnp, clock_gettime, nftw-free cleanup */
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "pack/builder.h"
+#include "pack/gltf.h"
+
+extern char **environ;
+
+#define ME "sluice bench codec"
+#define USAGE                                                                                                   \
+    "usage: sluice bench codec INPUT.gltf|INPUT.glb... [--reps N] [--quick] [--json] [--gltfpack PROG]\n" \
+    "                          [--lz4 PROG]\n"
+#define MODELS_MAX 64u
+
+/* The chunk codecs measured, in the order of the columns. */
+enum { C_STORED, C_LZ4, C_MESHOPT, C_MESHOPT_LZ4, C_AUTO, CODECS };
+static const char *const codec_names[CODECS] = {"stored", "lz4", "meshopt", "meshopt-lz4", "auto"};
+
+/* Sets o to build every chunk with codec c; returns 0, or -1 when this
+ * build's packer has no such codec. Without a codec choice in the builder,
+ * "stored" never compresses, "lz4" takes LZ4 whenever it shrinks a chunk and
+ * "auto" is the packer's default rule. */
+static int codec_options(pk_build_options *o, int c)
+{
+    switch (c) {
+    case C_STORED:
+        o->stored_ratio_threshold = 1e300;
+        return 0;
+    case C_LZ4:
+        o->stored_ratio_threshold = 1.0;
+        return 0;
+    case C_AUTO:
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int codec_built(int c)
+{
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    return codec_options(&o, c) == 0;
+}
+
+/* The two anchors: gltfpack's defaults, and its bits raised to sluice's. */
+enum { A_DEFAULT, A_BITS16, ANCHORS };
+static const char *const anchor_flags[ANCHORS][6] = {{"-cc", NULL}, {"-cc", "-vp", "16", "-vt", "16", NULL}};
+static const char *const anchor_labels[ANCHORS] = {"gltfpack -cc", "gltfpack -cc -vp 16 -vt 16"};
+
+typedef struct anchor {
+    int ok;
+    uint64_t geometry; /* bytes of the POSITION, NORMAL, TEXCOORD_0 and index views as stored */
+    uint64_t lz4;      /* those bytes after lz4 -9 (a frame, as the lz4 tool writes it) */
+    uint64_t file;     /* the .gltf and the .bin */
+    uint64_t other;    /* bytes of the .bin's other views (animations, skins, morph targets, images) */
+    char why[256];     /* !ok: what failed */
+} anchor;
+
+typedef struct codec_result {
+    int ok;
+    uint64_t payload, file, decoded;
+    uint32_t chunks;
+    double gbps;
+    char why[256];
+    char path[1100];
+} codec_result;
+
+typedef struct model {
+    const char *input;
+    char name[256];
+    int skipped;
+    char why[512];
+    uint64_t triangles, vertices;
+    codec_result codec[CODECS];
+    double memcpy_gbps;
+    anchor anchors[ANCHORS];
+} model;
+
+/* The temporary folder and what is in it, for the removal at exit. */
+static char tmp_dir[1024];
+
+static void remove_tmp(void)
+{
+    if (tmp_dir[0] == '\0') {
+        return;
+    }
+    /* Every file lies directly in the folder (no subfolders). */
+    char cmd_path[1100];
+    static const char *const files[] = {"out.gltf", "out.bin", "geom.bin", "geom.bin.lz4", "child.log"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(cmd_path, sizeof cmd_path, "%s/%s", tmp_dir, files[i]);
+        (void)unlink(cmd_path);
+    }
+    for (int c = 0; c < CODECS; c++) {
+        snprintf(cmd_path, sizeof cmd_path, "%s/%s.pack", tmp_dir, codec_names[c]);
+        (void)unlink(cmd_path);
+    }
+    (void)rmdir(tmp_dir);
+    tmp_dir[0] = '\0';
+}
+
+static void on_signal(int sig)
+{
+    remove_tmp(); /* unlink and rmdir are async-signal-safe; snprintf of fixed names is in practice */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void tmp_path(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", tmp_dir, name);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) {
+        return 0;
+    }
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* ---- the packs ---------------------------------------------------------- */
+
+/* The model's name: the input's file name without its folder and extension. */
+static void model_name(const char *input, char *out, size_t cap)
+{
+    const char *base = strrchr(input, '/');
+    base = base != NULL ? base + 1 : input;
+    snprintf(out, cap, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot != NULL && dot != out) {
+        *dot = '\0';
+    }
+}
+
+/* Imports m->input once and builds one pack per codec; a refusal of the
+ * importer or the builder skips the model with its reason. Returns CLI_OK
+ * (built or skipped) or CLI_IO (a pack could not be written). */
+static int build_packs(model *m)
+{
+    gltf_options go;
+    memset(&go, 0, sizeof go);
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    gltf_scene *scene = NULL;
+    if (gltf_open(m->input, &go, &scene, &d) != 0) {
+        m->skipped = 1;
+        snprintf(m->why, sizeof m->why, "%s", d.message);
+        return CLI_OK;
+    }
+    pk_builder *b[CODECS] = {0};
+    int rc = CLI_OK;
+    for (int c = 0; c < CODECS && rc == CLI_OK; c++) {
+        pk_build_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.quantize = 1;
+        opt.max_lods = 1;
+        codec_result *r = &m->codec[c];
+        if (codec_options(&opt, c) != 0) {
+            snprintf(r->why, sizeof r->why, "codec %s: not in this build's packer", codec_names[c]);
+            continue;
+        }
+        tmp_path(r->path, sizeof r->path, codec_names[c]);
+        strncat(r->path, ".pack", sizeof r->path - strlen(r->path) - 1);
+        if (pk_builder_open(r->path, &opt, &b[c], &d) != 0) {
+            fprintf(stderr, ME ": %s\n", d.message);
+            rc = CLI_IO;
+        }
+    }
+    uint32_t meshes = gltf_mesh_count(scene);
+    uint32_t *objects = calloc((size_t)meshes * CODECS + 1, sizeof *objects);
+    cli_need(ME, objects != NULL, "out of memory");
+    uint32_t next_object = 0;
+    for (uint32_t i = 0; i < meshes && rc == CLI_OK && !m->skipped; i++) {
+        pk_mesh mesh;
+        memset(&mesh, 0, sizeof mesh);
+        if (gltf_load_mesh(scene, i, &mesh, &d) != 0) {
+            m->skipped = 1;
+            snprintf(m->why, sizeof m->why, "%s", d.message);
+            break;
+        }
+        for (int c = 0; c < CODECS && !m->skipped; c++) {
+            if (b[c] == NULL) {
+                continue;
+            }
+            uint32_t *obj = &objects[(size_t)i * CODECS + (size_t)c];
+            if (pk_builder_add_mesh(b[c], &mesh, obj, &d) != 0) {
+                if (pk_builder_write_failed(b[c])) {
+                    fprintf(stderr, ME ": %s\n", d.message);
+                    rc = CLI_IO;
+                }
+                m->skipped = 1;
+                snprintf(m->why, sizeof m->why, "%s", d.message);
+            } else if (c == C_AUTO && *obj == next_object) { /* a new object, not a duplicate */
+                next_object++;
+                m->vertices += mesh.vertex_count;
+            }
+        }
+        pk_mesh_free(&mesh);
+    }
+    uint32_t instances = gltf_instance_count(scene);
+    for (uint32_t i = 0; i < instances && rc == CLI_OK && !m->skipped; i++) {
+        pk_instance inst;
+        gltf_get_instance(scene, i, &inst);
+        uint32_t mesh = inst.mesh;
+        for (int c = 0; c < CODECS && !m->skipped; c++) {
+            if (b[c] == NULL) {
+                continue;
+            }
+            inst.mesh = objects[(size_t)mesh * CODECS + (size_t)c];
+            if (pk_builder_add_instance(b[c], &inst, &d) != 0) {
+                m->skipped = 1;
+                snprintf(m->why, sizeof m->why, "%s", d.message);
+            }
+        }
+    }
+    free(objects);
+    gltf_close(scene);
+    for (int c = 0; c < CODECS; c++) {
+        if (b[c] == NULL) {
+            continue;
+        }
+        if (rc != CLI_OK || m->skipped) {
+            pk_builder_abort(b[c]);
+            continue;
+        }
+        pk_build_stats st;
+        if (pk_builder_finish(b[c], &st, &d) != 0) {
+            fprintf(stderr, ME ": %s\n", d.message);
+            rc = CLI_IO;
+            continue;
+        }
+        codec_result *r = &m->codec[c];
+        r->ok = 1;
+        r->payload = st.bytes_stored;
+        r->file = st.file_size;
+        r->decoded = st.bytes_raw;
+        r->chunks = st.chunks;
+        m->triangles = st.triangles_lod0;
+    }
+    return rc;
+}
+
+/* ---- the anchor: gltfpack and lz4 as child processes ---------------------- */
+
+/* Runs argv (argv[0] searched in PATH) with stdin from /dev/null and stdout
+ * and stderr into the folder's child.log. Returns 0 when it exited 0, else
+ * -1 with why: "not found", "exit N: <its first line>", "killed by signal N". */
+static int run_child(char *const argv[], char *why, size_t cap)
+{
+    char log[1100];
+    tmp_path(log, sizeof log, "child.log");
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        snprintf(why, cap, "%s: cannot start: out of memory", argv[0]);
+        return -1;
+    }
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err != 0) {
+        snprintf(why, cap, "%s: %s", argv[0], err == ENOENT ? "not found" : strerror(err));
+        return -1;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            snprintf(why, cap, "%s: waitpid: %s", argv[0], strerror(errno));
+            return -1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        return 0;
+    }
+    char first[160] = "";
+    FILE *f = fopen(log, "r");
+    if (f != NULL) {
+        if (fgets(first, sizeof first, f) == NULL) {
+            first[0] = '\0';
+        }
+        first[strcspn(first, "\r\n")] = '\0';
+        fclose(f);
+    }
+    if (WIFEXITED(status)) {
+        snprintf(why, cap, "%s: exit %d%s%s", argv[0], WEXITSTATUS(status), first[0] ? ": " : "", first);
+    } else {
+        snprintf(why, cap, "%s: killed by signal %d", argv[0], WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    }
+    return -1;
+}
+
+/* A non-negative integer member of obj, or dflt when absent; -1 when present
+ * but not a whole number in range. */
+static double js_count(const cJSON *obj, const char *key, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (v == NULL) {
+        return dflt;
+    }
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 9007199254740992.0 ||
+        floor(v->valuedouble) != v->valuedouble) {
+        return -1;
+    }
+    return v->valuedouble;
+}
+
+/* Marks the bufferView accessor index v names (a member of a primitive). */
+static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used, int views, const char *what,
+                     char *why, size_t cap)
+{
+    if (v == NULL) {
+        return 0;
+    }
+    int n = cJSON_GetArraySize(accessors);
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble >= n) {
+        snprintf(why, cap, "out.gltf: %s: not an accessor index below %d", what, n);
+        return -1;
+    }
+    const cJSON *acc = cJSON_GetArrayItem(accessors, (int)v->valuedouble);
+    double view = js_count(acc, "bufferView", -2);
+    if (view == -2) {
+        return 0; /* no view: zeros, no bytes */
+    }
+    if (view < 0 || view >= views) {
+        snprintf(why, cap, "out.gltf: accessors[%d].bufferView: not a view index below %d", (int)v->valuedouble,
+                 views);
+        return -1;
+    }
+    used[(int)view] = 1;
+    return 0;
+}
+
+/* Reads gltfpack's out.gltf and out.bin in the folder, writes the bytes of
+ * every view a mesh primitive's POSITION, NORMAL, TEXCOORD_0 or indices
+ * reads (compressed, as EXT_meshopt_compression stores them) to geom.bin,
+ * and counts them and the .bin's other bytes. Returns 0, or -1 with why
+ * naming the file, the record and the check. */
+static int anchor_geometry(anchor *a, char *why, size_t cap)
+{
+    char gltf_path[1100], bin_path[1100], geom_path[1100];
+    tmp_path(gltf_path, sizeof gltf_path, "out.gltf");
+    tmp_path(bin_path, sizeof bin_path, "out.bin");
+    tmp_path(geom_path, sizeof geom_path, "geom.bin");
+    size_t json_len = 0, bin_len = 0;
+    char *json = cli_read_file(gltf_path, (size_t)64 << 20, &json_len);
+    if (json == NULL) {
+        snprintf(why, cap, "gltfpack wrote no readable out.gltf");
+        return -1;
+    }
+    unsigned char *bin = (unsigned char *)cli_read_file(bin_path, (size_t)1 << 30, &bin_len);
+    if (bin == NULL) {
+        free(json);
+        snprintf(why, cap, "gltfpack wrote no readable out.bin");
+        return -1;
+    }
+    int rc = -1;
+    cJSON *root = cJSON_ParseWithLength(json, json_len);
+    const cJSON *views = cJSON_GetObjectItemCaseSensitive(root, "bufferViews");
+    const cJSON *accessors = cJSON_GetObjectItemCaseSensitive(root, "accessors");
+    const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(root, "buffers");
+    int nviews = cJSON_GetArraySize(views);
+    unsigned char *used = calloc((size_t)nviews + 1, 1);
+    FILE *geom = NULL;
+    if (root == NULL) {
+        snprintf(why, cap, "out.gltf: not JSON");
+        goto out;
+    }
+    if (!cJSON_IsArray(views) || !cJSON_IsArray(accessors) || !cJSON_IsArray(meshes) || !cJSON_IsArray(buffers)) {
+        snprintf(why, cap, "out.gltf: no bufferViews, accessors, meshes or buffers array");
+        goto out;
+    }
+    cli_need(ME, used != NULL, "out of memory");
+    static const char *const roles[3] = {"POSITION", "NORMAL", "TEXCOORD_0"};
+    int mi = 0;
+    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
+        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
+        int pi = 0;
+        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
+            char what[96];
+            const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+            for (int r = 0; r < 3; r++) {
+                snprintf(what, sizeof what, "meshes[%d].primitives[%d].attributes.%s", mi, pi, roles[r]);
+                if (mark_view(accessors, cJSON_GetObjectItemCaseSensitive(attrs, roles[r]), used, nviews, what, why,
+                              cap) != 0) {
+                    goto out;
+                }
+            }
+            snprintf(what, sizeof what, "meshes[%d].primitives[%d].indices", mi, pi);
+            if (mark_view(accessors, cJSON_GetObjectItemCaseSensitive(p, "indices"), used, nviews, what, why, cap) !=
+                0) {
+                goto out;
+            }
+        }
+    }
+    geom = fopen(geom_path, "wb");
+    if (geom == NULL) {
+        snprintf(why, cap, "geom.bin: %s", strerror(errno));
+        goto out;
+    }
+    a->geometry = 0;
+    uint64_t in_bin = 0;
+    int vi = 0;
+    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
+        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                            "EXT_meshopt_compression");
+        const cJSON *src = ext != NULL ? ext : v; /* compressed: the bytes the extension names */
+        double buf = js_count(src, "buffer", -1), off = js_count(src, "byteOffset", 0),
+               len = js_count(src, "byteLength", -1);
+        if (buf < 0 || off < 0 || len < 0 || buf >= cJSON_GetArraySize(buffers)) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]%s: buffer, byteOffset or byteLength missing or out of range",
+                     vi, ext != NULL ? ".extensions.EXT_meshopt_compression" : "");
+            goto out;
+        }
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(buffers, (int)buf), "uri");
+        if (!cJSON_IsString(uri) || strcmp(uri->valuestring, "out.bin") != 0) {
+            continue; /* a fallback buffer with no bytes in the file */
+        }
+        if (off + len > (double)bin_len) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]: bytes %.0f..%.0f outside out.bin (%zu bytes)", vi, off,
+                     off + len, bin_len);
+            goto out;
+        }
+        in_bin += (uint64_t)len;
+        if (used[vi]) {
+            if (fwrite(bin + (size_t)off, 1, (size_t)len, geom) != (size_t)len) {
+                snprintf(why, cap, "geom.bin: write failed");
+                goto out;
+            }
+            a->geometry += (uint64_t)len;
+        }
+    }
+    if (fclose(geom) != 0) {
+        geom = NULL;
+        snprintf(why, cap, "geom.bin: write failed");
+        goto out;
+    }
+    geom = NULL;
+    a->other = in_bin - a->geometry;
+    a->file = json_len + bin_len;
+    rc = 0;
+out:
+    if (geom != NULL) {
+        fclose(geom);
+    }
+    free(used);
+    cJSON_Delete(root);
+    free(bin);
+    free(json);
+    return rc;
+}
+
+/* gltfpack with flags over the model, then lz4 -9 over its geometry bytes. */
+static void measure_anchor(const model *m, int which, const char *gltfpack, const char *lz4, anchor *a)
+{
+    char out_path[1100], geom_path[1100], lz4_path[1100];
+    tmp_path(out_path, sizeof out_path, "out.gltf");
+    tmp_path(geom_path, sizeof geom_path, "geom.bin");
+    tmp_path(lz4_path, sizeof lz4_path, "geom.bin.lz4");
+    char *argv[16];
+    int n = 0;
+    argv[n++] = (char *)gltfpack;
+    argv[n++] = (char *)"-i";
+    argv[n++] = (char *)m->input;
+    argv[n++] = (char *)"-o";
+    argv[n++] = out_path;
+    for (int i = 0; anchor_flags[which][i] != NULL; i++) {
+        argv[n++] = (char *)anchor_flags[which][i];
+    }
+    argv[n] = NULL;
+    if (run_child(argv, a->why, sizeof a->why) != 0 || anchor_geometry(a, a->why, sizeof a->why) != 0) {
+        return;
+    }
+    char *lz[] = {(char *)lz4, (char *)"-9", (char *)"-q", (char *)"-f", geom_path, lz4_path, NULL};
+    (void)unlink(lz4_path);
+    if (run_child(lz, a->why, sizeof a->why) != 0) {
+        return;
+    }
+    a->lz4 = file_bytes(lz4_path);
+    a->ok = a->lz4 > 0;
+    if (!a->ok) {
+        snprintf(a->why, sizeof a->why, "%s wrote no geom.bin.lz4", lz4);
+    }
+}
+
+/* ---- decode speed ---------------------------------------------------------- */
+
+typedef struct decode_ctx {
+    cli_pack pack;
+    int open;
+    void *scratch;
+    size_t scratch_size;
+} decode_ctx;
+
+/* One pass over every chunk of p into the ring of pages: the load path, or
+ * (copy != NULL) memcpy of the same decoded bytes. Returns the decoded
+ * bytes, 0 on a failed load. */
+static uint64_t decode_pass(const decode_ctx *dc, const unsigned char *copy, unsigned char *ring, size_t page,
+                            size_t ring_pages)
+{
+    const slc_pack *p = dc->pack.pack;
+    const slc_pack_header *h = slc_pack_get_header(p);
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < h->chunk_count; i++) {
+        const slc_pack_chunk *c = slc_pack_get_chunk(p, (slc_chunk_id){i});
+        unsigned char *dst = ring + (i % ring_pages) * page;
+        if (copy != NULL) {
+            memcpy(dst, copy + bytes, c->decoded_size);
+        } else if (slc_pack_load_chunk(p, (slc_chunk_id){i}, dst, page, dc->scratch, dc->scratch_size) != SLC_OK) {
+            return 0;
+        }
+        bytes += c->decoded_size;
+    }
+    return bytes;
+}
+
+/* Times every codec's pack and the memcpy baseline, interleaved, reps times
+ * each; a sample is as many passes as make target bytes. */
+static void measure_decode(model *m, int reps, uint64_t target)
+{
+    decode_ctx dc[CODECS];
+    memset(dc, 0, sizeof dc);
+    size_t page = 0, total = 0;
+    int base = -1;
+    for (int c = 0; c < CODECS; c++) {
+        codec_result *r = &m->codec[c];
+        if (!r->ok) {
+            continue;
+        }
+        if (cli_pack_open(r->path, 0, &cli_stderr_logger, &dc[c].pack) != CLI_OK) {
+            r->ok = 0;
+            snprintf(r->why, sizeof r->why, "the pack does not open");
+            continue;
+        }
+        dc[c].open = 1;
+        dc[c].scratch_size = slc_pack_scratch_size(dc[c].pack.pack);
+        dc[c].scratch = malloc(dc[c].scratch_size + 1);
+        cli_need(ME, dc[c].scratch != NULL, "out of memory");
+        page = slc_pack_get_header(dc[c].pack.pack)->page_size;
+        total = (size_t)r->decoded;
+        base = base < 0 ? c : base;
+    }
+    if (base < 0) {
+        return;
+    }
+    const size_t ring_pages = 64;
+    unsigned char *ring = aligned_alloc(64, page * ring_pages);
+    unsigned char *copy = malloc(total + 1);
+    cli_need(ME, ring != NULL && copy != NULL, "out of memory");
+    memset(ring, 0, page * ring_pages); /* touched: no page fault in the timing */
+    /* The baseline's source: the first codec's decoded chunks, end to end. */
+    const slc_pack_header *bh = slc_pack_get_header(dc[base].pack.pack);
+    size_t at = 0;
+    for (uint32_t i = 0; i < bh->chunk_count; i++) {
+        const slc_pack_chunk *c = slc_pack_get_chunk(dc[base].pack.pack, (slc_chunk_id){i});
+        if (slc_pack_load_chunk(dc[base].pack.pack, (slc_chunk_id){i}, copy + at, c->decoded_size, dc[base].scratch,
+                                dc[base].scratch_size) != SLC_OK) {
+            cli_fail(ME, "a chunk of a pack just written failed to load");
+        }
+        at += c->decoded_size;
+    }
+    int passes = total > 0 && target > total ? (int)((target + total - 1) / total) : 1;
+    double *gbps = calloc((size_t)(CODECS + 1) * (size_t)reps, sizeof *gbps);
+    cli_need(ME, gbps != NULL, "out of memory");
+    for (int c = 0; c < CODECS; c++) { /* warm: the code, the mapping's pages */
+        if (dc[c].open && decode_pass(&dc[c], NULL, ring, page, ring_pages) == 0) {
+            m->codec[c].ok = 0;
+            snprintf(m->codec[c].why, sizeof m->codec[c].why, "a chunk failed to load (see above)");
+        }
+    }
+    for (int k = 0; k < reps; k++) {
+        for (int c = 0; c <= CODECS; c++) { /* CODECS: the memcpy baseline */
+            const decode_ctx *d = c < CODECS ? &dc[c] : &dc[base];
+            if (c < CODECS && !m->codec[c].ok) {
+                continue;
+            }
+            uint64_t bytes = 0, t0 = thread_cpu_ns();
+            for (int p = 0; p < passes; p++) {
+                bytes += decode_pass(d, c < CODECS ? NULL : copy, ring, page, ring_pages);
+            }
+            uint64_t t1 = thread_cpu_ns();
+            gbps[(size_t)c * (size_t)reps + (size_t)k] = (double)bytes / (double)(t1 > t0 ? t1 - t0 : 1);
+        }
+    }
+    for (int c = 0; c <= CODECS; c++) {
+        if (c < CODECS && !m->codec[c].ok) {
+            continue;
+        }
+        double *v = gbps + (size_t)c * (size_t)reps;
+        qsort(v, (size_t)reps, sizeof *v, cli_cmp_double);
+        if (c < CODECS) {
+            m->codec[c].gbps = v[reps / 2];
+        } else {
+            m->memcpy_gbps = v[reps / 2];
+        }
+    }
+    free(gbps);
+    free(copy);
+    free(ring);
+    for (int c = 0; c < CODECS; c++) {
+        if (dc[c].open) {
+            cli_pack_close(&dc[c].pack);
+        }
+        free(dc[c].scratch);
+    }
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static const char *num(int ok, uint64_t v, char *buf, size_t cap)
+{
+    if (!ok) {
+        return "-";
+    }
+    snprintf(buf, cap, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static double ratio_to_anchor(const model *m, int which)
+{
+    const anchor *a = &m->anchors[which];
+    return m->codec[C_AUTO].ok && a->ok ? (double)m->codec[C_AUTO].payload / (double)a->lz4 : 0.0;
+}
+
+static void print_text(const model *ms, size_t n, int reps, int anchors_on)
+{
+    printf(ME ": LOD 0 (--max-lods 1), quantized (--quantize): positions 3 x 16-bit over each object's box\n"
+           "  (a scale per axis), normals octahedral 2 x 8-bit, uvs 2 x 16-bit over the object's uv range\n");
+    printf("anchor: %s, then lz4 -9 of its geometry: the bytes of the views its meshes' POSITION, NORMAL,\n"
+           "  TEXCOORD_0 and indices read, as stored (no textures, animations, skins or morph targets; no JSON);\n"
+           "  gltfpack's defaults: positions 14-bit integers (one uniform scale), uvs 12-bit, normals 8-bit\n"
+           "  (octahedral filter). anchor16: %s, positions and uvs at sluice's 16 bits\n",
+           anchor_labels[A_DEFAULT], anchor_labels[A_BITS16]);
+    printf("bytes: each pack's chunk payload (stored bytes of every chunk, shared ones once: cluster headers,\n"
+           "  vertices, indices); auto/anchor = auto payload / (anchor + lz4 -9), neither side's tables or JSON\n\n");
+    printf("%-20s %9s %9s %10s %10s %10s %11s %10s %10s %10s %10s %11s %8s\n", "model", "triangles", "vertices",
+           "stored", "lz4", "meshopt", "meshopt-lz4", "auto", "gltfpack", "+lz4 -9", "anchor16", "auto/anchor",
+           "/anchor16");
+    char b[CODECS + 4][32];
+    for (size_t i = 0; i < n; i++) {
+        const model *m = &ms[i];
+        if (m->skipped) {
+            continue;
+        }
+        printf("%-20s %9llu %9llu", m->name, (unsigned long long)m->triangles, (unsigned long long)m->vertices);
+        for (int c = 0; c < CODECS; c++) {
+            printf(" %*s", c == C_MESHOPT_LZ4 ? 11 : 10, num(m->codec[c].ok, m->codec[c].payload, b[c], sizeof b[c]));
+        }
+        const anchor *a = &m->anchors[A_DEFAULT], *a16 = &m->anchors[A_BITS16];
+        char r0[32] = "-", r1[32] = "-";
+        if (ratio_to_anchor(m, A_DEFAULT) > 0) {
+            snprintf(r0, sizeof r0, "%.2fx", ratio_to_anchor(m, A_DEFAULT));
+        }
+        if (ratio_to_anchor(m, A_BITS16) > 0) {
+            snprintf(r1, sizeof r1, "%.2fx", ratio_to_anchor(m, A_BITS16));
+        }
+        printf(" %10s %10s %10s %11s %8s\n", num(a->ok, a->geometry, b[CODECS], sizeof b[0]),
+               num(a->ok, a->lz4, b[CODECS + 1], sizeof b[0]), num(a16->ok, a16->lz4, b[CODECS + 2], sizeof b[0]), r0,
+               r1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const model *m = &ms[i];
+        for (int c = 0; c < CODECS && !m->skipped; c++) {
+            if (!m->codec[c].ok && codec_built(c)) {
+                printf("%s %s: %s\n", m->name, codec_names[c], m->codec[c].why);
+            }
+        }
+        for (int w = 0; w < ANCHORS && !m->skipped; w++) {
+            if (!anchors_on) {
+                break;
+            }
+            if (!m->anchors[w].ok) {
+                printf("%s %s: %s\n", m->name, w == A_DEFAULT ? "anchor" : "anchor16", m->anchors[w].why);
+            }
+        }
+        if (m->skipped) {
+            printf("skipped %s: the packer refuses it: %s\n", m->name, m->why);
+        }
+    }
+    for (int c = 0; c < CODECS; c++) {
+        if (!codec_built(c)) {
+            printf("%s: not in this build's packer\n", codec_names[c]);
+        }
+    }
+    if (!anchors_on) {
+        printf("anchor: not measured (--gltfpack none)\n");
+    }
+    printf("\nwhole files, bytes: the pack per codec (header and tables too); gltfpack's .gltf + .bin (its .bin\n"
+           "  also holds what sluice does not pack: the 'other' column)\n");
+    printf("%-20s %10s %10s %10s %11s %10s %10s %10s\n", "model", "stored", "lz4", "meshopt", "meshopt-lz4", "auto",
+           "gltfpack", "other");
+    for (size_t i = 0; i < n; i++) {
+        const model *m = &ms[i];
+        if (m->skipped) {
+            continue;
+        }
+        printf("%-20s", m->name);
+        for (int c = 0; c < CODECS; c++) {
+            printf(" %*s", c == C_MESHOPT_LZ4 ? 11 : 10, num(m->codec[c].ok, m->codec[c].file, b[c], sizeof b[c]));
+        }
+        const anchor *a = &m->anchors[A_DEFAULT];
+        printf(" %10s %10s\n", num(a->ok, a->file, b[CODECS], sizeof b[0]),
+               num(a->ok, a->other, b[CODECS + 1], sizeof b[0]));
+    }
+    printf("\ndecode, one core: slc_pack_load_chunk of every chunk from the mapped pack (XXH3 of the stored bytes,\n"
+           "  decode into a page of a 64-page ring), decoded bytes / thread CPU time, median of %d; memcpy: the\n"
+           "  same decoded bytes copied chunk by chunk into the same pages, in the same run\n",
+           reps);
+    printf("%-20s %-12s %7s %12s %9s %10s\n", "model", "codec", "chunks", "decoded", "GB/s", "vs memcpy");
+    for (size_t i = 0; i < n; i++) {
+        const model *m = &ms[i];
+        if (m->skipped) {
+            continue;
+        }
+        for (int c = 0; c < CODECS; c++) {
+            const codec_result *r = &m->codec[c];
+            if (r->ok) {
+                printf("%-20s %-12s %7u %12llu %9.2f %9.2fx\n", m->name, codec_names[c], r->chunks,
+                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0);
+            }
+        }
+        printf("%-20s %-12s %7s %12s %9.2f %9.2fx\n", m->name, "memcpy", "", "", m->memcpy_gbps, 1.0);
+    }
+}
+
+static void json_u64_or_null(const char *key, int ok, uint64_t v, const char *sep)
+{
+    if (ok) {
+        printf("\"%s\": %llu%s", key, (unsigned long long)v, sep);
+    } else {
+        printf("\"%s\": null%s", key, sep);
+    }
+}
+
+static void print_json(const model *ms, size_t n, int reps, int anchors_on)
+{
+    printf("{\"lod\": 0, \"quantized\": true, \"repeats\": %d, \"decode\": \"slc_pack_load_chunk, mapped, one core\",\n"
+           " \"ratio\": \"auto payload bytes / gltfpack geometry bytes after lz4 -9\", \"models\": [\n",
+           reps);
+    for (size_t i = 0; i < n; i++) {
+        const model *m = &ms[i];
+        printf("  {\"name\": ");
+        esc_json(stdout, m->name);
+        printf(", \"input\": ");
+        esc_json(stdout, m->input);
+        if (m->skipped) {
+            printf(", \"skipped\": ");
+            esc_json(stdout, m->why);
+            printf("}%s\n", i + 1 < n ? "," : "");
+            continue;
+        }
+        printf(", \"skipped\": null, \"triangles\": %llu, \"vertices\": %llu, \"memcpy_gbps\": %.3f, \"codecs\": [\n",
+               (unsigned long long)m->triangles, (unsigned long long)m->vertices, m->memcpy_gbps);
+        for (int c = 0; c < CODECS; c++) {
+            const codec_result *r = &m->codec[c];
+            printf("    {\"codec\": \"%s\", ", codec_names[c]);
+            if (r->ok) {
+                printf("\"payload_bytes\": %llu, \"file_bytes\": %llu, \"chunks\": %u, \"decoded_bytes\": %llu, "
+                       "\"decode_gbps\": %.3f, \"vs_memcpy\": %.3f, \"error\": null}",
+                       (unsigned long long)r->payload, (unsigned long long)r->file, r->chunks,
+                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0);
+            } else {
+                printf("\"error\": ");
+                esc_json(stdout, r->why);
+                printf("}");
+            }
+            printf("%s\n", c + 1 < CODECS ? "," : "");
+        }
+        printf("   ], \"anchors\": [\n");
+        for (int w = 0; w < ANCHORS; w++) {
+            const anchor *a = &m->anchors[w];
+            printf("    {\"command\": ");
+            esc_json(stdout, anchor_labels[w]);
+            printf(", ");
+            json_u64_or_null("geometry_bytes", a->ok, a->geometry, ", ");
+            json_u64_or_null("lz4_bytes", a->ok, a->lz4, ", ");
+            json_u64_or_null("file_bytes", a->ok, a->file, ", ");
+            json_u64_or_null("other_bytes", a->ok, a->other, ", ");
+            if (a->ok) {
+                printf("\"auto_vs_anchor\": %.4f, \"error\": null}", ratio_to_anchor(m, w));
+            } else {
+                printf("\"auto_vs_anchor\": null, \"error\": ");
+                esc_json(stdout, anchors_on ? a->why : "not measured (--gltfpack none)");
+                printf("}");
+            }
+            printf("%s\n", w + 1 < ANCHORS ? "," : "");
+        }
+        printf("   ]}%s\n", i + 1 < n ? "," : "");
+    }
+    printf(" ]}\n");
+}
+
+static void codec_help(const cli_args *spec)
+{
+    fputs(USAGE "\n"
+                "Per model: pack bytes at LOD 0 (quantized, --max-lods 1) per chunk codec (stored, lz4, meshopt,\n"
+                "meshopt-lz4, auto) against gltfpack -cc followed by lz4 -9 over gltfpack's geometry bytes, and\n"
+                "each codec's decode speed through slc_pack_load_chunk on one core against memcpy of the same\n"
+                "bytes. A model the packer refuses is skipped and named. gltfpack and lz4 run as child\n"
+                "processes; without them the anchor's columns say why.\n\n",
+          stdout);
+    cli_args_print_options(stdout, spec);
+    fputs("  -h, --help         this text\n", stdout);
+}
+
+int bench_codec(int argc, char **argv)
+{
+    const char *inputs[MODELS_MAX];
+    size_t n = 0;
+    int quick = 0, json = 0;
+    uint64_t reps = 0;
+    const char *gltfpack = "gltfpack", *lz4 = "lz4";
+    const cli_opt table[] = {
+        {.name = "--reps", .kind = CLI_OPT_U64, .dest = &reps, .min = 1, .max = 1000, .arg = "N",
+         .bad = "--reps needs a count in {min}..{max}", .help = "timed samples per codec (9; --quick: 3)"},
+        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+         .help = "one pass a sample (a smoke run, not a measurement)"},
+        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the figures as JSON on stdout"},
+        {.name = "--gltfpack", .kind = CLI_OPT_STRING, .dest = &gltfpack, .arg = "PROG",
+         .bad = "--gltfpack needs a program", .help = "the anchor's gltfpack (gltfpack; none: no anchor)"},
+        {.name = "--lz4", .kind = CLI_OPT_STRING, .dest = &lz4, .arg = "PROG", .bad = "--lz4 needs a program",
+         .help = "the lz4 tool (lz4)"},
+    };
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = inputs,
+                           .max_operands = MODELS_MAX,
+                           .operand_count = &n,
+                           .unknown = "unknown option or operand '{value}'",
+                           .usage = USAGE,
+                           .usage_after = CLI_ARGS_ALL,
+                           .help = 1,
+                           .help_column = 19};
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc == CLI_ARGS_HELP) {
+        codec_help(&spec);
+        return CLI_OK;
+    }
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (n == 0) {
+        return cli_usage_error(ME, USAGE, "no model: give one or more glTF or GLB files");
+    }
+    int nreps = reps > 0 ? (int)reps : quick ? 3 : 9;
+    uint64_t target = quick ? 0 : (uint64_t)64 << 20;
+    int anchors_on = strcmp(gltfpack, "none") != 0;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/sluice-bench-codec-XXXXXX", tmp != NULL && tmp[0] ? tmp : "/tmp");
+    if (mkdtemp(tmp_dir) == NULL) {
+        fprintf(stderr, ME ": %s: cannot create a temporary folder: %s\n", tmp_dir, strerror(errno));
+        tmp_dir[0] = '\0';
+        return CLI_IO;
+    }
+    if (atexit(remove_tmp) != 0) {
+        remove_tmp();
+        fprintf(stderr, ME ": atexit refused the temporary folder's removal\n");
+        return CLI_FAILED;
+    }
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        signal(sigs[i], on_signal);
+    }
+    model *ms = calloc(n, sizeof *ms);
+    cli_need(ME, ms != NULL, "out of memory");
+    size_t measured = 0;
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        model *m = &ms[i];
+        m->input = inputs[i];
+        model_name(inputs[i], m->name, sizeof m->name);
+        rc = build_packs(m);
+        if (rc != CLI_OK || m->skipped) {
+            continue;
+        }
+        for (int w = 0; w < ANCHORS && anchors_on; w++) {
+            measure_anchor(m, w, gltfpack, lz4, &m->anchors[w]);
+        }
+        measure_decode(m, nreps, target);
+        for (int c = 0; c < CODECS; c++) { /* the next model's packs take the same names */
+            if (m->codec[c].path[0] != '\0') {
+                (void)unlink(m->codec[c].path);
+            }
+        }
+        measured++;
+    }
+    if (rc == CLI_OK) {
+        if (json) {
+            print_json(ms, n, nreps, anchors_on);
+        } else {
+            print_text(ms, n, nreps, anchors_on);
+        }
+        if (measured == 0) {
+            fprintf(stderr, ME ": nothing measured: the packer refused every model\n");
+            rc = CLI_FAILED;
+        }
+    }
+    free(ms);
+    remove_tmp();
+    return rc;
+}
