@@ -1,0 +1,1092 @@
+/* sluice bench evict: eviction policies against Belady's optimum (OPT) on
+ * one request sequence.
+ *
+ * The request sequence. The workload (a trace, or the built-in camera capped
+ * at queue_capacity as `sluice run` makes it: workload.h) is turned into
+ * what the stream asks the pool for, frame by frame, by the stream's own
+ * rules (sluice/stream.h): requests are accepted as slc_stream_admit
+ * decides (all or nothing, queue_capacity object requests and distinct
+ * chunks a frame); an object request stands for the chunks of its LOD's
+ * spans; a frame's chunks are de-duplicated (a chunk keeps the highest
+ * priority it was asked at and the partition of its first request) and
+ * ordered by priority, highest first, then chunk id. Each entry carries the
+ * chunk, its priority, its LOD (the pack's chunk record) and its partition.
+ * The chunks slc_stream_create pins (slc_stream_pin_iter) are not in the
+ * sequence: they hold their pages in the pin partition for the whole run,
+ * which is that much smaller for everything else.
+ *
+ * The replay model. Every policy and OPT see exactly that sequence: frame
+ * 1 holds the pinned chunks, the workload's frames are 2, 3, ...; in each,
+ * every entry is served in order: a resident chunk is a hit (touched at its
+ * priority), any other is a load (a page of its partition, free or evicted,
+ * written at once). There is no upload cap and no fallback, so a policy's
+ * choices never change what is asked later. The pool's safe-frame rule is
+ * kept: a page used in the last frames_in_flight frames is not evictable
+ * (sluice/pool.h). A load that finds no free or evictable page is counted as
+ * busy and skipped; with every request served, the pages in use by the last
+ * frames are the same whatever the policy, so busy is too.
+ *
+ * Replays. The pool's own policies (lru, priority) run through the real
+ * slc_pool on a host store of tiny pages. OPT evicts, among the evictable
+ * pages, the one whose chunk is next used furthest in the future (never:
+ * furthest of all, ties by the lower chunk id): next uses come from one
+ * backward pass over the sequence, the victim from a max-heap keyed by next
+ * use (lazy deletion), pages not yet safe waiting in a FIFO ordered by last
+ * use: O(log n) a request. Candidate policies (sim-*) run in a small
+ * simulator of the same pool (the same free-page order, safe-frame rule and
+ * counts) that finds each victim by a scan of the partition's pages: O(n)
+ * an eviction, fine for measuring, not for the runtime. Its sim-lru and
+ * sim-priority must give the pool's loads exactly (checked: a difference
+ * fails the run).
+ *
+ * The real stream. Unless --no-stream, each pool policy also streams the
+ * workload through `sluice run`'s context (run.h: the host backend, the
+ * profile's upload cap, deferrals and fallbacks) and its loads are printed
+ * beside the replay's, tying the model to what the stream does.
+ *
+ * Memory. Unlike `sluice run`, this tool keeps the whole sequence (12 bytes
+ * an entry, plus 4 for its next use): OPT needs the future. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_args.h"
+#include "escape.h"
+#include "run.h"
+#include "sluice/host_store.h"
+#include "sluice/memory.h"
+#include "sluice/pack.h"
+#include "sluice/platform.h"
+#include "sluice/pool.h"
+#include "sluice/stream.h"
+#include "workload.h"
+
+#define ME "sluice bench evict"
+#define EV_NEVER UINT32_MAX
+#define EV_PARTS SLC_POOL_PARTITION_MAX
+#define EV_HOST_PAGE 64u
+
+static const char usage_text[] =
+    "usage: sluice bench evict PACK [--trace FILE | --camera fly|orbit|teleport] [options]\n"
+    "\n"
+    "Replays a workload's request sequence through each eviction policy and through\n"
+    "Belady's optimum (OPT) with the same pool, pinned pages and frames-in-flight rule (a\n"
+    "page used in the last frames_in_flight frames cannot be evicted), and prints loads,\n"
+    "hits and the ratio to OPT per policy. The sequence: per frame, the distinct chunks\n"
+    "the stream asks the pool for, in its order (priority, then chunk id), pinned chunks\n"
+    "left out; every miss loads at once (no upload cap, no fallback), so every policy sees\n"
+    "the same sequence. lru and priority replay through the real pool; sim-* are candidate\n"
+    "policies in a simulator. Unless --no-stream, each pool policy also streams the\n"
+    "workload as `sluice run` does (host backend, real caps) and its loads are shown.\n"
+    "The whole sequence is kept in memory (16 bytes a chunk request): OPT needs the future.\n"
+    "\n"
+    "options:\n";
+
+static const char usage_tail[] =
+    "  -h, --help            this text\n"
+    "\n"
+    "exit codes: 0 ok; 1 input judged bad (profile, pack, trace); 2 bad command line;\n"
+    "3 a file not readable\n";
+
+#define EV_USAGE "usage: sluice bench evict PACK [options] (sluice bench evict --help: every option)\n"
+
+/* --- the request sequence ---------------------------------------------------------------- */
+
+typedef struct ev_req {
+    uint32_t chunk;
+    uint8_t priority, lod, part, reserved;
+    uint32_t object; /* the chunk's first object (sim-object) */
+} ev_req;
+
+typedef struct ev_seq {
+    ev_req *r;
+    size_t n, cap;
+    uint32_t *frame_end; /* frame k's entries end at frame_end[k] */
+    uint32_t frames, frames_cap;
+    uint32_t *next;      /* index of the chunk's next entry, EV_NEVER */
+    uint32_t nchunks, nobjects;
+    uint8_t *pinned;     /* chunk -> 1 when pinned */
+    uint32_t *pin_list;  /* pinned chunks in id order */
+    uint32_t pin_count;
+    uint32_t part_count, pin_part;
+    uint32_t part_pages[EV_PARTS];
+    uint32_t part_pinned[EV_PARTS];
+    uint64_t refused;    /* requests the stream would refuse (queue_capacity) */
+    uint64_t distinct;   /* distinct chunks in the sequence: loads no policy avoids */
+} ev_seq;
+
+static void seq_free(ev_seq *s)
+{
+    free(s->r);
+    free(s->frame_end);
+    free(s->next);
+    free(s->pinned);
+    free(s->pin_list);
+    memset(s, 0, sizeof *s);
+}
+
+static int seq_push(ev_seq *s, const ev_req *q)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4096;
+        ev_req *r = realloc(s->r, cap * sizeof *r);
+        if (r == NULL || cap >= EV_NEVER) {
+            free(r == s->r ? NULL : r);
+            return -1;
+        }
+        s->r = r;
+        s->cap = cap;
+    }
+    s->r[s->n++] = *q;
+    return 0;
+}
+
+static int seq_end_frame(ev_seq *s)
+{
+    if (s->frames == s->frames_cap) {
+        uint32_t cap = s->frames_cap ? s->frames_cap * 2 : 256;
+        uint32_t *e = realloc(s->frame_end, cap * sizeof *e);
+        if (e == NULL) {
+            return -1;
+        }
+        s->frame_end = e;
+        s->frames_cap = cap;
+    }
+    s->frame_end[s->frames++] = (uint32_t)s->n;
+    return 0;
+}
+
+static int cmp_req(const void *a, const void *b)
+{
+    const ev_req *x = a, *y = b;
+    if (x->priority != y->priority) {
+        return x->priority > y->priority ? -1 : 1;
+    }
+    return x->chunk < y->chunk ? -1 : x->chunk > y->chunk;
+}
+
+/* What a recording needs open: the profile, the pack (opened as run opens
+ * it, into the profile's cpu/meta arena), the workload and a pool laid out
+ * by the profile (its partitions). */
+typedef struct ev_src {
+    slc_profile prof;
+    const char *pack_name;
+    slc_platform_file file;
+    int file_open;
+    slc_platform_block block;
+    slc_memory *mem;
+    slc_pack *pack;
+    workload wl;
+    int wl_open;
+} ev_src;
+
+static void src_close(ev_src *c)
+{
+    if (c->wl_open) {
+        workload_close(&c->wl);
+    }
+    if (c->pack != NULL) {
+        slc_pack_close(c->pack);
+    }
+    if (c->file_open) {
+        slc_platform_file_close(&c->file);
+    }
+    if (c->mem != NULL) {
+        slc_memory_deinit(c->mem);
+    }
+    if (c->block.base != NULL) {
+        slc_platform_block_unmap(&c->block);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+static int src_open(ev_src *c, const run_opts *o)
+{
+    int rc = cli_load_profile(o->profile_path, &c->prof);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    c->pack_name = strrchr(o->pack_path, '/') ? strrchr(o->pack_path, '/') + 1 : o->pack_path;
+    if (slc_platform_file_open(o->pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &c->file) != SLC_OK) {
+        return CLI_IO;
+    }
+    c->file_open = 1;
+    slc_memory_requirements req;
+    if (slc_memory_calculate_requirements(&c->prof, &req) != SLC_OK) {
+        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", o->profile_path);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &c->block) != SLC_OK ||
+        slc_memory_init(c->block.base, c->block.size, &c->prof, &cli_stderr_logger, &c->mem) != SLC_OK) {
+        return CLI_FAILED;
+    }
+    slc_arena *meta = NULL;
+    if (slc_memory_scan_arena(c->mem, "cpu/meta", &meta) != SLC_OK) {
+        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", c->prof.name);
+        return CLI_FAILED;
+    }
+    if (slc_pack_open(&c->file.io, c->pack_name, &c->prof, meta, &cli_stderr_logger, &c->pack) != SLC_OK) {
+        fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", c->pack_name, c->prof.name);
+        return CLI_FAILED;
+    }
+    camera_desc cam = o->cam;
+    cam.max_requests = c->prof.queue_capacity;
+    cam.max_chunks = c->prof.queue_capacity;
+    c->wl_open = 1;
+    return workload_open(&c->wl, ME, o->trace_path, &cam, c->pack, c->pack_name);
+}
+
+/* --- a pool on a host store of tiny pages ------------------------------------------------ */
+
+typedef struct ev_pool {
+    void *store_mem, *pool_mem;
+    slc_page_store store;
+    slc_pool *pool;
+} ev_pool;
+
+static void evp_free(ev_pool *p)
+{
+    if (p->store.ops != NULL) {
+        slc_host_store_deinit(&p->store);
+    }
+    free(p->pool_mem);
+    free(p->store_mem);
+    memset(p, 0, sizeof *p);
+}
+
+static void *alloc64(size_t size)
+{
+    void *p = aligned_alloc(SLC_POOL_ALIGN, (size + SLC_POOL_ALIGN - 1u) & ~(size_t)(SLC_POOL_ALIGN - 1u));
+    if (p != NULL) {
+        memset(p, 0, size);
+    }
+    return p;
+}
+
+/* The profile's pool (partitions, frames in flight, max_chunks) with the
+ * given policy. CLI_OK, or CLI_FAILED (printed). */
+static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t policy)
+{
+    memset(p, 0, sizeof *p);
+    size_t sfp = slc_host_store_footprint(prof->page_count, EV_HOST_PAGE);
+    p->store_mem = sfp ? alloc64(sfp) : NULL;
+    if (p->store_mem == NULL ||
+        slc_host_store_init_at(p->store_mem, sfp, NULL, SLC_BUDGET_NONE, prof->page_count, EV_HOST_PAGE,
+                               &cli_stderr_logger, &p->store) != SLC_OK) {
+        fprintf(stderr, ME ": a host store of %u pages cannot be made\n", prof->page_count);
+        return CLI_FAILED;
+    }
+    slc_pool_desc d;
+    slc_pool_desc_from_profile(prof, &d);
+    d.eviction = (slc_eviction_policy)policy;
+    d.log_capacity = 1;
+    size_t fp = slc_pool_footprint(&d);
+    p->pool_mem = fp ? alloc64(fp) : NULL;
+    if (p->pool_mem == NULL || slc_pool_init(p->pool_mem, fp, &d, &p->store, &cli_stderr_logger, &p->pool) != SLC_OK) {
+        fprintf(stderr, ME ": the profile's pool cannot be made (see above)\n");
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* The pool's partitions and the pinned chunks into s. */
+static int seq_layout(ev_seq *s, ev_src *c)
+{
+    ev_pool p;
+    int rc = evp_init(&p, &c->prof, SLC_EVICTION_LRU);
+    if (rc != CLI_OK) {
+        evp_free(&p);
+        return rc;
+    }
+    slc_pool_stats ps;
+    slc_pool_get_stats(p.pool, &ps);
+    s->part_count = ps.partition_count;
+    for (uint32_t k = 0; k < ps.partition_count; k++) {
+        slc_pool_partition_stats st;
+        slc_pool_get_partition_stats(p.pool, (slc_partition){(uint16_t)k}, &st);
+        s->part_pages[k] = st.page_count;
+    }
+    slc_partition pin;
+    s->pin_part = slc_pool_scan_partition(p.pool, SLC_PROFILE_PARTITION_DEFAULT_NAME, &pin) == SLC_OK ? pin.index : 0;
+    evp_free(&p);
+    s->nchunks = slc_pack_get_header(c->pack)->chunk_count;
+    s->nobjects = slc_pack_get_header(c->pack)->object_count;
+    s->pinned = calloc(s->nchunks + 1u, 1);
+    if (s->pinned == NULL) {
+        return CLI_FAILED;
+    }
+    slc_stream_pin_iter it;
+    slc_stream_pin_iter_init(&it, c->pack, c->prof.pin_coarsest);
+    slc_chunk_id ch = {0};
+    while (slc_stream_pin_iter_next(&it, &ch)) {
+        s->pin_count += !s->pinned[ch.index];
+        s->pinned[ch.index] = 1;
+    }
+    s->pin_list = malloc(((size_t)s->pin_count + 1u) * sizeof *s->pin_list);
+    if (s->pin_list == NULL) {
+        return CLI_FAILED;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nchunks; i++) {
+        if (s->pinned[i]) {
+            s->pin_list[k++] = i;
+        }
+    }
+    s->part_pinned[s->pin_part] = s->pin_count;
+    if (s->pin_count > s->part_pages[s->pin_part]) {
+        fprintf(stderr, ME ": %u pinned chunks do not fit partition %u's %u pages\n", s->pin_count, s->pin_part,
+                s->part_pages[s->pin_part]);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* The pool partition of the trace's partition of q (by name, as run resolves it). */
+static int req_partition(ev_src *c, const trace_req *q, uint32_t *out)
+{
+    if (q->partition == TRACE_PARTITION_DEFAULT) {
+        *out = 0;
+        return CLI_OK;
+    }
+    const char *name = workload_partition(&c->wl, q->partition);
+    for (uint32_t k = 0; k < c->prof.partition_count; k++) {
+        if (strcmp(c->prof.partitions[k].name, name) == 0) {
+            *out = k;
+            return CLI_OK;
+        }
+    }
+    if (strcmp(name, SLC_PROFILE_PARTITION_DEFAULT_NAME) == 0) {
+        *out = c->prof.partition_count;
+        return CLI_OK;
+    }
+    fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", c->wl.trace_path, q->line, name, c->prof.name);
+    return CLI_FAILED;
+}
+
+/* Records the whole sequence (see the top of the file). */
+static int seq_record(ev_seq *s, ev_src *c)
+{
+    const uint32_t cap = c->prof.queue_capacity;
+    uint32_t *stamp = calloc(s->nchunks + 1u, sizeof *stamp);
+    uint32_t *slot = calloc(s->nchunks + 1u, sizeof *slot);
+    int rc = stamp != NULL && slot != NULL ? CLI_OK : CLI_FAILED;
+    for (uint32_t f = 0; rc == CLI_OK && workload_has_frame(&c->wl, f); f++) {
+        size_t first = s->n;
+        uint32_t objreqs = 0, distinct = 0;
+        trace_req q;
+        int k;
+        while (rc == CLI_OK && (k = workload_next(&c->wl, f, &q)) == 1) {
+            uint32_t part = 0;
+            if ((rc = req_partition(c, &q, &part)) != CLI_OK) {
+                break;
+            }
+            uint32_t n = 1, first_span = 0;
+            if (q.kind == TRACE_OBJECT) {
+                const slc_pack_object *o = slc_pack_get_object(c->pack, (slc_object_id){q.id});
+                const slc_pack_lod *l = slc_pack_get_lod(c->pack, o->first_lod + q.lod);
+                n = l->span_count;
+                first_span = l->first_span;
+            }
+            uint32_t fresh = 0;
+            for (uint32_t j = 0; j < n; j++) {
+                uint32_t ch = q.kind == TRACE_OBJECT ? slc_pack_get_span(c->pack, first_span + j)->chunk : q.id;
+                fresh += stamp[ch] != f + 1u;
+            }
+            if (slc_stream_admit(cap, objreqs, distinct, q.kind == TRACE_OBJECT, fresh) != SLC_STREAM_ADMITTED) {
+                s->refused++;
+                continue;
+            }
+            objreqs += q.kind == TRACE_OBJECT;
+            for (uint32_t j = 0; j < n; j++) {
+                uint32_t ch = q.kind == TRACE_OBJECT ? slc_pack_get_span(c->pack, first_span + j)->chunk : q.id;
+                if (stamp[ch] == f + 1u) {
+                    if (slot[ch] != EV_NEVER && s->r[slot[ch]].priority < q.priority) {
+                        s->r[slot[ch]].priority = q.priority;
+                    }
+                    continue;
+                }
+                stamp[ch] = f + 1u;
+                distinct++;
+                slot[ch] = EV_NEVER;
+                if (s->pinned[ch]) {
+                    continue;
+                }
+                const slc_pack_chunk *pc = slc_pack_get_chunk(c->pack, (slc_chunk_id){ch});
+                ev_req e = {ch, q.priority, pc->lod, (uint8_t)part, 0, pc->first_object};
+                slot[ch] = (uint32_t)s->n;
+                if (seq_push(s, &e) != 0) {
+                    fprintf(stderr, ME ": out of memory for the request sequence\n");
+                    rc = CLI_FAILED;
+                    break;
+                }
+            }
+        }
+        if (rc == CLI_OK && k < 0) {
+            rc = c->wl.rc;
+        }
+        if (rc == CLI_OK) {
+            qsort(s->r + first, s->n - first, sizeof *s->r, cmp_req);
+            if (seq_end_frame(s) != 0) {
+                fprintf(stderr, ME ": out of memory for the request sequence\n");
+                rc = CLI_FAILED;
+            }
+        }
+    }
+    free(stamp);
+    free(slot);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    /* Next uses, by one backward pass. */
+    s->next = malloc((s->n + 1u) * sizeof *s->next);
+    uint32_t *last = malloc(((size_t)s->nchunks + 1u) * sizeof *last);
+    if (s->next == NULL || last == NULL) {
+        free(last);
+        fprintf(stderr, ME ": out of memory for the request sequence\n");
+        return CLI_FAILED;
+    }
+    for (uint32_t i = 0; i < s->nchunks; i++) {
+        last[i] = EV_NEVER;
+    }
+    for (size_t i = s->n; i-- > 0;) {
+        s->distinct += last[s->r[i].chunk] == EV_NEVER;
+        s->next[i] = last[s->r[i].chunk];
+        last[s->r[i].chunk] = (uint32_t)i;
+    }
+    free(last);
+    return CLI_OK;
+}
+
+/* --- results ----------------------------------------------------------------------------- */
+
+typedef struct ev_result {
+    const char *name;
+    const char *kind; /* "optimum", "pool", "simulated" */
+    uint64_t loads, hits, busy;
+    int has_stream;
+    uint64_t stream_loads, stream_hits, stream_deferred, stream_fallbacks;
+} ev_result;
+
+/* --- the real pool ----------------------------------------------------------------------- */
+
+static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy, ev_result *out)
+{
+    ev_pool p;
+    int rc = evp_init(&p, prof, policy);
+    slc_status st = SLC_OK;
+    if (rc == CLI_OK) {
+        st = slc_pool_begin_frame(p.pool, NULL);
+        for (uint32_t i = 0; st == SLC_OK && i < s->pin_count; i++) {
+            slc_pool_request q = {{s->pin_list[i]}, {(uint16_t)s->pin_part}, 0, 0};
+            slc_page pg;
+            void *dst = NULL;
+            if ((st = slc_pool_acquire(p.pool, &q, &pg)) == SLC_OK && (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK &&
+                (st = slc_pool_write_end(p.pool, pg, 0)) == SLC_OK) {
+                st = slc_pool_pin(p.pool, pg);
+            }
+        }
+        if (st == SLC_OK) {
+            st = slc_pool_end_frame(p.pool);
+        }
+    }
+    size_t i = 0;
+    for (uint32_t f = 0; rc == CLI_OK && st == SLC_OK && f < s->frames; f++) {
+        if ((st = slc_pool_begin_frame(p.pool, NULL)) != SLC_OK) {
+            break;
+        }
+        for (; st == SLC_OK && i < s->frame_end[f]; i++) {
+            const ev_req *e = &s->r[i];
+            slc_page_info info;
+            if (slc_pool_lookup(p.pool, (slc_chunk_id){e->chunk}, &info) == SLC_OK) {
+                out->hits++;
+                st = slc_pool_touch(p.pool, info.page, e->priority);
+                continue;
+            }
+            slc_pool_request q = {{e->chunk}, {e->part}, e->lod, e->priority};
+            slc_page pg;
+            void *dst = NULL;
+            st = slc_pool_acquire(p.pool, &q, &pg);
+            if (st == SLC_E_POOL_BUSY) {
+                out->busy++;
+                st = SLC_OK;
+                continue;
+            }
+            out->loads++;
+            if (st == SLC_OK && (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK) {
+                st = slc_pool_write_end(p.pool, pg, 0);
+            }
+        }
+        if (st == SLC_OK) {
+            st = slc_pool_end_frame(p.pool);
+        }
+    }
+    if (rc == CLI_OK && st != SLC_OK) {
+        fprintf(stderr, ME ": the pool refused a replayed call (%s)\n", slc_status_name(st));
+        rc = CLI_FAILED;
+    }
+    evp_free(&p);
+    return rc;
+}
+
+/* --- OPT ---------------------------------------------------------------------------------- */
+
+typedef struct opt_ent {
+    uint32_t next, chunk, version;
+} opt_ent;
+
+typedef struct opt_heap {
+    opt_ent *e;
+    size_t n;
+} opt_heap;
+
+/* a is the better victim: used later (never is latest), then the lower chunk id. */
+static int opt_above(const opt_ent *a, const opt_ent *b)
+{
+    return a->next != b->next ? a->next > b->next : a->chunk < b->chunk;
+}
+
+static void opt_push(opt_heap *h, opt_ent x)
+{
+    size_t i = h->n++;
+    while (i > 0 && opt_above(&x, &h->e[(i - 1) / 2])) {
+        h->e[i] = h->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->e[i] = x;
+}
+
+static opt_ent opt_pop(opt_heap *h)
+{
+    opt_ent top = h->e[0], x = h->e[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) {
+            break;
+        }
+        if (c + 1 < h->n && opt_above(&h->e[c + 1], &h->e[c])) {
+            c++;
+        }
+        if (!opt_above(&h->e[c], &x)) {
+            break;
+        }
+        h->e[i] = h->e[c];
+        i = c;
+    }
+    if (h->n > 0) {
+        h->e[i] = x;
+    }
+    return top;
+}
+
+static int replay_opt(const ev_seq *s, uint32_t fif, ev_result *out)
+{
+    /* Each use pushes one FIFO entry and at most one heap entry: sized by the
+     * partition's share of the sequence, no wrap, no compaction. */
+    size_t per_part[EV_PARTS] = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        per_part[s->r[i].part]++;
+    }
+    uint32_t *version = calloc(s->nchunks + 1u, sizeof *version);
+    uint8_t *resident = calloc(s->nchunks + 1u, 1);
+    uint32_t *next_of = calloc(s->nchunks + 1u, sizeof *next_of);
+    opt_heap heap[EV_PARTS];
+    opt_ent *fifo[EV_PARTS]; /* (last frame in .next, chunk, version), in last-use order */
+    size_t fhead[EV_PARTS], ftail[EV_PARTS];
+    uint32_t used[EV_PARTS];
+    int ok = version != NULL && resident != NULL && next_of != NULL;
+    for (uint32_t k = 0; k < EV_PARTS; k++) {
+        heap[k].n = 0;
+        heap[k].e = ok && k < s->part_count ? malloc((per_part[k] + 1u) * sizeof(opt_ent)) : NULL;
+        fifo[k] = ok && k < s->part_count ? malloc((per_part[k] + 1u) * sizeof(opt_ent)) : NULL;
+        fhead[k] = ftail[k] = 0;
+        used[k] = s->part_pinned[k];
+        ok = ok && (k >= s->part_count || (heap[k].e != NULL && fifo[k] != NULL));
+    }
+    size_t i = 0;
+    for (uint32_t f = 0; ok && f < s->frames; f++) {
+        const uint32_t frame = f + 2u; /* frame 1 holds the pinned chunks */
+        for (; i < s->frame_end[f]; i++) {
+            const ev_req *e = &s->r[i];
+            const uint32_t c = e->chunk, k = e->part;
+            if (resident[c]) {
+                out->hits++;
+            } else {
+                if (used[k] == s->part_pages[k]) {
+                    int evicted = 0;
+                    while (heap[k].n > 0 && !evicted) {
+                        opt_ent v = opt_pop(&heap[k]);
+                        if (resident[v.chunk] && version[v.chunk] == v.version) {
+                            resident[v.chunk] = 0;
+                            used[k]--;
+                            evicted = 1;
+                        }
+                    }
+                    if (!evicted) {
+                        out->busy++;
+                        continue;
+                    }
+                }
+                resident[c] = 1;
+                used[k]++;
+                out->loads++;
+            }
+            version[c]++;
+            next_of[c] = s->next[i];
+            fifo[k][ftail[k]++] = (opt_ent){frame, c, version[c]};
+        }
+        /* What is safe in the next frame (last use at most frame + 1 - fif) into the heap. */
+        const uint32_t nsafe = frame + 1u > fif ? frame + 1u - fif : 0;
+        for (uint32_t k = 0; k < s->part_count; k++) {
+            while (fhead[k] != ftail[k] && fifo[k][fhead[k]].next <= nsafe) {
+                opt_ent w = fifo[k][fhead[k]++];
+                if (resident[w.chunk] && version[w.chunk] == w.version) {
+                    opt_push(&heap[k], (opt_ent){next_of[w.chunk], w.chunk, w.version});
+                }
+            }
+        }
+    }
+    for (uint32_t k = 0; k < EV_PARTS; k++) {
+        free(heap[k].e);
+        free(fifo[k]);
+    }
+    free(version);
+    free(resident);
+    free(next_of);
+    if (!ok) {
+        fprintf(stderr, ME ": out of memory for OPT\n");
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* --- the simulator of candidate policies ------------------------------------------------- */
+
+typedef enum sim_policy {
+    SIM_LRU,      /* the pool's LRU: least recently used (a use: load or hit) */
+    SIM_PRIORITY, /* the pool's priority order: (priority, LOD, last-used frame, chunk) */
+    SIM_LOD_LRU,  /* LRU on last-used frame + param x LOD: a coarser level counts as param frames fresher */
+    SIM_OBJECT,   /* LRU by the last use of the chunk's (first) object, then the page's own */
+    SIM_LRU2,     /* LRU-2: the oldest second-to-last use (history kept past eviction), then LRU */
+    SIM_2Q,       /* full 2Q: A1in FIFO of param% of the pages, A1out ghosts of half, Am LRU */
+    SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
+    SIM_FREQ_RES, /* the same, the count restarting at each load */
+    SIM_COUNT
+} sim_policy;
+
+typedef struct sim_def {
+    const char *name;
+    sim_policy policy;
+    uint32_t param;
+} sim_def;
+
+static const sim_def sim_defs[] = {
+    {"sim-lru", SIM_LRU, 0},           {"sim-priority", SIM_PRIORITY, 0}, {"sim-lod-lru-2", SIM_LOD_LRU, 2},
+    {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
+    {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
+    {"sim-freq-4", SIM_FREQ, 4},       {"sim-freq-16", SIM_FREQ, 16},   {"sim-freq-64", SIM_FREQ, 64},
+    {"sim-freqres-4", SIM_FREQ_RES, 4}, {"sim-freqres-16", SIM_FREQ_RES, 16}, {"sim-freqres-64", SIM_FREQ_RES, 64},
+};
+#define SIM_DEFS (sizeof sim_defs / sizeof sim_defs[0])
+
+typedef struct sim_page {
+    uint32_t chunk, object, last_frame;
+    uint64_t stamp;
+    uint32_t uses; /* frames used in since loaded */
+    uint8_t priority, lod, queue, pinned; /* queue: 2Q's 0 A1in, 1 Am */
+} sim_page;
+
+static uint32_t ev_log2(uint32_t x)
+{
+    uint32_t l = 0;
+    while (x > 1u) {
+        x >>= 1;
+        l++;
+    }
+    return l;
+}
+
+typedef struct sim {
+    const sim_def *def;
+    sim_page *pg;
+    uint32_t *map;       /* chunk -> page, EV_NEVER */
+    uint64_t *obj_stamp;
+    uint32_t *use1, *use2; /* chunk -> last and second-to-last use frame (0: none), kept past eviction */
+    uint32_t *uses;        /* chunk -> frames used in, kept past eviction */
+    uint64_t *ghost;     /* chunk -> 2Q A1out sequence + 1, 0: not a ghost */
+    uint64_t ghost_seq;
+    uint32_t *ring;      /* 2Q A1out, a FIFO of chunks */
+    size_t ring_head, ring_n, ring_cap;
+    uint64_t clock;
+    uint32_t first[EV_PARTS], count[EV_PARTS], next_free[EV_PARTS], a1in[EV_PARTS];
+} sim;
+
+/* a is a better victim than b under the policy. */
+static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int prefer_a1in)
+{
+    switch (m->def->policy) {
+    case SIM_PRIORITY:
+        if (a->priority != b->priority) {
+            return a->priority < b->priority;
+        }
+        if (a->lod != b->lod) {
+            return a->lod < b->lod;
+        }
+        if (a->last_frame != b->last_frame) {
+            return a->last_frame < b->last_frame;
+        }
+        return a->chunk < b->chunk;
+    case SIM_LOD_LRU: {
+        uint64_t x = (uint64_t)a->last_frame + (uint64_t)m->def->param * a->lod;
+        uint64_t y = (uint64_t)b->last_frame + (uint64_t)m->def->param * b->lod;
+        return x != y ? x < y : a->stamp < b->stamp;
+    }
+    case SIM_OBJECT: {
+        uint64_t x = m->obj_stamp[a->object], y = m->obj_stamp[b->object];
+        return x != y ? x < y : a->stamp < b->stamp;
+    }
+    case SIM_LRU2: {
+        uint32_t x = m->use2[a->chunk], y = m->use2[b->chunk];
+        return x != y ? x < y : a->stamp < b->stamp;
+    }
+    case SIM_2Q: {
+        int qa = a->queue == 0 ? !prefer_a1in : prefer_a1in, qb = b->queue == 0 ? !prefer_a1in : prefer_a1in;
+        return qa != qb ? qa < qb : a->stamp < b->stamp;
+    }
+    case SIM_FREQ:
+    case SIM_FREQ_RES: {
+        uint32_t ca = m->def->policy == SIM_FREQ ? m->uses[a->chunk] : a->uses;
+        uint32_t cb = m->def->policy == SIM_FREQ ? m->uses[b->chunk] : b->uses;
+        uint64_t x = (uint64_t)a->last_frame + (uint64_t)m->def->param * ev_log2(ca);
+        uint64_t y = (uint64_t)b->last_frame + (uint64_t)m->def->param * ev_log2(cb);
+        return x != y ? x < y : a->stamp < b->stamp;
+    }
+    case SIM_LRU:
+    case SIM_COUNT:
+        break;
+    }
+    return a->stamp < b->stamp;
+}
+
+static void sim_free(sim *m)
+{
+    free(m->pg);
+    free(m->map);
+    free(m->obj_stamp);
+    free(m->use1);
+    free(m->use2);
+    free(m->uses);
+    free(m->ghost);
+    free(m->ring);
+    memset(m, 0, sizeof *m);
+}
+
+static void ghost_add(sim *m, uint32_t chunk)
+{
+    if (m->ring_n == m->ring_cap) { /* the oldest ghost goes */
+        uint32_t old = m->ring[m->ring_head];
+        m->ghost[old] = 0;
+        m->ring_head = (m->ring_head + 1u) % m->ring_cap;
+        m->ring_n--;
+    }
+    m->ring[(m->ring_head + m->ring_n) % m->ring_cap] = chunk;
+    m->ring_n++;
+    m->ghost[chunk] = 1;
+}
+
+static void sim_use(sim *m, sim_page *p, const ev_req *e, uint32_t frame, int load)
+{
+    p->last_frame = frame;
+    p->priority = e->priority;
+    if (m->def->policy != SIM_2Q || p->queue == 1 || load) {
+        p->stamp = ++m->clock;
+    }
+    m->obj_stamp[e->object] = ++m->clock;
+    m->uses[e->chunk]++;
+    p->uses++;
+    if (m->use1[e->chunk] != frame) {
+        m->use2[e->chunk] = m->use1[e->chunk];
+        m->use1[e->chunk] = frame;
+    }
+}
+
+static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *def, ev_result *out)
+{
+    sim m;
+    memset(&m, 0, sizeof m);
+    m.def = def;
+    const uint32_t pages = prof->page_count, fif = prof->frames_in_flight;
+    m.pg = calloc(pages + 1u, sizeof *m.pg);
+    m.map = malloc(((size_t)s->nchunks + 1u) * sizeof *m.map);
+    m.obj_stamp = calloc((size_t)s->nobjects + 1u, sizeof *m.obj_stamp);
+    m.use1 = calloc(s->nchunks + 1u, sizeof *m.use1);
+    m.use2 = calloc(s->nchunks + 1u, sizeof *m.use2);
+    m.uses = calloc(s->nchunks + 1u, sizeof *m.uses);
+    m.ghost = calloc(s->nchunks + 1u, sizeof *m.ghost);
+    m.ring_cap = pages / 2u + 1u;
+    m.ring = malloc(m.ring_cap * sizeof *m.ring);
+    if (m.pg == NULL || m.map == NULL || m.obj_stamp == NULL || m.use1 == NULL || m.use2 == NULL || m.uses == NULL || m.ghost == NULL ||
+        m.ring == NULL) {
+        sim_free(&m);
+        fprintf(stderr, ME ": out of memory for the simulator\n");
+        return CLI_FAILED;
+    }
+    for (uint32_t i = 0; i < s->nchunks; i++) {
+        m.map[i] = EV_NEVER;
+    }
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < s->part_count; k++) {
+        m.first[k] = at;
+        m.count[k] = s->part_pages[k];
+        m.next_free[k] = at;
+        at += s->part_pages[k];
+    }
+    for (uint32_t i = 0; i < s->pin_count; i++) { /* frame 1: the pinned chunks, in id order */
+        uint32_t pgi = m.next_free[s->pin_part]++;
+        m.pg[pgi] = (sim_page){s->pin_list[i], 0, 1, ++m.clock, 0, 0, 0, 0, 1};
+        m.map[s->pin_list[i]] = pgi;
+    }
+    size_t i = 0;
+    for (uint32_t f = 0; f < s->frames; f++) {
+        const uint32_t frame = f + 2u;
+        const uint32_t safe = frame > fif ? frame - fif : 0;
+        for (; i < s->frame_end[f]; i++) {
+            const ev_req *e = &s->r[i];
+            const uint32_t k = e->part;
+            if (m.map[e->chunk] != EV_NEVER) {
+                out->hits++;
+                sim_use(&m, &m.pg[m.map[e->chunk]], e, frame, 0);
+                continue;
+            }
+            uint32_t v = EV_NEVER;
+            if (m.next_free[k] < m.first[k] + m.count[k]) {
+                v = m.next_free[k]++;
+            } else {
+                int prefer_a1in = m.a1in[k] * 100u > (uint64_t)m.count[k] * def->param;
+                for (uint32_t j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
+                    const sim_page *p = &m.pg[j];
+                    if (p->pinned || p->last_frame > safe) {
+                        continue;
+                    }
+                    if (v == EV_NEVER || sim_before(&m, p, &m.pg[v], prefer_a1in)) {
+                        v = j;
+                    }
+                }
+                if (v == EV_NEVER) {
+                    out->busy++;
+                    continue;
+                }
+                sim_page *old = &m.pg[v];
+                m.map[old->chunk] = EV_NEVER;
+                if (def->policy == SIM_2Q && old->queue == 0) {
+                    m.a1in[k]--;
+                    ghost_add(&m, old->chunk);
+                }
+            }
+            out->loads++;
+            sim_page *p = &m.pg[v];
+            memset(p, 0, sizeof *p);
+            p->chunk = e->chunk;
+            p->object = e->object;
+            p->lod = e->lod;
+            p->queue = 0;
+            if (def->policy == SIM_2Q) {
+                if (m.ghost[e->chunk]) {
+                    p->queue = 1; /* the ghost stays in the ring until it ages out; it is no longer counted */
+                    m.ghost[e->chunk] = 0;
+                } else {
+                    m.a1in[k]++;
+                }
+            }
+            m.map[e->chunk] = v;
+            sim_use(&m, p, e, frame, 1);
+        }
+    }
+    sim_free(&m);
+    return CLI_OK;
+}
+
+/* --- the real stream ---------------------------------------------------------------------- */
+
+/* Streams the workload as `sluice run` does (its context, the host backend,
+ * no output files) under prof with the given policy; the stream's counters
+ * into out. */
+static int stream_policy(const run_opts *base, const slc_profile *prof, uint32_t policy, ev_result *out)
+{
+    slc_profile p = *prof;
+    p.eviction = policy;
+    run_opts o = *base;
+    o.profile = &p;
+    o.backend = "host";
+    run *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        return CLI_FAILED;
+    }
+    int rc = run_open(r, &o, NULL, ME);
+    for (uint32_t f = 0; rc == CLI_OK && run_has_frame(r, f); f++) {
+        rc = run_frame(r, f);
+    }
+    if (rc == CLI_OK) {
+        slc_stream_stats st;
+        slc_stream_get_stats(r->s, &st);
+        out->has_stream = 1;
+        out->stream_loads = st.loads_started;
+        out->stream_hits = st.hits;
+        out->stream_deferred = st.deferred;
+        out->stream_fallbacks = st.fallbacks;
+    }
+    run_close(r);
+    free(r);
+    return rc;
+}
+
+/* --- the command -------------------------------------------------------------------------- */
+
+static const char *const pool_names[] = {"lru", "priority"};
+
+static void print_text(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n)
+{
+    printf("bench evict: %s over %s, profile %s: %u frames, %zu chunk requests, %u pages (%u pinned), "
+           "%u frames in flight\n",
+           c->wl.describe, c->pack_name, c->prof.name, s->frames, s->n, c->prof.page_count, s->pin_count,
+           c->prof.frames_in_flight);
+    if (s->refused > 0) {
+        printf("  %" PRIu64 " requests refused by the queue (queue_capacity %u), left out as the stream would\n",
+               s->refused, c->prof.queue_capacity);
+    }
+    printf("  %" PRIu64 " distinct chunks: the loads no policy avoids\n", s->distinct);
+    printf("  %-16s %10s %10s %8s %9s %14s\n", "policy", "loads", "hits", "busy", "x OPT", "stream loads");
+    for (size_t i = 0; i < n; i++) {
+        char stream[32] = "-";
+        if (res[i].has_stream) {
+            snprintf(stream, sizeof stream, "%" PRIu64, res[i].stream_loads);
+        }
+        double ratio = res[0].loads ? (double)res[i].loads / (double)res[0].loads : 0.0;
+        printf("  %-16s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %9.3f %14s\n", res[i].name, res[i].loads, res[i].hits,
+               res[i].busy, ratio, stream);
+    }
+}
+
+static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n)
+{
+    printf("{\"pack\": ");
+    esc_json(stdout, c->pack_name);
+    printf(", \"profile\": ");
+    esc_json(stdout, c->prof.name);
+    printf(", \"workload\": ");
+    esc_json(stdout, c->wl.describe);
+    printf(", \"frames\": %u, \"requests\": %zu, \"refused\": %" PRIu64 ", \"distinct\": %" PRIu64 ", \"pages\": %u, \"pinned\": %u, "
+           "\"frames_in_flight\": %u, \"policies\": [",
+           s->frames, s->n, s->refused, s->distinct, c->prof.page_count, s->pin_count, c->prof.frames_in_flight);
+    for (size_t i = 0; i < n; i++) {
+        double ratio = res[0].loads ? (double)res[i].loads / (double)res[0].loads : 0.0;
+        printf("%s{\"name\": ", i ? ", " : "");
+        esc_json(stdout, res[i].name);
+        printf(", \"kind\": ");
+        esc_json(stdout, res[i].kind);
+        printf(", \"loads\": %" PRIu64 ", \"hits\": %" PRIu64 ", \"busy\": %" PRIu64 ", \"ratio\": %.4f", res[i].loads,
+               res[i].hits, res[i].busy, ratio);
+        if (res[i].has_stream) {
+            printf(", \"stream\": {\"loads\": %" PRIu64 ", \"hits\": %" PRIu64 ", \"deferred\": %" PRIu64
+                   ", \"fallbacks\": %" PRIu64 "}",
+                   res[i].stream_loads, res[i].stream_hits, res[i].stream_deferred, res[i].stream_fallbacks);
+        }
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* Options of run this command has no use for (outputs, backends, timing). */
+static int run_option_kept(const char *name)
+{
+    static const char *const dropped[] = {"--save-trace", "--backend", "--mmap", "--frame-budget-us",
+                                          "--allow-load-failures", "--validate", "--svg", "--chrome-trace",
+                                          "--evict-log"};
+    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++) {
+        if (strcmp(name, dropped[i]) == 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int bench_evict(int argc, char **argv)
+{
+    run_args a;
+    cli_opt all[RUN_ARGS_MAX], table[RUN_ARGS_MAX + 1];
+    size_t n = run_args_table(&a, all, RUN_ARGS_MAX), count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (run_option_kept(all[i].name)) {
+            table[count++] = all[i];
+        }
+    }
+    int no_stream = 0;
+    table[count++] = (cli_opt){.name = "--no-stream", .kind = CLI_OPT_FLAG, .dest = &no_stream,
+                               .help = "only the replays: do not also stream with each pool policy"};
+    size_t operands = 0;
+    const cli_args spec = {.me = ME, .opts = table, .count = count,
+                           .operands = &a.o.pack_path, .max_operands = 1, .operand_count = &operands,
+                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
+                           .usage = EV_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    int rc = cli_args_parse(&spec, argc, argv);
+    if (rc == CLI_ARGS_HELP) {
+        fputs(usage_text, stdout);
+        cli_args_print_options(stdout, &spec);
+        fputs(usage_tail, stdout);
+        return CLI_OK;
+    }
+    if (rc != CLI_OK || (rc = run_args_finish(&a, ME, EV_USAGE)) != CLI_OK) {
+        return rc;
+    }
+    ev_src c;
+    ev_seq s;
+    memset(&c, 0, sizeof c);
+    memset(&s, 0, sizeof s);
+    rc = src_open(&c, &a.o);
+    if (rc == CLI_OK) {
+        rc = seq_layout(&s, &c);
+    }
+    if (rc == CLI_OK) {
+        rc = seq_record(&s, &c);
+    }
+    ev_result res[2 + SIM_DEFS + 1];
+    memset(res, 0, sizeof res);
+    size_t nres = 0;
+    if (rc == CLI_OK) {
+        res[nres] = (ev_result){.name = "opt", .kind = "optimum"};
+        rc = replay_opt(&s, c.prof.frames_in_flight, &res[nres++]);
+    }
+    for (uint32_t p = 0; rc == CLI_OK && p < 2; p++) {
+        res[nres] = (ev_result){.name = pool_names[p], .kind = "pool"};
+        rc = replay_pool(&s, &c.prof, p, &res[nres]);
+        if (rc == CLI_OK && !no_stream) {
+            rc = stream_policy(&a.o, &c.prof, p, &res[nres]);
+        }
+        nres++;
+    }
+    for (size_t d = 0; rc == CLI_OK && d < SIM_DEFS; d++) {
+        res[nres] = (ev_result){.name = sim_defs[d].name, .kind = "simulated"};
+        rc = replay_sim(&s, &c.prof, &sim_defs[d], &res[nres++]);
+    }
+    if (rc == CLI_OK && (res[3].loads != res[1].loads || res[4].loads != res[2].loads)) {
+        fprintf(stderr, ME ": the simulator disagrees with the pool: lru %" PRIu64 " against %" PRIu64
+                        ", priority %" PRIu64 " against %" PRIu64 "\n",
+                res[3].loads, res[1].loads, res[4].loads, res[2].loads);
+        rc = CLI_FAILED;
+    }
+    if (rc == CLI_OK) {
+        if (a.o.json) {
+            print_json(&c, &s, res, nres);
+        } else {
+            print_text(&c, &s, res, nres);
+        }
+    }
+    seq_free(&s);
+    src_close(&c);
+    return rc;
+}
