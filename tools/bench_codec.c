@@ -80,6 +80,8 @@ typedef struct anchor {
     uint64_t lz4;      /* those bytes after lz4 -9 (a frame, as the lz4 tool writes it) */
     uint64_t file;     /* the .gltf and the .bin */
     uint64_t other;    /* bytes of the .bin's other views (animations, skins, morph targets, images) */
+    uint64_t triangles; /* of every primitive of its meshes, each mesh once */
+    int morph_shared;  /* a counted view also holds a morph target's accessor (gltfpack packs them together) */
     char why[256];     /* !ok: what failed */
 } anchor;
 
@@ -98,6 +100,7 @@ typedef struct model {
     int skipped;
     char why[512];
     uint64_t triangles, vertices;
+    uint32_t meshes_deduplicated; /* meshes identical to an earlier one, stored once by the packer */
     codec_result codec[CODECS];
     double memcpy_gbps;
     anchor anchors[ANCHORS];
@@ -271,6 +274,7 @@ static int build_packs(model *m)
         r->decoded = st.bytes_raw;
         r->chunks = st.chunks;
         m->triangles = st.triangles_lod0;
+        m->meshes_deduplicated = st.meshes_deduplicated;
     }
     return rc;
 }
@@ -424,9 +428,42 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
                 }
             }
             snprintf(what, sizeof what, "meshes[%d].primitives[%d].indices", mi, pi);
-            if (mark_view(accessors, cJSON_GetObjectItemCaseSensitive(p, "indices"), used, nviews, what, why, cap) !=
-                0) {
+            const cJSON *ind = cJSON_GetObjectItemCaseSensitive(p, "indices");
+            if (mark_view(accessors, ind, used, nviews, what, why, cap) != 0) {
                 goto out;
+            }
+            double count = js_count(cJSON_GetArrayItem(accessors, ind != NULL ? (int)ind->valuedouble : -1), "count", 0);
+            if (count < 0) {
+                snprintf(why, cap, "out.gltf: accessors[%d].count: not a count", (int)ind->valuedouble);
+                goto out;
+            }
+            a->triangles += (uint64_t)count / 3;
+        }
+    }
+    /* Morph targets' views (2 marks a view that only they read). */
+    mi = 0;
+    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
+        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
+        int pi = 0;
+        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
+            const cJSON *targets = cJSON_GetObjectItemCaseSensitive(p, "targets");
+            int ti = 0;
+            for (const cJSON *t = cJSON_IsArray(targets) ? targets->child : NULL; t != NULL; t = t->next, ti++) {
+                for (const cJSON *v = t->child; v != NULL; v = v->next) {
+                    unsigned char *seen = calloc((size_t)nviews + 1, 1);
+                    cli_need(ME, seen != NULL, "out of memory");
+                    char what[128];
+                    snprintf(what, sizeof what, "meshes[%d].primitives[%d].targets[%d].%s", mi, pi, ti,
+                             v->string != NULL ? v->string : "?");
+                    int bad = mark_view(accessors, v, seen, nviews, what, why, cap);
+                    for (int k = 0; k < nviews && bad == 0; k++) {
+                        a->morph_shared |= seen[k] && used[k] == 1;
+                    }
+                    free(seen);
+                    if (bad != 0) {
+                        goto out;
+                    }
+                }
             }
         }
     }
@@ -708,6 +745,16 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
             }
             if (!m->anchors[w].ok) {
                 printf("%s %s: %s\n", m->name, w == A_DEFAULT ? "anchor" : "anchor16", m->anchors[w].why);
+            } else if (w == A_DEFAULT && m->anchors[w].triangles != m->triangles) {
+                printf("%s anchor: gltfpack keeps %llu triangles, the pack %llu (%u meshes identical to\n"
+                       "  an earlier one, which the packer stores once)\n",
+                       m->name, (unsigned long long)m->anchors[w].triangles, (unsigned long long)m->triangles,
+                       m->meshes_deduplicated);
+            }
+            if (m->anchors[w].ok && m->anchors[w].morph_shared) {
+                printf("%s %s: its geometry views also hold the morph targets (gltfpack stores a target's\n"
+                       "  attribute in its base attribute's view): the anchor's bytes include them\n",
+                       m->name, w == A_DEFAULT ? "anchor" : "anchor16");
             }
         }
         if (m->skipped) {
@@ -813,6 +860,8 @@ static void print_json(const model *ms, size_t n, int reps, int anchors_on)
             json_u64_or_null("lz4_bytes", a->ok, a->lz4, ", ");
             json_u64_or_null("file_bytes", a->ok, a->file, ", ");
             json_u64_or_null("other_bytes", a->ok, a->other, ", ");
+            json_u64_or_null("triangles", a->ok, a->triangles, ", ");
+            printf("\"includes_morph_targets\": %s, ", a->ok && a->morph_shared ? "true" : "false");
             if (a->ok) {
                 printf("\"auto_vs_anchor\": %.4f, \"error\": null}", ratio_to_anchor(m, w));
             } else {
