@@ -12,6 +12,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "codec_meshopt.h"
 #include "internal.h"
 
 #define HEADER_SIZE ((uint32_t)sizeof(slc_pack_header))
@@ -200,6 +201,47 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
     return SLC_OK;
 }
 
+static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
+
+static int is_meshopt(uint32_t codec)
+{
+    return codec == SLC_PACK_CODEC_MESHOPT || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+}
+
+/* Scratch a chunk's load needs: its stored bytes when they are read (not
+ * mapped) and need decoding; for meshopt-lz4 the meshopt stream LZ4 gives
+ * (at most decoded_size bytes); for both meshopt codecs one cluster's
+ * 16-bit indices. */
+static size_t chunk_scratch(const slc_pack_chunk *c, int mapped)
+{
+    size_t need = 0;
+    if (c->codec != SLC_PACK_CODEC_STORED && !mapped) {
+        need = c->codec == SLC_PACK_CODEC_LZ4 ? c->stored_size : (size_t)slc__align_up(c->stored_size, 16);
+    }
+    if (c->codec == SLC_PACK_CODEC_MESHOPT_LZ4) {
+        need += (size_t)slc__align_up(c->decoded_size, 16);
+    }
+    if (is_meshopt(c->codec)) {
+        need += SLC__MESHOPT_SCRATCH;
+    }
+    return need;
+}
+
+/* Whether stored_size bytes can hold the chunk under its codec
+ * (docs/pack-format.md, chunk table). */
+static int stored_size_ok(const slc_pack_chunk *c)
+{
+    switch (c->codec) {
+    case SLC_PACK_CODEC_STORED:
+        return c->stored_size == c->decoded_size;
+    case SLC_PACK_CODEC_MESHOPT:
+        return c->stored_size <= c->decoded_size &&
+               c->stored_size >= sizeof(slc_pack_chunk_header) + (uint64_t)c->cluster_count * sizeof(slc_pack_cluster);
+    default: /* one LZ4 block */
+        return c->stored_size != 0 && c->stored_size <= (uint32_t)LZ4_COMPRESSBOUND(c->decoded_size);
+    }
+}
+
 static int name_ok(const slc_pack *p, uint32_t name)
 {
     return name == SLC_PACK_NO_NAME || name < p->header.string_size;
@@ -226,8 +268,13 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
     size_t scratch = 0;
     for (uint32_t i = 0; i < h->chunk_count; i++) {
         const slc_pack_chunk *c = &p->chunks[i];
-        if (c->codec != SLC_PACK_CODEC_STORED && c->codec != SLC_PACK_CODEC_LZ4) {
+        if (c->codec >= SLC_PACK_CODEC_COUNT) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: codec %u is unknown", i, c->codec);
+        }
+        if (!SLC_CODEC_MESHOPT && is_meshopt(c->codec)) {
+            return pack_fail(p, SLC_E_PACK_VERSION,
+                             "chunk %u: codec %u (%s) is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)", i,
+                             c->codec, codec_names[c->codec]);
         }
         if (c->decoded_size > h->page_size) {
             return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %u-byte page", i,
@@ -236,11 +283,9 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
         if (c->decoded_size == 0) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: decodes to 0 bytes", i);
         }
-        if (c->codec == SLC_PACK_CODEC_STORED ? c->stored_size != c->decoded_size
-                                               : (c->stored_size == 0 ||
-                                                  c->stored_size > (uint32_t)LZ4_COMPRESSBOUND(c->decoded_size))) {
-            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u",
-                        i, c->stored_size, c->decoded_size, c->codec);
+        if (!stored_size_ok(c)) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u (%s)",
+                        i, c->stored_size, c->decoded_size, c->codec, codec_names[c->codec]);
         }
         if (c->offset < HEADER_SIZE || c->offset > h->file_size || c->stored_size > h->file_size - c->offset) {
             return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file", i,
@@ -250,11 +295,10 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: first object %u does not exist (%u objects)", i,
                         c->first_object, h->object_count);
         }
-        if (c->codec == SLC_PACK_CODEC_LZ4 && c->stored_size > scratch) {
-            scratch = c->stored_size;
-        }
+        size_t need = chunk_scratch(c, p->io.mapped != NULL);
+        scratch = need > scratch ? need : scratch;
     }
-    p->scratch_size = p->io.mapped != NULL ? 0 : scratch;
+    p->scratch_size = scratch;
     for (uint32_t i = 0; i < h->object_count; i++) {
         const slc_pack_object *o = &p->objects[i];
         if (!name_ok(p, o->name)) {
@@ -510,7 +554,35 @@ typedef struct chunk_decode {
     void *page;
     uint64_t sum;
     int got;
+    const slc_pack *p;
+    unsigned char *work;       /* scratch past the stored bytes: the meshopt codecs' */
+    slc__meshopt_error merr;   /* what a meshopt stream failed */
 } chunk_decode;
+
+/* The meshopt codecs: codec 3's LZ4 block into scratch first, then the
+ * meshopt stream into the page (codec_meshopt.c). */
+static slc_status decode_meshopt(chunk_decode *d)
+{
+#if SLC_CODEC_MESHOPT
+    const slc_pack_chunk *c = d->c;
+    const unsigned char *stream = d->src;
+    size_t size = c->stored_size;
+    unsigned char *work = d->work;
+    if (c->codec == SLC_PACK_CODEC_MESHOPT_LZ4) {
+        d->got = LZ4_decompress_safe((const char *)d->src, (char *)work, (int)c->stored_size, (int)c->decoded_size);
+        if (d->got < 0) {
+            return SLC_E_PACK_CORRUPT;
+        }
+        stream = work;
+        size = (size_t)d->got;
+        work += slc__align_up(c->decoded_size, 16);
+    }
+    return slc__meshopt_decode(stream, size, d->page, c, d->p->objects, d->p->header.object_count, work, &d->merr);
+#else
+    (void)d;
+    return SLC_E_PACK_VERSION; /* refused at open */
+#endif
+}
 
 static slc_status decode_chunk(void *ctx)
 {
@@ -524,6 +596,9 @@ static slc_status decode_chunk(void *ctx)
             memcpy(d->page, d->src, d->c->stored_size);
         }
         return SLC_OK;
+    }
+    if (is_meshopt(d->c->codec)) {
+        return decode_meshopt(d);
     }
     /* The decoder may use all of its capacity as working room, so the
      * capacity is the record's decoded size: nothing past it is touched, and
@@ -544,8 +619,14 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
                     c->decoded_size, page_size);
     }
     const unsigned char *src;
+    unsigned char *work = scratch;
     char what[32];
     slc__fmt(what, sizeof what, "chunk %u", chunk);
+    size_t need = chunk_scratch(c, p->io.mapped != NULL);
+    if (is_meshopt(c->codec) && (scratch == NULL || scratch_size < need)) {
+        return pack_fail(p, SLC_E_CAPACITY, "chunk %u: its %s decode needs %zu bytes of scratch, %zu given", chunk,
+                         codec_names[c->codec], need, scratch == NULL ? (size_t)0 : scratch_size);
+    }
     if (p->io.mapped != NULL) {
         src = p->io.mapped + c->offset;
     } else if (c->codec == SLC_PACK_CODEC_STORED) {
@@ -564,8 +645,9 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
             return s;
         }
         src = scratch;
+        work += slc__align_up(c->stored_size, 16);
     }
-    chunk_decode d = {c, src, page, 0, 0};
+    chunk_decode d = {c, src, page, 0, 0, p, work, {0}};
     slc_status ds = run_guarded(&p->io, decode_chunk, &d);
     if (ds == SLC_E_IO) {
         return pack_fail(p, SLC_E_IO,
@@ -586,6 +668,14 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
                          "chunk %u: LZ4 rejects its %u stored bytes (error %d): corrupt, or longer than the %u bytes "
                          "its record says",
                          chunk, c->stored_size, got, c->decoded_size);
+    }
+    if (is_meshopt(c->codec)) {
+        if (ds != SLC_OK) {
+            char why[200];
+            slc__meshopt_describe(&d.merr, why, sizeof why);
+            return pack_fail(p, ds, "chunk %u: %s", chunk, why);
+        }
+        return SLC_OK;
     }
     if ((uint32_t)got != c->decoded_size) {
         return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk, got,

@@ -1,4 +1,4 @@
-/* sluice: the on-disk layout of a pack, version 1.0.
+/* sluice: the on-disk layout of a pack, version 1.1.
  *
  * docs/pack-format.md is the specification; this header states the same
  * layout as C structs for the reader (runtime/src/pack.c) and the writer
@@ -25,7 +25,10 @@ extern "C" {
  * only adds meaning to reserved fields and optional feature bits, so a
  * reader of the same major version reads it. */
 #define SLC_PACK_VERSION_MAJOR 1u
-#define SLC_PACK_VERSION_MINOR 0u
+#define SLC_PACK_VERSION_MINOR 1u
+/* The reference writer writes a pack whose chunks all use the codecs of
+ * 1.0 (stored, LZ4) as 1.0, so readers of 1.0 read it; one meshopt chunk
+ * makes it 1.1. */
 
 /* Every section (tables and chunk payloads) starts on this boundary. */
 #define SLC_PACK_ALIGN 8u
@@ -41,6 +44,30 @@ extern "C" {
 /* Codecs of a chunk's stored bytes. */
 #define SLC_PACK_CODEC_STORED 0u /* the stored bytes are the decoded bytes */
 #define SLC_PACK_CODEC_LZ4 1u    /* one LZ4 block (LZ4_decompress_safe) */
+/* Since 1.1: a meshopt stream (below): the chunk header and cluster records
+ * as decoded, then per cluster its vertices through meshoptimizer's vertex
+ * codec and its triangles through its index codec. */
+#define SLC_PACK_CODEC_MESHOPT 2u
+/* Since 1.1: one LZ4 block that decodes to a meshopt stream of at most
+ * decoded_size bytes. */
+#define SLC_PACK_CODEC_MESHOPT_LZ4 3u
+#define SLC_PACK_CODEC_COUNT 4u
+
+/* The meshopt stream (docs/pack-format.md, "Meshopt stream"): after the
+ * chunk header and its cluster_count cluster records, copied as they are,
+ * each cluster in order has this 4-byte prefix, then vertex_bytes of
+ * meshopt_encodeVertexBuffer output (format version 0) for its vertices at
+ * the object's stride, then index_bytes of meshopt_encodeIndexBuffer output
+ * (format version 1) for its triangle_count x 3 indices. */
+typedef struct slc_pack_meshopt_cluster {
+    uint16_t vertex_bytes; /* 0 */
+    uint16_t index_bytes;  /* 2 */
+} slc_pack_meshopt_cluster;
+
+/* The most triangles of one cluster in a meshopt chunk (meshoptimizer's
+ * meshlet limit): the reader narrows a cluster's 16-bit indices in a scratch
+ * of this many triangles. */
+#define SLC_PACK_MESHOPT_MAX_TRIANGLES 512u
 
 /* Bits of slc_pack_chunk.flags. */
 #define SLC_PACK_CHUNK_COARSEST 1u /* holds only clusters of objects' coarsest LODs */
@@ -202,6 +229,7 @@ SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_instance, matrix) == 8, "instance layo
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16 bytes");
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
 SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_cluster, sphere) == 16, "cluster layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_meshopt_cluster) == 4, "meshopt cluster prefix is 4 bytes");
 SLC_PACK_LAYOUT_ASSERT_((SLC_PACK_ALIGN & (SLC_PACK_ALIGN - 1)) == 0, "alignment is a power of two");
 #undef SLC_PACK_LAYOUT_ASSERT_
 
