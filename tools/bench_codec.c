@@ -746,10 +746,13 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
             if (!m->anchors[w].ok) {
                 printf("%s %s: %s\n", m->name, w == A_DEFAULT ? "anchor" : "anchor16", m->anchors[w].why);
             } else if (w == A_DEFAULT && m->anchors[w].triangles != m->triangles) {
-                printf("%s anchor: gltfpack keeps %llu triangles, the pack %llu (%u meshes identical to\n"
-                       "  an earlier one, which the packer stores once)\n",
-                       m->name, (unsigned long long)m->anchors[w].triangles, (unsigned long long)m->triangles,
-                       m->meshes_deduplicated);
+                printf("%s anchor: gltfpack keeps %llu triangles, the pack %llu", m->name,
+                       (unsigned long long)m->anchors[w].triangles, (unsigned long long)m->triangles);
+                if (m->meshes_deduplicated > 0) {
+                    printf(" (%u meshes identical to an\n  earlier one, which the packer stores once)",
+                           m->meshes_deduplicated);
+                }
+                printf("\n");
             }
             if (m->anchors[w].ok && m->anchors[w].morph_shared) {
                 printf("%s %s: its geometry views also hold the morph targets (gltfpack stores a target's\n"
