@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package that building and testing sluice needs (the
 # tests render `sluice run --svg` with librsvg2-bin's rsvg-convert; `sluice
-# render` writes PNG through libpng, so the tools need libpng-dev), and
+# render` writes PNG through libpng, so the tools need libpng-dev; `sluice
+# bench codec` measures against gltfpack -cc followed by the lz4 tool), and
 # nothing when they are already there (idempotent). Run as root on Debian 12.
 #
 #   scripts/deps.sh            native build, sanitizers, tools
@@ -12,7 +13,8 @@ native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
         cppcheck clang-tidy valgrind qemu-user python3
         libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc
-        librsvg2-bin libpng-dev)
+        librsvg2-bin libpng-dev
+        gltfpack lz4)
 # The cross builds run the Vulkan tests too, on lavapipe under qemu: the
 # loader, lavapipe and the validation layer of each architecture (volk is
 # Architecture: all, glslc runs on the host).
