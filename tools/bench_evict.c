@@ -133,9 +133,11 @@ static int seq_push(ev_seq *s, const ev_req *q)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 4096;
+        if (cap >= EV_NEVER) { /* entries are indexed by uint32_t */
+            return -1;
+        }
         ev_req *r = realloc(s->r, cap * sizeof *r);
-        if (r == NULL || cap >= EV_NEVER) {
-            free(r == s->r ? NULL : r);
+        if (r == NULL) {
             return -1;
         }
         s->r = r;
@@ -378,7 +380,7 @@ static int seq_record(ev_seq *s, ev_src *c)
         size_t first = s->n;
         uint32_t objreqs = 0, distinct = 0;
         trace_req q;
-        int k;
+        int k = 0;
         while (rc == CLI_OK && (k = workload_next(&c->wl, f, &q)) == 1) {
             uint32_t part = 0;
             if ((rc = req_partition(c, &q, &part)) != CLI_OK) {
@@ -428,8 +430,10 @@ static int seq_record(ev_seq *s, ev_src *c)
         if (rc == CLI_OK && k < 0) {
             rc = c->wl.rc;
         }
-        if (rc == CLI_OK) {
+        if (rc == CLI_OK && s->n > first) {
             qsort(s->r + first, s->n - first, sizeof *s->r, cmp_req);
+        }
+        if (rc == CLI_OK) {
             if (seq_end_frame(s) != 0) {
                 fprintf(stderr, ME ": out of memory for the request sequence\n");
                 rc = CLI_FAILED;
@@ -498,7 +502,7 @@ static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy
         if ((st = slc_pool_begin_frame(p.pool, NULL)) != SLC_OK) {
             break;
         }
-        for (; st == SLC_OK && i < s->frame_end[f]; i++) {
+        for (; st == SLC_OK && s->r != NULL && i < s->frame_end[f]; i++) {
             const ev_req *e = &s->r[i];
             slc_page_info info;
             if (slc_pool_lookup(p.pool, (slc_chunk_id){e->chunk}, &info) == SLC_OK) {
@@ -610,7 +614,7 @@ static int replay_opt(const ev_seq *s, uint32_t fif, ev_result *out)
     size_t i = 0;
     for (uint32_t f = 0; ok && f < s->frames; f++) {
         const uint32_t frame = f + 2u; /* frame 1 holds the pinned chunks */
-        for (; i < s->frame_end[f]; i++) {
+        for (; s->r != NULL && i < s->frame_end[f]; i++) {
             const ev_req *e = &s->r[i];
             const uint32_t c = e->chunk, k = e->part;
             if (resident[c]) {
@@ -673,6 +677,7 @@ typedef enum sim_policy {
     SIM_OBJECT,   /* LRU by the last use of the chunk's (first) object, then the page's own */
     SIM_LRU2,     /* LRU-2: the oldest second-to-last use (history kept past eviction), then LRU */
     SIM_2Q,       /* full 2Q: A1in FIFO of param% of the pages, A1out ghosts of half, Am LRU */
+    SIM_MRU,      /* the most recently used safe page first (loop-resistant, for reference) */
     SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
     SIM_FREQ_RES, /* the same, the count restarting at each load */
     SIM_COUNT
@@ -688,6 +693,7 @@ static const sim_def sim_defs[] = {
     {"sim-lru", SIM_LRU, 0},           {"sim-priority", SIM_PRIORITY, 0}, {"sim-lod-lru-2", SIM_LOD_LRU, 2},
     {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
     {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
+    {"sim-mru", SIM_MRU, 0},
     {"sim-freq-4", SIM_FREQ, 4},       {"sim-freq-16", SIM_FREQ, 16},   {"sim-freq-64", SIM_FREQ, 64},
     {"sim-freqres-4", SIM_FREQ_RES, 4}, {"sim-freqres-16", SIM_FREQ_RES, 16}, {"sim-freqres-64", SIM_FREQ_RES, 64},
 };
@@ -765,6 +771,8 @@ static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int pr
         uint64_t y = (uint64_t)b->last_frame + (uint64_t)m->def->param * ev_log2(cb);
         return x != y ? x < y : a->stamp < b->stamp;
     }
+    case SIM_MRU:
+        return a->stamp > b->stamp;
     case SIM_LRU:
     case SIM_COUNT:
         break;
@@ -854,7 +862,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     for (uint32_t f = 0; f < s->frames; f++) {
         const uint32_t frame = f + 2u;
         const uint32_t safe = frame > fif ? frame - fif : 0;
-        for (; i < s->frame_end[f]; i++) {
+        for (; s->r != NULL && i < s->frame_end[f]; i++) {
             const ev_req *e = &s->r[i];
             const uint32_t k = e->part;
             if (m.map[e->chunk] != EV_NEVER) {
@@ -866,7 +874,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
             if (m.next_free[k] < m.first[k] + m.count[k]) {
                 v = m.next_free[k]++;
             } else {
-                int prefer_a1in = m.a1in[k] * 100u > (uint64_t)m.count[k] * def->param;
+                int prefer_a1in = (uint64_t)m.a1in[k] * 100u > (uint64_t)m.count[k] * def->param;
                 for (uint32_t j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
                     const sim_page *p = &m.pg[j];
                     if (p->pinned || p->last_frame > safe) {
