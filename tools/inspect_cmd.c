@@ -83,7 +83,7 @@ int cmd_inspect(int argc, char **argv)
     }
     const slc_pack *p = cp.pack;
     const slc_pack_header *h = slc_pack_get_header(p);
-    tally all = {0}, stored = {0}, lz4 = {0}, coarsest = {0}, level[256];
+    tally all = {0}, codecs[SLC_PACK_CODEC_COUNT] = {{0}}, coarsest = {0}, level[256];
     memset(level, 0, sizeof level);
     uint64_t unique_payloads = 0;
     int max_level = -1;
@@ -91,7 +91,7 @@ int cmd_inspect(int argc, char **argv)
     for (uint32_t i = 0; i < h->chunk_count; i++) {
         const slc_pack_chunk *c = slc_pack_get_chunk(p, (slc_chunk_id){i});
         add(&all, c);
-        add(c->codec == SLC_PACK_CODEC_STORED ? &stored : &lz4, c);
+        add(&codecs[c->codec], c); /* the reader refused any other codec */
         if (c->flags & SLC_PACK_CHUNK_COARSEST) {
             add(&coarsest, c);
         }
@@ -142,8 +142,10 @@ int cmd_inspect(int argc, char **argv)
         printf(" \"triangles_lod0\": %" PRIu64 ", \"triangles_all_lods\": %" PRIu64 ", \"clusters\": %" PRIu64
                ", \"decoded_bytes\": %" PRIu64 ", \"stored_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"page_fill\": %.4f,\n",
                tri0, lod_triangles, all.clusters, all.decoded, all.stored, ratio(&all), fill);
-        printf(" \"codecs\": {\"stored\": %" PRIu64 ", \"lz4\": %" PRIu64 "}, \"coarsest_chunks\": %" PRIu64 ",\n",
-               stored.chunks, lz4.chunks, coarsest.chunks);
+        printf(" \"codecs\": {\"stored\": %" PRIu64 ", \"lz4\": %" PRIu64 ", \"meshopt\": %" PRIu64
+               ", \"meshopt-lz4\": %" PRIu64 "}, \"coarsest_chunks\": %" PRIu64 ",\n",
+               codecs[SLC_PACK_CODEC_STORED].chunks, codecs[SLC_PACK_CODEC_LZ4].chunks,
+               codecs[SLC_PACK_CODEC_MESHOPT].chunks, codecs[SLC_PACK_CODEC_MESHOPT_LZ4].chunks, coarsest.chunks);
         printf(" \"levels\": [");
         for (int l = 0; l <= max_level; l++) {
             printf("%s{\"lod\": %d, \"chunks\": %" PRIu64 ", \"clusters\": %" PRIu64 ", \"triangles\": %" PRIu64
@@ -172,7 +174,12 @@ int cmd_inspect(int argc, char **argv)
         const struct {
             const char *name;
             const tally *t;
-        } rows[] = {{"all", &all}, {"stored", &stored}, {"lz4", &lz4}, {"coarsest", &coarsest}};
+        } rows[] = {{"all", &all},
+                    {"stored", &codecs[SLC_PACK_CODEC_STORED]},
+                    {"lz4", &codecs[SLC_PACK_CODEC_LZ4]},
+                    {"meshopt", &codecs[SLC_PACK_CODEC_MESHOPT]},
+                    {"meshopt-lz4", &codecs[SLC_PACK_CODEC_MESHOPT_LZ4]},
+                    {"coarsest", &coarsest}};
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             const tally *t = rows[r].t;
             printf("%-12s %8" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 " %14" PRIu64 " %7.3f\n", rows[r].name,

@@ -286,7 +286,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0;
-    int size_given = 0, seed_given = 0, quantize = 0;
+    int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
     char lods_bad[64];
@@ -299,6 +299,11 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         {.name = "--page-size", .kind = CLI_OPT_SIZE, .dest = &page_size, .min = 1, .max = UINT32_MAX,
          .bad = "{opt} '{value}' is not a size in bytes", .arg = "SIZE",
          .help = "bytes of a page, a power of two from 4 KiB to 64 MiB (64 KiB)"},
+        {.name = "--codec", .kind = CLI_OPT_ENUM, .dest = &codec, .choices = pk_codec_names,
+         .bad = "{opt} '{value}': expected auto, stored, lz4, meshopt or meshopt-lz4", .arg = "C",
+         .help = "how chunks are stored: auto (default: per chunk the smallest\n"
+                 "of the others, meshopt ones only when 5% smaller), stored,\n"
+                 "lz4, meshopt (vertex and index codecs) or meshopt-lz4"},
         {.name = "--lz4-level", .kind = CLI_OPT_U64, .dest = &lz4_level, .min = 1, .max = 1000,
          .bad = "{opt} '{value}' is not a level from 1 to 12", .arg = "N", .help = "LZ4 HC level 1..12 (9)"},
         {.name = "--quantize", .kind = CLI_OPT_FLAG, .dest = &quantize,
@@ -341,6 +346,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     opt.quantize = quantize;
     opt.page_size = (uint32_t)page_size;
     opt.lz4_level = (int)lz4_level;
+    opt.codec = (pk_codec)codec;
     opt.max_lods = (uint32_t)max_lods;
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {
         fprintf(stderr, "%s", in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n"

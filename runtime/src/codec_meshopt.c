@@ -47,21 +47,6 @@ static slc_status fail(slc__meshopt_error *err, slc__meshopt_check check, uint32
     return SLC_E_PACK_CORRUPT;
 }
 
-/* The rotation of (a, b, c) that is smallest as a tuple: the lowest index
- * first, winding kept. The index codec may rotate a triangle, so the format
- * fixes this order (the writer stores triangles in it; docs/pack-format.md). */
-static void put_triangle(unsigned char *dst, uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t k0 = a << 16 | b << 8 | c;
-    uint32_t k1 = b << 16 | c << 8 | a;
-    uint32_t k2 = c << 16 | a << 8 | b;
-    uint32_t k = k0 < k1 ? k0 : k1;
-    k = k < k2 ? k : k2;
-    dst[0] = (unsigned char)(k >> 16);
-    dst[1] = (unsigned char)(k >> 8);
-    dst[2] = (unsigned char)k;
-}
-
 slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned char *page, const slc_pack_chunk *c,
                                const slc_pack_object *objects, uint32_t object_count, void *scratch,
                                slc__meshopt_error *err)
@@ -161,7 +146,7 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
         }
         unsigned char *tri = page + cl.index_offset;
         for (size_t k = 0; k < count; k += 3) {
-            put_triangle(tri + k, idx[k], idx[k + 1], idx[k + 2]);
+            slc_pack_put_triangle(tri + k, idx[k], idx[k + 1], idx[k + 2]);
         }
         at = cl.index_offset + count;
     }

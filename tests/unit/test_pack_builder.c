@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include <lz4.h>
+#include <meshoptimizer.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
@@ -186,8 +187,11 @@ static void reference_reader_accepts(const parsed *p)
     }
     unsigned char *page = malloc(p->h.page_size);
     assert_non_null(page);
+    size_t scratch_size = slc_pack_scratch_size(pk); /* the meshopt codecs' */
+    unsigned char *scratch = malloc(scratch_size + 1);
+    assert_non_null(scratch);
     for (uint32_t c = 0; c < p->h.chunk_count; c++) {
-        s = slc_pack_load_chunk(pk, (slc_chunk_id){c}, page, p->h.page_size, NULL, 0);
+        s = slc_pack_load_chunk(pk, (slc_chunk_id){c}, page, p->h.page_size, scratch, scratch_size);
         if (s == SLC_OK) {
             s = slc_pack_check_chunk(pk, (slc_chunk_id){c}, page);
         }
@@ -195,12 +199,68 @@ static void reference_reader_accepts(const parsed *p)
             fail_msg("reference reader, chunk %u: %s: %s", c, slc_status_name(s), logged.message);
         }
     }
+    free(scratch);
     free(page);
     slc_pack_close(pk);
     free(mem);
 }
 
 /* Reads path and checks everything the format and the builder promise. */
+/* A meshopt stream decoded as docs/pack-format.md says, independently of
+ * the runtime's decoder: the header and records as they are, then per
+ * cluster its two sizes, its vertices and its triangles (canonical
+ * rotation); every padding byte zero. */
+static void spec_meshopt_decode(const parsed *p, const unsigned char *m, size_t size, unsigned char *dec,
+                                uint32_t decoded)
+{
+    slc_pack_chunk_header ch;
+    assert_true(size >= sizeof ch);
+    memcpy(&ch, m, sizeof ch);
+    size_t head = sizeof ch + (size_t)ch.cluster_count * sizeof(slc_pack_cluster);
+    assert_true(head <= size && head <= decoded);
+    memset(dec, 0, decoded);
+    memcpy(dec, m, head);
+    size_t pos = head;
+    for (uint32_t i = 0; i < ch.cluster_count; i++) {
+        slc_pack_cluster cl;
+        memcpy(&cl, m + sizeof ch + (size_t)i * sizeof cl, sizeof cl);
+        uint32_t stride = p->objects[cl.object].vertex_stride;
+        assert_true(cl.index_offset == cl.vertex_offset + cl.vertex_count * stride);
+        assert_true(cl.index_offset + cl.triangle_count * 3u <= decoded);
+        slc_pack_meshopt_cluster mc;
+        assert_true(pos + sizeof mc <= size);
+        memcpy(&mc, m + pos, sizeof mc);
+        pos += sizeof mc;
+        assert_true(pos + mc.vertex_bytes + mc.index_bytes <= size);
+        assert_int_equal(meshopt_decodeVertexBuffer(dec + cl.vertex_offset, cl.vertex_count, stride, m + pos,
+                                                    mc.vertex_bytes),
+                         0);
+        pos += mc.vertex_bytes;
+        unsigned short idx[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
+        assert_true(cl.triangle_count <= SLC_PACK_MESHOPT_MAX_TRIANGLES);
+        assert_int_equal(meshopt_decodeIndexBuffer(idx, cl.triangle_count * 3u, 2, m + pos, mc.index_bytes), 0);
+        pos += mc.index_bytes;
+        for (uint32_t t = 0; t < cl.triangle_count; t++) {
+            /* the rotation smallest as a tuple: lowest first, winding kept */
+            unsigned r[3][3] = {{idx[3 * t], idx[3 * t + 1], idx[3 * t + 2]},
+                                {idx[3 * t + 1], idx[3 * t + 2], idx[3 * t]},
+                                {idx[3 * t + 2], idx[3 * t], idx[3 * t + 1]}};
+            int best = 0;
+            for (int k = 1; k < 3; k++) {
+                int less = r[k][0] != r[best][0] ? r[k][0] < r[best][0]
+                           : r[k][1] != r[best][1] ? r[k][1] < r[best][1]
+                                                   : r[k][2] < r[best][2];
+                best = less ? k : best;
+            }
+            unsigned a = r[best][0], b = r[best][1], c = r[best][2];
+            dec[cl.index_offset + 3 * t] = (unsigned char)a;
+            dec[cl.index_offset + 3 * t + 1] = (unsigned char)b;
+            dec[cl.index_offset + 3 * t + 2] = (unsigned char)c;
+        }
+    }
+    assert_int_equal(pos, size);
+}
+
 static void check_pack(const char *path, parsed *p)
 {
     memset(p, 0, sizeof *p);
@@ -212,7 +272,13 @@ static void check_pack(const char *path, parsed *p)
     /* Header. */
     assert_memory_equal(h->magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
     assert_int_equal(h->version_major, SLC_PACK_VERSION_MAJOR);
-    assert_int_equal(h->version_minor, SLC_PACK_VERSION_MINOR);
+    /* 1.1 exactly when a chunk uses a meshopt codec (checked per chunk below) */
+    int meshopt_chunks = 0;
+    for (uint32_t c = 0; c < h->chunk_count; c++) {
+        const slc_pack_chunk *ch = (const slc_pack_chunk *)(const void *)(p->file + h->chunk_offset) + c;
+        meshopt_chunks += ch->codec == SLC_PACK_CODEC_MESHOPT || ch->codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+    }
+    assert_int_equal(h->version_minor, meshopt_chunks > 0 ? 1 : 0);
     assert_int_equal(h->header_size, 160);
     assert_int_equal(h->required_features, 0);
     assert_int_equal(h->reserved0, 0);
@@ -308,12 +374,26 @@ static void check_pack(const char *path, parsed *p)
         if (ch->codec == SLC_PACK_CODEC_STORED) {
             assert_int_equal(ch->stored_size, ch->decoded_size);
             memcpy(dec, p->file + ch->offset, ch->stored_size);
-        } else {
-            assert_int_equal(ch->codec, SLC_PACK_CODEC_LZ4);
+        } else if (ch->codec == SLC_PACK_CODEC_LZ4) {
             assert_true(ch->stored_size < ch->decoded_size);
             int got = LZ4_decompress_safe((const char *)p->file + ch->offset, (char *)dec, (int)ch->stored_size,
                                           (int)ch->decoded_size);
             assert_int_equal(got, (int)ch->decoded_size);
+        } else if (ch->codec == SLC_PACK_CODEC_MESHOPT) {
+            assert_int_equal(h->version_minor, 1);
+            assert_true(ch->stored_size < ch->decoded_size);
+            spec_meshopt_decode(p, p->file + ch->offset, ch->stored_size, dec, ch->decoded_size);
+        } else {
+            assert_int_equal(ch->codec, SLC_PACK_CODEC_MESHOPT_LZ4);
+            assert_int_equal(h->version_minor, 1);
+            assert_true(ch->stored_size < ch->decoded_size);
+            unsigned char *m = malloc(ch->decoded_size);
+            assert_non_null(m);
+            int got = LZ4_decompress_safe((const char *)p->file + ch->offset, (char *)m, (int)ch->stored_size,
+                                          (int)ch->decoded_size);
+            assert_true(got > 0);
+            spec_meshopt_decode(p, m, (size_t)got, dec, ch->decoded_size);
+            free(m);
         }
         slc_pack_chunk_header chh;
         memcpy(&chh, dec, sizeof chh);

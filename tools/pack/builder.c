@@ -102,6 +102,10 @@ struct pk_builder {
     int compressed_cap;
     unsigned char *readback; /* LZ4_compressBound(page_size) bytes: an earlier chunk, for dedup */
     void *lz4_state;
+    unsigned char *mstream;   /* the open chunk's meshopt stream, mstream_cap bytes */
+    size_t mstream_cap;
+    char *mcompressed;        /* LZ4_compressBound(page_size) bytes: the meshopt stream through LZ4 */
+    int uses_meshopt;         /* a chunk has a meshopt codec: the pack is 1.1 */
 
     slc_pack_chunk *chunks;
     uint32_t chunk_count, chunk_cap;
@@ -279,6 +283,9 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
         return fail(d, "page size %u is not a power of two from %u to %u bytes", o->page_size,
                     SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
     }
+    if ((unsigned)o->codec >= PK_CODEC_COUNT) {
+        return fail(d, "codec %d is not one of auto, stored, lz4, meshopt, meshopt-lz4", (int)o->codec);
+    }
     if (o->lz4_level == 0) {
         o->lz4_level = PK_DEFAULT_LZ4_LEVEL;
     }
@@ -350,11 +357,12 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
     b->compressed = calloc(1, bound);
     b->readback = malloc(bound);
     b->lz4_state = malloc((size_t)LZ4_sizeofStateHC());
+    b->mcompressed = malloc(bound);
     b->strings = calloc(1, 1); /* offset 0: "" */
     b->string_cap = 1;
     b->string_size = 1;
     if (b->path == NULL || b->assembled == NULL || b->compressed == NULL || b->readback == NULL ||
-        b->lz4_state == NULL || b->strings == NULL) {
+        b->lz4_state == NULL || b->mcompressed == NULL || b->strings == NULL) {
         pk_builder_abort(b);
         return fail(d, "%s: out of memory", out_path);
     }
@@ -438,6 +446,127 @@ static int remember_chunk(pk_builder *b, uint32_t chunk)
     return 0;
 }
 
+const char *const pk_codec_names[PK_CODEC_COUNT + 1] = {"auto", "stored", "lz4", "meshopt", "meshopt-lz4", NULL};
+
+/* The chunk's meshopt stream (docs/pack-format.md, "Meshopt stream") in
+ * b->mstream: the header and cluster records as they are, then per cluster
+ * its sizes, its vertices through meshopt_encodeVertexBuffer (version 0) and
+ * its triangles through meshopt_encodeIndexBuffer (version 1). Each cluster
+ * is decoded again and compared, so a chunk the stream would not give back
+ * byte for byte is never written so. Returns the stream's bytes; 0 when the
+ * chunk cannot take the codec (a cluster over 512 triangles or an encoded
+ * part over 65535 bytes) or memory ran out. */
+static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t n)
+{
+    size_t head = CHUNK_HEADER_BYTES + (size_t)n * CLUSTER_BYTES;
+    size_t need = head;
+    for (uint32_t i = 0; i < n; i++) {
+        slc_pack_cluster cl;
+        memcpy(&cl, chunk + CHUNK_HEADER_BYTES + (size_t)i * CLUSTER_BYTES, sizeof cl);
+        if (cl.triangle_count > SLC_PACK_MESHOPT_MAX_TRIANGLES) {
+            return 0;
+        }
+        uint32_t stride = (cl.index_offset - cl.vertex_offset) / cl.vertex_count;
+        need += sizeof(slc_pack_meshopt_cluster) + meshopt_encodeVertexBufferBound(cl.vertex_count, stride) +
+                meshopt_encodeIndexBufferBound((size_t)cl.triangle_count * 3u, cl.vertex_count);
+    }
+    if (need > b->mstream_cap) {
+        unsigned char *m = realloc(b->mstream, need);
+        if (m == NULL) {
+            return 0;
+        }
+        b->mstream = m;
+        b->mstream_cap = need;
+    }
+    meshopt_encodeVertexVersion(0); /* the format's versions (0.18 decodes vertex version 0 only) */
+    meshopt_encodeIndexVersion(1);
+    memcpy(b->mstream, chunk, head);
+    size_t pos = head;
+    for (uint32_t i = 0; i < n; i++) {
+        slc_pack_cluster cl;
+        memcpy(&cl, chunk + CHUNK_HEADER_BYTES + (size_t)i * CLUSTER_BYTES, sizeof cl);
+        uint32_t stride = (cl.index_offset - cl.vertex_offset) / cl.vertex_count;
+        size_t count = (size_t)cl.triangle_count * 3u;
+        unsigned int idx[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
+        for (size_t k = 0; k < count; k++) {
+            idx[k] = chunk[cl.index_offset + k];
+        }
+        unsigned char *at = b->mstream + pos + sizeof(slc_pack_meshopt_cluster);
+        size_t vs = meshopt_encodeVertexBuffer(at, need - pos - sizeof(slc_pack_meshopt_cluster),
+                                               chunk + cl.vertex_offset, cl.vertex_count, stride);
+        size_t is = vs == 0 ? 0
+                            : meshopt_encodeIndexBuffer(at + vs, need - pos - sizeof(slc_pack_meshopt_cluster) - vs,
+                                                        idx, count);
+        if (vs == 0 || is == 0 || vs > UINT16_MAX || is > UINT16_MAX) {
+            return 0;
+        }
+        /* Decoded again: the vertices byte for byte, the triangles in
+         * their canonical rotation. */
+        unsigned char vcheck[PK_MAX_CLUSTER_VERTICES * WIDEST_VERTEX];
+        unsigned short icheck[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
+        if (stride > WIDEST_VERTEX || meshopt_decodeVertexBuffer(vcheck, cl.vertex_count, stride, at, vs) != 0 ||
+            memcmp(vcheck, chunk + cl.vertex_offset, (size_t)cl.vertex_count * stride) != 0 ||
+            meshopt_decodeIndexBuffer(icheck, count, sizeof icheck[0], at + vs, is) != 0) {
+            return 0;
+        }
+        for (size_t k = 0; k < count; k += 3) {
+            unsigned char t[3];
+            slc_pack_put_triangle(t, icheck[k], icheck[k + 1], icheck[k + 2]);
+            if (memcmp(t, chunk + cl.index_offset + k, 3) != 0) {
+                return 0;
+            }
+        }
+        slc_pack_meshopt_cluster mc = {(uint16_t)vs, (uint16_t)is};
+        memcpy(b->mstream + pos, &mc, sizeof mc);
+        pos += sizeof mc + vs + is;
+    }
+    return pos;
+}
+
+/* Fills c's codec and stored_size with the encoding opt.codec asks for
+ * (builder.h, pk_codec) and points *stored at its bytes. */
+static void choose_codec(pk_builder *b, const unsigned char *chunk, uint32_t decoded, uint32_t clusters,
+                         slc_pack_chunk *c, const void **stored)
+{
+    pk_codec mode = b->opt.codec;
+    uint32_t codec = SLC_PACK_CODEC_STORED;
+    uint32_t size = decoded;
+    const void *bytes = chunk;
+    if (mode == PK_CODEC_AUTO || mode == PK_CODEC_LZ4) {
+        int n = LZ4_compress_HC_extStateHC(b->lz4_state, (const char *)chunk, b->compressed, (int)decoded,
+                                           b->compressed_cap, b->opt.lz4_level);
+        if (n > 0 && (double)n * b->opt.stored_ratio_threshold < (double)decoded) {
+            codec = SLC_PACK_CODEC_LZ4;
+            size = (uint32_t)n;
+            bytes = b->compressed;
+        }
+    }
+    if (mode == PK_CODEC_AUTO || mode == PK_CODEC_MESHOPT || mode == PK_CODEC_MESHOPT_LZ4) {
+        size_t m = meshopt_stream(b, chunk, clusters);
+        /* Forced: wherever smaller than stored. Auto: the saving floor over
+         * the cheaper pick. */
+        double floor_m = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
+        if (m > 0 && m < decoded && mode != PK_CODEC_MESHOPT_LZ4 && (double)m <= floor_m) {
+            codec = SLC_PACK_CODEC_MESHOPT;
+            size = (uint32_t)m;
+            bytes = b->mstream;
+        }
+        if (m > 0 && m <= decoded && mode != PK_CODEC_MESHOPT) {
+            int n = LZ4_compress_HC_extStateHC(b->lz4_state, (const char *)b->mstream, b->mcompressed, (int)m,
+                                               b->compressed_cap, b->opt.lz4_level);
+            double floor_l = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
+            if (n > 0 && (double)n <= floor_l) {
+                codec = SLC_PACK_CODEC_MESHOPT_LZ4;
+                size = (uint32_t)n;
+                bytes = b->mcompressed;
+            }
+        }
+    }
+    c->codec = (uint8_t)codec;
+    c->stored_size = size;
+    *stored = bytes;
+}
+
 /* Assembles, compresses, deduplicates and writes an open page as its chunk. */
 static int finish_page(pk_builder *b, page *pg, pk_diag *d)
 {
@@ -460,19 +589,11 @@ static int finish_page(pk_builder *b, page *pg, pk_diag *d)
 
     slc_pack_chunk *c = &b->chunks[pg->chunk];
     memset(c, 0, sizeof *c);
-    int n = LZ4_compress_HC_extStateHC(b->lz4_state, (const char *)out, b->compressed, (int)decoded,
-                                       b->compressed_cap, b->opt.lz4_level);
     const void *stored;
-    if (n > 0 && (double)n * b->opt.stored_ratio_threshold < (double)decoded) {
-        c->codec = SLC_PACK_CODEC_LZ4;
-        c->stored_size = (uint32_t)n;
-        stored = b->compressed;
-    } else {
-        c->codec = SLC_PACK_CODEC_STORED;
-        c->stored_size = decoded;
-        stored = out;
-        b->stats.chunks_stored_raw++;
-    }
+    choose_codec(b, out, decoded, pg->cluster_count, c, &stored);
+    b->stats.chunks_stored_raw += c->codec == SLC_PACK_CODEC_STORED;
+    b->stats.chunks_codec[c->codec]++;
+    b->uses_meshopt |= c->codec == SLC_PACK_CODEC_MESHOPT || c->codec == SLC_PACK_CODEC_MESHOPT_LZ4;
     c->decoded_size = decoded;
     c->xxh3 = XXH3_64bits(stored, c->stored_size);
     c->lod = (uint8_t)pg->lod;
@@ -693,7 +814,9 @@ static int emit_cluster(pk_builder *b, const vertex_format *f, uint32_t object, 
     for (uint32_t i = 0; i < vcount; i++) {
         encode_vertex(f, verts + (size_t)cverts[i] * f->fstride, pg->data + at + (size_t)i * f->stride);
     }
-    memcpy(pg->data + at + vbytes, ctris, tbytes);
+    for (uint32_t i = 0; i < tcount; i++) { /* each triangle in its canonical rotation */
+        slc_pack_put_triangle(pg->data + at + vbytes + 3u * i, ctris[3u * i], ctris[3u * i + 1], ctris[3u * i + 2]);
+    }
 
     slc_pack_cluster *c = &pg->clusters[pg->cluster_count];
     memset(c, 0, sizeof *c);
@@ -1177,6 +1300,8 @@ static void release(pk_builder *b)
     free(b->compressed);
     free(b->readback);
     free(b->lz4_state);
+    free(b->mstream);
+    free(b->mcompressed);
     free(b->chunks);
     free(b->objects);
     free(b->lods);
@@ -1236,7 +1361,7 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
     h.version_major = SLC_PACK_VERSION_MAJOR;
-    h.version_minor = SLC_PACK_VERSION_MINOR;
+    h.version_minor = b->uses_meshopt ? SLC_PACK_VERSION_MINOR : 0u; /* 1.0 readers read the rest */
     h.header_size = HEADER_BYTES;
     h.optional_features = b->opt.quantize && b->object_count > 0 ? SLC_PACK_OPTIONAL_QUANTIZED : 0u;
     h.page_size = b->opt.page_size;

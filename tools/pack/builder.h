@@ -1,6 +1,6 @@
 /* sluice pack: the pack builder. It takes meshes one at a time, turns each
  * into an LOD chain of clusters (meshoptimizer), fills page-sized chunks with
- * the clusters, compresses them (LZ4 HC) and writes the pack as it goes, in
+ * the clusters, compresses them (LZ4 HC, meshoptimizer's codecs) and writes the pack as it goes, in
  * the layout of sluice/pack_format.h and docs/pack-format.md.
  *
  * Memory: the builder holds one mesh's working data, the open pages (at most
@@ -38,8 +38,34 @@
 #define PK_MAX_CLUSTER_VERTICES 255u  /* local indices are uint8 */
 #define PK_MAX_CLUSTER_TRIANGLES 512u /* meshoptimizer's limit */
 
+/* How chunks are stored (pk_build_options.codec). */
+typedef enum pk_codec {
+    /* Per chunk, the smallest of stored, LZ4, meshopt and meshopt-LZ4 under
+     * the decode-speed floor: candidates in order of decode cost (stored,
+     * LZ4, meshopt, meshopt-LZ4), each taken over the cheaper pick only
+     * when it is smaller by the pick's margin (LZ4: stored_ratio_threshold;
+     * meshopt and meshopt-LZ4: PK_MESHOPT_MIN_SAVING). */
+    PK_CODEC_AUTO = 0,
+    PK_CODEC_STORED,      /* every chunk stored */
+    PK_CODEC_LZ4,         /* LZ4 where it beats stored_ratio_threshold, stored otherwise */
+    PK_CODEC_MESHOPT,     /* meshopt where smaller than stored, stored otherwise */
+    PK_CODEC_MESHOPT_LZ4, /* meshopt then LZ4 where smaller than stored, stored otherwise */
+    PK_CODEC_COUNT
+} pk_codec;
+
+/* The codecs' names in pk_codec order ("auto", "stored", "lz4", "meshopt",
+ * "meshopt-lz4"), NULL-terminated (the CLI's --codec choices). */
+extern const char *const pk_codec_names[PK_CODEC_COUNT + 1];
+
+/* Under --codec auto, a meshopt codec replaces the cheaper pick only when it
+ * saves at least this share of the pick's bytes: its decode costs more (a
+ * second pass over the page for meshopt-LZ4). */
+#define PK_MESHOPT_MIN_SAVING 0.05
+
 /* A zero-initialised struct is valid: every zero field means its default. */
 typedef struct pk_build_options {
+    /* How chunks are stored. 0: auto. */
+    pk_codec codec;
     /* Bytes of a page: a power of two from 4 KiB to 64 MiB (the range the
      * runtime's profiles accept). No chunk decodes to more. 0: 64 KiB. */
     uint32_t page_size;
@@ -73,6 +99,7 @@ typedef struct pk_build_stats {
     uint32_t chunks;              /* chunk records */
     uint32_t chunks_deduplicated; /* chunk records pointing at an earlier chunk's bytes */
     uint32_t chunks_stored_raw;   /* chunks with codec STORED */
+    uint32_t chunks_codec[4];     /* chunk records by codec (SLC_PACK_CODEC_*) */
     uint64_t input_bytes;         /* float vertex (pos, normal, uv present) + uint32 index bytes given */
     uint64_t bytes_raw;           /* decoded bytes of every chunk record */
     uint64_t bytes_stored;        /* stored chunk bytes in the file (duplicates once) */

@@ -195,6 +195,24 @@ typedef struct slc_pack_cluster {
     float sphere[4];         /* 16: bounding sphere, center xyz and radius */
 } slc_pack_cluster;
 
+/* A triangle's canonical order, since 1.1: the rotation of (a, b, c) that
+ * is smallest as a tuple (the lowest index first, winding kept). The
+ * reference writer stores every triangle so (whatever the codec), and the
+ * meshopt codecs decode to it: meshoptimizer's index codec may rotate a
+ * triangle, so this is how a meshopt chunk decodes to the same bytes as
+ * the stored one. a, b, c < 256. */
+static inline void slc_pack_put_triangle(unsigned char dst[3], uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t k0 = a << 16 | b << 8 | c;
+    uint32_t k1 = b << 16 | c << 8 | a;
+    uint32_t k2 = c << 16 | a << 8 | b;
+    uint32_t k = k0 < k1 ? k0 : k1;
+    k = k < k2 ? k : k2;
+    dst[0] = (unsigned char)(k >> 16);
+    dst[1] = (unsigned char)(k >> 8);
+    dst[2] = (unsigned char)k;
+}
+
 /* The layout is the format: sizes and offsets are asserted, so a change to
  * a struct that would change the file cannot compile, in the reader or in
  * the writer. */
