@@ -29,10 +29,11 @@
 #include <meshoptimizer.h>
 
 #include "internal.h"
+#include "sluice/config.h"
 
 #define HEAD_BYTES(n) ((uint64_t)sizeof(slc_pack_chunk_header) + (uint64_t)(n) * sizeof(slc_pack_cluster))
 
-static slc_status fail(slc__meshopt_error *err, slc__meshopt_check check, uint32_t cluster, uint64_t a, uint64_t b,
+static slc_status stream_fail(slc__meshopt_error *err, slc__meshopt_check check, uint32_t cluster, uint64_t a, uint64_t b,
                        uint64_t c, uint64_t d)
 {
     err->check = check;
@@ -55,16 +56,14 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
     uint32_t n = c->cluster_count;
     uint64_t head = HEAD_BYTES(n);
     if (head > size) {
-        return fail(err, SLC__MESHOPT_SHORT_HEAD, 0, size, head, 0, 0);
+        return stream_fail(err, SLC__MESHOPT_SHORT_HEAD, 0, size, head, 0, 0);
     }
-    if (head > c->decoded_size) {
-        return fail(err, SLC__MESHOPT_HEAD_PAST_PAGE, 0, head, c->decoded_size, 0, 0);
-    }
+    SLC_ASSERT(size <= c->decoded_size); /* pack.c: checked at open (codec 2), LZ4's capacity (codec 3) */
     memcpy(page, src, (size_t)head);
     slc_pack_chunk_header ch;
     memcpy(&ch, page, sizeof ch);
     if (ch.cluster_count != n || ch.magic != SLC_PACK_CHUNK_MAGIC) {
-        return fail(err, SLC__MESHOPT_CLUSTER_COUNT, 0, ch.cluster_count, n, ch.magic, 0);
+        return stream_fail(err, SLC__MESHOPT_CLUSTER_COUNT, 0, ch.cluster_count, n, ch.magic, 0);
     }
     /* Every size, before anything is decoded. */
     const unsigned char *records = page + sizeof ch;
@@ -73,36 +72,36 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
         slc_pack_cluster cl;
         memcpy(&cl, records + (size_t)i * sizeof cl, sizeof cl);
         if (cl.object >= object_count) {
-            return fail(err, SLC__MESHOPT_OBJECT, i, cl.object, object_count, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_OBJECT, i, cl.object, object_count, 0, 0);
         }
         if (cl.vertex_count == 0 || cl.vertex_count > 255 || cl.triangle_count > SLC_PACK_MESHOPT_MAX_TRIANGLES) {
-            return fail(err, SLC__MESHOPT_COUNTS, i, cl.vertex_count, cl.triangle_count, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_COUNTS, i, cl.vertex_count, cl.triangle_count, 0, 0);
         }
         uint64_t vo = slc__align_up(end, 4);
         uint64_t io = vo + (uint64_t)cl.vertex_count * objects[cl.object].vertex_stride;
         if (cl.vertex_offset != vo || cl.index_offset != io) {
-            return fail(err, SLC__MESHOPT_LAYOUT, i, cl.vertex_offset, cl.index_offset, vo, io);
+            return stream_fail(err, SLC__MESHOPT_LAYOUT, i, cl.vertex_offset, cl.index_offset, vo, io);
         }
         end = io + (uint64_t)cl.triangle_count * 3u;
         if (end > c->decoded_size) {
-            return fail(err, SLC__MESHOPT_PAST_PAGE, i, end, c->decoded_size, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_PAST_PAGE, i, end, c->decoded_size, 0, 0);
         }
         slc_pack_meshopt_cluster mc;
         if (sizeof mc > size - pos) {
-            return fail(err, SLC__MESHOPT_SHORT_PREFIX, i, pos, size, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_SHORT_PREFIX, i, pos, size, 0, 0);
         }
         memcpy(&mc, src + pos, sizeof mc);
         pos += sizeof mc;
         if ((uint64_t)mc.vertex_bytes + mc.index_bytes > size - pos) {
-            return fail(err, SLC__MESHOPT_PAST_STORED, i, mc.vertex_bytes, mc.index_bytes, pos, size);
+            return stream_fail(err, SLC__MESHOPT_PAST_STORED, i, mc.vertex_bytes, mc.index_bytes, pos, size);
         }
         pos += (uint64_t)mc.vertex_bytes + mc.index_bytes;
     }
     if (end != c->decoded_size) {
-        return fail(err, SLC__MESHOPT_DECODED_SIZE, n, end, c->decoded_size, 0, 0);
+        return stream_fail(err, SLC__MESHOPT_DECODED_SIZE, n, end, c->decoded_size, 0, 0);
     }
     if (pos != size) {
-        return fail(err, SLC__MESHOPT_TRAILING, n, size - pos, 0, 0, 0);
+        return stream_fail(err, SLC__MESHOPT_TRAILING, n, size - pos, 0, 0, 0);
     }
     /* Decode: the sizes were checked above; each call is still bounded by
      * the sizes it is given, so a stream that changed since cannot make it
@@ -122,13 +121,13 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
         int rc = meshopt_decodeVertexBuffer(page + cl.vertex_offset, cl.vertex_count, stride, src + pos,
                                             mc.vertex_bytes);
         if (rc != 0) {
-            return fail(err, SLC__MESHOPT_VERTEX_DECODER, i, (uint64_t)(int64_t)rc, mc.vertex_bytes, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_VERTEX_DECODER, i, (uint64_t)(int64_t)rc, mc.vertex_bytes, 0, 0);
         }
         pos += mc.vertex_bytes;
         size_t count = (size_t)cl.triangle_count * 3u;
         rc = meshopt_decodeIndexBuffer(idx, count, sizeof *idx, src + pos, mc.index_bytes);
         if (rc != 0) {
-            return fail(err, SLC__MESHOPT_INDEX_DECODER, i, (uint64_t)(int64_t)rc, mc.index_bytes, 0, 0);
+            return stream_fail(err, SLC__MESHOPT_INDEX_DECODER, i, (uint64_t)(int64_t)rc, mc.index_bytes, 0, 0);
         }
         pos += mc.index_bytes;
         /* The largest index in one branch-free pass, the culprit searched
@@ -142,7 +141,7 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
             while (idx[k] < cl.vertex_count) {
                 k++;
             }
-            return fail(err, SLC__MESHOPT_INDEX_RANGE, i, k / 3u, idx[k], cl.vertex_count, 0);
+            return stream_fail(err, SLC__MESHOPT_INDEX_RANGE, i, k / 3u, idx[k], cl.vertex_count, 0);
         }
         unsigned char *tri = page + cl.index_offset;
         for (size_t k = 0; k < count; k += 3) {
@@ -160,8 +159,6 @@ size_t slc__meshopt_describe(const slc__meshopt_error *e, char *buf, size_t cap)
     switch (e->check) {
     case SLC__MESHOPT_SHORT_HEAD:
         return slc__fmt(buf, cap, "meshopt stream of %llu bytes is shorter than its chunk header and cluster records (%llu bytes)", a, b);
-    case SLC__MESHOPT_HEAD_PAST_PAGE:
-        return slc__fmt(buf, cap, "meshopt stream: chunk header and cluster records (%llu bytes) exceed the %llu decoded bytes", a, b);
     case SLC__MESHOPT_CLUSTER_COUNT:
         return slc__fmt(buf, cap, "meshopt stream: chunk header (magic 0x%llx) says %llu clusters, the chunk record %llu", c, a, b);
     case SLC__MESHOPT_OBJECT:
@@ -180,7 +177,7 @@ size_t slc__meshopt_describe(const slc__meshopt_error *e, char *buf, size_t cap)
     case SLC__MESHOPT_DECODED_SIZE:
         return slc__fmt(buf, cap, "meshopt stream: its clusters end at %llu bytes, the chunk table says %llu", a, b);
     case SLC__MESHOPT_TRAILING:
-        return slc__fmt(buf, cap, "meshopt stream: %llu bytes follow its last cluster", a);
+        return slc__fmt(buf, cap, "meshopt stream: %llu more bytes after its last cluster", a);
     case SLC__MESHOPT_VERTEX_DECODER:
         return slc__fmt(buf, cap, "meshopt stream cluster %u: the vertex decoder rejects its %llu bytes (error %d)", i, b, (int)(int64_t)a);
     case SLC__MESHOPT_INDEX_DECODER:

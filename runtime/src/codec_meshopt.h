@@ -22,7 +22,6 @@
 typedef enum slc__meshopt_check {
     SLC__MESHOPT_OK = 0,
     SLC__MESHOPT_SHORT_HEAD,     /* a: stream bytes, b: header and records */
-    SLC__MESHOPT_HEAD_PAST_PAGE, /* a: header and records, b: decoded size */
     SLC__MESHOPT_CLUSTER_COUNT,  /* a: header's count, b: record's count, c: magic */
     SLC__MESHOPT_OBJECT,         /* a: object, b: object count */
     SLC__MESHOPT_COUNTS,         /* a: vertices, b: triangles */
@@ -44,7 +43,7 @@ typedef struct slc__meshopt_error {
 } slc__meshopt_error;
 
 /* Decodes a meshopt stream of size bytes at src into page (which holds at
- * least c->decoded_size bytes) for the chunk record c, whose clusters'
+ * least c->decoded_size bytes; size <= decoded_size) for the chunk record c, whose clusters'
  * objects are objects[0 .. object_count) (their strides checked at open: a
  * multiple of 4, at most 32). scratch: SLC__MESHOPT_SCRATCH bytes, any
  * alignment.

@@ -669,6 +669,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
                          "its record says",
                          chunk, c->stored_size, got, c->decoded_size);
     }
+#if SLC_CODEC_MESHOPT
     if (is_meshopt(c->codec)) {
         if (ds != SLC_OK) {
             char why[200];
@@ -677,6 +678,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
         }
         return SLC_OK;
     }
+#endif
     if ((uint32_t)got != c->decoded_size) {
         return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk, got,
                     c->decoded_size);
