@@ -198,6 +198,8 @@ static void reference_reader_accepts(const parsed *p)
         if (s != SLC_OK) {
             fail_msg("reference reader, chunk %u: %s: %s", c, slc_status_name(s), logged.message);
         }
+        /* the runtime's decode is the specification's, whatever the codec */
+        assert_memory_equal(page, p->decoded[c], p->chunks[c].decoded_size);
     }
     free(scratch);
     free(page);
@@ -867,14 +869,22 @@ static void test_packing_twice_gives_identical_bytes(void **state)
 }
 
 /* A synthetic city of about 8 MiB, one building at a time as the CLI does. */
+static void build_city_with(const char *path, uint64_t size, uint64_t seed, const pk_build_options *opt,
+                            pk_build_stats *st);
 static void build_city(const char *path, uint64_t size, uint64_t seed, pk_build_stats *st)
+{
+    build_city_with(path, size, seed, NULL, st);
+}
+
+static void build_city_with(const char *path, uint64_t size, uint64_t seed, const pk_build_options *opt,
+                            pk_build_stats *st)
 {
     pk_synth *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
     assert_int_equal(pk_synth_open("city", size, seed, &s, &d), 0);
     pk_builder *b = NULL;
-    assert_int_equal(pk_builder_open(path, NULL, &b, &d), 0);
+    assert_int_equal(pk_builder_open(path, opt, &b, &d), 0);
     pk_mesh m;
     pk_instance inst[PK_SYNTH_MAX_INSTANCES];
     uint32_t n;
@@ -895,6 +905,71 @@ static void build_city(const char *path, uint64_t size, uint64_t seed, pk_build_
     assert_true(pk_synth_bytes_done(s) >= size);
     pk_synth_close(s);
     assert_int_equal(pk_builder_finish(b, st, &d), 0);
+}
+
+/* Each --codec on the same city (float and quantized): the chunks and their
+ * decoded bytes are those of the stored pack (check_pack decodes by the
+ * specification and through the runtime, and compares the two), each
+ * forced codec is used where it is smaller, auto is no larger than lz4 and
+ * a second build is byte-identical. */
+static void test_every_codec_decodes_to_the_stored_bytes(void **state)
+{
+    (void)state;
+    for (int quantize = 0; quantize < 2; quantize++) {
+        parsed base;
+        pk_build_stats st;
+        pk_build_options o;
+        uint64_t bytes[PK_CODEC_COUNT];
+        memset(&o, 0, sizeof o);
+        o.quantize = quantize;
+        o.codec = PK_CODEC_STORED;
+        build_city_with(temp_path(0), 1u << 19, 3, &o, &st);
+        check_pack(temp_path(0), &base);
+        assert_int_equal(base.h.version_minor, 0);
+        assert_int_equal(st.chunks_codec[SLC_PACK_CODEC_STORED], st.chunks);
+        bytes[PK_CODEC_STORED] = st.bytes_stored;
+        for (int c = PK_CODEC_LZ4; c <= PK_CODEC_MESHOPT_LZ4 + 1; c++) {
+            o.codec = c == PK_CODEC_MESHOPT_LZ4 + 1 ? PK_CODEC_AUTO : (pk_codec)c;
+            parsed p;
+            build_city_with(temp_path(1), 1u << 19, 3, &o, &st);
+            check_pack(temp_path(1), &p);
+            assert_int_equal(p.h.chunk_count, base.h.chunk_count);
+            for (uint32_t k = 0; k < p.h.chunk_count; k++) {
+                assert_int_equal(p.chunks[k].decoded_size, base.chunks[k].decoded_size);
+                assert_memory_equal(p.decoded[k], base.decoded[k], base.chunks[k].decoded_size);
+            }
+            bytes[o.codec] = st.bytes_stored;
+            uint32_t forced = o.codec == PK_CODEC_LZ4          ? SLC_PACK_CODEC_LZ4
+                              : o.codec == PK_CODEC_MESHOPT     ? SLC_PACK_CODEC_MESHOPT
+                              : o.codec == PK_CODEC_MESHOPT_LZ4 ? SLC_PACK_CODEC_MESHOPT_LZ4
+                                                                : UINT32_MAX;
+            if (forced != UINT32_MAX) {
+                assert_int_equal(st.chunks_codec[forced] + st.chunks_codec[SLC_PACK_CODEC_STORED], st.chunks);
+                assert_true(st.chunks_codec[forced] > 0);
+            }
+            assert_int_equal(p.h.version_minor, st.chunks_codec[SLC_PACK_CODEC_MESHOPT] +
+                                                            st.chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4] >
+                                                        0);
+            size_t n1, n2;
+            unsigned char *f1 = read_all(temp_path(1), &n1);
+            build_city_with(temp_path(2), 1u << 19, 3, &o, &st);
+            unsigned char *f2 = read_all(temp_path(2), &n2);
+            assert_int_equal(n1, n2);
+            assert_memory_equal(f1, f2, n1);
+            free(f1);
+            free(f2);
+            parsed_free(&p);
+        }
+        print_message("city 512 KiB%s: stored %llu, lz4 %llu, meshopt %llu, meshopt-lz4 %llu, auto %llu bytes\n",
+                      quantize ? " quantized" : "", (unsigned long long)bytes[PK_CODEC_STORED],
+                      (unsigned long long)bytes[PK_CODEC_LZ4], (unsigned long long)bytes[PK_CODEC_MESHOPT],
+                      (unsigned long long)bytes[PK_CODEC_MESHOPT_LZ4], (unsigned long long)bytes[PK_CODEC_AUTO]);
+        assert_true(bytes[PK_CODEC_AUTO] <= bytes[PK_CODEC_LZ4]);
+        parsed_free(&base);
+    }
+    unlink(temp_path(0));
+    unlink(temp_path(1));
+    unlink(temp_path(2));
 }
 
 static void test_city_pages_are_well_filled(void **state)
@@ -958,6 +1033,7 @@ static void test_rejects_bad_options(void **state)
         {{.stored_ratio_threshold = 0.5}, "stored ratio threshold 0.5 is not a finite number >= 1"},
         {{.max_cluster_vertices = 256}, "cluster vertex limit 256 is not from 3 to 255"},
         {{.max_cluster_triangles = 513}, "cluster triangle limit 513 is not from 4 to 512"},
+        {{.codec = PK_CODEC_COUNT}, "codec 5 is not one of auto, stored, lz4, meshopt, meshopt-lz4"},
     };
     const char *path = temp_path(0);
     unlink(path);
@@ -1127,6 +1203,7 @@ int main(void)
         cmocka_unit_test(test_identical_chunks_are_stored_once),
         cmocka_unit_test(test_packing_twice_gives_identical_bytes),
         cmocka_unit_test(test_city_pages_are_well_filled),
+        cmocka_unit_test(test_every_codec_decodes_to_the_stored_bytes),
         cmocka_unit_test(test_rejects_bad_options),
         cmocka_unit_test(test_rejects_bad_meshes_and_stays_usable),
         cmocka_unit_test(test_abort_removes_the_temporary_and_keeps_the_old_file),
