@@ -94,15 +94,21 @@ const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t insta
  * offset is a contract violation (SLC_ASSERT). O(1). */
 const char *slc_pack_get_string(const slc_pack *p, uint32_t offset);
 
-/* Bytes of scratch slc_pack_load_chunk needs: the largest stored size of an
- * LZ4 chunk when the pack is read through read(), 0 when it is mapped. O(1). */
+/* Bytes of scratch slc_pack_load_chunk needs, the most of any chunk: read
+ * through read(), a compressed chunk's stored bytes (16-byte aligned for
+ * the meshopt codecs); for meshopt-LZ4 (codec 3) the meshopt stream LZ4
+ * gives, up to its decoded size rounded up to 16; for both meshopt codecs
+ * 3088 bytes for one cluster's 16-bit indices. 0 for a mapped pack of the
+ * 1.0 codecs. Computed at open; O(1). */
 size_t slc_pack_scratch_size(const slc_pack *p);
 
 /* Loads chunk into page (page_size bytes, at least the chunk's decoded
  * size): reads its stored bytes (from the mapping, or through read() into
- * scratch for LZ4 chunks, or straight into the page for stored ones),
- * verifies their XXH3, then decodes with LZ4_decompress_safe and checks the
- * decoded size exactly. Bytes of the page past the decoded size are left as
+ * scratch for compressed chunks, or straight into the page for stored
+ * ones), verifies their XXH3, then decodes with LZ4_decompress_safe and
+ * checks the decoded size exactly; a meshopt chunk (codecs 2 and 3,
+ * docs/pack-format.md) is checked whole before its clusters are decoded into
+ * the page, with the scratch for codec 3's LZ4 output and the indices. Bytes of the page past the decoded size are left as
  * they were. From a mapping, the hash and the decode (which read the
  * mapping) run inside io->guard when there is one.
  *
@@ -111,7 +117,8 @@ size_t slc_pack_scratch_size(const slc_pack *p);
  * needs for this chunk (SLC_E_CAPACITY), the read fails (SLC_E_IO,
  * SLC_E_IO_SHORT; SLC_E_IO also when io->guard reports a fault of the
  * mapping), the checksum differs (SLC_E_PACK_CHUNK_CHECKSUM), LZ4
- * rejects the bytes (SLC_E_PACK_CORRUPT) or they decode to another size
+ * rejects the bytes or a meshopt stream fails a check (SLC_E_PACK_CORRUPT,
+ * naming the cluster and the check) or they decode to another size
  * (SLC_E_PACK_DECODED_SIZE). After a failure the page's contents are
  * unspecified and the pack is as usable as before. Thread-safe for distinct
  * pages if io->read is. O(stored + decoded bytes). */
