@@ -12,7 +12,7 @@
 
 static _Alignas(64) unsigned char arena_mem[SLC_ARENA_FOOTPRINT(1 << 20)];
 static unsigned char page[1 << 16];
-static unsigned char scratch[1 << 17];
+static unsigned char scratch[1 << 18]; /* meshopt-lz4 read through read(): stored + decoded + indices */
 
 /* The read() path over the same bytes, as pread would serve them. */
 static const uint8_t *input;
