@@ -39,6 +39,18 @@
  * sim-priority must give the pool's loads exactly (checked: a difference
  * fails the run).
  *
+ * What the candidates say (each sim_policy's comment defines it). On the
+ * fly camera the reuses that LRU misses are the figure-eight's returns, 225
+ * to 300 frames after a chunk left the view, beyond what LRU's pool keeps
+ * (about 145 frames of departures at the default profile); OPT keeps part
+ * of them. Policies that count uses or favour coarse levels (LRU-2, 2Q,
+ * frequency, LOD or priority weights, object recency) do not help, since a
+ * camera touches every visible chunk every frame; what helps is treating a
+ * run of consecutive frames as one reference: sim-predict (evict the page
+ * predicted back furthest, from the chunk's last gap between such runs) and
+ * sim-aged (LRU for what left the view lately, MRU for what left long ago,
+ * nothing kept past a horizon; no per-chunk history).
+ *
  * The real stream. Unless --no-stream, each pool policy also streams the
  * workload through `sluice run`'s context (run.h: the host backend, the
  * profile's upload cap, deferrals and fallbacks) and its loads are printed
@@ -677,6 +689,17 @@ typedef enum sim_policy {
     SIM_OBJECT,   /* LRU by the last use of the chunk's (first) object, then the page's own */
     SIM_LRU2,     /* LRU-2: the oldest second-to-last use (history kept past eviction), then LRU */
     SIM_2Q,       /* full 2Q: A1in FIFO of param% of the pages, A1out ghosts of half, Am LRU */
+    SIM_EPI_BONUS, /* LRU on last-used frame + param for a chunk seen in 2+ episodes (runs of frames), history kept */
+    SIM_EPI_2Q,   /* two LRU lists, first-episode chunks and returning ones; the first evicted while over param% */
+    SIM_PREDICT,  /* OPT on a prediction: next use = last use + the chunk's last gap between episodes (param if none) */
+    SIM_PREDICT2, /* as SIM_PREDICT, a chunk without a gap (or overdue): frame + age while young (age < w), last + l once old,
+                   * never after amax frames (w, l, amax from param: w | l << 10 | amax << 20) */
+    SIM_AGED,     /* by age a = frame - last use, in frames, (w, l, amax) packed in param as for SIM_PREDICT2:
+                   * a >= amax first (least recently used of them), then the larger of "young" a < w, oldest
+                   * first, predicted back at frame + a, and "old", most recently used first, predicted back
+                   * at last use + l (old wins a tie): LRU for what left the view lately, MRU (a loop's
+                   * optimum) for what left long ago, and nothing kept past amax. One recency list and a
+                   * cursor at the young/old boundary: O(1) amortised in a pool */
     SIM_MRU,      /* the most recently used safe page first (loop-resistant, for reference) */
     SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
     SIM_FREQ_RES, /* the same, the count restarting at each load */
@@ -694,6 +717,19 @@ static const sim_def sim_defs[] = {
     {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
     {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
     {"sim-mru", SIM_MRU, 0},
+    {"sim-p2-50-300-600", SIM_PREDICT2, 50u | 300u << 10 | 600u << 20},
+    {"sim-p2-100-300-600", SIM_PREDICT2, 100u | 300u << 10 | 600u << 20},
+    {"sim-p2-100-500-1000", SIM_PREDICT2, 100u | 500u << 10 | 1000u << 20},
+    {"sim-p2-50-1000-1023", SIM_PREDICT2, 50u | 1000u << 10 | 1023u << 20},
+    {"sim-p2-150-400-800", SIM_PREDICT2, 150u | 400u << 10 | 800u << 20},
+    {"sim-aged-100-300-600", SIM_AGED, 100u | 300u << 10 | 600u << 20},
+    {"sim-aged-64-256-512", SIM_AGED, 64u | 256u << 10 | 512u << 20},
+    {"sim-aged-100-400-800", SIM_AGED, 100u | 400u << 10 | 800u << 20},
+    {"sim-aged-50-200-400", SIM_AGED, 50u | 200u << 10 | 400u << 20},
+    {"sim-aged-150-300-900", SIM_AGED, 150u | 300u << 10 | 900u << 20},
+    {"sim-predict-64", SIM_PREDICT, 64}, {"sim-predict-256", SIM_PREDICT, 256}, {"sim-predict-1024", SIM_PREDICT, 1024},
+    {"sim-epi-32", SIM_EPI_BONUS, 32}, {"sim-epi-128", SIM_EPI_BONUS, 128}, {"sim-epi-512", SIM_EPI_BONUS, 512},
+    {"sim-epi2q-25", SIM_EPI_2Q, 25}, {"sim-epi2q-50", SIM_EPI_2Q, 50}, {"sim-epi2q-75", SIM_EPI_2Q, 75},
     {"sim-freq-4", SIM_FREQ, 4},       {"sim-freq-16", SIM_FREQ, 16},   {"sim-freq-64", SIM_FREQ, 64},
     {"sim-freqres-4", SIM_FREQ_RES, 4}, {"sim-freqres-16", SIM_FREQ_RES, 16}, {"sim-freqres-64", SIM_FREQ_RES, 64},
 };
@@ -723,13 +759,37 @@ typedef struct sim {
     uint64_t *obj_stamp;
     uint32_t *use1, *use2; /* chunk -> last and second-to-last use frame (0: none), kept past eviction */
     uint32_t *uses;        /* chunk -> frames used in, kept past eviction */
+    uint32_t *epis;        /* chunk -> episodes (runs of consecutive frames) it was used in */
+    uint32_t *gap;         /* chunk -> frames between its last two episodes (0: one episode so far) */
     uint64_t *ghost;     /* chunk -> 2Q A1out sequence + 1, 0: not a ghost */
     uint64_t ghost_seq;
     uint32_t *ring;      /* 2Q A1out, a FIFO of chunks */
     size_t ring_head, ring_n, ring_cap;
     uint64_t clock;
+    uint32_t frame;
     uint32_t first[EV_PARTS], count[EV_PARTS], next_free[EV_PARTS], a1in[EV_PARTS];
 } sim;
+
+static uint64_t sim_pred2(const sim *m, const sim_page *p)
+{
+    const uint64_t w = m->def->param & 1023u, l = m->def->param >> 10 & 1023u, amax = m->def->param >> 20 & 1023u;
+    const uint64_t age = m->frame - p->last_frame, g = m->gap[p->chunk];
+    if (g != 0 && age <= g) {
+        return (uint64_t)p->last_frame + g;
+    }
+    if (age < w) {
+        return m->frame + age;
+    }
+    return age >= amax ? UINT64_MAX : (uint64_t)p->last_frame + l;
+}
+
+static uint64_t sim_aged(const sim *m, const sim_page *p, int *cls)
+{
+    const uint64_t w = m->def->param & 1023u, l = m->def->param >> 10 & 1023u, amax = m->def->param >> 20 & 1023u;
+    const uint64_t age = m->frame - p->last_frame;
+    *cls = age >= amax ? 2 : age >= w;
+    return age >= amax ? UINT64_MAX : age < w ? m->frame + age : (uint64_t)p->last_frame + l;
+}
 
 /* a is a better victim than b under the policy. */
 static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int prefer_a1in)
@@ -773,6 +833,33 @@ static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int pr
     }
     case SIM_MRU:
         return a->stamp > b->stamp;
+    case SIM_PREDICT: {
+        uint64_t x = (uint64_t)a->last_frame + (m->gap[a->chunk] ? m->gap[a->chunk] : m->def->param);
+        uint64_t y = (uint64_t)b->last_frame + (m->gap[b->chunk] ? m->gap[b->chunk] : m->def->param);
+        return x != y ? x > y : a->stamp < b->stamp;
+    }
+    case SIM_PREDICT2:
+        return sim_pred2(m, a) != sim_pred2(m, b) ? sim_pred2(m, a) > sim_pred2(m, b) : a->stamp < b->stamp;
+    case SIM_AGED: {
+        int ca, cb; /* 2 expired, 1 old, 0 young */
+        uint64_t x = sim_aged(m, a, &ca), y = sim_aged(m, b, &cb);
+        if (x != y) {
+            return x > y;
+        }
+        if (ca != cb) {
+            return ca > cb;
+        }
+        return ca == 1 ? a->stamp > b->stamp : a->stamp < b->stamp;
+    }
+    case SIM_EPI_BONUS: {
+        uint64_t x = (uint64_t)a->last_frame + (m->epis[a->chunk] >= 2u ? m->def->param : 0u);
+        uint64_t y = (uint64_t)b->last_frame + (m->epis[b->chunk] >= 2u ? m->def->param : 0u);
+        return x != y ? x < y : a->stamp < b->stamp;
+    }
+    case SIM_EPI_2Q: {
+        int qa = (m->epis[a->chunk] >= 2u) == !prefer_a1in, qb = (m->epis[b->chunk] >= 2u) == !prefer_a1in;
+        return qa != qb ? qa < qb : a->stamp < b->stamp;
+    }
     case SIM_LRU:
     case SIM_COUNT:
         break;
@@ -788,6 +875,8 @@ static void sim_free(sim *m)
     free(m->use1);
     free(m->use2);
     free(m->uses);
+    free(m->epis);
+    free(m->gap);
     free(m->ghost);
     free(m->ring);
     memset(m, 0, sizeof *m);
@@ -816,6 +905,12 @@ static void sim_use(sim *m, sim_page *p, const ev_req *e, uint32_t frame, int lo
     m->obj_stamp[e->object] = ++m->clock;
     m->uses[e->chunk]++;
     p->uses++;
+    if (m->use1[e->chunk] + 1u != frame && m->use1[e->chunk] != frame) {
+        m->epis[e->chunk]++;
+        if (m->use1[e->chunk] != 0) {
+            m->gap[e->chunk] = frame - m->use1[e->chunk];
+        }
+    }
     if (m->use1[e->chunk] != frame) {
         m->use2[e->chunk] = m->use1[e->chunk];
         m->use1[e->chunk] = frame;
@@ -834,10 +929,12 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     m.use1 = calloc(s->nchunks + 1u, sizeof *m.use1);
     m.use2 = calloc(s->nchunks + 1u, sizeof *m.use2);
     m.uses = calloc(s->nchunks + 1u, sizeof *m.uses);
+    m.epis = calloc(s->nchunks + 1u, sizeof *m.epis);
+    m.gap = calloc(s->nchunks + 1u, sizeof *m.gap);
     m.ghost = calloc(s->nchunks + 1u, sizeof *m.ghost);
     m.ring_cap = pages / 2u + 1u;
     m.ring = malloc(m.ring_cap * sizeof *m.ring);
-    if (m.pg == NULL || m.map == NULL || m.obj_stamp == NULL || m.use1 == NULL || m.use2 == NULL || m.uses == NULL || m.ghost == NULL ||
+    if (m.pg == NULL || m.map == NULL || m.obj_stamp == NULL || m.use1 == NULL || m.use2 == NULL || m.uses == NULL || m.epis == NULL || m.gap == NULL || m.ghost == NULL ||
         m.ring == NULL) {
         sim_free(&m);
         fprintf(stderr, ME ": out of memory for the simulator\n");
@@ -862,6 +959,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     for (uint32_t f = 0; f < s->frames; f++) {
         const uint32_t frame = f + 2u;
         const uint32_t safe = frame > fif ? frame - fif : 0;
+        m.frame = frame;
         for (; s->r != NULL && i < s->frame_end[f]; i++) {
             const ev_req *e = &s->r[i];
             const uint32_t k = e->part;
@@ -874,7 +972,14 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
             if (m.next_free[k] < m.first[k] + m.count[k]) {
                 v = m.next_free[k]++;
             } else {
-                int prefer_a1in = (uint64_t)m.a1in[k] * 100u > (uint64_t)m.count[k] * def->param;
+                uint32_t first_ep = m.a1in[k];
+                if (def->policy == SIM_EPI_2Q) {
+                    first_ep = 0;
+                    for (uint32_t j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
+                        first_ep += !m.pg[j].pinned && m.epis[m.pg[j].chunk] < 2u;
+                    }
+                }
+                int prefer_a1in = (uint64_t)first_ep * 100u > (uint64_t)m.count[k] * def->param;
                 for (uint32_t j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
                     const sim_page *p = &m.pg[j];
                     if (p->pinned || p->last_frame > safe) {
@@ -968,14 +1073,14 @@ static void print_text(const ev_src *c, const ev_seq *s, const ev_result *res, s
                s->refused, c->prof.queue_capacity);
     }
     printf("  %" PRIu64 " distinct chunks: the loads no policy avoids\n", s->distinct);
-    printf("  %-16s %10s %10s %8s %9s %14s\n", "policy", "loads", "hits", "busy", "x OPT", "stream loads");
+    printf("  %-22s %10s %10s %8s %9s %14s\n", "policy", "loads", "hits", "busy", "x OPT", "stream loads");
     for (size_t i = 0; i < n; i++) {
         char stream[32] = "-";
         if (res[i].has_stream) {
             snprintf(stream, sizeof stream, "%" PRIu64, res[i].stream_loads);
         }
         double ratio = res[0].loads ? (double)res[i].loads / (double)res[0].loads : 0.0;
-        printf("  %-16s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %9.3f %14s\n", res[i].name, res[i].loads, res[i].hits,
+        printf("  %-22s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %9.3f %14s\n", res[i].name, res[i].loads, res[i].hits,
                res[i].busy, ratio, stream);
     }
 }
