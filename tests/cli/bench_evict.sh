@@ -9,6 +9,12 @@
 #   - lru and priority show the real stream's loads (a number); --no-stream
 #     leaves them out ("-");
 #   - --json gives the same figures, parsed by python3's json module;
+#   - hand-made traces with known answers: the textbook reference string
+#     7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1, one chunk a frame, over 3 pages
+#     with 1 frame in flight and nothing pinned: OPT 9 loads and 11 hits, LRU
+#     12 and 8; and 0 1 2 0 over 2 pages: OPT 3 loads with 1 frame in flight
+#     (chunk 1 is never used again), 4 with 2 (chunk 1, used in the frame
+#     before, may not be evicted, so chunk 0 must go);
 #   - a trace naming a partition the profile lacks fails with exit 1 and
 #     "FILE:LINE: partition 'NAME' is not in profile", a missing pack with
 #     exit 3, an unknown option with exit 2.
@@ -66,6 +72,28 @@ for p in d["policies"]:
     assert ("stream" in p) == (p["kind"] == "pool"), p
 print("json ok:", len(names), "policies")
 PY
+
+# A profile of PAGES pages, FIF frames in flight and nothing pinned.
+tiny() {
+    sed -e "s/^page_count .*/page_count = $1/" -e "s|^gpu/pool .*|gpu/pool = $(($1 * 64)) KiB|" \
+        -e "s/^name .*/name = evict-$1-$2/" -e 's/^pin_coarsest .*/pin_coarsest = 0/' \
+        -e "s/^frames_in_flight .*/frames_in_flight = $2/" "$profile" > "$out/evict-$1-$2.profile" || fail "cannot write a profile"
+}
+# row FILE POLICY: "loads hits" of POLICY's line.
+row() { awk -v p="$2" '$1 == p { print $2, $3 }' "$1"; }
+tiny 3 1
+{ echo "sluice-trace 1"; f=0; for c in 7 0 1 2 0 3 0 4 2 3 0 3 2 1 2 0 1 7 0 1; do echo "$f chunk $c 100"; f=$((f + 1)); done; } > "$out/belady.trace"
+"$@" bench evict "$pack" --profile "$out/evict-3-1.profile" --trace "$out/belady.trace" > "$out/belady.txt" || fail "belady: exit code $?"
+[ "$(row "$out/belady.txt" opt)" = "9 11" ] || fail "belady: opt '$(row "$out/belady.txt" opt)', expected '9 11'"
+[ "$(row "$out/belady.txt" lru)" = "12 8" ] || fail "belady: lru '$(row "$out/belady.txt" lru)', expected '12 8'"
+printf 'sluice-trace 1\n0 chunk 0 1\n1 chunk 1 1\n2 chunk 2 1\n3 chunk 0 1\n' > "$out/fif.trace"
+for fif in 1 2; do
+    tiny 2 $fif
+    "$@" bench evict "$pack" --profile "$out/evict-2-$fif.profile" --trace "$out/fif.trace" --no-stream > "$out/fif$fif.txt" ||
+        fail "frames in flight $fif: exit code $?"
+done
+[ "$(row "$out/fif1.txt" opt)" = "3 1" ] || fail "1 frame in flight: opt '$(row "$out/fif1.txt" opt)', expected '3 1'"
+[ "$(row "$out/fif2.txt" opt)" = "4 0" ] || fail "2 frames in flight: opt '$(row "$out/fif2.txt" opt)', expected '4 0'"
 
 printf 'sluice-trace 1\n0 obj 0 0 200\n1 obj 0 0 200 nowhere\n' > "$out/part.trace"
 msg=$("$@" bench evict "$pack" --trace "$out/part.trace" 2>&1)
