@@ -106,6 +106,70 @@ static void test_no_heap_between_init_and_deinit(void **state)
     free(text);
 }
 
+/* The meshopt decoders linked into the runtime: opening a pack of meshopt
+ * and meshopt-LZ4 chunks and loading each, mapped and through read(), makes
+ * no heap call in sluice's code (meshoptimizer's own: test_pack_meshopt). */
+static slc_status noheap_read(void *user, uint64_t offset, void *dst, size_t size)
+{
+    const slc_io *from = user;
+    if (offset > from->size || size > from->size - offset) {
+        return SLC_E_IO_SHORT;
+    }
+    memcpy(dst, from->mapped + offset, size);
+    return SLC_OK;
+}
+
+static void test_no_heap_while_meshopt_chunks_load(void **state)
+{
+    (void)state;
+#if !defined(SLC_CODEC_MESHOPT) || !SLC_CODEC_MESHOPT
+    skip(); /* a runtime built without the codec refuses these packs (test_pack_meshopt_off) */
+#endif
+    static _Alignas(64) unsigned char meta_mem[SLC_ARENA_FOOTPRINT(1 << 16)];
+    static unsigned char page[4096], scratch[16384];
+    const char *files[] = {"tests/fuzz/corpus/pack/box-meshopt.pack", "tests/fuzz/corpus/pack/quantized-meshopt-lz4.pack"};
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = 4096;
+    limits.max_chunks = 64;
+    limits.max_objects = 64;
+    limits.max_lods = 8;
+    limits.max_string_bytes = 4096;
+    int loaded = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t len;
+        char *bytes = read_source_file(files[f], &len);
+        for (int mapped = 0; mapped < 2; mapped++) {
+            slc_io mem, io;
+            slc_io_from_memory(bytes, len, &mem);
+            io = mem;
+            if (!mapped) {
+                io.mapped = NULL;
+                io.read = noheap_read;
+                io.user = &mem;
+            }
+            noheap_calls = 0;
+            noheap_counting = 1;
+            slc_arena *meta;
+            assert_int_equal(slc_arena_init(meta_mem, sizeof meta_mem, NULL, SLC_BUDGET_NONE, &meta), SLC_OK);
+            slc_pack *p;
+            assert_int_equal(slc_pack_open(&io, files[f], &limits, meta, NULL, &p), SLC_OK);
+            assert_true(slc_pack_scratch_size(p) <= sizeof scratch);
+            for (uint32_t c = 0; c < slc_pack_get_header(p)->chunk_count; c++) {
+                assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){c}, page, sizeof page, scratch, sizeof scratch),
+                                 SLC_OK);
+                assert_int_equal(slc_pack_check_chunk(p, (slc_chunk_id){c}, page), SLC_OK);
+                loaded += slc_pack_get_chunk(p, (slc_chunk_id){c})->codec >= SLC_PACK_CODEC_MESHOPT;
+            }
+            slc_pack_close(p);
+            noheap_counting = 0;
+            assert_int_equal(noheap_calls, 0);
+        }
+        free(bytes);
+    }
+    assert_int_equal(loaded, 2 * (1 + 8)); /* every chunk of both packs is a meshopt one, twice */
+}
+
 static void test_the_counter_sees_heap_calls(void **state)
 {
     (void)state;
@@ -126,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_counter_sees_heap_calls),
         cmocka_unit_test(test_no_heap_between_init_and_deinit),
+        cmocka_unit_test(test_no_heap_while_meshopt_chunks_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
