@@ -700,6 +700,7 @@ typedef enum sim_policy {
                    * at last use + l (old wins a tie): LRU for what left the view lately, MRU (a loop's
                    * optimum) for what left long ago, and nothing kept past amax. One recency list and a
                    * cursor at the young/old boundary: O(1) amortised in a pool */
+    SIM_PREDICT_OD, /* SIM_PREDICT, a chunk overdue (away longer than twice its last gap) predicted as one without a gap */
     SIM_MRU,      /* the most recently used safe page first (loop-resistant, for reference) */
     SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
     SIM_FREQ_RES, /* the same, the count restarting at each load */
@@ -717,6 +718,7 @@ static const sim_def sim_defs[] = {
     {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
     {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
     {"sim-mru", SIM_MRU, 0},
+    {"sim-predod-256", SIM_PREDICT_OD, 256}, {"sim-predod-1024", SIM_PREDICT_OD, 1024},
     {"sim-p2-50-300-600", SIM_PREDICT2, 50u | 300u << 10 | 600u << 20},
     {"sim-p2-100-300-600", SIM_PREDICT2, 100u | 300u << 10 | 600u << 20},
     {"sim-p2-100-500-1000", SIM_PREDICT2, 100u | 500u << 10 | 1000u << 20},
@@ -836,6 +838,13 @@ static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int pr
     case SIM_PREDICT: {
         uint64_t x = (uint64_t)a->last_frame + (m->gap[a->chunk] ? m->gap[a->chunk] : m->def->param);
         uint64_t y = (uint64_t)b->last_frame + (m->gap[b->chunk] ? m->gap[b->chunk] : m->def->param);
+        return x != y ? x > y : a->stamp < b->stamp;
+    }
+    case SIM_PREDICT_OD: {
+        uint64_t ga = m->gap[a->chunk], gb = m->gap[b->chunk];
+        ga = ga != 0 && m->frame - a->last_frame <= 2u * ga ? ga : m->def->param;
+        gb = gb != 0 && m->frame - b->last_frame <= 2u * gb ? gb : m->def->param;
+        uint64_t x = (uint64_t)a->last_frame + ga, y = (uint64_t)b->last_frame + gb;
         return x != y ? x > y : a->stamp < b->stamp;
     }
     case SIM_PREDICT2:
