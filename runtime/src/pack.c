@@ -13,6 +13,7 @@
 #include <xxhash.h>
 
 #include "codec_meshopt.h"
+#include "hash.h"
 #include "internal.h"
 
 #define HEADER_SIZE ((uint32_t)sizeof(slc_pack_header))
@@ -587,7 +588,7 @@ static slc_status decode_meshopt(chunk_decode *d)
 static slc_status decode_chunk(void *ctx)
 {
     chunk_decode *d = ctx;
-    d->sum = XXH3_64bits(d->src, d->c->stored_size);
+    d->sum = slc__xxh3_64(d->src, d->c->stored_size);
     if (d->sum != d->c->xxh3) {
         return SLC_E_PACK_CHUNK_CHECKSUM;
     }
@@ -726,12 +727,23 @@ slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *
                              c->decoded_size);
         }
         /* On the stream's hot path: the largest index in one branch-free
-         * pass (the compiler vectorises it), the culprit searched for only
-         * when there is one. */
+         * pass, the culprit searched for only when there is one. 16 lanes
+         * of maxima, so the compiler vectorises it at -O2 (a plain running
+         * maximum stayed a byte a step, the check costing a sixth of an
+         * LZ4 decode). */
         const unsigned char *idx = bytes + cl.index_offset;
-        unsigned char top = 0;
-        for (size_t k = 0; k < (size_t)ibytes; k++) {
-            top = (unsigned char)(idx[k] > top ? idx[k] : top);
+        unsigned char lanes[16] = {0}, top = 0;
+        size_t at = 0;
+        for (; at + 16u <= (size_t)ibytes; at += 16u) {
+            for (size_t j = 0; j < 16u; j++) {
+                lanes[j] = (unsigned char)(idx[at + j] > lanes[j] ? idx[at + j] : lanes[j]);
+            }
+        }
+        for (size_t j = 0; j < 16u; j++) {
+            top = (unsigned char)(lanes[j] > top ? lanes[j] : top);
+        }
+        for (; at < (size_t)ibytes; at++) {
+            top = (unsigned char)(idx[at] > top ? idx[at] : top);
         }
         if (top >= cl.vertex_count) {
             size_t k = 0;

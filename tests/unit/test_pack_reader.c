@@ -557,6 +557,47 @@ static void edit_vertex_offset(unsigned char *b) { b[16 + 4] = 82; }     /* clus
 static void edit_index_range(unsigned char *b) { b[16 + 32 + 8] = 0xff; b[16 + 32 + 9] = 0x03; } /* past 1000 */
 static void edit_index_value(unsigned char *b) { b[252 + 4] = 4; }       /* cluster 1 has 4 vertices */
 
+/* Cluster 1 grown to 249 triangles (747 index bytes up to the chunk's end:
+ * 46 blocks of 16 for the vectorised maximum and a tail of 11), every index
+ * valid but the one at bad_at (none when past the end), set to bad_value. */
+static size_t bad_at;
+static unsigned char bad_value;
+static void edit_long_cluster(unsigned char *b)
+{
+    slc_pack_cluster cl;
+    memcpy(&cl, b + 16 + sizeof cl, sizeof cl);
+    cl.triangle_count = 249;
+    memcpy(b + 16 + sizeof cl, &cl, sizeof cl);
+    for (size_t k = 0; k < 747; k++) {
+        b[252 + k] = (unsigned char)(k % 4);
+    }
+    if (bad_at < 747) {
+        b[252 + bad_at] = bad_value;
+    }
+}
+
+/* An index past the cluster's vertices is found wherever it lies: first,
+ * last and across the 16-byte blocks of the scan, in its tail, and at the
+ * largest byte value. */
+static void test_checks_every_index_of_a_long_cluster(void **state)
+{
+    (void)state;
+    bad_at = SIZE_MAX;
+    expect_content(edit_long_cluster, SLC_OK, NULL);
+    static const size_t at[] = {0, 15, 16, 17, 300, 735, 736, 745, 746};
+    char want[128];
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        bad_at = at[i];
+        bad_value = 4;
+        snprintf(want, sizeof want, "pack 't.pack': chunk 0 cluster 1: triangle %zu uses vertex 4 of 4", at[i] / 3);
+        expect_content(edit_long_cluster, SLC_E_PACK_CHUNK_CONTENT, want);
+    }
+    bad_at = 500;
+    bad_value = 255;
+    expect_content(edit_long_cluster, SLC_E_PACK_CHUNK_CONTENT,
+                   "pack 't.pack': chunk 0 cluster 1: triangle 166 uses vertex 255 of 4");
+}
+
 static void test_checks_decoded_chunk_contents(void **state)
 {
     (void)state;
@@ -599,6 +640,7 @@ int main(void)
         cmocka_unit_test_setup(test_read_errors_are_named, fresh),
         cmocka_unit_test_setup(test_every_flipped_byte_is_caught_or_harmless, fresh),
         cmocka_unit_test_setup(test_checks_decoded_chunk_contents, fresh),
+        cmocka_unit_test_setup(test_checks_every_index_of_a_long_cluster, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
