@@ -38,28 +38,21 @@ extern char **environ;
     "                          [--lz4 PROG]\n"
 #define MODELS_MAX 64u
 
-/* The chunk codecs measured, in the order of the columns. */
+/* The chunk codecs measured, in the order of the columns: each the
+ * packer's --codec of that name (pk_codec_names). */
 enum { C_STORED, C_LZ4, C_MESHOPT, C_MESHOPT_LZ4, C_AUTO, CODECS };
-static const char *const codec_names[CODECS] = {"stored", "lz4", "meshopt", "meshopt-lz4", "auto"};
+static const pk_codec codec_of[CODECS] = {PK_CODEC_STORED, PK_CODEC_LZ4, PK_CODEC_MESHOPT, PK_CODEC_MESHOPT_LZ4,
+                                          PK_CODEC_AUTO};
+#define codec_name(c) pk_codec_names[codec_of[c]]
 
 /* Sets o to build every chunk with codec c; returns 0, or -1 when this
- * build's packer has no such codec. Without a codec choice in the builder,
- * "stored" never compresses, "lz4" takes LZ4 whenever it shrinks a chunk and
- * "auto" is the packer's default rule. */
+ * build's packer has no such codec (the options do not resolve). */
 static int codec_options(pk_build_options *o, int c)
 {
-    switch (c) {
-    case C_STORED:
-        o->stored_ratio_threshold = 1e300;
-        return 0;
-    case C_LZ4:
-        o->stored_ratio_threshold = 1.0;
-        return 0;
-    case C_AUTO:
-        return 0;
-    default:
-        return -1;
-    }
+    o->codec = codec_of[c];
+    pk_build_options resolved;
+    pk_diag d;
+    return pk_build_options_resolve(o, &resolved, &d);
 }
 
 static int codec_built(int c)
@@ -89,9 +82,12 @@ typedef struct codec_result {
     int ok;
     uint64_t payload, file, decoded;
     uint32_t chunks;
+    uint32_t by_codec[4]; /* chunk records by SLC_PACK_CODEC_* */
+    int same;             /* 1: every chunk decodes to the bytes the baseline's pack decodes to */
     double gbps;
     char why[256];
     char path[1100];
+    slc_logger log; /* the reader's messages, into why (the pack keeps a pointer to it) */
 } codec_result;
 
 typedef struct model {
@@ -106,39 +102,75 @@ typedef struct model {
     anchor anchors[ANCHORS];
 } model;
 
-/* The temporary folder and what is in it, for the removal at exit. */
+/* The temporary folder and every file that may be in it (fixed names, one
+ * level), made once by tmp_init, so the signal handler and atexit only call
+ * unlink and rmdir, which are async-signal-safe. */
+enum { TMP_GLTF, TMP_BIN, TMP_GEOM, TMP_GEOM_LZ4, TMP_LOG, TMP_PACK0, TMP_FILES = TMP_PACK0 + CODECS };
+static const char *const tmp_names[TMP_PACK0] = {"out.gltf", "out.bin", "geom.bin", "geom.bin.lz4", "child.log"};
 static char tmp_dir[1024];
+static char tmp_files[TMP_FILES][1100];
+static volatile sig_atomic_t tmp_live;
+
+static void tmp_init(void)
+{
+    for (int i = 0; i < TMP_FILES; i++) {
+        if (i < TMP_PACK0) {
+            snprintf(tmp_files[i], sizeof tmp_files[i], "%s/%s", tmp_dir, tmp_names[i]);
+        } else {
+            snprintf(tmp_files[i], sizeof tmp_files[i], "%s/%s.pack", tmp_dir, codec_name(i - TMP_PACK0));
+        }
+    }
+    tmp_live = 1;
+}
 
 static void remove_tmp(void)
 {
-    if (tmp_dir[0] == '\0') {
+    if (!tmp_live) {
         return;
     }
-    /* Every file lies directly in the folder (no subfolders). */
-    char cmd_path[1100];
-    static const char *const files[] = {"out.gltf", "out.bin", "geom.bin", "geom.bin.lz4", "child.log"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(cmd_path, sizeof cmd_path, "%s/%s", tmp_dir, files[i]);
-        (void)unlink(cmd_path);
-    }
-    for (int c = 0; c < CODECS; c++) {
-        snprintf(cmd_path, sizeof cmd_path, "%s/%s.pack", tmp_dir, codec_names[c]);
-        (void)unlink(cmd_path);
+    tmp_live = 0;
+    for (int i = 0; i < TMP_FILES; i++) {
+        (void)unlink(tmp_files[i]);
     }
     (void)rmdir(tmp_dir);
-    tmp_dir[0] = '\0';
 }
+
+/* The signals that end the command: the handler found installed before
+ * ours (atomic_file's, which removes the packs' temporaries in the folder)
+ * runs first, then the folder goes. */
+static const int tmp_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define TMP_SIGS (sizeof tmp_sigs / sizeof tmp_sigs[0])
+static struct sigaction tmp_prev[TMP_SIGS];
 
 static void on_signal(int sig)
 {
-    remove_tmp(); /* unlink and rmdir are async-signal-safe; snprintf of fixed names is in practice */
-    signal(sig, SIG_DFL);
-    raise(sig);
+    for (size_t i = 0; i < TMP_SIGS; i++) {
+        if (tmp_sigs[i] == sig && tmp_prev[i].sa_handler != SIG_DFL && tmp_prev[i].sa_handler != SIG_IGN) {
+            tmp_prev[i].sa_handler(sig); /* resets the action and raises: pending until we return */
+        }
+    }
+    remove_tmp();
+    (void)signal(sig, SIG_DFL);
+    (void)raise(sig);
 }
 
-static void tmp_path(char *out, size_t cap, const char *name)
+/* Puts on_signal in front of each signal's handler, keeping the one it
+ * replaces; again after the first pack opens, whose atomic_file installs
+ * its own over ours. A signal the caller ignores stays ignored. */
+static void guard_signals(void)
 {
-    snprintf(out, cap, "%s/%s", tmp_dir, name);
+    for (size_t i = 0; i < TMP_SIGS; i++) {
+        struct sigaction cur;
+        if (sigaction(tmp_sigs[i], NULL, &cur) != 0 || cur.sa_handler == on_signal || cur.sa_handler == SIG_IGN) {
+            continue;
+        }
+        tmp_prev[i] = cur;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        (void)sigaction(tmp_sigs[i], &sa, NULL);
+    }
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -194,15 +226,15 @@ static int build_packs(model *m)
         opt.max_lods = 1;
         codec_result *r = &m->codec[c];
         if (codec_options(&opt, c) != 0) {
-            snprintf(r->why, sizeof r->why, "codec %s: not in this build's packer", codec_names[c]);
+            snprintf(r->why, sizeof r->why, "codec %s: not in this build's packer", codec_name(c));
             continue;
         }
-        tmp_path(r->path, sizeof r->path, codec_names[c]);
-        strncat(r->path, ".pack", sizeof r->path - strlen(r->path) - 1);
+        snprintf(r->path, sizeof r->path, "%s", tmp_files[TMP_PACK0 + c]);
         if (pk_builder_open(r->path, &opt, &b[c], &d) != 0) {
             fprintf(stderr, ME ": %s\n", d.message);
             rc = CLI_IO;
         }
+        guard_signals();
     }
     uint32_t meshes = gltf_mesh_count(scene);
     uint32_t *objects = calloc((size_t)meshes * CODECS + 1, sizeof *objects);
@@ -273,6 +305,7 @@ static int build_packs(model *m)
         r->file = st.file_size;
         r->decoded = st.bytes_raw;
         r->chunks = st.chunks;
+        memcpy(r->by_codec, st.chunks_codec, sizeof r->by_codec);
         m->triangles = st.triangles_lod0;
         m->meshes_deduplicated = st.meshes_deduplicated;
     }
@@ -286,8 +319,7 @@ static int build_packs(model *m)
  * -1 with why: "not found", "exit N: <its first line>", "killed by signal N". */
 static int run_child(char *const argv[], char *why, size_t cap)
 {
-    char log[1100];
-    tmp_path(log, sizeof log, "child.log");
+    const char *log = tmp_files[TMP_LOG];
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) {
         snprintf(why, cap, "%s: cannot start: out of memory", argv[0]);
@@ -378,10 +410,7 @@ static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used
  * naming the file, the record and the check. */
 static int anchor_geometry(anchor *a, char *why, size_t cap)
 {
-    char gltf_path[1100], bin_path[1100], geom_path[1100];
-    tmp_path(gltf_path, sizeof gltf_path, "out.gltf");
-    tmp_path(bin_path, sizeof bin_path, "out.bin");
-    tmp_path(geom_path, sizeof geom_path, "geom.bin");
+    const char *gltf_path = tmp_files[TMP_GLTF], *bin_path = tmp_files[TMP_BIN], *geom_path = tmp_files[TMP_GEOM];
     size_t json_len = 0, bin_len = 0;
     char *json = cli_read_file(gltf_path, (size_t)64 << 20, &json_len);
     if (json == NULL) {
@@ -527,10 +556,7 @@ out:
 /* gltfpack with flags over the model, then lz4 -9 over its geometry bytes. */
 static void measure_anchor(const model *m, int which, const char *gltfpack, const char *lz4, anchor *a)
 {
-    char out_path[1100], geom_path[1100], lz4_path[1100];
-    tmp_path(out_path, sizeof out_path, "out.gltf");
-    tmp_path(geom_path, sizeof geom_path, "geom.bin");
-    tmp_path(lz4_path, sizeof lz4_path, "geom.bin.lz4");
+    char *out_path = tmp_files[TMP_GLTF], *geom_path = tmp_files[TMP_GEOM], *lz4_path = tmp_files[TMP_GEOM_LZ4];
     char *argv[16];
     int n = 0;
     argv[n++] = (char *)gltfpack;
@@ -542,11 +568,13 @@ static void measure_anchor(const model *m, int which, const char *gltfpack, cons
         argv[n++] = (char *)anchor_flags[which][i];
     }
     argv[n] = NULL;
+    for (int i = TMP_GLTF; i < TMP_PACK0; i++) { /* nothing of the last model's read as this one's */
+        (void)unlink(tmp_files[i]);
+    }
     if (run_child(argv, a->why, sizeof a->why) != 0 || anchor_geometry(a, a->why, sizeof a->why) != 0) {
         return;
     }
     char *lz[] = {(char *)lz4, (char *)"-9", (char *)"-q", (char *)"-f", geom_path, lz4_path, NULL};
-    (void)unlink(lz4_path);
     if (run_child(lz, a->why, sizeof a->why) != 0) {
         return;
     }
@@ -558,6 +586,17 @@ static void measure_anchor(const model *m, int which, const char *gltfpack, cons
 }
 
 /* ---- decode speed ---------------------------------------------------------- */
+
+/* A logger keeping the reader's first error in the codec's result: a pack
+ * this build's reader refuses (a codec it was built without) is said in
+ * that codec's row, not on stderr. */
+static void log_to_result(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    codec_result *r = user;
+    if (level == SLC_LOG_ERROR && r->why[0] == '\0') {
+        snprintf(r->why, sizeof r->why, "%s (%s)", message, slc_status_name(status));
+    }
+}
 
 typedef struct decode_ctx {
     cli_pack pack;
@@ -601,9 +640,12 @@ static void measure_decode(model *m, int reps, uint64_t target)
         if (!r->ok) {
             continue;
         }
-        if (cli_pack_open(r->path, 0, &cli_stderr_logger, &dc[c].pack) != CLI_OK) {
+        r->log = (slc_logger){log_to_result, r};
+        if (cli_pack_open(r->path, 0, &r->log, &dc[c].pack) != CLI_OK) {
             r->ok = 0;
-            snprintf(r->why, sizeof r->why, "the pack does not open");
+            if (r->why[0] == '\0') {
+                snprintf(r->why, sizeof r->why, "the pack does not open");
+            }
             continue;
         }
         dc[c].open = 1;
@@ -611,8 +653,10 @@ static void measure_decode(model *m, int reps, uint64_t target)
         dc[c].scratch = malloc(dc[c].scratch_size + 1);
         cli_need(ME, dc[c].scratch != NULL, "out of memory");
         page = slc_pack_get_header(dc[c].pack.pack)->page_size;
-        total = (size_t)r->decoded;
-        base = base < 0 ? c : base;
+        if (base < 0) { /* the memcpy baseline copies this pack's decoded bytes */
+            base = c;
+            total = (size_t)r->decoded;
+        }
     }
     if (base < 0) {
         return;
@@ -636,10 +680,25 @@ static void measure_decode(model *m, int reps, uint64_t target)
     int passes = total > 0 && target > total ? (int)((target + total - 1) / total) : 1;
     double *gbps = calloc((size_t)(CODECS + 1) * (size_t)reps, sizeof *gbps);
     cli_need(ME, gbps != NULL, "out of memory");
-    for (int c = 0; c < CODECS; c++) { /* warm: the code, the mapping's pages */
+    for (int c = 0; c < CODECS; c++) { /* warm: the code, the mapping's pages; and the bytes compared */
+        if (dc[c].open && m->codec[c].decoded == total) {
+            const slc_pack *p = dc[c].pack.pack;
+            uint32_t count = slc_pack_get_header(p)->chunk_count;
+            size_t off = 0;
+            m->codec[c].same = 1;
+            for (uint32_t i = 0; i < count && m->codec[c].same; i++) {
+                const slc_pack_chunk *k = slc_pack_get_chunk(p, (slc_chunk_id){i});
+                m->codec[c].same = slc_pack_load_chunk(p, (slc_chunk_id){i}, ring, page, dc[c].scratch,
+                                                       dc[c].scratch_size) == SLC_OK &&
+                                   off + k->decoded_size <= total && memcmp(ring, copy + off, k->decoded_size) == 0;
+                off += k->decoded_size;
+            }
+        }
         if (dc[c].open && decode_pass(&dc[c], NULL, ring, page, ring_pages) == 0) {
             m->codec[c].ok = 0;
-            snprintf(m->codec[c].why, sizeof m->codec[c].why, "a chunk failed to load (see above)");
+            if (m->codec[c].why[0] == '\0') {
+                snprintf(m->codec[c].why, sizeof m->codec[c].why, "a chunk failed to load");
+            }
         }
     }
     for (int k = 0; k < reps; k++) {
@@ -702,8 +761,9 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
            "  (a scale per axis), normals octahedral 2 x 8-bit, uvs 2 x 16-bit over the object's uv range\n");
     printf("anchor: %s, then lz4 -9 of its geometry: the bytes of the views its meshes' POSITION, NORMAL,\n"
            "  TEXCOORD_0 and indices read, as stored (no textures, animations, skins or morph targets; no JSON);\n"
-           "  gltfpack's defaults: positions 14-bit integers (one uniform scale), uvs 12-bit, normals 8-bit\n"
-           "  (octahedral filter). anchor16: %s, positions and uvs at sluice's 16 bits\n",
+           "  gltfpack's defaults: positions 14-bit integers over one cube for the scene (a uniform scale, so\n"
+           "  4x coarser than sluice's on the longest axis and more on the others), uvs 12-bit, normals 8-bit\n"
+           "  (octahedral filter, 4 bytes as sluice's). anchor16: %s, positions and uvs at 16 bits\n",
            anchor_labels[A_DEFAULT], anchor_labels[A_BITS16]);
     printf("bytes: each pack's chunk payload (stored bytes of every chunk, shared ones once: cluster headers,\n"
            "  vertices, indices); auto/anchor = auto payload / (anchor + lz4 -9), neither side's tables or JSON\n\n");
@@ -736,7 +796,7 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
         const model *m = &ms[i];
         for (int c = 0; c < CODECS && !m->skipped; c++) {
             if (!m->codec[c].ok && codec_built(c)) {
-                printf("%s %s: %s\n", m->name, codec_names[c], m->codec[c].why);
+                printf("%s %s: %s\n", m->name, codec_name(c), m->codec[c].why);
             }
         }
         for (int w = 0; w < ANCHORS && !m->skipped; w++) {
@@ -766,7 +826,7 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
     }
     for (int c = 0; c < CODECS; c++) {
         if (!codec_built(c)) {
-            printf("%s: not in this build's packer\n", codec_names[c]);
+            printf("%s: not in this build's packer\n", codec_name(c));
         }
     }
     if (!anchors_on) {
@@ -791,9 +851,11 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
     }
     printf("\ndecode, one core: slc_pack_load_chunk of every chunk from the mapped pack (XXH3 of the stored bytes,\n"
            "  decode into a page of a 64-page ring), decoded bytes / thread CPU time, median of %d; memcpy: the\n"
-           "  same decoded bytes copied chunk by chunk into the same pages, in the same run\n",
+           "  same decoded bytes copied chunk by chunk into the same pages, in the same run; = stored: every\n"
+           "  chunk decodes to the stored pack's bytes\n",
            reps);
-    printf("%-20s %-12s %7s %12s %9s %10s\n", "model", "codec", "chunks", "decoded", "GB/s", "vs memcpy");
+    printf("%-20s %-12s %7s %12s %9s %10s  %s\n", "model", "codec", "chunks", "decoded", "GB/s", "vs memcpy",
+           "= stored");
     for (size_t i = 0; i < n; i++) {
         const model *m = &ms[i];
         if (m->skipped) {
@@ -802,11 +864,18 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
         for (int c = 0; c < CODECS; c++) {
             const codec_result *r = &m->codec[c];
             if (r->ok) {
-                printf("%-20s %-12s %7u %12llu %9.2f %9.2fx\n", m->name, codec_names[c], r->chunks,
-                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0);
+                printf("%-20s %-12s %7u %12llu %9.2f %9.2fx  %s\n", m->name, codec_name(c), r->chunks,
+                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0,
+                       r->same ? "yes" : "no");
             }
         }
         printf("%-20s %-12s %7s %12s %9.2f %9.2fx\n", m->name, "memcpy", "", "", m->memcpy_gbps, 1.0);
+        const codec_result *a = &m->codec[C_AUTO];
+        if (a->ok) {
+            printf("%-20s auto's chunks: %u stored, %u lz4, %u meshopt, %u meshopt-lz4\n", m->name,
+                   a->by_codec[SLC_PACK_CODEC_STORED], a->by_codec[SLC_PACK_CODEC_LZ4],
+                   a->by_codec[SLC_PACK_CODEC_MESHOPT], a->by_codec[SLC_PACK_CODEC_MESHOPT_LZ4]);
+        }
     }
 }
 
@@ -840,12 +909,16 @@ static void print_json(const model *ms, size_t n, int reps, int anchors_on)
                (unsigned long long)m->triangles, (unsigned long long)m->vertices, m->memcpy_gbps);
         for (int c = 0; c < CODECS; c++) {
             const codec_result *r = &m->codec[c];
-            printf("    {\"codec\": \"%s\", ", codec_names[c]);
+            printf("    {\"codec\": \"%s\", ", codec_name(c));
             if (r->ok) {
-                printf("\"payload_bytes\": %llu, \"file_bytes\": %llu, \"chunks\": %u, \"decoded_bytes\": %llu, "
-                       "\"decode_gbps\": %.3f, \"vs_memcpy\": %.3f, \"error\": null}",
+                printf("\"payload_bytes\": %llu, \"file_bytes\": %llu, \"chunks\": %u, \"chunks_by_codec\": "
+                       "{\"stored\": %u, \"lz4\": %u, \"meshopt\": %u, \"meshopt-lz4\": %u}, \"decoded_bytes\": %llu, "
+                       "\"decode_gbps\": %.3f, \"vs_memcpy\": %.3f, \"decodes_as_stored\": %s, \"error\": null}",
                        (unsigned long long)r->payload, (unsigned long long)r->file, r->chunks,
-                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0);
+                       r->by_codec[SLC_PACK_CODEC_STORED], r->by_codec[SLC_PACK_CODEC_LZ4],
+                       r->by_codec[SLC_PACK_CODEC_MESHOPT], r->by_codec[SLC_PACK_CODEC_MESHOPT_LZ4],
+                       (unsigned long long)r->decoded, r->gbps, m->memcpy_gbps > 0 ? r->gbps / m->memcpy_gbps : 0.0,
+                       r->same ? "true" : "false");
             } else {
                 printf("\"error\": ");
                 esc_json(stdout, r->why);
@@ -933,7 +1006,7 @@ int bench_codec(int argc, char **argv)
         return cli_usage_error(ME, USAGE, "no model: give one or more glTF or GLB files");
     }
     int nreps = reps > 0 ? (int)reps : quick ? 3 : 9;
-    uint64_t target = quick ? 0 : (uint64_t)64 << 20;
+    uint64_t target = quick ? 0 : (uint64_t)16 << 20;
     int anchors_on = strcmp(gltfpack, "none") != 0;
     const char *tmp = getenv("TMPDIR");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/sluice-bench-codec-XXXXXX", tmp != NULL && tmp[0] ? tmp : "/tmp");
@@ -942,15 +1015,13 @@ int bench_codec(int argc, char **argv)
         tmp_dir[0] = '\0';
         return CLI_IO;
     }
+    tmp_init();
     if (atexit(remove_tmp) != 0) {
         remove_tmp();
         fprintf(stderr, ME ": atexit refused the temporary folder's removal\n");
         return CLI_FAILED;
     }
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        signal(sigs[i], on_signal);
-    }
+    guard_signals();
     model *ms = calloc(n, sizeof *ms);
     cli_need(ME, ms != NULL, "out of memory");
     size_t measured = 0;

@@ -116,14 +116,19 @@ printf '%s\n' "$row" | awk -v lz4="$have_lz4" '{
 grep -q '^skipped points: the packer refuses it: .*points.gltf: .*POINTS' "$out" || fail "no skipped line for points"
 # Whole files: the stand-in's .gltf + 48 bytes of .bin, 16 of them an image.
 grep -Eq "^${re} +[1-9][0-9]* +[1-9][0-9]* .* [1-9][0-9]* +16$" "$out" || fail "no whole-file row with 16 other bytes"
-# Decode: a line per built codec and memcpy, positive GB/s and ratio.
+# Decode: a line per codec, positive GB/s and ratio, decoding to the stored
+# pack's bytes; and memcpy's.
 for c in stored lz4 auto memcpy; do
     line=$(grep "^${re}  *$c " "$out") || fail "no decode line for $c"
-    printf '%s\n' "$line" | awk '{ if ($(NF-1) + 0 <= 0 || $NF !~ /^[0-9]+\.[0-9][0-9]x$/) exit 1 }' || fail "decode $c: $line"
+    printf '%s\n' "$line" | awk -v c=$c '{ n = c == "memcpy" ? NF : NF - 1
+        if ($(n-1) + 0 <= 0 || $n !~ /^[0-9]+\.[0-9][0-9]x$/ || (c != "memcpy" && $NF != "yes")) exit 1 }' ||
+        fail "decode $c: $line"
 done
+# The meshopt codecs: measured, or (a runtime built without SLUICE_CODEC_MESHOPT)
+# the reader's refusal in their row.
 for c in meshopt meshopt-lz4; do
-    grep -q "^$c: not in this build's packer" "$out" || grep -q "^${re}  *$c  *1 " "$out" ||
-        fail "$c: neither measured nor said to be missing"
+    grep -q "^${re}  *$c  *1 .* yes$" "$out" || grep -q "^${re} $c: .*codec" "$out" ||
+        fail "$c: neither measured nor said to be refused"
 done
 
 # --json parses, names the grid as it is, and has the stand-in's figures.
@@ -139,6 +144,7 @@ codecs = {c["codec"]: c for c in m["codecs"]}
 assert set(codecs) == {"stored", "lz4", "meshopt", "meshopt-lz4", "auto"}, codecs
 for c in ("stored", "lz4", "auto"):
     assert codecs[c]["payload_bytes"] > 0 and codecs[c]["decode_gbps"] > 0 and codecs[c]["error"] is None, codecs[c]
+    assert codecs[c]["decodes_as_stored"] is True, codecs[c]
 a = m["anchors"][0]
 assert a["command"] == "gltfpack -cc" and a["geometry_bytes"] == 32 and a["other_bytes"] == 16, a
 assert a["triangles"] == 2 and a["includes_morph_targets"] is False, a
@@ -170,6 +176,25 @@ grep -q "^${re} anchor: .*no-such-lz4: not found$" "$out" || fail "--lz4 missing
 # shellcheck disable=SC2086
 TMPDIR=$dir $sluice bench codec "$model" --quick --gltfpack none > "$out" 2>&1 || fail "--gltfpack none: not exit 0"
 grep -q "^anchor: not measured (--gltfpack none)$" "$out" || fail "--gltfpack none: not said"
+
+# SIGTERM while gltfpack runs: the command dies of it and its folder goes
+# (the stand-in says it started, then waits to be killed). Not SIGINT: a
+# background job of a script starts with SIGINT ignored.
+fake gltfpack-waits "echo \$\$ > \"$dir/waits.pid\"; exec sleep 60"
+rm -f "$dir/waits.pid"
+# shellcheck disable=SC2086
+TMPDIR=$dir $sluice bench codec "$model" --quick --gltfpack "$dir/gltfpack-waits" > "$out" 2>&1 &
+pid=$!
+tries=0
+while [ ! -s "$dir/waits.pid" ] && [ "$tries" -lt 600 ]; do sleep 0.1; tries=$((tries + 1)); done
+[ -s "$dir/waits.pid" ] || { kill "$pid"; fail "the stand-in gltfpack never started"; }
+ls "$dir" | grep -q '^sluice-bench-codec-' || fail "no temporary folder while gltfpack runs"
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+kill "$(cat "$dir/waits.pid")" 2> /dev/null
+[ "$got" -eq 143 ] || fail "SIGTERM: exit code $got, expected 143 (killed by SIGTERM)"
+ls "$dir" | grep -q '^sluice-bench-codec-' && fail "SIGTERM left the temporary folder: $(ls "$dir"/sluice-bench-codec-*)"
 
 # expect CODE REGEX ARGS...: `sluice ARGS` exits CODE with REGEX on stderr.
 expect() {
