@@ -352,7 +352,7 @@ static int run_child(char *const argv[], char *why, size_t cap)
             first[0] = '\0';
         }
         first[strcspn(first, "\r\n")] = '\0';
-        fclose(f);
+        (void)fclose(f);
     }
     if (WIFEXITED(status)) {
         snprintf(why, cap, "%s: exit %d%s%s", argv[0], WEXITSTATUS(status), first[0] ? ": " : "", first);
@@ -461,12 +461,15 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
             if (mark_view(accessors, ind, used, nviews, what, why, cap) != 0) {
                 goto out;
             }
-            double count = js_count(cJSON_GetArrayItem(accessors, ind != NULL ? (int)ind->valuedouble : -1), "count", 0);
-            if (count < 0) {
-                snprintf(why, cap, "out.gltf: accessors[%d].count: not a count", (int)ind->valuedouble);
-                goto out;
+            if (ind != NULL) { /* mark_view checked it names an accessor */
+                int ai = (int)ind->valuedouble;
+                double count = js_count(cJSON_GetArrayItem(accessors, ai), "count", 0);
+                if (count < 0) {
+                    snprintf(why, cap, "out.gltf: accessors[%d].count: not a count", ai);
+                    goto out;
+                }
+                a->triangles += (uint64_t)count / 3;
             }
-            a->triangles += (uint64_t)count / 3;
         }
     }
     /* Morph targets' views (2 marks a view that only they read). */
@@ -544,7 +547,7 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
     rc = 0;
 out:
     if (geom != NULL) {
-        fclose(geom);
+        (void)fclose(geom);
     }
     free(used);
     cJSON_Delete(root);
