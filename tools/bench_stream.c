@@ -37,6 +37,7 @@
 #define _POSIX_C_SOURCE 200809L /* fork, pipe, sysconf, getrusage */
 #include <errno.h>
 #include <lz4.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -71,6 +72,9 @@ typedef struct bench {
     int info_open;
     const slc_pack_header *h;
     uint64_t decoded;    /* decoded bytes of every chunk */
+    uint32_t *by_codec[SLC_PACK_CODEC_COUNT]; /* the chunk ids of each codec, in id order */
+    uint32_t codec_count[SLC_PACK_CODEC_COUNT];
+    uint64_t codec_decoded[SLC_PACK_CODEC_COUNT];
     uint32_t workers;    /* N */
     uint32_t reps;
     uint32_t pool_pages; /* of the memory runs */
@@ -255,11 +259,17 @@ typedef struct pass_result {
     uint64_t caller_loads, worker_loads;
 } pass_result;
 
-/* Requests every chunk once, in chunk-id order (see the top of the file). */
-static int stream_pass(rig *r, pass_result *out)
+/* The k-th chunk of a pass: ids[k], or k itself when ids is NULL. */
+static uint32_t id_at(const uint32_t *ids, uint32_t k) { return ids != NULL ? ids[k] : k; }
+
+/* Requests every chunk once, in chunk-id order (see the top of the file),
+ * or only the n chunks ids lists (every chunk when ids is NULL). */
+static int stream_pass(rig *r, const uint32_t *ids, uint32_t n, pass_result *out)
 {
     memset(out, 0, sizeof *out);
-    const uint32_t n = slc_pack_get_header(r->pack)->chunk_count;
+    if (ids == NULL) {
+        n = slc_pack_get_header(r->pack)->chunk_count;
+    }
     const slc_partition part = {0};
     uint32_t next = 0, idle = 0;
     slc_stream_stats before, after;
@@ -285,14 +295,15 @@ static int stream_pass(rig *r, pass_result *out)
         uint64_t bytes = 0;
         uint32_t end = next;
         while (end < n && end - next < cap_pages) {
-            uint32_t d = slc_pack_get_chunk(r->pack, (slc_chunk_id){end})->decoded_size;
+            uint32_t d = slc_pack_get_chunk(r->pack, (slc_chunk_id){id_at(ids, end)})->decoded_size;
             if (end > next && bytes + d > r->prof.upload_cap) {
                 break;
             }
             bytes += d;
             end++;
         }
-        for (uint32_t c = next; c < end; c++) {
+        for (uint32_t k = next; k < end; k++) {
+            const uint32_t c = id_at(ids, k);
             if ((st = slc_stream_request_chunk(r->s, (slc_chunk_id){c}, 0, part)) != SLC_OK) {
                 fprintf(stderr, ME ": request of chunk %u refused: %s\n", c, slc_status_name(st));
                 return CLI_FAILED;
@@ -315,7 +326,7 @@ static int stream_pass(rig *r, pass_result *out)
         idle = fs.loads_started > 0 || next >= n ? 0 : idle + 1;
         if (idle > IDLE_FRAMES_MAX) {
             fprintf(stderr, ME ": no load started in %d frames (chunk %u): the pool of %u pages has no page to give\n",
-                    IDLE_FRAMES_MAX, next, r->prof.page_count);
+                    IDLE_FRAMES_MAX, id_at(ids, next), r->prof.page_count);
             return CLI_FAILED;
         }
     }
@@ -342,12 +353,16 @@ static int stream_pass(rig *r, pass_result *out)
 
 /* LZ4_decompress_safe (or a copy, for stored chunks) of every chunk from the
  * mapping into one page (ring 1), or chunk i into page i % ring of pages
- * (page_size apart); returns decoded bytes, 0 on a decode failure. */
-static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size)
+ * (page_size apart); with ids, only the n chunks it lists; with step > 1,
+ * only the k-th chunks for k = first, first + step, ... Returns decoded
+ * bytes, 0 on a decode failure. */
+static uint64_t raw_pass_of(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size, const uint32_t *ids,
+                            uint32_t n, uint32_t first, uint32_t step)
 {
     const unsigned char *map = b->info.file.map;
     uint64_t bytes = 0;
-    for (uint32_t i = 0; i < b->h->chunk_count; i++) {
+    for (uint32_t k = first; k < n; k += step) {
+        const uint32_t i = id_at(ids, k);
         const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
         const char *src = (const char *)map + c->offset;
         unsigned char *page = pages + (size_t)(i % ring) * page_size;
@@ -362,6 +377,59 @@ static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, si
         bytes += c->decoded_size;
     }
     return bytes;
+}
+
+static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size)
+{
+    return raw_pass_of(b, pages, ring, page_size, NULL, b->h->chunk_count, 0, 1);
+}
+
+/* The machine's ceiling for threads that decode: plain decode of every
+ * chunk by `threads` threads at once, thread t taking chunks t, t +
+ * threads, ... into its own page; no stream, no lock, nothing shared but
+ * the mapping. What two threads reach over one bounds what two workers can. */
+typedef struct raw_thread {
+    const bench *b;
+    unsigned char *page;
+    uint32_t first, step;
+    uint64_t bytes;
+} raw_thread;
+
+static void *raw_thread_main(void *arg)
+{
+    raw_thread *t = arg;
+    t->bytes = raw_pass_of(t->b, t->page, 1, 0, NULL, t->b->h->chunk_count, t->first, t->step);
+    return NULL;
+}
+
+enum { RAW_THREADS_MAX = 2 };
+
+/* Returns decoded bytes (0 on a failure); pages holds threads pages. */
+static uint64_t raw_threads_pass(const bench *b, unsigned char *pages, uint32_t threads)
+{
+    raw_thread t[RAW_THREADS_MAX];
+    pthread_t tid[RAW_THREADS_MAX];
+    uint64_t bytes = 0;
+    int ok = 1;
+    for (uint32_t k = 0; k < threads; k++) {
+        t[k] = (raw_thread){b, pages + (size_t)k * b->h->page_size, k, threads, 0};
+    }
+    for (uint32_t k = 1; k < threads; k++) {
+        if (pthread_create(&tid[k], NULL, raw_thread_main, &t[k]) != 0) {
+            ok = 0;
+            threads = k;
+            break;
+        }
+    }
+    raw_thread_main(&t[0]);
+    for (uint32_t k = 1; k < threads; k++) {
+        pthread_join(tid[k], NULL);
+    }
+    for (uint32_t k = 0; k < threads; k++) {
+        ok &= t[k].bytes != 0;
+        bytes += t[k].bytes;
+    }
+    return ok ? bytes : 0;
 }
 
 /* --- hits ------------------------------------------------------------------------- */
@@ -471,7 +539,7 @@ static int rss_work(const bench *b, int kind, rss_result *out)
                                : CLI_FAILED;
     if (rc == CLI_OK) {
         pass_result pr;
-        rc = stream_pass(&r, &pr);
+        rc = stream_pass(&r, NULL, 0, &pr);
         out->ns = pr.ns;
         out->bytes = pr.bytes;
         rig_close(&r);
@@ -623,8 +691,20 @@ static int setup(bench *b)
         fprintf(stderr, ME ": pack %s has no chunks\n", b->pack_path);
         return CLI_FAILED;
     }
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        b->by_codec[c] = malloc(sizeof(uint32_t) * b->h->chunk_count);
+        if (b->by_codec[c] == NULL) {
+            fprintf(stderr, ME ": out of memory for the chunk lists of %s\n", b->pack_path);
+            return CLI_FAILED;
+        }
+    }
     for (uint32_t i = 0; i < b->h->chunk_count; i++) {
-        b->decoded += slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i})->decoded_size;
+        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
+        b->decoded += c->decoded_size;
+        if (c->codec < SLC_PACK_CODEC_COUNT) { /* the reader refuses any other at open */
+            b->by_codec[c->codec][b->codec_count[c->codec]++] = i;
+            b->codec_decoded[c->codec] += c->decoded_size;
+        }
     }
     if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
         uint64_t pages = b->h->file_size / 50u / b->profile.page_size;
@@ -639,6 +719,9 @@ typedef struct results {
     uint32_t modes, mode_workers[MODES];
     double gbps[MODES], cpu_gbps[MODES];
     double ring_gbps, ring_cpu_gbps; /* raw, into the pool's pages */
+    double raw2_gbps, raw2_cpu_gbps; /* raw by two threads at once */
+    uint32_t codecs_present;
+    double codec_raw_cpu[SLC_PACK_CODEC_COUNT], codec_stream_cpu[SLC_PACK_CODEC_COUNT]; /* inline, one thread */
     pass_result pass[MODES]; /* of the last repeat */
     pass_result miss;        /* of the last repeat */
     double miss_ns, miss_tele_ns;
@@ -646,6 +729,8 @@ typedef struct results {
     double hit_ns, hit_tele_ns;
     rss_result rss[RSS_KINDS];
 } results;
+
+static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
 
 static const char *mode_label(const results *res, uint32_t m, char *buf, size_t cap)
 {
@@ -693,13 +778,40 @@ static void print_text(const bench *b, const results *res)
         putchar('\n');
     }
     uint32_t last = res->modes - 1;
-    printf("\nstream / raw, 1 worker: %.2f (the aim: at least 0.85), %.2f per CPU second; inline, one thread: %.2f, "
+    printf("\nstream / raw, 1 worker: %.2f (the aim: at least 0.9), %.2f per CPU second; inline, one thread: %.2f, "
            "%.2f per CPU second\n",
            res->gbps[2] / res->gbps[0], res->cpu_gbps[2] / res->cpu_gbps[0], res->gbps[1] / res->gbps[0],
            res->cpu_gbps[1] / res->cpu_gbps[0]);
-    if (last > 2) {
-        printf("speedup of %u workers over 1: %.2fx\n", res->mode_workers[last], res->gbps[last] / res->gbps[2]);
+    if (b->codec_count[SLC_PACK_CODEC_MESHOPT] + b->codec_count[SLC_PACK_CODEC_MESHOPT_LZ4] > 0) {
+        printf("the pack has meshopt chunks: the plain rows copy their stored bytes, they do not decode them\n");
     }
+    printf("\nscaling (wall time): 1 worker and the caller over inline: %.2fx", res->gbps[2] / res->gbps[1]);
+    if (last > 2) {
+        printf("; %u workers over 1: %.2fx", res->mode_workers[last], res->gbps[last] / res->gbps[2]);
+    }
+    printf("\nthe machine's ceiling: plain decode by %d threads at once %.2f GB/s, %.2fx one thread; %.2f GB/cpu-s, "
+           "%.2fx one thread's\n",
+           RAW_THREADS_MAX, res->raw2_gbps, res->raw2_gbps / res->gbps[0], res->raw2_cpu_gbps,
+           res->raw2_cpu_gbps / res->cpu_gbps[0]);
+    printf("threads that decode: inline 1; N workers N + 1 (the caller runs unclaimed loads while it waits)\n");
+    printf("\nper codec, inline (one thread): verified stream / plain decode per CPU second\n\n");
+    printf("%-12s %7s %11s %15s %16s %7s\n", "codec", "chunks", "decoded MiB", "plain GB/cpu-s", "stream GB/cpu-s",
+           "ratio");
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        if (b->codec_count[c] == 0) {
+            continue;
+        }
+        printf("%-12s %7u %11.1f", codec_names[c], b->codec_count[c], mib(b->codec_decoded[c]));
+        if (res->codec_raw_cpu[c] > 0) {
+            printf(" %15.2f %16.2f %6.2fx\n", res->codec_raw_cpu[c], res->codec_stream_cpu[c],
+                   res->codec_stream_cpu[c] / res->codec_raw_cpu[c]);
+        } else {
+            printf(" %15s %16.2f %7s\n", "-", res->codec_stream_cpu[c], "-");
+        }
+    }
+    printf("plain decode: LZ4_decompress_safe, or a copy for stored chunks, from the same mapping the stream reads\n"
+           "(no plain decoder for the meshopt codecs here: '-'). The stream also hashes the stored bytes (XXH3)\n"
+           "and checks the decoded indices.\n");
     printf("GB/s: decoded bytes made resident per second of wall time; GB/cpu-s: per second of CPU time of all\n"
            "the process's threads (steadier on a shared machine). The stream also hashes the stored bytes (XXH3)\n"
            "and writes each chunk into its own page of the pool; the baseline decodes into one hot page, and\n"
@@ -788,6 +900,27 @@ static void print_json(const bench *b, const results *res)
            "\"ratio_inline_vs_raw_cpu\": %.3f, \"speedup_workers\": %u, \"speedup_vs_1_worker\": %.3f,\n",
            res->gbps[2] / res->gbps[0], res->cpu_gbps[2] / res->cpu_gbps[0], res->gbps[1] / res->gbps[0],
            res->cpu_gbps[1] / res->cpu_gbps[0], res->mode_workers[last], res->gbps[last] / res->gbps[2]);
+    printf(" \"speedup_1_worker_vs_inline\": %.3f, \"raw_threads\": %d, \"raw_threads_gbps\": %.3f, "
+           "\"raw_threads_vs_raw\": %.3f, \"raw_threads_gb_per_cpu_s\": %.3f, \"raw_threads_cpu_vs_raw\": %.3f,\n",
+           res->gbps[2] / res->gbps[1], RAW_THREADS_MAX, res->raw2_gbps, res->raw2_gbps / res->gbps[0],
+           res->raw2_cpu_gbps, res->raw2_cpu_gbps / res->cpu_gbps[0]);
+    printf(" \"per_codec\": [");
+    const char *sep = "";
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        if (b->codec_count[c] == 0) {
+            continue;
+        }
+        printf("%s{\"codec\": \"%s\", \"chunks\": %u, \"decoded_bytes\": %llu, \"stream_gb_per_cpu_s\": %.3f", sep,
+               codec_names[c], b->codec_count[c], (unsigned long long)b->codec_decoded[c], res->codec_stream_cpu[c]);
+        if (res->codec_raw_cpu[c] > 0) {
+            printf(", \"raw_gb_per_cpu_s\": %.3f, \"stream_vs_raw_cpu\": %.3f}", res->codec_raw_cpu[c],
+                   res->codec_stream_cpu[c] / res->codec_raw_cpu[c]);
+        } else {
+            printf(", \"raw_gb_per_cpu_s\": null, \"stream_vs_raw_cpu\": null}");
+        }
+        sep = ", ";
+    }
+    printf("],\n");
     printf(" \"overhead\": {\"hit_requests\": %u, \"hit_frames\": %u, \"hit_ns_per_request\": %.2f, "
            "\"hit_telemetry_ns_per_request\": %.2f",
            res->hit_count, res->hit_frames, res->hit_ns, res->hit_tele_ns);
@@ -805,8 +938,9 @@ static void print_json(const bench *b, const results *res)
            (unsigned long long)cpu_limit);
 }
 
-/* A throughput run of one mode: a fresh stream, one pass. */
-static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out)
+/* A throughput run of one mode: a fresh stream, one pass (over the n
+ * chunks ids lists, or every chunk when ids is NULL). */
+static int run_mode_of(bench *b, uint32_t workers, int no_threads, const uint32_t *ids, uint32_t n, pass_result *out)
 {
     static rig r; /* static: it must not move, and it is large */
     slc_profile prof = b->profile;
@@ -816,9 +950,14 @@ static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out
         return rc;
     }
     b->store_uncharged |= !r.charged;
-    rc = stream_pass(&r, out);
+    rc = stream_pass(&r, ids, n, out);
     rig_close(&r);
     return rc;
+}
+
+static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out)
+{
+    return run_mode_of(b, workers, no_threads, NULL, 0, out);
 }
 
 int bench_stream(int argc, char **argv)
@@ -840,13 +979,14 @@ int bench_stream(int argc, char **argv)
         rc = rss_measure(&b, k, &res.rss[k]);
     }
 
-    unsigned char *page = NULL;
+    unsigned char *page = NULL, *pages2 = NULL;
     if (rc == CLI_OK) {
         b.store_size = SLC_ARENA_FOOTPRINT(
             slc_host_store_footprint(b.profile.page_count, b.profile.page_size));
         b.store_mem = alloc_touched(b.store_size);
         page = alloc_touched(b.h->page_size);
-        if (b.store_mem == NULL || page == NULL) {
+        pages2 = alloc_touched((size_t)RAW_THREADS_MAX * b.h->page_size);
+        if (b.store_mem == NULL || page == NULL || pages2 == NULL) {
             fprintf(stderr, ME ": out of memory for a pool of %u pages\n", b.profile.page_count);
             rc = CLI_FAILED;
         }
@@ -858,7 +998,11 @@ int bench_stream(int argc, char **argv)
     res.mode_workers[3] = b.workers;
     res.modes = b.workers > 1 ? 4u : 3u;
     static double gbps[MODES][REPS_MAX], cpu[MODES][REPS_MAX], ring_gbps[REPS_MAX], ring_cpu[REPS_MAX];
-    static double miss[REPS_MAX], miss_tele[REPS_MAX];
+    static double miss[REPS_MAX], miss_tele[REPS_MAX], raw2[REPS_MAX], raw2_cpu[REPS_MAX];
+    static double codec_raw[SLC_PACK_CODEC_COUNT][REPS_MAX], codec_stream[SLC_PACK_CODEC_COUNT][REPS_MAX];
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        res.codecs_present += b.codec_count[c] > 0;
+    }
     if (rc == CLI_OK) { /* warm the page cache and the code */
         rc = raw_pass(&b, page, 1, 0) == b.decoded ? run_mode(&b, b.workers, 0, &res.pass[0]) : CLI_FAILED;
     }
@@ -884,6 +1028,40 @@ int bench_stream(int argc, char **argv)
             gbps[m][k] = (double)pr->bytes / (double)pr->ns;
             cpu[m][k] = (double)pr->bytes / (double)pr->cpu_ns;
         }
+        /* The ceiling for two threads: plain decode by two at once. */
+        if (rc == CLI_OK) {
+            uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
+            uint64_t bytes = raw_threads_pass(&b, pages2, RAW_THREADS_MAX);
+            uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
+            if (bytes != b.decoded) {
+                fprintf(stderr, ME ": plain decode by %d threads failed on %s\n", RAW_THREADS_MAX, b.pack_path);
+                rc = CLI_FAILED;
+            }
+            raw2[k] = (double)bytes / (double)(t1 - t0);
+            raw2_cpu[k] = (double)bytes / (double)(c1 - c0);
+        }
+        /* Each codec alone, inline against its plain decode, where the pack
+         * mixes codecs (one codec: the rows above are that codec's). Plain
+         * decode exists here for stored and LZ4 chunks only. */
+        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT && rc == CLI_OK && res.codecs_present > 1; c++) {
+            if (b.codec_count[c] == 0) {
+                continue;
+            }
+            if (c <= SLC_PACK_CODEC_LZ4) {
+                uint64_t c0 = cpu_ns();
+                uint64_t bytes = raw_pass_of(&b, page, 1, 0, b.by_codec[c], b.codec_count[c], 0, 1);
+                uint64_t c1 = cpu_ns();
+                if (bytes != b.codec_decoded[c]) {
+                    fprintf(stderr, ME ": LZ4 rejected a chunk of %s\n", b.pack_path);
+                    rc = CLI_FAILED;
+                }
+                codec_raw[c][k] = (double)bytes / (double)(c1 - c0);
+            }
+            pass_result pr;
+            if (rc == CLI_OK && (rc = run_mode_of(&b, 0, 0, b.by_codec[c], b.codec_count[c], &pr)) == CLI_OK) {
+                codec_stream[c][k] = (double)pr.bytes / (double)pr.cpu_ns;
+            }
+        }
         /* 2, misses: 1 worker without threads (see the top of the file). */
         if (rc == CLI_OK && (rc = run_mode(&b, 1, 1, &res.miss)) == CLI_OK) {
             miss[k] = (double)res.miss.sched_ns / (double)res.miss.requests;
@@ -899,6 +1077,20 @@ int bench_stream(int argc, char **argv)
         res.ring_cpu_gbps = median(ring_cpu, b.reps);
         res.miss_ns = median(miss, b.reps);
         res.miss_tele_ns = median(miss_tele, b.reps);
+        res.raw2_gbps = median(raw2, b.reps);
+        res.raw2_cpu_gbps = median(raw2_cpu, b.reps);
+        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+            if (b.codec_count[c] == 0) {
+                continue;
+            }
+            if (res.codecs_present == 1) { /* the pack is this codec: the inline row's figures */
+                res.codec_raw_cpu[c] = res.cpu_gbps[MODE_RAW];
+                res.codec_stream_cpu[c] = res.cpu_gbps[1];
+            } else {
+                res.codec_raw_cpu[c] = c <= SLC_PACK_CODEC_LZ4 ? median(codec_raw[c], b.reps) : 0;
+                res.codec_stream_cpu[c] = median(codec_stream[c], b.reps);
+            }
+        }
     }
 
     /* 2, hits: one stream (no workers: nothing loads while timed). */
@@ -934,7 +1126,11 @@ int bench_stream(int argc, char **argv)
         }
     }
     free(page);
+    free(pages2);
     free(b.store_mem);
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        free(b.by_codec[c]);
+    }
     if (b.info_open) {
         cli_pack_close(&b.info);
     }
