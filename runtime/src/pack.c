@@ -209,6 +209,11 @@ static int is_meshopt(uint32_t codec)
     return codec == SLC_PACK_CODEC_MESHOPT || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
 }
 
+int slc_pack_codec_is_built(uint32_t codec)
+{
+    return codec < SLC_PACK_CODEC_COUNT && (SLC_CODEC_MESHOPT || !is_meshopt(codec));
+}
+
 /* Scratch a chunk's load needs: its stored bytes when they are read (not
  * mapped) and need decoding; for meshopt-lz4 the meshopt stream LZ4 gives
  * (at most decoded_size bytes); for both meshopt codecs one cluster's
@@ -272,7 +277,7 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
         if (c->codec >= SLC_PACK_CODEC_COUNT) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: codec %u is unknown", i, c->codec);
         }
-        if (!SLC_CODEC_MESHOPT && is_meshopt(c->codec)) {
+        if (!slc_pack_codec_is_built(c->codec)) {
             return pack_fail(p, SLC_E_PACK_VERSION,
                              "chunk %u: codec %u (%s) is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)", i,
                              c->codec, codec_names[c->codec]);

@@ -182,6 +182,16 @@ static void reference_reader_accepts(const parsed *p)
     slc_io_from_memory(p->file, p->size, &io);
     slc_pack *pk = NULL;
     slc_status s = slc_pack_open(&io, "built.pack", &limits, meta, &log, &pk);
+    int unbuilt = 0; /* a forced meshopt codec under SLUICE_CODEC_MESHOPT=OFF */
+    for (uint32_t c = 0; c < p->h.chunk_count; c++) {
+        unbuilt |= !slc_pack_codec_is_built(p->chunks[c].codec);
+    }
+    if (unbuilt) {
+        assert_int_equal(s, SLC_E_PACK_VERSION);
+        assert_non_null(strstr(logged.message, "is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)"));
+        free(mem);
+        return;
+    }
     if (s != SLC_OK) {
         fail_msg("reference reader: %s: %s", slc_status_name(s), logged.message);
     }

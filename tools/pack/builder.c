@@ -45,6 +45,7 @@
 #include <xxhash.h>
 
 #include "atomic_file.h"
+#include "sluice/pack.h"
 #include "sluice/pack_format.h"
 #include "sluice/profile.h"
 
@@ -541,7 +542,10 @@ static void choose_codec(pk_builder *b, const unsigned char *chunk, uint32_t dec
             bytes = b->compressed;
         }
     }
-    if (mode == PK_CODEC_AUTO || mode == PK_CODEC_MESHOPT || mode == PK_CODEC_MESHOPT_LZ4) {
+    /* auto only picks what the runtime linked with this packer decodes (a
+     * build with SLUICE_CODEC_MESHOPT=OFF packs what it can read back) */
+    int meshopt_ok = mode != PK_CODEC_AUTO || slc_pack_codec_is_built(SLC_PACK_CODEC_MESHOPT);
+    if (meshopt_ok && (mode == PK_CODEC_AUTO || mode == PK_CODEC_MESHOPT || mode == PK_CODEC_MESHOPT_LZ4)) {
         size_t m = meshopt_stream(b, chunk, clusters);
         /* Forced: wherever smaller than stored. Auto: the saving floor over
          * the cheaper pick. */
@@ -815,7 +819,8 @@ static int emit_cluster(pk_builder *b, const vertex_format *f, uint32_t object, 
         encode_vertex(f, verts + (size_t)cverts[i] * f->fstride, pg->data + at + (size_t)i * f->stride);
     }
     for (uint32_t i = 0; i < tcount; i++) { /* each triangle in its canonical rotation */
-        slc_pack_put_triangle(pg->data + at + vbytes + 3u * i, ctris[3u * i], ctris[3u * i + 1], ctris[3u * i + 2]);
+        const unsigned char *t = ctris + (size_t)i * 3u;
+        slc_pack_put_triangle(pg->data + at + vbytes + (size_t)i * 3u, t[0], t[1], t[2]);
     }
 
     slc_pack_cluster *c = &pg->clusters[pg->cluster_count];

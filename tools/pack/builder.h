@@ -44,7 +44,8 @@ typedef enum pk_codec {
      * the decode-speed floor: candidates in order of decode cost (stored,
      * LZ4, meshopt, meshopt-LZ4), each taken over the cheaper pick only
      * when it is smaller by the pick's margin (LZ4: stored_ratio_threshold;
-     * meshopt and meshopt-LZ4: PK_MESHOPT_MIN_SAVING). */
+     * meshopt and meshopt-LZ4: PK_MESHOPT_MIN_SAVING). The meshopt codecs
+     * only when the linked runtime decodes them (slc_pack_codec_is_built). */
     PK_CODEC_AUTO = 0,
     PK_CODEC_STORED,      /* every chunk stored */
     PK_CODEC_LZ4,         /* LZ4 where it beats stored_ratio_threshold, stored otherwise */

@@ -94,6 +94,12 @@ const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t insta
  * offset is a contract violation (SLC_ASSERT). O(1). */
 const char *slc_pack_get_string(const slc_pack *p, uint32_t offset);
 
+/* 1 when this runtime decodes chunks of codec (SLC_PACK_CODEC_*): stored
+ * and LZ4 always, the meshopt codecs when built with SLUICE_CODEC_MESHOPT
+ * (a pack with a codec not built in is refused at open); 0 otherwise. O(1);
+ * thread-safe. */
+int slc_pack_codec_is_built(uint32_t codec);
+
 /* Bytes of scratch slc_pack_load_chunk needs, the most of any chunk: read
  * through read(), a compressed chunk's stored bytes (16-byte aligned for
  * the meshopt codecs); for meshopt-LZ4 (codec 3) the meshopt stream LZ4
