@@ -114,7 +114,10 @@ size_t slc_pack_scratch_size(const slc_pack *p);
  * ones), verifies their XXH3, then decodes with LZ4_decompress_safe and
  * checks the decoded size exactly; a meshopt chunk (codecs 2 and 3,
  * docs/pack-format.md) is checked whole before its clusters are decoded into
- * the page, with the scratch for codec 3's LZ4 output and the indices. Bytes of the page past the decoded size are left as
+ * the page, with the scratch for codec 3's LZ4 output and the indices.
+ * Stack: meshoptimizer 0.18's vertex decoder takes about 8.5 KiB of the
+ * caller's (an 8 KiB block buffer; objdump of its block decoder), so a
+ * thread that loads meshopt chunks needs some 12 KiB of stack. Bytes of the page past the decoded size are left as
  * they were. From a mapping, the hash and the decode (which read the
  * mapping) run inside io->guard when there is one.
  *
