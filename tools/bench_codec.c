@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <meshoptimizer.h>
+
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"
@@ -75,6 +77,11 @@ typedef struct anchor {
     uint64_t other;    /* bytes of the .bin's other views (animations, skins, morph targets, images) */
     uint64_t triangles; /* of every primitive of its meshes, each mesh once */
     int morph_shared;  /* a counted view also holds a morph target's accessor (gltfpack packs them together) */
+    int reps;          /* in: timed samples of the decode below */
+    uint64_t target;   /* in: bytes a sample decodes at least (0: one pass) */
+    double decode_gbps; /* meshoptimizer's decoders over the compressed geometry views, one core; 0: none */
+    uint64_t decoded;   /* bytes those views decode to */
+    char decode_why[160]; /* decode_gbps 0: why */
     char why[256];     /* !ok: what failed */
 } anchor;
 
@@ -403,6 +410,86 @@ static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used
     return 0;
 }
 
+/* One pass of meshoptimizer's decoders (and gltfpack's filters) over every
+ * counted view that EXT_meshopt_compression stores; returns the decoded
+ * bytes, or 0 with why when the library refuses a view. */
+static uint64_t anchor_decode_pass(const cJSON *views, const unsigned char *used, const unsigned char *bin,
+                                   unsigned char *dst, char *why, size_t cap)
+{
+    uint64_t bytes = 0;
+    int vi = 0;
+    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
+        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                            "EXT_meshopt_compression");
+        if (!used[vi] || ext == NULL) {
+            continue;
+        }
+        size_t off = (size_t)js_count(ext, "byteOffset", 0), len = (size_t)js_count(ext, "byteLength", 0);
+        size_t count = (size_t)js_count(ext, "count", 0), stride = (size_t)js_count(ext, "byteStride", 0);
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ext, "mode");
+        const cJSON *filter = cJSON_GetObjectItemCaseSensitive(ext, "filter");
+        const char *ms = cJSON_IsString(mode) ? mode->valuestring : "";
+        int r = strcmp(ms, "ATTRIBUTES") == 0  ? meshopt_decodeVertexBuffer(dst, count, stride, bin + off, len)
+                : strcmp(ms, "TRIANGLES") == 0 ? meshopt_decodeIndexBuffer(dst, count, stride, bin + off, len)
+                : strcmp(ms, "INDICES") == 0   ? meshopt_decodeIndexSequence(dst, count, stride, bin + off, len)
+                                               : -100;
+        if (r != 0) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]: meshoptimizer refuses its %s bytes (%d)", vi, ms, r);
+            return 0;
+        }
+        const char *fs = cJSON_IsString(filter) ? filter->valuestring : "NONE";
+        if (strcmp(fs, "OCTAHEDRAL") == 0) {
+            meshopt_decodeFilterOct(dst, count, stride);
+        } else if (strcmp(fs, "QUATERNION") == 0) {
+            meshopt_decodeFilterQuat(dst, count, stride);
+        } else if (strcmp(fs, "EXPONENTIAL") == 0) {
+            meshopt_decodeFilterExp(dst, count, stride);
+        }
+        bytes += (uint64_t)count * stride;
+    }
+    return bytes;
+}
+
+/* The anchor's decode on one core, as slc_pack_load_chunk's is measured:
+ * decoded bytes over thread CPU time, the median of a->reps samples. Views
+ * are checked against out.bin by the caller; count x byteStride bounds the
+ * output. */
+static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *used, const unsigned char *bin)
+{
+    size_t biggest = 0;
+    int vi = 0;
+    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
+        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                            "EXT_meshopt_compression");
+        double count = js_count(ext, "count", 0), stride = js_count(ext, "byteStride", 0);
+        if (used[vi] && ext != NULL && count >= 0 && stride >= 0 && count * stride < (double)((size_t)1 << 30) &&
+            (size_t)(count * stride) > biggest) {
+            biggest = (size_t)(count * stride);
+        }
+    }
+    unsigned char *dst = malloc(biggest + 16);
+    double *gbps = calloc((size_t)a->reps, sizeof *gbps);
+    cli_need(ME, dst != NULL && gbps != NULL, "out of memory");
+    a->decoded = anchor_decode_pass(views, used, bin, dst, a->decode_why, sizeof a->decode_why);
+    if (a->decoded > 0) {
+        int passes = a->target > a->decoded ? (int)((a->target + a->decoded - 1) / a->decoded) : 1;
+        for (int k = 0; k < a->reps; k++) {
+            uint64_t bytes = 0, t0 = thread_cpu_ns();
+            for (int p = 0; p < passes; p++) {
+                bytes += anchor_decode_pass(views, used, bin, dst, a->decode_why, sizeof a->decode_why);
+            }
+            uint64_t t1 = thread_cpu_ns();
+            gbps[k] = (double)bytes / (double)(t1 > t0 ? t1 - t0 : 1);
+        }
+        qsort(gbps, (size_t)a->reps, sizeof *gbps, cli_cmp_double);
+        a->decode_gbps = gbps[a->reps / 2];
+    } else if (a->decode_why[0] == '\0') {
+        snprintf(a->decode_why, sizeof a->decode_why, "no view compressed with EXT_meshopt_compression");
+    }
+    free(gbps);
+    free(dst);
+}
+
 /* Reads gltfpack's out.gltf and out.bin in the folder, writes the bytes of
  * every view a mesh primitive's POSITION, NORMAL, TEXCOORD_0 or indices
  * reads (compressed, as EXT_meshopt_compression stores them) to geom.bin,
@@ -543,6 +630,9 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
     }
     geom = NULL;
     a->other = in_bin - a->geometry;
+    if (a->reps > 0) {
+        anchor_decode(a, views, used, bin);
+    }
     a->file = json_len + bin_len;
     rc = 0;
 out:
@@ -873,6 +963,14 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
             }
         }
         printf("%-20s %-12s %7s %12s %9.2f %9.2fx\n", m->name, "memcpy", "", "", m->memcpy_gbps, 1.0);
+        const anchor *g = &m->anchors[A_DEFAULT];
+        if (g->ok && g->decode_gbps > 0) {
+            printf("%-20s %-12s %7s %12llu %9.2f %9.2fx  (meshoptimizer's decoders over gltfpack -cc's views)\n",
+                   m->name, "gltfpack", "", (unsigned long long)g->decoded, g->decode_gbps,
+                   m->memcpy_gbps > 0 ? g->decode_gbps / m->memcpy_gbps : 0.0);
+        } else if (g->ok) {
+            printf("%-20s gltfpack: no decode: %s\n", m->name, g->decode_why);
+        }
         const codec_result *a = &m->codec[C_AUTO];
         if (a->ok) {
             printf("%-20s auto's chunks: %u stored, %u lz4, %u meshopt, %u meshopt-lz4\n", m->name,
@@ -940,6 +1038,12 @@ static void print_json(const model *ms, size_t n, int reps, int anchors_on)
             json_u64_or_null("file_bytes", a->ok, a->file, ", ");
             json_u64_or_null("other_bytes", a->ok, a->other, ", ");
             json_u64_or_null("triangles", a->ok, a->triangles, ", ");
+            if (a->ok && a->decode_gbps > 0) {
+                printf("\"decoded_bytes\": %llu, \"decode_gbps\": %.3f, ", (unsigned long long)a->decoded,
+                       a->decode_gbps);
+            } else {
+                printf("\"decoded_bytes\": null, \"decode_gbps\": null, ");
+            }
             printf("\"includes_morph_targets\": %s, ", a->ok && a->morph_shared ? "true" : "false");
             if (a->ok) {
                 printf("\"auto_vs_anchor\": %.4f, \"error\": null}", ratio_to_anchor(m, w));
@@ -1037,6 +1141,8 @@ int bench_codec(int argc, char **argv)
             continue;
         }
         for (int w = 0; w < ANCHORS && anchors_on; w++) {
+            m->anchors[w].reps = w == A_DEFAULT ? nreps : 0; /* the decode of gltfpack's defaults only */
+            m->anchors[w].target = target;
             measure_anchor(m, w, gltfpack, lz4, &m->anchors[w]);
         }
         measure_decode(m, nreps, target);
