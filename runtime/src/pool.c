@@ -18,10 +18,11 @@
 
 /* A page: 32 bytes, two to a cache line. state is FREE, LOADING or
  * RESIDENT; PINNED is RESIDENT with pins > 0. Where an unpinned resident
- * page sits: in the bucket of its (priority, lod) when PAGE_IN_BUCKET is set
- * (SLC_EVICTION_PRIORITY only), else in the recency list; both are linked
- * through prev and next, so a page needs no other record. A free page sits
- * in its partition's free stack, linked through next. */
+ * page sits depends on the policy: with SLC_EVICTION_LRU in its partition's
+ * recency list; with SLC_EVICTION_PRIORITY in the bucket of its (priority,
+ * lod) in one of its partition's bucket tables (PAGE_IN_BUCKET set). Both
+ * are linked through prev and next, so a page needs no other record. A free
+ * page sits in its partition's free stack, linked through next. */
 typedef struct page_rec {
     uint64_t last_used;
     uint32_t chunk;
@@ -39,13 +40,21 @@ typedef struct page_rec {
 #define PAGE_WRITING 1u /* between write_begin and write_end */
 #define PAGE_IN_BUCKET 2u
 
-/* A partition's buckets (SLC_EVICTION_PRIORITY): one circular list per
- * (priority, lod), holding the unpinned resident pages whose last use is
- * safe, least recently used first (head[b], whose prev is the tail), and a
+/* A bucket table (SLC_EVICTION_PRIORITY): one circular list per (priority,
+ * lod), least recently used first (head[b], whose prev is the tail), and a
  * two-level bitmap of the buckets that are not empty: bit b of words[] is set
- * iff head[b] is a page, bit w of summary iff words[w] is not 0. The lowest
+ * iff head[b] is a page, bit w of summary iff words[w] is not 0.
+ *
+ * Each partition has frames_in_flight + 1 of them (table_of below): table 0
+ * holds the unpinned resident pages whose last use is safe, and its lowest
  * set bit is the bucket of the victim: two count-trailing-zeros, whatever the
- * number of pages. */
+ * number of pages. Table 1 + f % frames_in_flight holds those last used in
+ * frame f while f is above the safe frame (the frames above it are
+ * frames_in_flight consecutive numbers at most, so no two share a table).
+ * When begin_frame moves the safe frame onto f, each non-empty list of f's
+ * table goes whole onto the tail of the same bucket of table 0: its pages
+ * were all used after every page there, so table 0 stays in recency order,
+ * and no page is visited. */
 typedef struct bucket_table {
     uint64_t words[BUCKET_WORDS];
     uint64_t summary;
@@ -84,7 +93,7 @@ typedef struct partition_rec {
 struct slc_pool {
     page_rec *pages;
     uint32_t *chunk_map; /* chunk id -> page index, or NONE */
-    bucket_table *buckets; /* one per partition; NULL with SLC_EVICTION_LRU */
+    bucket_table *buckets; /* frames_in_flight + 1 per partition; NULL with SLC_EVICTION_LRU */
     log_rec *log;
     partition_rec *parts;
     slc_page_store store;
@@ -237,7 +246,7 @@ static layout layout_of(const config *c)
     l.chunks = l.pages + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * c->page_count);
     l.buckets = l.chunks + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * c->max_chunks);
     l.log = l.buckets + (c->eviction == SLC_EVICTION_PRIORITY
-                             ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * c->partition_count
+                             ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * c->partition_count * (c->frames_in_flight + 1u)
                              : (size_t)0);
     l.total = l.log + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * c->log_capacity);
     return l;
@@ -346,8 +355,8 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
     }
     memset(pool->chunk_map, 0xFF, (size_t)SLC_POOL_CHUNK_RECORD_SIZE * c.max_chunks);
     if (pool->buckets != NULL) {
-        for (uint32_t pi = 0; pi < c.partition_count; pi++) {
-            bucket_table *t = &pool->buckets[pi];
+        for (uint32_t ti = 0; ti < c.partition_count * (c.frames_in_flight + 1u); ti++) {
+            bucket_table *t = &pool->buckets[ti];
             memset(t, 0, sizeof *t);
             memset(t->head, 0xFF, sizeof t->head);
         }
@@ -410,19 +419,47 @@ static uint32_t lowest_bit(uint64_t x)
 #endif
 }
 
-/* Appends page i at the most recently used end of its bucket. */
+/* The table that holds page i of partition pi while it is bucketed: table
+ * 0 if its last use is safe, else that of its last-used frame. */
+static bucket_table *table_of(const slc_pool *pool, const page_rec *p)
+{
+    uint32_t slot = p->last_used <= pool->safe ? 0u : 1u + (uint32_t)(p->last_used % pool->frames_in_flight);
+    return &pool->buckets[(size_t)p->partition * (pool->frames_in_flight + 1u) + slot];
+}
+
+static void bucket_mark(bucket_table *t, uint32_t b)
+{
+    t->words[b / 64u] |= (uint64_t)1 << (b % 64u);
+    t->summary |= (uint64_t)1 << (b / 64u);
+}
+
+/* Asks the cache for page i's record, which a later call will read: the
+ * victims of a bucket come in its list order, scattered over the page
+ * records, and this overlaps the next one's miss with the caller's work. A
+ * hint only; nothing where the compiler offers no prefetch. */
+static void prefetch_page(const slc_pool *pool, uint32_t i)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&pool->pages[i], 0, 3);
+#else
+    (void)pool;
+    (void)i;
+#endif
+}
+
+/* Appends page i at the most recently used end of its bucket, in the table
+ * its last use names. */
 static void bucket_append(slc_pool *pool, partition_rec *part, uint32_t i)
 {
-    bucket_table *t = &pool->buckets[pool->pages[i].partition];
     page_rec *p = &pool->pages[i];
+    bucket_table *t = table_of(pool, p);
     uint32_t b = bucket_of(p);
     uint32_t h = t->head[b];
     if (h == NONE) {
         t->head[b] = i;
         p->prev = i;
         p->next = i;
-        t->words[b / 64u] |= (uint64_t)1 << (b % 64u);
-        t->summary |= (uint64_t)1 << (b / 64u);
+        bucket_mark(t, b);
     } else {
         uint32_t tail = pool->pages[h].prev;
         p->prev = tail;
@@ -434,10 +471,12 @@ static void bucket_append(slc_pool *pool, partition_rec *part, uint32_t i)
     part->bucketed++;
 }
 
+/* Takes page i out of its bucket; its priority, lod and last use must be
+ * those it was appended with (they name the bucket and the table). */
 static void bucket_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
 {
-    bucket_table *t = &pool->buckets[pool->pages[i].partition];
     page_rec *p = &pool->pages[i];
+    bucket_table *t = table_of(pool, p);
     uint32_t b = bucket_of(p);
     if (p->next == i) {
         t->head[b] = NONE;
@@ -450,6 +489,7 @@ static void bucket_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
         pool->pages[p->next].prev = p->prev;
         if (t->head[b] == i) {
             t->head[b] = p->next;
+            prefetch_page(pool, p->next); /* the next victim of this bucket */
         }
     }
     p->prev = NONE;
@@ -458,10 +498,11 @@ static void bucket_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
     part->bucketed--;
 }
 
-/* The head of the lowest non-empty bucket, or NONE. O(1). */
+/* The head of the lowest non-empty bucket of partition pi's safe table, or
+ * NONE. O(1). */
 static uint32_t bucket_first(const slc_pool *pool, uint32_t pi)
 {
-    const bucket_table *t = &pool->buckets[pi];
+    const bucket_table *t = &pool->buckets[(size_t)pi * (pool->frames_in_flight + 1u)];
     if (t->summary == 0) {
         return NONE;
     }
@@ -469,32 +510,121 @@ static uint32_t bucket_first(const slc_pool *pool, uint32_t pi)
     return t->head[w * 64u + lowest_bit(t->words[w])];
 }
 
-/* Takes an unpinned resident page out of whichever structure holds it. */
-static void detach(slc_pool *pool, partition_rec *part, uint32_t i)
+/* The safe frame has just become frame: every list of that frame's table
+ * goes onto the tail of the same bucket of the safe table, and the frame's
+ * table is left empty for frame + frames_in_flight. O(partitions + the
+ * buckets those lists are in); no page but a list's two ends is touched. */
+static void buckets_frame_safe(slc_pool *pool, uint64_t frame)
 {
-    if (pool->pages[i].flags & PAGE_IN_BUCKET) {
+    const uint32_t per = pool->frames_in_flight + 1u;
+    const uint32_t slot = 1u + (uint32_t)(frame % pool->frames_in_flight);
+    for (uint32_t pi = 0; pi < pool->partition_count; pi++) {
+        bucket_table *safe = &pool->buckets[(size_t)pi * per];
+        bucket_table *from = &pool->buckets[(size_t)pi * per + slot];
+        uint64_t summary = from->summary;
+        while (summary != 0) {
+            uint32_t w = lowest_bit(summary);
+            summary &= summary - 1u;
+            uint64_t word = from->words[w];
+            from->words[w] = 0;
+            while (word != 0) {
+                uint32_t b = w * 64u + lowest_bit(word);
+                word &= word - 1u;
+                uint32_t h = from->head[b];
+                uint32_t sh = safe->head[b];
+                from->head[b] = NONE;
+                if (sh == NONE) {
+                    safe->head[b] = h;
+                    bucket_mark(safe, b);
+                } else {
+                    /* Two circles become one: safe's tail -> h ... from's tail -> sh. */
+                    uint32_t st = pool->pages[sh].prev;
+                    uint32_t ft = pool->pages[h].prev;
+                    pool->pages[st].next = h;
+                    pool->pages[h].prev = st;
+                    pool->pages[ft].next = sh;
+                    pool->pages[sh].prev = ft;
+                }
+            }
+        }
+        from->summary = 0;
+    }
+}
+
+/* --- the policies ---------------------------------------------------------- */
+
+/* Each policy keeps the unpinned resident pages of a partition in its own
+ * structure, and answers four calls: add (the page became an unpinned
+ * resident page at the most recently used end, its last use the newest
+ * begun frame), remove (before the page's priority or last use changes), the
+ * victim, and the safe frame's advance. */
+
+/* Page i becomes evictable once its last use is safe (see "Eviction" in
+ * pool.h); p->last_used and p->priority are already its new ones. */
+static void evictable_add(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    switch (pool->eviction) {
+    case SLC_EVICTION_PRIORITY:
+        bucket_append(pool, part, i);
+        break;
+    default:
+        list_append(pool, part, i);
+        break;
+    }
+}
+
+/* Takes an unpinned resident page out of its policy's structure. */
+static void evictable_remove(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    switch (pool->eviction) {
+    case SLC_EVICTION_PRIORITY:
         bucket_unlink(pool, part, i);
-    } else {
+        break;
+    default:
         list_unlink(pool, part, i);
+        break;
+    }
+}
+
+/* Whether a use of page i now with this priority would leave every order as
+ * it is, so touch need not move it: LRU's tail is already the newest. The
+ * priority policy always moves the page (O(1) either way). */
+static bool evictable_is_newest(const slc_pool *pool, const partition_rec *part, uint32_t i)
+{
+    switch (pool->eviction) {
+    case SLC_EVICTION_PRIORITY:
+        return false;
+    default:
+        return part->tail == i;
     }
 }
 
 /* The page to evict in part, or NONE (see "Eviction" in pool.h). */
-static uint32_t victim(slc_pool *pool, partition_rec *part)
+static uint32_t victim(const slc_pool *pool, const partition_rec *part)
 {
-    if (pool->eviction == SLC_EVICTION_LRU) {
+    switch (pool->eviction) {
+    case SLC_EVICTION_PRIORITY:
+        return bucket_first(pool, (uint32_t)(part - pool->parts));
+    default: {
         uint32_t head = part->head;
         return head != NONE && pool->pages[head].last_used <= pool->safe ? head : NONE;
     }
-    /* Pages whose last use became safe since they were listed move to their
-     * buckets: the list is ordered by last use, so they are at its head, and
-     * taken in list order they keep each bucket in recency order. */
-    while (part->head != NONE && pool->pages[part->head].last_used <= pool->safe) {
-        uint32_t i = part->head;
-        list_unlink(pool, part, i);
-        bucket_append(pool, part, i);
     }
-    return bucket_first(pool, (uint32_t)(part - pool->parts));
+}
+
+/* begin_frame moved the safe frame from before to after (after = before + 1,
+ * or equal). */
+static void evictable_safe_advanced(slc_pool *pool, uint64_t before, uint64_t after)
+{
+    switch (pool->eviction) {
+    case SLC_EVICTION_PRIORITY:
+        for (uint64_t f = before + 1u; f <= after; f++) {
+            buckets_frame_safe(pool, f);
+        }
+        break;
+    default:
+        break; /* LRU's list is ordered by last use: its head is the first to become safe */
+    }
 }
 
 static void bump_generation(page_rec *p)
@@ -594,7 +724,7 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
             pool->busy++;
             return SLC_E_POOL_BUSY;
         }
-        detach(pool, part, i);
+        evictable_remove(pool, part, i);
         evicted = pool->pages[i].chunk;
         pool->chunk_map[evicted] = NONE;
         bump_generation(&pool->pages[i]);
@@ -674,7 +804,7 @@ slc_status slc_pool_write_end(slc_pool *pool, slc_page page, size_t bytes)
     if (p->pins > 0) {
         part->pinned++;
     } else {
-        list_append(pool, part, page.index);
+        evictable_add(pool, part, page.index);
     }
     return SLC_OK;
 }
@@ -706,7 +836,7 @@ slc_status slc_pool_release(slc_pool *pool, slc_page page)
             pool->busy++;
             return SLC_E_POOL_BUSY;
         }
-        detach(pool, part, page.index);
+        evictable_remove(pool, part, page.index);
     }
     log_change(pool, p->chunk, page.index, NONE, p->partition);
     pool->chunk_map[p->chunk] = NONE;
@@ -777,15 +907,16 @@ slc_status slc_pool_touch(slc_pool *pool, slc_page page, uint8_t priority)
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "pool: page %u (chunk %u) is still loading: a frame cannot use it", page.index, p->chunk);
     }
-    if (p->pins == 0) {
-        partition_rec *part = &pool->parts[p->partition];
-        if (part->tail != page.index) {
-            detach(pool, part, page.index); /* before the priority changes: it names the bucket */
-            list_append(pool, part, page.index);
-        }
+    partition_rec *part = &pool->parts[p->partition];
+    if (p->pins > 0 || evictable_is_newest(pool, part, page.index)) {
+        p->last_used = pool->frame;
+        p->priority = priority;
+        return SLC_OK;
     }
+    evictable_remove(pool, part, page.index); /* before the use changes: it names the bucket and table */
     p->last_used = pool->frame;
     p->priority = priority;
+    evictable_add(pool, part, page.index);
     return SLC_OK;
 }
 
@@ -803,7 +934,7 @@ slc_status slc_pool_pin(slc_pool *pool, slc_page page)
     }
     if (p->state == SLC_PAGE_RESIDENT && p->pins == 0) {
         partition_rec *part = &pool->parts[p->partition];
-        detach(pool, part, page.index);
+        evictable_remove(pool, part, page.index);
         part->pinned++;
     }
     p->pins++;
@@ -827,7 +958,7 @@ slc_status slc_pool_unpin(slc_pool *pool, slc_page page)
         partition_rec *part = &pool->parts[p->partition];
         part->pinned--;
         p->last_used = pool->frame;
-        list_append(pool, part, page.index);
+        evictable_add(pool, part, page.index);
     }
     return SLC_OK;
 }
@@ -850,7 +981,9 @@ slc_status slc_pool_begin_frame(slc_pool *pool, uint64_t *frame)
     pool->frame++;
     pool->frame_open = 1;
     /* The gate above guarantees retired >= frame - frames_in_flight. */
+    uint64_t before = pool->safe;
     pool->safe = pool->frame >= pool->frames_in_flight ? pool->frame - pool->frames_in_flight : 0;
+    evictable_safe_advanced(pool, before, pool->safe);
     if (frame != NULL) {
         *frame = pool->frame;
     }
@@ -1005,9 +1138,6 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
                 }
                 pinned++;
             } else if (in_bucket) {
-                if (p->last_used > pool->safe) {
-                    return false;
-                }
                 bucketed++;
             } else {
                 listed++;
@@ -1051,46 +1181,47 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
     if (pool->eviction == SLC_EVICTION_LRU) {
         return bucketed == 0;
     }
-    /* The buckets: each a circular list linked both ways of bucketed pages
-     * of its (priority, lod), ordered by last use, its bits set iff it is
-     * not empty; bucketed pages in all. */
-    const bucket_table *t = &pool->buckets[pi];
+    /* The bucket tables: each bucket a circular list linked both ways of
+     * bucketed pages of its (priority, lod) in the table their last use
+     * names, ordered by last use, its bits set iff it is not empty; bucketed
+     * pages in all, and none in the recency list. */
+    if (pool->buckets == NULL) {
+        return false;
+    }
     n = 0;
-    for (uint32_t w = 0; w < BUCKET_WORDS; w++) {
-        if (((t->summary >> w) & 1u) != (t->words[w] != 0 ? 1u : 0u)) {
-            return false;
-        }
-    }
-    for (uint32_t b = 0; b < BUCKETS; b++) {
-        uint32_t h = t->head[b];
-        if (((t->words[b / 64u] >> (b % 64u)) & 1u) != (h != NONE ? 1u : 0u)) {
-            return false;
-        }
-        if (h == NONE) {
-            continue;
-        }
-        uint32_t i = h;
-        do {
-            if (i < part->first || i >= end) {
+    for (uint32_t ti = 0; ti <= pool->frames_in_flight; ti++) {
+        const bucket_table *t = &pool->buckets[(size_t)pi * (pool->frames_in_flight + 1u) + ti];
+        for (uint32_t w = 0; w < 64u; w++) {
+            if (((t->summary >> w) & 1u) != (w < BUCKET_WORDS && t->words[w] != 0 ? 1u : 0u)) {
                 return false;
             }
-            const page_rec *p = &pool->pages[i];
-            if (!(p->flags & PAGE_IN_BUCKET) || bucket_of(p) != b || p->next >= pool->page_count ||
-                pool->pages[p->next].prev != i || ++n > bucketed) {
+        }
+        for (uint32_t b = 0; b < BUCKETS; b++) {
+            uint32_t h = t->head[b];
+            if (((t->words[b / 64u] >> (b % 64u)) & 1u) != (h != NONE ? 1u : 0u)) {
                 return false;
             }
-            if (p->next != h && pool->pages[p->next].last_used < p->last_used) {
-                return false;
+            if (h == NONE) {
+                continue;
             }
-            i = p->next;
-        } while (i != h);
-    }
-    for (uint32_t w = BUCKET_WORDS; w < 64u; w++) {
-        if ((t->summary >> w) & 1u) {
-            return false;
+            uint32_t i = h;
+            do {
+                if (i < part->first || i >= end) {
+                    return false;
+                }
+                const page_rec *p = &pool->pages[i];
+                if (!(p->flags & PAGE_IN_BUCKET) || bucket_of(p) != b || table_of(pool, p) != t ||
+                    p->next >= pool->page_count || pool->pages[p->next].prev != i || ++n > bucketed) {
+                    return false;
+                }
+                if (p->next != h && pool->pages[p->next].last_used < p->last_used) {
+                    return false;
+                }
+                i = p->next;
+            } while (i != h);
         }
     }
-    return n == bucketed;
+    return n == bucketed && listed == 0;
 }
 
 bool slc_pool_check(const slc_pool *pool)

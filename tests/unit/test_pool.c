@@ -221,25 +221,29 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     slc_pool_desc zero;
     memset(&zero, 0, sizeof zero);
     size_t defaults = SLC_POOL_FOOTPRINT(SLC_DEFAULT_PAGE_COUNT, SLC_POOL_DEFAULT_MAX_CHUNKS,
-                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU, 1);
+                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU, 1, SLC_DEFAULT_FRAMES_IN_FLIGHT);
     assert_int_equal(slc_pool_footprint(&zero), defaults);
     assert_int_equal(slc_pool_footprint(NULL), defaults);
     /* By hand: header, 32 B a page, 4 B a chunk id, 24 B a log entry, each
-     * region rounded up to 64; for priority only, a bucket table (16960 B:
-     * 4096 bucket heads and their bitmaps) a partition, whatever the page
-     * count. */
+     * region rounded up to 64; for priority only, frames_in_flight + 1
+     * bucket tables (16960 B: 4096 bucket heads and their bitmaps) a
+     * partition, whatever the page count. */
     assert_int_equal(defaults, 2560 + 4096 * 32 + 65536 * 4 + 256 * 24);
     slc_pool_desc d = desc_of(3, 5, 1, SLC_EVICTION_PRIORITY);
     d.log_capacity = 1;
-    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 16960 + 64);
-    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 1));
-    d.partition_count = 2; /* two named and "default": a table each */
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 2 * 16960 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 1, 1));
+    d.frames_in_flight = 3; /* a table for each frame in flight and the safe one */
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 4 * 16960 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 1, 3));
+    d.frames_in_flight = 1;
+    d.partition_count = 2; /* two named and "default": two tables each */
     d.partitions[0] = (slc_pool_partition_desc){"a", 1};
     d.partitions[1] = (slc_pool_partition_desc){"b", 1};
-    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 3 * 16960 + 64);
-    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 3));
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 3 * 2 * 16960 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 3, 1));
     d.partitions[1].page_count = 2; /* they take every page: no "default" */
-    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 2));
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PRIORITY, 2, 1));
     d.partition_count = 0;
     d.eviction = SLC_EVICTION_LRU;
     assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 64);
@@ -940,6 +944,96 @@ static void test_priority_touch_updates_the_key(void **state)
     assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_OK);
     assert_int_equal(page_of(pool, 3), SLC_PAGE_NONE);
     assert_int_equal(page_of(pool, 2), b.index);
+    CHECK(pool);
+}
+
+/* Acquires chunk (priority 255, partition 0) and returns the chunk its page
+ * held, from the log: SLC_CHUNK_NONE_INDEX for a free page. */
+static uint32_t evict_for(slc_pool *pool, uint32_t chunk)
+{
+    load_in(pool, chunk, 0, 0, 255);
+    slc_pool_stats st;
+    slc_pool_get_stats(pool, &st);
+    slc_pool_log_entry e;
+    assert_int_equal(slc_pool_walk_log(pool, st.log_count - 1, &e, 1), 1);
+    assert_int_equal(e.loaded.index, chunk);
+    return e.evicted.index;
+}
+
+/* Pages used in frame f wait in f's own bucket table and join the safe one,
+ * a whole bucket at a time, when begin_frame makes f safe: after the pages
+ * already safe in that bucket (or as the whole bucket), in the order of f's
+ * calls; frame f + frames_in_flight then reuses f's table. */
+static void test_priority_a_frames_pages_join_their_buckets_when_it_becomes_safe(void **state)
+{
+    (void)state;
+    slc_pool *pool = fake_pool(8, 512, 2, SLC_EVICTION_PRIORITY);
+    /* Frame 0 (safe at once): 0, 1, 2 at priority 1; 3 at 2; 6, 7 at 3. */
+    slc_page p0 = load_in(pool, 0, 0, 0, 1);
+    load_in(pool, 1, 0, 0, 1);
+    load_in(pool, 2, 0, 0, 1);
+    slc_page p3 = load_in(pool, 3, 0, 0, 2);
+    slc_page p6 = load_in(pool, 6, 0, 0, 3);
+    load_in(pool, 7, 0, 0, 3);
+    assert_int_equal(begin(pool), 1);
+    /* Frame 1, in this order: 0 used, 4 written (priority 1), 5 written
+     * (priority 0, a bucket empty in the safe table), 3 used at priority 1. */
+    assert_int_equal(slc_pool_touch(pool, p0, 1), SLC_OK);
+    load_in(pool, 4, 0, 0, 1);
+    load_in(pool, 5, 0, 0, 0);
+    assert_int_equal(slc_pool_touch(pool, p3, 1), SLC_OK);
+    CHECK(pool);
+    end(pool);
+    assert_int_equal(begin(pool), 2); /* safe frame 0: frame 1's pages wait */
+    assert_int_equal(evict_for(pool, 100), 1);
+    assert_int_equal(slc_pool_touch(pool, p6, 3), SLC_OK); /* 6 now waits for frame 2 */
+    end(pool);
+    assert_int_equal(begin(pool), 3); /* safe frame 1 */
+    /* Priority 0: 5 (frame 1's, alone). Priority 1: 2 (frame 0's, left
+     * from frame 2), then frame 1's in call order: 0, 4, 3. Priority 3: 7;
+     * 6 and 100 are frame 2's. Frame 3's loads go to frame 1's table. */
+    static const uint32_t order[] = {5, 2, 0, 4, 3, 7};
+    for (uint32_t i = 0; i < 6; i++) {
+        uint32_t got = evict_for(pool, 200 + i);
+        if (got != order[i]) {
+            fail_msg("eviction %u in frame 3: chunk %u, expected %u", i, got, order[i]);
+        }
+    }
+    slc_pool_request r = req_of(300, 0, 0, 255);
+    slc_page page;
+    assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_POOL_BUSY);
+    end(pool);
+    assert_int_equal(begin(pool), 4); /* safe frame 2: 6 (priority 3), then 100 (255) */
+    assert_int_equal(evict_for(pool, 300), 6);
+    assert_int_equal(evict_for(pool, 301), 100);
+    r.chunk.index = 400;
+    assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_POOL_BUSY); /* frame 3's are not safe yet */
+    end(pool);
+    assert_int_equal(begin(pool), 5); /* safe frame 3: its pages come out of frame 1's reused table */
+    assert_int_equal(evict_for(pool, 302), 200);
+    CHECK(pool);
+}
+
+/* The checker knows which table a waiting page belongs in: a page whose
+ * last use says "safe" but sits in its frame's table is caught. The record
+ * layout is fixed (SLC_POOL_PAGE_RECORD_SIZE bytes a page after the
+ * header, last_used first), so the test edits it in place. */
+static void test_check_finds_a_page_in_the_wrong_bucket_table(void **state)
+{
+    (void)state;
+    slc_pool *pool = fake_pool(4, 16, 2, SLC_EVICTION_PRIORITY);
+    slc_page a = load_in(pool, 1, 0, 0, 7);
+    begin(pool);
+    assert_int_equal(slc_pool_touch(pool, a, 7), SLC_OK); /* into frame 1's table */
+    CHECK(pool);
+    unsigned char *rec = pool_mem + SLC_POOL_HEADER_SIZE + (size_t)SLC_POOL_PAGE_RECORD_SIZE * a.index;
+    uint64_t last_used;
+    memcpy(&last_used, rec, sizeof last_used);
+    assert_int_equal(last_used, 1);
+    uint64_t wrong = 0; /* safe: it would belong in the safe table */
+    memcpy(rec, &wrong, sizeof wrong);
+    assert_false(slc_pool_check(pool));
+    memcpy(rec, &last_used, sizeof last_used);
     CHECK(pool);
 }
 
@@ -1997,6 +2091,8 @@ int main(void)
         cmocka_unit_test(test_priority_evicts_by_priority_lod_then_least_recently_used),
         cmocka_unit_test(test_priority_buckets_span_the_whole_bitmap),
         cmocka_unit_test(test_priority_touch_updates_the_key),
+        cmocka_unit_test(test_priority_a_frames_pages_join_their_buckets_when_it_becomes_safe),
+        cmocka_unit_test(test_check_finds_a_page_in_the_wrong_bucket_table),
         cmocka_unit_test(test_pinned_pages_are_never_evicted),
         cmocka_unit_test(test_pin_count_is_bounded),
         cmocka_unit_test(test_release_paths_and_free_page_reuse),

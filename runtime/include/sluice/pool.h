@@ -59,20 +59,25 @@
  *        recency order LRU uses: the page whose last write, touch or unpin
  *        came first (so the older last-used frame first, and within one
  *        frame the earlier call). Two pages never tie. Each partition keeps
- *        one list per (priority, LOD) bucket of the pages that are safe to
- *        evict, in recency order, and a two-level bitmap of the buckets
- *        that are not empty, so the victim is the head of the lowest set
- *        bucket: two count-trailing-zeros. Pages whose last use is not yet
- *        safe wait in the recency list and move to their buckets from its
- *        head once the safe frame passes them, in list order, which keeps
- *        every bucket in recency order. An acquire costs O(k + 1) for the k
- *        pages that became safe since the partition's previous acquire; a
- *        page moves at most once per write, touch or unpin, so acquire is
- *        O(1) amortised over those calls, and touch, pin and release are
- *        O(1). (Within one frame the order is that of the calls, not of the
- *        chunk ids: keeping the pages of one bucket and one frame sorted by
- *        chunk id would cost a search per touch, since nothing makes the
- *        calls of a frame come in chunk id order.)
+ *        frames_in_flight + 1 bucket tables: one list per (priority, LOD)
+ *        bucket, in recency order, and a two-level bitmap of the buckets
+ *        that are not empty. The safe table holds the pages that are safe to
+ *        evict, so the victim is the head of its lowest set bucket: two
+ *        count-trailing-zeros. A page whose last use (frame f) is not yet
+ *        safe goes straight to the tail of its bucket in frame f's own table
+ *        (one of the other frames_in_flight, reused every frames_in_flight
+ *        frames); when begin_frame makes f safe, each list of f's table is
+ *        spliced whole onto the tail of the same bucket of the safe table.
+ *        Every page of f was used after every page already there, so the
+ *        safe table stays in recency order without visiting a page. acquire,
+ *        touch, pin, unpin, write_end and release are O(1) worst case;
+ *        begin_frame costs a splice per bucket that frame f's pages left
+ *        non-empty (at most 256 x SLC_LODS_MAX a partition; as many as the
+ *        (priority, LOD) pairs f used, in practice a handful). (Within one
+ *        frame the order is that of the calls, not of the chunk ids: keeping
+ *        the pages of one bucket and one frame sorted by chunk id would cost
+ *        a search per touch, since nothing makes the calls of a frame come
+ *        in chunk id order.)
  *   3. else nothing: SLC_E_POOL_BUSY, counted, and nothing changes. The pool
  *      never blocks and never takes a page of another partition.
  *
@@ -114,7 +119,7 @@
  *
  * Memory and cost. The pool lives in memory the caller provides
  * (slc_pool_footprint bytes, aligned to SLC_POOL_ALIGN) and never
- * allocates. Every call is O(1) (acquire amortised, as stated); only init
+ * allocates. Every call is O(1) (begin_frame bounded as stated); only init
  * and slc_pool_check walk the pages. Not thread-safe: one thread makes every
  * call (decisions are made on the calling thread, invariant 3); lookups and
  * the get functions only read and may run concurrently with each other. */
@@ -166,20 +171,21 @@ typedef enum slc_eviction_policy {
 #define SLC_POOL_HEADER_SIZE 2560u /* the pool record and SLC_POOL_PARTITION_MAX partition records */
 #define SLC_POOL_PAGE_RECORD_SIZE 32u
 #define SLC_POOL_CHUNK_RECORD_SIZE 4u
-#define SLC_POOL_BUCKET_TABLE_SIZE 16960u /* SLC_EVICTION_PRIORITY only, per partition: 256 x SLC_LODS_MAX
-                                             bucket heads and their bitmaps */
+#define SLC_POOL_BUCKET_TABLE_SIZE 16960u /* SLC_EVICTION_PRIORITY only, frames_in_flight + 1 per partition:
+                                             256 x SLC_LODS_MAX bucket heads and their bitmaps */
 #define SLC_POOL_LOG_RECORD_SIZE 24u
 #define SLC_POOL_ALIGN_UP_(x) (((size_t)(x) + (SLC_POOL_ALIGN - 1u)) & ~(size_t)(SLC_POOL_ALIGN - 1u))
 /* Bytes of a pool of pages pages, chunk ids below max_chunks, a log ring of
- * log_capacity entries, the given eviction policy and partitions partitions
+ * log_capacity entries, the given eviction policy, partitions partitions
  * ("default" included: the desc's partition_count, plus 1 when the named
- * ones leave pages over; SLC_POOL_PARTITION_MAX bounds every desc); no field
- * may be 0 (the defaults are resolved by slc_pool_footprint, not here). */
-#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy, partitions)                          \
+ * ones leave pages over; SLC_POOL_PARTITION_MAX bounds every desc) and
+ * frames_in_flight; no field may be 0 (the defaults are resolved by
+ * slc_pool_footprint, not here). */
+#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy, partitions, frames_in_flight)        \
     ((size_t)SLC_POOL_HEADER_SIZE + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * (pages)) +    \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * (max_chunks)) +                            \
      ((policy) == SLC_EVICTION_PRIORITY                                                                  \
-          ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions)                                            \
+          ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions) * ((size_t)(frames_in_flight) + 1u)        \
           : (size_t)0) +                                                                                \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * (log_capacity)))
 
@@ -321,9 +327,7 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
  * exist, or the chunk already has a page
  * (SLC_E_INVALID, with a message), or no page of the partition is free or
  * evictable (SLC_E_POOL_BUSY, counted, no message: it is flow control, the
- * caller retries in a later frame). O(1) with SLC_EVICTION_LRU; O(1)
- * amortised with SLC_EVICTION_PRIORITY (O(k + 1) for the k pages whose last
- * use became safe since the partition's previous acquire). */
+ * caller retries in a later frame). O(1) worst case with either policy. */
 slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_page *out);
 
 /* Where the bytes of a LOADING page are to be written (the store's
@@ -379,7 +383,10 @@ slc_status slc_pool_unpin(slc_pool *pool, slc_page page);
  * (may be NULL). Fails iff a frame is open (SLC_E_INVALID) or as many frames
  * as frames_in_flight are submitted and not retired by the store
  * (SLC_E_FRAMES_IN_FLIGHT, counted, no message: retry once the device has
- * finished one). O(1) plus the store's retired(). */
+ * finished one). O(1) plus the store's retired() with SLC_EVICTION_LRU;
+ * with SLC_EVICTION_PRIORITY also a splice per partition and per bucket the
+ * frame that becomes safe left non-empty (see "Eviction"), each touching
+ * four page records at most. */
 slc_status slc_pool_begin_frame(slc_pool *pool, uint64_t *frame);
 
 /* Ends the open frame and submits it to the store (its submit). Fails iff no
@@ -411,11 +418,12 @@ size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entr
 
 /* Walks every record and returns false on any broken invariant: a page in
  * the wrong partition, state, list or bucket; a recency list or bucket out
- * of last-used order or with broken links; a bucket holding a page whose last
- * use is not safe, or whose bitmap bits disagree with it; a chunk map that
+ * of last-used order or with broken links; a bucket in another table than
+ * its pages' last use names (the safe table iff the use is safe, else that
+ * frame's), or whose bitmap bits disagree with it; a chunk map that
  * disagrees with the pages; counts that disagree with the walk; a free page
  * with a chunk; a generation of 0; frame counters out of step.
- * O(pages + max_chunks + partitions x buckets). */
+ * O(pages + max_chunks + partitions x (frames_in_flight + 1) x buckets). */
 bool slc_pool_check(const slc_pool *pool);
 
 #ifdef __cplusplus
