@@ -113,6 +113,10 @@ static void summary(const char *out, const pk_build_stats *s)
     printf("  chunks       %u (%u deduplicated, %u stored raw), %s pages, %.1f%% full\n", s->chunks,
            s->chunks_deduplicated, s->chunks_stored_raw, human(s->options.page_size, a, sizeof a),
            s->page_fill * 100.0);
+    printf("  codecs       %u stored, %u lz4, %u meshopt, %u meshopt-lz4 (--codec %s)\n",
+           s->chunks_codec[SLC_PACK_CODEC_STORED], s->chunks_codec[SLC_PACK_CODEC_LZ4],
+           s->chunks_codec[SLC_PACK_CODEC_MESHOPT], s->chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4],
+           pk_codec_names[s->options.codec]);
     printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n", human((double)s->bytes_raw, a, sizeof a),
            human((double)s->bytes_stored, b, sizeof b), s->ratio, human((double)s->file_size, c, sizeof c));
     printf("  input        %s of float vertices and indices in %.2f s: %.1f MB/s\n",
