@@ -384,6 +384,10 @@ static double js_count(const cJSON *obj, const char *key, double dflt)
     return v->valuedouble;
 }
 
+/* used[] of anchor_geometry: a view a mesh's geometry reads, and one whose
+ * bytes were then found inside out.bin. */
+enum { VIEW_USED = 1, VIEW_IN_BIN = 3 };
+
 /* Marks the bufferView accessor index v names (a member of a primitive). */
 static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used, int views, const char *what,
                      char *why, size_t cap)
@@ -406,7 +410,7 @@ static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used
                  views);
         return -1;
     }
-    used[(int)view] = 1;
+    used[(int)view] = VIEW_USED;
     return 0;
 }
 
@@ -421,7 +425,7 @@ static uint64_t anchor_decode_pass(const cJSON *views, const unsigned char *used
     for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
         const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
                                                             "EXT_meshopt_compression");
-        if (!used[vi] || ext == NULL) {
+        if (used[vi] != VIEW_IN_BIN || ext == NULL) {
             continue;
         }
         size_t off = (size_t)js_count(ext, "byteOffset", 0), len = (size_t)js_count(ext, "byteLength", 0);
@@ -452,8 +456,8 @@ static uint64_t anchor_decode_pass(const cJSON *views, const unsigned char *used
 
 /* The anchor's decode on one core, as slc_pack_load_chunk's is measured:
  * decoded bytes over thread CPU time, the median of a->reps samples. Views
- * are checked against out.bin by the caller; count x byteStride bounds the
- * output. */
+ * marked VIEW_IN_BIN lie inside out.bin; count x byteStride of each, which
+ * bounds its output, must be under 1 GiB. */
 static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *used, const unsigned char *bin)
 {
     size_t biggest = 0;
@@ -461,11 +465,16 @@ static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *us
     for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
         const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
                                                             "EXT_meshopt_compression");
-        double count = js_count(ext, "count", 0), stride = js_count(ext, "byteStride", 0);
-        if (used[vi] && ext != NULL && count >= 0 && stride >= 0 && count * stride < (double)((size_t)1 << 30) &&
-            (size_t)(count * stride) > biggest) {
-            biggest = (size_t)(count * stride);
+        if (used[vi] != VIEW_IN_BIN || ext == NULL) {
+            continue;
         }
+        double count = js_count(ext, "count", 0), stride = js_count(ext, "byteStride", 0);
+        if (count < 0 || stride < 0 || count * stride >= (double)((size_t)1 << 30)) {
+            snprintf(a->decode_why, sizeof a->decode_why,
+                     "out.gltf: bufferViews[%d]: count x byteStride not a size under 1 GiB", vi);
+            return;
+        }
+        biggest = (size_t)(count * stride) > biggest ? (size_t)(count * stride) : biggest;
     }
     unsigned char *dst = malloc(biggest + 16);
     double *gbps = calloc((size_t)a->reps, sizeof *gbps);
@@ -576,7 +585,7 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
                              v->string != NULL ? v->string : "?");
                     int bad = mark_view(accessors, v, seen, nviews, what, why, cap);
                     for (int k = 0; k < nviews && bad == 0; k++) {
-                        a->morph_shared |= seen[k] && used[k] == 1;
+                        a->morph_shared |= seen[k] && used[k] == VIEW_USED;
                     }
                     free(seen);
                     if (bad != 0) {
@@ -616,6 +625,7 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
         }
         in_bin += (uint64_t)len;
         if (used[vi]) {
+            used[vi] = VIEW_IN_BIN;
             if (fwrite(bin + (size_t)off, 1, (size_t)len, geom) != (size_t)len) {
                 snprintf(why, cap, "geom.bin: write failed");
                 goto out;
