@@ -86,6 +86,11 @@ cat > \"\$out\" <<'J'
  \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 0}, \"indices\": 1}]}],
  \"images\": [{\"bufferView\": 2, \"mimeType\": \"image/png\"}]}
 J"
+fake gltfpack-huge "printf '%016d' 0 > \"\$bin\"
+echo '{\"buffers\": [{\"uri\": \"out.bin\"}], \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 16,
+ \"extensions\": {\"EXT_meshopt_compression\": {\"buffer\": 0, \"byteLength\": 16, \"byteStride\": 8,
+ \"mode\": \"ATTRIBUTES\", \"count\": 200000000}}}],
+ \"accessors\": [{\"bufferView\": 0, \"count\": 3}], \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 0}}]}]}' > \"\$out\""
 fake gltfpack-fails "echo 'Error loading model: no such thing' >&2; exit 1"
 fake gltfpack-notjson "printf '%048d' 0 > \"\$bin\"; echo 'not json {' > \"\$out\""
 fake gltfpack-outside "printf '%016d' 0 > \"\$bin\"
@@ -173,7 +178,13 @@ anchor_says "$dir/gltfpack-fails" "^${re} anchor: .*gltfpack-fails: exit 1: Erro
 anchor_says "$dir/gltfpack-notjson" "^${re} anchor: out\\.gltf: not JSON$"
 anchor_says "$dir/gltfpack-outside" \
     "^${re} anchor: out\\.gltf: bufferViews\\[0\\]: bytes 8\\.\\.999 outside out\\.bin \\(16 bytes\\)$"
+# A view whose count x byteStride is 1.6 GB: counted, not decoded.
 # shellcheck disable=SC2086 # SLUICE may be an emulator and the binary
+TMPDIR=$dir $sluice bench codec "$model" --quick --gltfpack "$dir/gltfpack-huge" > "$out" 2>&1 || fail "huge view: not exit 0"
+grep -Eq "^${re} +[0-9]+ +[0-9]+ .* 16 +([1-9][0-9]*|-) " "$out" || fail "huge view: its 16 bytes not counted: $(cat "$out")"
+grep -q "^${re}  *gltfpack: no decode: out\.gltf: bufferViews\[0\]: count x byteStride not a size under 1 GiB$" "$out" ||
+    fail "huge view: its decode not refused: $(cat "$out")"
+# shellcheck disable=SC2086
 TMPDIR=$dir $sluice bench codec "$model" --quick --gltfpack "$dir/gltfpack-known" --lz4 "$dir/no-such-lz4" \
     > "$out" 2>&1 || fail "--lz4 missing: not exit 0"
 grep -q "^${re} anchor: .*no-such-lz4: not found$" "$out" || fail "--lz4 missing: not said: $(cat "$out")"
