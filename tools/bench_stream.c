@@ -409,8 +409,10 @@ static uint64_t raw_threads_pass(const bench *b, unsigned char *pages, uint32_t 
 {
     raw_thread t[RAW_THREADS_MAX];
     pthread_t tid[RAW_THREADS_MAX];
+    memset(t, 0, sizeof t);
     uint64_t bytes = 0;
     int ok = 1;
+    threads = threads < 1 ? 1u : threads > RAW_THREADS_MAX ? (uint32_t)RAW_THREADS_MAX : threads;
     for (uint32_t k = 0; k < threads; k++) {
         t[k] = (raw_thread){b, pages + (size_t)k * b->h->page_size, k, threads, 0};
     }

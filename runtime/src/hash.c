@@ -2,8 +2,7 @@
  * of variant (see hash.h). */
 #include "hash.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "hash_xxh.h"
 
 uint64_t slc__xxh3_64_baseline(const void *data, size_t size) { return XXH3_64bits(data, size); }
 

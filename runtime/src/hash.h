@@ -5,9 +5,8 @@
  * Every variant is xxhash.h's own XXH3_64bits (the package's header, with
  * XXH_INLINE_ALL, no code copied) compiled for one instruction set, so all
  * of them return XXH3_64bits(data, size) bit for bit: the variant changes
- * only the speed. None allocates (the header's state functions, which call
- * malloc, are never referenced, so never emitted). All are thread-safe:
- * they touch nothing but data. */
+ * only the speed. None allocates, and no build of them references the
+ * heap (hash_xxh.h). All are thread-safe: they touch nothing but data. */
 #ifndef SLUICE_HASH_H
 #define SLUICE_HASH_H
 

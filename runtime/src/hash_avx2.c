@@ -18,9 +18,8 @@
 #pragma GCC target("avx2")
 #endif
 
-#define XXH_INLINE_ALL
 #define XXH_VECTOR XXH_AVX2
-#include <xxhash.h>
+#include "hash_xxh.h"
 
 uint64_t slc__xxh3_64_avx2(const void *data, size_t size) { return XXH3_64bits(data, size); }
 
