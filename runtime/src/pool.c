@@ -433,20 +433,6 @@ static void bucket_mark(bucket_table *t, uint32_t b)
     t->summary |= (uint64_t)1 << (b / 64u);
 }
 
-/* Asks the cache for page i's record, which a later call will read: the
- * victims of a bucket come in its list order, scattered over the page
- * records, and this overlaps the next one's miss with the caller's work. A
- * hint only; nothing where the compiler offers no prefetch. */
-static void prefetch_page(const slc_pool *pool, uint32_t i)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&pool->pages[i], 0, 3);
-#else
-    (void)pool;
-    (void)i;
-#endif
-}
-
 /* Appends page i at the most recently used end of its bucket, in the table
  * its last use names. */
 static void bucket_append(slc_pool *pool, partition_rec *part, uint32_t i)
@@ -489,7 +475,6 @@ static void bucket_unlink(slc_pool *pool, partition_rec *part, uint32_t i)
         pool->pages[p->next].prev = p->prev;
         if (t->head[b] == i) {
             t->head[b] = p->next;
-            prefetch_page(pool, p->next); /* the next victim of this bucket */
         }
     }
     p->prev = NONE;
