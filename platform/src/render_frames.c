@@ -397,7 +397,7 @@ static slc_status retired_slot(slc_render *r, uint64_t frame, rd_slot **out)
 slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame *out)
 {
     SLC_ASSERT(r != NULL && out != NULL);
-    rd_slot *sl;
+    rd_slot *sl = NULL; /* set by retired_slot when it returns SLC_OK */
     slc_status s = retired_slot(r, frame, &sl);
     if (s != SLC_OK) {
         return s;
@@ -431,7 +431,7 @@ slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out)
     if (!r->own_target) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: slc_render_read needs the renderer's own target");
     }
-    rd_slot *sl;
+    rd_slot *sl = NULL; /* set by retired_slot when it returns SLC_OK */
     slc_status s = retired_slot(r, frame, &sl);
     if (s != SLC_OK) {
         return s;
