@@ -25,6 +25,9 @@ for codec in stored lz4 meshopt meshopt-lz4 auto; do
     case $codec in
     meshopt | meshopt-lz4)
         printf '%s\n' "$info" | grep -Eq "^$codec +[1-9]" || fail "$codec: no chunk of that codec"
+        json=$("$@" inspect --json "$pack") || fail "$codec: inspect --json failed"
+        printf '%s\n' "$json" | grep -Eq "\"codecs\": \{\"stored\": [0-9]+, \"lz4\": 0, .*\"$codec\": [1-9]" ||
+            fail "$codec: inspect --json codecs: $(printf '%s\n' "$json" | grep codecs)"
         ;;
     esac
     run=$("$@" run "$pack" --backend host --frames 200 2>&1) || fail "$codec: run failed: $run"
