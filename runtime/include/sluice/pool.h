@@ -40,7 +40,7 @@
  * ordered by last-used frame, oldest first.
  *
  * Eviction (deterministic: a pure function of the sequence of successful
- * calls and the desc; ties broken by chunk id). slc_pool_acquire in
+ * calls and the desc; no two pages tie). slc_pool_acquire in
  * partition P takes, in this order:
  *   1. P's most recently freed page; before any page of P was freed, P's
  *      pages in ascending index order (a LIFO stack filled in index order);
