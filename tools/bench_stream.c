@@ -13,8 +13,10 @@
  *    start are outside. Inline (no workers: every load on
  *    the caller's thread), 1 worker and N workers; with workers the caller's
  *    thread also runs unclaimed loads while it waits in begin_frame (the
- *    "by caller" column). The baseline is LZ4_decompress_safe of the same
- *    chunks from the same mapping into one page-sized buffer, and for
+ *    "by caller" column). The baseline is plain decode of the same chunks
+ *    (LZ4_decompress_safe; for the meshopt codecs the tools' decoder,
+ *    tools/pack/meshopt_stream.h, after LZ4 for codec 3; a copy for stored
+ *    ones) from the same mapping into one page-sized buffer, and for
  *    reference into a ring of pool-sized pages. Repeats go round the modes,
  *    as in bench load, so a noisy spell falls on every mode alike.
  * 2. Per-request cost on the caller's thread: begin_frame to end_frame,
@@ -50,6 +52,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "meshopt_stream.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
 #include "sluice/stream.h"
@@ -59,7 +62,7 @@
 #define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
 #endif
 
-enum { REPS_MAX = 99, MODES = 4, MODE_RAW = 0, IDLE_FRAMES_MAX = 64, HIT_REQUESTS = 1000000 };
+enum { REPS_MAX = 99, MODES = 4, MODE_RAW = 0, IDLE_FRAMES_MAX = 64, HIT_REQUESTS = 1000000, RAW_THREADS_MAX = 2 };
 #define USAGE "usage: sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N] [--json]\n"
 #define ME "sluice bench stream"
 
@@ -82,7 +85,13 @@ typedef struct bench {
     unsigned char *store_mem; /* pre-touched pages for the profile's pool */
     size_t store_size;
     int store_uncharged; /* gpu/pool refused the pool's pages */
+    struct raw_work {
+        unsigned char *stream; /* a page: codec 3's meshopt stream */
+        uint16_t *indices;     /* PK_MESHOPT_INDICES */
+    } work[RAW_THREADS_MAX];   /* the plain decode's, a thread each */
 } bench;
+
+static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
 
 static double median(double *v, uint32_t n)
 {
@@ -351,37 +360,60 @@ static int stream_pass(rig *r, const uint32_t *ids, uint32_t n, pass_result *out
     return CLI_OK;
 }
 
-/* LZ4_decompress_safe (or a copy, for stored chunks) of every chunk from the
- * mapping into one page (ring 1), or chunk i into page i % ring of pages
- * (page_size apart); with ids, only the n chunks it lists; with step > 1,
- * only the k-th chunks for k = first, first + step, ... Returns decoded
- * bytes, 0 on a decode failure. */
+/* Plain decode of one chunk from the mapping into page: a copy (stored),
+ * LZ4_decompress_safe (lz4), the tools' meshopt decode (meshopt; after
+ * LZ4_decompress_safe into w->stream for meshopt-lz4): what the stream's
+ * load does, less the XXH3 and the checks of the meshopt stream, which
+ * setup ran once through slc_pack_load_chunk on every meshopt chunk.
+ * Returns the decoded bytes, 0 on a decode failure. */
+typedef struct raw_work raw_work;
+
+static uint32_t raw_chunk(const unsigned char *map, const slc_pack_chunk *c, unsigned char *page, const raw_work *w)
+{
+    const unsigned char *src = map + c->offset;
+    switch (c->codec) {
+    case SLC_PACK_CODEC_LZ4:
+        return LZ4_decompress_safe((const char *)src, (char *)page, (int)c->stored_size, (int)c->decoded_size) ==
+                       (int)c->decoded_size
+                   ? c->decoded_size
+                   : 0;
+    case SLC_PACK_CODEC_MESHOPT:
+        return pk_meshopt_decode_stream(src, page, w->indices) == c->decoded_size ? c->decoded_size : 0;
+    case SLC_PACK_CODEC_MESHOPT_LZ4:
+        if (LZ4_decompress_safe((const char *)src, (char *)w->stream, (int)c->stored_size, (int)c->decoded_size) < 0) {
+            return 0;
+        }
+        return pk_meshopt_decode_stream(w->stream, page, w->indices) == c->decoded_size ? c->decoded_size : 0;
+    default:
+        memcpy(page, src, c->stored_size);
+        return c->decoded_size;
+    }
+}
+
+/* raw_chunk of every chunk into one page (ring 1), or chunk i into page
+ * i % ring of pages (page_size apart); with ids, only the n chunks it
+ * lists; with step > 1, only the k-th chunks for k = first, first + step,
+ * ... Returns decoded bytes, 0 on a decode failure. */
 static uint64_t raw_pass_of(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size, const uint32_t *ids,
-                            uint32_t n, uint32_t first, uint32_t step)
+                            uint32_t n, uint32_t first, uint32_t step, const raw_work *w)
 {
     const unsigned char *map = b->info.file.map;
     uint64_t bytes = 0;
     for (uint32_t k = first; k < n; k += step) {
         const uint32_t i = id_at(ids, k);
         const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
-        const char *src = (const char *)map + c->offset;
-        unsigned char *page = pages + (size_t)(i % ring) * page_size;
-        if (c->codec == SLC_PACK_CODEC_LZ4) {
-            if (LZ4_decompress_safe(src, (char *)page, (int)c->stored_size, (int)c->decoded_size) !=
-                (int)c->decoded_size) {
-                return 0;
-            }
-        } else {
-            memcpy(page, src, c->stored_size);
+        uint32_t got = raw_chunk(map, c, pages + (size_t)(i % ring) * page_size, w);
+        if (got == 0) {
+            return 0;
         }
-        bytes += c->decoded_size;
+        bytes += got;
     }
     return bytes;
 }
 
 static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size)
 {
-    return raw_pass_of(b, pages, ring, page_size, NULL, b->h->chunk_count, 0, 1);
+    return raw_pass_of(b, pages, ring, page_size, NULL, b->h->chunk_count, 0, 1, &b->work[0]);
 }
 
 /* The machine's ceiling for threads that decode: plain decode of every
@@ -393,16 +425,15 @@ typedef struct raw_thread {
     unsigned char *page;
     uint32_t first, step;
     uint64_t bytes;
+    const raw_work *work;
 } raw_thread;
 
 static void *raw_thread_main(void *arg)
 {
     raw_thread *t = arg;
-    t->bytes = raw_pass_of(t->b, t->page, 1, 0, NULL, t->b->h->chunk_count, t->first, t->step);
+    t->bytes = raw_pass_of(t->b, t->page, 1, 0, NULL, t->b->h->chunk_count, t->first, t->step, t->work);
     return NULL;
 }
-
-enum { RAW_THREADS_MAX = 2 };
 
 /* Returns decoded bytes (0 on a failure); pages holds threads pages. */
 static uint64_t raw_threads_pass(const bench *b, unsigned char *pages, uint32_t threads)
@@ -414,7 +445,7 @@ static uint64_t raw_threads_pass(const bench *b, unsigned char *pages, uint32_t 
     int ok = 1;
     threads = threads < 1 ? 1u : threads > RAW_THREADS_MAX ? (uint32_t)RAW_THREADS_MAX : threads;
     for (uint32_t k = 0; k < threads; k++) {
-        t[k] = (raw_thread){b, pages + (size_t)k * b->h->page_size, k, threads, 0};
+        t[k] = (raw_thread){b, pages + (size_t)k * b->h->page_size, k, threads, 0, &b->work[k]};
     }
     for (uint32_t k = 1; k < threads; k++) {
         if (pthread_create(&tid[k], NULL, raw_thread_main, &t[k]) != 0) {
@@ -606,9 +637,9 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 static void stream_help(const cli_args *spec)
 {
     fputs(USAGE "\n"
-          "The stream scheduler end to end on the host backend: GB/s against plain LZ4\n"
-          "decode, ns a request on hits and misses, and peak RSS through a pool of\n"
-          "pack/50 pages against loading everything.\n\n",
+          "The stream scheduler end to end on the host backend: GB/s against plain\n"
+          "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
+          "through a pool of pack/50 pages against loading everything.\n\n",
           stdout);
     cli_args_print_options(stdout, spec);
     fputs("  -h, --help      this text\n", stdout);
@@ -656,6 +687,44 @@ static int parse_args(int argc, char **argv, bench *b)
         return CLI_USAGE;
     }
     return CLI_OK;
+}
+
+/* The plain decode of the meshopt codecs skips the stream's checks: every
+ * meshopt chunk is loaded once through slc_pack_load_chunk (XXH3 and every
+ * check of the stream) and decoded plainly beside it, and the two pages
+ * must match byte for byte. */
+static int check_meshopt(bench *b)
+{
+    if (b->codec_count[SLC_PACK_CODEC_MESHOPT] + b->codec_count[SLC_PACK_CODEC_MESHOPT_LZ4] == 0) {
+        return CLI_OK;
+    }
+    const size_t ss = slc_pack_scratch_size(b->info.pack), ps = b->h->page_size;
+    unsigned char *checked = malloc(ps), *plain = malloc(ps), *scratch = malloc(ss + 1);
+    int rc = checked != NULL && plain != NULL && scratch != NULL ? CLI_OK : CLI_FAILED;
+    if (rc != CLI_OK) {
+        fprintf(stderr, ME ": out of memory for the check of %s's meshopt chunks\n", b->pack_path);
+    }
+    for (uint32_t c = SLC_PACK_CODEC_MESHOPT; c <= SLC_PACK_CODEC_MESHOPT_LZ4 && rc == CLI_OK; c++) {
+        for (uint32_t k = 0; k < b->codec_count[c] && rc == CLI_OK; k++) {
+            const uint32_t i = b->by_codec[c][k];
+            const slc_pack_chunk *ch = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
+            slc_status st = slc_pack_load_chunk(b->info.pack, (slc_chunk_id){i}, checked, ps, scratch, ss);
+            if (st != SLC_OK) {
+                fprintf(stderr, ME ": %s chunk %u of %s does not load (%s): no plain decode of it\n", codec_names[c], i,
+                        b->pack_path, slc_status_name(st));
+                rc = CLI_FAILED;
+            } else if (raw_chunk(b->info.file.map, ch, plain, &b->work[0]) != ch->decoded_size ||
+                       memcmp(plain, checked, ch->decoded_size) != 0) {
+                fprintf(stderr, ME ": %s chunk %u of %s: the plain decode differs from slc_pack_load_chunk's\n",
+                        codec_names[c], i, b->pack_path);
+                rc = CLI_FAILED;
+            }
+        }
+    }
+    free(checked);
+    free(plain);
+    free(scratch);
+    return rc;
 }
 
 /* Loads the profile and the pack and checks that they go together. */
@@ -708,6 +777,17 @@ static int setup(bench *b)
             b->codec_decoded[c->codec] += c->decoded_size;
         }
     }
+    for (uint32_t t = 0; t < RAW_THREADS_MAX; t++) {
+        b->work[t].stream = alloc_touched(b->h->page_size);
+        b->work[t].indices = alloc_touched(PK_MESHOPT_INDICES * sizeof(uint16_t));
+        if (b->work[t].stream == NULL || b->work[t].indices == NULL) {
+            fprintf(stderr, ME ": out of memory for the plain decode of %s\n", b->pack_path);
+            return CLI_FAILED;
+        }
+    }
+    if ((rc = check_meshopt(b)) != CLI_OK) {
+        return rc;
+    }
     if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
         uint64_t pages = b->h->file_size / 50u / b->profile.page_size;
         b->pool_pages = pages < 1                            ? 1u
@@ -732,12 +812,10 @@ typedef struct results {
     rss_result rss[RSS_KINDS];
 } results;
 
-static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
-
 static const char *mode_label(const results *res, uint32_t m, char *buf, size_t cap)
 {
     if (m == MODE_RAW) {
-        snprintf(buf, cap, "plain LZ4_decompress_safe");
+        snprintf(buf, cap, "plain decode");
     } else if (res->mode_workers[m] == 0) {
         snprintf(buf, cap, "stream, inline (0 workers)");
     } else {
@@ -784,9 +862,6 @@ static void print_text(const bench *b, const results *res)
            "%.2f per CPU second\n",
            res->gbps[2] / res->gbps[0], res->cpu_gbps[2] / res->cpu_gbps[0], res->gbps[1] / res->gbps[0],
            res->cpu_gbps[1] / res->cpu_gbps[0]);
-    if (b->codec_count[SLC_PACK_CODEC_MESHOPT] + b->codec_count[SLC_PACK_CODEC_MESHOPT_LZ4] > 0) {
-        printf("the pack has meshopt chunks: the plain rows copy their stored bytes, they do not decode them\n");
-    }
     printf("\nscaling (wall time): 1 worker and the caller over inline: %.2fx", res->gbps[2] / res->gbps[1]);
     if (last > 2) {
         printf("; %u workers over 1: %.2fx", res->mode_workers[last], res->gbps[last] / res->gbps[2]);
@@ -811,9 +886,10 @@ static void print_text(const bench *b, const results *res)
             printf(" %15s %16.2f %7s\n", "-", res->codec_stream_cpu[c], "-");
         }
     }
-    printf("plain decode: LZ4_decompress_safe, or a copy for stored chunks, from the same mapping the stream reads\n"
-           "(no plain decoder for the meshopt codecs here: '-'). The stream also hashes the stored bytes (XXH3)\n"
-           "and checks the decoded indices.\n");
+    printf("plain decode: a copy (stored), LZ4_decompress_safe (lz4), meshoptimizer's decoders and the u16->u8\n"
+           "narrowing (meshopt; after LZ4_decompress_safe for meshopt-lz4), from the same mapping the stream reads.\n"
+           "The stream also hashes the stored bytes (XXH3) and checks the meshopt stream's layout, sizes and\n"
+           "indices.\n");
     printf("GB/s: decoded bytes made resident per second of wall time; GB/cpu-s: per second of CPU time of all\n"
            "the process's threads (steadier on a shared machine). The stream also hashes the stored bytes (XXH3)\n"
            "and writes each chunk into its own page of the pool; the baseline decodes into one hot page, and\n"
@@ -1017,7 +1093,7 @@ int bench_stream(int argc, char **argv)
                                                : raw_pass(&b, page, 1, 0);
                     uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
                     if (bytes != b.decoded) {
-                        fprintf(stderr, ME ": LZ4 rejected a chunk of %s\n", b.pack_path);
+                        fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b.pack_path);
                         rc = CLI_FAILED;
                     }
                     (into_pool ? ring_gbps : gbps[m])[k] = (double)bytes / (double)(t1 - t0);
@@ -1043,22 +1119,19 @@ int bench_stream(int argc, char **argv)
             raw2_cpu[k] = (double)bytes / (double)(c1 - c0);
         }
         /* Each codec alone, inline against its plain decode, where the pack
-         * mixes codecs (one codec: the rows above are that codec's). Plain
-         * decode exists here for stored and LZ4 chunks only. */
+         * mixes codecs (one codec: the rows above are that codec's). */
         for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT && rc == CLI_OK && res.codecs_present > 1; c++) {
             if (b.codec_count[c] == 0) {
                 continue;
             }
-            if (c <= SLC_PACK_CODEC_LZ4) {
-                uint64_t c0 = cpu_ns();
-                uint64_t bytes = raw_pass_of(&b, page, 1, 0, b.by_codec[c], b.codec_count[c], 0, 1);
-                uint64_t c1 = cpu_ns();
-                if (bytes != b.codec_decoded[c]) {
-                    fprintf(stderr, ME ": LZ4 rejected a chunk of %s\n", b.pack_path);
-                    rc = CLI_FAILED;
-                }
-                codec_raw[c][k] = (double)bytes / (double)(c1 - c0);
+            uint64_t c0 = cpu_ns();
+            uint64_t bytes = raw_pass_of(&b, page, 1, 0, b.by_codec[c], b.codec_count[c], 0, 1, &b.work[0]);
+            uint64_t c1 = cpu_ns();
+            if (bytes != b.codec_decoded[c]) {
+                fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b.pack_path);
+                rc = CLI_FAILED;
             }
+            codec_raw[c][k] = (double)bytes / (double)(c1 - c0);
             pass_result pr;
             if (rc == CLI_OK && (rc = run_mode_of(&b, 0, 0, b.by_codec[c], b.codec_count[c], &pr)) == CLI_OK) {
                 codec_stream[c][k] = (double)pr.bytes / (double)pr.cpu_ns;
@@ -1089,7 +1162,7 @@ int bench_stream(int argc, char **argv)
                 res.codec_raw_cpu[c] = res.cpu_gbps[MODE_RAW];
                 res.codec_stream_cpu[c] = res.cpu_gbps[1];
             } else {
-                res.codec_raw_cpu[c] = c <= SLC_PACK_CODEC_LZ4 ? median(codec_raw[c], b.reps) : 0;
+                res.codec_raw_cpu[c] = median(codec_raw[c], b.reps);
                 res.codec_stream_cpu[c] = median(codec_stream[c], b.reps);
             }
         }
@@ -1130,6 +1203,10 @@ int bench_stream(int argc, char **argv)
     free(page);
     free(pages2);
     free(b.store_mem);
+    for (uint32_t t = 0; t < RAW_THREADS_MAX; t++) {
+        free(b.work[t].stream);
+        free(b.work[t].indices);
+    }
     for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
         free(b.by_codec[c]);
     }

@@ -45,6 +45,7 @@
 #include <xxhash.h>
 
 #include "atomic_file.h"
+#include "meshopt_stream.h"
 #include "sluice/pack.h"
 #include "sluice/pack_format.h"
 #include "sluice/profile.h"
@@ -501,23 +502,18 @@ static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t
         if (vs == 0 || is == 0 || vs > UINT16_MAX || is > UINT16_MAX) {
             return 0;
         }
-        /* Decoded again: the vertices byte for byte, the triangles in
-         * their canonical rotation. */
+        /* Decoded again as the tools decode it: the vertices byte for
+         * byte, the triangles in their canonical rotation. */
+        slc_pack_meshopt_cluster mc = {(uint16_t)vs, (uint16_t)is};
         unsigned char vcheck[PK_MAX_CLUSTER_VERTICES * WIDEST_VERTEX];
-        unsigned short icheck[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
-        if (stride > WIDEST_VERTEX || meshopt_decodeVertexBuffer(vcheck, cl.vertex_count, stride, at, vs) != 0 ||
+        unsigned char tcheck[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
+        uint16_t icheck[PK_MESHOPT_INDICES];
+        if (stride > WIDEST_VERTEX ||
+            pk_meshopt_decode_cluster(at, mc, cl.vertex_count, stride, cl.triangle_count, vcheck, tcheck, icheck) != 0 ||
             memcmp(vcheck, chunk + cl.vertex_offset, (size_t)cl.vertex_count * stride) != 0 ||
-            meshopt_decodeIndexBuffer(icheck, count, sizeof icheck[0], at + vs, is) != 0) {
+            memcmp(tcheck, chunk + cl.index_offset, count) != 0) {
             return 0;
         }
-        for (size_t k = 0; k < count; k += 3) {
-            unsigned char t[3];
-            slc_pack_put_triangle(t, icheck[k], icheck[k + 1], icheck[k + 2]);
-            if (memcmp(t, chunk + cl.index_offset + k, 3) != 0) {
-                return 0;
-            }
-        }
-        slc_pack_meshopt_cluster mc = {(uint16_t)vs, (uint16_t)is};
         memcpy(b->mstream + pos, &mc, sizeof mc);
         pos += sizeof mc + vs + is;
     }
