@@ -704,6 +704,8 @@ typedef enum sim_policy {
     SIM_MRU,      /* the most recently used safe page first (loop-resistant, for reference) */
     SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
     SIM_FREQ_RES, /* the same, the count restarting at each load */
+    SIM_LIRS,     /* LIRS on episodes, resident HIR param% of the partition (replay_lists) */
+    SIM_ARC,      /* ARC on episodes (replay_lists) */
     SIM_COUNT
 } sim_policy;
 
@@ -714,11 +716,12 @@ typedef struct sim_def {
 } sim_def;
 
 static const sim_def sim_defs[] = {
-    {"sim-lru", SIM_LRU, 0},           {"sim-priority", SIM_PRIORITY, 0}, {"sim-lod-lru-2", SIM_LOD_LRU, 2},
+    {"sim-lru", SIM_LRU, 0},           {"sim-priority", SIM_PRIORITY, 0}, {"sim-predict", SIM_PREDICT_OD, SLC_POOL_PREDICT_HORIZON},
+    {"sim-lod-lru-2", SIM_LOD_LRU, 2},
     {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
     {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
     {"sim-mru", SIM_MRU, 0},
-    {"sim-predod-256", SIM_PREDICT_OD, 256}, {"sim-predod-1024", SIM_PREDICT_OD, 1024},
+    {"sim-predod-1024", SIM_PREDICT_OD, 1024},
     {"sim-p2-50-300-600", SIM_PREDICT2, 50u | 300u << 10 | 600u << 20},
     {"sim-p2-100-300-600", SIM_PREDICT2, 100u | 300u << 10 | 600u << 20},
     {"sim-p2-100-500-1000", SIM_PREDICT2, 100u | 500u << 10 | 1000u << 20},
@@ -734,6 +737,8 @@ static const sim_def sim_defs[] = {
     {"sim-epi2q-25", SIM_EPI_2Q, 25}, {"sim-epi2q-50", SIM_EPI_2Q, 50}, {"sim-epi2q-75", SIM_EPI_2Q, 75},
     {"sim-freq-4", SIM_FREQ, 4},       {"sim-freq-16", SIM_FREQ, 16},   {"sim-freq-64", SIM_FREQ, 64},
     {"sim-freqres-4", SIM_FREQ_RES, 4}, {"sim-freqres-16", SIM_FREQ_RES, 16}, {"sim-freqres-64", SIM_FREQ_RES, 64},
+    {"sim-lirs-1", SIM_LIRS, 1}, {"sim-lirs-3", SIM_LIRS, 3}, {"sim-lirs-10", SIM_LIRS, 10}, {"sim-lirs-50", SIM_LIRS, 50},
+    {"sim-arc", SIM_ARC, 0},
 };
 #define SIM_DEFS (sizeof sim_defs / sizeof sim_defs[0])
 
@@ -870,6 +875,8 @@ static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int pr
         return qa != qb ? qa < qb : a->stamp < b->stamp;
     }
     case SIM_LRU:
+    case SIM_LIRS:
+    case SIM_ARC:
     case SIM_COUNT:
         break;
     }
@@ -1032,6 +1039,368 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     return CLI_OK;
 }
 
+/* --- list policies on episodes: LIRS and ARC ---------------------------------------------
+ *
+ * Both take a run of consecutive frames in which a chunk is requested (an
+ * episode) as one reference: the first request of an episode (or any miss)
+ * is a reference with the policy's status changes, a later request in the
+ * same episode only refreshes the chunk's recency (moves it to the top of
+ * its lists). The victim is the policy's, skipping pages not yet safe (used
+ * in the last frames_in_flight frames); lists are per partition. */
+
+typedef struct ev_dl {
+    uint32_t head, tail, n; /* head: most recent; EV_NEVER when empty */
+} ev_dl;
+
+typedef struct ev_links {
+    uint32_t *prev, *next;
+} ev_links;
+
+static void dl_remove(ev_dl *l, const ev_links *k, uint32_t x)
+{
+    uint32_t p = k->prev[x], n = k->next[x];
+    if (p != EV_NEVER) {
+        k->next[p] = n;
+    } else {
+        l->head = n;
+    }
+    if (n != EV_NEVER) {
+        k->prev[n] = p;
+    } else {
+        l->tail = p;
+    }
+    k->prev[x] = k->next[x] = EV_NEVER;
+    l->n--;
+}
+
+static void dl_push(ev_dl *l, const ev_links *k, uint32_t x)
+{
+    k->prev[x] = EV_NEVER;
+    k->next[x] = l->head;
+    if (l->head != EV_NEVER) {
+        k->prev[l->head] = x;
+    } else {
+        l->tail = x;
+    }
+    l->head = x;
+    l->n++;
+}
+
+enum { LS_NONE, LS_LIR, LS_HIR, LS_GHOST }; /* LIRS states; ARC: LS_NONE, then 1 T1, 2 T2, 3 B1, 4 B2 */
+
+typedef struct lsim {
+    const sim_def *def;
+    uint32_t *page;  /* chunk -> page, EV_NEVER */
+    uint32_t *last;  /* chunk -> last use frame, 0 none */
+    uint32_t *pchunk; /* page -> chunk, EV_NEVER */
+    uint8_t *state, *in_s, *part;
+    ev_links s, q;   /* LIRS: stack S and queue Q; ARC: s links T1/T2/B1/B2 */
+    ev_dl S[EV_PARTS], Q[EV_PARTS], T[EV_PARTS][4];
+    uint32_t lir[EV_PARTS], cap[EV_PARTS], arc_p[EV_PARTS];
+    uint32_t first[EV_PARTS], count[EV_PARTS], next_free[EV_PARTS];
+} lsim;
+
+static void lsim_free(lsim *m)
+{
+    free(m->page);
+    free(m->last);
+    free(m->pchunk);
+    free(m->state);
+    free(m->in_s);
+    free(m->part);
+    free(m->s.prev);
+    free(m->s.next);
+    free(m->q.prev);
+    free(m->q.next);
+}
+
+/* LIRS: drop the HIR entries at the bottom of S, so that its bottom is LIR. */
+static void lirs_prune(lsim *m, uint32_t k)
+{
+    while (m->S[k].tail != EV_NEVER && m->state[m->S[k].tail] != LS_LIR) {
+        uint32_t x = m->S[k].tail;
+        dl_remove(&m->S[k], &m->s, x);
+        m->in_s[x] = 0;
+        if (m->state[x] == LS_GHOST) {
+            m->state[x] = LS_NONE;
+        }
+    }
+}
+
+/* LIRS: the bottom LIR of S becomes a resident HIR at the top of Q. */
+static void lirs_demote(lsim *m, uint32_t k)
+{
+    uint32_t y = m->S[k].tail;
+    if (y == EV_NEVER) {
+        return;
+    }
+    dl_remove(&m->S[k], &m->s, y);
+    m->in_s[y] = 0;
+    m->state[y] = LS_HIR;
+    m->lir[k]--;
+    dl_push(&m->Q[k], &m->q, y);
+    lirs_prune(m, k);
+}
+
+static int lsim_safe(const lsim *m, uint32_t c, uint32_t safe)
+{
+    return m->last[c] <= safe;
+}
+
+/* Evicts chunk c's page (its state already decided by the caller); returns the page. */
+static uint32_t lsim_take(lsim *m, uint32_t c)
+{
+    uint32_t pg = m->page[c];
+    m->page[c] = EV_NEVER;
+    m->pchunk[pg] = EV_NEVER;
+    return pg;
+}
+
+/* LIRS victim: the least recent safe resident HIR in Q, else the least recent safe LIR in S. */
+static uint32_t lirs_evict(lsim *m, uint32_t k, uint32_t safe)
+{
+    for (uint32_t x = m->Q[k].tail; x != EV_NEVER; x = m->q.prev[x]) {
+        if (lsim_safe(m, x, safe)) {
+            dl_remove(&m->Q[k], &m->q, x);
+            m->state[x] = m->in_s[x] ? LS_GHOST : LS_NONE;
+            return lsim_take(m, x);
+        }
+    }
+    for (uint32_t x = m->S[k].tail; x != EV_NEVER; x = m->s.prev[x]) {
+        if (m->state[x] == LS_LIR && m->page[x] != EV_NEVER && lsim_safe(m, x, safe)) {
+            dl_remove(&m->S[k], &m->s, x);
+            m->in_s[x] = 0;
+            m->state[x] = LS_NONE;
+            m->lir[k]--;
+            lirs_prune(m, k);
+            return lsim_take(m, x);
+        }
+    }
+    return EV_NEVER;
+}
+
+static void lirs_to_top(lsim *m, uint32_t k, uint32_t c)
+{
+    int was_bottom = m->S[k].tail == c;
+    if (m->in_s[c]) {
+        dl_remove(&m->S[k], &m->s, c);
+    }
+    dl_push(&m->S[k], &m->s, c);
+    m->in_s[c] = 1;
+    if (was_bottom) {
+        lirs_prune(m, k);
+    }
+}
+
+/* ARC: evicts the least recent safe page of T1 (into B1) or T2 (into B2), the preferred list first. */
+static uint32_t arc_evict(lsim *m, uint32_t k, uint32_t safe, int from_t1)
+{
+    for (int pass = 0; pass < 2; pass++, from_t1 = !from_t1) {
+        ev_dl *t = &m->T[k][from_t1 ? 0 : 1];
+        for (uint32_t x = t->tail; x != EV_NEVER; x = m->s.prev[x]) {
+            if (lsim_safe(m, x, safe)) {
+                dl_remove(t, &m->s, x);
+                m->state[x] = from_t1 ? 3 : 4;
+                dl_push(&m->T[k][from_t1 ? 2 : 3], &m->s, x);
+                return lsim_take(m, x);
+            }
+        }
+    }
+    return EV_NEVER;
+}
+
+static void arc_drop_ghost(lsim *m, uint32_t k, int b)
+{
+    ev_dl *l = &m->T[k][b];
+    if (l->tail != EV_NEVER) {
+        uint32_t x = l->tail;
+        dl_remove(l, &m->s, x);
+        m->state[x] = LS_NONE;
+    }
+}
+
+static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def *def, ev_result *out)
+{
+    lsim m;
+    memset(&m, 0, sizeof m);
+    m.def = def;
+    const int arc = def->policy == SIM_ARC;
+    const uint32_t pages = prof->page_count, fif = prof->frames_in_flight;
+    const size_t nc = (size_t)s->nchunks + 1u;
+    m.page = malloc(nc * sizeof *m.page);
+    m.last = calloc(nc, sizeof *m.last);
+    m.pchunk = malloc(((size_t)pages + 1u) * sizeof *m.pchunk);
+    m.state = calloc(nc, 1);
+    m.in_s = calloc(nc, 1);
+    m.part = calloc(nc, 1);
+    m.s.prev = malloc(nc * sizeof(uint32_t));
+    m.s.next = malloc(nc * sizeof(uint32_t));
+    m.q.prev = malloc(nc * sizeof(uint32_t));
+    m.q.next = malloc(nc * sizeof(uint32_t));
+    if (m.page == NULL || m.last == NULL || m.pchunk == NULL || m.state == NULL || m.in_s == NULL || m.part == NULL ||
+        m.s.prev == NULL || m.s.next == NULL || m.q.prev == NULL || m.q.next == NULL) {
+        lsim_free(&m);
+        fprintf(stderr, ME ": out of memory for the simulator\n");
+        return CLI_FAILED;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        m.page[i] = m.s.prev[i] = m.s.next[i] = m.q.prev[i] = m.q.next[i] = EV_NEVER;
+    }
+    for (size_t i = 0; i <= pages; i++) {
+        m.pchunk[i] = EV_NEVER;
+    }
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < EV_PARTS; k++) {
+        m.S[k] = m.Q[k] = (ev_dl){EV_NEVER, EV_NEVER, 0};
+        for (int b = 0; b < 4; b++) {
+            m.T[k][b] = (ev_dl){EV_NEVER, EV_NEVER, 0};
+        }
+    }
+    for (uint32_t k = 0; k < s->part_count; k++) {
+        m.first[k] = at;
+        m.count[k] = s->part_pages[k];
+        m.next_free[k] = at;
+        m.cap[k] = s->part_pages[k] - (k == s->pin_part ? s->pin_count : 0u);
+        at += s->part_pages[k];
+    }
+    for (uint32_t i = 0; i < s->pin_count; i++) {
+        uint32_t pgi = m.next_free[s->pin_part]++;
+        m.page[s->pin_list[i]] = pgi;
+        m.pchunk[pgi] = s->pin_list[i];
+        m.last[s->pin_list[i]] = 1;
+        m.state[s->pin_list[i]] = 0xff; /* pinned: in no list */
+    }
+    size_t i = 0;
+    for (uint32_t f = 0; f < s->frames; f++) {
+        const uint32_t frame = f + 2u;
+        const uint32_t safe = frame > fif ? frame - fif : 0;
+        for (; s->r != NULL && i < s->frame_end[f]; i++) {
+            const ev_req *e = &s->r[i];
+            const uint32_t c = e->chunk;
+            const int cont = m.last[c] != 0 && m.last[c] + 1u >= frame; /* the episode goes on */
+            if (m.page[c] != EV_NEVER) {
+                out->hits++;
+                m.last[c] = frame;
+                if (m.state[c] == 0xff) {
+                    continue;
+                }
+                const uint32_t k = m.part[c];
+                if (arc) {
+                    int t = m.state[c] - 1; /* 0 T1, 1 T2 */
+                    dl_remove(&m.T[k][t], &m.s, c);
+                    if (!cont) {
+                        t = 1;
+                        m.state[c] = 2;
+                    }
+                    dl_push(&m.T[k][t], &m.s, c);
+                } else if (m.state[c] == LS_LIR) {
+                    lirs_to_top(&m, k, c);
+                } else if (cont || !m.in_s[c]) { /* a resident HIR: refreshed, stays HIR */
+                    lirs_to_top(&m, k, c);
+                    dl_remove(&m.Q[k], &m.q, c);
+                    dl_push(&m.Q[k], &m.q, c);
+                } else { /* a resident HIR in S: back within the LIR set's recency, LIR now */
+                    dl_remove(&m.Q[k], &m.q, c);
+                    m.state[c] = LS_LIR;
+                    m.lir[k]++;
+                    lirs_to_top(&m, k, c);
+                    lirs_demote(&m, k);
+                }
+                continue;
+            }
+            /* A miss. A chunk asked in another partition than its history's forgets it. */
+            uint32_t k = e->part;
+            if (m.state[c] != LS_NONE && m.part[c] != k) {
+                const uint32_t o = m.part[c];
+                if (arc) {
+                    dl_remove(&m.T[o][m.state[c] - 1], &m.s, c);
+                } else if (m.in_s[c]) {
+                    dl_remove(&m.S[o], &m.s, c);
+                    m.in_s[c] = 0;
+                    lirs_prune(&m, o);
+                }
+                m.state[c] = LS_NONE;
+            }
+            m.part[c] = (uint8_t)k;
+            uint32_t v = EV_NEVER;
+            const int full = m.next_free[k] >= m.first[k] + m.count[k];
+            if (arc) {
+                const uint32_t cap = m.cap[k];
+                ev_dl *t1 = &m.T[k][0], *t2 = &m.T[k][1], *b1 = &m.T[k][2], *b2 = &m.T[k][3];
+                const uint8_t was = m.state[c];
+                const int t1_full = was == LS_NONE && t1->n >= cap;
+                if (was == 3 || was == 4) {
+                    if (was == 3) {
+                        uint32_t d = b2->n >= b1->n ? b2->n / b1->n : 1u;
+                        m.arc_p[k] = m.arc_p[k] + d < cap ? m.arc_p[k] + d : cap;
+                    } else {
+                        uint32_t d = b1->n >= b2->n ? b1->n / b2->n : 1u;
+                        m.arc_p[k] = m.arc_p[k] > d ? m.arc_p[k] - d : 0u;
+                    }
+                    dl_remove(&m.T[k][was - 1], &m.s, c);
+                    m.state[c] = LS_NONE;
+                } else if (t1->n + b1->n >= cap) {
+                    if (t1->n < cap) {
+                        arc_drop_ghost(&m, k, 2);
+                    }
+                } else if (t1->n + t2->n + b1->n + b2->n >= cap && t1->n + t2->n + b1->n + b2->n >= 2u * cap) {
+                    arc_drop_ghost(&m, k, 3);
+                }
+                if (full) {
+                    int from_t1 = t1->n > 0 && (t1->n > m.arc_p[k] || (was == 4 && t1->n == m.arc_p[k]));
+                    v = arc_evict(&m, k, safe, from_t1);
+                    if (t1_full && v != EV_NEVER) { /* T1 full of itself: the victim keeps no ghost */
+                        arc_drop_ghost(&m, k, 2);
+                    }
+                }
+                if (full && v == EV_NEVER) {
+                    out->busy++;
+                    continue;
+                }
+                if (!full) {
+                    v = m.next_free[k]++;
+                }
+                m.state[c] = was == 3 || was == 4 ? 2 : 1;
+                dl_push(&m.T[k][m.state[c] - 1], &m.s, c);
+            } else {
+                const uint32_t hir_n = m.cap[k] * def->param / 100u > 0 ? m.cap[k] * def->param / 100u : 1u;
+                const uint32_t lir_max = m.cap[k] > hir_n ? m.cap[k] - hir_n : 1u;
+                if (full) {
+                    v = lirs_evict(&m, k, safe);
+                    if (v == EV_NEVER) {
+                        out->busy++;
+                        continue;
+                    }
+                } else {
+                    v = m.next_free[k]++;
+                }
+                if (m.lir[k] < lir_max && m.state[c] != LS_GHOST) { /* LIR set not full yet */
+                    m.state[c] = LS_LIR;
+                    m.lir[k]++;
+                    lirs_to_top(&m, k, c);
+                } else if (m.state[c] == LS_GHOST && !cont) { /* back within the LIR recency */
+                    m.state[c] = LS_LIR;
+                    m.lir[k]++;
+                    lirs_to_top(&m, k, c);
+                    if (m.lir[k] > lir_max) {
+                        lirs_demote(&m, k);
+                    }
+                } else {
+                    m.state[c] = LS_HIR;
+                    lirs_to_top(&m, k, c);
+                    dl_push(&m.Q[k], &m.q, c);
+                }
+            }
+            out->loads++;
+            m.page[c] = v;
+            m.pchunk[v] = c;
+            m.last[c] = frame;
+        }
+    }
+    lsim_free(&m);
+    return CLI_OK;
+}
+
 /* --- the real stream ---------------------------------------------------------------------- */
 
 /* Streams the workload as `sluice run` does (its context, the host backend,
@@ -1069,7 +1438,8 @@ static int stream_policy(const run_opts *base, const slc_profile *prof, uint32_t
 
 /* --- the command -------------------------------------------------------------------------- */
 
-static const char *const pool_names[] = {"lru", "priority"};
+static const char *const pool_names[] = {"lru", "priority", "predict"};
+#define POOL_POLICIES 3u
 
 static void print_text(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n)
 {
@@ -1176,14 +1546,14 @@ int bench_evict(int argc, char **argv)
     if (rc == CLI_OK) {
         rc = seq_record(&s, &c);
     }
-    ev_result res[2 + SIM_DEFS + 1];
+    ev_result res[POOL_POLICIES + SIM_DEFS + 1];
     memset(res, 0, sizeof res);
     size_t nres = 0;
     if (rc == CLI_OK) {
         res[nres] = (ev_result){.name = "opt", .kind = "optimum"};
         rc = replay_opt(&s, c.prof.frames_in_flight, &res[nres++]);
     }
-    for (uint32_t p = 0; rc == CLI_OK && p < 2; p++) {
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
         res[nres] = (ev_result){.name = pool_names[p], .kind = "pool"};
         rc = replay_pool(&s, &c.prof, p, &res[nres]);
         if (rc == CLI_OK && !no_stream) {
@@ -1193,13 +1563,15 @@ int bench_evict(int argc, char **argv)
     }
     for (size_t d = 0; rc == CLI_OK && d < SIM_DEFS; d++) {
         res[nres] = (ev_result){.name = sim_defs[d].name, .kind = "simulated"};
-        rc = replay_sim(&s, &c.prof, &sim_defs[d], &res[nres++]);
+        const int lists = sim_defs[d].policy == SIM_LIRS || sim_defs[d].policy == SIM_ARC;
+        rc = (lists ? replay_lists : replay_sim)(&s, &c.prof, &sim_defs[d], &res[nres++]);
     }
-    if (rc == CLI_OK && (res[3].loads != res[1].loads || res[4].loads != res[2].loads)) {
-        fprintf(stderr, ME ": the simulator disagrees with the pool: lru %" PRIu64 " against %" PRIu64
-                        ", priority %" PRIu64 " against %" PRIu64 "\n",
-                res[3].loads, res[1].loads, res[4].loads, res[2].loads);
-        rc = CLI_FAILED;
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) { /* sim-NAME is the twin of pool policy NAME */
+        if (res[1 + POOL_POLICIES + p].loads != res[1 + p].loads) {
+            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "\n",
+                    pool_names[p], res[1 + POOL_POLICIES + p].loads, res[1 + p].loads);
+            rc = CLI_FAILED;
+        }
     }
     if (rc == CLI_OK) {
         if (a.o.json) {

@@ -39,6 +39,29 @@ typedef struct page_rec {
 
 #define PAGE_WRITING 1u /* between write_begin and write_end */
 #define PAGE_IN_BUCKET 2u
+#define PAGE_IN_HEAP 4u /* SLC_EVICTION_PREDICT: in its partition's heaps (see heap_push) */
+#define PAGE_DUE 8u
+#define HEAP_ARITY 4u
+
+/* An entry of a partition's heap (SLC_EVICTION_PREDICT): the key, then
+ * order: the page index in the low HEAP_PAGE_BITS bits, above them the
+ * pool's count of pages entered into the heaps when it entered (modulo
+ * 2^40), which breaks ties by recency: pages enter from the head of the
+ * recency list, so in the order of their last use. */
+typedef struct heap_rec {
+    uint64_t key;
+    uint64_t order;
+} heap_rec;
+#define HEAP_PAGE_BITS 24u
+#define HEAP_PAGE(r) ((uint32_t)((r).order & ((1u << HEAP_PAGE_BITS) - 1u)))
+
+/* What the pool remembers of a chunk between its pages (SLC_EVICTION_PREDICT):
+ * the frame (its low 32 bits) of its last use when it lost its page, 0 if
+ * it never had one, and the frames between its last two runs of use. */
+typedef struct chunk_hist {
+    uint32_t last;
+    uint32_t gap;
+} chunk_hist;
 
 /* A bucket table (SLC_EVICTION_PRIORITY): one circular list per (priority,
  * lod), least recently used first (head[b], whose prev is the tail), and a
@@ -79,11 +102,12 @@ typedef struct partition_rec {
     uint32_t head; /* least recently used end of the recency list */
     uint32_t tail; /* most recently used end */
     uint32_t list_count;
-    uint32_t bucketed; /* pages in the buckets */
+    uint32_t bucketed; /* pages in the buckets, or in the heap (SLC_EVICTION_PREDICT) */
     uint32_t loading;
     uint32_t pinned; /* resident pages with pins (loading ones count as loading) */
     uint32_t peak_used;
-    uint32_t reserved_[4]; /* pads the record to PARTITION_RECORD_SIZE: an array of them is indexed */
+    uint32_t due; /* pages in the DUE heap (SLC_EVICTION_PREDICT) */
+    uint32_t reserved_[3]; /* pads the record to PARTITION_RECORD_SIZE: an array of them is indexed */
     uint64_t acquires;
     uint64_t evictions;
     uint64_t releases;
@@ -93,7 +117,9 @@ typedef struct partition_rec {
 struct slc_pool {
     page_rec *pages;
     uint32_t *chunk_map; /* chunk id -> page index, or NONE */
-    bucket_table *buckets; /* frames_in_flight + 1 per partition; NULL with SLC_EVICTION_LRU */
+    bucket_table *buckets; /* frames_in_flight + 1 per partition; SLC_EVICTION_PRIORITY only, else NULL */
+    heap_rec *heap;        /* SLC_EVICTION_PREDICT only: partition P's is heap[P.first .. P.first + P.bucketed) */
+    chunk_hist *hist;      /* SLC_EVICTION_PREDICT only: one per chunk id */
     log_rec *log;
     partition_rec *parts;
     slc_page_store store;
@@ -119,6 +145,7 @@ struct slc_pool {
     uint64_t frames_refused;
     uint64_t log_count;
     uint64_t log_hash;
+    uint64_t heap_entered; /* SLC_EVICTION_PREDICT: pages entered into the heaps */
 };
 
 #define POOL_RECORD_SIZE 512u
@@ -140,12 +167,15 @@ _Static_assert(offsetof(page_rec, chunk) == 8 && offsetof(page_rec, next) == 20 
 _Static_assert(sizeof(bucket_table) == SLC_POOL_BUCKET_TABLE_SIZE && offsetof(bucket_table, head) % 64 == 0,
                "bucket table size is part of the footprint");
 _Static_assert(BUCKET_WORDS <= 64u && BUCKETS % 64u == 0, "a one-word summary covers every bucket word");
+_Static_assert(2u * sizeof(heap_rec) == SLC_POOL_HEAP_RECORD_SIZE && sizeof(chunk_hist) == SLC_POOL_HISTORY_RECORD_SIZE,
+               "heap and history record sizes are part of the footprint");
 _Static_assert(sizeof(log_rec) == SLC_POOL_LOG_RECORD_SIZE, "log record size is part of the footprint");
 _Static_assert(sizeof(uint32_t) == SLC_POOL_CHUNK_RECORD_SIZE, "chunk record size is part of the footprint");
 _Static_assert((SLC_POOL_ALIGN & (SLC_POOL_ALIGN - 1)) == 0, "pool alignment is a power of two");
 _Static_assert(SLC_PAGE_COUNT_MAX < NONE && SLC_TABLE_COUNT_MAX < NONE, "indices never reach NONE");
 _Static_assert(SLC_CHUNK_NONE_INDEX == NONE && SLC_PAGE_NONE == NONE, "a record's NONE is the public one");
 _Static_assert(SLC_POOL_PARTITION_MAX <= 0xFFFFu, "partition indices fit 16 bits");
+_Static_assert(SLC_PAGE_COUNT_MAX <= (1u << HEAP_PAGE_BITS), "a heap entry's page index fits its bits");
 
 /* A desc with its defaults resolved and its partitions laid out. */
 typedef struct config {
@@ -186,9 +216,9 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: log_capacity %u is above %u", c->log_capacity,
                         SLC_POOL_LOG_CAPACITY_MAX);
     }
-    if (c->eviction > (uint32_t)SLC_EVICTION_PRIORITY) {
+    if (c->eviction > (uint32_t)SLC_EVICTION_PREDICT) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "pool: eviction %u is not a policy (0 lru, 1 priority)", c->eviction);
+                        "pool: eviction %u is not a policy (0 lru, 1 priority, 2 predict)", c->eviction);
     }
     for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; i++) {
         if (d->reserved[i] != 0) {
@@ -236,7 +266,7 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
 
 /* Byte offsets of the regions after the header. */
 typedef struct layout {
-    size_t pages, chunks, buckets, log, total;
+    size_t pages, chunks, buckets, heap, hist, log, total;
 } layout;
 
 static layout layout_of(const config *c)
@@ -245,9 +275,12 @@ static layout layout_of(const config *c)
     l.pages = SLC_POOL_HEADER_SIZE;
     l.chunks = l.pages + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * c->page_count);
     l.buckets = l.chunks + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * c->max_chunks);
-    l.log = l.buckets + (c->eviction == SLC_EVICTION_PRIORITY
-                             ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * c->partition_count * (c->frames_in_flight + 1u)
-                             : (size_t)0);
+    l.heap = l.buckets + (c->eviction == SLC_EVICTION_PRIORITY
+                              ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * c->partition_count * (c->frames_in_flight + 1u)
+                              : (size_t)0);
+    const int predict = c->eviction == SLC_EVICTION_PREDICT;
+    l.hist = l.heap + (predict ? SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HEAP_RECORD_SIZE * c->page_count) : (size_t)0);
+    l.log = l.hist + (predict ? SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HISTORY_RECORD_SIZE * c->max_chunks) : (size_t)0);
     l.total = l.log + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * c->log_capacity);
     return l;
 }
@@ -268,7 +301,7 @@ void slc_pool_desc_from_profile(const slc_profile *p, slc_pool_desc *out)
     out->page_count = p->page_count;
     out->max_chunks = p->max_chunks;
     out->frames_in_flight = p->frames_in_flight;
-    out->eviction = p->eviction == SLC_EVICTION_PRIORITY ? SLC_EVICTION_PRIORITY : SLC_EVICTION_LRU;
+    out->eviction = p->eviction <= SLC_EVICTION_PREDICT ? p->eviction : SLC_EVICTION_LRU;
     out->partition_count = p->partition_count;
     for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
         out->partitions[i].name = p->partitions[i].name;
@@ -313,6 +346,8 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
     pool->pages = (page_rec *)(void *)(base + l.pages);
     pool->chunk_map = (uint32_t *)(void *)(base + l.chunks);
     pool->buckets = c.eviction == SLC_EVICTION_PRIORITY ? (bucket_table *)(void *)(base + l.buckets) : NULL;
+    pool->heap = c.eviction == SLC_EVICTION_PREDICT ? (heap_rec *)(void *)(base + l.heap) : NULL;
+    pool->hist = c.eviction == SLC_EVICTION_PREDICT ? (chunk_hist *)(void *)(base + l.hist) : NULL;
     pool->log = (log_rec *)(void *)(base + l.log);
     pool->store = *store;
     if (log != NULL) {
@@ -360,6 +395,10 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
             memset(t, 0, sizeof *t);
             memset(t->head, 0xFF, sizeof t->head);
         }
+    }
+    if (pool->heap != NULL) {
+        memset(pool->heap, 0, (size_t)SLC_POOL_HEAP_RECORD_SIZE * c.page_count);
+        memset(pool->hist, 0, (size_t)SLC_POOL_HISTORY_RECORD_SIZE * c.max_chunks);
     }
     memset(pool->log, 0, (size_t)SLC_POOL_LOG_RECORD_SIZE * c.log_capacity);
     *out = pool;
@@ -536,6 +575,183 @@ static void buckets_frame_safe(slc_pool *pool, uint64_t frame)
     }
 }
 
+/* --- SLC_EVICTION_PREDICT: the heap and the chunk history ---------------- */
+
+/* The frame page p's chunk is predicted back at, in the current frame: its
+ * last use plus the chunk's last gap between runs of use, or plus
+ * SLC_POOL_PREDICT_HORIZON when it has no gap yet or has been away longer
+ * than twice its gap (overdue: the gap no longer says anything). */
+static uint64_t predict_key(const slc_pool *pool, const page_rec *p)
+{
+    uint64_t gap = pool->hist[p->chunk].gap;
+    if (gap == 0 || pool->frame - p->last_used > 2u * gap) {
+        gap = SLC_POOL_PREDICT_HORIZON;
+    }
+    return p->last_used + gap;
+}
+
+/* Two heaps per partition over the pages safe to evict: VICTIMS, keyed by
+ * the prediction, the better victim (predicted back later, then the
+ * less recently used) on top, its place in page.prev; DUE, the pages of VICTIMS whose
+ * prediction still comes from their gap, keyed by the first frame at which
+ * they are overdue, earliest on top, its place in page.next. */
+enum { VICTIMS, DUE };
+
+static int heap_before(int which, const heap_rec *a, const heap_rec *b)
+{
+    if (a->key != b->key) {
+        return which == VICTIMS ? a->key > b->key : a->key < b->key;
+    }
+    return a->order < b->order;
+}
+
+static heap_rec *heap_of(slc_pool *pool, partition_rec *part, int which, uint32_t **count)
+{
+    *count = which == VICTIMS ? &part->bucketed : &part->due;
+    return pool->heap + (which == VICTIMS ? 0u : pool->page_count) + part->first;
+}
+
+static void heap_place(slc_pool *pool, int which, heap_rec *h, uint32_t at, heap_rec r)
+{
+    h[at] = r;
+    if (which == VICTIMS) {
+        pool->pages[HEAP_PAGE(r)].prev = at;
+    } else {
+        pool->pages[HEAP_PAGE(r)].next = at;
+    }
+}
+
+static void heap_sift_up(slc_pool *pool, int which, heap_rec *h, uint32_t at)
+{
+    heap_rec r = h[at];
+    while (at > 0) {
+        uint32_t up = (at - 1) / HEAP_ARITY;
+        if (!heap_before(which, &r, &h[up])) {
+            break;
+        }
+        heap_place(pool, which, h, at, h[up]);
+        at = up;
+    }
+    heap_place(pool, which, h, at, r);
+}
+
+static void heap_sift_down(slc_pool *pool, int which, heap_rec *h, uint32_t n, uint32_t at)
+{
+    heap_rec r = h[at];
+    for (;;) {
+        uint32_t first = HEAP_ARITY * at + 1; /* n <= 2^24: no overflow */
+        if (first >= n) {
+            break;
+        }
+        uint32_t child = first;
+        uint32_t last = first + HEAP_ARITY < n ? first + HEAP_ARITY : n;
+        for (uint32_t c = first + 1; c < last; c++) {
+            if (heap_before(which, &h[c], &h[child])) {
+                child = c;
+            }
+        }
+        if (!heap_before(which, &h[child], &r)) {
+            break;
+        }
+        heap_place(pool, which, h, at, h[child]);
+        at = child;
+    }
+    heap_place(pool, which, h, at, r);
+}
+
+static void heap_insert(slc_pool *pool, partition_rec *part, int which, heap_rec r)
+{
+    uint32_t *n;
+    heap_rec *h = heap_of(pool, part, which, &n);
+    uint32_t at = (*n)++;
+    h[at] = r;
+    heap_sift_up(pool, which, h, at);
+}
+
+static void heap_delete(slc_pool *pool, partition_rec *part, int which, uint32_t at)
+{
+    uint32_t *n;
+    heap_rec *h = heap_of(pool, part, which, &n);
+    uint32_t last = --*n;
+    if (at == last) {
+        return;
+    }
+    heap_place(pool, which, h, at, h[last]);
+    if (at > 0 && heap_before(which, &h[at], &h[(at - 1) / HEAP_ARITY])) {
+        heap_sift_up(pool, which, h, at);
+    } else {
+        heap_sift_down(pool, which, h, last, at);
+    }
+}
+
+/* Page i, safe to evict, into VICTIMS, and into DUE while its gap holds. */
+static void heap_push(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    page_rec *p = &pool->pages[i];
+    const uint64_t key = predict_key(pool, p), gap = pool->hist[p->chunk].gap;
+    const uint64_t order = (pool->heap_entered++ << HEAP_PAGE_BITS) | i; /* the count's top 24 bits drop */
+    p->flags |= PAGE_IN_HEAP;
+    p->next = NONE;
+    heap_insert(pool, part, VICTIMS, (heap_rec){key, order});
+    if (gap != 0 && pool->frame - p->last_used <= 2u * gap) {
+        p->flags |= PAGE_DUE;
+        heap_insert(pool, part, DUE, (heap_rec){p->last_used + 2u * gap + 1u, order});
+    }
+}
+
+static void heap_remove(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    page_rec *p = &pool->pages[i];
+    if (p->flags & PAGE_DUE) {
+        heap_delete(pool, part, DUE, p->next);
+    }
+    heap_delete(pool, part, VICTIMS, p->prev);
+    p->prev = NONE;
+    p->next = NONE;
+    p->flags &= (uint8_t)~(PAGE_IN_HEAP | PAGE_DUE);
+}
+
+/* The pages of part that became overdue by the current frame take the
+ * horizon's prediction: each leaves DUE and moves in VICTIMS. */
+static void heap_age(slc_pool *pool, partition_rec *part)
+{
+    const heap_rec *due = pool->heap + pool->page_count + part->first;
+    while (part->due > 0 && due[0].key <= pool->frame) {
+        const heap_rec r = due[0];
+        page_rec *p = &pool->pages[HEAP_PAGE(r)];
+        heap_delete(pool, part, DUE, 0);
+        p->flags &= (uint8_t)~PAGE_DUE;
+        p->next = NONE;
+        heap_delete(pool, part, VICTIMS, p->prev);
+        heap_insert(pool, part, VICTIMS, (heap_rec){p->last_used + SLC_POOL_PREDICT_HORIZON, r.order});
+    }
+}
+
+/* A use of chunk in the current frame, last used at frame last (0: never):
+ * a use after a frame without one starts a new run, and the frames since
+ * the last use are the chunk's gap. Frames count modulo 2^32 here. */
+static void predict_use(slc_pool *pool, uint32_t chunk, uint32_t last)
+{
+    uint32_t d = (uint32_t)pool->frame - last;
+    if (last != 0 && d > 1u) {
+        pool->hist[chunk].gap = d;
+    }
+}
+
+/* Pages whose last use became safe since they were listed move from the
+ * head of the recency list (ordered by last use) into the heaps, in list
+ * order; then those overdue by now take the horizon's prediction. Called
+ * by acquire before it asks for a victim. */
+static void predict_advance(slc_pool *pool, partition_rec *part)
+{
+    while (part->head != NONE && pool->pages[part->head].last_used <= pool->safe) {
+        uint32_t i = part->head;
+        list_unlink(pool, part, i);
+        heap_push(pool, part, i);
+    }
+    heap_age(pool, part);
+}
+
 /* --- the policies ---------------------------------------------------------- */
 
 /* Each policy keeps the unpinned resident pages of a partition in its own
@@ -562,6 +778,13 @@ static void evictable_add(slc_pool *pool, partition_rec *part, uint32_t i)
 static void evictable_remove(slc_pool *pool, partition_rec *part, uint32_t i)
 {
     switch (pool->eviction) {
+    case SLC_EVICTION_PREDICT:
+        if (pool->pages[i].flags & PAGE_IN_HEAP) {
+            heap_remove(pool, part, i);
+        } else {
+            list_unlink(pool, part, i);
+        }
+        break;
     case SLC_EVICTION_PRIORITY:
         bucket_unlink(pool, part, i);
         break;
@@ -590,6 +813,8 @@ static uint32_t victim(const slc_pool *pool, const partition_rec *part)
     switch (pool->eviction) {
     case SLC_EVICTION_PRIORITY:
         return bucket_first(pool, (uint32_t)(part - pool->parts));
+    case SLC_EVICTION_PREDICT: /* after predict_advance */
+        return pool->heap != NULL && part->bucketed > 0 ? HEAP_PAGE(pool->heap[part->first]) : NONE;
     default: {
         uint32_t head = part->head;
         return head != NONE && pool->pages[head].last_used <= pool->safe ? head : NONE;
@@ -703,6 +928,9 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
             pool->peak_used = pool->used;
         }
     } else {
+        if (pool->heap != NULL) {
+            predict_advance(pool, part);
+        }
         i = victim(pool, part);
         if (i == NONE) {
             part->busy++;
@@ -712,9 +940,15 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
         evictable_remove(pool, part, i);
         evicted = pool->pages[i].chunk;
         pool->chunk_map[evicted] = NONE;
+        if (pool->hist != NULL) {
+            pool->hist[evicted].last = (uint32_t)pool->pages[i].last_used;
+        }
         bump_generation(&pool->pages[i]);
         part->evictions++;
         pool->evictions++;
+    }
+    if (pool->hist != NULL) {
+        predict_use(pool, chunk, pool->hist[chunk].last);
     }
     page_rec *p = &pool->pages[i];
     p->state = SLC_PAGE_LOADING;
@@ -825,6 +1059,9 @@ slc_status slc_pool_release(slc_pool *pool, slc_page page)
     }
     log_change(pool, p->chunk, page.index, NONE, p->partition);
     pool->chunk_map[p->chunk] = NONE;
+    if (pool->hist != NULL) {
+        pool->hist[p->chunk].last = (uint32_t)p->last_used;
+    }
     bump_generation(p);
     p->state = SLC_PAGE_FREE;
     p->chunk = NONE;
@@ -891,6 +1128,9 @@ slc_status slc_pool_touch(slc_pool *pool, slc_page page, uint8_t priority)
     if (p->state == SLC_PAGE_LOADING) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "pool: page %u (chunk %u) is still loading: a frame cannot use it", page.index, p->chunk);
+    }
+    if (pool->hist != NULL) {
+        predict_use(pool, p->chunk, (uint32_t)p->last_used);
     }
     partition_rec *part = &pool->parts[p->partition];
     if (p->pins > 0 || evictable_is_newest(pool, part, page.index)) {
@@ -1085,6 +1325,42 @@ size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entr
 
 /* --- the invariant checker ------------------------------------------------ */
 
+/* A partition's heap: bucketed entries, each naming a page of the partition
+ * in the heap at that place, keyed as predict_key says, no entry a better
+ * victim than its parent. */
+static bool check_heap(const slc_pool *pool, const partition_rec *part)
+{
+    if (pool->heap == NULL || pool->hist == NULL) {
+        return false;
+    }
+    const heap_rec *h = pool->heap + part->first, *d = pool->heap + pool->page_count + part->first;
+    for (uint32_t at = 0; at < part->bucketed; at++) {
+        const uint32_t i = HEAP_PAGE(h[at]);
+        if (i < part->first || i >= part->first + part->count) {
+            return false;
+        }
+        const page_rec *p = &pool->pages[i];
+        const uint64_t gap = pool->hist[p->chunk].gap;
+        const int due = (p->flags & PAGE_DUE) != 0;
+        if (!(p->flags & PAGE_IN_HEAP) || p->prev != at || p->last_used > pool->safe ||
+            h[at].key != p->last_used + (due ? gap : SLC_POOL_PREDICT_HORIZON) ||
+            (at > 0 && heap_before(VICTIMS, &h[at], &h[(at - 1) / HEAP_ARITY]))) {
+            return false;
+        }
+        if (due && (gap == 0 || p->next >= part->due || d[p->next].order != h[at].order ||
+                    d[p->next].key != p->last_used + 2u * gap + 1u)) {
+            return false;
+        }
+    }
+    for (uint32_t at = 0; at < part->due; at++) {
+        if (HEAP_PAGE(d[at]) < part->first || HEAP_PAGE(d[at]) >= part->first + part->count ||
+            !(pool->pages[HEAP_PAGE(d[at])].flags & PAGE_DUE) || (at > 0 && heap_before(DUE, &d[at], &d[(at - 1) / HEAP_ARITY]))) {
+            return false;
+        }
+    }
+    return part->due <= part->bucketed;
+}
+
 static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
 {
     const partition_rec *part = &pool->parts[pi];
@@ -1092,9 +1368,10 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
     uint32_t free_n = 0, loading = 0, pinned = 0, listed = 0, bucketed = 0;
     for (uint32_t i = part->first; i < end; i++) {
         const page_rec *p = &pool->pages[i];
-        bool in_bucket = (p->flags & PAGE_IN_BUCKET) != 0;
+        bool in_bucket = (p->flags & (PAGE_IN_BUCKET | PAGE_IN_HEAP)) != 0; /* counted alike */
         if (p->partition != pi || p->generation == 0 || p->last_used > pool->frame ||
-            (p->flags & ~(PAGE_WRITING | PAGE_IN_BUCKET)) != 0 || (pool->buckets == NULL && in_bucket)) {
+            (p->flags & ~(PAGE_WRITING | PAGE_IN_BUCKET | PAGE_IN_HEAP | PAGE_DUE)) != 0 ||
+            (pool->buckets == NULL && (p->flags & PAGE_IN_BUCKET)) || (pool->heap == NULL && (p->flags & PAGE_IN_HEAP))) {
             return false;
         }
         if (p->state == SLC_PAGE_FREE) {
@@ -1152,7 +1429,7 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
     for (uint32_t i = part->head; i != NONE; i = pool->pages[i].next) {
         const page_rec *p = &pool->pages[i];
         if (i < part->first || i >= end || p->state != SLC_PAGE_RESIDENT || p->pins != 0 ||
-            (p->flags & PAGE_IN_BUCKET) != 0 || p->prev != prev || ++n > listed) {
+            (p->flags & (PAGE_IN_BUCKET | PAGE_IN_HEAP)) != 0 || p->prev != prev || ++n > listed) {
             return false;
         }
         if (prev != NONE && pool->pages[prev].last_used > p->last_used) {
@@ -1165,6 +1442,9 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
     }
     if (pool->eviction == SLC_EVICTION_LRU) {
         return bucketed == 0;
+    }
+    if (pool->eviction == SLC_EVICTION_PREDICT) {
+        return check_heap(pool, part);
     }
     /* The bucket tables: each bucket a circular list linked both ways of
      * bucketed pages of its (priority, lod) in the table their last use
@@ -1214,7 +1494,8 @@ bool slc_pool_check(const slc_pool *pool)
     SLC_ASSERT(pool != NULL);
     if (pool->partition_count == 0 || pool->partition_count > SLC_POOL_PARTITION_MAX ||
         pool->log_next >= pool->log_capacity || pool->submitted + (pool->frame_open ? 1u : 0u) != pool->frame ||
-        pool->safe > pool->frame || (pool->buckets == NULL) != (pool->eviction == SLC_EVICTION_LRU)) {
+        pool->safe > pool->frame || (pool->buckets == NULL) != (pool->eviction != SLC_EVICTION_PRIORITY) ||
+        (pool->heap == NULL) != (pool->eviction != SLC_EVICTION_PREDICT) || (pool->hist == NULL) != (pool->heap == NULL)) {
         return false;
     }
     uint32_t first = 0, mapped = 0, free_total = 0;

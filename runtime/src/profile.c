@@ -65,7 +65,7 @@ static const char *const sections[] = {"profile", "budgets", "pool",   "partitio
 #define SECTION_PARTITIONS 3u
 
 /* The values of [pool] eviction, indexed by slc_eviction_policy. */
-static const char *const policies[] = {"lru", "priority"};
+static const char *const policies[] = {"lru", "priority", "predict"};
 #define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
 /* Budgets every profile must declare: the runtime charges them by name. */
@@ -461,7 +461,7 @@ static slc_status parse_key(parser *ps, span key, span value)
             v++;
         }
         if (v == POLICY_COUNT) {
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (lru or priority)",
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (lru, priority or predict)",
                               section, kb, span_z(value, vb, sizeof vb));
         }
         store(ps->out, d, v);

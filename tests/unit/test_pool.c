@@ -337,8 +337,8 @@ static void test_init_refuses_bad_desc(void **state)
     d = desc_of(10, 8, 2, SLC_EVICTION_LRU);
     d.log_capacity = SLC_POOL_LOG_CAPACITY_MAX + 1;
     expect_bad_desc(&d, &store, "pool: log_capacity 16777217 is above 16777216");
-    d = desc_of(10, 8, 2, (slc_eviction_policy)2);
-    expect_bad_desc(&d, &store, "pool: eviction 2 is not a policy (0 lru, 1 priority)");
+    d = desc_of(10, 8, 2, (slc_eviction_policy)3);
+    expect_bad_desc(&d, &store, "pool: eviction 3 is not a policy (0 lru, 1 priority, 2 predict)");
     d = desc_of(10, 8, 2, SLC_EVICTION_LRU);
     d.reserved[3] = 1;
     expect_bad_desc(&d, &store, "pool: reserved[3] is 1; reserved fields must be 0");
@@ -1925,6 +1925,198 @@ static void test_fixed_trace_hash_is_constant(void **state)
     assert_int_equal(prio.log_hash, TRACE_PRIORITY_HASH);
 }
 
+/* --- SLC_EVICTION_PREDICT -------------------------------------------------- */
+
+static void touch_chunk(slc_pool *pool, uint32_t chunk)
+{
+    slc_page_info info;
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){chunk}, &info), SLC_OK);
+    assert_int_equal(slc_pool_touch(pool, info.page, 0), SLC_OK);
+    CHECK(pool);
+}
+
+/* Loads chunk in the open frame and says which chunk lost its page (NONE: a free page). */
+static uint32_t load_evicting(slc_pool *pool, uint32_t chunk)
+{
+    slc_pool_stats before, after;
+    slc_pool_get_stats(pool, &before);
+    load(pool, chunk);
+    slc_pool_get_stats(pool, &after);
+    slc_pool_log_entry e;
+    assert_int_equal(slc_pool_walk_log(pool, after.log_count - 1u, &e, 1), 1);
+    assert_int_equal(after.log_count, before.log_count + 1u);
+    return e.evicted.index;
+}
+
+static void test_predict_keeps_the_chunk_back_sooner(void **state)
+{
+    (void)state;
+    slc_pool *pool = fake_pool(3, 64, 1, SLC_EVICTION_PREDICT);
+    /* Frame 1: chunks 1, 2, 3. Chunk 1 comes back at frame 3 (gap 2 frames
+     * after its use at 1), chunk 2 at frame 11 (gap 10): their predictions
+     * are last use + gap = 3 + 2 = 5 and 11 + 10 = 21 once both are used
+     * again; chunk 3 has no gap: 1 + 256. */
+    begin(pool);
+    load(pool, 1);
+    load(pool, 2);
+    load(pool, 3);
+    end(pool);
+    begin(pool); /* frame 2 */
+    end(pool);
+    begin(pool); /* frame 3 */
+    touch_chunk(pool, 1);
+    end(pool);
+    frames(pool, 7); /* frames 4..10 */
+    begin(pool);     /* frame 11 */
+    touch_chunk(pool, 2);
+    end(pool);
+    begin(pool); /* frame 12: 1 predicted at 5 (overdue? away 9 frames > 2 x 2: yes, so 3 + 256 = 259), 2 at 21, 3 at 257 */
+    assert_int_equal(load_evicting(pool, 4), 1);
+    end(pool);
+    begin(pool); /* frame 13: 2 at 21 (away 2 <= 20), 3 at 257, 4 (new, no gap) at 12 + 256 = 268: 4 goes */
+    assert_int_equal(load_evicting(pool, 5), 4);
+    end(pool);
+    begin(pool); /* frame 14: 3 at 257, 2 at 21, 5 at 13 + 256 = 269 */
+    assert_int_equal(load_evicting(pool, 6), 5);
+    end(pool);
+    /* The chunk with a fresh gap is kept over one without: 3 (257) goes before 2 (21). */
+    begin(pool);
+    end(pool);
+    begin(pool); /* frame 16: 6 at 270, 3 at 257, 2 at 21 */
+    assert_int_equal(load_evicting(pool, 7), 6);
+    assert_int_equal(load_evicting(pool, 8), 3);
+    assert_int_not_equal(page_of(pool, 2), SLC_PAGE_NONE);
+    end(pool);
+    CHECK(pool);
+}
+
+static void test_predict_history_outlives_the_page(void **state)
+{
+    (void)state;
+    slc_pool *pool = fake_pool(2, 64, 1, SLC_EVICTION_PREDICT);
+    begin(pool); /* frame 1 */
+    load(pool, 1);
+    load(pool, 2);
+    end(pool);
+    begin(pool); /* frame 2: 1 and 2 tie at 1 + 256: the less recently used, 1, goes */
+    assert_int_equal(load_evicting(pool, 3), 1);
+    end(pool);
+    frames(pool, 2); /* frames 3, 4 */
+    begin(pool); /* frame 5: 2 at 1 + 256, 3 at 2 + 256: 3 goes; chunk 1 is back after 4 frames (it
+                  * lost its page with its last use, 1, remembered): gap 4 */
+    assert_int_equal(load_evicting(pool, 1), 3);
+    end(pool);
+    begin(pool); /* frame 6: 2 at 257, 1 at 5 + 4 = 9: 2 goes, 1 stays */
+    assert_int_equal(load_evicting(pool, 4), 2);
+    assert_int_not_equal(page_of(pool, 1), SLC_PAGE_NONE);
+    end(pool);
+    CHECK(pool);
+}
+
+static void test_predict_respects_frames_in_flight_and_pins(void **state)
+{
+    (void)state;
+    slc_pool *pool = fake_pool(3, 64, 2, SLC_EVICTION_PREDICT);
+    begin(pool); /* frame 1 */
+    load(pool, 1);
+    slc_page pinned = load(pool, 2);
+    assert_int_equal(slc_pool_pin(pool, pinned), SLC_OK);
+    load(pool, 3);
+    end(pool);
+    begin(pool); /* frame 2: safe frame 0: nothing evictable */
+    slc_pool_request r = req_of(9, 0, 0, 0);
+    slc_page page;
+    assert_int_equal(slc_pool_acquire(pool, &r, &page), SLC_E_POOL_BUSY);
+    touch_chunk(pool, 3);
+    end(pool);
+    begin(pool); /* frame 3: safe frame 1: 1 only (3 was used in frame 2, 2 is pinned) */
+    assert_int_equal(load_evicting(pool, 9), 1);
+    assert_int_equal(slc_pool_acquire(pool, &(slc_pool_request){{10}, {0}, 0, 0}, &page), SLC_E_POOL_BUSY);
+    end(pool);
+    begin(pool); /* frame 4: 3 safe (last use 2); 9 loaded in 3 is not */
+    assert_int_equal(load_evicting(pool, 10), 3);
+    assert_int_not_equal(page_of(pool, 2), SLC_PAGE_NONE);
+    assert_int_equal(slc_pool_unpin(pool, pinned), SLC_OK);
+    end(pool);
+    frames(pool, 2);
+    begin(pool); /* frame 7: 9 (used at 3) at 259, 10 (loaded at 4) and 2 (unpinned at 4, after) at 260: the
+                  * tie goes to the less recently used, 10, then 2 */
+    assert_int_equal(load_evicting(pool, 11), 10);
+    assert_int_equal(load_evicting(pool, 12), 2);
+    end(pool);
+    CHECK(pool);
+}
+
+static void test_predict_partitions_evict_apart(void **state)
+{
+    (void)state;
+    slc_pool_desc d = desc_of(4, 64, 1, SLC_EVICTION_PREDICT);
+    d.partition_count = 1;
+    d.partitions[0] = (slc_pool_partition_desc){"near", 2};
+    slc_page_store store = fake_new(&fake, 4);
+    slc_pool *pool = pool_on(&d, &store);
+    begin(pool); /* frame 1: 1, 2 in near (0); 3, 4 in default (1) */
+    load_in(pool, 1, 0, 0, 0);
+    load_in(pool, 2, 0, 0, 0);
+    load_in(pool, 3, 1, 0, 0);
+    load_in(pool, 4, 1, 0, 0);
+    end(pool);
+    begin(pool); /* frame 2: a load in default evicts from default only */
+    load_in(pool, 5, 1, 0, 0);
+    assert_int_equal(page_of(pool, 3), SLC_PAGE_NONE);
+    assert_int_not_equal(page_of(pool, 1), SLC_PAGE_NONE);
+    assert_int_not_equal(page_of(pool, 2), SLC_PAGE_NONE);
+    end(pool);
+    slc_pool_partition_stats ps;
+    slc_pool_get_partition_stats(pool, (slc_partition){0}, &ps);
+    assert_int_equal(ps.evictions, 0);
+    assert_int_equal(ps.resident, 2);
+    CHECK(pool);
+}
+
+/* fixed_trace's results with SLC_EVICTION_PREDICT, as TRACE_LRU_HASH's. */
+static void test_predict_footprint_holds_the_heaps_and_the_history(void **state)
+{
+    (void)state;
+    /* By hand: as LRU, plus 32 B a page (its entries in the two heaps) and
+     * 8 B a chunk id (its history), each region rounded up to 64. */
+    slc_pool_desc d = desc_of(3, 5, 1, SLC_EVICTION_PREDICT);
+    d.log_capacity = 1;
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 128 + 64 + 64);
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PREDICT, 1, 1));
+    d.partition_count = 1; /* partitions share the regions: no more bytes */
+    d.partitions[0] = (slc_pool_partition_desc){"a", 1};
+    assert_int_equal(slc_pool_footprint(&d), SLC_POOL_FOOTPRINT(3, 5, 1, SLC_EVICTION_PREDICT, 2, 1));
+    assert_int_equal(slc_pool_footprint(&d), 2560 + 128 + 64 + 128 + 64 + 64);
+    /* A pool one byte short is refused, naming both sizes. */
+    slc_page_store store = fake_new(&fake, 3);
+    slc_logger log = capture_logger(&logged);
+    slc_pool *pool = NULL;
+    const size_t need = slc_pool_footprint(&d);
+    char want[128];
+    snprintf(want, sizeof want, "pool: memory of %zu bytes is smaller than the %zu bytes required", need - 1u, need);
+    expect_logged(slc_pool_init(pool_mem, need - 1u, &d, &store, &log, &pool), SLC_E_BLOCK_TOO_SMALL, want);
+    /* The largest pool fits a 32-bit size_t. */
+    d = desc_of(SLC_PAGE_COUNT_MAX, SLC_TABLE_COUNT_MAX, 8, SLC_EVICTION_PREDICT);
+    d.log_capacity = SLC_POOL_LOG_CAPACITY_MAX;
+    assert_true((uint64_t)slc_pool_footprint(&d) < ((uint64_t)1 << 32));
+}
+
+#define TRACE_PREDICT_HASH 0x7369c2c9fbddc273ull
+#define TRACE_PREDICT_LOGGED 3007ull
+
+static void test_predict_fixed_trace_hash_is_constant(void **state)
+{
+    (void)state;
+    slc_pool_stats st = fixed_trace(SLC_EVICTION_PREDICT);
+    print_message("predict: %llu entries, hash 0x%016llx, %llu evictions, %llu refused\n",
+                  (unsigned long long)st.log_count, (unsigned long long)st.log_hash,
+                  (unsigned long long)st.evictions, (unsigned long long)st.busy);
+    assert_true(st.evictions > 1000);
+    assert_int_equal(st.log_count, TRACE_PREDICT_LOGGED);
+    assert_int_equal(st.log_hash, TRACE_PREDICT_HASH);
+}
+
 /* --- the host backend ------------------------------------------------------ */
 
 static void test_host_store(void **state)
@@ -2104,6 +2296,12 @@ int main(void)
         cmocka_unit_test(test_host_store),
         cmocka_unit_test(test_host_store_at_charges_its_pages),
         cmocka_unit_test(test_contract_violations_assert),
+        cmocka_unit_test(test_predict_keeps_the_chunk_back_sooner),
+        cmocka_unit_test(test_predict_history_outlives_the_page),
+        cmocka_unit_test(test_predict_respects_frames_in_flight_and_pins),
+        cmocka_unit_test(test_predict_partitions_evict_apart),
+        cmocka_unit_test(test_predict_footprint_holds_the_heaps_and_the_history),
+        cmocka_unit_test(test_predict_fixed_trace_hash_is_constant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

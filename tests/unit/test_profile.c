@@ -460,11 +460,11 @@ static void test_rejects_bad_eviction(void **state)
     (void)state;
     static const edit_case cases[] = {
         {"page_count = 1024\n", "page_count = 1024\neviction = fifo\n", SLC_E_PROFILE_VALUE, 18,
-         "t.profile:18: [pool] eviction: 'fifo' is not a policy (lru or priority)"},
+         "t.profile:18: [pool] eviction: 'fifo' is not a policy (lru, priority or predict)"},
         {"page_count = 1024\n", "page_count = 1024\neviction = LRU\n", SLC_E_PROFILE_VALUE, 18,
-         "t.profile:18: [pool] eviction: 'LRU' is not a policy (lru or priority)"},
+         "t.profile:18: [pool] eviction: 'LRU' is not a policy (lru, priority or predict)"},
         {"page_count = 1024\n", "page_count = 1024\neviction = 1\n", SLC_E_PROFILE_VALUE, 18,
-         "t.profile:18: [pool] eviction: '1' is not a policy (lru or priority)"},
+         "t.profile:18: [pool] eviction: '1' is not a policy (lru, priority or predict)"},
         {"page_count = 1024\n", "page_count = 1024\neviction =\n", SLC_E_PROFILE_VALUE, 18,
          "t.profile:18: [pool] eviction: value is empty"},
         {"page_count = 1024\n", "page_count = 1024\neviction = lru\neviction = priority\n", SLC_E_PROFILE_DUPLICATE, 19,

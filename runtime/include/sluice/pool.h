@@ -78,6 +78,32 @@
  *        the pages of one bucket and one frame sorted by chunk id would cost
  *        a search per touch, since nothing makes the calls of a frame come
  *        in chunk id order.)
+ *      - SLC_EVICTION_PREDICT: the page whose chunk is predicted back
+ *        latest; of two predicted back at the same frame, the less recently
+ *        used, in the recency order LRU uses. A run of consecutive frames
+ *        in which a chunk is used (acquired or touched) counts as one
+ *        reference, since a camera uses every visible chunk every frame;
+ *        the pool keeps per chunk id, past its page, the last-used frame
+ *        at which it lost its page and its gap: the frames from the end of
+ *        its previous run to the start of its latest (a use more than one
+ *        frame after the last one sets it; frames compared modulo 2^32).
+ *        The prediction is last-used frame + gap, or + SLC_POOL_PREDICT_HORIZON
+ *        while the chunk has no gap or once it is overdue (away more than
+ *        twice its gap: a gap that no longer says anything). For a loop
+ *        larger than the pool (a camera path that comes back) this keeps
+ *        what returns soonest where LRU keeps what left last. Pages whose
+ *        last use is not yet safe wait in the recency list, as with LRU;
+ *        each partition keeps a 4-ary heap of the pages safe to evict
+ *        keyed by the prediction, which acquire feeds from the list's head
+ *        as the safe frame passes pages (in list order, so in recency
+ *        order), and a second one of those still predicted from their
+ *        gap, keyed by the frame they become overdue, from which acquire
+ *        moves them to the horizon's prediction: acquire is
+ *        O((k + 1) log n) for the k pages that became safe or overdue
+ *        since the partition's previous acquire (each page at most twice
+ *        per write, touch or unpin: O(log n) amortised), touch, pin and
+ *        release O(log n). Integer arithmetic only: the same victims on
+ *        every architecture.
  *   3. else nothing: SLC_E_POOL_BUSY, counted, and nothing changes. The pool
  *      never blocks and never takes a page of another partition.
  *
@@ -147,8 +173,13 @@ struct slc_profile; /* sluice/profile.h, which includes this header */
  * default. */
 typedef enum slc_eviction_policy {
     SLC_EVICTION_LRU = 0,     /* least recently used first */
-    SLC_EVICTION_PRIORITY = 1 /* lowest requested priority, then finest LOD, then least recently used */
+    SLC_EVICTION_PRIORITY = 1, /* lowest requested priority, then finest LOD, then least recently used */
+    SLC_EVICTION_PREDICT = 2   /* the chunk predicted back last: last use + its last gap between runs of use */
 } slc_eviction_policy;
+
+/* SLC_EVICTION_PREDICT: the gap, in frames, assumed for a chunk used in one
+ * run of frames so far. */
+#define SLC_POOL_PREDICT_HORIZON 256u
 
 /* "No page" in log entries ("no chunk" is SLC_CHUNK_NONE, sluice/ids.h). */
 #define SLC_PAGE_NONE 0xFFFFFFFFu
@@ -173,6 +204,8 @@ typedef enum slc_eviction_policy {
 #define SLC_POOL_CHUNK_RECORD_SIZE 4u
 #define SLC_POOL_BUCKET_TABLE_SIZE 16960u /* SLC_EVICTION_PRIORITY only, frames_in_flight + 1 per partition:
                                              256 x SLC_LODS_MAX bucket heads and their bitmaps */
+#define SLC_POOL_HEAP_RECORD_SIZE 32u    /* SLC_EVICTION_PREDICT only, per page: its entries in two heaps */
+#define SLC_POOL_HISTORY_RECORD_SIZE 8u  /* SLC_EVICTION_PREDICT only, per chunk id */
 #define SLC_POOL_LOG_RECORD_SIZE 24u
 #define SLC_POOL_ALIGN_UP_(x) (((size_t)(x) + (SLC_POOL_ALIGN - 1u)) & ~(size_t)(SLC_POOL_ALIGN - 1u))
 /* Bytes of a pool of pages pages, chunk ids below max_chunks, a log ring of
@@ -186,6 +219,10 @@ typedef enum slc_eviction_policy {
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * (max_chunks)) +                            \
      ((policy) == SLC_EVICTION_PRIORITY                                                                  \
           ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions) * ((size_t)(frames_in_flight) + 1u)        \
+          : (size_t)0) +                                                                                \
+     ((policy) == SLC_EVICTION_PREDICT                                                                   \
+          ? SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HEAP_RECORD_SIZE * (pages)) +                           \
+                SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HISTORY_RECORD_SIZE * (max_chunks))                  \
           : (size_t)0) +                                                                                \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * (log_capacity)))
 
@@ -327,7 +364,10 @@ slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, cons
  * exist, or the chunk already has a page
  * (SLC_E_INVALID, with a message), or no page of the partition is free or
  * evictable (SLC_E_POOL_BUSY, counted, no message: it is flow control, the
- * caller retries in a later frame). O(1) worst case with either policy. */
+ * caller retries in a later frame). O(1) worst case with SLC_EVICTION_LRU
+ * and SLC_EVICTION_PRIORITY; O(log n) amortised with SLC_EVICTION_PREDICT
+ * (O((k + 1) log n) for the k pages whose last use became safe, or that
+ * became overdue, since the partition's previous acquire). */
 slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_page *out);
 
 /* Where the bytes of a LOADING page are to be written (the store's
