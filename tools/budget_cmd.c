@@ -216,7 +216,10 @@ static int budget_header(int argc, char **argv)
             p.max_phases);
     fprintf(f, "    .pin_coarsest = %" PRIu32 "u,\n", p.pin_coarsest);
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
-            p.eviction == SLC_EVICTION_PRIORITY ? "SLC_EVICTION_PRIORITY" : "SLC_EVICTION_LRU", p.partition_count);
+            p.eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
+            : p.eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"
+                                                 : "SLC_EVICTION_LRU",
+            p.partition_count);
     if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */
         fprintf(f, "    .partitions = {\n");
         for (uint32_t i = 0; i < p.partition_count; i++) {

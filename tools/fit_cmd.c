@@ -696,7 +696,7 @@ static void report_text(const fit *f, verdict v)
     printf("profile: %s (%s): %u pages of %s, frames_in_flight %u, queue_capacity %u, pin_coarsest %u, eviction %s\n",
            f->prof.name, f->o.profile_path, f->prof.page_count, cli_size(f->prof.page_size, sz, sizeof sz),
            f->prof.frames_in_flight, f->prof.queue_capacity, f->prof.pin_coarsest,
-           f->prof.eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
+           slc_profile_policy_name(f->prof.eviction));
     printf("pack: %s: %u chunks, %u objects, %s pages\n", f->pack_name, h->chunk_count, h->object_count,
            cli_size(h->page_size, sz2, sizeof sz2));
     printf("workload: %s: %u frames, %zu requests\n", f->wl.describe, f->frames, f->wl.given);

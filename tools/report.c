@@ -223,7 +223,7 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
     fprintf(f, "\npool: %" PRIu32 " pages x %s = %s; staging %s; upload %s a frame\n", p->page_count,
             cli_size(p->page_size, l, sizeof l), cli_size((uint64_t)p->page_size * p->page_count, a, sizeof a),
             cli_size(p->staging_size, c, sizeof c), cli_size(p->upload_cap, pk, sizeof pk));
-    fprintf(f, "eviction: %s\n", p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
+    fprintf(f, "eviction: %s\n", slc_profile_policy_name(p->eviction));
     uint32_t assigned = 0;
     for (uint32_t i = 0; i < p->partition_count; i++) {
         fprintf(f, "partition %-16s %" PRIu32 " pages\n", p->partitions[i].name, p->partitions[i].page_count);
@@ -294,7 +294,7 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
             ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
             ", \"max_string_bytes\": %" PRIu64 "},\n",
-            p->page_size, p->page_count, p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru", p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
+            p->page_size, p->page_count, slc_profile_policy_name(p->eviction), p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
             p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
     fprintf(f,
             "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32

@@ -36,7 +36,7 @@ static const key_def keys[] = {
     {"profile", "name", KIND_NAME, FIELD(name), 0, 0, 0, 0, 0},
     {"pool", "page_size", KIND_SIZE, FIELD(page_size), SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX, 1, 1, 0},
     {"pool", "page_count", KIND_COUNT, FIELD(page_count), 1, SLC_PAGE_COUNT_MAX, 1, 0, 0},
-    {"pool", "eviction", KIND_POLICY, FIELD(eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
+    {"pool", "eviction", KIND_POLICY, FIELD(eviction), 0, 0, 0, 0, SLC_EVICTION_PREDICT},
     {"stream", "frames_in_flight", KIND_COUNT, FIELD(frames_in_flight), 1, SLC_FRAMES_IN_FLIGHT_MAX, 1, 0, 0},
     {"stream", "workers", KIND_COUNT, FIELD(workers), 0, SLC_PROFILE_WORKERS_MAX, 1, 0, 0},
     {"stream", "queue_capacity", KIND_COUNT, FIELD(queue_capacity), 1, SLC_PROFILE_QUEUE_CAPACITY_MAX, 1, 0, 0},
@@ -816,6 +816,11 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name)
         }
     }
     return -1;
+}
+
+const char *slc_profile_policy_name(uint32_t eviction)
+{
+    return eviction < POLICY_COUNT ? policies[eviction] : "?";
 }
 
 int slc_profile_scan_partition(const slc_profile *p, const char *name)

@@ -134,7 +134,7 @@ static void check_values(const slc_profile *p)
     REQUIRE(p->max_lods >= 1 && p->max_lods <= SLC_LODS_MAX);
     REQUIRE(p->max_string_bytes >= 1 && p->max_string_bytes <= SLC_PROFILE_STRING_BYTES_MAX);
     REQUIRE(p->max_phases >= SLC_PROFILE_PHASES_MIN && p->max_phases <= SLC_PROFILE_PHASES_MAX);
-    REQUIRE(p->eviction == SLC_EVICTION_LRU || p->eviction == SLC_EVICTION_PRIORITY);
+    REQUIRE(p->eviction <= SLC_EVICTION_PREDICT);
     REQUIRE(p->partition_count <= SLC_PARTITION_MAX);
     uint64_t claimed = 0;
     for (uint32_t i = 0; i < p->partition_count; i++) {
@@ -166,7 +166,7 @@ static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
         PUT("%s = %" PRIu64 " B\n", p->budgets[i].name, p->budgets[i].limit);
     }
     PUT("[pool]\npage_size = %" PRIu32 " B\npage_count = %" PRIu32 "\neviction = %s\n", p->page_size, p->page_count,
-        p->eviction == SLC_EVICTION_PRIORITY ? "priority" : "lru");
+        slc_profile_policy_name(p->eviction));
     PUT("[partitions]\n");
     for (uint32_t i = 0; i < p->partition_count; i++) {
         PUT("%s = %" PRIu32 "\n", p->partitions[i].name, p->partitions[i].page_count);

@@ -1337,6 +1337,7 @@ typedef struct model {
     uint32_t stack[MPART][MP], top[MPART];
     mpage pg[MP];
     uint32_t map[MC];
+    uint64_t hlast[MC], hgap[MC]; /* SLC_EVICTION_PREDICT: a chunk's last use when it lost its page, its gap */
     uint64_t frame, submitted, stamp, hash, logged, stale, busy;
     int open;
 } model;
@@ -1373,10 +1374,29 @@ static void model_log(model *m, uint32_t evicted, uint32_t page, uint32_t loaded
     m->hash = chain_hash(m->hash, &e);
 }
 
+/* SLC_EVICTION_PREDICT: the frame chunk of page p is predicted back at. */
+static uint64_t model_predict(const model *m, const mpage *p)
+{
+    uint64_t g = m->hgap[p->chunk];
+    return p->last_used + (g != 0 && m->frame - p->last_used <= 2u * g ? g : SLC_POOL_PREDICT_HORIZON);
+}
+
+/* A use of chunk last used at last (0: never): after a frame without one, a new gap. */
+static void model_use(model *m, uint32_t chunk, uint64_t last)
+{
+    if (last != 0 && m->frame - last > 1u) {
+        m->hgap[chunk] = m->frame - last;
+    }
+}
+
 static int model_before(const model *m, const mpage *a, const mpage *b)
 {
     if (m->policy == SLC_EVICTION_LRU) {
         return a->stamp < b->stamp;
+    }
+    if (m->policy == SLC_EVICTION_PREDICT) {
+        uint64_t x = model_predict(m, a), y = model_predict(m, b);
+        return x != y ? x > y : a->stamp < b->stamp;
     }
     if (a->prio != b->prio) {
         return a->prio < b->prio;
@@ -1391,6 +1411,7 @@ static void model_free(model *m, uint32_t i)
 {
     mpage *p = &m->pg[i];
     m->map[p->chunk] = SLC_PAGE_NONE;
+    m->hlast[p->chunk] = p->last_used;
     p->gen = p->gen + 1 == 0 ? 1 : p->gen + 1;
     p->state = SLC_PAGE_FREE;
     p->chunk = SLC_CHUNK_NONE_INDEX;
@@ -1421,6 +1442,7 @@ static slc_status model_acquire(model *m, const slc_pool_request *r, slc_page *o
         evicted = m->pg[i].chunk;
         model_free(m, i);
     }
+    model_use(m, r->chunk.index, m->hlast[r->chunk.index]);
     mpage *p = &m->pg[i];
     p->state = SLC_PAGE_LOADING;
     p->chunk = r->chunk.index;
@@ -1518,6 +1540,7 @@ static slc_status model_touch(model *m, slc_page h, uint8_t prio)
     if (!m->open || p->state == SLC_PAGE_LOADING) {
         return SLC_E_INVALID;
     }
+    model_use(m, p->chunk, p->last_used);
     p->prio = prio;
     if (p->pins == 0) {
         model_to_mru(m, p);
@@ -1806,10 +1829,11 @@ static uint64_t random_run(slc_eviction_policy policy, uint32_t fif, uint64_t se
 static void test_matches_reference_model_step_by_step(void **state)
 {
     (void)state;
-    for (int policy = 0; policy < 2; policy++) {
+    static const char *const names[] = {"lru", "priority", "predict"};
+    for (int policy = 0; policy < 3; policy++) {
         for (uint32_t fif = 1; fif <= 3; fif++) {
             uint64_t seed = 0x9E3779B97F4A7C15ull ^ ((uint64_t)policy << 8) ^ fif;
-            print_message("model check: %s, %u frames in flight, seed 0x%llx\n", policy ? "priority" : "lru", fif,
+            print_message("model check: %s, %u frames in flight, seed 0x%llx\n", names[policy], fif,
                           (unsigned long long)seed);
             random_run((slc_eviction_policy)policy, fif, seed, 4000, 1);
         }
@@ -1823,12 +1847,13 @@ static void test_random_sequence_is_deterministic(void **state)
     const char *env = getenv("SLUICE_TEST_SEED");
     uint64_t seed = env != NULL ? strtoull(env, NULL, 0) : 0x5EED0000ull ^ (uint64_t)time(NULL);
     print_message("determinism: seed 0x%llx\n", (unsigned long long)seed);
-    for (int policy = 0; policy < 2; policy++) {
+    static const char *const names[] = {"lru", "priority", "predict"};
+    for (int policy = 0; policy < 3; policy++) {
         uint64_t first = random_run((slc_eviction_policy)policy, 2, seed, 3000, 0);
         uint64_t second = random_run((slc_eviction_policy)policy, 2, seed, 3000, 0);
         if (first != second) {
             fail_msg("seed 0x%llx, %s: two runs of one sequence hash 0x%llx and 0x%llx", (unsigned long long)seed,
-                     policy ? "priority" : "lru", (unsigned long long)first, (unsigned long long)second);
+                     names[policy], (unsigned long long)first, (unsigned long long)second);
         }
         assert_int_not_equal(first, random_run((slc_eviction_policy)policy, 2, seed + 1, 3000, 0));
     }

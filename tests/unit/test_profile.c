@@ -118,7 +118,7 @@ static void test_parses_valid_profile(void **state)
     assert_int_equal(p.max_lods, 8);
     assert_int_equal(p.max_string_bytes, 65536);
     assert_int_equal(p.max_phases, 8); /* the default */
-    assert_int_equal(p.eviction, SLC_EVICTION_LRU); /* the default */
+    assert_int_equal(p.eviction, SLC_EVICTION_PREDICT); /* the default */
     assert_int_equal(p.partition_count, 0);         /* one implied "default" partition of every page */
     assert_int_equal(slc_profile_scan_partition(&p, "default"), -1);
     assert_int_equal(slc_profile_scan_budget(&p, "cpu/driver"), 5);
@@ -370,7 +370,7 @@ static void test_parses_partitions_and_eviction(void **state)
     assert_int_equal(p.partitions[1].page_count, 900);
     assert_int_equal(slc_profile_scan_partition(&p, "nav_map"), 1);
     assert_int_equal(slc_profile_scan_partition(&p, "nav"), -1);
-    assert_int_equal(p.eviction, SLC_EVICTION_LRU);
+    assert_int_equal(p.eviction, SLC_EVICTION_PREDICT); /* the default */
     /* Partitions may take every page (then there is no "default"), and an
      * empty section is allowed. */
     n = PARTITIONS("a = 1000\nb = 24\n");
@@ -400,6 +400,13 @@ static void test_parses_partitions_and_eviction(void **state)
     n = edited("page_count = 1024\n", "page_count = 1024\neviction = lru\n");
     assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
     assert_int_equal(p.eviction, SLC_EVICTION_LRU);
+    n = edited("page_count = 1024\n", "page_count = 1024\neviction = predict\n");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.eviction, SLC_EVICTION_PREDICT);
+    assert_string_equal(slc_profile_policy_name(SLC_EVICTION_LRU), "lru");
+    assert_string_equal(slc_profile_policy_name(SLC_EVICTION_PRIORITY), "priority");
+    assert_string_equal(slc_profile_policy_name(SLC_EVICTION_PREDICT), "predict");
+    assert_string_equal(slc_profile_policy_name(3), "?");
 }
 
 static void test_rejects_bad_partitions(void **state)

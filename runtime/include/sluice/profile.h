@@ -151,6 +151,10 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name);
  * "default", which is not listed). O(partitions). */
 int slc_profile_scan_partition(const slc_profile *p, const char *name);
 
+/* The [pool] eviction keyword of an slc_eviction_policy value ("lru",
+ * "priority", "predict"), or "?" for a value that is none. O(1). */
+const char *slc_profile_policy_name(uint32_t eviction);
+
 #ifdef __cplusplus
 }
 #endif
