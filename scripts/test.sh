@@ -7,7 +7,9 @@
 #            conformance; its results also in build/default/conformance.xml,
 #            JUnit XML, and every preset's in build/<preset>/junit.xml)
 #   static   clang-tidy and cppcheck over runtime/, platform/ and tools/
-#            (scripts/static.sh, on the default build's compile commands)
+#            (scripts/static.sh, on the default build's compile commands),
+#            then the runtime and platform libraries built Release (-O3,
+#            warnings as errors: gcc's flow warnings differ at -O3)
 #   memcheck the host unit tests and one Vulkan run under valgrind
 #            (the default build; `ctest --preset memcheck`)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite
@@ -31,6 +33,8 @@ for p in "${steps[@]}"; do
     static)
         cmake --preset default >/dev/null
         scripts/static.sh
+        cmake --preset release >/dev/null
+        cmake --build --preset release --target sluice_runtime sluice_platform
         ;;
     memcheck)
         cmake --preset default >/dev/null
