@@ -321,12 +321,45 @@ static int build_packs(model *m)
 
 /* ---- the anchor: gltfpack and lz4 as child processes ---------------------- */
 
+/* Whether prog names an executable file: as a path when it holds a '/',
+ * else in one of PATH's folders (an empty entry is the current folder).
+ * Looked up before spawning because a spawn that cannot exec is not always
+ * told apart from a child that exits 127 (under qemu-user it is not). */
+static int program_found(const char *prog)
+{
+    if (strchr(prog, '/') != NULL) {
+        return access(prog, X_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (path == NULL || prog[0] == '\0') {
+        return 0;
+    }
+    for (const char *at = path;;) {
+        size_t n = strcspn(at, ":");
+        char full[4096];
+        if (n + strlen(prog) + 2 <= sizeof full) {
+            snprintf(full, sizeof full, "%.*s%s%s", (int)n, at, n ? "/" : "", prog);
+            if (access(full, X_OK) == 0) {
+                return 1;
+            }
+        }
+        if (at[n] == '\0') {
+            return 0;
+        }
+        at += n + 1;
+    }
+}
+
 /* Runs argv (argv[0] searched in PATH) with stdin from /dev/null and stdout
  * and stderr into the folder's child.log. Returns 0 when it exited 0, else
  * -1 with why: "not found", "exit N: <its first line>", "killed by signal N". */
 static int run_child(char *const argv[], char *why, size_t cap)
 {
     const char *log = tmp_files[TMP_LOG];
+    if (!program_found(argv[0])) {
+        snprintf(why, cap, "%s: not found", argv[0]);
+        return -1;
+    }
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) {
         snprintf(why, cap, "%s: cannot start: out of memory", argv[0]);
