@@ -48,21 +48,7 @@
 
 /* --- validation messages ---------------------------------------------------- */
 
-static atomic_int messages;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    (void)user;
-    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        return VK_FALSE;
-    }
-    atomic_fetch_add(&messages, 1);
-    fprintf(stderr, "validation: %s\n", data->pMessage);
-    return VK_FALSE;
-}
+#include "vk_messages.h" /* messages, on_message */
 
 static const char *const validation_layer[] = {"VK_LAYER_KHRONOS_validation"};
 
