@@ -447,6 +447,18 @@ static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used
     return 0;
 }
 
+/* A view's EXT_meshopt_compression object when the view lies inside
+ * out.bin (used is its VIEW_* mark), else NULL: the views the anchor's
+ * decode covers. */
+static const cJSON *anchor_view_ext(const cJSON *view, unsigned char used)
+{
+    if (used != VIEW_IN_BIN) {
+        return NULL;
+    }
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(view, "extensions"),
+                                            "EXT_meshopt_compression");
+}
+
 /* One pass of meshoptimizer's decoders (and gltfpack's filters) over every
  * counted view that EXT_meshopt_compression stores; returns the decoded
  * bytes, or 0 with why when the library refuses a view. */
@@ -456,9 +468,8 @@ static uint64_t anchor_decode_pass(const cJSON *views, const unsigned char *used
     uint64_t bytes = 0;
     int vi = 0;
     for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
-        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
-                                                            "EXT_meshopt_compression");
-        if (used[vi] != VIEW_IN_BIN || ext == NULL) {
+        const cJSON *ext = anchor_view_ext(v, used[vi]);
+        if (ext == NULL) {
             continue;
         }
         size_t off = (size_t)js_count(ext, "byteOffset", 0), len = (size_t)js_count(ext, "byteLength", 0);
@@ -496,9 +507,8 @@ static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *us
     size_t biggest = 0;
     int vi = 0;
     for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
-        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
-                                                            "EXT_meshopt_compression");
-        if (used[vi] != VIEW_IN_BIN || ext == NULL) {
+        const cJSON *ext = anchor_view_ext(v, used[vi]);
+        if (ext == NULL) {
             continue;
         }
         double count = js_count(ext, "count", 0), stride = js_count(ext, "byteStride", 0);
