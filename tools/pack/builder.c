@@ -335,15 +335,15 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
 }
 
 /* The options that shape the output, in a fixed layout, for the
- * fingerprint of a partial pack (jobs and the part index do not). */
+ * fingerprint of a partial pack: not jobs, part or part_count, so every
+ * part and the whole pack have the same (part.h checks N on its own). */
 static void hash_options(XXH3_state_t *st, const pk_build_options *o)
 {
     uint64_t ratio_bits;
     memcpy(&ratio_bits, &o->stored_ratio_threshold, sizeof ratio_bits);
-    uint64_t v[10] = {(uint64_t)o->codec,        o->page_size,         (uint64_t)(int64_t)o->lz4_level,
-                      (uint64_t)o->quantize,     o->max_lods,          ratio_bits,
-                      o->max_cluster_vertices,   o->max_cluster_triangles, o->bundle_size,
-                      o->part_count};
+    uint64_t v[9] = {(uint64_t)o->codec,      o->page_size, (uint64_t)(int64_t)o->lz4_level,
+                     (uint64_t)o->quantize,   o->max_lods,  ratio_bits,
+                     o->max_cluster_vertices, o->max_cluster_triangles, o->bundle_size};
     XXH3_64bits_update(st, v, sizeof v);
 }
 
