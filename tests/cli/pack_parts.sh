@@ -130,7 +130,9 @@ refuse)
         [ "$rc" -eq "$want" ] || fail "'$*': exit status $rc, expected $want: $msg"
         printf '%s\n' "$msg" | grep -Eq -e "$pattern" || fail "'$*': message '$msg' does not match '$pattern'"
         cmp out.pack out.orig || fail "'$*': the existing output was changed"
-        [ -z "$(ls -A | grep '^\.')" ] || fail "'$*': a temporary was left: $(ls -A | grep '^\.')"
+        for t in .[!.]*; do
+            [ ! -e "$t" ] || fail "'$*': a temporary was left: $t"
+        done
     }
     expect 1 "part 2 of 3 is missing \(2 of 3 given\); nothing written" "$@" merge p1.part p3.part -o out.pack
     expect 1 "p1b.part: part 1 of 3 given twice \(also 'p1.part'\); nothing written" \
