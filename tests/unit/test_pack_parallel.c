@@ -254,12 +254,13 @@ static void test_duplicates_across_bundles_same_for_every_jobs(void **state)
 /* Bad mesh k (an index out of range) among good ones in flight: the same
  * message as with one job, naming mesh k; the builder stays usable (a bad
  * mesh is refused before it enters the pipeline) and the pack is the one
- * built without the bad mesh. */
+ * built without the bad mesh; aborted after the error, no file is left. */
 static void test_bad_mesh_in_flight_is_named_as_with_one_job(void **state)
 {
     (void)state;
-    char message[2][512];
-    for (int j = 0; j < 2; j++) {
+    char message[3][512];
+    unlink(temp_path(2));
+    for (int j = 0; j < 3; j++) { /* jobs 1, jobs 4, jobs 4 aborted after the error */
         pk_build_options o;
         memset(&o, 0, sizeof o);
         o.jobs = j == 0 ? 1 : 4;
@@ -283,9 +284,17 @@ static void test_bad_mesh_in_flight_is_named_as_with_one_job(void **state)
                 assert_int_equal(rc, 0);
             }
         }
-        assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
+        if (j < 2) {
+            assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
+        } else {
+            pk_builder_abort(b);
+        }
     }
     assert_string_equal(message[0], message[1]);
+    assert_string_equal(message[0], message[2]);
+    struct stat st;
+    assert_int_equal(stat(temp_path(2), &st), -1); /* aborted: no file */
+    assert_int_equal(temporaries_left(), 0);
     assert_string_equal(message[1], "mesh 'broken' (4): index 628 at position 7 is out of range (625 vertices)");
     assert_same_file(temp_path(0), temp_path(1));
     unlink(temp_path(0));
