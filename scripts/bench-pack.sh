@@ -71,11 +71,13 @@ for i in "${!names[@]}"; do
             /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$sluice" pack "${args[@]}" --jobs "$j" -o "$out" \
                 >"$work/summary" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
             mbs=$(sed -n 's/^  input .* s: \([0-9.]*\) MB\/s$/\1/p' "$work/summary")
-            input=$(sed -n 's/^  input .* in \([0-9.]*\) s: .*/\1/p' "$work/summary")
+            # "  input        64.0 MiB of float ...": the input in MB (1e6 bytes)
+            bytes=$(sed -n 's/^  input *\([0-9.]*\) \([KMGT]\{0,1\}\)i\{0,1\}B of .*/\1 \2/p' "$work/summary" |
+                awk '{f = 1; if ($2 == "K") f = 1024; if ($2 == "M") f = 1048576; if ($2 == "G") f = 1073741824;
+                      if ($2 == "T") f = 1099511627776; print $1 * f / 1e6}')
             read -r wall user sys rss_kib <"$work/time"
             cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')
-            bytes=$(awk -v m="$mbs" -v t="$input" 'BEGIN {print m * t}')
-            echo "$mbs $wall $cpu $(awk -v b="$bytes" -v c="$cpu" 'BEGIN {print c > 0 ? b / c : 0}') $rss_kib" >>"$work/runs"
+            echo "$mbs $wall $cpu $(awk -v b="$bytes" -v c="$cpu" 'BEGIN {print (c > 0 ? b / c : 0)}') $rss_kib" >>"$work/runs"
         done
         if [[ -z $first ]]; then
             first=$work/$name-first.pack
@@ -91,8 +93,8 @@ for i in "${!names[@]}"; do
         rss=$(cut -d' ' -f5 "$work/runs" | median)
         [[ -n $base_wall ]] || { base_wall=$wall; base_per_cpu=$per_cpu; }
         printf '%-12s %5s %9.1f %8.2f %8.2f %10.2f %9.1f %7.2fx %9.2fx\n' "$name" "$j" "$mbs" "$wall" "$cpu" "$per_cpu" \
-            "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$(awk -v a="$base_wall" -v b="$wall" 'BEGIN {print b > 0 ? a / b : 0}')" \
-            "$(awk -v a="$base_per_cpu" -v b="$per_cpu" 'BEGIN {print a > 0 ? b / a : 0}')"
+            "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$(awk -v a="$base_wall" -v b="$wall" 'BEGIN {print (b > 0 ? a / b : 0)}')" \
+            "$(awk -v a="$base_per_cpu" -v b="$per_cpu" 'BEGIN {print (a > 0 ? b / a : 0)}')"
     done
 done
 echo "(medians of the runs; speedup: wall time of the first --jobs over this one's; cpu ratio: MB per CPU-second"
