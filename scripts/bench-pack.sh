@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-pack.sh [--quick] [--reps N] [--jobs "1 2"] [SLUICE]: `sluice pack`
+# bench-pack.sh [--quick] [--reps N] [--jobs "1 2"] [--only "NAME..."] [SLUICE]: `sluice pack`
 # throughput at each --jobs on the same inputs, in the same run: a synthetic
 # city of 64 MiB and of 256 MiB (left out with --quick), the largest glTF
 # samples (ToyCar) and every sample of the MANIFEST.tsv in one pack
@@ -12,6 +12,7 @@
 # output is compared (cmp) with the first jobs' output: the bytes may not
 # depend on --jobs. Measure with a Release build (build/release/tools/sluice
 # by default: cmake --preset release && cmake --build --preset release).
+# --only keeps the named inputs (city-64M city-256M ToyCar all-samples).
 # Takes minutes (the 256 MiB city about a minute a run at --jobs 1); never
 # part of the test suite.
 #
@@ -21,12 +22,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 reps=3
 jobs_list="1 2"
+only=""
 while [[ $# -gt 0 ]]; do
     case $1 in
     --quick) quick=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --jobs) jobs_list=$2; shift 2 ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    --only) only=" $2 "; shift 2 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) break ;;
     esac
 done
@@ -40,12 +43,25 @@ trap 'rm -rf "$work"' EXIT
 # The inputs: NAME REPS ARGS..., one per line (ARGS split on spaces; sample
 # paths with spaces are given through the array below).
 declare -a names=() input_reps=() inputs=()
-add() { names+=("$1"); input_reps+=("$2"); inputs+=("$3"); }
+add() {
+    [[ -z $only || $only == *" $1 "* ]] || return 0
+    names+=("$1")
+    input_reps+=("$2")
+    inputs+=("$3")
+}
 add city-64M "$reps" "--synthetic city --size 64M --seed 1"
 [[ $quick -eq 1 ]] || add city-256M 1 "--synthetic city --size 256M --seed 1"
 toycar=$(find "$gltf_dir" -path '*ToyCar*' -name '*.gltf' 2>/dev/null | head -1 || true)
-[[ -n $toycar ]] && add ToyCar "$reps" "@toycar"
-[[ -r $gltf_dir/MANIFEST.tsv ]] && add all-samples "$reps" "@all"
+if [[ -n $toycar ]]; then
+    add ToyCar "$reps" "@toycar"
+else
+    echo "bench-pack: no ToyCar under $gltf_dir (set GLTF_DIR): left out" >&2
+fi
+if [[ -r $gltf_dir/MANIFEST.tsv ]]; then
+    add all-samples "$reps" "@all"
+else
+    echo "bench-pack: no $gltf_dir/MANIFEST.tsv (set GLTF_DIR): all-samples left out" >&2
+fi
 all_samples=()
 if [[ -r $gltf_dir/MANIFEST.tsv ]]; then
     while IFS=$'\t' read -r _name _kind main _rest; do
