@@ -43,8 +43,9 @@ trap 'rm -rf "$work"' EXIT
 # The inputs: NAME REPS ARGS..., one per line (ARGS split on spaces; sample
 # paths with spaces are given through the array below).
 declare -a names=() input_reps=() inputs=()
+wanted() { [[ -z $only || $only == *" $1 "* ]]; }
 add() {
-    [[ -z $only || $only == *" $1 "* ]] || return 0
+    wanted "$1" || return 0
     names+=("$1")
     input_reps+=("$2")
     inputs+=("$3")
@@ -54,12 +55,12 @@ add city-64M "$reps" "--synthetic city --size 64M --seed 1"
 toycar=$(find "$gltf_dir" -path '*ToyCar*' -name '*.gltf' 2>/dev/null | head -1 || true)
 if [[ -n $toycar ]]; then
     add ToyCar "$reps" "@toycar"
-else
+elif wanted ToyCar; then
     echo "bench-pack: no ToyCar under $gltf_dir (set GLTF_DIR): left out" >&2
 fi
 if [[ -r $gltf_dir/MANIFEST.tsv ]]; then
     add all-samples "$reps" "@all"
-else
+elif wanted all-samples; then
     echo "bench-pack: no $gltf_dir/MANIFEST.tsv (set GLTF_DIR): all-samples left out" >&2
 fi
 all_samples=()

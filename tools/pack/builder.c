@@ -1740,9 +1740,6 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
     memset(&r, 0, sizeof r);
     r.object = inst->mesh;
     memcpy(r.matrix, inst->matrix, sizeof r.matrix);
-    XXH3_64bits_update(&b->fingerprint, &r.object, sizeof r.object);
-    XXH3_64bits_update(&b->fingerprint, r.matrix, sizeof r.matrix);
-    XXH3_64bits_update(&b->fingerprint, inst->name, strnlen(inst->name, sizeof inst->name));
     if (b->stats.instances_added == UINT32_MAX) {
         return fail(d, "instance %u: too many instances or out of memory", b->stats.instances_added);
     }
@@ -1754,6 +1751,10 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
         }
         b->instances[b->instance_count++] = r;
     }
+    /* Only what was added goes into the fingerprint. */
+    XXH3_64bits_update(&b->fingerprint, &r.object, sizeof r.object);
+    XXH3_64bits_update(&b->fingerprint, r.matrix, sizeof r.matrix);
+    XXH3_64bits_update(&b->fingerprint, inst->name, strnlen(inst->name, sizeof inst->name));
     b->stats.instances_added++;
     return 0;
 }
