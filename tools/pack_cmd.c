@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
@@ -16,6 +16,7 @@
 #include "pack/builder.h"
 #include "pack/gltf.h"
 #include "pack/synth.h"
+#include "progress.h"
 
 static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
@@ -46,52 +47,6 @@ static const char *human(double bytes, char *buf, size_t cap)
     }
     snprintf(buf, cap, i == 0 ? "%.0f %s" : "%.1f %s", bytes, u[i]);
     return buf;
-}
-
-/* A progress bar on stderr, redrawn when its text changes, at most ten
- * times a second. */
-typedef struct progress {
-    int on;
-    double last;
-    int last_permille;
-} progress;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void progress_show(progress *p, double fraction, const char *what)
-{
-    if (!p->on) {
-        return;
-    }
-    fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;
-    int permille = (int)(fraction * 1000.0);
-    double t = now();
-    if (permille == p->last_permille || (t - p->last < 0.1 && permille < 1000)) {
-        return;
-    }
-    p->last = t;
-    p->last_permille = permille;
-    char bar[41];
-    int fill = (int)(fraction * 40.0);
-    for (int i = 0; i < 40; i++) {
-        bar[i] = i < fill ? '#' : '.';
-    }
-    bar[40] = '\0';
-    fprintf(stderr, "\r[%s] %5.1f%% %s\033[K", bar, fraction * 100.0, what);
-    fflush(stderr);
-}
-
-static void progress_end(progress *p)
-{
-    if (p->on) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
-    }
 }
 
 static void warn_stderr(void *user, const char *message)
@@ -167,6 +122,19 @@ static int check_output_not_buffer(const char *out, const char *in, const gltf_s
     return CLI_OK;
 }
 
+/* Bytes of a glTF input's files (itself and the buffer files it reads), for
+ * the progress bar; a file that cannot be stat'ed counts 0. */
+static uint64_t scene_file_bytes(const char *in, const gltf_scene *scene)
+{
+    struct stat st;
+    uint64_t n = stat(in, &st) == 0 ? (uint64_t)st.st_size : 0;
+    for (uint32_t i = 0; i < gltf_buffer_count(scene); i++) {
+        const char *file = gltf_get_buffer_file(scene, i);
+        n += file != NULL && stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
+    }
+    return n;
+}
+
 /* Feeds every mesh and instance of a glTF scene to the builder, counting
  * in *added the meshes that became objects; closes the scene. */
 static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg, uint32_t *added)
@@ -182,9 +150,11 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
     }
     int rc = CLI_OK;
     char what[64];
+    /* The input's share of the bar: its files' bytes, spread over its meshes. */
+    uint64_t base = pg->done, bytes = scene_file_bytes(in, scene);
     for (uint32_t i = 0; i < meshes && rc == CLI_OK; i++) {
         snprintf(what, sizeof what, "mesh %u of %u", i + 1, meshes);
-        progress_show(pg, (double)i / (double)meshes, what);
+        progress_update(pg, base + (uint64_t)((double)bytes * i / meshes), what);
         pk_mesh m;
         memset(&m, 0, sizeof m);
         objects[i] = UINT32_MAX;
@@ -223,6 +193,7 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
     }
     free(objects);
     gltf_close(scene);
+    pg->done = base + bytes;
     return rc;
 }
 
@@ -268,7 +239,7 @@ static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress
         char x[32], y[32];
         snprintf(what, sizeof what, "%s of %s", human((double)pk_synth_bytes_done(s), x, sizeof x),
                  human((double)pk_synth_bytes_target(s), y, sizeof y));
-        progress_show(pg, (double)pk_synth_bytes_done(s) / (double)pk_synth_bytes_target(s), what);
+        progress_update(pg, pk_synth_bytes_done(s), what);
     }
     pk_synth_close(s);
     return rc;
@@ -403,13 +374,14 @@ static int pack_main(pack_job *job)
         return CLI_USAGE;
     }
     gltf_scene *scene = NULL;
-    uint64_t importable = 0;
+    uint64_t importable = 0, gltf_bytes = 0;
     for (int k = 0; k < *input_count; k++) {
         gltf_scene *sc = NULL;
         int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
         if (rc == CLI_OK) {
             rc = check_output_not_buffer(out, inputs[k], sc);
             importable += gltf_count_importable(sc);
+            gltf_bytes += scene_file_bytes(inputs[k], sc);
         }
         if (k == 0 && rc == CLI_OK) {
             scene = sc;
@@ -445,9 +417,7 @@ static int pack_main(pack_job *job)
         return CLI_IO;
     }
     progress pg;
-    memset(&pg, 0, sizeof pg);
-    pg.on = !quiet && isatty(STDERR_FILENO);
-    pg.last_permille = -1;
+    progress_start(&pg, synthetic != NULL ? pk_synth_bytes_target(synth) : gltf_bytes, "pack", quiet);
     uint32_t added = 0;
     int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
                                : pack_gltf(in, scene, b, &quiet, &pg, &added);
@@ -469,7 +439,7 @@ static int pack_main(pack_job *job)
         pk_builder_abort(b);
         return rc;
     }
-    progress_show(&pg, 1.0, "writing tables");
+    progress_update(&pg, pg.total, "writing tables");
     pk_build_stats st;
     rc = pk_builder_finish(b, &st, &d);
     progress_end(&pg);
