@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "pack/builder.h"
 #include "pack/gltf.h"
+#include "pack/pack_limits.h"
 #include "pack/synth.h"
 #include "progress.h"
 
@@ -375,6 +376,9 @@ static int pack_main(pack_job *job)
     }
     gltf_scene *scene = NULL;
     uint64_t importable = 0, gltf_bytes = 0;
+    pk_limits_plan plan = {.what = synthetic != NULL ? "synthetic scene" : *input_count > 1 ? "the inputs" : in,
+                           .input_bytes = synthetic != NULL ? pk_synth_bytes_target(synth) : 0,
+                           .page_size = opt.page_size};
     for (int k = 0; k < *input_count; k++) {
         gltf_scene *sc = NULL;
         int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
@@ -382,6 +386,7 @@ static int pack_main(pack_job *job)
             rc = check_output_not_buffer(out, inputs[k], sc);
             importable += gltf_count_importable(sc);
             gltf_bytes += scene_file_bytes(inputs[k], sc);
+            pk_limits_plan_add_gltf(&plan, sc);
         }
         if (k == 0 && rc == CLI_OK) {
             scene = sc;
@@ -404,6 +409,13 @@ static int pack_main(pack_job *job)
             fprintf(stderr, "sluice pack: nothing left to pack: no mesh primitive in the %s; nothing written\n",
                     inputs_word);
         }
+        gltf_close(scene);
+        return CLI_FAILED;
+    }
+    /* A scene past the format's limits is refused before it is packed. */
+    if (pk_limits_check_plan(&plan, &d) != 0) {
+        fprintf(stderr, "sluice pack: %s\n", d.message);
+        pk_synth_close(synth);
         gltf_close(scene);
         return CLI_FAILED;
     }
