@@ -46,6 +46,9 @@ static void usage(FILE *f)
             "  pack INPUT.gltf|.glb -o OUT.pack [options]\n"
             "  pack --synthetic city --size SIZE [--seed N] -o OUT.pack\n"
             "                                    build a pack (sluice pack --help: options)\n"
+            "  pack ... --part K/N -o OUT.part    part K of N of that pack: its bundles b with b %% N == K - 1\n"
+            "  merge PART... -o OUT.pack          join every part of a pack into the pack itself, byte for\n"
+            "                                    byte what pack writes (sluice merge --help)\n"
             "  run PACK [--profile FILE] [--trace FILE | --camera fly|orbit|teleport] [--backend B]\n"
             "      [--json] [--svg FILE] [--chrome-trace FILE] [--evict-log FILE] [--save-trace FILE]\n"
             "                                    stream a workload frame by frame under the profile's\n"
@@ -79,6 +82,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "pack") == 0) {
         return cmd_pack(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "merge") == 0) {
+        return cmd_merge(argc - 2, argv + 2);
     }
     if (strcmp(cmd, "run") == 0) {
         return cmd_run(argc - 2, argv + 2);

@@ -22,12 +22,15 @@
 static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
     "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
+    "       sluice pack ... --part K/N -o OUT.part   (then: sluice merge PART... -o OUT.pack)\n"
     "\n"
     "options:\n";
 
 static const char pack_usage_tail[] =
     "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n"
-    "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n";
+    "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n"
+    "--part K/N: every part reads every input; part K builds the bundles b with b % N == K - 1.\n"
+    "The merged parts are byte for byte the pack one process writes; --jobs never changes the bytes.\n";
 
 /* The usage: the head, every option of the table, the tail. */
 static void pack_usage(FILE *f, const cli_args *spec)
@@ -61,6 +64,10 @@ static void warn_stderr(void *user, const char *message)
 static void summary(const char *out, const pk_build_stats *s)
 {
     char a[32], b[32], c[32], e[32];
+    if (s->options.part_count > 0) {
+        printf("%s: part %u of %u: %u of %u bundles built\n", out, s->options.part, s->options.part_count,
+               s->bundles_built, s->bundles);
+    }
     printf("%s: %u objects from %u meshes (%u identical to an earlier one), %u instances\n", out,
            s->objects, s->meshes + s->meshes_deduplicated, s->meshes_deduplicated, s->instances);
     printf("  triangles    %llu at level 0, %llu in all levels; %llu clusters\n",
@@ -79,6 +86,9 @@ static void summary(const char *out, const pk_build_stats *s)
            human((double)s->input_bytes, e, sizeof e), s->seconds,
            s->seconds > 0.0 ? (double)s->input_bytes / s->seconds / 1e6 : 0.0);
     printf("  peak memory  %s resident\n", human((double)s->peak_rss, a, sizeof a));
+    printf("  jobs         %u; at most %u meshes and %u pages in flight; %u bundles of %s\n", s->options.jobs,
+           s->peak_meshes_in_flight, s->peak_pages_in_flight, s->bundles,
+           human((double)s->options.bundle_size, a, sizeof a));
 }
 
 /* Opens a glTF file before anything is written, so a bad input leaves no
@@ -169,7 +179,7 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
                 fprintf(stderr, "sluice: warning: %s: mesh %u has no triangles left; its instances are left out\n", in,
                         i);
             }
-        } else if (pk_builder_add_mesh(b, &m, &objects[i], &d) != 0) {
+        } else if (pk_builder_add_mesh_owned(b, &m, &objects[i], &d) != 0) {
             progress_end(pg);
             fprintf(stderr, "sluice: %s: %s\n", in, d.message);
             rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
@@ -219,14 +229,12 @@ static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress
             break;
         }
         uint32_t object;
-        if (pk_builder_add_mesh(b, &m, &object, &d) != 0) {
-            pk_mesh_free(&m);
+        if (pk_builder_add_mesh_owned(b, &m, &object, &d) != 0) {
             progress_end(pg);
             fprintf(stderr, "sluice: synthetic %s: %s\n", kind, d.message);
             rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
             break;
         }
-        pk_mesh_free(&m);
         for (uint32_t i = 0; i < n && rc == CLI_OK; i++) {
             inst[i].mesh = object;
             if (pk_builder_add_instance(b, &inst[i], &d) != 0) {
@@ -256,12 +264,29 @@ typedef struct pack_job {
     pk_build_options opt;
 } pack_job;
 
+/* "K/N" of --part into opt->part and opt->part_count (printed if bad). */
+static int pack_parse_part(const char *text, pk_build_options *opt)
+{
+    unsigned long k = 0, n = 0;
+    int used = 0;
+    if (sscanf(text, "%lu/%lu%n", &k, &n, &used) != 2 || text[used] != '\0' || text[0] < '0' || text[0] > '9' ||
+        strchr(text, '-') != NULL || strchr(text, '+') != NULL || strchr(text, ' ') != NULL || k < 1 || k > n ||
+        n > PK_MAX_PARTS) {
+        fprintf(stderr, "sluice pack: --part '%s' is not K/N with 1 <= K <= N <= %u\n", text, PK_MAX_PARTS);
+        return CLI_USAGE;
+    }
+    opt->part = (uint32_t)k;
+    opt->part_count = (uint32_t)n;
+    return CLI_OK;
+}
+
 /* The options and inputs, checked before anything is opened or written:
  * CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
 static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
-    uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0;
+    uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
+    const char *part = NULL;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
@@ -302,6 +327,17 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         {.name = "--seed", .kind = CLI_OPT_U64, .dest = &seed, .max = UINT64_MAX,
          .bad = "{opt} '{value}' is not an unsigned integer", .seen = &seed_given, .arg = "N",
          .help = "synthetic: the seed (1)"},
+        {.name = "--jobs", .alias = "-j", .kind = CLI_OPT_U64, .dest = &jobs, .min = 1, .max = 256,
+         .bad = "{opt} '{value}' is not a count from 1 to 256", .arg = "N",
+         .help = "threads, this one included (the online cores);\n"
+                 "1: no thread started. The output is the same for every N"},
+        {.name = "--bundle-size", .kind = CLI_OPT_SIZE, .dest = &bundle_size, .min = 1, .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes above 0", .arg = "SIZE",
+         .help = "unique input bytes of a bundle, the unit of --part;\n"
+                 "pages never span bundles (64 MiB)"},
+        {.name = "--part", .kind = CLI_OPT_STRING, .dest = &part, .arg = "K/N",
+         .help = "write part K of N (1 <= K <= N <= 1024): a partial\n"
+                 "pack of the bundles b with b % N == K - 1, for sluice merge"},
         {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &job->quiet, .help = "print errors only"},
     };
     size_t count = 0;
@@ -324,6 +360,11 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     opt.lz4_level = (int)lz4_level;
     opt.codec = (pk_codec)codec;
     opt.max_lods = (uint32_t)max_lods;
+    opt.jobs = (uint32_t)jobs;
+    opt.bundle_size = bundle_size;
+    if (part != NULL && pack_parse_part(part, &opt) != CLI_OK) {
+        return CLI_USAGE;
+    }
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {
         fprintf(stderr, "%s", in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n"
                                                               : "");

@@ -9,11 +9,28 @@
  * which is how pages fill to 90% and more; a page is finished as a chunk
  * when the next cluster does not fit. Pages are opened on first use, so at
  * most 2 x max_lods - 1 are open at once (level max_lods - 1 is always a
- * coarsest level).
+ * coarsest level). Every open page is finished at the end of a bundle
+ * (pk_build_options.bundle_size), so no page holds clusters of two bundles.
  *
  * A chunk's index is given when its page is opened, so the spans of an LOD
  * can name the chunk before it is written; chunks reach the file in the
  * order they are finished, so the chunk table's offsets are not sorted.
+ * Chunks, LODs, spans and strings are numbered within their bundle; the
+ * appender (pack_writer.h) or the partial-pack writer (part.h) takes a
+ * bundle when it ends.
+ *
+ * The pipeline (jobs > 1). The caller's thread runs the sequential stage in
+ * pk_builder_add_mesh (checks, hash, deduplication, bundle) and then hands
+ * the mesh to a ring of jobs slots; the per-mesh work (build_mesh: optimise,
+ * bounds, levels, clusters, encoded vertices) runs on the pool's workers.
+ * The ordered stage (place_mesh: clusters into pages, the LOD and object
+ * records) runs on the caller's thread, taking results in mesh order;
+ * finished pages go to a ring of page slots whose codec work (choose_codec)
+ * runs on the workers, and their chunks are appended in finish order. A
+ * thread that waits for a result runs queued work meanwhile, so jobs N
+ * keeps N threads busy. A new bundle starts only once the previous one is
+ * drained, so its records are complete when it is handed on. With jobs 1
+ * the same functions run inline, in the same order, with no thread.
  *
  * Decoded chunk layout: slc_pack_chunk_header, cluster_count
  * slc_pack_cluster records, then per cluster its vertices (at a 4-byte
@@ -25,16 +42,14 @@
 #include "builder.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,20 +59,13 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
-#include "atomic_file.h"
 #include "meshopt_stream.h"
+#include "pack_writer.h"
+#include "part.h"
 #include "sluice/pack.h"
 #include "sluice/pack_format.h"
 #include "sluice/profile.h"
 
-/* The records are written as they lie in memory: the format is
- * little-endian and the structs have no padding (sluice/pack_format.h
- * asserts their layout). */
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the pack builder writes records as they lie in memory: little-endian hosts only"
-#endif
-
-#define HEADER_BYTES ((uint32_t)sizeof(slc_pack_header))
 #define CHUNK_HEADER_BYTES ((uint32_t)sizeof(slc_pack_chunk_header))
 #define CLUSTER_BYTES ((uint32_t)sizeof(slc_pack_cluster))
 #define WIDEST_VERTEX 32u              /* float position, normal and uv */
@@ -65,12 +73,14 @@
 #define LOD_MIN_REDUCTION 0.95         /* a level must keep fewer than 95% of the triangles */
 #define SIMPLIFY_TARGET_ERROR 1.0f     /* relative to the mesh extent: the triangle count decides */
 #define PAGE_SLOTS (2u * SLC_LODS_MAX)  /* (level, coarsest) */
+#define DEFAULT_BUNDLE_SIZE (64ull << 20)
+#define MAX_JOBS 256u
 
 /* One open page: its cluster records and, separately, their vertex and
  * triangle bytes (offsets relative to the data start until assembled). */
 typedef struct page {
     int open;
-    uint32_t chunk; /* index given at open */
+    uint32_t chunk; /* bundle-local index given at open */
     uint32_t lod;
     int coarsest;
     uint32_t cluster_count;
@@ -89,30 +99,82 @@ typedef struct mesh_key {
     uint32_t used;
 } mesh_key;
 
+enum { SLOT_FREE = 0, SLOT_QUEUED, SLOT_DONE };
+
+/* A finished page on its way to the file: assembled by the ordered stage,
+ * encoded by choose_codec (on a worker when jobs > 1), appended in order. */
+typedef struct page_job {
+    int state;
+    uint32_t chunk; /* bundle-local index */
+    uint32_t decoded, clusters;
+    slc_pack_chunk rec; /* all but offset once encoded */
+    const void *stored; /* rec.stored_size bytes: one of the buffers below */
+    unsigned char *assembled; /* page_size bytes: the decoded chunk */
+    char *compressed;         /* LZ4_compressBound(page_size) bytes */
+    char *mcompressed;        /* the same: the meshopt stream through LZ4 */
+    unsigned char *mstream;   /* the meshopt stream, mstream_cap bytes */
+    size_t mstream_cap;
+} page_job;
+
+/* A cluster of a built mesh: its encoded vertices and canonical triangles
+ * at bytes + at. */
+typedef struct built_cluster {
+    size_t at;
+    uint32_t vertex_count, triangle_count;
+    float sphere[4];
+} built_cluster;
+
+/* One mesh in the pipeline: the input (owned unless jobs is 1) and, once
+ * built, what the ordered stage needs. */
+typedef struct mesh_job {
+    int state;
+    pk_mesh mesh;
+    int owns_mesh;
+    char label[128];
+    uint32_t object, name;
+    int rc;
+    char message[sizeof(((pk_diag *)0)->message)];
+    slc_pack_object obj; /* bounds, decode parameters, attributes, stride */
+    uint32_t stride, levels;
+    float level_error[SLC_LODS_MAX];
+    float level_sphere[SLC_LODS_MAX][4];
+    uint32_t level_first[SLC_LODS_MAX + 1]; /* clusters of level l: [level_first[l], level_first[l + 1]) */
+    built_cluster *clusters;
+    uint32_t cluster_count, cluster_cap;
+    unsigned char *bytes;
+    size_t byte_size, byte_cap;
+} mesh_job;
+
+/* A queued piece of work: a mesh to build or a page to encode. */
+typedef struct task {
+    mesh_job *mesh;
+    page_job *page;
+} task;
+
 struct pk_builder {
-    char *path;      /* the target, as the caller named it (for messages) */
-    atomic_file out; /* the temporary (out.fd, -1 once closed), renamed over path by finish */
+    char *path; /* the target, as the caller named it (for messages) */
+    pk_writer *writer; /* a pack, or ... */
+    pk_part_writer *part; /* ... a partial pack */
     int failed;    /* a write failed or a mesh was left half-built: only abort is accepted */
     int io_failed; /* ... and it was a write or read of the file */
     pk_build_options opt;
-    uint64_t end; /* bytes written so far: the next chunk goes at align8(end) */
     struct timespec t0;
+    XXH3_state_t fingerprint; /* options, mesh hashes and names, instances, in order */
 
+    /* The sequential stage. */
+    uint32_t object_count; /* objects of the whole input so far */
+    uint32_t bundle;       /* the current bundle, once any_bundle */
+    int any_bundle;
+    int bundle_built; /* this process builds the current bundle (every one unless --part) */
+    uint64_t bundle_bytes;
+
+    /* The current bundle's records, bundle-local. */
     page pages[PAGE_SLOTS];
-    unsigned char *assembled; /* page_size bytes: the decoded chunk */
-    char *compressed;         /* LZ4_compressBound(page_size) bytes */
-    int compressed_cap;
-    unsigned char *readback; /* LZ4_compressBound(page_size) bytes: an earlier chunk, for dedup */
-    void *lz4_state;
-    unsigned char *mstream;   /* the open chunk's meshopt stream, mstream_cap bytes */
-    size_t mstream_cap;
-    char *mcompressed;        /* LZ4_compressBound(page_size) bytes: the meshopt stream through LZ4 */
-    int uses_meshopt;         /* a chunk has a meshopt codec: the pack is 1.1 */
-
     slc_pack_chunk *chunks;
     uint32_t chunk_count, chunk_cap;
     slc_pack_object *objects;
-    uint32_t object_count, object_cap;
+    uint32_t object_first; /* the global index of objects[0] */
+    uint32_t bundle_objects, objects_cap;
     slc_pack_lod *lods;
     uint32_t lod_count, lod_cap;
     slc_pack_span *spans;
@@ -122,69 +184,35 @@ struct pk_builder {
     char *strings;
     uint32_t string_size, string_cap;
 
-    uint32_t *chunk_table; /* open addressing over unique chunks, keyed by xxh3 */
-    uint32_t chunk_table_cap, chunk_table_used;
     mesh_key *mesh_table;
     uint32_t mesh_table_cap, mesh_table_used;
+
+    /* The pipeline: mesh_slots and page_slots rings, the pool. */
+    uint32_t jobs;
+    mesh_job *mesh_ring;
+    uint32_t mesh_slots, mesh_head, mesh_count;
+    page_job *page_ring;
+    uint32_t page_slots, page_head, page_count;
+    void *lz4_state; /* the calling thread's */
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv, done_cv;
+    task *queue;
+    uint32_t queue_cap, queue_head, queue_count;
+    int stop;
+    pthread_t *threads;
+    void **thread_lz4;
+    uint32_t thread_count;
+    int sync_ready;
 
     pk_build_stats stats;
 };
 
 /* --- small helpers ------------------------------------------------------- */
 
-static int fail(pk_diag *d, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int fail(pk_diag *d, const char *fmt, ...)
-{
-    if (d != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->message, sizeof d->message, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-#ifdef __clang_analyzer__
-/* For clang's static analyzer only (scripts/static.sh): it never inlines a
- * variadic function, so it cannot see that fail() returns -1 and explores
- * callers as if a failure had succeeded. The build never sees this. */
-#define fail(...) (fail(__VA_ARGS__), -1)
-#endif
+#define fail pk_fail
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
-
-/* Grows *p to hold at least need elements of elem bytes (doubling). */
-static int grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    if (need > UINT32_MAX) {
-        return -1;
-    }
-    uint64_t n = *cap ? *cap : 16;
-    while (n < need) {
-        n *= 2;
-    }
-    if (n > UINT32_MAX) {
-        n = UINT32_MAX;
-    }
-    if (n > SIZE_MAX / elem) {
-        return -1;
-    }
-    void *q = realloc(*p, (size_t)n * elem);
-    if (q == NULL) {
-        return -1;
-    }
-    *p = q;
-    *cap = (uint32_t)n;
-    return 0;
-}
+#define grow pk_grow
 
 static const char *mesh_label(const pk_mesh *m, uint32_t index, char *buf, size_t cap)
 {
@@ -197,60 +225,8 @@ static const char *mesh_label(const pk_mesh *m, uint32_t index, char *buf, size_
     return buf;
 }
 
-static int write_at(pk_builder *b, uint64_t offset, const void *data, size_t size, pk_diag *d)
-{
-    const unsigned char *p = data;
-    while (size > 0) {
-        ssize_t w = pwrite(b->out.fd, p, size, (off_t)offset);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            b->failed = 1;
-            b->io_failed = 1;
-            return fail(d, "%s: write of %zu bytes at offset %llu failed: %s", b->path, size,
-                        (unsigned long long)offset, w < 0 ? strerror(errno) : "no progress");
-        }
-        p += w;
-        size -= (size_t)w;
-        offset += (uint64_t)w;
-    }
-    return 0;
-}
-
-static int read_at(pk_builder *b, uint64_t offset, void *data, size_t size, pk_diag *d)
-{
-    unsigned char *p = data;
-    while (size > 0) {
-        ssize_t r = pread(b->out.fd, p, size, (off_t)offset);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            b->failed = 1;
-            b->io_failed = 1;
-            return fail(d, "%s: read back of %zu bytes at offset %llu failed: %s", b->path, size,
-                        (unsigned long long)offset, r < 0 ? strerror(errno) : "end of file");
-        }
-        p += r;
-        size -= (size_t)r;
-        offset += (uint64_t)r;
-    }
-    return 0;
-}
-
-/* Zero bytes from b->end up to offset (a multiple of SLC_PACK_ALIGN). */
-static int pad_to(pk_builder *b, uint64_t offset, pk_diag *d)
-{
-    static const unsigned char zeros[SLC_PACK_ALIGN];
-    if (offset > b->end && write_at(b, b->end, zeros, (size_t)(offset - b->end), d) != 0) {
-        return -1;
-    }
-    b->end = offset;
-    return 0;
-}
-
-/* Appends a NUL-terminated name; SLC_PACK_NO_NAME for "". */
+/* Appends a NUL-terminated name to the bundle's strings; SLC_PACK_NO_NAME
+ * for "". */
 static int add_string(pk_builder *b, const char *name, size_t max, uint32_t *out)
 {
     size_t n = strnlen(name, max);
@@ -269,7 +245,16 @@ static int add_string(pk_builder *b, const char *name, size_t max, uint32_t *out
     return 0;
 }
 
-/* --- open ---------------------------------------------------------------- */
+/* --- options ------------------------------------------------------------- */
+
+uint32_t pk_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) {
+        return 1;
+    }
+    return n > (long)PK_DEFAULT_MAX_JOBS ? PK_DEFAULT_MAX_JOBS : (uint32_t)n;
+}
 
 int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk_diag *d)
 {
@@ -323,6 +308,18 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
         return fail(d, "cluster triangle limit %u is not from 4 to %u", o->max_cluster_triangles,
                     PK_MAX_CLUSTER_TRIANGLES);
     }
+    if (o->jobs == 0) {
+        o->jobs = pk_default_jobs();
+    }
+    if (o->jobs > MAX_JOBS) {
+        return fail(d, "jobs %u is not from 1 to %u", o->jobs, MAX_JOBS);
+    }
+    if (o->bundle_size == 0) {
+        o->bundle_size = DEFAULT_BUNDLE_SIZE;
+    }
+    if (o->part_count > PK_MAX_PARTS || o->part > o->part_count || (o->part_count > 0 && o->part == 0)) {
+        return fail(d, "part %u of %u is not K of N with 1 <= K <= N <= %u", o->part, o->part_count, PK_MAX_PARTS);
+    }
     o->max_cluster_triangles &= ~3u;
     /* One cluster of the widest vertex must fit an empty page. */
     while (CHUNK_HEADER_BYTES + CLUSTER_BYTES + o->max_cluster_vertices * WIDEST_VERTEX +
@@ -337,128 +334,33 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
     return 0;
 }
 
-int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builder **out, pk_diag *d)
+/* The options that shape the output, in a fixed layout, for the
+ * fingerprint of a partial pack: not jobs, part or part_count, so every
+ * part and the whole pack have the same (part.h checks N on its own). */
+static void hash_options(XXH3_state_t *st, const pk_build_options *o)
 {
-    *out = NULL;
-    pk_build_options o;
-    if (pk_build_options_resolve(opt, &o, d) != 0) {
-        return -1;
-    }
-    pk_builder *b = calloc(1, sizeof *b);
-    if (b == NULL) {
-        return fail(d, "%s: out of memory", out_path);
-    }
-    b->out.fd = -1;
-    b->out.slot = -1;
-    b->opt = o;
-    clock_gettime(CLOCK_MONOTONIC, &b->t0);
-    size_t bound = (size_t)LZ4_compressBound((int)o.page_size);
-    b->path = strdup(out_path);
-    b->assembled = calloc(1, o.page_size);
-    b->compressed_cap = (int)bound;
-    b->compressed = calloc(1, bound);
-    b->readback = malloc(bound);
-    b->lz4_state = malloc((size_t)LZ4_sizeofStateHC());
-    b->mcompressed = malloc(bound);
-    b->strings = calloc(1, 1); /* offset 0: "" */
-    b->string_cap = 1;
-    b->string_size = 1;
-    if (b->path == NULL || b->assembled == NULL || b->compressed == NULL || b->readback == NULL ||
-        b->lz4_state == NULL || b->mcompressed == NULL || b->strings == NULL) {
-        pk_builder_abort(b);
-        return fail(d, "%s: out of memory", out_path);
-    }
-    /* A temporary beside the target: an existing pack stays as it is until
-     * the new one is complete (pk_builder_finish renames it over). */
-    char err[sizeof d->message];
-    if (atomic_file_open(&b->out, out_path, err, sizeof err) != 0) {
-        pk_builder_abort(b);
-        return fail(d, "%s", err);
-    }
-    /* The header is written last; zeros hold its place. */
-    static const unsigned char zeros[sizeof(slc_pack_header)];
-    if (write_at(b, 0, zeros, sizeof zeros, d) != 0) {
-        pk_builder_abort(b);
-        return -1;
-    }
-    b->end = HEADER_BYTES;
-    *out = b;
-    return 0;
+    uint64_t ratio_bits;
+    memcpy(&ratio_bits, &o->stored_ratio_threshold, sizeof ratio_bits);
+    uint64_t v[9] = {(uint64_t)o->codec,      o->page_size, (uint64_t)(int64_t)o->lz4_level,
+                     (uint64_t)o->quantize,   o->max_lods,  ratio_bits,
+                     o->max_cluster_vertices, o->max_cluster_triangles, o->bundle_size};
+    XXH3_64bits_update(st, v, sizeof v);
 }
 
 /* --- chunks -------------------------------------------------------------- */
 
-/* An earlier unique chunk with the same stored bytes, or UINT32_MAX. */
-static int find_duplicate(pk_builder *b, const slc_pack_chunk *c, const void *stored, uint32_t *found, pk_diag *d)
-{
-    *found = UINT32_MAX;
-    if (b->chunk_table_cap == 0) {
-        return 0;
-    }
-    uint32_t mask = b->chunk_table_cap - 1;
-    for (uint32_t i = (uint32_t)c->xxh3 & mask;; i = (i + 1) & mask) {
-        uint32_t e = b->chunk_table[i];
-        if (e == UINT32_MAX) {
-            return 0;
-        }
-        const slc_pack_chunk *o = &b->chunks[e];
-        if (o->xxh3 == c->xxh3 && o->stored_size == c->stored_size && o->codec == c->codec &&
-            o->decoded_size == c->decoded_size) {
-            if (read_at(b, o->offset, b->readback, o->stored_size, d) != 0) {
-                return -1;
-            }
-            if (memcmp(b->readback, stored, c->stored_size) == 0) {
-                *found = e;
-                return 0;
-            }
-        }
-    }
-}
-
-static int remember_chunk(pk_builder *b, uint32_t chunk)
-{
-    if ((uint64_t)(b->chunk_table_used + 1) * 2 > b->chunk_table_cap) {
-        uint32_t cap = b->chunk_table_cap ? b->chunk_table_cap * 2 : 1024;
-        uint32_t *t = malloc((size_t)cap * sizeof *t);
-        if (t == NULL) {
-            return -1;
-        }
-        memset(t, 0xff, (size_t)cap * sizeof *t);
-        for (uint32_t i = 0; i < b->chunk_table_cap; i++) {
-            uint32_t e = b->chunk_table[i];
-            if (e != UINT32_MAX) {
-                uint32_t j = (uint32_t)b->chunks[e].xxh3 & (cap - 1);
-                while (t[j] != UINT32_MAX) {
-                    j = (j + 1) & (cap - 1);
-                }
-                t[j] = e;
-            }
-        }
-        free(b->chunk_table);
-        b->chunk_table = t;
-        b->chunk_table_cap = cap;
-    }
-    uint32_t mask = b->chunk_table_cap - 1;
-    uint32_t j = (uint32_t)b->chunks[chunk].xxh3 & mask;
-    while (b->chunk_table[j] != UINT32_MAX) {
-        j = (j + 1) & mask;
-    }
-    b->chunk_table[j] = chunk;
-    b->chunk_table_used++;
-    return 0;
-}
-
 const char *const pk_codec_names[PK_CODEC_COUNT + 1] = {"auto", "stored", "lz4", "meshopt", "meshopt-lz4", NULL};
 
 /* The chunk's meshopt stream (docs/pack-format.md, "Meshopt stream") in
- * b->mstream: the header and cluster records as they are, then per cluster
+ * p->mstream: the header and cluster records as they are, then per cluster
  * its sizes, its vertices through meshopt_encodeVertexBuffer (version 0) and
- * its triangles through meshopt_encodeIndexBuffer (version 1). Each cluster
- * is decoded again and compared, so a chunk the stream would not give back
+ * its triangles through meshopt_encodeIndexBuffer (version 1; both versions
+ * are set by pk_builder_open, before any worker starts). Each cluster is
+ * decoded again and compared, so a chunk the stream would not give back
  * byte for byte is never written so. Returns the stream's bytes; 0 when the
  * chunk cannot take the codec (a cluster over 512 triangles or an encoded
  * part over 65535 bytes) or memory ran out. */
-static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t n)
+static size_t meshopt_stream(page_job *p, const unsigned char *chunk, uint32_t n)
 {
     size_t head = CHUNK_HEADER_BYTES + (size_t)n * CLUSTER_BYTES;
     size_t need = head;
@@ -472,17 +374,15 @@ static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t
         need += sizeof(slc_pack_meshopt_cluster) + meshopt_encodeVertexBufferBound(cl.vertex_count, stride) +
                 meshopt_encodeIndexBufferBound((size_t)cl.triangle_count * 3u, cl.vertex_count);
     }
-    if (need > b->mstream_cap) {
-        unsigned char *m = realloc(b->mstream, need);
+    if (need > p->mstream_cap) {
+        unsigned char *m = realloc(p->mstream, need);
         if (m == NULL) {
             return 0;
         }
-        b->mstream = m;
-        b->mstream_cap = need;
+        p->mstream = m;
+        p->mstream_cap = need;
     }
-    meshopt_encodeVertexVersion(0); /* the format's versions (0.18 decodes vertex version 0 only) */
-    meshopt_encodeIndexVersion(1);
-    memcpy(b->mstream, chunk, head);
+    memcpy(p->mstream, chunk, head);
     size_t pos = head;
     for (uint32_t i = 0; i < n; i++) {
         slc_pack_cluster cl;
@@ -493,7 +393,7 @@ static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t
         for (size_t k = 0; k < count; k++) {
             idx[k] = chunk[cl.index_offset + k];
         }
-        unsigned char *at = b->mstream + pos + sizeof(slc_pack_meshopt_cluster);
+        unsigned char *at = p->mstream + pos + sizeof(slc_pack_meshopt_cluster);
         size_t vs = meshopt_encodeVertexBuffer(at, need - pos - sizeof(slc_pack_meshopt_cluster),
                                                chunk + cl.vertex_offset, cl.vertex_count, stride);
         size_t is = vs == 0 ? 0
@@ -514,141 +414,61 @@ static size_t meshopt_stream(pk_builder *b, const unsigned char *chunk, uint32_t
             memcmp(tcheck, chunk + cl.index_offset, count) != 0) {
             return 0;
         }
-        memcpy(b->mstream + pos, &mc, sizeof mc);
+        memcpy(p->mstream + pos, &mc, sizeof mc);
         pos += sizeof mc + vs + is;
     }
     return pos;
 }
 
-/* Fills c's codec and stored_size with the encoding opt.codec asks for
- * (builder.h, pk_codec) and points *stored at its bytes. */
-static void choose_codec(pk_builder *b, const unsigned char *chunk, uint32_t decoded, uint32_t clusters,
-                         slc_pack_chunk *c, const void **stored)
+/* Fills p->rec's codec, stored_size and xxh3 with the encoding opt->codec
+ * asks for (builder.h, pk_codec) and points p->stored at its bytes. Reads
+ * only p and opt: runs on any thread, lz4_state being that thread's. */
+static void choose_codec(const pk_build_options *opt, void *lz4_state, page_job *p)
 {
-    pk_codec mode = b->opt.codec;
+    const unsigned char *chunk = p->assembled;
+    uint32_t decoded = p->decoded;
+    int cap = LZ4_compressBound((int)opt->page_size);
+    pk_codec mode = opt->codec;
     uint32_t codec = SLC_PACK_CODEC_STORED;
     uint32_t size = decoded;
     const void *bytes = chunk;
     if (mode == PK_CODEC_AUTO || mode == PK_CODEC_LZ4) {
-        int n = LZ4_compress_HC_extStateHC(b->lz4_state, (const char *)chunk, b->compressed, (int)decoded,
-                                           b->compressed_cap, b->opt.lz4_level);
-        if (n > 0 && (double)n * b->opt.stored_ratio_threshold < (double)decoded) {
+        int n = LZ4_compress_HC_extStateHC(lz4_state, (const char *)chunk, p->compressed, (int)decoded, cap,
+                                           opt->lz4_level);
+        if (n > 0 && (double)n * opt->stored_ratio_threshold < (double)decoded) {
             codec = SLC_PACK_CODEC_LZ4;
             size = (uint32_t)n;
-            bytes = b->compressed;
+            bytes = p->compressed;
         }
     }
     /* auto only picks what the runtime linked with this packer decodes (a
      * build with SLUICE_CODEC_MESHOPT=OFF packs what it can read back) */
     int meshopt_ok = mode != PK_CODEC_AUTO || slc_pack_codec_is_built(SLC_PACK_CODEC_MESHOPT);
     if (meshopt_ok && (mode == PK_CODEC_AUTO || mode == PK_CODEC_MESHOPT || mode == PK_CODEC_MESHOPT_LZ4)) {
-        size_t m = meshopt_stream(b, chunk, clusters);
+        size_t m = meshopt_stream(p, chunk, p->clusters);
         /* Forced: wherever smaller than stored. Auto: the saving floor over
          * the cheaper pick. */
         double floor_m = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
         if (m > 0 && m < decoded && mode != PK_CODEC_MESHOPT_LZ4 && (double)m <= floor_m) {
             codec = SLC_PACK_CODEC_MESHOPT;
             size = (uint32_t)m;
-            bytes = b->mstream;
+            bytes = p->mstream;
         }
         if (m > 0 && m <= decoded && mode != PK_CODEC_MESHOPT) {
-            int n = LZ4_compress_HC_extStateHC(b->lz4_state, (const char *)b->mstream, b->mcompressed, (int)m,
-                                               b->compressed_cap, b->opt.lz4_level);
+            int n = LZ4_compress_HC_extStateHC(lz4_state, (const char *)p->mstream, p->mcompressed, (int)m, cap,
+                                               opt->lz4_level);
             double floor_l = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
             if (n > 0 && (double)n <= floor_l) {
                 codec = SLC_PACK_CODEC_MESHOPT_LZ4;
                 size = (uint32_t)n;
-                bytes = b->mcompressed;
+                bytes = p->mcompressed;
             }
         }
     }
-    c->codec = (uint8_t)codec;
-    c->stored_size = size;
-    *stored = bytes;
-}
-
-/* Assembles, compresses, deduplicates and writes an open page as its chunk. */
-static int finish_page(pk_builder *b, page *pg, pk_diag *d)
-{
-    unsigned char *out = b->assembled;
-    uint32_t head = CHUNK_HEADER_BYTES + pg->cluster_count * CLUSTER_BYTES;
-    uint32_t decoded = head + pg->data_size;
-    slc_pack_chunk_header ch;
-    memset(&ch, 0, sizeof ch);
-    ch.magic = SLC_PACK_CHUNK_MAGIC;
-    ch.cluster_count = pg->cluster_count;
-    ch.lod = pg->lod;
-    memcpy(out, &ch, sizeof ch);
-    for (uint32_t i = 0; i < pg->cluster_count; i++) {
-        slc_pack_cluster c = pg->clusters[i];
-        c.vertex_offset += head;
-        c.index_offset += head;
-        memcpy(out + CHUNK_HEADER_BYTES + (size_t)i * CLUSTER_BYTES, &c, sizeof c);
-    }
-    memcpy(out + head, pg->data, pg->data_size);
-
-    slc_pack_chunk *c = &b->chunks[pg->chunk];
-    memset(c, 0, sizeof *c);
-    const void *stored;
-    choose_codec(b, out, decoded, pg->cluster_count, c, &stored);
-    b->stats.chunks_stored_raw += c->codec == SLC_PACK_CODEC_STORED;
-    b->stats.chunks_codec[c->codec]++;
-    b->uses_meshopt |= c->codec == SLC_PACK_CODEC_MESHOPT || c->codec == SLC_PACK_CODEC_MESHOPT_LZ4;
-    c->decoded_size = decoded;
-    c->xxh3 = XXH3_64bits(stored, c->stored_size);
-    c->lod = (uint8_t)pg->lod;
-    c->flags = pg->coarsest ? SLC_PACK_CHUNK_COARSEST : 0;
-    c->cluster_count = pg->cluster_count;
-    c->triangle_count = pg->triangles;
-    c->vertex_count = pg->vertices;
-    c->first_object = pg->clusters[0].object; /* objects only grow within a page */
-
-    uint32_t dup;
-    if (find_duplicate(b, c, stored, &dup, d) != 0) {
-        return -1;
-    }
-    if (dup != UINT32_MAX) {
-        c->offset = b->chunks[dup].offset;
-        b->stats.chunks_deduplicated++;
-    } else {
-        uint64_t at = align_up(b->end, SLC_PACK_ALIGN);
-        if (pad_to(b, at, d) != 0 || write_at(b, at, stored, c->stored_size, d) != 0) {
-            return -1;
-        }
-        c->offset = at;
-        b->end = at + c->stored_size;
-        b->stats.bytes_stored += c->stored_size;
-        if (remember_chunk(b, pg->chunk) != 0) {
-            return fail(d, "%s: out of memory", b->path);
-        }
-    }
-    b->stats.bytes_raw += decoded;
-    pg->open = 0;
-    return 0;
-}
-
-static int open_page(pk_builder *b, page *pg, uint32_t lod, int coarsest, pk_diag *d)
-{
-    if (pg->data == NULL) {
-        pg->data = calloc(1, b->opt.page_size);
-        if (pg->data == NULL) {
-            return fail(d, "%s: out of memory", b->path);
-        }
-    }
-    if (b->chunk_count == UINT32_MAX ||
-        grow((void **)&b->chunks, &b->chunk_cap, (uint64_t)b->chunk_count + 1, sizeof *b->chunks) != 0) {
-        return fail(d, "%s: too many chunks or out of memory", b->path);
-    }
-    memset(&b->chunks[b->chunk_count], 0, sizeof *b->chunks);
-    pg->open = 1;
-    pg->chunk = b->chunk_count++;
-    pg->lod = lod;
-    pg->coarsest = coarsest;
-    pg->cluster_count = 0;
-    pg->data_size = 0;
-    pg->triangles = 0;
-    pg->vertices = 0;
-    return 0;
+    p->rec.codec = (uint8_t)codec;
+    p->rec.stored_size = size;
+    p->rec.xxh3 = XXH3_64bits(bytes, size);
+    p->stored = bytes;
 }
 
 /* --- vertices ------------------------------------------------------------ */
@@ -786,75 +606,6 @@ static void level_sphere(const float *verts, uint32_t fstride, const uint32_t *i
     /* A hair over sqrt so rounding never leaves a vertex outside. */
     out[3] = count > 0 ? sqrtf(r2) * (1.0f + 1e-6f) + slack : 0.0f;
 }
-
-/* Appends one cluster to the open page of (level, coarsest), finishing the
- * page first when it does not fit, and extends the level's spans. */
-static int emit_cluster(pk_builder *b, const vertex_format *f, uint32_t object, uint32_t level, int coarsest,
-                        slc_pack_lod *lod, const float *verts, const unsigned int *cverts, uint32_t vcount,
-                        const unsigned char *ctris, uint32_t tcount, const float sphere[4], pk_diag *d)
-{
-    page *pg = &b->pages[coarsest ? SLC_LODS_MAX + level : level];
-    uint32_t vbytes = vcount * f->stride, tbytes = tcount * 3u;
-    if (pg->open) {
-        uint64_t need = CHUNK_HEADER_BYTES + (uint64_t)(pg->cluster_count + 1) * CLUSTER_BYTES +
-                        align_up(pg->data_size, 4) + vbytes + tbytes;
-        if ((need > b->opt.page_size || pg->cluster_count == MAX_PAGE_CLUSTERS) && finish_page(b, pg, d) != 0) {
-            return -1;
-        }
-    }
-    /* pk_build_options_resolve made one cluster fit an empty page. */
-    if (!pg->open && open_page(b, pg, level, coarsest, d) != 0) {
-        return -1;
-    }
-    if (grow((void **)&pg->clusters, &pg->cluster_cap, (uint64_t)pg->cluster_count + 1, sizeof *pg->clusters) != 0) {
-        return fail(d, "%s: out of memory", b->path);
-    }
-    uint32_t at = (uint32_t)align_up(pg->data_size, 4);
-    memset(pg->data + pg->data_size, 0, at - pg->data_size);
-    for (uint32_t i = 0; i < vcount; i++) {
-        encode_vertex(f, verts + (size_t)cverts[i] * f->fstride, pg->data + at + (size_t)i * f->stride);
-    }
-    for (uint32_t i = 0; i < tcount; i++) { /* each triangle in its canonical rotation */
-        const unsigned char *t = ctris + (size_t)i * 3u;
-        slc_pack_put_triangle(pg->data + at + vbytes + (size_t)i * 3u, t[0], t[1], t[2]);
-    }
-
-    slc_pack_cluster *c = &pg->clusters[pg->cluster_count];
-    memset(c, 0, sizeof *c);
-    c->object = object;
-    c->vertex_offset = at; /* relative to the data until finish_page */
-    c->index_offset = at + vbytes;
-    c->vertex_count = (uint16_t)vcount;
-    c->triangle_count = (uint16_t)tcount;
-    memcpy(c->sphere, sphere, sizeof c->sphere);
-
-    /* The level's last span continues if it ends right here. */
-    slc_pack_span *last = lod->span_count > 0 ? &b->spans[lod->first_span + lod->span_count - 1] : NULL;
-    if (last != NULL && last->chunk == pg->chunk && last->first_cluster + last->cluster_count == pg->cluster_count &&
-        last->cluster_count < UINT16_MAX) {
-        last->cluster_count++;
-    } else {
-        if (b->span_count == UINT32_MAX ||
-            grow((void **)&b->spans, &b->span_cap, (uint64_t)b->span_count + 1, sizeof *b->spans) != 0) {
-            return fail(d, "%s: too many spans or out of memory", b->path);
-        }
-        slc_pack_span *s = &b->spans[b->span_count++];
-        memset(s, 0, sizeof *s);
-        s->chunk = pg->chunk;
-        s->first_cluster = (uint16_t)pg->cluster_count;
-        s->cluster_count = 1;
-        lod->span_count++;
-    }
-    pg->cluster_count++;
-    pg->data_size = at + vbytes + tbytes;
-    pg->triangles += tcount;
-    pg->vertices += vcount;
-    lod->triangle_count += tcount;
-    lod->vertex_count += vcount;
-    b->stats.clusters++;
-    return 0;
-}
-
 uint64_t pk_mesh_input_bytes(const pk_mesh *m)
 {
     uint64_t per_vertex = 12u + (m->normals ? 12u : 0u) + (m->uvs ? 8u : 0u);
@@ -931,20 +682,20 @@ static int remember_mesh(pk_builder *b, XXH128_hash_t h, uint32_t object)
 static int check_mesh(const pk_mesh *m, const char *label, pk_diag *d)
 {
     if (m->index_count == 0 || m->vertex_count == 0) {
-        return fail(d, "%s: no triangles", label);
+        return pk_fail(d, "%s: no triangles", label);
     }
     if (m->index_count % 3 != 0) {
-        return fail(d, "%s: %u indices is not a multiple of 3", label, m->index_count);
+        return pk_fail(d, "%s: %u indices is not a multiple of 3", label, m->index_count);
     }
     if (m->positions == NULL || m->indices == NULL) {
-        return fail(d, "%s: no positions or no indices", label);
+        return pk_fail(d, "%s: no positions or no indices", label);
     }
     if ((uint64_t)m->vertex_count * WIDEST_VERTEX > SIZE_MAX / 2) {
-        return fail(d, "%s: %u vertices do not fit this machine's memory", label, m->vertex_count);
+        return pk_fail(d, "%s: %u vertices do not fit this machine's memory", label, m->vertex_count);
     }
     for (uint32_t i = 0; i < m->index_count; i++) {
         if (m->indices[i] >= m->vertex_count) {
-            return fail(d, "%s: index %u at position %u is out of range (%u vertices)", label, m->indices[i], i,
+            return pk_fail(d, "%s: index %u at position %u is out of range (%u vertices)", label, m->indices[i], i,
                         m->vertex_count);
         }
     }
@@ -960,7 +711,7 @@ static int check_mesh(const pk_mesh *m, const char *label, pk_diag *d)
         size_t n = (size_t)m->vertex_count * attrs[a].n;
         for (size_t i = 0; i < n; i++) {
             if (!isfinite(attrs[a].p[i])) {
-                return fail(d, "%s: %s of vertex %zu is not a finite number", label, attrs[a].what, i / attrs[a].n);
+                return pk_fail(d, "%s: %s of vertex %zu is not a finite number", label, attrs[a].what, i / attrs[a].n);
             }
         }
     }
@@ -999,11 +750,11 @@ static void free_work(work *w)
  * and errors add up (each simplification is measured against its input), so
  * they only grow. The chain ends at max_lods or at the first level neither
  * shrinks by 5%. */
-static int build_levels(pk_builder *b, work *w, size_t vertex_count, uint32_t fstride, uint32_t *levels)
+static int build_levels(const pk_build_options *opt, work *w, size_t vertex_count, uint32_t fstride, uint32_t *levels)
 {
     float scale = meshopt_simplifyScale(w->fetched, vertex_count, fstride * sizeof(float));
     uint32_t n = 1;
-    while (n < b->opt.max_lods) {
+    while (n < opt->max_lods) {
         size_t prev = w->level_count[n - 1];
         size_t target = prev / 6 * 3;
         if (target < 3) {
@@ -1041,19 +792,19 @@ static int build_levels(pk_builder *b, work *w, size_t vertex_count, uint32_t fs
 /* The vertex layout of a mesh: the attributes it carries, the stride of a
  * vertex as floats (what the optimiser and simplifier read) and as encoded
  * in a page. The decode ranges are set by mesh_bounds. */
-static void mesh_format(const pk_builder *b, const pk_mesh *m, vertex_format *f)
+static void mesh_format(const pk_build_options *opt, const pk_mesh *m, vertex_format *f)
 {
     memset(f, 0, sizeof *f);
     f->has_normal = m->normals != NULL;
     f->has_uv = m->uvs != NULL;
     f->fstride = 3u + (f->has_normal ? 3u : 0u) + (f->has_uv ? 2u : 0u);
     f->attributes = (f->has_normal ? SLC_PACK_ATTR_NORMAL : 0u) | (f->has_uv ? SLC_PACK_ATTR_UV : 0u);
-    if (b->opt.quantize) {
+    if (opt->quantize) {
         f->attributes |= SLC_PACK_ATTR_POS_U16 | (f->has_normal ? SLC_PACK_ATTR_NORMAL_OCT8 : 0u) |
                          (f->has_uv ? SLC_PACK_ATTR_UV_U16 : 0u);
     }
-    f->stride = (b->opt.quantize ? 8u : 12u) + (f->has_normal ? (b->opt.quantize ? 4u : 12u) : 0u) +
-                (f->has_uv ? (b->opt.quantize ? 4u : 8u) : 0u);
+    f->stride = (opt->quantize ? 8u : 12u) + (f->has_normal ? (opt->quantize ? 4u : 12u) : 0u) +
+                (f->has_uv ? (opt->quantize ? 4u : 8u) : 0u);
 }
 
 /* Level 0: the mesh's attributes interleaved (w->verts), its triangles
@@ -1070,7 +821,7 @@ static int optimise_mesh(work *w, const pk_mesh *m, const vertex_format *f, size
     w->indices = malloc(ic * sizeof *w->indices);
     w->levels[0] = malloc(ic * sizeof *w->levels[0]);
     if (w->verts == NULL || w->fetched == NULL || w->indices == NULL || w->levels[0] == NULL) {
-        return fail(d, "%s: out of memory for %zu vertices and %zu indices", label, vc, ic);
+        return pk_fail(d, "%s: out of memory for %zu vertices and %zu indices", label, vc, ic);
     }
     for (size_t i = 0; i < vc; i++) {
         float *v = w->verts + i * f->fstride;
@@ -1138,19 +889,48 @@ static void mesh_bounds(const work *w, size_t vc, vertex_format *f, slc_pack_obj
     obj->vertex_stride = f->stride;
 }
 
-/* Level l of the object (levels in all): its LOD record at
- * b->lods[b->lod_count + l] (reserved by the caller), its clusters
- * (meshopt_buildMeshlets) and each cluster placed in pages by
- * emit_cluster. Nonzero on failure, with d set. */
-static int cluster_level(pk_builder *b, work *w, const vertex_format *f, size_t vc, uint32_t object, uint32_t l,
-                         uint32_t levels, float slack, const char *label, pk_diag *d)
+/* --- per-mesh work (any thread) ------------------------------------------ */
+
+static void free_job_mesh(mesh_job *j)
 {
-    size_t maxv = b->opt.max_cluster_vertices, maxt = b->opt.max_cluster_triangles;
-    slc_pack_lod *lod = &b->lods[b->lod_count + l];
-    memset(lod, 0, sizeof *lod);
-    lod->first_span = b->span_count;
-    lod->error = w->level_error[l];
-    level_sphere(w->fetched, f->fstride, w->levels[l], w->level_count[l], slack, lod->sphere);
+    if (j->owns_mesh) {
+        pk_mesh_free(&j->mesh);
+    }
+    memset(&j->mesh, 0, sizeof j->mesh);
+    j->owns_mesh = 0;
+}
+
+/* Room for one more cluster of vbytes + tbytes in j. */
+static int reserve_cluster(mesh_job *j, size_t bytes)
+{
+    if (grow((void **)&j->clusters, &j->cluster_cap, (uint64_t)j->cluster_count + 1, sizeof *j->clusters) != 0) {
+        return -1;
+    }
+    if (j->byte_size + bytes > j->byte_cap) {
+        size_t cap = j->byte_cap ? j->byte_cap : 4096;
+        while (cap < j->byte_size + bytes) {
+            cap *= 2;
+        }
+        unsigned char *p = realloc(j->bytes, cap);
+        if (p == NULL) {
+            return -1;
+        }
+        j->bytes = p;
+        j->byte_cap = cap;
+    }
+    return 0;
+}
+
+/* Level l: its sphere and error, its clusters (meshopt_buildMeshlets), each
+ * with its bounds, vertices in file form and triangles in their canonical
+ * rotation. */
+static int cluster_level(const pk_build_options *opt, work *w, const vertex_format *f, size_t vc, uint32_t l,
+                         float slack, mesh_job *j, pk_diag *d)
+{
+    size_t maxv = opt->max_cluster_vertices, maxt = opt->max_cluster_triangles;
+    j->level_error[l] = w->level_error[l];
+    level_sphere(w->fetched, f->fstride, w->levels[l], w->level_count[l], slack, j->level_sphere[l]);
+    j->level_first[l] = j->cluster_count;
 
     size_t cap = meshopt_buildMeshletsBound(w->level_count[l], maxv, maxt);
     free(w->meshlets);
@@ -1160,51 +940,665 @@ static int cluster_level(pk_builder *b, work *w, const vertex_format *f, size_t 
     w->meshlet_vertices = malloc((cap ? cap : 1) * maxv * sizeof *w->meshlet_vertices);
     w->meshlet_triangles = malloc((cap ? cap : 1) * maxt * 3);
     if (w->meshlets == NULL || w->meshlet_vertices == NULL || w->meshlet_triangles == NULL) {
-        return fail(d, "%s: out of memory for clusters", label);
+        return fail(d, "%s: out of memory for clusters", j->label);
     }
     size_t count = meshopt_buildMeshlets(w->meshlets, w->meshlet_vertices, w->meshlet_triangles, w->levels[l],
                                          w->level_count[l], w->fetched, vc, f->fstride * sizeof(float), maxv, maxt,
                                          0.0f);
-    int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) {
+    for (size_t i = 0; i < count; i++) {
         const struct meshopt_Meshlet *ml = &w->meshlets[i];
-        struct meshopt_Bounds bo =
-            meshopt_computeMeshletBounds(w->meshlet_vertices + ml->vertex_offset,
-                                         w->meshlet_triangles + ml->triangle_offset, ml->triangle_count,
-                                         w->fetched, vc, f->fstride * sizeof(float));
-        float sphere[4] = {bo.center[0], bo.center[1], bo.center[2], bo.radius * (1.0f + 1e-6f) + slack};
-        rc = emit_cluster(b, f, object, l, l + 1 == levels, lod, w->fetched, w->meshlet_vertices + ml->vertex_offset,
-                          ml->vertex_count, w->meshlet_triangles + ml->triangle_offset, ml->triangle_count, sphere,
-                          d);
+        const unsigned int *cverts = w->meshlet_vertices + ml->vertex_offset;
+        const unsigned char *ctris = w->meshlet_triangles + ml->triangle_offset;
+        struct meshopt_Bounds bo = meshopt_computeMeshletBounds(cverts, ctris, ml->triangle_count, w->fetched, vc,
+                                                                f->fstride * sizeof(float));
+        size_t vbytes = (size_t)ml->vertex_count * f->stride, tbytes = (size_t)ml->triangle_count * 3u;
+        if (reserve_cluster(j, vbytes + tbytes) != 0) {
+            return fail(d, "%s: out of memory for clusters", j->label);
+        }
+        built_cluster *c = &j->clusters[j->cluster_count++];
+        c->at = j->byte_size;
+        c->vertex_count = ml->vertex_count;
+        c->triangle_count = ml->triangle_count;
+        c->sphere[0] = bo.center[0];
+        c->sphere[1] = bo.center[1];
+        c->sphere[2] = bo.center[2];
+        c->sphere[3] = bo.radius * (1.0f + 1e-6f) + slack;
+        unsigned char *out = j->bytes + j->byte_size;
+        for (uint32_t v = 0; v < ml->vertex_count; v++) {
+            encode_vertex(f, w->fetched + (size_t)cverts[v] * f->fstride, out + (size_t)v * f->stride);
+        }
+        for (uint32_t t = 0; t < ml->triangle_count; t++) { /* each triangle in its canonical rotation */
+            const unsigned char *tr = ctris + (size_t)t * 3u;
+            slc_pack_put_triangle(out + vbytes + (size_t)t * 3u, tr[0], tr[1], tr[2]);
+        }
+        j->byte_size += vbytes + tbytes;
     }
-    b->stats.triangles_all += lod->triangle_count;
-    if (l == 0) {
-        b->stats.triangles_lod0 += lod->triangle_count;
+    return 0;
+}
+
+/* The per-mesh work: optimise, bounds, the LOD chain and every level's
+ * clusters, into j (j->rc and j->message on failure). Reads opt and j only;
+ * frees the mesh when the job owns it. */
+static void build_mesh(const pk_build_options *opt, mesh_job *j)
+{
+    pk_diag d;
+    d.message[0] = '\0';
+    const pk_mesh *m = &j->mesh;
+    j->cluster_count = 0;
+    j->byte_size = 0;
+    vertex_format f;
+    mesh_format(opt, m, &f);
+    work w;
+    memset(&w, 0, sizeof w);
+    size_t vc = 0;
+    int rc = optimise_mesh(&w, m, &f, &vc, j->label, &d);
+    free_job_mesh(j); /* the working copy holds all it needs */
+    if (rc == 0) {
+        mesh_bounds(&w, vc, &f, &j->obj);
+        j->stride = f.stride;
+        j->levels = 1;
+        if (build_levels(opt, &w, vc, f.fstride, &j->levels) != 0) {
+            rc = fail(&d, "%s: out of memory while simplifying", j->label);
+        }
+    }
+    float slack = quantization_slack(&f);
+    for (uint32_t l = 0; rc == 0 && l < j->levels; l++) {
+        rc = cluster_level(opt, &w, &f, vc, l, slack, j, &d);
+    }
+    j->level_first[j->levels] = j->cluster_count;
+    free_work(&w);
+    j->rc = rc;
+    if (rc != 0) {
+        memcpy(j->message, d.message, sizeof j->message);
+    }
+}
+
+/* --- the pool ------------------------------------------------------------ */
+
+static void run_task(pk_builder *b, task t, void *lz4_state)
+{
+    if (t.mesh != NULL) {
+        build_mesh(&b->opt, t.mesh);
+    } else {
+        choose_codec(&b->opt, lz4_state, t.page);
+    }
+}
+
+/* Marks t done; called with b->mu held. */
+static void task_done(pk_builder *b, task t)
+{
+    if (t.mesh != NULL) {
+        t.mesh->state = SLOT_DONE;
+    } else {
+        t.page->state = SLOT_DONE;
+    }
+    pthread_cond_broadcast(&b->done_cv);
+}
+
+typedef struct worker_arg {
+    pk_builder *b;
+    void *lz4_state;
+} worker_arg;
+
+static void *worker_main(void *arg)
+{
+    pk_builder *b = ((worker_arg *)arg)->b;
+    void *lz4_state = ((worker_arg *)arg)->lz4_state;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        while (!b->stop && b->queue_count == 0) {
+            pthread_cond_wait(&b->work_cv, &b->mu);
+        }
+        if (b->stop) {
+            break;
+        }
+        task t = b->queue[b->queue_head];
+        b->queue_head = (b->queue_head + 1) % b->queue_cap;
+        b->queue_count--;
+        pthread_mutex_unlock(&b->mu);
+        run_task(b, t, lz4_state);
+        pthread_mutex_lock(&b->mu);
+        task_done(b, t);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+/* Runs t inline (jobs 1) or queues it for the pool. */
+static void submit(pk_builder *b, task t)
+{
+    if (b->thread_count == 0) {
+        run_task(b, t, b->lz4_state);
+        if (t.mesh != NULL) {
+            t.mesh->state = SLOT_DONE;
+        } else {
+            t.page->state = SLOT_DONE;
+        }
+        return;
+    }
+    pthread_mutex_lock(&b->mu);
+    /* queue_cap is mesh_slots + page_slots: never full */
+    b->queue[(b->queue_head + b->queue_count) % b->queue_cap] = t;
+    b->queue_count++;
+    pthread_cond_signal(&b->work_cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Waits until *state is SLOT_DONE, running queued work meanwhile. */
+static void wait_done(pk_builder *b, const int *state)
+{
+    if (b->thread_count == 0) {
+        return; /* inline work is done when submit returns */
+    }
+    pthread_mutex_lock(&b->mu);
+    while (*state != SLOT_DONE) {
+        if (b->queue_count > 0) {
+            task t = b->queue[b->queue_head];
+            b->queue_head = (b->queue_head + 1) % b->queue_cap;
+            b->queue_count--;
+            pthread_mutex_unlock(&b->mu);
+            run_task(b, t, b->lz4_state);
+            pthread_mutex_lock(&b->mu);
+            task_done(b, t);
+        } else {
+            pthread_cond_wait(&b->done_cv, &b->mu);
+        }
+    }
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Whether *state is SLOT_DONE now. */
+static int is_done(pk_builder *b, const int *state)
+{
+    if (b->thread_count == 0) {
+        return *state == SLOT_DONE;
+    }
+    pthread_mutex_lock(&b->mu);
+    int done = *state == SLOT_DONE;
+    pthread_mutex_unlock(&b->mu);
+    return done;
+}
+
+/* Stops the pool: queued work is dropped, running work finishes, every
+ * worker is joined. */
+static void stop_pool(pk_builder *b)
+{
+    if (b->thread_count == 0) {
+        return;
+    }
+    pthread_mutex_lock(&b->mu);
+    b->stop = 1;
+    b->queue_count = 0;
+    pthread_cond_broadcast(&b->work_cv);
+    pthread_mutex_unlock(&b->mu);
+    for (uint32_t i = 0; i < b->thread_count; i++) {
+        pthread_join(b->threads[i], NULL);
+    }
+    b->thread_count = 0;
+}
+
+/* --- the ordered stage: pages -------------------------------------------- */
+
+static void fail_builder(pk_builder *b, int io)
+{
+    b->failed = 1;
+    b->io_failed |= io;
+}
+
+/* Hands the bundle's chunk `local` (rec, stored bytes) to the output. */
+static int sink_chunk(pk_builder *b, uint32_t local, const void *stored, pk_diag *d)
+{
+    int rc = b->writer != NULL ? pk_writer_chunk(b->writer, local, &b->chunks[local], stored, d)
+                               : pk_part_chunk(b->part, &b->chunks[local], local, stored, d);
+    if (rc != 0) {
+        fail_builder(b, b->writer != NULL ? pk_writer_io_failed(b->writer) : pk_part_io_failed(b->part));
     }
     return rc;
 }
 
-/* The finished object appended (its levels, reserved at b->lod_count,
- * become the pack's) and its mesh remembered under hash h for
- * deduplication. */
-static int record_object(pk_builder *b, XXH128_hash_t h, const slc_pack_object *obj, uint64_t input_bytes,
-                         uint32_t *object_index, const char *label, pk_diag *d)
+/* Appends the encoded pages at the head of the ring in order: all of them
+ * when wait is set, else those done. */
+static int append_pages(pk_builder *b, int wait, pk_diag *d)
 {
-    uint32_t object = b->object_count;
-    if (grow((void **)&b->objects, &b->object_cap, (uint64_t)b->object_count + 1, sizeof *b->objects) != 0 ||
-        remember_mesh(b, h, object) != 0) {
-        b->failed = 1;
-        return fail(d, "%s: out of memory", label);
+    while (b->page_count > 0) {
+        page_job *p = &b->page_ring[b->page_head];
+        if (wait) {
+            wait_done(b, &p->state);
+        } else if (!is_done(b, &p->state)) {
+            return 0;
+        }
+        uint32_t id = p->chunk;
+        b->chunks[id] = p->rec;
+        p->state = SLOT_FREE;
+        b->page_head = (b->page_head + 1) % b->page_slots;
+        b->page_count--;
+        if (sink_chunk(b, id, p->stored, d) != 0) {
+            return -1;
+        }
     }
-    b->lod_count += obj->lod_count;
-    b->objects[b->object_count++] = *obj;
-    b->stats.meshes++;
-    b->stats.input_bytes += input_bytes;
-    *object_index = object;
     return 0;
 }
 
-int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index, pk_diag *d)
+static int alloc_page_job(pk_builder *b, page_job *p)
+{
+    if (p->assembled != NULL) {
+        return 0;
+    }
+    size_t bound = (size_t)LZ4_compressBound((int)b->opt.page_size);
+    p->assembled = calloc(1, b->opt.page_size);
+    p->compressed = malloc(bound);
+    p->mcompressed = malloc(bound);
+    return p->assembled == NULL || p->compressed == NULL || p->mcompressed == NULL ? -1 : 0;
+}
+
+/* Assembles an open page as its chunk and sends it to be encoded and
+ * appended (in finish order). */
+static int finish_page(pk_builder *b, page *pg, pk_diag *d)
+{
+    if (b->page_count == b->page_slots && append_pages(b, 1, d) != 0) {
+        return -1;
+    }
+    page_job *p = &b->page_ring[(b->page_head + b->page_count) % b->page_slots];
+    if (alloc_page_job(b, p) != 0) {
+        fail_builder(b, 0);
+        return fail(d, "%s: out of memory", b->path);
+    }
+    unsigned char *out = p->assembled;
+    uint32_t head = CHUNK_HEADER_BYTES + pg->cluster_count * CLUSTER_BYTES;
+    uint32_t decoded = head + pg->data_size;
+    slc_pack_chunk_header ch;
+    memset(&ch, 0, sizeof ch);
+    ch.magic = SLC_PACK_CHUNK_MAGIC;
+    ch.cluster_count = pg->cluster_count;
+    ch.lod = pg->lod;
+    memcpy(out, &ch, sizeof ch);
+    for (uint32_t i = 0; i < pg->cluster_count; i++) {
+        slc_pack_cluster c = pg->clusters[i];
+        c.vertex_offset += head;
+        c.index_offset += head;
+        memcpy(out + CHUNK_HEADER_BYTES + (size_t)i * CLUSTER_BYTES, &c, sizeof c);
+    }
+    memcpy(out + head, pg->data, pg->data_size);
+
+    slc_pack_chunk *c = &p->rec;
+    memset(c, 0, sizeof *c);
+    c->decoded_size = decoded;
+    c->lod = (uint8_t)pg->lod;
+    c->flags = pg->coarsest ? SLC_PACK_CHUNK_COARSEST : 0;
+    c->cluster_count = pg->cluster_count;
+    c->triangle_count = pg->triangles;
+    c->vertex_count = pg->vertices;
+    c->first_object = pg->clusters[0].object; /* objects only grow within a page */
+    p->chunk = pg->chunk;
+    p->decoded = decoded;
+    p->clusters = pg->cluster_count;
+    p->state = SLOT_QUEUED;
+    b->page_count++;
+    if (b->page_count > b->stats.peak_pages_in_flight) {
+        b->stats.peak_pages_in_flight = b->page_count;
+    }
+    pg->open = 0;
+    task t = {NULL, p};
+    submit(b, t);
+    return append_pages(b, 0, d);
+}
+
+static int open_page(pk_builder *b, page *pg, uint32_t lod, int coarsest, pk_diag *d)
+{
+    if (pg->data == NULL) {
+        pg->data = calloc(1, b->opt.page_size);
+        if (pg->data == NULL) {
+            return fail(d, "%s: out of memory", b->path);
+        }
+    }
+    if (b->chunk_count == UINT32_MAX ||
+        grow((void **)&b->chunks, &b->chunk_cap, (uint64_t)b->chunk_count + 1, sizeof *b->chunks) != 0) {
+        return fail(d, "%s: too many chunks or out of memory", b->path);
+    }
+    memset(&b->chunks[b->chunk_count], 0, sizeof *b->chunks);
+    pg->open = 1;
+    pg->chunk = b->chunk_count++;
+    pg->lod = lod;
+    pg->coarsest = coarsest;
+    pg->cluster_count = 0;
+    pg->data_size = 0;
+    pg->triangles = 0;
+    pg->vertices = 0;
+    return 0;
+}
+
+/* Appends one built cluster to the open page of (level, coarsest),
+ * finishing the page first when it does not fit, and extends the level's
+ * spans. */
+static int emit_cluster(pk_builder *b, const mesh_job *j, const built_cluster *bc, uint32_t level, int coarsest,
+                        slc_pack_lod *lod, pk_diag *d)
+{
+    page *pg = &b->pages[coarsest ? SLC_LODS_MAX + level : level];
+    uint32_t vcount = bc->vertex_count, tcount = bc->triangle_count;
+    uint32_t vbytes = vcount * j->stride, tbytes = tcount * 3u;
+    if (pg->open) {
+        uint64_t need = CHUNK_HEADER_BYTES + (uint64_t)(pg->cluster_count + 1) * CLUSTER_BYTES +
+                        align_up(pg->data_size, 4) + vbytes + tbytes;
+        if ((need > b->opt.page_size || pg->cluster_count == MAX_PAGE_CLUSTERS) && finish_page(b, pg, d) != 0) {
+            return -1;
+        }
+    }
+    /* pk_build_options_resolve made one cluster fit an empty page. */
+    if (!pg->open && open_page(b, pg, level, coarsest, d) != 0) {
+        return -1;
+    }
+    if (grow((void **)&pg->clusters, &pg->cluster_cap, (uint64_t)pg->cluster_count + 1, sizeof *pg->clusters) != 0) {
+        return fail(d, "%s: out of memory", b->path);
+    }
+    uint32_t at = (uint32_t)align_up(pg->data_size, 4);
+    memset(pg->data + pg->data_size, 0, at - pg->data_size);
+    memcpy(pg->data + at, j->bytes + bc->at, (size_t)vbytes + tbytes);
+
+    slc_pack_cluster *c = &pg->clusters[pg->cluster_count];
+    memset(c, 0, sizeof *c);
+    c->object = j->object;
+    c->vertex_offset = at; /* relative to the data until finish_page */
+    c->index_offset = at + vbytes;
+    c->vertex_count = (uint16_t)vcount;
+    c->triangle_count = (uint16_t)tcount;
+    memcpy(c->sphere, bc->sphere, sizeof c->sphere);
+
+    /* The level's last span continues if it ends right here. */
+    slc_pack_span *last = lod->span_count > 0 ? &b->spans[lod->first_span + lod->span_count - 1] : NULL;
+    if (last != NULL && last->chunk == pg->chunk && last->first_cluster + last->cluster_count == pg->cluster_count &&
+        last->cluster_count < UINT16_MAX) {
+        last->cluster_count++;
+    } else {
+        if (b->span_count == UINT32_MAX ||
+            grow((void **)&b->spans, &b->span_cap, (uint64_t)b->span_count + 1, sizeof *b->spans) != 0) {
+            return fail(d, "%s: too many spans or out of memory", b->path);
+        }
+        slc_pack_span *s = &b->spans[b->span_count++];
+        memset(s, 0, sizeof *s);
+        s->chunk = pg->chunk;
+        s->first_cluster = (uint16_t)pg->cluster_count;
+        s->cluster_count = 1;
+        lod->span_count++;
+    }
+    pg->cluster_count++;
+    pg->data_size = at + vbytes + tbytes;
+    pg->triangles += tcount;
+    pg->vertices += vcount;
+    lod->triangle_count += tcount;
+    lod->vertex_count += vcount;
+    b->stats.clusters++;
+    return 0;
+}
+
+/* The ordered stage for one built mesh: its levels' clusters into pages,
+ * its LOD records and its object record. */
+static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
+{
+    if (j->rc != 0) {
+        memcpy(d->message, j->message, sizeof d->message);
+        fail_builder(b, 0);
+        return -1;
+    }
+    uint32_t levels = j->levels;
+    if (grow((void **)&b->lods, &b->lod_cap, (uint64_t)b->lod_count + levels, sizeof *b->lods) != 0 ||
+        grow((void **)&b->objects, &b->objects_cap, (uint64_t)b->bundle_objects + 1, sizeof *b->objects) != 0) {
+        fail_builder(b, 0);
+        return fail(d, "%s: out of memory", j->label);
+    }
+    for (uint32_t l = 0; l < levels; l++) {
+        slc_pack_lod *lod = &b->lods[b->lod_count + l];
+        memset(lod, 0, sizeof *lod);
+        lod->first_span = b->span_count;
+        lod->error = j->level_error[l];
+        memcpy(lod->sphere, j->level_sphere[l], sizeof lod->sphere);
+        for (uint32_t i = j->level_first[l]; i < j->level_first[l + 1]; i++) {
+            if (emit_cluster(b, j, &j->clusters[i], l, l + 1 == levels, lod, d) != 0) {
+                fail_builder(b, b->io_failed); /* spans may name half-built levels */
+                return -1;
+            }
+        }
+        b->stats.triangles_all += lod->triangle_count;
+        if (l == 0) {
+            b->stats.triangles_lod0 += lod->triangle_count;
+        }
+    }
+    slc_pack_object obj = j->obj;
+    obj.name = j->name;
+    obj.first_lod = b->lod_count;
+    obj.lod_count = levels;
+    b->lod_count += levels;
+    b->objects[b->bundle_objects++] = obj;
+    return 0;
+}
+
+/* Takes the mesh at the head of the ring into the ordered stage (waiting for
+ * it when wait is set). 1 when one was taken, 0 when none is ready, -1 on
+ * failure. */
+static int take_mesh(pk_builder *b, int wait, pk_diag *d)
+{
+    if (b->mesh_count == 0) {
+        return 0;
+    }
+    mesh_job *j = &b->mesh_ring[b->mesh_head];
+    if (wait) {
+        wait_done(b, &j->state);
+    } else if (!is_done(b, &j->state)) {
+        return 0;
+    }
+    int rc = place_mesh(b, j, d);
+    j->state = SLOT_FREE;
+    b->mesh_head = (b->mesh_head + 1) % b->mesh_slots;
+    b->mesh_count--;
+    if (rc != 0) {
+        return -1;
+    }
+    return append_pages(b, 0, d) != 0 ? -1 : 1;
+}
+
+/* Takes every ready mesh and appends every ready page, without waiting. */
+static int pump(pk_builder *b, pk_diag *d)
+{
+    int rc;
+    while ((rc = take_mesh(b, 0, d)) == 1) {
+    }
+    return rc;
+}
+
+/* Ends the current bundle: every mesh placed, every open page finished (in
+ * slot order), every chunk appended, the records handed on and reset. */
+static int end_bundle(pk_builder *b, pk_diag *d)
+{
+    int rc;
+    while ((rc = take_mesh(b, 1, d)) == 1) {
+    }
+    if (rc != 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
+        if (b->pages[i].open && finish_page(b, &b->pages[i], d) != 0) {
+            return -1;
+        }
+    }
+    if (append_pages(b, 1, d) != 0) {
+        return -1;
+    }
+    if (b->bundle_built) {
+        pk_bundle_records r;
+        memset(&r, 0, sizeof r);
+        r.chunk_count = b->chunk_count;
+        r.objects = b->objects;
+        r.object_count = b->bundle_objects;
+        r.lods = b->lods;
+        r.lod_count = b->lod_count;
+        r.spans = b->spans;
+        r.span_count = b->span_count;
+        r.instances = b->instances;
+        r.instance_count = b->instance_count;
+        r.strings = b->strings;
+        r.string_size = b->string_size;
+        b->stats.chunks += b->chunk_count;
+        b->stats.objects += b->bundle_objects;
+        b->stats.instances += b->instance_count;
+        int src = b->writer != NULL ? pk_writer_bundle(b->writer, &r, d)
+                                    : pk_part_bundle(b->part, b->bundle, b->object_first, b->chunks, &r, d);
+        if (src != 0) {
+            fail_builder(b, b->writer != NULL ? pk_writer_io_failed(b->writer) : pk_part_io_failed(b->part));
+            return -1;
+        }
+        b->stats.bundles_built++;
+    }
+    b->chunk_count = 0;
+    b->bundle_objects = 0;
+    b->lod_count = 0;
+    b->span_count = 0;
+    b->instance_count = 0;
+    b->string_size = 0;
+    return 0;
+}
+
+/* --- open ---------------------------------------------------------------- */
+
+static void release(pk_builder *b)
+{
+    stop_pool(b);
+    if (b->sync_ready) {
+        pthread_mutex_destroy(&b->mu);
+        pthread_cond_destroy(&b->work_cv);
+        pthread_cond_destroy(&b->done_cv);
+    }
+    pk_writer_abort(b->writer); /* removes the temporary, if still there */
+    pk_part_abort(b->part);
+    for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
+        free(b->pages[i].clusters);
+        free(b->pages[i].data);
+    }
+    for (uint32_t i = 0; b->mesh_ring != NULL && i < b->mesh_slots; i++) {
+        mesh_job *j = &b->mesh_ring[i];
+        free_job_mesh(j);
+        free(j->clusters);
+        free(j->bytes);
+    }
+    for (uint32_t i = 0; b->page_ring != NULL && i < b->page_slots; i++) {
+        page_job *p = &b->page_ring[i];
+        free(p->assembled);
+        free(p->compressed);
+        free(p->mcompressed);
+        free(p->mstream);
+    }
+    for (uint32_t i = 0; b->thread_lz4 != NULL && i < b->jobs; i++) {
+        free(b->thread_lz4[i]);
+    }
+    free(b->thread_lz4);
+    free(b->threads);
+    free(b->queue);
+    free(b->mesh_ring);
+    free(b->page_ring);
+    free(b->lz4_state);
+    free(b->path);
+    free(b->chunks);
+    free(b->objects);
+    free(b->lods);
+    free(b->spans);
+    free(b->instances);
+    free(b->strings);
+    free(b->mesh_table);
+    free(b);
+}
+
+/* The pool's N - 1 workers, each with its LZ4 HC state. */
+static int start_pool(pk_builder *b)
+{
+    uint32_t n = b->jobs - 1;
+    if (pthread_mutex_init(&b->mu, NULL) != 0) {
+        return -1;
+    }
+    if (pthread_cond_init(&b->work_cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        return -1;
+    }
+    if (pthread_cond_init(&b->done_cv, NULL) != 0) {
+        pthread_cond_destroy(&b->work_cv);
+        pthread_mutex_destroy(&b->mu);
+        return -1;
+    }
+    b->sync_ready = 1;
+    b->threads = calloc(n, sizeof *b->threads);
+    b->thread_lz4 = calloc(b->jobs, sizeof *b->thread_lz4);
+    worker_arg *args = calloc(n, sizeof *args);
+    if (b->threads == NULL || b->thread_lz4 == NULL || args == NULL) {
+        free(args);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        b->thread_lz4[i] = malloc((size_t)LZ4_sizeofStateHC());
+        if (b->thread_lz4[i] == NULL) {
+            free(args);
+            return -1;
+        }
+    }
+    /* The arguments live as long as the workers: keep them with the states. */
+    b->thread_lz4[n] = args;
+    for (uint32_t i = 0; i < n; i++) {
+        args[i].b = b;
+        args[i].lz4_state = b->thread_lz4[i];
+        if (pthread_create(&b->threads[i], NULL, worker_main, &args[i]) != 0) {
+            return -1;
+        }
+        b->thread_count++;
+    }
+    return 0;
+}
+
+int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builder **out, pk_diag *d)
+{
+    *out = NULL;
+    pk_build_options o;
+    if (pk_build_options_resolve(opt, &o, d) != 0) {
+        return -1;
+    }
+    pk_builder *b = calloc(1, sizeof *b);
+    if (b == NULL) {
+        return fail(d, "%s: out of memory", out_path);
+    }
+    b->opt = o;
+    b->jobs = o.jobs;
+    clock_gettime(CLOCK_MONOTONIC, &b->t0);
+    XXH3_64bits_reset(&b->fingerprint);
+    hash_options(&b->fingerprint, &o);
+    /* The format's codec versions (0.18 decodes vertex version 0 only):
+     * meshoptimizer keeps them in globals, so they are set here, before
+     * any worker runs. */
+    meshopt_encodeVertexVersion(0);
+    meshopt_encodeIndexVersion(1);
+    b->mesh_slots = o.jobs;
+    b->page_slots = o.jobs > 1 ? 2u * o.jobs + PAGE_SLOTS : 1u;
+    b->path = strdup(out_path);
+    b->lz4_state = malloc((size_t)LZ4_sizeofStateHC());
+    b->mesh_ring = calloc(b->mesh_slots, sizeof *b->mesh_ring);
+    b->page_ring = calloc(b->page_slots, sizeof *b->page_ring);
+    b->queue_cap = b->mesh_slots + b->page_slots;
+    b->queue = calloc(b->queue_cap, sizeof *b->queue);
+    if (b->path == NULL || b->lz4_state == NULL || b->mesh_ring == NULL || b->page_ring == NULL || b->queue == NULL ||
+        (o.jobs > 1 && start_pool(b) != 0)) {
+        release(b);
+        return fail(d, "%s: out of memory or no threads for %u jobs", out_path, o.jobs);
+    }
+    /* A temporary beside the target: an existing pack stays as it is until
+     * the new one is complete (pk_builder_finish renames it over). */
+    int rc = o.part_count > 0 ? pk_part_open(out_path, &b->part, d)
+                              : pk_writer_open(out_path, o.page_size, o.quantize, &b->writer, d);
+    if (rc != 0) {
+        release(b);
+        return -1;
+    }
+    *out = b;
+    return 0;
+}
+
+/* --- meshes -------------------------------------------------------------- */
+
+/* The sequential stage; takes the mesh's arrays when owned is set. */
+static int add_mesh(pk_builder *b, pk_mesh *m, int owned, uint32_t *object_index, pk_diag *d)
 {
     char label[128];
     mesh_label(m, b->stats.meshes + b->stats.meshes_deduplicated, label, sizeof label);
@@ -1217,53 +1611,118 @@ int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index,
     uint64_t input_bytes = pk_mesh_input_bytes(m);
     XXH128_hash_t h = mesh_hash(m);
     mesh_key *k = find_mesh(b, h);
+    if (k == NULL && b->object_count == UINT32_MAX - 1) {
+        return fail(d, "%s: more objects than a pack holds", label);
+    }
+    XXH3_64bits_update(&b->fingerprint, &h, sizeof h);
+    XXH3_64bits_update(&b->fingerprint, m->name, strnlen(m->name, sizeof m->name));
     if (k != NULL) {
         *object_index = k->object;
         b->stats.meshes_deduplicated++;
         b->stats.input_bytes += input_bytes;
-        return 0;
+        if (owned) {
+            pk_mesh_free(m);
+        }
+        return pump(b, d) < 0 ? -1 : 0;
     }
-    if (b->object_count == UINT32_MAX - 1) {
-        return fail(d, "%s: more objects than a pack holds", label);
+    /* The bundle: a new one when this mesh would take the current one over
+     * bundle_size (a mesh larger than that has a bundle of its own). */
+    if (!b->any_bundle || (b->bundle_bytes > 0 && b->bundle_bytes + input_bytes > b->opt.bundle_size)) {
+        if (b->any_bundle) {
+            if (end_bundle(b, d) != 0) {
+                return -1;
+            }
+            b->bundle++;
+        }
+        b->any_bundle = 1;
+        b->bundle_bytes = 0;
+        b->object_first = b->object_count;
+        b->bundle_built = b->opt.part_count == 0 || b->bundle % b->opt.part_count == b->opt.part - 1;
     }
-
-    vertex_format f;
-    mesh_format(b, m, &f);
-    work w;
-    memset(&w, 0, sizeof w);
-    size_t vc = 0;
-    if (optimise_mesh(&w, m, &f, &vc, label, d) != 0) {
-        free_work(&w);
-        return -1;
-    }
-    slc_pack_object obj;
-    mesh_bounds(&w, vc, &f, &obj);
-
-    uint32_t levels = 1;
-    if (build_levels(b, &w, vc, f.fstride, &levels) != 0) {
-        free_work(&w);
-        return fail(d, "%s: out of memory while simplifying", label);
-    }
-
-    if (add_string(b, m->name, sizeof m->name, &obj.name) != 0 ||
-        grow((void **)&b->lods, &b->lod_cap, (uint64_t)b->lod_count + levels, sizeof *b->lods) != 0) {
-        free_work(&w);
+    b->bundle_bytes += input_bytes;
+    uint32_t object = b->object_count;
+    if (remember_mesh(b, h, object) != 0) {
+        fail_builder(b, 0);
         return fail(d, "%s: out of memory", label);
     }
-    uint32_t object = b->object_count;
-    obj.first_lod = b->lod_count;
-    obj.lod_count = levels;
-    float slack = quantization_slack(&f);
-    int rc = 0;
-    for (uint32_t l = 0; l < levels && rc == 0; l++) {
-        rc = cluster_level(b, &w, &f, vc, object, l, levels, slack, label, d);
+    b->object_count++;
+    b->stats.meshes++;
+    b->stats.input_bytes += input_bytes;
+    *object_index = object;
+    if (!b->bundle_built) {
+        if (owned) {
+            pk_mesh_free(m);
+        }
+        return 0;
     }
-    free_work(&w);
-    if (rc != 0) {
-        b->failed = 1; /* spans may name half-built levels */
+    /* A free slot: the oldest mesh goes through the ordered stage first. */
+    if (b->mesh_count == b->mesh_slots && take_mesh(b, 1, d) < 0) {
         return -1;
     }
-    return record_object(b, h, &obj, input_bytes, object_index, label, d);
+    mesh_job *j = &b->mesh_ring[(b->mesh_head + b->mesh_count) % b->mesh_slots];
+    memcpy(j->label, label, sizeof j->label);
+    j->object = object;
+    j->rc = 0;
+    if (add_string(b, m->name, sizeof m->name, &j->name) != 0) {
+        fail_builder(b, 0);
+        return fail(d, "%s: out of memory", label);
+    }
+    j->mesh = *m;
+    j->owns_mesh = owned;
+    if (owned) {
+        memset(m, 0, sizeof *m);
+    } else if (b->thread_count > 0) {
+        /* The caller may free its mesh on return: the job works on a copy. */
+        pk_mesh c;
+        memset(&c, 0, sizeof c);
+        memcpy(c.name, m->name, sizeof c.name);
+        c.vertex_count = m->vertex_count;
+        c.index_count = m->index_count;
+        size_t vc = m->vertex_count;
+        c.positions = malloc(vc * 3 * sizeof(float));
+        c.normals = m->normals != NULL ? malloc(vc * 3 * sizeof(float)) : NULL;
+        c.uvs = m->uvs != NULL ? malloc(vc * 2 * sizeof(float)) : NULL;
+        c.indices = malloc((size_t)m->index_count * sizeof(uint32_t));
+        j->mesh = c;
+        j->owns_mesh = 1;
+        if (c.positions == NULL || c.indices == NULL || (m->normals != NULL && c.normals == NULL) ||
+            (m->uvs != NULL && c.uvs == NULL)) {
+            free_job_mesh(j);
+            fail_builder(b, 0);
+            return fail(d, "%s: out of memory for a copy of %u vertices", label, m->vertex_count);
+        }
+        memcpy(c.positions, m->positions, vc * 3 * sizeof(float));
+        if (c.normals != NULL) {
+            memcpy(c.normals, m->normals, vc * 3 * sizeof(float));
+        }
+        if (c.uvs != NULL) {
+            memcpy(c.uvs, m->uvs, vc * 2 * sizeof(float));
+        }
+        memcpy(c.indices, m->indices, (size_t)m->index_count * sizeof(uint32_t));
+    }
+    j->state = SLOT_QUEUED;
+    b->mesh_count++;
+    if (b->mesh_count > b->stats.peak_meshes_in_flight) {
+        b->stats.peak_meshes_in_flight = b->mesh_count;
+    }
+    task t = {j, NULL};
+    submit(b, t);
+    return pump(b, d) < 0 ? -1 : 0;
+}
+
+int pk_builder_add_mesh(pk_builder *b, const pk_mesh *m, uint32_t *object_index, pk_diag *d)
+{
+    pk_mesh view = *m; /* read only: not owned */
+    return add_mesh(b, &view, 0, object_index, d);
+}
+
+int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *m, uint32_t *object_index, pk_diag *d)
+{
+    int rc = add_mesh(b, m, 1, object_index, d);
+    if (rc != 0) {
+        pk_mesh_free(m);
+    }
+    return rc;
 }
 
 int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
@@ -1272,47 +1731,32 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
         return fail(d, "%s: an earlier error left the pack incomplete; it can only be aborted", b->path);
     }
     if (inst->mesh >= b->object_count) {
-        return fail(d, "instance %u: object %u does not exist (%u objects)", b->instance_count, inst->mesh,
+        return fail(d, "instance %u: object %u does not exist (%u objects)", b->stats.instances_added, inst->mesh,
                     b->object_count);
     }
     slc_pack_instance r;
     memset(&r, 0, sizeof r);
     r.object = inst->mesh;
     memcpy(r.matrix, inst->matrix, sizeof r.matrix);
-    if (b->instance_count == UINT32_MAX || add_string(b, inst->name, sizeof inst->name, &r.name) != 0 ||
-        grow((void **)&b->instances, &b->instance_cap, (uint64_t)b->instance_count + 1, sizeof *b->instances) != 0) {
-        return fail(d, "instance %u: too many instances or out of memory", b->instance_count);
+    XXH3_64bits_update(&b->fingerprint, &r.object, sizeof r.object);
+    XXH3_64bits_update(&b->fingerprint, r.matrix, sizeof r.matrix);
+    XXH3_64bits_update(&b->fingerprint, inst->name, strnlen(inst->name, sizeof inst->name));
+    if (b->stats.instances_added == UINT32_MAX) {
+        return fail(d, "instance %u: too many instances or out of memory", b->stats.instances_added);
     }
-    b->instances[b->instance_count++] = r;
+    if (b->bundle_built) {
+        if (add_string(b, inst->name, sizeof inst->name, &r.name) != 0 ||
+            grow((void **)&b->instances, &b->instance_cap, (uint64_t)b->instance_count + 1, sizeof *b->instances) !=
+                0) {
+            return fail(d, "instance %u: too many instances or out of memory", b->stats.instances_added);
+        }
+        b->instances[b->instance_count++] = r;
+    }
+    b->stats.instances_added++;
     return 0;
 }
 
 /* --- finish -------------------------------------------------------------- */
-
-static void release(pk_builder *b)
-{
-    atomic_file_abort(&b->out); /* removes the temporary, if still there */
-    for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
-        free(b->pages[i].clusters);
-        free(b->pages[i].data);
-    }
-    free(b->path);
-    free(b->assembled);
-    free(b->compressed);
-    free(b->readback);
-    free(b->lz4_state);
-    free(b->mstream);
-    free(b->mcompressed);
-    free(b->chunks);
-    free(b->objects);
-    free(b->lods);
-    free(b->spans);
-    free(b->instances);
-    free(b->strings);
-    free(b->chunk_table);
-    free(b->mesh_table);
-    free(b);
-}
 
 int pk_builder_write_failed(const pk_builder *b) { return b->io_failed; }
 
@@ -1321,28 +1765,7 @@ void pk_builder_abort(pk_builder *b)
     if (b == NULL) {
         return;
     }
-    release(b); /* the temporary goes; the target was never touched */
-}
-
-/* Writes a table at the next aligned offset. */
-static int write_table(pk_builder *b, const void *data, size_t size, uint64_t *offset, pk_diag *d)
-{
-    uint64_t at = align_up(b->end, SLC_PACK_ALIGN);
-    if (pad_to(b, at, d) != 0 || (size > 0 && write_at(b, at, data, size, d) != 0)) {
-        return -1;
-    }
-    *offset = at;
-    b->end = at + size;
-    return 0;
-}
-
-static uint64_t xxh3_pair(const void *a, size_t an, const void *c, size_t cn)
-{
-    XXH3_state_t st;
-    XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, a, an);
-    XXH3_64bits_update(&st, c, cn);
-    return XXH3_64bits_digest(&st);
+    release(b); /* the workers joined, the temporary gone; the target was never touched */
 }
 
 int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
@@ -1352,63 +1775,52 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
         pk_builder_abort(b);
         return -1;
     }
-    for (uint32_t i = 0; i < PAGE_SLOTS; i++) {
-        if (b->pages[i].open && finish_page(b, &b->pages[i], d) != 0) {
+    if (b->any_bundle && end_bundle(b, d) != 0) {
+        pk_builder_abort(b);
+        return -1;
+    }
+    stop_pool(b);
+    pk_build_stats *s = &b->stats;
+    s->bundles = b->any_bundle ? b->bundle + 1 : 0;
+    s->fingerprint = XXH3_64bits_digest(&b->fingerprint);
+    if (b->writer != NULL) {
+        pk_writer_stats ws;
+        pk_writer *w = b->writer;
+        b->writer = NULL;
+        if (pk_writer_finish(w, &ws, d) != 0) {
+            b->io_failed = 1;
             pk_builder_abort(b);
             return -1;
         }
+        s->chunks_deduplicated = ws.chunks_deduplicated;
+        s->chunks_stored_raw = ws.chunks_stored_raw;
+        memcpy(s->chunks_codec, ws.chunks_codec, sizeof s->chunks_codec);
+        s->bytes_raw = ws.bytes_raw;
+        s->bytes_stored = ws.bytes_stored;
+        s->file_size = ws.file_size;
+    } else {
+        pk_part_info info;
+        memset(&info, 0, sizeof info);
+        info.part = b->opt.part;
+        info.part_count = b->opt.part_count;
+        info.bundle_count = s->bundles;
+        info.page_size = b->opt.page_size;
+        info.quantize = (uint32_t)b->opt.quantize;
+        info.fingerprint = s->fingerprint;
+        pk_part_stats ps;
+        pk_part_writer *p = b->part;
+        b->part = NULL;
+        if (pk_part_finish(p, &info, &ps, d) != 0) {
+            b->io_failed = 1;
+            pk_builder_abort(b);
+            return -1;
+        }
+        s->chunks_stored_raw = ps.chunks_stored_raw;
+        memcpy(s->chunks_codec, ps.chunks_codec, sizeof s->chunks_codec);
+        s->bytes_raw = ps.bytes_raw;
+        s->bytes_stored = ps.bytes_stored;
+        s->file_size = ps.file_size;
     }
-    slc_pack_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
-    h.version_major = SLC_PACK_VERSION_MAJOR;
-    h.version_minor = b->uses_meshopt ? SLC_PACK_VERSION_MINOR : 0u; /* 1.0 readers read the rest */
-    h.header_size = HEADER_BYTES;
-    h.optional_features = b->opt.quantize && b->object_count > 0 ? SLC_PACK_OPTIONAL_QUANTIZED : 0u;
-    h.page_size = b->opt.page_size;
-    h.chunk_count = b->chunk_count;
-    h.object_count = b->object_count;
-    h.lod_count = b->lod_count;
-    h.span_count = b->span_count;
-    h.instance_count = b->instance_count;
-    h.string_size = b->string_size;
-    size_t chunk_bytes = (size_t)b->chunk_count * sizeof *b->chunks;
-    size_t object_bytes = (size_t)b->object_count * sizeof *b->objects;
-    size_t lod_bytes = (size_t)b->lod_count * sizeof *b->lods;
-    size_t span_bytes = (size_t)b->span_count * sizeof *b->spans;
-    size_t instance_bytes = (size_t)b->instance_count * sizeof *b->instances;
-    if (write_table(b, b->chunks, chunk_bytes, &h.chunk_offset, d) != 0 ||
-        write_table(b, b->objects, object_bytes, &h.object_offset, d) != 0 ||
-        write_table(b, b->lods, lod_bytes, &h.lod_offset, d) != 0 ||
-        write_table(b, b->spans, span_bytes, &h.span_offset, d) != 0 ||
-        write_table(b, b->instances, instance_bytes, &h.instance_offset, d) != 0 ||
-        write_table(b, b->strings, b->string_size, &h.string_offset, d) != 0) {
-        pk_builder_abort(b);
-        return -1;
-    }
-    h.file_size = b->end;
-    h.chunk_xxh3 = XXH3_64bits(b->chunks, chunk_bytes);
-    h.object_xxh3 = XXH3_64bits(b->objects, object_bytes);
-    h.lod_xxh3 = xxh3_pair(b->lods, lod_bytes, b->spans, span_bytes);
-    h.instance_xxh3 = xxh3_pair(b->instances, instance_bytes, b->strings, b->string_size);
-    h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
-    if (write_at(b, 0, &h, sizeof h, d) != 0) {
-        pk_builder_abort(b);
-        return -1;
-    }
-    /* fsync, then rename over the target: only now is the old file replaced. */
-    char err[sizeof d->message];
-    if (atomic_file_commit(&b->out, err, sizeof err) != 0) {
-        fail(d, "%s", err);
-        pk_builder_abort(b);
-        return -1;
-    }
-
-    pk_build_stats *s = &b->stats;
-    s->objects = b->object_count;
-    s->instances = b->instance_count;
-    s->chunks = b->chunk_count;
-    s->file_size = h.file_size;
     s->ratio = s->bytes_stored > 0 ? (double)s->bytes_raw / (double)s->bytes_stored : 0.0;
     s->page_fill = s->chunks > 0 ? (double)s->bytes_raw / ((double)s->chunks * b->opt.page_size) : 0.0;
     struct timespec t1;

@@ -19,6 +19,23 @@
  * byte-identical file (no timestamps, no address-dependent order, every
  * padding byte zero).
  *
+ * Parallel (pk_build_options.jobs): the per-mesh work (optimise, simplify,
+ * cluster, encode vertices) and the per-page work (the codecs) run on a pool
+ * of jobs - 1 worker threads and the calling thread; clusters are placed in
+ * pages in mesh order and chunks written in the order their pages were
+ * finished, so the file is byte-identical for every jobs. At most jobs
+ * meshes and 2 x jobs + 32 pages are in flight: pk_builder_add_mesh blocks
+ * while the pipeline is full. The importers (glTF, synthetic) are read
+ * sequentially by the caller, one mesh at a time; reading is a few percent
+ * of the time. Every thread is joined by pk_builder_finish and
+ * pk_builder_abort.
+ *
+ * Partitioned (pk_build_options.part, part_count): every process reads,
+ * checks, hashes and deduplicates every mesh, so bundle and object numbering
+ * are the same everywhere, but builds only the meshes of bundles b with
+ * b % part_count == part - 1, and writes a partial pack (part.h,
+ * docs/pack-format.md "Partial packs") that `sluice merge` joins.
+ *
  * Not thread-safe: one builder is used by one thread at a time. Builders
  * share nothing, so several may run in parallel on different files. */
 #ifndef SLUICE_TOOLS_PACK_BUILDER_H
@@ -27,6 +44,7 @@
 #include <stdint.h>
 
 #include "mesh.h"
+#include "part.h"
 #include "sluice/limits.h"
 
 /* Defaults of the options a zero field stands for. */
@@ -37,6 +55,8 @@
 #define PK_DEFAULT_CLUSTER_TRIANGLES 124u
 #define PK_MAX_CLUSTER_VERTICES 255u  /* local indices are uint8 */
 #define PK_MAX_CLUSTER_TRIANGLES 512u /* meshoptimizer's limit */
+#define PK_DEFAULT_MAX_JOBS 64u /* jobs 0 takes the online cores, at most this many */
+#define PK_MAX_PARTS PK_PART_MAX_PARTS
 
 /* How chunks are stored (pk_build_options.codec). */
 typedef enum pk_codec {
@@ -86,6 +106,18 @@ typedef struct pk_build_options {
      * cluster of the widest vertex (32 bytes) fits a page. 0: 64 and 124. */
     uint32_t max_cluster_vertices;
     uint32_t max_cluster_triangles;
+    /* Threads, the caller's included, 1..256; 1: none is started. The output
+     * does not depend on it. 0: the online cores (pk_default_jobs). */
+    uint32_t jobs;
+    /* Bytes of unique input (pk_mesh_input_bytes) per bundle: a new mesh
+     * starts a new bundle when the current one holds some and the mesh would
+     * take it over this. Every open page is finished at the end of a bundle.
+     * 0: 64 MiB, so a pack of less unique input is one bundle. */
+    uint64_t bundle_size;
+    /* A partial pack: part K (1..part_count) of part_count (1..1024).
+     * 0 and 0: the whole pack. */
+    uint32_t part;
+    uint32_t part_count;
 } pk_build_options;
 
 /* What a finished build did. Counts of the whole pack. */
@@ -93,7 +125,13 @@ typedef struct pk_build_stats {
     uint32_t objects;             /* object records written */
     uint32_t meshes;              /* pk_builder_add_mesh calls that succeeded */
     uint32_t meshes_deduplicated; /* meshes identical to an earlier one: no new object */
-    uint32_t instances;
+    uint32_t instances;       /* instance records written */
+    uint32_t instances_added; /* pk_builder_add_instance calls that succeeded */
+    uint32_t bundles;         /* of the whole input */
+    uint32_t bundles_built;   /* in this file (all of them but for a partial pack) */
+    uint32_t peak_meshes_in_flight; /* most meshes handed to the pipeline and not yet placed */
+    uint32_t peak_pages_in_flight;  /* most finished pages not yet written */
+    uint64_t fingerprint; /* XXH3 of the options, mesh hashes and names, instances, in order */
     uint64_t triangles_lod0; /* triangles of every object's level 0 */
     uint64_t triangles_all;  /* triangles of every level of every object */
     uint64_t clusters;
@@ -144,8 +182,20 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
  * that is not finite, more objects than the format holds, out of memory, a
  * failed write. A failure past the checks of the mesh (memory, a write)
  * leaves the builder accepting only pk_builder_abort. Time is
- * O(n log n) in the mesh's triangles; allocates its working data. */
+ * O(n log n) in the mesh's triangles; allocates its working data.
+ *
+ * With jobs > 1 the mesh is copied and built on the pool; a failure of its
+ * build (out of memory) or of a write is returned, with its message naming
+ * the mesh or the file, by a later call (add_mesh or finish). */
 int pk_builder_add_mesh(pk_builder *b, const pk_mesh *mesh, uint32_t *object_index, pk_diag *d);
+
+/* pk_builder_add_mesh taking ownership of the mesh's arrays (no copy): *mesh
+ * is zeroed (or freed on failure) whatever the result. */
+int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *mesh, uint32_t *object_index, pk_diag *d);
+
+/* The default of pk_build_options.jobs: the online cores (sysconf), 1 to
+ * PK_DEFAULT_MAX_JOBS. */
+uint32_t pk_default_jobs(void);
 
 /* Adds a placement of an object: inst->mesh is an object index returned by
  * pk_builder_add_mesh. Returns 0, or -1 with d->message if that object does

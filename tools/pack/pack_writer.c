@@ -1,0 +1,519 @@
+/* sluice pack: the appender (see pack_writer.h, docs/pack-format.md). */
+#define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64
+
+#include "pack_writer.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lz4.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
+#include <xxhash.h>
+
+#include "atomic_file.h"
+#include "sluice/pack.h"
+
+/* The records are written as they lie in memory (pack_format.h asserts
+ * their layout; the format is little-endian). */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the pack writer writes records as they lie in memory: little-endian hosts only"
+#endif
+
+#define HEADER_BYTES ((uint32_t)sizeof(slc_pack_header))
+
+struct pk_writer {
+    char *path;      /* the target, for messages */
+    atomic_file out; /* the temporary */
+    int io_failed;
+    uint32_t page_size;
+    int quantize;
+    uint64_t end; /* bytes written: the next chunk goes at align8(end) */
+    unsigned char *readback; /* LZ4_compressBound(page_size) bytes */
+    size_t readback_cap;
+
+    slc_pack_chunk *chunks;
+    uint32_t chunk_count, chunk_cap; /* chunk_count: of finished bundles */
+    unsigned char *chunk_set;        /* per chunk of the open bundle: appended */
+    uint32_t chunk_set_cap;
+    uint32_t open_chunks; /* highest local id of the open bundle + 1 */
+    slc_pack_object *objects;
+    uint32_t object_count, object_cap;
+    slc_pack_lod *lods;
+    uint32_t lod_count, lod_cap;
+    slc_pack_span *spans;
+    uint32_t span_count, span_cap;
+    slc_pack_instance *instances;
+    uint32_t instance_count, instance_cap;
+    char *strings;
+    uint32_t string_size, string_cap;
+
+    uint32_t *table; /* open addressing over unique chunks, keyed by xxh3 */
+    uint32_t table_cap, table_used;
+    int uses_meshopt;
+    pk_writer_stats stats;
+};
+
+/* --- helpers shared by the packer's modules ------------------------------ */
+
+#undef pk_fail
+int pk_fail(pk_diag *d, const char *fmt, ...)
+{
+    if (d != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d->message, sizeof d->message, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+#ifdef __clang_analyzer__
+#define pk_fail(...) (pk_fail(__VA_ARGS__), -1)
+#endif
+
+int pk_grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    if (need > UINT32_MAX) {
+        return -1;
+    }
+    uint64_t n = *cap ? *cap : 16;
+    while (n < need) {
+        n *= 2;
+    }
+    if (n > UINT32_MAX) {
+        n = UINT32_MAX;
+    }
+    if (n > SIZE_MAX / elem) {
+        return -1;
+    }
+    void *q = realloc(*p, (size_t)n * elem);
+    if (q == NULL) {
+        return -1;
+    }
+    *p = q;
+    *cap = (uint32_t)n;
+    return 0;
+}
+
+int pk_pwrite_all(int fd, const void *data, size_t size, uint64_t offset)
+{
+    const unsigned char *p = data;
+    while (size > 0) {
+        ssize_t w = pwrite(fd, p, size, (off_t)offset);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            if (w == 0) {
+                errno = 0;
+            }
+            return -1;
+        }
+        p += w;
+        size -= (size_t)w;
+        offset += (uint64_t)w;
+    }
+    return 0;
+}
+
+int pk_pread_all(int fd, void *data, size_t size, uint64_t offset)
+{
+    unsigned char *p = data;
+    while (size > 0) {
+        ssize_t r = pread(fd, p, size, (off_t)offset);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            if (r == 0) {
+                errno = 0;
+            }
+            return -1;
+        }
+        p += r;
+        size -= (size_t)r;
+        offset += (uint64_t)r;
+    }
+    return 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+static int write_at(pk_writer *w, uint64_t offset, const void *data, size_t size, pk_diag *d)
+{
+    if (pk_pwrite_all(w->out.fd, data, size, offset) != 0) {
+        w->io_failed = 1;
+        return pk_fail(d, "%s: write of %zu bytes at offset %llu failed: %s", w->path, size,
+                       (unsigned long long)offset, errno != 0 ? strerror(errno) : "no progress");
+    }
+    return 0;
+}
+
+/* Zero bytes from w->end up to offset (a multiple of SLC_PACK_ALIGN). */
+static int pad_to(pk_writer *w, uint64_t offset, pk_diag *d)
+{
+    static const unsigned char zeros[SLC_PACK_ALIGN];
+    if (offset > w->end && write_at(w, w->end, zeros, (size_t)(offset - w->end), d) != 0) {
+        return -1;
+    }
+    w->end = offset;
+    return 0;
+}
+
+/* --- open ---------------------------------------------------------------- */
+
+static void release(pk_writer *w)
+{
+    atomic_file_abort(&w->out);
+    free(w->path);
+    free(w->readback);
+    free(w->chunks);
+    free(w->chunk_set);
+    free(w->objects);
+    free(w->lods);
+    free(w->spans);
+    free(w->instances);
+    free(w->strings);
+    free(w->table);
+    free(w);
+}
+
+int pk_writer_open(const char *path, uint32_t page_size, int quantize, pk_writer **out, pk_diag *d)
+{
+    *out = NULL;
+    pk_writer *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return pk_fail(d, "%s: out of memory", path);
+    }
+    w->out.fd = -1;
+    w->out.slot = -1;
+    w->page_size = page_size;
+    w->quantize = quantize;
+    w->readback_cap = (size_t)LZ4_compressBound((int)page_size);
+    w->path = strdup(path);
+    w->readback = malloc(w->readback_cap);
+    w->strings = calloc(1, 1); /* offset 0: "" */
+    w->string_cap = 1;
+    w->string_size = 1;
+    if (w->path == NULL || w->readback == NULL || w->strings == NULL) {
+        release(w);
+        return pk_fail(d, "%s: out of memory", path);
+    }
+    char err[sizeof d->message];
+    if (atomic_file_open(&w->out, path, err, sizeof err) != 0) {
+        release(w);
+        return pk_fail(d, "%s", err);
+    }
+    /* The header is written last; zeros hold its place. */
+    static const unsigned char zeros[sizeof(slc_pack_header)];
+    if (write_at(w, 0, zeros, sizeof zeros, d) != 0) {
+        release(w);
+        return -1;
+    }
+    w->end = HEADER_BYTES;
+    *out = w;
+    return 0;
+}
+
+/* --- chunks -------------------------------------------------------------- */
+
+/* An earlier unique chunk with the same stored bytes, or UINT32_MAX. */
+static int find_duplicate(pk_writer *w, const slc_pack_chunk *c, const void *stored, uint32_t *found, pk_diag *d)
+{
+    *found = UINT32_MAX;
+    if (w->table_cap == 0) {
+        return 0;
+    }
+    uint32_t mask = w->table_cap - 1;
+    for (uint32_t i = (uint32_t)c->xxh3 & mask;; i = (i + 1) & mask) {
+        uint32_t e = w->table[i];
+        if (e == UINT32_MAX) {
+            return 0;
+        }
+        const slc_pack_chunk *o = &w->chunks[e];
+        if (o->xxh3 == c->xxh3 && o->stored_size == c->stored_size && o->codec == c->codec &&
+            o->decoded_size == c->decoded_size) {
+            if (pk_pread_all(w->out.fd, w->readback, o->stored_size, o->offset) != 0) {
+                w->io_failed = 1;
+                return pk_fail(d, "%s: read back of %u bytes at offset %llu failed: %s", w->path, o->stored_size,
+                               (unsigned long long)o->offset, errno != 0 ? strerror(errno) : "end of file");
+            }
+            if (memcmp(w->readback, stored, c->stored_size) == 0) {
+                *found = e;
+                return 0;
+            }
+        }
+    }
+}
+
+static int remember_chunk(pk_writer *w, uint32_t chunk)
+{
+    if ((uint64_t)(w->table_used + 1) * 2 > w->table_cap) {
+        uint32_t cap = w->table_cap ? w->table_cap * 2 : 1024;
+        uint32_t *t = malloc((size_t)cap * sizeof *t);
+        if (t == NULL) {
+            return -1;
+        }
+        memset(t, 0xff, (size_t)cap * sizeof *t);
+        for (uint32_t i = 0; i < w->table_cap; i++) {
+            uint32_t e = w->table[i];
+            if (e != UINT32_MAX) {
+                uint32_t j = (uint32_t)w->chunks[e].xxh3 & (cap - 1);
+                while (t[j] != UINT32_MAX) {
+                    j = (j + 1) & (cap - 1);
+                }
+                t[j] = e;
+            }
+        }
+        free(w->table);
+        w->table = t;
+        w->table_cap = cap;
+    }
+    uint32_t mask = w->table_cap - 1;
+    uint32_t j = (uint32_t)w->chunks[chunk].xxh3 & mask;
+    while (w->table[j] != UINT32_MAX) {
+        j = (j + 1) & mask;
+    }
+    w->table[j] = chunk;
+    w->table_used++;
+    return 0;
+}
+
+int pk_writer_chunk(pk_writer *w, uint32_t local, const slc_pack_chunk *rec, const void *stored, pk_diag *d)
+{
+    uint64_t id = (uint64_t)w->chunk_count + local;
+    if (id >= UINT32_MAX || pk_grow((void **)&w->chunks, &w->chunk_cap, id + 1, sizeof *w->chunks) != 0 ||
+        pk_grow((void **)&w->chunk_set, &w->chunk_set_cap, (uint64_t)local + 1, 1) != 0) {
+        return pk_fail(d, "%s: too many chunks or out of memory", w->path);
+    }
+    while (w->open_chunks <= local) {
+        w->chunk_set[w->open_chunks++] = 0;
+    }
+    if (w->chunk_set[local]) {
+        return pk_fail(d, "%s: chunk %u of the bundle given twice", w->path, local);
+    }
+    if (rec->stored_size > w->readback_cap || rec->decoded_size > w->page_size || rec->codec > SLC_PACK_CODEC_MESHOPT_LZ4) {
+        return pk_fail(d, "%s: chunk %u of the bundle: %u stored bytes, %u decoded or codec %u out of range", w->path,
+                       local, rec->stored_size, rec->decoded_size, rec->codec);
+    }
+    slc_pack_chunk *c = &w->chunks[id];
+    *c = *rec;
+    uint32_t dup;
+    if (find_duplicate(w, c, stored, &dup, d) != 0) {
+        return -1;
+    }
+    if (dup != UINT32_MAX) {
+        c->offset = w->chunks[dup].offset;
+        w->stats.chunks_deduplicated++;
+    } else {
+        uint64_t at = align_up(w->end, SLC_PACK_ALIGN);
+        if (pad_to(w, at, d) != 0 || write_at(w, at, stored, c->stored_size, d) != 0) {
+            return -1;
+        }
+        c->offset = at;
+        w->end = at + c->stored_size;
+        w->stats.bytes_stored += c->stored_size;
+        if (remember_chunk(w, (uint32_t)id) != 0) {
+            return pk_fail(d, "%s: out of memory", w->path);
+        }
+    }
+    w->chunk_set[local] = 1;
+    w->stats.chunks_stored_raw += c->codec == SLC_PACK_CODEC_STORED;
+    w->stats.chunks_codec[c->codec]++;
+    w->stats.bytes_raw += c->decoded_size;
+    w->uses_meshopt |= c->codec == SLC_PACK_CODEC_MESHOPT || c->codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+    return 0;
+}
+
+/* --- bundles ------------------------------------------------------------- */
+
+static uint32_t rebase_name(uint32_t name, uint32_t base) { return name == SLC_PACK_NO_NAME ? name : name + base; }
+
+int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
+{
+    if (r->chunk_count != w->open_chunks) {
+        return pk_fail(d, "%s: bundle of %u chunks, %u appended", w->path, r->chunk_count, w->open_chunks);
+    }
+    for (uint32_t i = 0; i < r->chunk_count; i++) {
+        if (!w->chunk_set[i]) {
+            return pk_fail(d, "%s: chunk %u of the bundle was never appended", w->path, i);
+        }
+    }
+    /* Every reference stays inside the bundle. */
+    for (uint32_t i = 0; i < r->object_count; i++) {
+        const slc_pack_object *o = &r->objects[i];
+        if ((uint64_t)o->first_lod + o->lod_count > r->lod_count ||
+            (o->name != SLC_PACK_NO_NAME && o->name >= r->string_size)) {
+            return pk_fail(d, "%s: object %u of the bundle names LODs or a string outside it", w->path, i);
+        }
+    }
+    for (uint32_t i = 0; i < r->lod_count; i++) {
+        if ((uint64_t)r->lods[i].first_span + r->lods[i].span_count > r->span_count) {
+            return pk_fail(d, "%s: LOD %u of the bundle names spans outside it", w->path, i);
+        }
+    }
+    for (uint32_t i = 0; i < r->span_count; i++) {
+        if (r->spans[i].chunk >= r->chunk_count) {
+            return pk_fail(d, "%s: span %u of the bundle names chunk %u of %u", w->path, i, r->spans[i].chunk,
+                           r->chunk_count);
+        }
+    }
+    for (uint32_t i = 0; i < r->instance_count; i++) {
+        const slc_pack_instance *in = &r->instances[i];
+        if (in->object >= (uint64_t)w->object_count + r->object_count ||
+            (in->name != SLC_PACK_NO_NAME && in->name >= r->string_size)) {
+            return pk_fail(d, "%s: instance %u of the bundle names object %u or a string outside the pack", w->path,
+                           i, in->object);
+        }
+    }
+    uint64_t strings = (uint64_t)w->string_size + r->string_size;
+    if (strings >= SLC_PACK_NO_NAME ||
+        pk_grow((void **)&w->objects, &w->object_cap, (uint64_t)w->object_count + r->object_count,
+                sizeof *w->objects) != 0 ||
+        pk_grow((void **)&w->lods, &w->lod_cap, (uint64_t)w->lod_count + r->lod_count, sizeof *w->lods) != 0 ||
+        pk_grow((void **)&w->spans, &w->span_cap, (uint64_t)w->span_count + r->span_count, sizeof *w->spans) != 0 ||
+        pk_grow((void **)&w->instances, &w->instance_cap, (uint64_t)w->instance_count + r->instance_count,
+                sizeof *w->instances) != 0 ||
+        pk_grow((void **)&w->strings, &w->string_cap, strings, 1) != 0) {
+        return pk_fail(d, "%s: more records than a pack holds, or out of memory", w->path);
+    }
+    uint32_t sbase = w->string_size;
+    for (uint32_t i = 0; i < r->object_count; i++) {
+        slc_pack_object o = r->objects[i];
+        o.first_lod += w->lod_count;
+        o.name = rebase_name(o.name, sbase);
+        w->objects[w->object_count + i] = o;
+    }
+    for (uint32_t i = 0; i < r->lod_count; i++) {
+        slc_pack_lod l = r->lods[i];
+        l.first_span += w->span_count;
+        w->lods[w->lod_count + i] = l;
+    }
+    for (uint32_t i = 0; i < r->span_count; i++) {
+        slc_pack_span s = r->spans[i];
+        s.chunk += w->chunk_count;
+        w->spans[w->span_count + i] = s;
+    }
+    for (uint32_t i = 0; i < r->instance_count; i++) {
+        slc_pack_instance in = r->instances[i];
+        in.name = rebase_name(in.name, sbase);
+        w->instances[w->instance_count + i] = in;
+    }
+    if (r->string_size > 0) {
+        memcpy(w->strings + sbase, r->strings, r->string_size);
+    }
+    w->string_size = (uint32_t)strings;
+    w->object_count += r->object_count;
+    w->lod_count += r->lod_count;
+    w->span_count += r->span_count;
+    w->instance_count += r->instance_count;
+    w->chunk_count += r->chunk_count;
+    w->open_chunks = 0;
+    return 0;
+}
+
+uint32_t pk_writer_object_count(const pk_writer *w) { return w->object_count; }
+
+int pk_writer_io_failed(const pk_writer *w) { return w->io_failed; }
+
+void pk_writer_abort(pk_writer *w)
+{
+    if (w != NULL) {
+        release(w);
+    }
+}
+
+/* --- finish -------------------------------------------------------------- */
+
+/* Writes a table at the next aligned offset. */
+static int write_table(pk_writer *w, const void *data, size_t size, uint64_t *offset, pk_diag *d)
+{
+    uint64_t at = align_up(w->end, SLC_PACK_ALIGN);
+    if (pad_to(w, at, d) != 0 || (size > 0 && write_at(w, at, data, size, d) != 0)) {
+        return -1;
+    }
+    *offset = at;
+    w->end = at + size;
+    return 0;
+}
+
+static uint64_t xxh3_pair(const void *a, size_t an, const void *c, size_t cn)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    XXH3_64bits_update(&st, a, an);
+    XXH3_64bits_update(&st, c, cn);
+    return XXH3_64bits_digest(&st);
+}
+
+int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
+{
+    if (w->open_chunks != 0) {
+        pk_fail(d, "%s: %u chunks of an unfinished bundle", w->path, w->open_chunks);
+        release(w);
+        return -1;
+    }
+    slc_pack_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
+    h.version_major = SLC_PACK_VERSION_MAJOR;
+    h.version_minor = w->uses_meshopt ? SLC_PACK_VERSION_MINOR : 0u; /* 1.0 readers read the rest */
+    h.header_size = HEADER_BYTES;
+    h.optional_features = w->quantize && w->object_count > 0 ? SLC_PACK_OPTIONAL_QUANTIZED : 0u;
+    h.page_size = w->page_size;
+    h.chunk_count = w->chunk_count;
+    h.object_count = w->object_count;
+    h.lod_count = w->lod_count;
+    h.span_count = w->span_count;
+    h.instance_count = w->instance_count;
+    h.string_size = w->string_size;
+    size_t chunk_bytes = (size_t)w->chunk_count * sizeof *w->chunks;
+    size_t object_bytes = (size_t)w->object_count * sizeof *w->objects;
+    size_t lod_bytes = (size_t)w->lod_count * sizeof *w->lods;
+    size_t span_bytes = (size_t)w->span_count * sizeof *w->spans;
+    size_t instance_bytes = (size_t)w->instance_count * sizeof *w->instances;
+    if (write_table(w, w->chunks, chunk_bytes, &h.chunk_offset, d) != 0 ||
+        write_table(w, w->objects, object_bytes, &h.object_offset, d) != 0 ||
+        write_table(w, w->lods, lod_bytes, &h.lod_offset, d) != 0 ||
+        write_table(w, w->spans, span_bytes, &h.span_offset, d) != 0 ||
+        write_table(w, w->instances, instance_bytes, &h.instance_offset, d) != 0 ||
+        write_table(w, w->strings, w->string_size, &h.string_offset, d) != 0) {
+        release(w);
+        return -1;
+    }
+    h.file_size = w->end;
+    h.chunk_xxh3 = XXH3_64bits(w->chunks, chunk_bytes);
+    h.object_xxh3 = XXH3_64bits(w->objects, object_bytes);
+    h.lod_xxh3 = xxh3_pair(w->lods, lod_bytes, w->spans, span_bytes);
+    h.instance_xxh3 = xxh3_pair(w->instances, instance_bytes, w->strings, w->string_size);
+    h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
+    if (write_at(w, 0, &h, sizeof h, d) != 0) {
+        release(w);
+        return -1;
+    }
+    /* fsync, then rename over the target: only now is the old file replaced. */
+    char err[sizeof d->message];
+    if (atomic_file_commit(&w->out, err, sizeof err) != 0) {
+        pk_fail(d, "%s", err);
+        release(w);
+        return -1;
+    }
+    w->stats.objects = w->object_count;
+    w->stats.lods = w->lod_count;
+    w->stats.spans = w->span_count;
+    w->stats.instances = w->instance_count;
+    w->stats.chunks = w->chunk_count;
+    w->stats.file_size = h.file_size;
+    if (stats != NULL) {
+        *stats = w->stats;
+    }
+    release(w);
+    return 0;
+}
