@@ -17,6 +17,7 @@
 #include "pack/gltf.h"
 #include "pack/pack_limits.h"
 #include "pack/synth.h"
+#include "pack_ninja.h"
 #include "progress.h"
 
 static const char pack_usage_head[] =
@@ -262,6 +263,7 @@ typedef struct pack_job {
     pk_synth *synth;                  /* opened from --synthetic, --size and --seed */
     int skip_unsupported, allow_outside_paths, quiet;
     pk_build_options opt;
+    pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
 } pack_job;
 
 /* "K/N" of --part into opt->part and opt->part_count (printed if bad). */
@@ -287,6 +289,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
     const char *part = NULL;
+    uint64_t parts = 0;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
@@ -338,6 +341,14 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         {.name = "--part", .kind = CLI_OPT_STRING, .dest = &part, .arg = "K/N",
          .help = "write part K of N (1 <= K <= N <= 1024): a partial\n"
                  "pack of the bundles b with b % N == K - 1, for sluice merge"},
+        {.name = "--emit-ninja", .kind = CLI_OPT_STRING, .dest = &job->graph.ninja, .arg = "FILE",
+         .help = "write a Ninja file that packs in --parts parts and merges\n"
+                 "them, instead of packing (each part --jobs 1 unless given)"},
+        {.name = "--emit-make", .kind = CLI_OPT_STRING, .dest = &job->graph.make, .arg = "FILE",
+         .help = "the same as a Makefile"},
+        {.name = "--parts", .kind = CLI_OPT_U64, .dest = &parts, .min = 1, .max = PK_MAX_PARTS,
+         .bad = "{opt} '{value}' is not a count from {min} to {max}", .arg = "N",
+         .help = "the parts of --emit-ninja and --emit-make"},
         {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &job->quiet, .help = "print errors only"},
     };
     size_t count = 0;
@@ -374,6 +385,20 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     if (synthetic == NULL && (size_given || seed_given)) {
         fprintf(stderr, "sluice pack: --size and --seed go with --synthetic\n");
         return CLI_USAGE;
+    }
+    int emit = job->graph.ninja != NULL || job->graph.make != NULL;
+    if (emit != (parts > 0) || (emit && part != NULL)) {
+        fprintf(stderr, "sluice pack: %s\n", emit && part != NULL ? "--part is the graph's to give, not --emit-*'s"
+                                             : emit              ? "--emit-ninja and --emit-make need --parts N"
+                                                                 : "--parts N goes with --emit-ninja or --emit-make");
+        return CLI_USAGE;
+    }
+    job->graph.parts = (uint32_t)parts;
+    job->graph.out = out;
+    job->graph.skip_unsupported = job->skip_unsupported;
+    job->graph.allow_outside_paths = job->allow_outside_paths;
+    if (emit && pack_graph_collect(&job->graph, table, sizeof table / sizeof table[0], argc, argv) != 0) {
+        return CLI_FAILED;
     }
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -518,9 +543,14 @@ int cmd_pack(int argc, char **argv)
         return CLI_FAILED;
     }
     int rc = pack_parse(argc, argv, &job);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && job.graph.args != NULL) { /* --emit-*: the graph, no packing */
+        rc = pack_graph_emit(&job.graph, job.synth != NULL ? pk_synth_bytes_target(job.synth) : 0, job.opt.page_size,
+                             job.quiet);
+        pk_synth_close(job.synth);
+    } else if (rc == CLI_OK) {
         rc = pack_main(&job);
     }
+    pack_graph_free(&job.graph);
     free(job.inputs);
     return rc == CLI_ARGS_HELP ? CLI_OK : rc;
 }
