@@ -256,6 +256,7 @@ static char *absolute(const char *path, int must_exist)
 typedef struct graph_paths {
     char *sluice, *out;
     char **parts;            /* g->parts */
+    char **inputs;           /* g->input_count, in order (an input may be given twice, as for pack) */
     char **implicit;         /* the inputs and their buffer files, without repeats */
     size_t implicit_count, implicit_cap;
 } graph_paths;
@@ -268,18 +269,21 @@ static void paths_free(graph_paths *p, uint32_t parts)
         free(p->parts[i]);
     }
     free(p->parts);
+    free(p->inputs); /* its strings are among the implicit inputs */
     for (size_t i = 0; i < p->implicit_count; i++) {
         free(p->implicit[i]);
     }
     free(p->implicit);
 }
 
-/* Adds an implicit input (taken over), once. Returns 0, or -1 when out of memory. */
-static int add_implicit(graph_paths *p, char *path)
+/* Adds an implicit input (taken over), once; *kept is the copy kept. Returns
+ * 0, or -1 when out of memory. */
+static int add_implicit(graph_paths *p, char *path, char **kept)
 {
     for (size_t i = 0; i < p->implicit_count; i++) {
         if (strcmp(p->implicit[i], path) == 0) {
             free(path);
+            *kept = p->implicit[i];
             return 0;
         }
     }
@@ -294,6 +298,7 @@ static int add_implicit(graph_paths *p, char *path)
         p->implicit_cap = cap;
     }
     p->implicit[p->implicit_count++] = path;
+    *kept = path;
     return 0;
 }
 
@@ -343,7 +348,7 @@ static void add_command(sbuf *b, graph_kind kind, const pack_graph *g, const gra
         add_word(b, kind, g->args[i]);
     }
     for (size_t i = 0; i < g->input_count; i++) {
-        add_word(b, kind, p->implicit[i]); /* the inputs come first among them */
+        add_word(b, kind, p->inputs[i]);
     }
     add_word(b, kind, "--quiet");
     add_word(b, kind, "-o");
@@ -493,7 +498,12 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         }
         snprintf(p->parts[k], len, "%s.part-%u-of-%u", p->out, k + 1, g->parts);
     }
-    /* The inputs first (the part commands name them), then their buffers. */
+    p->inputs = calloc(g->input_count + 1, sizeof *p->inputs);
+    if (p->inputs == NULL) {
+        fprintf(stderr, "sluice pack: out of memory\n");
+        return CLI_FAILED;
+    }
+    /* The inputs, then their buffers. */
     for (size_t i = 0; i < g->input_count; i++) {
         if (strcmp(g->inputs[i], "-") == 0) {
             fprintf(stderr, "sluice pack: input '-': a build graph reads files, not stdin; nothing written\n");
@@ -506,14 +516,9 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         if (a == NULL) {
             return CLI_IO;
         }
-        size_t before = p->implicit_count;
-        if (add_implicit(p, a) != 0) {
+        if (add_implicit(p, a, &p->inputs[i]) != 0) {
             fprintf(stderr, "sluice pack: out of memory\n");
             return CLI_FAILED;
-        }
-        if (p->implicit_count == before) {
-            fprintf(stderr, "sluice pack: input '%s' is named twice; nothing written\n", g->inputs[i]);
-            return CLI_USAGE;
         }
     }
     for (size_t i = 0; i < g->input_count; i++) {
@@ -524,7 +529,7 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         gltf_scene *sc = NULL;
         pk_diag d;
         memset(&d, 0, sizeof d);
-        if (gltf_open(p->implicit[i], &go, &sc, &d) != 0) {
+        if (gltf_open(p->inputs[i], &go, &sc, &d) != 0) {
             fprintf(stderr, "sluice: %s\n", d.message);
             return CLI_FAILED;
         }
@@ -532,7 +537,7 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         int rc = CLI_OK;
         for (uint32_t k = 0; k < gltf_buffer_count(sc) && rc == CLI_OK; k++) {
             const char *file = gltf_get_buffer_file(sc, k);
-            char *a = NULL;
+            char *a = NULL, *kept = NULL;
             if (file == NULL) {
                 continue;
             }
@@ -540,7 +545,7 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
                 rc = CLI_USAGE;
             } else if ((a = absolute(file, 1)) == NULL) {
                 rc = CLI_IO;
-            } else if (add_implicit(p, a) != 0) {
+            } else if (add_implicit(p, a, &kept) != 0) {
                 fprintf(stderr, "sluice pack: out of memory\n");
                 rc = CLI_FAILED;
             }

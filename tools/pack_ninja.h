@@ -57,8 +57,8 @@ int pack_graph_collect(pack_graph *g, const cli_opt *opts, size_t n, int argc, c
  * the format's limits as pack does (synthetic_bytes: --size of a synthetic
  * scene, else 0; page_size as given, 0 for the default), and writes the
  * Ninja file and/or the Makefile. Prints what it wrote, unless quiet, or the
- * error. Returns CLI_OK, CLI_USAGE (a newline in a path, an input named
- * twice, the output or a graph file being an input), CLI_FAILED (a bad
+ * error. Returns CLI_OK, CLI_USAGE (a newline in a path, stdin as an input,
+ * the output or a graph file being an input), CLI_FAILED (a bad
  * input, a scene past the limits) or CLI_IO (a file that cannot be
  * written). */
 int pack_graph_emit(const pack_graph *g, uint64_t synthetic_bytes, uint32_t page_size, int quiet);
