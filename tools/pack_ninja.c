@@ -1,5 +1,5 @@
 /* sluice pack --emit-ninja / --emit-make: see pack_ninja.h. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* realpath */
 
 #include "pack_ninja.h"
 
@@ -150,9 +150,9 @@ static void add_path_at(sbuf *b, graph_kind k, const char *s, int first)
         sb_str(b, " ");
     }
     for (const char *c = s; *c != '\0'; c++) {
-        if (k == GRAPH_NINJA && (*c == '$' || *c == ' ' || *c == ':')) {
-            sb_add(b, "$", 1);
-        } else if (k == GRAPH_MAKE && *c == '$') {
+        /* '$' doubles in both; Ninja escapes ' ' and ':' with '$', Make with '\'. */
+        int ninja_esc = k == GRAPH_NINJA && (*c == ' ' || *c == ':');
+        if (*c == '$' || ninja_esc) {
             sb_add(b, "$", 1);
         } else if (k == GRAPH_MAKE && (*c == ' ' || *c == ':' || *c == '#')) {
             sb_add(b, "\\", 1);
