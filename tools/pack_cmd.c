@@ -24,6 +24,7 @@ static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
     "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
     "       sluice pack ... --part K/N -o OUT.part   (then: sluice merge PART... -o OUT.pack)\n"
+    "       sluice pack ... --emit-ninja FILE --parts N -o OUT.pack   (then: ninja -f FILE -j J)\n"
     "\n"
     "options:\n";
 
