@@ -65,29 +65,35 @@ static void merge_summary(const char *out, uint32_t parts, uint32_t bundles, uin
     printf("  peak memory  %s resident\n", cli_size_approx(rss, a, sizeof a));
 }
 
+/* A part given on the command line. */
+typedef struct part_slot {
+    pk_part_reader *reader;
+    const char *path;
+} part_slot;
+
 /* Opens and checks every part, then that they are the N parts of one pack:
  * the same N, fingerprint, bundle count, page size and quantization, each
  * K once. by_k[K - 1] receives part K. CLI_OK, or the printed refusal. */
-static int open_parts(const char **paths, size_t count, pk_part_reader **readers, pk_part_reader **by_k,
-                      size_t *by_k_path)
+static int open_parts(const char **paths, size_t count, part_slot *given, part_slot *by_k)
 {
     pk_diag d;
     memset(&d, 0, sizeof d);
     for (size_t i = 0; i < count; i++) {
-        int rc = pk_part_reader_open(paths[i], &readers[i], &d);
+        given[i].path = paths[i];
+        int rc = pk_part_reader_open(paths[i], &given[i].reader, &d);
         if (rc != 0) {
             fprintf(stderr, "sluice merge: %s; nothing written\n", d.message);
             return rc == -2 ? CLI_IO : CLI_FAILED;
         }
     }
-    const pk_part_header *h0 = pk_part_reader_header(readers[0]);
+    const pk_part_header *h0 = pk_part_reader_header(given[0].reader);
     if (count > h0->part_count) {
         fprintf(stderr, "sluice merge: %zu parts given, '%s' is one of %u; nothing written\n", count, paths[0],
                 h0->part_count);
         return CLI_FAILED;
     }
     for (size_t i = 0; i < count; i++) {
-        const pk_part_header *h = pk_part_reader_header(readers[i]);
+        const pk_part_header *h = pk_part_reader_header(given[i].reader);
         if (h->part_count != h0->part_count) {
             fprintf(stderr, "sluice merge: %s: part %u of %u, but '%s' is part %u of %u; nothing written\n", paths[i],
                     h->part, h->part_count, paths[0], h0->part, h0->part_count);
@@ -101,20 +107,25 @@ static int open_parts(const char **paths, size_t count, pk_part_reader **readers
                     paths[i], paths[0], (unsigned long long)h->fingerprint, (unsigned long long)h0->fingerprint);
             return CLI_FAILED;
         }
-        if (by_k[h->part - 1] != NULL) {
+        if (by_k[h->part - 1].reader != NULL) {
             fprintf(stderr, "sluice merge: %s: part %u of %u given twice (also '%s'); nothing written\n", paths[i],
-                    h->part, h->part_count, paths[by_k_path[h->part - 1]]);
+                    h->part, h->part_count, by_k[h->part - 1].path);
             return CLI_FAILED;
         }
-        by_k[h->part - 1] = readers[i];
-        by_k_path[h->part - 1] = i;
+        by_k[h->part - 1] = given[i];
     }
     for (uint32_t k = 0; k < h0->part_count; k++) {
-        if (by_k[k] == NULL) {
+        if (by_k[k].reader == NULL) {
             fprintf(stderr, "sluice merge: part %u of %u is missing (%zu of %u given); nothing written\n", k + 1,
                     h0->part_count, count, h0->part_count);
             return CLI_FAILED;
         }
+    }
+    if (h0->page_size < SLC_PAGE_SIZE_MIN || h0->page_size > SLC_PAGE_SIZE_MAX ||
+        (h0->page_size & (h0->page_size - 1)) != 0) {
+        fprintf(stderr, "sluice merge: %s: page size %u is not a power of two from %u to %u; nothing written\n",
+                paths[0], h0->page_size, SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
+        return CLI_FAILED;
     }
     return CLI_OK;
 }
@@ -148,6 +159,50 @@ static int merge_bundle(pk_writer *w, pk_part_reader *r, uint32_t b, uint32_t n,
     return pk_writer_bundle(w, &rec.r, d);
 }
 
+/* The checked parts (by_k: part K at K - 1) appended into out, bundle by
+ * bundle. CLI_OK, or the printed failure (the target as it was). */
+static int merge_parts(const part_slot *by_k, const char *out, uint32_t parts_given, int quiet,
+                       const struct timespec *t0)
+{
+    const pk_part_header *h = pk_part_reader_header(by_k[0].reader);
+    size_t cap = (size_t)LZ4_compressBound((int)h->page_size);
+    unsigned char *buf = malloc(cap);
+    if (buf == NULL) {
+        fprintf(stderr, "sluice merge: out of memory\n");
+        return CLI_FAILED;
+    }
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    pk_writer *w = NULL;
+    if (pk_writer_open(out, h->page_size, (int)h->quantize, &w, &d) != 0) {
+        free(buf);
+        fprintf(stderr, "sluice merge: %s\n", d.message);
+        return CLI_IO;
+    }
+    uint64_t read_bytes = 0;
+    for (uint32_t b = 0; b < h->bundle_count; b++) {
+        const part_slot *p = &by_k[b % h->part_count];
+        if (merge_bundle(w, p->reader, b, h->part_count, buf, cap, &read_bytes, &d) != 0) {
+            fprintf(stderr, "sluice merge: %s: %s; nothing written\n", p->path, d.message);
+            int rc = pk_writer_io_failed(w) ? CLI_IO : CLI_FAILED;
+            pk_writer_abort(w);
+            free(buf);
+            return rc;
+        }
+    }
+    free(buf);
+    pk_writer_stats st;
+    memset(&st, 0, sizeof st);
+    if (pk_writer_finish(w, &st, &d) != 0) {
+        fprintf(stderr, "sluice merge: %s\n", d.message);
+        return CLI_IO;
+    }
+    if (!quiet) {
+        merge_summary(out, parts_given, h->bundle_count, read_bytes, &st, h->page_size, seconds_since(t0));
+    }
+    return CLI_OK;
+}
+
 static int merge_main(const char **paths, size_t count, const char *out, int quiet)
 {
     int same = atomic_file_find_input(out, paths, count);
@@ -157,65 +212,23 @@ static int merge_main(const char **paths, size_t count, const char *out, int qui
     }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    pk_part_reader **readers = calloc(count, sizeof *readers);
-    pk_part_reader **by_k = calloc(PK_PART_MAX_PARTS, sizeof *by_k);
-    size_t *by_k_path = calloc(PK_PART_MAX_PARTS, sizeof *by_k_path);
-    unsigned char *buf = NULL;
-    pk_writer *w = NULL;
-    int rc = readers == NULL || by_k == NULL || by_k_path == NULL ? CLI_FAILED : CLI_OK;
-    if (rc != CLI_OK) {
+    part_slot *given = calloc(count, sizeof *given);
+    part_slot *by_k = calloc(PK_PART_MAX_PARTS, sizeof *by_k);
+    int rc;
+    if (given == NULL || by_k == NULL) {
         fprintf(stderr, "sluice merge: out of memory\n");
+        rc = CLI_FAILED;
     } else {
-        rc = open_parts(paths, count, readers, by_k, by_k_path);
-    }
-    pk_diag d;
-    memset(&d, 0, sizeof d);
-    const pk_part_header *h = rc == CLI_OK ? pk_part_reader_header(readers[0]) : NULL;
-    size_t cap = h != NULL ? (size_t)LZ4_compressBound((int)h->page_size) : 0;
-    if (rc == CLI_OK && (h->page_size < SLC_PAGE_SIZE_MIN || h->page_size > SLC_PAGE_SIZE_MAX ||
-                         (h->page_size & (h->page_size - 1)) != 0)) {
-        fprintf(stderr, "sluice merge: %s: page size %u is not a power of two from %u to %u; nothing written\n",
-                paths[0], h->page_size, SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
-        rc = CLI_FAILED;
-    }
-    if (rc == CLI_OK && (buf = malloc(cap)) == NULL) {
-        fprintf(stderr, "sluice merge: out of memory\n");
-        rc = CLI_FAILED;
-    }
-    if (rc == CLI_OK && pk_writer_open(out, h->page_size, (int)h->quantize, &w, &d) != 0) {
-        fprintf(stderr, "sluice merge: %s\n", d.message);
-        rc = CLI_IO;
-    }
-    uint64_t read_bytes = 0;
-    for (uint32_t b = 0; rc == CLI_OK && b < h->bundle_count; b++) {
-        pk_part_reader *r = by_k[b % h->part_count];
-        if (merge_bundle(w, r, b, h->part_count, buf, cap, &read_bytes, &d) != 0) {
-            fprintf(stderr, "sluice merge: %s: %s; nothing written\n", paths[by_k_path[b % h->part_count]],
-                    d.message);
-            rc = pk_writer_io_failed(w) ? CLI_IO : CLI_FAILED;
+        rc = open_parts(paths, count, given, by_k);
+        if (rc == CLI_OK) {
+            rc = merge_parts(by_k, out, (uint32_t)count, quiet, &t0);
         }
     }
-    pk_writer_stats st;
-    memset(&st, 0, sizeof st);
-    if (rc == CLI_OK) {
-        pk_writer *wf = w;
-        w = NULL;
-        if (pk_writer_finish(wf, &st, &d) != 0) {
-            fprintf(stderr, "sluice merge: %s\n", d.message);
-            rc = CLI_IO;
-        }
+    for (size_t i = 0; given != NULL && i < count; i++) {
+        pk_part_reader_close(given[i].reader);
     }
-    if (rc == CLI_OK && !quiet) {
-        merge_summary(out, (uint32_t)count, h->bundle_count, read_bytes, &st, h->page_size, seconds_since(&t0));
-    }
-    pk_writer_abort(w);
-    for (size_t i = 0; readers != NULL && i < count; i++) {
-        pk_part_reader_close(readers[i]);
-    }
-    free(readers);
+    free(given);
     free(by_k);
-    free(by_k_path);
-    free(buf);
     return rc;
 }
 

@@ -270,11 +270,16 @@ typedef struct pack_job {
 /* "K/N" of --part into opt->part and opt->part_count (printed if bad). */
 static int pack_parse_part(const char *text, pk_build_options *opt)
 {
-    unsigned long k = 0, n = 0;
-    int used = 0;
-    if (sscanf(text, "%lu/%lu%n", &k, &n, &used) != 2 || text[used] != '\0' || text[0] < '0' || text[0] > '9' ||
-        strchr(text, '-') != NULL || strchr(text, '+') != NULL || strchr(text, ' ') != NULL || k < 1 || k > n ||
-        n > PK_MAX_PARTS) {
+    char k_text[16];
+    const char *slash = strchr(text, '/');
+    size_t k_len = slash != NULL ? (size_t)(slash - text) : 0;
+    uint64_t k = 0, n = 0;
+    if (slash != NULL && k_len < sizeof k_text) {
+        memcpy(k_text, text, k_len);
+        k_text[k_len] = '\0';
+    }
+    if (slash == NULL || k_len >= sizeof k_text || !cli_parse_u64(k_text, PK_MAX_PARTS, &k) ||
+        !cli_parse_u64(slash + 1, PK_MAX_PARTS, &n) || k < 1 || k > n) {
         fprintf(stderr, "sluice pack: --part '%s' is not K/N with 1 <= K <= N <= %u\n", text, PK_MAX_PARTS);
         return CLI_USAGE;
     }

@@ -130,7 +130,9 @@ refuse)
         [ "$rc" -eq "$want" ] || fail "'$*': exit status $rc, expected $want: $msg"
         printf '%s\n' "$msg" | grep -Eq -e "$pattern" || fail "'$*': message '$msg' does not match '$pattern'"
         cmp out.pack out.orig || fail "'$*': the existing output was changed"
-        [ -z "$(ls -A | grep '^\.')" ] || fail "'$*': a temporary was left: $(ls -A | grep '^\.')"
+        for t in .[!.]*; do
+            [ ! -e "$t" ] || fail "'$*': a temporary was left: $t"
+        done
     }
     expect 1 "part 2 of 3 is missing \(2 of 3 given\); nothing written" "$@" merge p1.part p3.part -o out.pack
     expect 1 "p1b.part: part 1 of 3 given twice \(also 'p1.part'\); nothing written" \
@@ -149,6 +151,10 @@ refuse)
     expect 3 "missing.part: cannot open: No such file or directory; nothing written" \
         "$@" merge p1.part p2.part missing.part -o out.pack
     expect 2 "no -o OUT.pack given" "$@" merge p1.part p2.part p3.part
+    expect 1 "4 parts given, 'p1.part' is one of 3; nothing written" "$@" merge p1.part p2.part p3.part two.part -o out.pack
+    expect 2 "--jobs '0' is not a count from 1 to 256" "$@" pack --synthetic city --jobs 0 -o never.pack
+    expect 2 "--jobs '257' is not a count from 1 to 256" "$@" pack --synthetic city --jobs 257 -o never.pack
+    expect 2 "--bundle-size '0' is not a size in bytes above 0" "$@" pack --synthetic city --bundle-size 0 -o never.pack
     [ ! -e x.pack ] || fail "x.pack was written"
     for bad in 0/2 3/2 1/1025 1/0 x 1/2/3 -1/2 2; do
         expect 2 "--part '$bad' is not K/N with 1 <= K <= N <= 1024" \

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 #include <lz4.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
 
 #include "builder.h"
 #include "pack_writer.h"
@@ -254,12 +256,13 @@ static void test_duplicates_across_bundles_same_for_every_jobs(void **state)
 /* Bad mesh k (an index out of range) among good ones in flight: the same
  * message as with one job, naming mesh k; the builder stays usable (a bad
  * mesh is refused before it enters the pipeline) and the pack is the one
- * built without the bad mesh. */
+ * built without the bad mesh; aborted after the error, no file is left. */
 static void test_bad_mesh_in_flight_is_named_as_with_one_job(void **state)
 {
     (void)state;
-    char message[2][512];
-    for (int j = 0; j < 2; j++) {
+    char message[3][512];
+    unlink(temp_path(2));
+    for (int j = 0; j < 3; j++) { /* jobs 1, jobs 4, jobs 4 aborted after the error */
         pk_build_options o;
         memset(&o, 0, sizeof o);
         o.jobs = j == 0 ? 1 : 4;
@@ -283,9 +286,17 @@ static void test_bad_mesh_in_flight_is_named_as_with_one_job(void **state)
                 assert_int_equal(rc, 0);
             }
         }
-        assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
+        if (j < 2) {
+            assert_int_equal(pk_builder_finish(b, NULL, &d), 0);
+        } else {
+            pk_builder_abort(b);
+        }
     }
     assert_string_equal(message[0], message[1]);
+    assert_string_equal(message[0], message[2]);
+    struct stat st;
+    assert_int_equal(stat(temp_path(2), &st), -1); /* aborted: no file */
+    assert_int_equal(temporaries_left(), 0);
     assert_string_equal(message[1], "mesh 'broken' (4): index 628 at position 7 is out of range (625 vertices)");
     assert_same_file(temp_path(0), temp_path(1));
     unlink(temp_path(0));
@@ -465,6 +476,143 @@ static void test_parts_merge_to_the_pack(void **state)
     unlink(temp_path(2));
 }
 
+/* The appender refuses a bundle that does not hold together, naming the
+ * file and the record; abort leaves no temporary. */
+static void test_writer_refuses_inconsistent_bundles(void **state)
+{
+    (void)state;
+    const char *path = temp_path(4);
+    pk_writer *w = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(pk_writer_open(path, 4096, 0, &w, &d), 0);
+    unsigned char bytes[64];
+    memset(bytes, 7, sizeof bytes);
+    slc_pack_chunk c;
+    memset(&c, 0, sizeof c);
+    c.stored_size = sizeof bytes;
+    c.decoded_size = sizeof bytes;
+    assert_int_equal(pk_writer_chunk(w, 1, &c, bytes, &d), 0);
+    assert_int_equal(pk_writer_chunk(w, 1, &c, bytes, &d), -1);
+    char want[256];
+    snprintf(want, sizeof want, "%s: chunk 1 of the bundle given twice", path);
+    assert_string_equal(d.message, want);
+    c.decoded_size = 8192;
+    assert_int_equal(pk_writer_chunk(w, 0, &c, bytes, &d), -1);
+    snprintf(want, sizeof want, "%s: chunk 0 of the bundle: 64 stored bytes, 8192 decoded or codec 0 out of range",
+             path);
+    assert_string_equal(d.message, want);
+    pk_bundle_records r;
+    memset(&r, 0, sizeof r);
+    r.chunk_count = 2;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: chunk 0 of the bundle was never appended", path);
+    assert_string_equal(d.message, want);
+    r.chunk_count = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: bundle of 1 chunks, 2 appended", path);
+    assert_string_equal(d.message, want);
+    c.decoded_size = sizeof bytes;
+    assert_int_equal(pk_writer_chunk(w, 0, &c, bytes, &d), 0); /* a duplicate of chunk 1: stored once */
+    slc_pack_span span = {5, 0, 1};
+    r.chunk_count = 2;
+    r.spans = &span;
+    r.span_count = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: span 0 of the bundle names chunk 5 of 2", path);
+    assert_string_equal(d.message, want);
+    slc_pack_instance in;
+    memset(&in, 0, sizeof in);
+    in.object = 3;
+    in.name = SLC_PACK_NO_NAME;
+    r.span_count = 0;
+    r.instances = &in;
+    r.instance_count = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: instance 0 of the bundle names object 3 or a string outside the pack", path);
+    assert_string_equal(d.message, want);
+    assert_int_equal(pk_writer_finish(w, NULL, &d), -1); /* the bundle never ended */
+    snprintf(want, sizeof want, "%s: 2 chunks of an unfinished bundle", path);
+    assert_string_equal(d.message, want);
+    assert_int_equal(temporaries_left(), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), -1);
+}
+
+/* Rewrites the part at path with its directory entry 0 changed by edit,
+ * the directory and header checksums made right again, so only the check
+ * under test fails. */
+static void edit_part_entry(const char *path, void (*edit)(pk_part_entry *))
+{
+    size_t n;
+    unsigned char *f = read_all(path, &n);
+    pk_part_header h;
+    memcpy(&h, f, sizeof h);
+    assert_true(h.bundles_here >= 1);
+    pk_part_entry e;
+    memcpy(&e, f + h.directory_offset, sizeof e);
+    edit(&e);
+    memcpy(f + h.directory_offset, &e, sizeof e);
+    h.directory_xxh3 = XXH3_64bits(f + h.directory_offset, (size_t)h.bundles_here * sizeof e);
+    h.header_xxh3 = XXH3_64bits(&h, offsetof(pk_part_header, header_xxh3));
+    memcpy(f, &h, sizeof h);
+    FILE *o = fopen(path, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, n, o), n);
+    assert_int_equal(fclose(o), 0);
+    free(f);
+}
+
+static void wrong_bundle(pk_part_entry *e) { e->bundle += 5; }
+static void wrong_records_size(pk_part_entry *e) { e->records_size -= 8; }
+static void payload_outside(pk_part_entry *e) { e->payload_size = UINT64_MAX / 2; }
+
+/* A part whose checksums hold but whose directory does not: each check
+ * named. */
+static void test_part_reader_checks_the_directory(void **state)
+{
+    (void)state;
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.bundle_size = 1;
+    o.jobs = 1;
+    o.part = 1;
+    o.part_count = 2;
+    const char *path = temp_path(5);
+    static const struct {
+        void (*edit)(pk_part_entry *);
+        const char *message;
+    } cases[] = {
+        {wrong_bundle, "directory entry 0 is bundle 5, expected 0"},
+        {wrong_records_size, "bundle 0: %llu record bytes, its counts make %llu"},
+        {payload_outside, "bundle 0: payloads or records outside the file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pk_build_stats st;
+        build_grids(path, &o, &st);
+        pk_part_reader *r = NULL;
+        pk_diag d;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(pk_part_reader_open(path, &r, &d), 0);
+        const pk_part_entry *e;
+        pk_part_records rec;
+        assert_int_equal(pk_part_load_bundle(r, 0, &e, &rec, &d), 0);
+        unsigned long long size = (unsigned long long)e->records_size;
+        pk_part_reader_close(r);
+        edit_part_entry(path, cases[i].edit);
+        assert_int_equal(pk_part_reader_open(path, &r, &d), -1);
+        char msg[256], want[400];
+        snprintf(msg, sizeof msg, cases[i].message, size - 8, size);
+        snprintf(want, sizeof want, "%s: %s", path, msg);
+        assert_string_equal(d.message, want);
+    }
+    pk_part_reader *r = NULL;
+    pk_diag d;
+    assert_int_equal(pk_part_reader_open("/nonexistent/x.part", &r, &d), -2);
+    assert_string_equal(d.message, "/nonexistent/x.part: cannot open: No such file or directory");
+    unlink(path);
+}
+
 static void test_rejects_bad_jobs_and_parts(void **state)
 {
     (void)state;
@@ -499,6 +647,8 @@ int main(void)
         cmocka_unit_test(test_failed_write_in_flight_reports_and_aborts_clean),
         cmocka_unit_test(test_abort_with_meshes_in_flight_leaves_nothing),
         cmocka_unit_test(test_parts_merge_to_the_pack),
+        cmocka_unit_test(test_writer_refuses_inconsistent_bundles),
+        cmocka_unit_test(test_part_reader_checks_the_directory),
         cmocka_unit_test(test_rejects_bad_jobs_and_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,7 @@
 
 #include "builder.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -1195,6 +1196,7 @@ static int alloc_page_job(pk_builder *b, page_job *p)
  * appended (in finish order). */
 static int finish_page(pk_builder *b, page *pg, pk_diag *d)
 {
+    assert(b->page_slots > 0); /* pk_builder_open: 1, or 2 x jobs + PAGE_SLOTS */
     if (b->page_count == b->page_slots && append_pages(b, 1, d) != 0) {
         return -1;
     }

@@ -395,15 +395,13 @@ int pk_part_reader_open(const char *path, pk_part_reader **out, pk_diag *d)
     for (uint32_t i = 0; rc == 0 && i < h->bundles_here; i++) {
         const pk_part_entry *e = &r->dir[i];
         uint64_t x = 0;
-        if (check_entry(r, i, d) != 0) {
-            rc = -1;
-        } else if (hash_range(r, e->payload_offset, e->payload_size, &x, d) != 0) {
+        uint64_t y = 0;
+        if (check_entry(r, i, d) != 0 || hash_range(r, e->payload_offset, e->payload_size, &x, d) != 0 ||
+            hash_range(r, e->records_offset, e->records_size, &y, d) != 0) {
             rc = -1;
         } else if (x != e->payload_xxh3) {
             rc = pk_fail(d, "%s: bundle %u: payload checksum mismatch", path, e->bundle);
-        } else if (hash_range(r, e->records_offset, e->records_size, &x, d) != 0) {
-            rc = -1;
-        } else if (x != e->records_xxh3) {
+        } else if (y != e->records_xxh3) {
             rc = pk_fail(d, "%s: bundle %u: records checksum mismatch", path, e->bundle);
         }
     }
