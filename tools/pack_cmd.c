@@ -8,19 +8,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
 #include "cli.h"
 #include "pack/builder.h"
 #include "pack/gltf.h"
+#include "pack/pack_limits.h"
 #include "pack/synth.h"
+#include "pack_ninja.h"
+#include "progress.h"
 
 static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
     "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
     "       sluice pack ... --part K/N -o OUT.part   (then: sluice merge PART... -o OUT.pack)\n"
+    "       sluice pack ... --emit-ninja FILE --parts N -o OUT.pack   (then: ninja -f FILE -j J)\n"
     "\n"
     "options:\n";
 
@@ -49,52 +53,6 @@ static const char *human(double bytes, char *buf, size_t cap)
     }
     snprintf(buf, cap, i == 0 ? "%.0f %s" : "%.1f %s", bytes, u[i]);
     return buf;
-}
-
-/* A progress bar on stderr, redrawn when its text changes, at most ten
- * times a second. */
-typedef struct progress {
-    int on;
-    double last;
-    int last_permille;
-} progress;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void progress_show(progress *p, double fraction, const char *what)
-{
-    if (!p->on) {
-        return;
-    }
-    fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;
-    int permille = (int)(fraction * 1000.0);
-    double t = now();
-    if (permille == p->last_permille || (t - p->last < 0.1 && permille < 1000)) {
-        return;
-    }
-    p->last = t;
-    p->last_permille = permille;
-    char bar[41];
-    int fill = (int)(fraction * 40.0);
-    for (int i = 0; i < 40; i++) {
-        bar[i] = i < fill ? '#' : '.';
-    }
-    bar[40] = '\0';
-    fprintf(stderr, "\r[%s] %5.1f%% %s\033[K", bar, fraction * 100.0, what);
-    fflush(stderr);
-}
-
-static void progress_end(progress *p)
-{
-    if (p->on) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
-    }
 }
 
 static void warn_stderr(void *user, const char *message)
@@ -177,6 +135,19 @@ static int check_output_not_buffer(const char *out, const char *in, const gltf_s
     return CLI_OK;
 }
 
+/* Bytes of a glTF input's files (itself and the buffer files it reads), for
+ * the progress bar; a file that cannot be stat'ed counts 0. */
+static uint64_t scene_file_bytes(const char *in, const gltf_scene *scene)
+{
+    struct stat st;
+    uint64_t n = stat(in, &st) == 0 ? (uint64_t)st.st_size : 0;
+    for (uint32_t i = 0; i < gltf_buffer_count(scene); i++) {
+        const char *file = gltf_get_buffer_file(scene, i);
+        n += file != NULL && stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
+    }
+    return n;
+}
+
 /* Feeds every mesh and instance of a glTF scene to the builder, counting
  * in *added the meshes that became objects; closes the scene. */
 static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg, uint32_t *added)
@@ -192,9 +163,11 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
     }
     int rc = CLI_OK;
     char what[64];
+    /* The input's share of the bar: its files' bytes, spread over its meshes. */
+    uint64_t base = pg->done, bytes = scene_file_bytes(in, scene);
     for (uint32_t i = 0; i < meshes && rc == CLI_OK; i++) {
         snprintf(what, sizeof what, "mesh %u of %u", i + 1, meshes);
-        progress_show(pg, (double)i / (double)meshes, what);
+        progress_update(pg, base + (uint64_t)((double)bytes * i / meshes), what);
         pk_mesh m;
         memset(&m, 0, sizeof m);
         objects[i] = UINT32_MAX;
@@ -233,6 +206,7 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
     }
     free(objects);
     gltf_close(scene);
+    pg->done = base + bytes;
     return rc;
 }
 
@@ -276,7 +250,7 @@ static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress
         char x[32], y[32];
         snprintf(what, sizeof what, "%s of %s", human((double)pk_synth_bytes_done(s), x, sizeof x),
                  human((double)pk_synth_bytes_target(s), y, sizeof y));
-        progress_show(pg, (double)pk_synth_bytes_done(s) / (double)pk_synth_bytes_target(s), what);
+        progress_update(pg, pk_synth_bytes_done(s), what);
     }
     pk_synth_close(s);
     return rc;
@@ -290,6 +264,7 @@ typedef struct pack_job {
     pk_synth *synth;                  /* opened from --synthetic, --size and --seed */
     int skip_unsupported, allow_outside_paths, quiet;
     pk_build_options opt;
+    pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
 } pack_job;
 
 /* "K/N" of --part into opt->part and opt->part_count (printed if bad). */
@@ -320,6 +295,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
     const char *part = NULL;
+    uint64_t parts = 0;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
@@ -371,6 +347,14 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         {.name = "--part", .kind = CLI_OPT_STRING, .dest = &part, .arg = "K/N",
          .help = "write part K of N (1 <= K <= N <= 1024): a partial\n"
                  "pack of the bundles b with b % N == K - 1, for sluice merge"},
+        {.name = "--emit-ninja", .kind = CLI_OPT_STRING, .dest = &job->graph.ninja, .arg = "FILE",
+         .help = "write a Ninja file that packs in --parts parts and merges\n"
+                 "them, instead of packing (each part --jobs 1 unless given)"},
+        {.name = "--emit-make", .kind = CLI_OPT_STRING, .dest = &job->graph.make, .arg = "FILE",
+         .help = "the same as a Makefile"},
+        {.name = "--parts", .kind = CLI_OPT_U64, .dest = &parts, .min = 1, .max = PK_MAX_PARTS,
+         .bad = "{opt} '{value}' is not a count from {min} to {max}", .arg = "N",
+         .help = "the parts of --emit-ninja and --emit-make"},
         {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &job->quiet, .help = "print errors only"},
     };
     size_t count = 0;
@@ -407,6 +391,20 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     if (synthetic == NULL && (size_given || seed_given)) {
         fprintf(stderr, "sluice pack: --size and --seed go with --synthetic\n");
         return CLI_USAGE;
+    }
+    int emit = job->graph.ninja != NULL || job->graph.make != NULL;
+    if (emit != (parts > 0) || (emit && part != NULL)) {
+        fprintf(stderr, "sluice pack: %s\n", emit && part != NULL ? "--part is the graph's to give, not --emit-*'s"
+                                             : emit              ? "--emit-ninja and --emit-make need --parts N"
+                                                                 : "--parts N goes with --emit-ninja or --emit-make");
+        return CLI_USAGE;
+    }
+    job->graph.parts = (uint32_t)parts;
+    job->graph.out = out;
+    job->graph.skip_unsupported = job->skip_unsupported;
+    job->graph.allow_outside_paths = job->allow_outside_paths;
+    if (emit && pack_graph_collect(&job->graph, table, sizeof table / sizeof table[0], argc, argv) != 0) {
+        return CLI_FAILED;
     }
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -449,13 +447,18 @@ static int pack_main(pack_job *job)
         return CLI_USAGE;
     }
     gltf_scene *scene = NULL;
-    uint64_t importable = 0;
+    uint64_t importable = 0, gltf_bytes = 0;
+    pk_limits_plan plan = {.what = synthetic != NULL ? "synthetic scene" : *input_count > 1 ? "the inputs" : in,
+                           .input_bytes = synthetic != NULL ? pk_synth_bytes_target(synth) : 0,
+                           .page_size = opt.page_size};
     for (int k = 0; k < *input_count; k++) {
         gltf_scene *sc = NULL;
         int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
         if (rc == CLI_OK) {
             rc = check_output_not_buffer(out, inputs[k], sc);
             importable += gltf_count_importable(sc);
+            gltf_bytes += scene_file_bytes(inputs[k], sc);
+            pk_limits_plan_add_gltf(&plan, sc);
         }
         if (k == 0 && rc == CLI_OK) {
             scene = sc;
@@ -481,6 +484,13 @@ static int pack_main(pack_job *job)
         gltf_close(scene);
         return CLI_FAILED;
     }
+    /* A scene past the format's limits is refused before it is packed. */
+    if (pk_limits_check_plan(&plan, &d) != 0) {
+        fprintf(stderr, "sluice pack: %s\n", d.message);
+        pk_synth_close(synth);
+        gltf_close(scene);
+        return CLI_FAILED;
+    }
     pk_builder *b = NULL;
     if (pk_builder_open(out, &opt, &b, &d) != 0) {
         pk_synth_close(synth);
@@ -491,9 +501,7 @@ static int pack_main(pack_job *job)
         return CLI_IO;
     }
     progress pg;
-    memset(&pg, 0, sizeof pg);
-    pg.on = !quiet && isatty(STDERR_FILENO);
-    pg.last_permille = -1;
+    progress_start(&pg, synthetic != NULL ? pk_synth_bytes_target(synth) : gltf_bytes, "pack", quiet);
     uint32_t added = 0;
     int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
                                : pack_gltf(in, scene, b, &quiet, &pg, &added);
@@ -515,7 +523,7 @@ static int pack_main(pack_job *job)
         pk_builder_abort(b);
         return rc;
     }
-    progress_show(&pg, 1.0, "writing tables");
+    progress_update(&pg, pg.total, "writing tables");
     pk_build_stats st;
     rc = pk_builder_finish(b, &st, &d);
     progress_end(&pg);
@@ -541,9 +549,14 @@ int cmd_pack(int argc, char **argv)
         return CLI_FAILED;
     }
     int rc = pack_parse(argc, argv, &job);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && job.graph.args != NULL) { /* --emit-*: the graph, no packing */
+        rc = pack_graph_emit(&job.graph, job.synth != NULL ? pk_synth_bytes_target(job.synth) : 0, job.opt.page_size,
+                             job.quiet);
+        pk_synth_close(job.synth);
+    } else if (rc == CLI_OK) {
         rc = pack_main(&job);
     }
+    pack_graph_free(&job.graph);
     free(job.inputs);
     return rc == CLI_ARGS_HELP ? CLI_OK : rc;
 }
