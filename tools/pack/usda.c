@@ -162,7 +162,7 @@ static int lex_number(lexer *lx)
         p++;
     if (p + 3 <= lx->n && (memcmp(s + p, "inf", 3) == 0 || memcmp(s + p, "nan", 3) == 0)) {
         p += 3;
-        if (p < lx->n && is_ident_char((unsigned char)s[p]))
+        if (p < lx->n && (is_ident_start((unsigned char)s[p]) || is_digit((unsigned char)s[p])))
             return -1;
         lx->pos = p;
         return 0;
@@ -193,7 +193,7 @@ static int lex_number(lexer *lx)
         if (!ed)
             return -1;
     }
-    if (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.'))
+    if (p < lx->n && (is_ident_start((unsigned char)s[p]) || s[p] == '.'))
         return -1;
     lx->pos = p;
     return 0;
@@ -290,6 +290,7 @@ static int next(parser *P, lexer *lx, tok *t)
             while (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '+'))
                 p++;
             t->end = p;
+            t->kind = T_NUMBER;
             char buf[48];
             return P ? fail_tok(P, t, "bad number '%s'", tok_text(lx, t, buf, sizeof buf)) : -1;
         }
