@@ -242,10 +242,11 @@ const usd_prim *usd_layer_get_root(const usd_layer *layer);
 /* Finds a prim by absolute path "/A/B", with optional variant selections
  * "/A{v=x}B" (the prim B inside variant x of set v of A) and "/A{v=x}" (the
  * variant node itself). "/" is the pseudo-root. NULL when absent or
- * malformed. O(path length * siblings). */
+ * malformed. O(path length) expected. */
 const usd_prim *usd_layer_find_prim(const usd_layer *layer, const char *path);
 
-/* Child / property / variant set by name, NULL when absent. O(count). */
+/* Child / property / variant set by name, NULL when absent. O(name length)
+ * expected: the layer keeps a hash map of every name lookup. */
 const usd_prim *usd_prim_find_child(const usd_prim *prim, const char *name);
 const usd_prop *usd_prim_find_prop(const usd_prim *prim, const char *name);
 const usd_variant_set *usd_prim_find_variant_set(const usd_prim *prim, const char *name);
