@@ -302,7 +302,8 @@ typedef enum usd_scalar {
 } usd_scalar;
 
 /* The element type of a type name ("point3f[]" -> FLOAT, 3; "matrix4d" ->
- * DOUBLE, 16; "quath" -> HALF, 4 (i, j, k, r as written: real last);
+ * DOUBLE, 16; "quath" -> HALF, 4, read as real, i, j, k: the order text
+ * layers write, to which the crate reader turns its stored i, j, k, real;
  * "texCoord2f" -> FLOAT, 2; "token[]" -> TOKEN, 1). Role names (point,
  * normal, vector, color, texCoord, frame) map to their base type.
  * *is_array (may be NULL) is set for a trailing "[]". Returns the scalar
