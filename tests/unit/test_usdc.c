@@ -816,6 +816,54 @@ static void test_bad_indices_in_specs_and_fields(void **state)
     usdcw_free(w);
 }
 
+/* Specs sharing one huge field set would cost specs x set reads: refused
+ * once the reads pass their bound, instead of taking quadratic time. */
+static void test_shared_field_sets_are_bounded(void **state)
+{
+    (void)state;
+    enum { PRIMS = 2000, SET = 10000 };
+    usdc_writer *w = usdcw_create(0, 8, 0);
+    usdcw_spec(w, USDCW_ROOT, USDCW_SPEC_PSEUDO_ROOT);
+    usdcw_field(w, "specifier", usdcw_rep(USDCW_SPECIFIER, 0, 1, 0, 0));
+    for (int i = 0; i < PRIMS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        usdcw_child(w, USDCW_ROOT, name, 0);
+    }
+    uint32_t *v = malloc((SET + 1) * 4 > 3 * (PRIMS + 1) * 4 ? (SET + 1) * 4 : 3 * (PRIMS + 1) * 4);
+    uint8_t *sec = malloc(64 + (SET + 1) * 6);
+    for (int i = 0; i < SET; i++) {
+        v[i] = 0;
+    }
+    v[SET] = UINT32_MAX;
+    memset(sec, 0, 8);
+    sec[0] = (uint8_t)((SET + 1) & 0xff);
+    sec[1] = (uint8_t)((SET + 1) >> 8);
+    size_t k = 8 + usdcw_compress_ints(v, SET + 1, sec + 8, (SET + 1) * 6);
+    usdcw_override_section(w, "FIELDSETS", sec, k);
+    /* specs: every path, all on field set 0 */
+    uint8_t *specs = malloc(64 + 3 * (PRIMS + 1) * 6);
+    memset(specs, 0, 8);
+    specs[0] = (uint8_t)((PRIMS + 1) & 0xff);
+    specs[1] = (uint8_t)((PRIMS + 1) >> 8);
+    k = 8;
+    for (int part = 0; part < 3; part++) {
+        for (uint32_t i = 0; i <= PRIMS; i++) {
+            v[i] = part == 0 ? i : part == 1 ? 0 : (i == 0 ? 7u : 6u);
+        }
+        k += usdcw_compress_ints(v, PRIMS + 1, specs + k, (PRIMS + 1) * 6);
+    }
+    usdcw_override_section(w, "SPECS", specs, k);
+    const uint8_t *data;
+    size_t size;
+    usdcw_finish(w, &data, &size);
+    expect_fail(data, size, "field sets shared beyond");
+    free(v);
+    free(sec);
+    free(specs);
+    usdcw_free(w);
+}
+
 static void test_lying_values_fail_on_read(void **state)
 {
     (void)state;
@@ -1252,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_lying_offsets_and_counts),
         cmocka_unit_test(test_path_trees_that_lie),
         cmocka_unit_test(test_bad_indices_in_specs_and_fields),
+        cmocka_unit_test(test_shared_field_sets_are_bounded),
         cmocka_unit_test(test_lying_values_fail_on_read),
         cmocka_unit_test(test_uncompressed_array_past_the_end),
         cmocka_unit_test(test_usdz_root_is_first_layer_entry),

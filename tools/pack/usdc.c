@@ -1242,7 +1242,24 @@ typedef struct builder {
     uint32_t *next_sibling;
     uint32_t cur_spec;       /* for messages */
     const char *cur_field;
+    uint8_t *known_of_token; /* per token: 1 + its index in known_fields, or 0 */
+    uint32_t *tok_child;     /* per token: a child path while ordering, else UINT32_MAX */
+    uint8_t *taken;          /* per path: placed while ordering */
+    uint32_t *scratch;       /* per path: one prim's children while ordering */
+    uint32_t table_spec;     /* the spec whose fields are in table */
+    uint64_t table[32];
+    uint32_t table_has;      /* bit k: known field k present */
+    uint64_t fields_walked;  /* over all specs, bounded */
 } builder;
+
+/* The fields this reader uses; a spec's fields are looked up in one pass
+ * over its field set, so a lookup costs O(1) and a spec O(its fields). */
+static const char *const known_fields[] = {
+    "typeName", "variability", "custom", "interpolation", "elementSize", "default", "timeSamples",
+    "connectionPaths", "targetPaths", "specifier", "active", "instanceable", "hidden", "kind", "references",
+    "payload", "inherits", "specializes", "apiSchemas", "variantSetNames", "variantSelection", "primChildren",
+    "properties", "defaultPrim", "upAxis", "metersPerUnit", "subLayers"};
+#define KNOWN_FIELDS (sizeof known_fields / sizeof known_fields[0])
 
 /* "offset N: what (spec </path> / field F)" */
 #if defined(__GNUC__)
@@ -1268,15 +1285,47 @@ static int oom(const builder *b)
     return spec_fail(b, 0, "out of memory");
 }
 
-/* The value of field `name` of spec s, if the spec has it. */
-static int spec_field(const builder *b, uint32_t s, const char *name, uint64_t *rep)
+/* Reads spec s's known fields into b->table: one pass over its field set.
+ * Field sets may be shared by many specs; the passes of all specs together
+ * are bounded, so a file whose specs share one huge set is refused rather
+ * than read in quadratic time. */
+static int load_fields(builder *b, uint32_t s)
 {
     const usdc_crate *c = b->c;
+    b->table_spec = s;
+    b->table_has = 0;
+    uint64_t limit = 64 * (c->nfieldsets + c->nspecs) + (1u << 24);
     for (uint64_t k = c->spec_fset[s]; k < c->nfieldsets && c->fieldsets[k] != UINT32_MAX; k++) {
+        if (++b->fields_walked > limit) {
+            b->cur_spec = s;
+            b->cur_field = NULL;
+            return spec_fail(b, 0, "field sets shared beyond %llu field reads (section FIELDSETS)",
+                             (unsigned long long)limit);
+        }
         uint32_t f = c->fieldsets[k];
-        if (strcmp(usdc_token(c, c->field_tok[f]), name) == 0) {
-            *rep = c->field_rep[f];
-            return 1;
+        unsigned id = b->known_of_token[c->field_tok[f]];
+        if (id != 0 && !(b->table_has & (1u << (id - 1)))) {
+            b->table[id - 1] = c->field_rep[f];
+            b->table_has |= 1u << (id - 1);
+        }
+    }
+    return 0;
+}
+
+/* The value of known field `name` of spec s, if the spec has it (its
+ * fields are loaded by load_fields first). */
+static int spec_field(const builder *b, uint32_t s, const char *name, uint64_t *rep)
+{
+    if (s != b->table_spec) {
+        return 0;
+    }
+    for (unsigned k = 0; k < KNOWN_FIELDS; k++) {
+        if (strcmp(known_fields[k], name) == 0) {
+            if (b->table_has & (1u << k)) {
+                *rep = b->table[k];
+                return 1;
+            }
+            return 0;
         }
     }
     return 0;
@@ -1649,6 +1698,9 @@ static int build_prop(builder *b, usd_prim *prim, uint32_t path)
     if (kind != USDC_SPEC_ATTRIBUTE && kind != USDC_SPEC_RELATIONSHIP) {
         return 0;
     }
+    if (load_fields(b, s) != 0) {
+        return -1;
+    }
     b->cur_spec = s;
     b->cur_field = "typeName";
     const char *name = usdc_token(c, c->path_elem[path]);
@@ -1765,6 +1817,9 @@ static int build_child(builder *b, usd_prim *prim, uint32_t child, unsigned dept
     if (kind != USDC_SPEC_PRIM) {
         return 0;
     }
+    if (load_fields(b, s) != 0) {
+        return -1;
+    }
     uint64_t rep;
     uint32_t u = 0;
     b->cur_field = "specifier";
@@ -1798,6 +1853,9 @@ static int build_prim_body(builder *b, usd_prim *prim, uint32_t path, unsigned d
     if (s != UINT32_MAX) {
         uint64_t rep;
         uint32_t u;
+        if (load_fields(b, s) != 0) {
+            return -1;
+        }
         b->cur_spec = s;
         static const struct {
             const char *name;
@@ -1874,11 +1932,13 @@ static int build_prim_body(builder *b, usd_prim *prim, uint32_t path, unsigned d
         }
         b->cur_field = NULL;
     }
-    /* Children: prims in "primChildren" order, then properties in
-     * "properties" order, then whatever the path tree holds besides (in
-     * path order), so nothing the file has is dropped. */
+    /* Children: prims in "primChildren" order and properties in
+     * "properties" order, then whatever else the path tree holds (in path
+     * order), so nothing the file has is dropped. The child list is
+     * reordered in place before any child is built, in O(children + names)
+     * through a per-token index. */
     static const char *const order_fields[2] = {"primChildren", "properties"};
-    for (int pass = 0; pass < 2; pass++) {
+    for (uint8_t pass = 0; pass < 2; pass++) {
         uint64_t rep;
         if (s == UINT32_MAX || !spec_field(b, s, order_fields[pass], &rep)) {
             continue;
@@ -1892,31 +1952,54 @@ static int build_prim_body(builder *b, usd_prim *prim, uint32_t path, unsigned d
         if (index_vector(b, REP_PAYLOAD(rep), &n, &items, &end) != 0) {
             return -1;
         }
-        for (uint64_t i = 0; i < n; i++) {
-            uint32_t t = rd_u32(c->data + items + i * 4);
-            for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
-                if (c->path_elem[ch] == t && c->path_prop[ch] == (uint8_t)pass &&
-                    b->spec_of_path[ch] != UINT32_MAX) {
-                    int rc = pass == 0 ? build_child(b, prim, ch, depth) : build_prop(b, prim, ch);
-                    if (rc != 0) {
-                        return -1;
-                    }
-                    b->spec_of_path[ch] = UINT32_MAX; /* built */
-                    break;
+        /* The old order, into the scratch list (free again before any
+         * child is built, so one list serves every level). */
+        uint32_t m = 0;
+        for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
+            b->scratch[m++] = ch;
+            if (c->path_prop[ch] == pass && b->tok_child[c->path_elem[ch]] == UINT32_MAX) {
+                b->tok_child[c->path_elem[ch]] = ch;
+            }
+        }
+        uint32_t head = UINT32_MAX, tail = UINT32_MAX;
+        for (uint64_t i = 0; i < n + m; i++) {
+            /* the named children in order, then the others as they were */
+            uint32_t ch;
+            if (i < n) {
+                uint32_t t = rd_u32(c->data + items + i * 4);
+                ch = t < c->ntokens ? b->tok_child[t] : UINT32_MAX;
+                if (ch == UINT32_MAX || b->taken[ch]) {
+                    continue;
+                }
+            } else {
+                ch = b->scratch[i - n];
+                if (b->taken[ch]) {
+                    continue;
                 }
             }
+            b->taken[ch] = 1;
+            if (tail == UINT32_MAX) {
+                head = ch;
+            } else {
+                b->next_sibling[tail] = ch;
+            }
+            tail = ch;
+        }
+        if (tail != UINT32_MAX) {
+            b->next_sibling[tail] = UINT32_MAX;
+        }
+        b->first_child[path] = head;
+        for (uint32_t k = 0; k < m; k++) {
+            b->tok_child[c->path_elem[b->scratch[k]]] = UINT32_MAX;
+            b->taken[b->scratch[k]] = 0;
         }
         b->cur_field = NULL;
     }
     for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
-        if (b->spec_of_path[ch] == UINT32_MAX) {
-            continue;
-        }
         int rc = c->path_prop[ch] ? build_prop(b, prim, ch) : build_child(b, prim, ch, depth);
         if (rc != 0) {
             return -1;
         }
-        b->spec_of_path[ch] = UINT32_MAX;
     }
     return 0;
 }
@@ -1927,6 +2010,9 @@ static int build_layer_info(builder *b)
     uint32_t s = b->spec_of_path[c->root_path];
     if (s == UINT32_MAX) {
         return 0;
+    }
+    if (load_fields(b, s) != 0) {
+        return -1;
     }
     b->cur_spec = s;
     uint64_t rep;
@@ -2006,8 +2092,14 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d)
     b.first_child = malloc(np * 4);
     b.next_sibling = malloc(np * 4);
     uint32_t *last_child = malloc(np * 4);
+    b.taken = calloc(np, 1);
+    b.scratch = malloc(np * 4);
+    b.tok_child = malloc((c->ntokens ? (size_t)c->ntokens : 1) * 4);
+    b.known_of_token = calloc(c->ntokens ? (size_t)c->ntokens : 1, 1);
+    b.table_spec = UINT32_MAX;
     if (chars == NULL || toff == NULL || strs == NULL || b.spec_of_path == NULL || b.first_child == NULL ||
-        b.next_sibling == NULL || last_child == NULL) {
+        b.next_sibling == NULL || last_child == NULL || b.taken == NULL || b.scratch == NULL || b.tok_child == NULL ||
+        b.known_of_token == NULL) {
         usdc_fail(c, 0, "out of memory");
         goto done;
     }
@@ -2025,6 +2117,15 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d)
     c->token_off = toff;
     c->strings = strs;
     c->layer = layer;
+    for (uint64_t i = 0; i < c->ntokens; i++) {
+        b.tok_child[i] = UINT32_MAX;
+        for (unsigned k = 0; k < KNOWN_FIELDS; k++) {
+            if (strcmp(usdc_token(c, (uint32_t)i), known_fields[k]) == 0) {
+                b.known_of_token[i] = (uint8_t)(k + 1);
+                break;
+            }
+        }
+    }
     for (uint64_t i = 0; i < c->npaths; i++) {
         b.spec_of_path[i] = UINT32_MAX;
         b.first_child[i] = UINT32_MAX;
@@ -2066,6 +2167,10 @@ done:
     free(b.first_child);
     free(b.next_sibling);
     free(last_child);
+    free(b.taken);
+    free(b.scratch);
+    free(b.tok_child);
+    free(b.known_of_token);
     /* Only the arena's tokens and strings stay. */
     free(c->sections);
     free(c->field_tok);
