@@ -241,6 +241,22 @@ static int input_is_usd(const char *in)
     return usd_detect_format(head, n) != USD_FORMAT_UNKNOWN;
 }
 
+/* Warnings of a USD input: composition's are given while its inputs are
+ * checked; when it is opened again to be packed, only the import's. */
+typedef struct usd_warn_state {
+    int *quiet;
+    int importing;
+    int composed_before;
+} usd_warn_state;
+
+static void usd_warn(void *user, const char *message)
+{
+    const usd_warn_state *w = user;
+    if (w->importing || !w->composed_before) {
+        warn_stderr(w->quiet, message);
+    }
+}
+
 static int usd_sink_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
 {
     return pk_builder_add_mesh(user, m, object, d);
@@ -258,7 +274,8 @@ static int usd_sink_instance(void *user, const pk_instance *inst, pk_diag *d)
 static int pack_usd(const char *in, const char *out, int skip_unsupported, int allow_outside_paths, int *quiet,
                     pk_builder *b, uint64_t *importable, uint32_t *added)
 {
-    usd_stage_options uo = {skip_unsupported, allow_outside_paths, warn_stderr, quiet};
+    usd_warn_state ws = {quiet, 0, b != NULL};
+    usd_stage_options uo = {skip_unsupported, allow_outside_paths, usd_warn, &ws};
     usd_stage *stage = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -266,6 +283,7 @@ static int pack_usd(const char *in, const char *out, int skip_unsupported, int a
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_FAILED;
     }
+    ws.importing = 1;
     int rc = CLI_OK;
     if (b == NULL) {
         for (uint32_t i = 0; i < usd_stage_layer_count(stage) && rc == CLI_OK; i++) {

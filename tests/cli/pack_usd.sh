@@ -7,7 +7,8 @@
 #   layer_as_output  pack root.usda -o asset.usda (a layer it reads) is refused
 #   missing_layer    a reference to a missing layer: refused naming layer and
 #                    prim; with --skip-unsupported a warning and the rest packs
-#   unsupported      a Cube prim: refused naming it; skipped with the option
+#   unsupported      a Cube prim: refused naming it; skipped with the option,
+#                    warned once; a stage of Cubes only: nothing left to pack
 #   outside          a layer above the root's folder: refused unless
 #                    --allow-outside-paths
 #   bad_layer        a malformed .usda: refused, exit 1, no output
@@ -114,6 +115,9 @@ unsupported)
     [ ! -e cube.pack ] || fail "cube.pack was written"
     expect 0 "warning: cube.usda: </C>: Cube prims are not supported; skipped" \
         "$@" pack --skip-unsupported cube.usda -o cube.pack
+    # The warning is given once, though the stage is composed twice (checked, then packed).
+    n=$("$@" pack --skip-unsupported cube.usda -o cube.pack 2>&1 | grep -c "Cube prims are not supported")
+    [ "$n" -eq 1 ] || fail "the Cube warning came $n times"
     printf '#usda 1.0\ndef Cube "C"\n{\n}\n' >only.usda
     expect 1 "nothing left to pack" "$@" pack --skip-unsupported only.usda -o only.pack
     [ ! -e only.pack ] || fail "only.pack was written"

@@ -461,7 +461,7 @@ static void test_point_instancer_index_out_of_range(void **state)
     usd_stage_sink sink = {on_mesh, on_instance, &c};
     assert_int_equal(usd_stage_import(s, &sink, &d), -1);
     char want[512];
-    snprintf(want, sizeof want, "%s: /PI: protoIndices[1]: index 3 out of range (1 prototypes)",
+    snprintf(want, sizeof want, "%s: </PI>: protoIndices[1]: index 3 out of range (1 prototypes)",
              path_of("pibad/root.usda"));
     assert_string_equal(d.message, want);
     usd_stage_close(s);
@@ -523,7 +523,7 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     snprintf(want, sizeof want,
              "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the root layer's folder %s/out/in "
              "(--allow-outside-paths opens it)",
-             path_of("out/in/root.usda"), path_of("out/in/../elsewhere.usda"), real);
+             path_of("out/in/root.usda"), path_of("out/elsewhere.usda"), real);
     usd_stage *s = NULL;
     pk_diag d;
     assert_int_equal(usd_stage_open(path_of("out/in/root.usda"), NULL, &s, &d), -1);
