@@ -1023,8 +1023,8 @@ static void *decode_array_ints(const usd_prop *p, const usdc_crate *c, uint64_t 
     return buf;
 }
 
-static int usdc_read_num_stored(const usd_prop *p, const usd_value_ref *v, int dst, void *out, size_t cap,
-                                size_t *nout, pk_diag *d)
+static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, void *out, size_t cap, size_t *nout,
+                         pk_diag *d)
 {
     const usdc_crate *c = crate_of(v);
     uint64_t rep = v->a;
@@ -1175,42 +1175,6 @@ static int usdc_read_num_stored(const usd_prop *p, const usd_value_ref *v, int d
             return -1;
         }
         store(out, dst, (size_t)i, x);
-    }
-    return 0;
-}
-
-/* A crate stores a GfQuat as it lies in memory, imaginary part first
- * (i, j, k, r); text layers write the real part first (r, i, j, k), and
- * that is the order every reader gives (usd_geom's orient ops and the
- * PointInstancer's orientations take it): each quaternion is turned so. */
-static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, void *out, size_t cap, size_t *nout,
-                         pk_diag *d)
-{
-    size_t n = 0;
-    if (usdc_read_num_stored(p, v, dst, out, cap, &n, d) != 0) {
-        return -1;
-    }
-    if (nout != NULL) {
-        *nout = n;
-    }
-    unsigned t = REP_TYPE(v->a);
-    if (t != T_QUATD && t != T_QUATF && t != T_QUATH) {
-        return 0;
-    }
-    for (size_t q = 0; q + 4 <= n; q += 4) {
-        if (dst == USD_DST_F64) {
-            double *x = (double *)out + q, r = x[3];
-            x[3] = x[2];
-            x[2] = x[1];
-            x[1] = x[0];
-            x[0] = r;
-        } else if (dst == USD_DST_F32) {
-            float *x = (float *)out + q, r = x[3];
-            x[3] = x[2];
-            x[2] = x[1];
-            x[1] = x[0];
-            x[0] = r;
-        }
     }
     return 0;
 }
