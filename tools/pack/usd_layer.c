@@ -19,7 +19,7 @@
 
 /* ---- arena ------------------------------------------------------------ */
 
-#define ARENA_CHUNK (64u * 1024u)
+#define ARENA_CHUNK ((size_t)64 * 1024)
 
 typedef struct arena_chunk {
     struct arena_chunk *next;
@@ -150,14 +150,16 @@ static int intern_grow(usd_layer *L)
 
 const char *usd_layer_intern(usd_layer *L, const char *s, size_t n)
 {
-    if (!s)
+    if (!s) {
+        s = "";
         n = 0;
+    }
     if (n > UINT32_MAX - 1u)
         return NULL;
     if ((L->string_count + 1u) * 2u > L->string_cap && intern_grow(L) != 0)
         return NULL;
     size_t mask = L->string_cap - 1u;
-    size_t j = (size_t)hash_bytes(s ? s : "", n) & mask;
+    size_t j = (size_t)hash_bytes(s, n) & mask;
     while (L->strings[j]) {
         if (L->string_len[j] == n && memcmp(L->strings[j], s, n) == 0)
             return L->strings[j];
@@ -303,7 +305,7 @@ usd_prim *usd_build_prim(usd_layer *L, usd_prim *parent, const char *name, size_
         if (!x->pub.type_name)
             return NULL;
     }
-    const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot);
+    const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot)
         return NULL;
     *slot = &x->pub;
@@ -356,7 +358,7 @@ usd_prim *usd_build_variant(usd_layer *L, usd_prim *prim, const char *set, size_
         return NULL;
     x->pub.is_variant = 1;
     x->set_name = vs->name;
-    const usd_prim **slot = vec_push(L, &vs->variants, &vs->variant_count, sizeof *slot);
+    const usd_prim **slot = vec_push(L, &vs->variants, &vs->variant_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot)
         return NULL;
     *slot = &x->pub;
@@ -421,7 +423,7 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
     p->interpolation = empty;
     size_t tl = type ? type_len : 0;
     p->is_array = tl >= 2 && type[tl - 2] == '[' && type[tl - 1] == ']';
-    const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot);
+    const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot)
         return NULL;
     *slot = p;
@@ -1070,6 +1072,21 @@ int usd_prop_read_bool(const usd_prop *p, int which, int *out, pk_diag *d)
     return 0;
 }
 
+/* d->message from a format, cut to its size (names may be long paths). */
+static void diag_set(pk_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void diag_set(pk_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- format and opening ----------------------------------------------- */
 
 usd_format usd_detect_format(const void *data, size_t size)
@@ -1089,7 +1106,7 @@ static int open_data(const char *name, const void *data, size_t size, const char
 {
     usd_format f = usd_detect_format(data, size);
     if (entry && f != USD_FORMAT_USDZ) {
-        snprintf(d->message, sizeof d->message, "%s: not a usdz package (asked for its entry '%s')", name, entry);
+        diag_set(d, "%s: not a usdz package (asked for its entry '%s')", name, entry);
         return -1;
     }
     if (f == USD_FORMAT_USDZ)
@@ -1101,7 +1118,7 @@ static int open_data(const char *name, const void *data, size_t size, const char
     }
     usd_layer *L = usd_layer_create(name, f, data, size, opt);
     if (!L) {
-        snprintf(d->message, sizeof d->message, "%s: out of memory", name);
+        diag_set(d, "%s: out of memory", name);
         return -1;
     }
     int rc = f == USD_FORMAT_USDA ? usd_usda_parse(L, d) : usd_usdc_parse(L, d);
@@ -1142,7 +1159,7 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         size_t fl = (size_t)(br - path);
         size_t el = plen - fl - 2u;
         if (fl >= sizeof file || el >= sizeof entry_buf) {
-            snprintf(d->message, sizeof d->message, "%.300s: path too long", path);
+            diag_set(d, "%.300s: path too long", path);
             return -1;
         }
         memcpy(file, path, fl);
@@ -1152,24 +1169,24 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         entry = entry_buf;
     } else {
         if (plen >= sizeof file) {
-            snprintf(d->message, sizeof d->message, "%.300s: path too long", path);
+            diag_set(d, "%.300s: path too long", path);
             return -1;
         }
         memcpy(file, path, plen + 1u);
     }
     int fd = open(file, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(d->message, sizeof d->message, "%s: cannot open: %s", file, strerror(errno));
+        diag_set(d, "%s: cannot open: %s", file, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(d->message, sizeof d->message, "%s: not a regular file", file);
+        diag_set(d, "%s: not a regular file", file);
         close(fd);
         return -1;
     }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2) {
-        snprintf(d->message, sizeof d->message, "%s: too large to map", file);
+        diag_set(d, "%s: too large to map", file);
         close(fd);
         return -1;
     }
@@ -1178,7 +1195,7 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
     if (size) {
         void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
-            snprintf(d->message, sizeof d->message, "%s: cannot map: %s", file, strerror(errno));
+            diag_set(d, "%s: cannot map: %s", file, strerror(errno));
             close(fd);
             return -1;
         }
