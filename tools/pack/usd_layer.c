@@ -585,11 +585,9 @@ const usd_prim *usd_layer_find_prim(const usd_layer *L, const char *path)
     const char *s = path + 1;
     while (*s) {
         if (*s == '/') {
-            if (cur->is_variant || cur == &L->root.pub)
-                return NULL; /* "//" or "{v=x}/" */
+            if (cur->is_variant || cur == &L->root.pub || s[1] == '/' || s[1] == '\0')
+                return NULL; /* "//", "{v=x}/" or a trailing '/' */
             s++;
-            if (!*s)
-                return NULL;
             continue;
         }
         if (*s == '{') {
