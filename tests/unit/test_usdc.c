@@ -972,6 +972,43 @@ static void test_uncompressed_array_past_the_end(void **state)
     usdcw_free(w);
 }
 
+/* The compressed bit on a type the format never compresses (a vector, a
+ * bool) or on an old version's float array does not change how its bytes
+ * are bounded: the elements are read as stored, and a count past the end
+ * of the file fails instead of reading past it. */
+static void test_compressed_bit_on_other_types_is_bounded(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t minor;
+        unsigned type;
+        const char *type_name;
+        unsigned esz;
+    } cases[] = {{8, USDCW_VEC3F, "point3f[]", 12}, {8, USDCW_BOOL, "bool[]", 1}, {5, USDCW_FLOAT, "float[]", 4}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        usdc_writer *w = usdcw_create(0, cases[k].minor, 0);
+        uint32_t a = usdcw_child(w, USDCW_ROOT, "A", 0);
+        uint32_t p = usdcw_child(w, a, "v", 1);
+        usdcw_spec(w, a, USDCW_SPEC_PRIM);
+        usdcw_field(w, "specifier", usdcw_rep(USDCW_SPECIFIER, 0, 1, 0, 0));
+        /* a count of 1000 elements, 4 bytes of them */
+        uint8_t bytes[12] = {0xe8, 0x03, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+        uint64_t at = usdcw_bytes(w, bytes, 12);
+        usdcw_spec(w, p, USDCW_SPEC_ATTRIBUTE);
+        usdcw_field(w, "typeName", usdcw_token_rep(w, cases[k].type_name));
+        usdcw_field(w, "default", usdcw_rep(cases[k].type, 1, 0, 1, at));
+        const uint8_t *data;
+        size_t size;
+        usdcw_finish(w, &data, &size);
+        usd_layer *L = open_ok(data, size);
+        char want[96];
+        snprintf(want, sizeof want, "truncated: 1000 elements of %u bytes past the end of the file", cases[k].esz);
+        expect_read_fail(prop_at(L, "/A", "v"), want);
+        usd_layer_close(L);
+        usdcw_free(w);
+    }
+}
+
 /* ---- usdz ------------------------------------------------------------------- */
 
 typedef struct zip_entry {
@@ -1350,6 +1387,7 @@ int main(void)
         cmocka_unit_test(test_shared_field_sets_are_bounded),
         cmocka_unit_test(test_lying_values_fail_on_read),
         cmocka_unit_test(test_uncompressed_array_past_the_end),
+        cmocka_unit_test(test_compressed_bit_on_other_types_is_bounded),
         cmocka_unit_test(test_usdz_root_is_first_layer_entry),
         cmocka_unit_test(test_usdz_with_a_text_root),
         cmocka_unit_test(test_usdz_refusals),
