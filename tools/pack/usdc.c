@@ -90,8 +90,8 @@ static void usdc_crate_close(usdc_crate *c);
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int usdc_fail(const usdc_crate *c, uint64_t off, const char *fmt, ...);
-static int usdc_fail(const usdc_crate *c, uint64_t off, const char *fmt, ...)
+static int usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ...);
+static int usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ...)
 {
     if (c->diag == NULL) {
         return -1;
@@ -106,6 +106,11 @@ static int usdc_fail(const usdc_crate *c, uint64_t off, const char *fmt, ...)
     return -1;
 }
 
+/* Every failure is -1, in a form the static analyser sees through (it does
+ * not follow variadic calls). */
+#define usdc_fail(...) (usdc_fail_impl(__VA_ARGS__), -1)
+#define VALUE_FAIL(...) (usd_value_fail(__VA_ARGS__), -1)
+
 /* ---- bounded little-endian reads ------------------------------------------ */
 
 static uint64_t rd_u64(const uint8_t *p)
@@ -115,6 +120,12 @@ static uint64_t rd_u64(const uint8_t *p)
         v = (v << 8) | p[i];
     }
     return v;
+}
+
+/* A byte as int8. */
+static int64_t s8(uint8_t x)
+{
+    return x < 128u ? (int64_t)x : (int64_t)x - 256;
 }
 
 static uint32_t rd_u32(const uint8_t *p)
@@ -236,7 +247,7 @@ static int decode_ints(const usdc_crate *c, uint64_t off, const uint8_t *enc, ui
             }
             const uint8_t *v = enc + vpos;
             switch (bytes) {
-            case 1: delta = (int8_t)v[0]; break;
+            case 1: delta = s8(v[0]); break;
             case 2: delta = (int16_t)(uint16_t)(v[0] | v[1] << 8); break;
             case 4: delta = (int32_t)rd_u32(v); break;
             default: delta = (int64_t)rd_u64(v); break;
@@ -555,7 +566,7 @@ static int read_paths(usdc_crate *c)
     int rc = -1;
     if (c->path_parent == NULL || c->path_elem == NULL || c->path_prop == NULL || idx == NULL || jmp == NULL ||
         tok == NULL || stack == NULL || seen == NULL) {
-        usdc_fail(c, s->start, "out of memory (section PATHS)");
+        (void)usdc_fail(c, s->start, "out of memory (section PATHS)");
         goto done;
     }
     for (uint64_t i = 0; i < npaths; i++) {
@@ -582,29 +593,29 @@ static int read_paths(usdc_crate *c)
         uint32_t parent = stack[sp * 2 + 1];
         for (;;) {
             if (i >= nenc) {
-                usdc_fail(c, s->start, "path entry %llu past the %llu encoded paths (section PATHS)",
+                (void)usdc_fail(c, s->start, "path entry %llu past the %llu encoded paths (section PATHS)",
                           (unsigned long long)i, (unsigned long long)nenc);
                 goto done;
             }
             if (seen[i]) {
-                usdc_fail(c, s->start, "path tree loops back to entry %llu (section PATHS)", (unsigned long long)i);
+                (void)usdc_fail(c, s->start, "path tree loops back to entry %llu (section PATHS)", (unsigned long long)i);
                 goto done;
             }
             seen[i] = 1;
             uint32_t pi = idx[i];
             if (pi >= npaths) {
-                usdc_fail(c, s->start, "path entry %llu: path index %u out of range (%llu paths) (section PATHS)",
+                (void)usdc_fail(c, s->start, "path entry %llu: path index %u out of range (%llu paths) (section PATHS)",
                           (unsigned long long)i, pi, (unsigned long long)npaths);
                 goto done;
             }
             if (c->path_elem[pi] != USDC_NO_PATH || pi == c->root_path) {
-                usdc_fail(c, s->start, "path entry %llu: path index %u given twice (section PATHS)",
+                (void)usdc_fail(c, s->start, "path entry %llu: path index %u given twice (section PATHS)",
                           (unsigned long long)i, pi);
                 goto done;
             }
             if (parent == USDC_NO_PATH) {
                 if (i != 0) {
-                    usdc_fail(c, s->start, "path entry %llu: a second root (section PATHS)", (unsigned long long)i);
+                    (void)usdc_fail(c, s->start, "path entry %llu: a second root (section PATHS)", (unsigned long long)i);
                     goto done;
                 }
                 c->root_path = pi;
@@ -612,7 +623,7 @@ static int read_paths(usdc_crate *c)
                 int32_t t = (int32_t)tok[i];
                 uint32_t a = t < 0 ? (uint32_t)0 - (uint32_t)t : (uint32_t)t;
                 if (a >= c->ntokens) {
-                    usdc_fail(c, s->start, "path entry %llu: element token %u out of range (%llu tokens) (section PATHS)",
+                    (void)usdc_fail(c, s->start, "path entry %llu: element token %u out of range (%llu tokens) (section PATHS)",
                               (unsigned long long)i, a, (unsigned long long)c->ntokens);
                     goto done;
                 }
@@ -625,7 +636,7 @@ static int read_paths(usdc_crate *c)
             int sibling = j >= 0;
             if (child && sibling) {
                 if ((uint64_t)j > nenc - i) {
-                    usdc_fail(c, s->start, "path entry %llu: sibling jump %d past the %llu encoded paths (section PATHS)",
+                    (void)usdc_fail(c, s->start, "path entry %llu: sibling jump %d past the %llu encoded paths (section PATHS)",
                               (unsigned long long)i, j, (unsigned long long)nenc);
                     goto done;
                 }
@@ -635,7 +646,7 @@ static int read_paths(usdc_crate *c)
             }
             if (child) {
                 if (c->path_prop[pi]) {
-                    usdc_fail(c, s->start, "path entry %llu: a property path with children (section PATHS)",
+                    (void)usdc_fail(c, s->start, "path entry %llu: a property path with children (section PATHS)",
                               (unsigned long long)i);
                     goto done;
                 }
@@ -895,13 +906,14 @@ static double component_f64(const uint8_t *p, unsigned kind)
 /* The crate a property's values come from (stored in each value ref). */
 static const usdc_crate *crate_of(const usd_value_ref *v)
 {
-    return (const usdc_crate *)(uintptr_t)v->b;
+    /* usd_value_ref has no pointer field: the crate travels as an integer. */
+    return (const usdc_crate *)(uintptr_t)v->b; // NOLINT(performance-no-int-to-ptr)
 }
 
 static int value_fail(const usd_prop *p, const usdc_crate *c, uint64_t off, pk_diag *d, const char *what)
 {
     (void)c;
-    return usd_value_fail(p, 0, d, "offset %llu: %s", (unsigned long long)off, what);
+    return VALUE_FAIL(p, 0, d, "offset %llu: %s", (unsigned long long)off, what);
 }
 
 /* Where an array's elements start and how many there are. For compressed
@@ -935,6 +947,25 @@ static int array_header(const usd_prop *p, const usdc_crate *c, uint64_t rep, ui
     return 0;
 }
 
+/* Whether an array of n elements is stored compressed: the rep says so,
+ * it has 16 or more elements, and it is an int array of 0.5.0 or later
+ * ('n') or a floating-point array of 0.6.0 or later ('f'); else 0 and the
+ * elements are stored as they are. The one rule count and read share. */
+static int compressed_form(const usdc_crate *c, uint64_t rep, uint64_t n)
+{
+    if (!REP_ARRAY(rep) || !REP_COMPRESSED(rep) || n < CRATE_MIN_COMPRESSED_ARRAY) {
+        return 0;
+    }
+    unsigned t = REP_TYPE(rep);
+    if ((t == T_INT || t == T_UINT || t == T_INT64 || t == T_UINT64) && c->version >= USDC_VERSION(0, 5, 0)) {
+        return 'n';
+    }
+    if ((t == T_HALF || t == T_FLOAT || t == T_DOUBLE) && c->version >= USDC_VERSION(0, 6, 0)) {
+        return 'f';
+    }
+    return 0;
+}
+
 /* The element size of a non-numeric array type (token, string, asset
  * indices), or 0. */
 static unsigned index_type_bytes(unsigned t)
@@ -950,7 +981,7 @@ static int usdc_count(const usd_prop *p, const usd_value_ref *v, uint64_t *count
     num_type nt = numeric_type(t);
     unsigned ib = index_type_bytes(t);
     if (nt.kind == K_NONE && ib == 0) {
-        return usd_value_fail(p, 0, d, "value of crate type %u is not numeric, token or string", t);
+        return VALUE_FAIL(p, 0, d, "value of crate type %u is not numeric, token or string", t);
     }
     *components = nt.kind != K_NONE ? nt.components : 1u;
     if (!REP_ARRAY(rep)) {
@@ -963,7 +994,7 @@ static int usdc_count(const usd_prop *p, const usd_value_ref *v, uint64_t *count
     }
     uint64_t esz = nt.kind != K_NONE ? (uint64_t)nt.components * nt.bytes : ib;
     uint64_t room = c->size - (data < c->size ? data : c->size);
-    if (REP_COMPRESSED(rep) && n >= CRATE_MIN_COMPRESSED_ARRAY && nt.kind != K_NONE && nt.components == 1) {
+    if (compressed_form(c, rep, n) != 0) {
         /* Compressed: at least 2 bits an element, from at most 255:1 LZ4. */
         if (n / 4 > room * LZ4_MAX_RATIO + 64) {
             return value_fail(p, c, data, d, "array count cannot come from the bytes left in the file");
@@ -1017,7 +1048,7 @@ static void *decode_array_ints(const usd_prop *p, const usdc_crate *c, uint64_t 
     cc.diag = &tmp;
     if (usdc_compressed_ints(&cc, data, n, w, buf, NULL, "an array") != 0) {
         free(buf);
-        usd_value_fail(p, 0, d, "%s", tmp.message + strlen(c->name) + 2);
+        (void)VALUE_FAIL(p, 0, d, "%s", tmp.message + strlen(c->name) + 2);
         return NULL;
     }
     return buf;
@@ -1031,7 +1062,7 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
     unsigned t = REP_TYPE(rep);
     num_type nt = numeric_type(t);
     if (nt.kind == K_NONE) {
-        return usd_value_fail(p, 0, d, "value of crate type %u is not numeric", t);
+        return VALUE_FAIL(p, 0, d, "value of crate type %u is not numeric", t);
     }
     uint64_t count;
     uint32_t comps;
@@ -1064,12 +1095,12 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
                 vals[i] = 0;
             }
             for (unsigned i = 0; i < nt.matrix; i++) {
-                vals[i * nt.matrix + i] = (int8_t)b[i];
+                vals[i * nt.matrix + i] = (double)s8(b[i]);
             }
         } else if (nt.components <= 4 && t != T_QUATD && t != T_QUATF && t != T_QUATH) {
             /* A vector of small integers: each component as int8. */
             for (unsigned i = 0; i < nt.components; i++) {
-                vals[i] = (int8_t)b[i];
+                vals[i] = (double)s8(b[i]);
             }
         } else {
             return value_fail(p, c, 0, d, "inlined quaternion (no such encoding)");
@@ -1094,9 +1125,8 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
     if (count == 0) {
         return 0;
     }
-    int compressed = REP_ARRAY(rep) && REP_COMPRESSED(rep) && count >= CRATE_MIN_COMPRESSED_ARRAY;
-    if (compressed && (nt.kind == K_I32 || nt.kind == K_U32 || nt.kind == K_I64 || nt.kind == K_U64) &&
-        c->version >= USDC_VERSION(0, 5, 0)) {
+    int compressed = compressed_form(c, rep, count);
+    if (compressed == 'n') {
         unsigned w = nt.bytes;
         uint8_t *ints = decode_array_ints(p, c, data, count, w, d);
         if (ints == NULL) {
@@ -1116,8 +1146,7 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
         free(ints);
         return 0;
     }
-    if (compressed && (nt.kind == K_HALF || nt.kind == K_FLOAT || nt.kind == K_DOUBLE) &&
-        c->version >= USDC_VERSION(0, 6, 0)) {
+    if (compressed == 'f') {
         if (dst == USD_DST_I32) {
             return value_fail(p, c, data, d, "a floating-point value read as int");
         }
@@ -1187,11 +1216,11 @@ static int usdc_read_token(const usd_prop *p, const usd_value_ref *v, size_t ind
     unsigned t = REP_TYPE(rep);
     const char *s = NULL;
     if (index_type_bytes(t) == 0) {
-        return usd_value_fail(p, 0, d, "value of crate type %u is not a token, string or asset", t);
+        return VALUE_FAIL(p, 0, d, "value of crate type %u is not a token, string or asset", t);
     }
     if (!REP_ARRAY(rep)) {
         if (index != 0) {
-            return usd_value_fail(p, 0, d, "index %zu of a scalar", index);
+            return VALUE_FAIL(p, 0, d, "index %zu of a scalar", index);
         }
         if (!REP_INLINED(rep)) {
             return value_fail(p, c, REP_PAYLOAD(rep), d, "token value not inlined");
@@ -1210,7 +1239,7 @@ static int usdc_read_token(const usd_prop *p, const usd_value_ref *v, size_t ind
             return -1;
         }
         if (index >= n) {
-            return usd_value_fail(p, 0, d, "index %zu past the %llu elements", index, (unsigned long long)n);
+            return VALUE_FAIL(p, 0, d, "index %zu past the %llu elements", index, (unsigned long long)n);
         }
         uint32_t i = rd_u32(c->data + data + index * 4);
         /* Token arrays hold token indices; string and asset arrays string
@@ -1224,7 +1253,7 @@ static int usdc_read_token(const usd_prop *p, const usd_value_ref *v, size_t ind
     }
     size_t len = strlen(s);
     if (len >= cap) {
-        return usd_value_fail(p, 0, d, "value of %zu bytes does not fit the caller's %zu", len, cap);
+        return VALUE_FAIL(p, 0, d, "value of %zu bytes does not fit the caller's %zu", len, cap);
     }
     memcpy(buf, s, len + 1);
     return 0;
@@ -1265,8 +1294,8 @@ static const char *const known_fields[] = {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int spec_fail(const builder *b, uint64_t off, const char *fmt, ...);
-static int spec_fail(const builder *b, uint64_t off, const char *fmt, ...)
+static int spec_fail_impl(const builder *b, uint64_t off, const char *fmt, ...);
+static int spec_fail_impl(const builder *b, uint64_t off, const char *fmt, ...)
 {
     char what[256], path[512];
     va_list ap;
@@ -1279,6 +1308,7 @@ static int spec_fail(const builder *b, uint64_t off, const char *fmt, ...)
     }
     return usdc_fail(b->c, off, "%s (spec <%s>)", what, path);
 }
+#define spec_fail(...) (spec_fail_impl(__VA_ARGS__), -1)
 
 static int oom(const builder *b)
 {
@@ -2100,7 +2130,7 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d)
     if (chars == NULL || toff == NULL || strs == NULL || b.spec_of_path == NULL || b.first_child == NULL ||
         b.next_sibling == NULL || last_child == NULL || b.taken == NULL || b.scratch == NULL || b.tok_child == NULL ||
         b.known_of_token == NULL) {
-        usdc_fail(c, 0, "out of memory");
+        (void)usdc_fail(c, 0, "out of memory");
         goto done;
     }
     memcpy(chars, c->token_chars, (size_t)c->token_bytes);
@@ -2136,7 +2166,7 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d)
         uint32_t p = c->spec_path[i];
         if (b.spec_of_path[p] != UINT32_MAX) {
             b.cur_spec = (uint32_t)i;
-            spec_fail(&b, 0, "a second spec for the same path");
+            (void)spec_fail(&b, 0, "a second spec for the same path");
             goto done;
         }
         b.spec_of_path[p] = (uint32_t)i;
