@@ -870,6 +870,13 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
             a[r][c + 4] = r == c ? 1.0 : 0.0;
         }
     }
+    double big = 0.0;
+    for (int i = 0; i < 16; i++) {
+        big = fabs(m[i]) > big ? fabs(m[i]) : big;
+    }
+    if (!isfinite(big) || big == 0.0) {
+        return -1;
+    }
     double det = 1.0;
     for (int c = 0; c < 4; c++) {
         int piv = c;
@@ -878,7 +885,7 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
                 piv = r;
             }
         }
-        if (!(fabs(a[piv][c]) > 0.0) || !isfinite(a[piv][c])) {
+        if (!(fabs(a[piv][c]) > 1e-14 * big) || !isfinite(a[piv][c])) {
             return -1;
         }
         if (piv != c) {
@@ -903,7 +910,7 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
             }
         }
     }
-    if (!(fabs(det) >= 1e-300) || !isfinite(det)) {
+    if (!isfinite(det)) {
         return -1;
     }
     for (int r = 0; r < 4; r++) {
