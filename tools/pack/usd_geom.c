@@ -74,6 +74,18 @@ typedef struct ug_poly {
     uint32_t *prev;
 } ug_poly;
 
+/* The projected vertex i of the polygon. */
+static const double *xy_at(const ug_poly *p, uint32_t i)
+{
+    return p->xy + (size_t)2 * i;
+}
+
+/* The point of face corner c (its index checked by the caller). */
+static const float *corner_point(const usd_mesh_topology *t, uint32_t c)
+{
+    return t->points + (size_t)3 * (uint32_t)t->face_vertex_indices[c];
+}
+
 static double cross2(const double *a, const double *b, const double *c)
 {
     return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
@@ -120,10 +132,10 @@ static void ear_clip(usd_triangles *out, uint32_t face, uint32_t base, uint32_t 
     uint32_t remaining = n, cur = 0, misses = 0;
     while (remaining > 3) {
         uint32_t a = p->prev[cur], c = p->next[cur];
-        const double *pa = p->xy + 2 * a, *pb = p->xy + 2 * cur, *pc = p->xy + 2 * c;
+        const double *pa = xy_at(p, a), *pb = xy_at(p, cur), *pc = xy_at(p, c);
         int ear = cross2(pa, pb, pc) > eps;
         for (uint32_t k = p->next[c]; ear && k != a; k = p->next[k]) {
-            const double *pk = p->xy + 2 * k;
+            const double *pk = xy_at(p, k);
             if (!same_point(pk, pa) && !same_point(pk, pb) && !same_point(pk, pc) &&
                 in_triangle(pk, pa, pb, pc, eps)) {
                 ear = 0;
@@ -164,15 +176,18 @@ static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *
     }
     /* Newell normal and extent. */
     double nx = 0.0, ny = 0.0, nz = 0.0, lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = hi[k] = corner_point(t, base)[k];
+    }
     for (uint32_t i = 0; i < n; i++) {
-        const float *a = t->points + 3 * (uint32_t)t->face_vertex_indices[base + i];
-        const float *b = t->points + 3 * (uint32_t)t->face_vertex_indices[base + (i + 1 == n ? 0 : i + 1)];
+        const float *a = corner_point(t, base + i);
+        const float *b = corner_point(t, base + (i + 1 == n ? 0 : i + 1));
         nx += ((double)a[1] - b[1]) * ((double)a[2] + b[2]);
         ny += ((double)a[2] - b[2]) * ((double)a[0] + b[0]);
         nz += ((double)a[0] - b[0]) * ((double)a[1] + b[1]);
         for (int k = 0; k < 3; k++) {
-            lo[k] = i == 0 || a[k] < lo[k] ? a[k] : lo[k];
-            hi[k] = i == 0 || a[k] > hi[k] ? a[k] : hi[k];
+            lo[k] = a[k] < lo[k] ? a[k] : lo[k];
+            hi[k] = a[k] > hi[k] ? a[k] : hi[k];
         }
     }
     double extent = 0.0;
@@ -196,15 +211,15 @@ static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *
         u = 0, v = 1, s = nz;
     }
     for (uint32_t i = 0; i < n; i++) {
-        const float *a = t->points + 3 * (uint32_t)t->face_vertex_indices[base + i];
-        p->xy[2 * i] = a[u];
-        p->xy[2 * i + 1] = s < 0.0 ? -(double)a[v] : a[v];
+        const float *a = corner_point(t, base + i);
+        p->xy[(size_t)2 * i] = a[u];
+        p->xy[(size_t)2 * i + 1] = s < 0.0 ? -(double)a[v] : a[v];
     }
     /* Convex: every turn left, and the turns sum to one revolution. */
     int convex = 1;
     double turning = 0.0;
     for (uint32_t i = 0; i < n && convex; i++) {
-        const double *a = p->xy + 2 * (i == 0 ? n - 1 : i - 1), *b = p->xy + 2 * i, *c = p->xy + 2 * (i + 1 == n ? 0 : i + 1);
+        const double *a = xy_at(p, i == 0 ? n - 1 : i - 1), *b = xy_at(p, i), *c = xy_at(p, i + 1 == n ? 0 : i + 1);
         double cr = cross2(a, b, c);
         if (cr < -eps) {
             convex = 0;
@@ -437,6 +452,16 @@ static uint32_t float_bits(float x)
     return u;
 }
 
+static int same_bits(const float *a, const float *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (float_bits(a[i]) != float_bits(b[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int usd_geom_build_mesh(const usd_mesh_input *in, const usd_geom_ctx *ctx, pk_mesh *out, pk_diag *d)
 {
     assert(in != NULL && out != NULL && d != NULL);
@@ -500,14 +525,14 @@ int usd_geom_build_mesh(const usd_mesh_input *in, const usd_geom_ctx *ctx, pk_me
             float n3[3] = {0.0f, 0.0f, 0.0f}, st[2] = {0.0f, 0.0f};
             uint32_t h = mix(0, pt);
             if (nrm != NULL) {
-                const float *src = nrm->values + 3u * primvar_value(nrm, t, &tr, tri, c);
+                const float *src = nrm->values + (size_t)3 * primvar_value(nrm, t, &tr, tri, c);
                 for (int j = 0; j < 3; j++) {
                     n3[j] = canon(src[j]);
                     h = mix(h, float_bits(n3[j]));
                 }
             }
             if (uv != NULL) {
-                const float *src = uv->values + 2u * primvar_value(uv, t, &tr, tri, c);
+                const float *src = uv->values + (size_t)2 * primvar_value(uv, t, &tr, tri, c);
                 st[0] = canon(src[0]);
                 st[1] = canon(1.0f - src[1]);
                 h = mix(h, float_bits(st[0]));
@@ -520,17 +545,17 @@ int usd_geom_build_mesh(const usd_mesh_input *in, const usd_geom_ctx *ctx, pk_me
                     v = nv++;
                     slots[s] = v;
                     point_of[v] = pt;
-                    memcpy(out->positions + 3u * v, t->points + 3u * pt, 3u * sizeof(float));
+                    memcpy(out->positions + (size_t)3 * v, t->points + (size_t)3 * pt, 3u * sizeof(float));
                     if (nrm != NULL) {
-                        memcpy(out->normals + 3u * v, n3, sizeof n3);
+                        memcpy(out->normals + (size_t)3 * v, n3, sizeof n3);
                     }
                     if (uv != NULL) {
-                        memcpy(out->uvs + 2u * v, st, sizeof st);
+                        memcpy(out->uvs + (size_t)2 * v, st, sizeof st);
                     }
                     break;
                 }
-                if (point_of[v] == pt && (nrm == NULL || memcmp(out->normals + 3u * v, n3, sizeof n3) == 0) &&
-                    (uv == NULL || memcmp(out->uvs + 2u * v, st, sizeof st) == 0)) {
+                if (point_of[v] == pt && (nrm == NULL || same_bits(out->normals + (size_t)3 * v, n3, 3)) &&
+                    (uv == NULL || same_bits(out->uvs + (size_t)2 * v, st, 2))) {
                     break;
                 }
                 s = (s + 1u) & (cap - 1u);
@@ -870,6 +895,13 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
             a[r][c + 4] = r == c ? 1.0 : 0.0;
         }
     }
+    double big = 0.0;
+    for (int i = 0; i < 16; i++) {
+        big = fabs(m[i]) > big ? fabs(m[i]) : big;
+    }
+    if (!isfinite(big) || big == 0.0) {
+        return -1;
+    }
     double det = 1.0;
     for (int c = 0; c < 4; c++) {
         int piv = c;
@@ -878,7 +910,7 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
                 piv = r;
             }
         }
-        if (!(fabs(a[piv][c]) > 0.0) || !isfinite(a[piv][c])) {
+        if (!(fabs(a[piv][c]) > 1e-14 * big) || !isfinite(a[piv][c])) {
             return -1;
         }
         if (piv != c) {
@@ -903,7 +935,7 @@ int usd_geom_matrix_invert(const double m[16], double out[16])
             }
         }
     }
-    if (!(fabs(det) >= 1e-300) || !isfinite(det)) {
+    if (!isfinite(det)) {
         return -1;
     }
     for (int r = 0; r < 4; r++) {

@@ -258,8 +258,10 @@ int usd_geom_stage_matrix(usd_up_axis up, double meters_per_unit, const usd_geom
 void usd_geom_matrix_identity(double out[16]);
 /* out = a * b (column-major); out may alias a or b. */
 void usd_geom_matrix_mul(const double a[16], const double b[16], double out[16]);
-/* Returns 0 and the inverse, or -1 (out unchanged) when |det| is below
- * 1e-300 or not finite. */
+/* Returns 0 and the inverse, or -1 (out unchanged) when m is singular:
+ * Gauss-Jordan elimination with partial pivoting meets a pivot at most
+ * 1e-14 times m's largest element (so rounding cannot make a rank-3
+ * matrix invertible), or an element is not finite. O(1). */
 int usd_geom_matrix_invert(const double m[16], double out[16]);
 /* To the float matrix of a pk_instance. */
 void usd_geom_matrix_to_float(const double m[16], float out[16]);
