@@ -63,7 +63,8 @@ enum { MAP_CHILD = 1, MAP_PROP, MAP_VSET, MAP_VARIANT, MAP_SEL };
 typedef struct map_entry {
     const void *owner;
     const char *a, *b;
-    void *value;
+    void *value;   /* children, properties, variants */
+    size_t index;  /* variant sets and selections: 1 + their index */
     uint32_t kind;
 } map_entry;
 
@@ -84,15 +85,29 @@ static map_entry *map_slot(map_entry *map, size_t cap, uint32_t kind, const void
     return &map[j];
 }
 
-static void *map_get(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
+static const map_entry *map_find(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
 {
     if (!L->map_cap || !a)
         return NULL;
-    map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
-    return e->kind ? e->value : NULL;
+    const map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
+    return e->kind ? e : NULL;
 }
 
-static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b, void *value)
+static void *map_get(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
+{
+    const map_entry *e = map_find(L, kind, owner, a, b);
+    return e ? e->value : NULL;
+}
+
+/* 1 + the index stored for the key, or 0 when absent. */
+static size_t map_index(const usd_layer *L, uint32_t kind, const void *owner, const char *a)
+{
+    const map_entry *e = map_find(L, kind, owner, a, NULL);
+    return e ? e->index : 0;
+}
+
+static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b, void *value,
+                   size_t index)
 {
     if ((L->map_count + 1u) * 2u > L->map_cap) {
         size_t ncap = L->map_cap ? L->map_cap * 2u : 256u;
@@ -114,6 +129,7 @@ static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a
     e->a = a;
     e->b = b;
     e->value = value;
+    e->index = index;
     return 0;
 }
 
@@ -398,7 +414,7 @@ usd_prim *usd_build_prim(usd_layer *L, usd_prim *parent, const char *name, size_
             return NULL;
     }
     const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x) != 0)
+    if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x, 0) != 0)
         return NULL;
     *slot = &x->pub;
     return &x->pub;
@@ -415,7 +431,7 @@ usd_prim *usd_build_find_child(usd_prim *parent, const char *name, size_t name_l
 static usd_variant_set *find_set(usd_prim *prim, const char *set, size_t set_len)
 {
     const usd_layer *L = prim->layer;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_VSET, prim, intern_find(L, set, set_len), NULL);
+    size_t i = map_index(L, MAP_VSET, prim, intern_find(L, set, set_len));
     return i ? (usd_variant_set *)&prim->variant_sets[i - 1u] : NULL;
 }
 
@@ -436,7 +452,7 @@ int usd_build_variant_set(usd_layer *L, usd_prim *prim, const char *set, size_t 
     if (!name)
         return -1;
     usd_variant_set *vs = vec_push(L, &prim->variant_sets, &prim->variant_set_count, sizeof *vs);
-    if (!vs || map_put(L, MAP_VSET, prim, name, NULL, (void *)(uintptr_t)prim->variant_set_count) != 0)
+    if (!vs || map_put(L, MAP_VSET, prim, name, NULL, NULL, prim->variant_set_count) != 0)
         return -1;
     vs->name = name;
     return 0;
@@ -452,7 +468,7 @@ usd_prim *usd_build_variant(usd_layer *L, usd_prim *prim, const char *set, size_
     if (old)
         return old;
     prim_x *x = new_prim(L, prim, variant, variant_len);
-    if (!x || map_put(L, MAP_VARIANT, prim, vs->name, x->pub.name, x) != 0)
+    if (!x || map_put(L, MAP_VARIANT, prim, vs->name, x->pub.name, x, 0) != 0)
         return NULL;
     x->pub.is_variant = 1;
     x->set_name = vs->name;
@@ -470,13 +486,13 @@ int usd_build_selection(usd_layer *L, usd_prim *prim, const char *set, size_t se
     const char *v = usd_layer_intern(L, variant, variant_len);
     if (!s || !v)
         return -1;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, s, NULL);
+    size_t i = map_index(L, MAP_SEL, prim, s);
     if (i) {
         ((usd_variant_selection *)prim->selections)[i - 1u].variant = v;
         return 0;
     }
     usd_variant_selection *e = vec_push(L, &prim->selections, &prim->selection_count, sizeof *e);
-    if (!e || map_put(L, MAP_SEL, prim, s, NULL, (void *)(uintptr_t)prim->selection_count) != 0)
+    if (!e || map_put(L, MAP_SEL, prim, s, NULL, NULL, prim->selection_count) != 0)
         return -1;
     e->set = s;
     e->variant = v;
@@ -522,7 +538,7 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
     size_t tl = type ? type_len : 0;
     p->is_array = tl >= 2 && type[tl - 2] == '[' && type[tl - 1] == ']';
     const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p) != 0)
+    if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p, 0) != 0)
         return NULL;
     *slot = p;
     return p;
@@ -730,7 +746,7 @@ const usd_prim *usd_variant_set_find(const usd_variant_set *set, const char *var
 const char *usd_prim_get_selection(const usd_prim *prim, const char *set)
 {
     const usd_layer *L = prim->layer;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, intern_find(L, set, strlen(set)), NULL);
+    size_t i = map_index(L, MAP_SEL, prim, intern_find(L, set, strlen(set)));
     return i ? prim->selections[i - 1u].variant : NULL;
 }
 
@@ -995,7 +1011,7 @@ int usd_value_fail(const usd_prop *p, uint32_t line, pk_diag *d, const char *fmt
     char what[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
     va_end(ap);
     char path[256];
     usd_prim_path(p->owner, path, sizeof path);
