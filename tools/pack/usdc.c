@@ -1196,10 +1196,14 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
         snprintf(m, sizeof m, "unknown compressed array code 0x%02x", code);
         return value_fail(p, c, data, d, m);
     }
-    /* Uncompressed: converted straight out of the file's bytes, no copy. */
+    /* Uncompressed: converted straight out of the file's bytes, no copy. A
+     * crate stores a quaternion as i, j, k, real; readers hand it out real
+     * first, as text writes it (w, x, y, z). */
     const uint8_t *src = c->data + data;
+    int quat = t == T_QUATD || t == T_QUATF || t == T_QUATH;
     for (uint64_t i = 0; i < total; i++) {
-        double x = component_f64(src + i * nt.bytes, nt.kind);
+        uint64_t at = quat ? (i & ~(uint64_t)3) + ((i + 3) & 3) : i;
+        double x = component_f64(src + at * nt.bytes, nt.kind);
         if (dst == USD_DST_I32 && check_i32(p, c, data + i * nt.bytes, nt.kind, x, d) != 0) {
             return -1;
         }
