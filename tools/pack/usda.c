@@ -67,7 +67,7 @@ static int fail_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
     char what[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
     va_end(ap);
     char full[1024];
     if (P->prim && P->prim->parent) {
@@ -96,7 +96,7 @@ static int fail_tok(parser *P, const tok *t, const char *fmt, ...)
     char what[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
     va_end(ap);
     return fail_at(P, t->line, t->col, "%s", what);
 }
@@ -115,7 +115,7 @@ static const char *tok_text(const lexer *lx, const tok *t, char *buf, size_t cap
         n = cap - 1u;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)lx->s[t->start + i];
-        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        buf[i] = (char)(c < 0x20 || c == 0x7f ? '?' : c);
     }
     buf[n] = '\0';
     return buf;
@@ -376,7 +376,7 @@ static int skip_value(parser *P, const tok *t, size_t *end)
         unsigned base = P->depth;
         if (enter(P, t) != 0)
             return -1;
-        stack[sp++] = t->punct == '(' ? ')' : t->punct == '[' ? ']' : '}';
+        stack[sp++] = (char)(t->punct == '(' ? ')' : t->punct == '[' ? ']' : '}');
         while (sp) {
             tok u;
             if (next(P, &P->lx, &u) != 0)
@@ -388,7 +388,7 @@ static int skip_value(parser *P, const tok *t, size_t *end)
             if (u.punct == '(' || u.punct == '[' || u.punct == '{') {
                 if (enter(P, &u) != 0)
                     return -1;
-                stack[sp++] = u.punct == '(' ? ')' : u.punct == '[' ? ']' : '}';
+                stack[sp++] = (char)(u.punct == '(' ? ')' : u.punct == '[' ? ']' : '}');
             } else if (u.punct == ')' || u.punct == ']' || u.punct == '}') {
                 if (u.punct != stack[sp - 1])
                     return fail_tok(P, &u, "unexpected '%c' (expected '%c')", u.punct, stack[sp - 1]);
@@ -432,7 +432,7 @@ static int read_value_ref(parser *P, usd_value_ref *v)
         v->b = t.end;
         return 0;
     }
-    size_t end;
+    size_t end = 0;
     if (skip_value(P, &t, &end) != 0)
         return -1;
     v->b = end;
@@ -657,7 +657,7 @@ static int parse_ref_meta(parser *P, double *offset, double *scale)
                 return fail_tok(P, &v, "expected a number for the layer %s", is_off ? "offset" : "scale");
             *(is_off ? offset : scale) = x;
         } else {
-            size_t end;
+            size_t end = 0;
             if (skip_value(P, &v, &end) != 0)
                 return -1;
         }
@@ -783,7 +783,7 @@ static int parse_selections(parser *P, usd_prim *prim)
             return -1;
         if (key.kind != T_IDENT && key.kind != T_STRING)
             return fail_tok(P, &key, "expected a variant set name, found '%s'", tok_text(&P->lx, &key, buf, sizeof buf));
-        size_t kl;
+        size_t kl = 0;
         const char *k = key.kind == T_STRING ? intern_tok(P, &key, &kl) : P->lx.s + key.start;
         if (!k)
             return -1;
@@ -791,8 +791,8 @@ static int parse_selections(parser *P, usd_prim *prim)
             kl = key.end - key.start;
         if (expect_punct(P, '=', "after a variant set name") != 0)
             return -1;
-        const char *v;
-        size_t vl;
+        const char *v = NULL;
+        size_t vl = 0;
         if (parse_string(P, &v, &vl) != 0)
             return -1;
         if (usd_build_selection(P->L, prim, k, kl, v, vl) != 0)
@@ -858,8 +858,8 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
             else if (tok_is(lx, &key, "hidden"))
                 handled = parse_bool(P, &prim->hidden) == 0 ? 1 : -1;
             else if (tok_is(lx, &key, "kind")) {
-                const char *k;
-                size_t kl;
+                const char *k = NULL;
+                size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
                 if (handled > 0)
                     prim->kind = k;
@@ -867,8 +867,8 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
                 handled = 0;
         } else if (owner == META_PROP) {
             if (tok_is(lx, &key, "interpolation")) {
-                const char *k;
-                size_t kl;
+                const char *k = NULL;
+                size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
                 if (handled > 0)
                     prop->interpolation = k;
@@ -886,12 +886,12 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
                 handled = 0;
         } else {
             if (tok_is(lx, &key, "defaultPrim")) {
-                const char *k;
-                size_t kl;
+                const char *k = NULL;
+                size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 && usd_build_default_prim(P->L, k, kl) == 0 ? 1 : -1;
             } else if (tok_is(lx, &key, "upAxis")) {
-                const char *k;
-                size_t kl;
+                const char *k = NULL;
+                size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 && usd_build_up_axis(P->L, k, kl) == 0 ? 1 : -1;
             } else if (tok_is(lx, &key, "metersPerUnit")) {
                 tok v;
@@ -950,7 +950,7 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
             return -1;
         if (!handled) {
             tok v;
-            size_t end;
+            size_t end = 0;
             if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0)
                 return -1;
         }
@@ -1069,11 +1069,8 @@ static int parse_variant_set(parser *P, usd_prim *prim, const tok *kw)
                             tok_text(&P->lx, &t, buf, sizeof buf));
         if (t.body_len == 0 || t.body_len > USD_MAX_IDENTIFIER)
             return fail_tok(P, &t, "bad variant name (%zu bytes)", t.body_len);
-        const usd_variant_set *vs = usd_prim_find_variant_set(prim, usd_layer_intern(P->L, set, set_len));
-        for (uint32_t i = 0; vs && i < vs->variant_count; i++)
-            if (strlen(vs->variants[i]->name) == t.body_len &&
-                memcmp(vs->variants[i]->name, P->lx.s + t.body, t.body_len) == 0)
-                return fail_tok(P, &t, "variant '%.*s' defined twice", (int)t.body_len, P->lx.s + t.body);
+        if (usd_build_find_variant(prim, set, set_len, P->lx.s + t.body, t.body_len))
+            return fail_tok(P, &t, "variant '%.*s' defined twice", (int)t.body_len, P->lx.s + t.body);
         usd_prim *v = usd_build_variant(P->L, prim, set, set_len, P->lx.s + t.body, t.body_len);
         if (!v)
             return oom(P);
@@ -1258,7 +1255,7 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
                 return -1;
         } else if (field == F_SPLINE) {
             tok v;
-            size_t end;
+            size_t end = 0;
             if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0)
                 return -1;
         } else {
@@ -1307,7 +1304,7 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open)
                  (tok_is(lx, &t, "nameChildren") || tok_is(lx, &t, "properties"))) {
             next(P, &P->lx, &t);
             tok v;
-            size_t end;
+            size_t end = 0;
             rc = expect_punct(P, '=', "after reorder") != 0 || next(P, &P->lx, &v) != 0 ||
                          skip_value(P, &v, &end) != 0
                      ? -1
@@ -1357,7 +1354,7 @@ static int parse_layer(parser *P)
             rc = parse_prim(P, root, USD_SPECIFIER_CLASS, &t);
         else if (tok_is(lx, &t, "reorder")) {
             tok v;
-            size_t end;
+            size_t end = 0;
             rc = next(P, lx, &v) != 0 || !tok_is(lx, &v, "rootPrims")
                      ? fail_tok(P, &v, "expected rootPrims after reorder")
                      : expect_punct(P, '=', "after reorder rootPrims") != 0 || next(P, lx, &v) != 0 ||
