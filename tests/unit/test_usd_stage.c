@@ -7,7 +7,7 @@
  * and !resetXformStack!, upAxis and metersPerUnit, visibility, purpose and
  * active, PointInstancer placements. Each refusal is checked with its exact
  * message. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* realpath */
 
 #include <ftw.h>
 #include <math.h>
