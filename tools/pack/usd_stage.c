@@ -1018,8 +1018,9 @@ static size_t path_push(walk *w, const char *name)
 static int walk_children(walk *w, const site_list *l, const double world[16], uint32_t depth, int skip_local)
 {
     if (depth >= USD_STAGE_MAX_DEPTH) {
-        return fail(w->d, "%s: <%s>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer), w->path,
-                    USD_STAGE_MAX_DEPTH);
+        /* The path itself is cut: it is at least USD_STAGE_MAX_DEPTH names long. */
+        return fail(w->d, "%s: <%.160s...>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer),
+                    w->path, USD_STAGE_MAX_DEPTH);
     }
     const char **names = NULL;
     uint32_t n = 0, cap = 0;
