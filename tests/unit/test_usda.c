@@ -1036,6 +1036,95 @@ static void test_comments_and_layout(void **state)
     usd_layer_close(L);
 }
 
+
+/* Many names on one prim: every lookup still finds its own (the name map
+ * grows through several rehashes). */
+static void test_many_names(void **state)
+{
+    (void)state;
+    const unsigned n = 5000;
+    size_t cap = (size_t)n * 48u + 64u;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    size_t o = (size_t)snprintf(text, cap, "#usda 1.0\ndef \"A\" {\n");
+    for (unsigned i = 0; i < n; i++)
+        o += (size_t)snprintf(text + o, cap - o, "float p%u = %u\ndef \"c%u\" {}\n", i, i, i);
+    o += (size_t)snprintf(text + o, cap - o, "}\n");
+    usd_layer *L = NULL;
+    pk_diag d;
+    if (usd_layer_open_memory("t.usda", text, o, NULL, &L, &d) != 0)
+        fail_msg("%s", d.message);
+    const usd_prim *a = prim_at(L, "/A");
+    assert_int_equal(a->prop_count, n);
+    assert_int_equal(a->child_count, n);
+    for (unsigned i = 0; i < n; i += 97) {
+        char name[32];
+        snprintf(name, sizeof name, "p%u", i);
+        const usd_prop *p = usd_prim_find_prop(a, name);
+        assert_non_null(p);
+        assert_ptr_equal(p, a->props[i]);
+        float f;
+        size_t got;
+        assert_int_equal(usd_prop_read_f32(p, USD_WHICH_AUTO, &f, 1, &got, &d), 0);
+        assert_true(f == (float)i);
+        snprintf(name, sizeof name, "c%u", i);
+        assert_ptr_equal(usd_prim_find_child(a, name), a->children[i]);
+    }
+    assert_null(usd_prim_find_prop(a, "p5000"));
+    assert_null(usd_prim_find_child(a, "p1")); /* a property's name is not a child */
+    usd_layer_close(L);
+    free(text);
+}
+
+/* The build calls a crate reader uses: a repeated variant is the same
+ * node, a later selection replaces an earlier one, sets keep their order. */
+static void test_build_calls(void **state)
+{
+    (void)state;
+    usd_layer *L = usd_layer_create("b.usdc", USD_FORMAT_USDC, "", 0, NULL);
+    assert_non_null(L);
+    usd_prim *root = usd_build_root(L);
+    usd_prim *a = usd_build_prim(L, root, "A", 1, USD_SPECIFIER_DEF, "Xform", 5);
+    assert_non_null(a);
+    assert_ptr_equal(usd_build_find_child(root, "A", 1), a);
+    assert_null(usd_build_find_child(root, "B", 1));
+    assert_int_equal(usd_build_variant_set(L, a, "lod", 3), 0);
+    usd_prim *hi = usd_build_variant(L, a, "lod", 3, "hi", 2);
+    assert_non_null(hi);
+    assert_ptr_equal(usd_build_variant(L, a, "lod", 3, "hi", 2), hi);
+    assert_ptr_equal(usd_build_find_variant(a, "lod", 3, "hi", 2), hi);
+    assert_null(usd_build_find_variant(a, "lod", 3, "lo", 2));
+    assert_non_null(usd_build_variant(L, a, "shade", 5, "red", 3));
+    assert_int_equal(a->variant_set_count, 2);
+    assert_string_equal(a->variant_sets[0].name, "lod");
+    assert_int_equal(a->variant_sets[0].variant_count, 1);
+    assert_int_equal(usd_build_selection(L, a, "lod", 3, "hi", 2), 0);
+    assert_int_equal(usd_build_selection(L, a, "lod", 3, "lo", 2), 0);
+    assert_int_equal(a->selection_count, 1);
+    assert_string_equal(usd_prim_get_selection(a, "lod"), "lo");
+    usd_prop *p = usd_build_prop(L, a, "xformOpOrder", 12, USD_PROP_ATTRIBUTE, "token[]", 7);
+    assert_non_null(p);
+    assert_int_equal(p->is_array, 1);
+    assert_ptr_equal(usd_build_find_prop(a, "xformOpOrder", 12), p);
+    usd_value_ref v = {0, 0, 0, 0};
+    assert_int_equal(usd_build_sample(L, p, 2, &v), 0);
+    assert_int_equal(usd_build_sample(L, p, 1, &v), 0);
+    assert_int_equal(usd_build_target(L, p, "/X", 2), 0);
+    assert_int_equal(usd_build_listop_item(L, a, USD_FIELD_INHERITS, USD_LISTOP_APPEND, NULL, 0, "/C", 2, 0, 1), 0);
+    assert_string_equal(a->listops[USD_FIELD_INHERITS].items[USD_LISTOP_APPEND][0].asset, "");
+    assert_int_equal(usd_layer_finish(L, &(pk_diag){{0}}), 0);
+    assert_true(p->samples[0].time == 1 && p->samples[1].time == 2);
+    assert_string_equal(p->targets[0], "/X");
+    /* the same bytes intern to the same pointer */
+    assert_ptr_equal(usd_layer_intern(L, "lod", 3), a->variant_sets[0].name);
+    /* a layer without hooks refuses reads, naming the property */
+    pk_diag d;
+    char buf[8];
+    assert_int_equal(usd_prop_read_token(p, 0, 0, buf, sizeof buf, &d), -1);
+    assert_string_equal(d.message, "b.usdc: property 'xformOpOrder': values of this layer are not readable (in prim </A>)");
+    usd_layer_close(L);
+}
+
 /* ---- the samples ------------------------------------------------------ */
 
 typedef struct sample_counts {
@@ -1275,6 +1364,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_half_to_float),
         cmocka_unit_test(test_crate_stub_refuses),
         cmocka_unit_test(test_comments_and_layout),
+        cmocka_unit_test(test_many_names),
+        cmocka_unit_test(test_build_calls),
     };
     return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

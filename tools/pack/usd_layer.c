@@ -41,6 +41,8 @@ struct usd_layer {
     size_t size;
     void (*release)(void *ctx, const void *data, size_t size);
     void *release_ctx;
+    const void *release_data; /* what release gets: the whole mapping, of which data may be a slice */
+    size_t release_size;
     const usd_value_hooks *hooks;
     const char *entry; /* inside a package: the entry path, else "" */
     arena_chunk *chunks;
@@ -50,7 +52,75 @@ struct usd_layer {
     size_t string_cap, string_count;
     prim_x root;
     int finished;
+    /* name lookups: (kind, owner, name, name2) -> value, open addressing */
+    struct map_entry *map;
+    size_t map_cap, map_count;
 };
+
+/* ---- the name map ----------------------------------------------------- */
+
+/* Every name lookup the builders and the accessors make (a prim's child,
+ * property, variant set, variant or selection by name) goes through one
+ * hash map keyed by interned pointers, so a prim with a million children
+ * or properties costs O(1) per lookup, not a scan. */
+enum { MAP_CHILD = 1, MAP_PROP, MAP_VSET, MAP_VARIANT, MAP_SEL };
+
+typedef struct map_entry {
+    const void *owner;
+    const char *a, *b;
+    void *value;
+    uint32_t kind;
+} map_entry;
+
+static size_t map_hash(uint32_t kind, const void *owner, const char *a, const char *b)
+{
+    uint64_t h = (uint64_t)(uintptr_t)owner * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(uintptr_t)a * 0xC2B2AE3D27D4EB4Full + kind;
+    h ^= (uint64_t)(uintptr_t)b * 0x165667B19E3779F9ull;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static map_entry *map_slot(map_entry *map, size_t cap, uint32_t kind, const void *owner, const char *a, const char *b)
+{
+    size_t j = map_hash(kind, owner, a, b) & (cap - 1u);
+    while (map[j].kind && !(map[j].kind == kind && map[j].owner == owner && map[j].a == a && map[j].b == b))
+        j = (j + 1u) & (cap - 1u);
+    return &map[j];
+}
+
+static void *map_get(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
+{
+    if (!L->map_cap || !a)
+        return NULL;
+    map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
+    return e->kind ? e->value : NULL;
+}
+
+static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b, void *value)
+{
+    if ((L->map_count + 1u) * 2u > L->map_cap) {
+        size_t ncap = L->map_cap ? L->map_cap * 2u : 256u;
+        map_entry *n = calloc(ncap, sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t i = 0; i < L->map_cap; i++)
+            if (L->map[i].kind)
+                *map_slot(n, ncap, L->map[i].kind, L->map[i].owner, L->map[i].a, L->map[i].b) = L->map[i];
+        free(L->map);
+        L->map = n;
+        L->map_cap = ncap;
+    }
+    map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
+    if (!e->kind)
+        L->map_count++;
+    e->kind = kind;
+    e->owner = owner;
+    e->a = a;
+    e->b = b;
+    e->value = value;
+    return 0;
+}
 
 void *usd_layer_alloc(usd_layer *L, size_t size)
 {
@@ -177,6 +247,22 @@ const char *usd_layer_intern(usd_layer *L, const char *s, size_t n)
     return copy;
 }
 
+/* The interned copy of s[0..n), or NULL when the layer never interned it
+ * (then no name of the layer equals it). Read-only. */
+static const char *intern_find(const usd_layer *L, const char *s, size_t n)
+{
+    if (!L->string_cap)
+        return NULL;
+    size_t mask = L->string_cap - 1u;
+    size_t j = (size_t)hash_bytes(s, n) & mask;
+    while (L->strings[j]) {
+        if (L->string_len[j] == n && memcmp(L->strings[j], s, n) == 0)
+            return L->strings[j];
+        j = (j + 1u) & mask;
+    }
+    return NULL;
+}
+
 /* ---- creation and build calls ---------------------------------------- */
 
 usd_layer *usd_layer_create(const char *name, usd_format format, const void *data, size_t size,
@@ -215,6 +301,8 @@ void usd_layer_set_release(usd_layer *L, void (*release)(void *ctx, const void *
 {
     L->release = release;
     L->release_ctx = ctx;
+    L->release_data = L->data;
+    L->release_size = L->size;
 }
 
 const void *usd_layer_data(const usd_layer *L, size_t *size)
@@ -306,7 +394,7 @@ usd_prim *usd_build_prim(usd_layer *L, usd_prim *parent, const char *name, size_
             return NULL;
     }
     const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot)
+    if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x) != 0)
         return NULL;
     *slot = &x->pub;
     return &x->pub;
@@ -316,18 +404,24 @@ static int name_eq(const char *a, const char *b, size_t bn) { return strlen(a) =
 
 usd_prim *usd_build_find_child(usd_prim *parent, const char *name, size_t name_len)
 {
-    for (uint32_t i = 0; i < parent->child_count; i++)
-        if (name_eq(parent->children[i]->name, name, name_len))
-            return (usd_prim *)parent->children[i];
-    return NULL;
+    const usd_layer *L = parent->layer;
+    return map_get(L, MAP_CHILD, parent, intern_find(L, name, name_len), NULL);
 }
 
 static usd_variant_set *find_set(usd_prim *prim, const char *set, size_t set_len)
 {
-    for (uint32_t i = 0; i < prim->variant_set_count; i++)
-        if (name_eq(prim->variant_sets[i].name, set, set_len))
-            return (usd_variant_set *)&prim->variant_sets[i];
-    return NULL;
+    const usd_layer *L = prim->layer;
+    uintptr_t i = (uintptr_t)map_get(L, MAP_VSET, prim, intern_find(L, set, set_len), NULL);
+    return i ? (usd_variant_set *)&prim->variant_sets[i - 1u] : NULL;
+}
+
+usd_prim *usd_build_find_variant(usd_prim *prim, const char *set, size_t set_len, const char *variant,
+                                 size_t variant_len)
+{
+    const usd_layer *L = prim->layer;
+    const char *s = intern_find(L, set, set_len);
+    const char *v = intern_find(L, variant, variant_len);
+    return s && v ? map_get(L, MAP_VARIANT, prim, s, v) : NULL;
 }
 
 int usd_build_variant_set(usd_layer *L, usd_prim *prim, const char *set, size_t set_len)
@@ -338,7 +432,7 @@ int usd_build_variant_set(usd_layer *L, usd_prim *prim, const char *set, size_t 
     if (!name)
         return -1;
     usd_variant_set *vs = vec_push(L, &prim->variant_sets, &prim->variant_set_count, sizeof *vs);
-    if (!vs)
+    if (!vs || map_put(L, MAP_VSET, prim, name, NULL, (void *)(uintptr_t)prim->variant_set_count) != 0)
         return -1;
     vs->name = name;
     return 0;
@@ -350,11 +444,11 @@ usd_prim *usd_build_variant(usd_layer *L, usd_prim *prim, const char *set, size_
     if (usd_build_variant_set(L, prim, set, set_len) != 0)
         return NULL;
     usd_variant_set *vs = find_set(prim, set, set_len);
-    for (uint32_t i = 0; i < vs->variant_count; i++)
-        if (name_eq(vs->variants[i]->name, variant, variant_len))
-            return (usd_prim *)vs->variants[i];
+    usd_prim *old = usd_build_find_variant(prim, set, set_len, variant, variant_len);
+    if (old)
+        return old;
     prim_x *x = new_prim(L, prim, variant, variant_len);
-    if (!x)
+    if (!x || map_put(L, MAP_VARIANT, prim, vs->name, x->pub.name, x) != 0)
         return NULL;
     x->pub.is_variant = 1;
     x->set_name = vs->name;
@@ -372,13 +466,13 @@ int usd_build_selection(usd_layer *L, usd_prim *prim, const char *set, size_t se
     const char *v = usd_layer_intern(L, variant, variant_len);
     if (!s || !v)
         return -1;
-    for (uint32_t i = 0; i < prim->selection_count; i++)
-        if (prim->selections[i].set == s) {
-            ((usd_variant_selection *)prim->selections)[i].variant = v;
-            return 0;
-        }
+    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, s, NULL);
+    if (i) {
+        ((usd_variant_selection *)prim->selections)[i - 1u].variant = v;
+        return 0;
+    }
     usd_variant_selection *e = vec_push(L, &prim->selections, &prim->selection_count, sizeof *e);
-    if (!e)
+    if (!e || map_put(L, MAP_SEL, prim, s, NULL, (void *)(uintptr_t)prim->selection_count) != 0)
         return -1;
     e->set = s;
     e->variant = v;
@@ -424,7 +518,7 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
     size_t tl = type ? type_len : 0;
     p->is_array = tl >= 2 && type[tl - 2] == '[' && type[tl - 1] == ']';
     const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot)
+    if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p) != 0)
         return NULL;
     *slot = p;
     return p;
@@ -432,10 +526,8 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
 
 usd_prop *usd_build_find_prop(usd_prim *prim, const char *name, size_t name_len)
 {
-    for (uint32_t i = 0; i < prim->prop_count; i++)
-        if (name_eq(prim->props[i]->name, name, name_len))
-            return (usd_prop *)prim->props[i];
-    return NULL;
+    const usd_layer *L = prim->layer;
+    return map_get(L, MAP_PROP, prim, intern_find(L, name, name_len), NULL);
 }
 
 void usd_build_default(usd_prop *p, const usd_value_ref *v)
@@ -540,7 +632,7 @@ void usd_layer_close(usd_layer *L)
     if (!L)
         return;
     if (L->release)
-        L->release(L->release_ctx, L->data, L->size);
+        L->release(L->release_ctx, L->release_data, L->release_size);
     arena_chunk *c = L->chunks;
     while (c) {
         arena_chunk *n = c->next;
@@ -549,6 +641,7 @@ void usd_layer_close(usd_layer *L)
     }
     free(L->strings);
     free(L->string_len);
+    free(L->map);
     free(L);
 }
 
@@ -560,23 +653,12 @@ const usd_prim *usd_layer_get_root(const usd_layer *L) { return &L->root.pub; }
 
 static const usd_prim *child_n(const usd_prim *prim, const char *name, size_t n)
 {
-    for (uint32_t i = 0; i < prim->child_count; i++)
-        if (name_eq(prim->children[i]->name, name, n))
-            return prim->children[i];
-    return NULL;
+    return usd_build_find_child((usd_prim *)prim, name, n);
 }
 
 static const usd_prim *variant_n(const usd_prim *prim, const char *set, size_t sn, const char *var, size_t vn)
 {
-    for (uint32_t i = 0; i < prim->variant_set_count; i++) {
-        const usd_variant_set *vs = &prim->variant_sets[i];
-        if (!name_eq(vs->name, set, sn))
-            continue;
-        for (uint32_t j = 0; j < vs->variant_count; j++)
-            if (name_eq(vs->variants[j]->name, var, vn))
-                return vs->variants[j];
-    }
-    return NULL;
+    return usd_build_find_variant((usd_prim *)prim, set, sn, var, vn);
 }
 
 const usd_prim *usd_layer_find_prim(const usd_layer *L, const char *path)
@@ -625,34 +707,27 @@ const usd_prim *usd_prim_find_child(const usd_prim *prim, const char *name)
 
 const usd_prop *usd_prim_find_prop(const usd_prim *prim, const char *name)
 {
-    for (uint32_t i = 0; i < prim->prop_count; i++)
-        if (strcmp(prim->props[i]->name, name) == 0)
-            return prim->props[i];
-    return NULL;
+    return usd_build_find_prop((usd_prim *)prim, name, strlen(name));
 }
 
 const usd_variant_set *usd_prim_find_variant_set(const usd_prim *prim, const char *name)
 {
-    for (uint32_t i = 0; i < prim->variant_set_count; i++)
-        if (strcmp(prim->variant_sets[i].name, name) == 0)
-            return &prim->variant_sets[i];
-    return NULL;
+    return find_set((usd_prim *)prim, name, strlen(name));
 }
 
 const usd_prim *usd_variant_set_find(const usd_variant_set *set, const char *variant)
 {
-    for (uint32_t i = 0; i < set->variant_count; i++)
-        if (strcmp(set->variants[i]->name, variant) == 0)
-            return set->variants[i];
-    return NULL;
+    if (!set->variant_count)
+        return NULL;
+    const usd_prim *owner = set->variants[0]->parent;
+    return variant_n(owner, set->name, strlen(set->name), variant, strlen(variant));
 }
 
 const char *usd_prim_get_selection(const usd_prim *prim, const char *set)
 {
-    for (uint32_t i = 0; i < prim->selection_count; i++)
-        if (strcmp(prim->selections[i].set, set) == 0)
-            return prim->selections[i].variant;
-    return NULL;
+    const usd_layer *L = prim->layer;
+    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, intern_find(L, set, strlen(set)), NULL);
+    return i ? prim->selections[i - 1u].variant : NULL;
 }
 
 /* Appends s to buf at *len (counting past cap as snprintf does). */
@@ -1208,9 +1283,9 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         return -1;
     }
     usd_layer_set_release(L, unmap, NULL);
-    /* a usdz entry layer was created over a slice: hand it the whole map */
-    L->data = data;
-    L->size = size;
+    /* a usdz entry's layer reads a slice of the map: unmap all of it */
+    L->release_data = data;
+    L->release_size = size;
     *out = L;
     return 0;
 }

@@ -242,10 +242,11 @@ const usd_prim *usd_layer_get_root(const usd_layer *layer);
 /* Finds a prim by absolute path "/A/B", with optional variant selections
  * "/A{v=x}B" (the prim B inside variant x of set v of A) and "/A{v=x}" (the
  * variant node itself). "/" is the pseudo-root. NULL when absent or
- * malformed. O(path length * siblings). */
+ * malformed. O(path length) expected. */
 const usd_prim *usd_layer_find_prim(const usd_layer *layer, const char *path);
 
-/* Child / property / variant set by name, NULL when absent. O(count). */
+/* Child / property / variant set by name, NULL when absent. O(name length)
+ * expected: the layer keeps a hash map of every name lookup. */
 const usd_prim *usd_prim_find_child(const usd_prim *prim, const char *name);
 const usd_prop *usd_prim_find_prop(const usd_prim *prim, const char *name);
 const usd_variant_set *usd_prim_find_variant_set(const usd_prim *prim, const char *name);
@@ -301,7 +302,8 @@ typedef enum usd_scalar {
 } usd_scalar;
 
 /* The element type of a type name ("point3f[]" -> FLOAT, 3; "matrix4d" ->
- * DOUBLE, 16; "quath" -> HALF, 4 (i, j, k, r as written: real last);
+ * DOUBLE, 16; "quath" -> HALF, 4, read as real, i, j, k: the order text
+ * layers write, to which the crate reader turns its stored i, j, k, real;
  * "texCoord2f" -> FLOAT, 2; "token[]" -> TOKEN, 1). Role names (point,
  * normal, vector, color, texCoord, frame) map to their base type.
  * *is_array (may be NULL) is set for a trailing "[]". Returns the scalar

@@ -4,12 +4,13 @@
  * A parser creates an empty layer, adds prims, properties, list-op items
  * and samples in file order through the usd_build_* calls, sets the value
  * hooks that convert its own value references, and calls
- * usd_layer_finish, which lays the tree out as the arrays usd_layer.h
- * shows. Until finish the public arrays of prims and properties are not
- * valid (only the build calls may be used); after finish nothing may be
- * added. Every build call allocates from the layer's arena (64 KiB chunks,
- * never moved, freed at close): O(1) amortised each, -1 / NULL only when
- * out of memory (the caller then says "out of memory" and closes the
+ * usd_layer_finish, which sorts the time samples. The arrays usd_layer.h
+ * shows are valid at every step (they live in the layer's arena, 64 KiB
+ * chunks never moved, and grow by doubling into a new block, the old one
+ * left until close: at most twice the final size); after finish nothing
+ * may be added. Every build call is O(1) amortised (names are found
+ * through the layer's hash map) and fails (-1 / NULL) only when out of
+ * memory (the caller then says "out of memory" and closes the
  * layer). String arguments are (pointer, length), need not be
  * NUL-terminated, and are interned. */
 #ifndef SLUICE_TOOLS_PACK_USD_LAYER_INTERNAL_H
@@ -43,7 +44,9 @@ typedef struct usd_value_hooks {
 usd_layer *usd_layer_create(const char *name, usd_format format, const void *data, size_t size,
                             const usd_layer_options *opt);
 
-/* At close, release(ctx, data, size) runs (e.g. munmap). */
+/* At close, release(ctx, data, size) runs (e.g. munmap), with the layer's
+ * own data and size. usd_layer_open maps the file and sets this itself,
+ * with the whole mapping when the layer is a usdz entry (a slice of it). */
 void usd_layer_set_release(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size), void *ctx);
 
 /* The bytes the layer was created over. */
@@ -81,14 +84,21 @@ usd_prim *usd_build_root(usd_layer *layer);
 usd_prim *usd_build_prim(usd_layer *layer, usd_prim *parent, const char *name, size_t name_len,
                          usd_specifier spec, const char *type, size_t type_len);
 
-/* Finds a child of parent already added, by name (O(children)); NULL when
- * absent. Lets a parser refuse or merge a repeated prim. */
+/* Finds a child of parent already added, by name (O(1) expected: every
+ * name lookup goes through one hash map of the layer); NULL when absent.
+ * Lets a parser refuse or merge a repeated prim. */
 usd_prim *usd_build_find_child(usd_prim *parent, const char *name, size_t name_len);
 
 /* Adds variant `variant` to set `set` of prim (the set is created on its
- * first variant, in order) and returns the variant node. */
+ * first variant, in order) and returns the variant node; a variant already
+ * added is returned as it is. */
 usd_prim *usd_build_variant(usd_layer *layer, usd_prim *prim, const char *set, size_t set_len, const char *variant,
                             size_t variant_len);
+
+/* The variant `variant` of set `set` of prim already added, or NULL. O(1)
+ * expected. */
+usd_prim *usd_build_find_variant(usd_prim *prim, const char *set, size_t set_len, const char *variant,
+                                 size_t variant_len);
 
 /* Declares a variant set with no variants yet (a crate's variant set spec
  * before its variants; a text "variantSet" block being opened). */
@@ -114,7 +124,7 @@ void usd_build_listop_explicit(usd_prim *prim, usd_field field);
 usd_prop *usd_build_prop(usd_layer *layer, usd_prim *prim, const char *name, size_t name_len, usd_prop_kind kind,
                          const char *type, size_t type_len);
 
-/* Finds a property already added to prim (O(props)); NULL when absent. */
+/* Finds a property already added to prim (O(1) expected); NULL when absent. */
 usd_prop *usd_build_find_prop(usd_prim *prim, const char *name, size_t name_len);
 
 /* Sets the default value (has_default = 1). */
@@ -126,8 +136,11 @@ int usd_build_sample(usd_layer *layer, usd_prop *p, double time, const usd_value
 /* Appends a connection / relationship target path. */
 int usd_build_target(usd_layer *layer, usd_prop *p, const char *path, size_t path_len);
 
-/* Lays out the arrays of every prim and property and sorts samples.
- * Returns 0, -1 (out of memory, d->message set). O(structure log). */
+/* Sorts every property's samples by time (stable). Returns 0, -1 (out of
+ * memory, d->message set). It walks the tree recursively: a parser must
+ * have bounded the tree's depth (usda: USD_MAX_DEPTH; a crate: its own
+ * checked bound), as usd_prim_path recurses the same way. O(structure +
+ * samples log samples). */
 int usd_layer_finish(usd_layer *layer, pk_diag *d);
 
 /* Writes "FILE: prim </path> property 'name': " followed by fmt into

@@ -1069,11 +1069,8 @@ static int parse_variant_set(parser *P, usd_prim *prim, const tok *kw)
                             tok_text(&P->lx, &t, buf, sizeof buf));
         if (t.body_len == 0 || t.body_len > USD_MAX_IDENTIFIER)
             return fail_tok(P, &t, "bad variant name (%zu bytes)", t.body_len);
-        const usd_variant_set *vs = usd_prim_find_variant_set(prim, usd_layer_intern(P->L, set, set_len));
-        for (uint32_t i = 0; vs && i < vs->variant_count; i++)
-            if (strlen(vs->variants[i]->name) == t.body_len &&
-                memcmp(vs->variants[i]->name, P->lx.s + t.body, t.body_len) == 0)
-                return fail_tok(P, &t, "variant '%.*s' defined twice", (int)t.body_len, P->lx.s + t.body);
+        if (usd_build_find_variant(prim, set, set_len, P->lx.s + t.body, t.body_len))
+            return fail_tok(P, &t, "variant '%.*s' defined twice", (int)t.body_len, P->lx.s + t.body);
         usd_prim *v = usd_build_variant(P->L, prim, set, set_len, P->lx.s + t.body, t.body_len);
         if (!v)
             return oom(P);
