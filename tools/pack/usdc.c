@@ -691,6 +691,13 @@ static int read_specs(usdc_crate *c)
         usdc_compressed_ints(c, end, n, 4, c->spec_type, &end, "the spec types (section SPECS)") != 0) {
         return -1;
     }
+    uint64_t last_end = UINT64_MAX; /* the last terminator of the field sets */
+    for (uint64_t k = c->nfieldsets; k-- > 0;) {
+        if (c->fieldsets[k] == UINT32_MAX) {
+            last_end = k;
+            break;
+        }
+    }
     for (uint64_t i = 0; i < n; i++) {
         if (c->spec_path[i] >= c->npaths || (c->path_elem[c->spec_path[i]] == USDC_NO_PATH &&
                                               c->spec_path[i] != c->root_path)) {
@@ -701,12 +708,8 @@ static int read_specs(usdc_crate *c)
             return usdc_fail(c, s->start, "spec %llu: field set index %u out of range (%llu entries) (section SPECS)",
                              (unsigned long long)i, c->spec_fset[i], (unsigned long long)c->nfieldsets);
         }
-        /* The set must end with its terminator inside the section. */
-        uint64_t k = c->spec_fset[i];
-        while (k < c->nfieldsets && c->fieldsets[k] != UINT32_MAX) {
-            k++;
-        }
-        if (k == c->nfieldsets) {
+        /* The set must end with a terminator: one at or after its start. */
+        if (last_end == UINT64_MAX || c->spec_fset[i] > last_end) {
             return usdc_fail(c, s->start, "spec %llu: field set %u has no terminator (section SPECS)",
                              (unsigned long long)i, c->spec_fset[i]);
         }
@@ -1196,10 +1199,14 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
         snprintf(m, sizeof m, "unknown compressed array code 0x%02x", code);
         return value_fail(p, c, data, d, m);
     }
-    /* Uncompressed: converted straight out of the file's bytes, no copy. */
+    /* Uncompressed: converted straight out of the file's bytes, no copy. A
+     * crate stores a quaternion as i, j, k, real; readers hand it out real
+     * first, as text writes it (w, x, y, z). */
     const uint8_t *src = c->data + data;
+    int quat = t == T_QUATD || t == T_QUATF || t == T_QUATH;
     for (uint64_t i = 0; i < total; i++) {
-        double x = component_f64(src + i * nt.bytes, nt.kind);
+        uint64_t at = quat ? (i & ~(uint64_t)3) + ((i + 3) & 3) : i;
+        double x = component_f64(src + at * nt.bytes, nt.kind);
         if (dst == USD_DST_I32 && check_i32(p, c, data + i * nt.bytes, nt.kind, x, d) != 0) {
             return -1;
         }
