@@ -650,23 +650,6 @@ static int read_array(walk *w, const usd_prop *p, uint32_t want_components, int 
     return 0;
 }
 
-/* Quaternions as usd_geom takes them, real part first. A text layer writes
- * them so and its reader gives them as written; a crate stores (i, j, k, r),
- * as GfQuat lies in memory, and its reader gives them as stored. */
-static void quats_real_first(const usd_prop *p, double *q, size_t n)
-{
-    if (usd_layer_get_info(p->owner->layer)->format != USD_FORMAT_USDC) {
-        return;
-    }
-    for (size_t k = 0; k + 4 <= n; k += 4) {
-        double r = q[k + 3];
-        q[k + 3] = q[k + 2];
-        q[k + 2] = q[k + 1];
-        q[k + 1] = q[k];
-        q[k] = r;
-    }
-}
-
 /* The prim's local matrix from xformOpOrder and its ops. */
 static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
 {
@@ -717,9 +700,6 @@ static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
         size_t got = 0;
         rc = usd_prop_read_f64(p, USD_WHICH_AUTO, ops[i].value, 16, &got, w->d);
         ops[i].value_count = (uint32_t)got;
-        if (rc == 0 && ops[i].kind == USD_XFORM_ORIENT) {
-            quats_real_first(p, ops[i].value, got);
-        }
     }
     if (rc == 0) {
         rc = usd_xform_compose(ops, (uint32_t)n, &ctx, out, resets, w->d);
@@ -1197,9 +1177,6 @@ static int instancer_prim(walk *w, const site_list *l, const double world[16], u
             size_t got = 0;
             rc = orient == NULL ? fail(w->d, "out of memory")
                                 : usd_prop_read_f64(p, USD_WHICH_AUTO, orient, (size_t)n * 4, &got, w->d);
-            if (rc == 0) {
-                quats_real_first(p, orient, got);
-            }
             nor = n;
         }
     }
