@@ -16,16 +16,19 @@
 #include "pack/builder.h"
 #include "pack/gltf.h"
 #include "pack/synth.h"
+#include "pack/usd_layer.h"
+#include "pack/usd_stage.h"
 
 static const char pack_usage_head[] =
-    "usage: sluice pack [options] INPUT.gltf|INPUT.glb... -o OUT.pack\n"
+    "usage: sluice pack [options] INPUT.gltf|INPUT.glb|INPUT.usd[a|c|z]... -o OUT.pack\n"
     "       sluice pack --synthetic city [--size SIZE] [--seed N] [options] -o OUT.pack\n"
     "\n"
     "options:\n";
 
 static const char pack_usage_tail[] =
     "SIZE: bytes, or a number with K, M, G, T (KiB, MiB, GiB, TiB) or kB, MB, GB\n"
-    "The output is never one of the inputs (a glTF, a GLB or a file a glTF reads): that is refused.\n";
+    "The output is never one of the inputs (a glTF, a GLB, a file a glTF reads or a USD layer): that is refused.\n"
+    "USD inputs are told by their bytes (#usda, PXR-USDC, a zip); anything else is read as glTF.\n";
 
 /* The usage: the head, every option of the table, the tail. */
 static void pack_usage(FILE *f, const cli_args *spec)
@@ -226,6 +229,97 @@ static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quie
     return rc;
 }
 
+/* 1 when the file's first bytes are a USD layer's (text, crate or zip). */
+static int input_is_usd(const char *in)
+{
+    unsigned char head[16] = {0};
+    FILE *f = fopen(in, "rb");
+    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
+    if (f != NULL) {
+        (void)fclose(f); /* read only: nothing to lose */
+    }
+    return usd_detect_format(head, n) != USD_FORMAT_UNKNOWN;
+}
+
+/* Warnings of a USD input: composition's are given while its inputs are
+ * checked; when it is opened again to be packed, only the import's. */
+typedef struct usd_warn_state {
+    int *quiet;
+    int importing;
+    int composed_before;
+} usd_warn_state;
+
+static void usd_warn(void *user, const char *message)
+{
+    const usd_warn_state *w = user;
+    if (w->importing || !w->composed_before) {
+        warn_stderr(w->quiet, message);
+    }
+}
+
+static int usd_sink_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+{
+    return pk_builder_add_mesh(user, m, object, d);
+}
+
+static int usd_sink_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    return pk_builder_add_instance(user, inst, d);
+}
+
+/* A USD input: with b NULL, opens and composes it (every error found before
+ * anything is written), refuses an output that is one of its layers and
+ * adds its meshes to *importable; with b, imports it into b, counting in
+ * *added the meshes given, and prints its phases unless quiet. */
+static int pack_usd(const char *in, const char *out, int skip_unsupported, int allow_outside_paths, int *quiet,
+                    pk_builder *b, uint64_t *importable, uint32_t *added)
+{
+    usd_warn_state ws = {quiet, 0, b != NULL};
+    usd_stage_options uo = {skip_unsupported, allow_outside_paths, usd_warn, &ws};
+    usd_stage *stage = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (usd_stage_open(in, &uo, &stage, &d) != 0) {
+        fprintf(stderr, "sluice: %s\n", d.message);
+        return CLI_FAILED;
+    }
+    ws.importing = 1;
+    int rc = CLI_OK;
+    if (b == NULL) {
+        for (uint32_t i = 0; i < usd_stage_layer_count(stage) && rc == CLI_OK; i++) {
+            const char *file = usd_stage_layer_file(stage, i);
+            if (atomic_file_same(out, file)) {
+                fprintf(stderr, "sluice pack: output '%s' is an input (layer '%s' of '%s'); nothing written\n",
+                        out, file, in);
+                rc = CLI_USAGE;
+            }
+        }
+        *importable += usd_stage_mesh_count(stage);
+        usd_stage_close(stage);
+        return rc;
+    }
+    const usd_stage_sink sink = {usd_sink_mesh, usd_sink_instance, b};
+    if (usd_stage_import(stage, &sink, &d) != 0) {
+        fprintf(stderr, "sluice: %s\n", d.message);
+        rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
+    }
+    usd_stage_stats st;
+    usd_stage_get_stats(stage, &st);
+    *added += st.meshes;
+    if (rc == CLI_OK && !*quiet) {
+        char l[32], m0[32], m1[32], m2[32];
+        printf("%s: %u layers (%s), %u prims, %u meshes, %u placements, %u prototypes reused %u times\n", in,
+               st.layers, human((double)st.layer_bytes, l, sizeof l), st.prims, st.meshes, st.instances,
+               st.prototypes, st.prototype_hits);
+        printf("  usd phases   open %.4f s (peak %s), compose %.4f s (peak %s), import %.4f s (peak %s)\n",
+               st.open_seconds, human((double)st.open_peak_rss, m0, sizeof m0), st.compose_seconds,
+               human((double)st.compose_peak_rss, m1, sizeof m1), st.import_seconds,
+               human((double)st.import_peak_rss, m2, sizeof m2));
+    }
+    usd_stage_close(stage);
+    return rc;
+}
+
 /* Feeds every building of a synthetic scene to the builder; closes s. */
 static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress *pg)
 {
@@ -318,9 +412,11 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .dmax = DBL_MAX, .bad = "{opt} '{value}' is not a number >= 1", .arg = "X",
          .help = "store a chunk raw unless LZ4 shrinks it X times (1.1)"},
         {.name = "--skip-unsupported", .kind = CLI_OPT_FLAG, .dest = &job->skip_unsupported,
-         .help = "skip glTF primitives that cannot be imported, with a warning"},
+         .help = "skip glTF primitives and USD prims or arcs that cannot be\n"
+                 "imported, with a warning"},
         {.name = "--allow-outside-paths", .kind = CLI_OPT_FLAG, .dest = &job->allow_outside_paths,
          .help = "follow buffer and image uris that leave the glTF's folder\n"
+                 "and USD layers outside the root layer's folder\n"
                  "(an absolute path or '..' above it), refused by default"},
         {.name = "--synthetic", .kind = CLI_OPT_STRING, .dest = &synthetic, .arg = "city",
          .help = "generate a city instead of reading INPUT"},
@@ -405,6 +501,14 @@ static int pack_main(pack_job *job)
     gltf_scene *scene = NULL;
     uint64_t importable = 0;
     for (int k = 0; k < *input_count; k++) {
+        if (input_is_usd(inputs[k])) {
+            int rc = pack_usd(inputs[k], out, skip_unsupported, allow_outside_paths, &quiet, NULL, &importable, NULL);
+            if (rc != CLI_OK) {
+                gltf_close(scene);
+                return rc;
+            }
+            continue;
+        }
         gltf_scene *sc = NULL;
         int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
         if (rc == CLI_OK) {
@@ -450,8 +554,13 @@ static int pack_main(pack_job *job)
     pg.last_permille = -1;
     uint32_t added = 0;
     int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
-                               : pack_gltf(in, scene, b, &quiet, &pg, &added);
+             : scene != NULL   ? pack_gltf(in, scene, b, &quiet, &pg, &added)
+                               : pack_usd(in, out, skip_unsupported, allow_outside_paths, &quiet, b, NULL, &added);
     for (int k = 1; k < *input_count && rc == CLI_OK; k++) {
+        if (input_is_usd(inputs[k])) {
+            rc = pack_usd(inputs[k], out, skip_unsupported, allow_outside_paths, &quiet, b, NULL, &added);
+            continue;
+        }
         rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &scene);
         if (rc == CLI_OK) {
             rc = pack_gltf(inputs[k], scene, b, &quiet, &pg, &added);

@@ -41,6 +41,8 @@ struct usd_layer {
     size_t size;
     void (*release)(void *ctx, const void *data, size_t size);
     void *release_ctx;
+    const void *release_data; /* what release gets: the whole mapping, of which data may be a slice */
+    size_t release_size;
     const usd_value_hooks *hooks;
     const char *entry; /* inside a package: the entry path, else "" */
     arena_chunk *chunks;
@@ -299,6 +301,8 @@ void usd_layer_set_release(usd_layer *L, void (*release)(void *ctx, const void *
 {
     L->release = release;
     L->release_ctx = ctx;
+    L->release_data = L->data;
+    L->release_size = L->size;
 }
 
 const void *usd_layer_data(const usd_layer *L, size_t *size)
@@ -628,7 +632,7 @@ void usd_layer_close(usd_layer *L)
     if (!L)
         return;
     if (L->release)
-        L->release(L->release_ctx, L->data, L->size);
+        L->release(L->release_ctx, L->release_data, L->release_size);
     arena_chunk *c = L->chunks;
     while (c) {
         arena_chunk *n = c->next;
@@ -1279,9 +1283,9 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         return -1;
     }
     usd_layer_set_release(L, unmap, NULL);
-    /* a usdz entry layer was created over a slice: hand it the whole map */
-    L->data = data;
-    L->size = size;
+    /* a usdz entry's layer reads a slice of the map: unmap all of it */
+    L->release_data = data;
+    L->release_size = size;
     *out = L;
     return 0;
 }

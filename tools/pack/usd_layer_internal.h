@@ -44,7 +44,9 @@ typedef struct usd_value_hooks {
 usd_layer *usd_layer_create(const char *name, usd_format format, const void *data, size_t size,
                             const usd_layer_options *opt);
 
-/* At close, release(ctx, data, size) runs (e.g. munmap). */
+/* At close, release(ctx, data, size) runs (e.g. munmap), with the layer's
+ * own data and size. usd_layer_open maps the file and sets this itself,
+ * with the whole mapping when the layer is a usdz entry (a slice of it). */
 void usd_layer_set_release(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size), void *ctx);
 
 /* The bytes the layer was created over. */

@@ -1,0 +1,142 @@
+#!/bin/sh
+# pack_usd.sh CASE WORKDIR SLUICE...: `sluice pack` of USD inputs. Writes a
+# small stage into WORKDIR/CASE (root.usda placing two instances of a quad
+# from asset.usda, and tri.gltf, one glTF triangle), then runs CASE:
+#   packs            pack root.usda: its summary, its phases, and it verifies
+#   mixed            pack root.usda tri.gltf: one pack of both
+#   layer_as_output  pack root.usda -o asset.usda (a layer it reads) is refused
+#   missing_layer    a reference to a missing layer: refused naming layer and
+#                    prim; with --skip-unsupported a warning and the rest packs
+#   unsupported      a Cube prim: refused naming it; skipped with the option,
+#                    warned once; a stage of Cubes only: nothing left to pack
+#   outside          a layer above the root's folder: refused unless
+#                    --allow-outside-paths
+#   bad_layer        a malformed .usda: refused, exit 1, no output
+# Each refusal exits with its code, names what failed, leaves every input
+# byte for byte as it was and writes no output.
+set -u
+case=$1
+dir=$2/$1
+shift 2
+run_expect=$(cd "$(dirname "$0")" && pwd)/run_expect.sh
+rm -rf "$dir" && mkdir -p "$dir/in" || exit 1
+cd "$dir" || exit 1
+
+fail() {
+    echo "pack_usd $case: $*" >&2
+    exit 1
+}
+
+expect() {
+    "$run_expect" "$@" || fail "$*"
+}
+
+cat >asset.usda <<'USD'
+#usda 1.0
+(
+    defaultPrim = "Quad"
+)
+def Xform "Quad"
+{
+    def Mesh "Geo"
+    {
+        int[] faceVertexCounts = [4]
+        int[] faceVertexIndices = [0, 1, 2, 3]
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    }
+}
+USD
+cat >root.usda <<'USD'
+#usda 1.0
+(
+    metersPerUnit = 1
+    upAxis = "Z"
+)
+def Xform "A" (
+    instanceable = true
+    references = @asset.usda@
+)
+{
+}
+def Xform "B" (
+    instanceable = true
+    references = @./asset.usda@
+)
+{
+    double3 xformOp:translate = (5, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+USD
+printf '{"asset":{"version":"2.0"},"buffers":[{"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA","byteLength":36}],"bufferViews":[{"buffer":0,"byteLength":36}],"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}]}' >tri.gltf
+for f in asset.usda root.usda tri.gltf; do cp "$f" "$f.orig" || exit 1; done
+
+inputs_intact() {
+    for f in asset.usda root.usda tri.gltf; do
+        cmp "$f" "$f.orig" || fail "$f changed"
+    done
+    leftover=$(find . -name '.*' ! -name .)
+    [ -z "$leftover" ] || fail "left behind: $leftover"
+}
+
+case $case in
+packs)
+    expect 0 "root.usda: 2 layers \([0-9.]+ [KMG]?i?B\), 3 prims, 1 meshes, 2 placements, 1 prototypes reused 1 times" \
+        "$@" pack root.usda -o out.pack
+    expect 0 "usd phases   open [0-9.]+ s \(peak [0-9.]+ [KMG]iB\), compose [0-9.]+ s" "$@" pack root.usda -o out.pack
+    expect 0 "out.pack: 1 objects from 1 meshes \(0 identical to an earlier one\), 2 instances" \
+        "$@" pack root.usda -o out.pack
+    expect 0 "0 bad" "$@" inspect out.pack --verify
+    ;;
+mixed)
+    expect 0 "out.pack: 2 objects from 2 meshes \(0 identical to an earlier one\), 3 instances" \
+        "$@" pack root.usda tri.gltf -o out.pack
+    expect 0 "out.pack: 2 objects from 2 meshes" "$@" pack tri.gltf root.usda -o out.pack
+    expect 0 "0 bad" "$@" inspect out.pack --verify
+    ;;
+layer_as_output)
+    expect 2 "output 'asset.usda' is an input \(layer '.*asset.usda' of 'root.usda'\); nothing written" \
+        "$@" pack root.usda -o asset.usda
+    expect 2 "output 'root.usda' is an input \('root.usda'\); nothing written" "$@" pack root.usda -o root.usda
+    ;;
+missing_layer)
+    printf '#usda 1.0\n(\n    metersPerUnit = 1\n)\ndef "M" (\n    references = @gone.usda@\n)\n{\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >in/miss.usda
+    cp asset.usda in/asset.usda || exit 1
+    expect 1 "in/miss.usda: </M>: reference @gone.usda@: cannot open layer 'in/gone.usda': No such file or directory" \
+        "$@" pack in/miss.usda -o miss.pack
+    [ ! -e miss.pack ] || fail "miss.pack was written"
+    expect 0 "warning: in/miss.usda: </M>: reference @gone.usda@: cannot open layer .*; arc skipped" \
+        "$@" pack --skip-unsupported in/miss.usda -o miss.pack
+    expect 0 "0 bad" "$@" inspect miss.pack --verify
+    ;;
+unsupported)
+    printf '#usda 1.0\ndef Cube "C"\n{\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >cube.usda
+    expect 1 "cube.usda: </C>: Cube prims are not supported \(--skip-unsupported skips them\)" \
+        "$@" pack cube.usda -o cube.pack
+    [ ! -e cube.pack ] || fail "cube.pack was written"
+    expect 0 "warning: cube.usda: </C>: Cube prims are not supported; skipped" \
+        "$@" pack --skip-unsupported cube.usda -o cube.pack
+    # The warning is given once, though the stage is composed twice (checked, then packed).
+    n=$("$@" pack --skip-unsupported cube.usda -o cube.pack 2>&1 | grep -c "Cube prims are not supported")
+    [ "$n" -eq 1 ] || fail "the Cube warning came $n times"
+    printf '#usda 1.0\ndef Cube "C"\n{\n}\n' >only.usda
+    expect 1 "nothing left to pack" "$@" pack --skip-unsupported only.usda -o only.pack
+    [ ! -e only.pack ] || fail "only.pack was written"
+    ;;
+outside)
+    printf '#usda 1.0\ndef "Q" (\n    references = @../asset.usda@\n)\n{\n}\n' >in/up.usda
+    expect 1 "in/up.usda: </Q>: reference @../asset.usda@: layer 'in/../asset.usda' is outside the root layer's folder .*refused|outside the root layer's folder .*--allow-outside-paths" \
+        "$@" pack in/up.usda -o up.pack
+    [ ! -e up.pack ] || fail "up.pack was written"
+    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths in/up.usda -o up.pack
+    ;;
+bad_layer)
+    printf '#usda 1.0\ndef Mesh "M" (\n' >bad.usda
+    expect 1 "bad.usda" "$@" pack bad.usda -o bad.pack
+    [ ! -e bad.pack ] || fail "bad.pack was written"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+inputs_intact
+echo "pack_usd $case: ok"

@@ -1,0 +1,940 @@
+/* USD composition and traversal (tools/pack/usd_stage.h) on .usda files this
+ * test writes: subLayers and their strength, internal and external
+ * references with and without a prim path, payloads, inherits, specializes,
+ * variant selections and the default variant, instanceable prims sharing one
+ * mesh, prototypes that share a path but not their content, cycles, missing
+ * and outside layers, every refused or skipped schema, xformOp concatenation
+ * and !resetXformStack!, upAxis and metersPerUnit, visibility, purpose and
+ * active, PointInstancer placements. Each refusal is checked with its exact
+ * message. */
+#define _GNU_SOURCE /* realpath */
+
+#include <ftw.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "gltf.h"
+#include "usd_stage.h"
+
+/* ---- files ----------------------------------------------------------------- */
+
+static char dir[64];
+
+static const char *path_of(const char *name)
+{
+    static char p[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+/* Writes text to dir/name, making its folders. */
+static void put(const char *name, const char *text)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", path_of(name));
+    for (char *s = buf + strlen(dir) + 1; *s != '\0'; s++) {
+        if (*s == '/') {
+            *s = '\0';
+            (void)mkdir(buf, 0755);
+            *s = '/';
+        }
+    }
+    FILE *f = fopen(buf, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/sluice-usd-stage-XXXXXX");
+    return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A header with Y up and metres, so placements are the plain world matrix. */
+#define HEAD "#usda 1.0\n(\n    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n"
+/* One triangle, the x coordinate of its first point X. */
+#define TRI(X)                                                                                                         \
+    "        int[] faceVertexCounts = [3]\n"                                                                           \
+    "        int[] faceVertexIndices = [0, 1, 2]\n"                                                                    \
+    "        point3f[] points = [(" #X ", 0, 0), (1, 0, 0), (0, 1, 0)]\n"
+
+/* ---- a sink that keeps what it is given -------------------------------------- */
+
+typedef struct got_mesh {
+    uint32_t vertices, indices;
+    float first[3]; /* the first vertex */
+    char name[64];
+} got_mesh;
+
+typedef struct collect {
+    got_mesh meshes[64];
+    uint32_t mesh_count;
+    pk_instance inst[1024];
+    uint32_t inst_count;
+} collect;
+
+static int on_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+{
+    (void)d;
+    collect *c = user;
+    assert_true(c->mesh_count < 64);
+    got_mesh *g = &c->meshes[c->mesh_count];
+    g->vertices = m->vertex_count;
+    g->indices = m->index_count;
+    memcpy(g->first, m->positions, sizeof g->first);
+    snprintf(g->name, sizeof g->name, "%s", m->name);
+    *object = c->mesh_count++;
+    return 0;
+}
+
+static int on_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    (void)d;
+    collect *c = user;
+    assert_true(c->inst_count < 1024);
+    c->inst[c->inst_count++] = *inst;
+    return 0;
+}
+
+typedef struct warnings {
+    char last[1024];
+    int count;
+} warnings;
+
+static void on_warn(void *user, const char *message)
+{
+    warnings *w = user;
+    snprintf(w->last, sizeof w->last, "%s", message);
+    w->count++;
+}
+
+static warnings warned;
+
+/* Opens name and imports it into c (both must succeed). */
+static void import_ok(const char *name, int skip, int outside, collect *c, usd_stage_stats *st)
+{
+    memset(c, 0, sizeof *c);
+    memset(&warned, 0, sizeof warned);
+    usd_stage_options o = {skip, outside, on_warn, &warned};
+    usd_stage *s = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (usd_stage_open(path_of(name), &o, &s, &d) != 0) {
+        fail_msg("open %s: %s", name, d.message);
+    }
+    usd_stage_sink sink = {on_mesh, on_instance, c};
+    if (usd_stage_import(s, &sink, &d) != 0) {
+        usd_stage_close(s);
+        fail_msg("import %s: %s", name, d.message);
+    }
+    if (st != NULL) {
+        usd_stage_get_stats(s, st);
+    }
+    assert_int_equal(usd_stage_mesh_count(s) >= c->mesh_count, 1);
+    usd_stage_close(s);
+}
+
+/* usd_stage_open fails with exactly want, where "@" stands for the folder. */
+static void expect_open_error(const char *name, int skip, const char *want)
+{
+    memset(&warned, 0, sizeof warned);
+    usd_stage_options o = {skip, 0, on_warn, &warned};
+    usd_stage *s = (usd_stage *)&s;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    char full[1024];
+    size_t k = 0;
+    for (const char *p = want; *p != '\0' && k + 64 < sizeof full; p++) {
+        if (*p == '@' && p[1] == '/') {
+            k += (size_t)snprintf(full + k, sizeof full - k, "%s", dir);
+        } else {
+            full[k++] = *p;
+        }
+    }
+    full[k] = '\0';
+    if (usd_stage_open(path_of(name), &o, &s, &d) == 0) {
+        usd_stage_close(s);
+        fail_msg("open %s succeeded, want \"%s\"", name, full);
+    }
+    assert_null(s);
+    if (strcmp(d.message, full) != 0) {
+        fail_msg("got  \"%s\"\nwant \"%s\"", d.message, full);
+    }
+}
+
+static void expect_translation(const pk_instance *inst, double x, double y, double z)
+{
+    if (fabs(inst->matrix[12] - x) > 1e-5 || fabs(inst->matrix[13] - y) > 1e-5 || fabs(inst->matrix[14] - z) > 1e-5) {
+        fail_msg("instance '%s' at (%g, %g, %g), want (%g, %g, %g)", inst->name, inst->matrix[12], inst->matrix[13],
+                 inst->matrix[14], x, y, z);
+    }
+}
+
+/* ---- layer stacks and arcs ------------------------------------------------------ */
+
+static void test_one_mesh_is_one_mesh_and_one_placement(void **state)
+{
+    (void)state;
+    put("one/a.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "}\n");
+    collect c;
+    usd_stage_stats st;
+    import_ok("one/a.usda", 0, 0, &c, &st);
+    assert_int_equal(c.mesh_count, 1);
+    assert_int_equal(c.meshes[0].indices, 3);
+    assert_string_equal(c.meshes[0].name, "M");
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.inst[0].name, "M");
+    expect_translation(&c.inst[0], 0, 0, 0);
+    assert_int_equal(st.layers, 1);
+    assert_int_equal(st.meshes, 1);
+    assert_int_equal(st.instances, 1);
+}
+
+static void test_sublayers_stronger_first(void **state)
+{
+    (void)state;
+    put("sub/root.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@a.usda@, @b.usda@]\n)\n"
+                         "over \"M\"\n{\n    double3 xformOp:translate = (1, 0, 0)\n}\n");
+    put("sub/a.usda", "#usda 1.0\n(\n    subLayers = [@deep/c.usda@]\n)\n"
+                      "over \"M\"\n{\n    double3 xformOp:translate = (2, 0, 0)\n"
+                      "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    put("sub/b.usda", "#usda 1.0\ndef Mesh \"M\"\n{\n" TRI(5) "    uniform token[] xformOpOrder = []\n}\n"
+                      "def Mesh \"OnlyInB\"\n{\n" TRI(6) "}\n");
+    put("sub/deep/c.usda", "#usda 1.0\ndef Mesh \"OnlyInC\"\n{\n" TRI(7) "}\n");
+    collect c;
+    usd_stage_stats st;
+    import_ok("sub/root.usda", 0, 0, &c, &st);
+    assert_int_equal(st.layers, 4);
+    assert_int_equal(c.mesh_count, 3);
+    /* The root's translate over a's, a's xformOpOrder over b's empty one,
+     * b's points: children in the strongest layer's order first. */
+    assert_string_equal(c.inst[0].name, "M");
+    expect_translation(&c.inst[0], 1, 0, 0);
+    assert_true(c.meshes[0].first[0] == 5.0f);
+    assert_string_equal(c.inst[1].name, "OnlyInC");
+    assert_string_equal(c.inst[2].name, "OnlyInB");
+}
+
+static void test_internal_reference_with_and_without_path(void **state)
+{
+    (void)state;
+    put("iref/a.usda", "#usda 1.0\n(\n    defaultPrim = \"Proto\"\n    metersPerUnit = 1\n)\n"
+                       "class \"Proto\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(3) "    }\n}\n"
+                       "def Xform \"A\" (\n    references = </Proto>\n)\n{\n"
+                       "    double3 xformOp:translate = (0, 2, 0)\n"
+                       "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n"
+                       "def Xform \"B\" (\n    references = @@\n)\n{\n}\n");
+    collect c;
+    import_ok("iref/a.usda", 0, 0, &c, NULL);
+    /* The class itself is not imported; A and B both hold its Geo. */
+    assert_int_equal(c.inst_count, 2);
+    assert_string_equal(c.inst[0].name, "Geo");
+    expect_translation(&c.inst[0], 0, 2, 0);
+    expect_translation(&c.inst[1], 0, 0, 0);
+    assert_true(c.meshes[0].first[0] == 3.0f);
+}
+
+static void test_external_reference_default_prim_and_path(void **state)
+{
+    (void)state;
+    put("eref/asset.usda", "#usda 1.0\n(\n    defaultPrim = \"Main\"\n)\n"
+                           "def Xform \"Main\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(1) "    }\n}\n"
+                           "def Xform \"Other\"\n{\n    def Mesh \"Geo2\"\n    {\n" TRI(2) "    }\n}\n");
+    put("eref/root.usda", HEAD "def Xform \"X\" (\n    prepend references = @./asset.usda@\n)\n{\n}\n"
+                              "def Xform \"Y\" (\n    references = @asset.usda@</Other>\n)\n{\n}\n");
+    collect c;
+    usd_stage_stats st;
+    import_ok("eref/root.usda", 0, 0, &c, &st);
+    assert_int_equal(st.layers, 2); /* asset.usda opened once for both */
+    assert_int_equal(c.inst_count, 2);
+    assert_string_equal(c.inst[0].name, "Geo");
+    assert_string_equal(c.inst[1].name, "Geo2");
+    assert_true(c.meshes[0].first[0] == 1.0f);
+    assert_true(c.meshes[1].first[0] == 2.0f);
+}
+
+static void test_payload_is_loaded(void **state)
+{
+    (void)state;
+    put("pay/p.usda", "#usda 1.0\n(\n    defaultPrim = \"P\"\n)\ndef \"P\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(4)
+                      "    }\n}\n");
+    put("pay/root.usda", HEAD "def Xform \"X\" (\n    payload = @p.usda@\n)\n{\n}\n");
+    collect c;
+    import_ok("pay/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_true(c.meshes[0].first[0] == 4.0f);
+}
+
+static void test_inherits_weaker_than_local_stronger_than_references(void **state)
+{
+    (void)state;
+    put("inh/asset.usda", "#usda 1.0\n(\n    defaultPrim = \"A\"\n)\ndef Mesh \"A\"\n{\n" TRI(0)
+                          "    double3 xformOp:translate = (9, 9, 9)\n"
+                          "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    put("inh/root.usda", HEAD "class \"_c\"\n{\n    double3 xformOp:translate = (5, 0, 0)\n}\n"
+                              "def \"X\" (\n    inherits = </_c>\n    references = @asset.usda@\n)\n{\n}\n"
+                              "def \"Y\" (\n    inherits = </_c>\n    references = @asset.usda@\n)\n{\n"
+                              "    double3 xformOp:translate = (6, 0, 0)\n}\n");
+    collect c;
+    import_ok("inh/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 2);
+    expect_translation(&c.inst[0], 5, 0, 0); /* the class over the reference */
+    expect_translation(&c.inst[1], 6, 0, 0); /* the local opinion over the class */
+}
+
+static void test_specializes_weakest(void **state)
+{
+    (void)state;
+    put("spec/root.usda", HEAD "class \"_s\"\n{\n    double3 xformOp:translate = (7, 0, 0)\n"
+                               "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n"
+                               "def Mesh \"Base\"\n{\n" TRI(0) "    double3 xformOp:translate = (3, 0, 0)\n}\n"
+                               "def Mesh \"X\" (\n    specializes = </_s>\n    references = </Base>\n)\n{\n}\n"
+                               "def Mesh \"Y\" (\n    specializes = </_s>\n)\n{\n" TRI(0) "}\n");
+    collect c;
+    import_ok("spec/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 3);
+    expect_translation(&c.inst[0], 0, 0, 0); /* Base: no xformOpOrder */
+    expect_translation(&c.inst[1], 3, 0, 0); /* the reference's translate, the specialized order */
+    expect_translation(&c.inst[2], 7, 0, 0); /* only the specialized class has one */
+}
+
+static void test_variant_selection_and_default_variant(void **state)
+{
+    (void)state;
+    put("var/root.usda",
+        HEAD "def Xform \"X\" (\n    variants = {\n        string shape = \"big\"\n    }\n"
+             "    prepend variantSets = \"shape\"\n)\n{\n"
+             "    variantSet \"shape\" = {\n"
+             "        \"small\" {\n            def Mesh \"S\"\n            {\n" TRI(1) "            }\n        }\n"
+             "        \"big\" {\n            def Mesh \"B\"\n            {\n" TRI(2) "            }\n        }\n"
+             "    }\n}\n"
+             "def Xform \"Y\" (\n    prepend variantSets = \"shape\"\n)\n{\n"
+             "    variantSet \"shape\" = {\n"
+             "        \"small\" {\n            def Mesh \"S\"\n            {\n" TRI(3) "            }\n        }\n"
+             "        \"big\" {\n            def Mesh \"B\"\n            {\n" TRI(4) "            }\n        }\n"
+             "    }\n}\n");
+    collect c;
+    import_ok("var/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 2);
+    assert_string_equal(c.inst[0].name, "B"); /* selected */
+    assert_true(c.meshes[0].first[0] == 2.0f);
+    assert_string_equal(c.inst[1].name, "S"); /* nothing selected: the first variant */
+    assert_true(c.meshes[1].first[0] == 3.0f);
+}
+
+static void test_reference_selects_variant_of_target(void **state)
+{
+    (void)state;
+    put("var2/asset.usda", "#usda 1.0\n(\n    defaultPrim = \"A\"\n)\n"
+                           "def \"A\" (\n    variants = {\n        string lod = \"lo\"\n    }\n"
+                           "    prepend variantSets = \"lod\"\n)\n{\n    variantSet \"lod\" = {\n"
+                           "        \"hi\" {\n            def Mesh \"Hi\"\n            {\n" TRI(1) "            }\n"
+                           "        }\n        \"lo\" {\n            def Mesh \"Lo\"\n            {\n" TRI(2)
+                           "            }\n        }\n    }\n}\n");
+    put("var2/root.usda", HEAD "def \"X\" (\n    references = @asset.usda@\n    variants = {\n"
+                               "        string lod = \"hi\"\n    }\n)\n{\n}\n");
+    collect c;
+    import_ok("var2/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.inst[0].name, "Hi"); /* the referencing layer's selection wins */
+}
+
+/* ---- instancing -------------------------------------------------------------------- */
+
+static void test_instanceable_prims_share_one_mesh(void **state)
+{
+    (void)state;
+    put("inst/asset.usda", "#usda 1.0\n(\n    defaultPrim = \"A\"\n)\n"
+                           "def Xform \"A\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(0) "    }\n"
+                           "    def Mesh \"Geo2\"\n    {\n" TRI(1) "    }\n}\n");
+    char text[4096];
+    int n = snprintf(text, sizeof text, HEAD);
+    for (int i = 0; i < 5; i++) {
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "def Xform \"I%d\" (\n    instanceable = true\n    references = @asset.usda@\n)\n{\n"
+                      "    double3 xformOp:translate = (%d, 0, 0)\n"
+                      "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+                      "    over \"Geo\" { double3 xformOp:translate = (0, 100, 0)\n"
+                      "        uniform token[] xformOpOrder = [\"xformOp:translate\"] }\n}\n",
+                      i, i * 10);
+    }
+    put("inst/root.usda", text);
+    collect c;
+    usd_stage_stats st;
+    import_ok("inst/root.usda", 0, 0, &c, &st);
+    assert_int_equal(c.mesh_count, 2); /* one prototype's two meshes */
+    assert_int_equal(c.inst_count, 10);
+    assert_int_equal(st.prototypes, 1);
+    assert_int_equal(st.prototype_hits, 4);
+    for (int i = 0; i < 5; i++) {
+        /* The instance's own opinion on a descendant is ignored, as USD does. */
+        expect_translation(&c.inst[2 * i], i * 10, 0, 0);
+        assert_int_equal(c.inst[2 * i].mesh, 0);
+        assert_int_equal(c.inst[2 * i + 1].mesh, 1);
+    }
+}
+
+static void test_prototypes_sharing_a_path_keep_their_own_meshes(void **state)
+{
+    (void)state;
+    put("proto/a.usda", "#usda 1.0\ndef Xform \"Proto\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(1) "    }\n}\n");
+    put("proto/b.usda", "#usda 1.0\ndef Xform \"Proto\"\n{\n    def Mesh \"Geo\"\n    {\n" TRI(2) "    }\n}\n");
+    put("proto/root.usda", HEAD "def \"First\"\n{\n"
+                                "    def \"I\" (\n        instanceable = true\n        references = @a.usda@</Proto>\n"
+                                "    )\n    {\n    }\n}\n"
+                                "def \"Second\"\n{\n"
+                                "    def \"I\" (\n        instanceable = true\n        references = @b.usda@</Proto>\n"
+                                "    )\n    {\n    }\n}\n");
+    collect c;
+    usd_stage_stats st;
+    import_ok("proto/root.usda", 0, 0, &c, &st);
+    assert_int_equal(c.mesh_count, 2);
+    assert_int_equal(st.prototypes, 2);
+    assert_true(c.meshes[0].first[0] == 1.0f);
+    assert_true(c.meshes[1].first[0] == 2.0f);
+    assert_int_equal(c.inst[0].mesh, 0);
+    assert_int_equal(c.inst[1].mesh, 1);
+}
+
+static void test_point_instancer_places_each_instance(void **state)
+{
+    (void)state;
+    put("pi/root.usda",
+        HEAD "def PointInstancer \"PI\"\n{\n"
+             "    rel prototypes = [</PI/Protos/A>, </PI/Protos/B>]\n"
+             "    int[] protoIndices = [0, 1, 0, 1]\n"
+             "    point3f[] positions = [(1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)]\n"
+             "    quath[] orientations = [(1, 0, 0, 0), (1, 0, 0, 0), (0, 0, 1, 0), (1, 0, 0, 0)]\n"
+             "    float3[] scales = [(1, 1, 1), (1, 1, 1), (2, 2, 2), (1, 1, 1)]\n"
+             "    int64[] invisibleIds = [1]\n"
+             "    def Scope \"Protos\"\n    {\n"
+             "        def Mesh \"A\"\n        {\n" TRI(0) "        }\n"
+             "        def Xform \"B\"\n        {\n            double3 xformOp:translate = (0, 5, 0)\n"
+             "            uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+             "            def Mesh \"G\"\n            {\n" TRI(1) "            }\n        }\n    }\n}\n");
+    collect c;
+    import_ok("pi/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.mesh_count, 2); /* the prototypes, not walked as prims of their own */
+    assert_int_equal(c.inst_count, 3); /* id 1 invisible */
+    expect_translation(&c.inst[0], 1, 0, 0);
+    assert_int_equal(c.inst[0].mesh, 0);
+    expect_translation(&c.inst[1], 3, 0, 0);
+    /* 180 degrees about Y, scale 2: x axis to (-2, 0, 0). */
+    assert_true(fabsf(c.inst[1].matrix[0] + 2.0f) < 1e-3f);
+    expect_translation(&c.inst[2], 4, 5, 0); /* B's own translate inside the instance */
+    assert_int_equal(c.inst[2].mesh, 1);
+}
+
+static void test_point_instancer_index_out_of_range(void **state)
+{
+    (void)state;
+    put("pibad/root.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                                "    int[] protoIndices = [0, 3]\n"
+                                "    point3f[] positions = [(1, 0, 0), (2, 0, 0)]\n"
+                                "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    collect c;
+    memset(&c, 0, sizeof c);
+    usd_stage *s = NULL;
+    pk_diag d;
+    assert_int_equal(usd_stage_open(path_of("pibad/root.usda"), NULL, &s, &d), 0);
+    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    assert_int_equal(usd_stage_import(s, &sink, &d), -1);
+    char want[512];
+    snprintf(want, sizeof want, "%s: </PI>: protoIndices[1]: index 3 out of range (1 prototypes)",
+             path_of("pibad/root.usda"));
+    assert_string_equal(d.message, want);
+    usd_stage_close(s);
+}
+
+/* ---- refusals ---------------------------------------------------------------------- */
+
+static void test_reference_cycle_is_refused(void **state)
+{
+    (void)state;
+    put("cyc/a.usda", HEAD "(\n)\ndef \"A\" (\n    references = @b.usda@</B>\n)\n{\n}\n");
+    put("cyc/a.usda", HEAD "def \"A\" (\n    references = @b.usda@</B>\n)\n{\n}\n");
+    put("cyc/b.usda", "#usda 1.0\ndef \"B\" (\n    references = @a.usda@</A>\n)\n{\n}\n");
+    expect_open_error("cyc/a.usda", 0, "@/cyc/b.usda: </A>: reference @a.usda@</A> forms a cycle");
+    put("cyc/self.usda", HEAD "def \"S\" (\n    references = </S>\n)\n{\n}\n");
+    expect_open_error("cyc/self.usda", 0, "@/cyc/self.usda: </S>: reference </S> forms a cycle");
+    collect c;
+    import_ok("cyc/self.usda", 1, 0, &c, NULL);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want, "%s: </S>: reference </S> forms a cycle; arc skipped", path_of("cyc/self.usda"));
+    assert_string_equal(warned.last, want);
+}
+
+static void test_missing_layer_is_refused_or_skipped(void **state)
+{
+    (void)state;
+    put("miss/root.usda", HEAD "def \"A\" (\n    references = @nothere.usda@\n)\n{\n}\n"
+                               "def Mesh \"M\"\n{\n" TRI(0) "}\n");
+    expect_open_error("miss/root.usda", 0,
+                      "@/miss/root.usda: </A>: reference @nothere.usda@: cannot open layer '@/miss/nothere.usda': No "
+                      "such file or directory");
+    collect c;
+    import_ok("miss/root.usda", 1, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_int_equal(warned.count, 1);
+    put("miss/sub.usda", "#usda 1.0\n(\n    subLayers = [@gone.usda@]\n)\n");
+    expect_open_error("miss/sub.usda", 0,
+                      "@/miss/sub.usda: subLayers[0] 'gone.usda': cannot open layer '@/miss/gone.usda': No such file "
+                      "or directory");
+    put("miss/noprim.usda", HEAD "def \"A\" (\n    references = </Nope>\n)\n{\n}\n");
+    expect_open_error("miss/noprim.usda", 0, "@/miss/noprim.usda: </A>: reference </Nope>: no such prim in "
+                                             "@/miss/noprim.usda");
+    put("miss/nodefault.usda", "#usda 1.0\ndef \"Z\"\n{\n}\n");
+    put("miss/usesdefault.usda", HEAD "def \"A\" (\n    references = @nodefault.usda@\n)\n{\n}\n");
+    expect_open_error("miss/usesdefault.usda", 0,
+                      "@/miss/usesdefault.usda: </A>: reference @nodefault.usda@ names no prim and "
+                      "@/miss/nodefault.usda has no defaultPrim");
+}
+
+static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **state)
+{
+    (void)state;
+    put("out/elsewhere.usda", "#usda 1.0\n(\n    defaultPrim = \"E\"\n)\ndef Mesh \"E\"\n{\n" TRI(0) "}\n");
+    put("out/in/root.usda", HEAD "def \"A\" (\n    references = @../elsewhere.usda@\n)\n{\n}\n");
+    char want[1024];
+    char real[512];
+    assert_non_null(realpath(dir, real));
+    snprintf(want, sizeof want,
+             "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the root layer's folder %s/out/in "
+             "(--allow-outside-paths opens it)",
+             path_of("out/in/root.usda"), path_of("out/elsewhere.usda"), real);
+    usd_stage *s = NULL;
+    pk_diag d;
+    assert_int_equal(usd_stage_open(path_of("out/in/root.usda"), NULL, &s, &d), -1);
+    assert_string_equal(d.message, want);
+    collect c;
+    import_ok("out/in/root.usda", 0, 1, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+}
+
+static void test_unsupported_schemas_are_refused_or_skipped(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"BasisCurves", "NurbsCurves", "HermiteCurves", "Points",  "NurbsPatch",
+                                        "TetMesh",     "Volume",      "Cube",          "Sphere",  "Cylinder",
+                                        "Cone",        "Capsule",     "Plane"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        char text[512], want[512];
+        snprintf(text, sizeof text, HEAD "def Xform \"W\"\n{\n    def %s \"G\"\n    {\n    }\n}\n"
+                                         "def Mesh \"M\"\n{\n" TRI(0) "}\n",
+                 types[i]);
+        put("schema/root.usda", text);
+        snprintf(want, sizeof want, "@/schema/root.usda: </W/G>: %s prims are not supported (--skip-unsupported skips them)",
+                 types[i]);
+        expect_open_error("schema/root.usda", 0, want);
+        collect c;
+        import_ok("schema/root.usda", 1, 0, &c, NULL);
+        assert_int_equal(c.inst_count, 1);
+        assert_int_equal(warned.count, 1);
+        snprintf(want, sizeof want, "%s: </W/G>: %s prims are not supported; skipped", path_of("schema/root.usda"),
+                 types[i]);
+        assert_string_equal(warned.last, want);
+    }
+}
+
+static void test_skel_root_meshes_import_with_a_warning(void **state)
+{
+    (void)state;
+    put("skel/root.usda", HEAD "def SkelRoot \"R\"\n{\n    def Skeleton \"Skel\"\n    {\n    }\n"
+                               "    def Mesh \"Body\"\n    {\n" TRI(0) "    }\n}\n");
+    collect c;
+    import_ok("skel/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: </R>: skinning is ignored: the meshes under this SkelRoot are packed in their rest pose",
+             path_of("skel/root.usda"));
+    assert_string_equal(warned.last, want);
+}
+
+static void test_subdivision_packs_the_cage_with_one_warning(void **state)
+{
+    (void)state;
+    put("subd/root.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    uniform token subdivisionScheme = \"catmullClark\"\n}\n"
+                               "def Mesh \"N\"\n{\n" TRI(0) "    uniform token subdivisionScheme = \"none\"\n}\n");
+    collect c;
+    import_ok("subd/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 2);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want, "%s: </M>: subdivisionScheme 'catmullClark' is not applied: the control cage is packed",
+             path_of("subd/root.usda"));
+    assert_string_equal(warned.last, want);
+}
+
+/* ---- traversal -------------------------------------------------------------------- */
+
+static void test_xforms_concatenate_and_reset(void **state)
+{
+    (void)state;
+    put("xf/root.usda", HEAD "def Xform \"A\"\n{\n    double3 xformOp:translate = (1, 0, 0)\n"
+                             "    float3 xformOp:scale = (2, 2, 2)\n"
+                             "    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:scale\"]\n"
+                             "    def Xform \"B\"\n    {\n        double3 xformOp:translate = (0, 1, 0)\n"
+                             "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+                             "        def Mesh \"M\"\n        {\n" TRI(0) "        }\n"
+                             "        def Mesh \"R\"\n        {\n" TRI(0)
+                             "            double3 xformOp:translate = (0, 0, 3)\n"
+                             "            uniform token[] xformOpOrder = [\"!resetXformStack!\", \"xformOp:translate\"]\n"
+                             "        }\n    }\n}\n");
+    collect c;
+    import_ok("xf/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 2);
+    expect_translation(&c.inst[0], 1, 2, 0); /* T(1,0,0) S(2) T(0,1,0) */
+    assert_true(fabsf(c.inst[0].matrix[0] - 2.0f) < 1e-6f);
+    expect_translation(&c.inst[1], 0, 0, 3); /* the parent's transform dropped */
+    assert_true(fabsf(c.inst[1].matrix[0] - 1.0f) < 1e-6f);
+}
+
+static void test_up_axis_z_and_centimetres(void **state)
+{
+    (void)state;
+    put("units/root.usda", "#usda 1.0\n(\n    upAxis = \"Z\"\n    metersPerUnit = 0.01\n)\n"
+                           "def Mesh \"M\"\n{\n" TRI(0) "    double3 xformOp:translate = (0, 0, 100)\n"
+                           "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    put("units/default.usda", "#usda 1.0\ndef Mesh \"M\"\n{\n" TRI(0) "    double3 xformOp:translate = (100, 0, 0)\n"
+                              "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    collect c;
+    import_ok("units/root.usda", 0, 0, &c, NULL);
+    expect_translation(&c.inst[0], 0, 1, 0); /* Z up 100 cm: Y up 1 m */
+    import_ok("units/default.usda", 0, 0, &c, NULL);
+    expect_translation(&c.inst[0], 1, 0, 0); /* USD's fallback: centimetres */
+}
+
+static void test_invisible_inactive_proxy_and_guide_are_skipped(void **state)
+{
+    (void)state;
+    put("vis/root.usda", HEAD "def Xform \"Hidden\"\n{\n    token visibility = \"invisible\"\n"
+                              "    def Mesh \"M\"\n    {\n" TRI(0) "    }\n}\n"
+                              "def Xform \"Off\" (\n    active = false\n)\n{\n    def Mesh \"M\"\n    {\n" TRI(0)
+                              "    }\n}\n"
+                              "def Mesh \"Proxy\"\n{\n" TRI(0) "    uniform token purpose = \"proxy\"\n}\n"
+                              "def Mesh \"Guide\"\n{\n" TRI(0) "    uniform token purpose = \"guide\"\n}\n"
+                              "def Mesh \"Render\"\n{\n" TRI(0) "    uniform token purpose = \"render\"\n}\n"
+                              "over \"OverOnly\"\n{\n    def Mesh \"M\"\n    {\n" TRI(0) "    }\n}\n"
+                              "def Xform \"Shown\"\n{\n    token visibility = \"inherited\"\n"
+                              "    def Mesh \"M\"\n    {\n" TRI(0) "    }\n}\n");
+    collect c;
+    import_ok("vis/root.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 2);
+    assert_string_equal(c.inst[0].name, "Render");
+    assert_string_equal(c.inst[1].name, "M");
+}
+
+static void test_output_checks_see_every_layer(void **state)
+{
+    (void)state;
+    put("files/a.usda", "#usda 1.0\n(\n    defaultPrim = \"A\"\n)\ndef Mesh \"A\"\n{\n" TRI(0) "}\n");
+    put("files/root.usda", HEAD "def \"X\" (\n    references = @a.usda@\n)\n{\n}\n");
+    usd_stage *s = NULL;
+    pk_diag d;
+    assert_int_equal(usd_stage_open(path_of("files/root.usda"), NULL, &s, &d), 0);
+    assert_int_equal(usd_stage_layer_count(s), 2);
+    char real[512];
+    assert_non_null(realpath(path_of("files/a.usda"), real));
+    assert_string_equal(usd_stage_layer_file(s, 1), path_of("files/a.usda"));
+    assert_int_equal(usd_stage_mesh_count(s), 1);
+    usd_stage_close(s);
+}
+
+/* usd_stage_import fails with exactly want ("@/" the folder). */
+static void expect_import_error(const char *name, const char *want)
+{
+    collect c;
+    memset(&c, 0, sizeof c);
+    usd_stage *s = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (usd_stage_open(path_of(name), NULL, &s, &d) != 0) {
+        fail_msg("open %s: %s", name, d.message);
+    }
+    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    int rc = usd_stage_import(s, &sink, &d);
+    usd_stage_close(s);
+    char full[1024];
+    size_t k = 0;
+    for (const char *p = want; *p != '\0' && k + 64 < sizeof full; p++) {
+        if (*p == '@' && p[1] == '/') {
+            k += (size_t)snprintf(full + k, sizeof full - k, "%s", dir);
+        } else {
+            full[k++] = *p;
+        }
+    }
+    full[k] = '\0';
+    assert_int_equal(rc, -1);
+    if (strcmp(d.message, full) != 0) {
+        fail_msg("got  \"%s\"\nwant \"%s\"", d.message, full);
+    }
+}
+
+static void test_bad_stages_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    put("bad/cyc_a.usda", "#usda 1.0\n(\n    subLayers = [@cyc_b.usda@]\n)\n");
+    put("bad/cyc_b.usda", "#usda 1.0\n(\n    subLayers = [@cyc_a.usda@]\n)\n");
+    expect_open_error("bad/cyc_a.usda", 0,
+                      "@/bad/cyc_a.usda: subLayers[0] 'cyc_b.usda': @/bad/cyc_b.usda: subLayers[0] 'cyc_a.usda': "
+                      "@/bad/cyc_a.usda: subLayers form a cycle");
+    put("bad/up.usda", "#usda 1.0\n(\n    upAxis = \"X\"\n)\n");
+    expect_open_error("bad/up.usda", 0, "@/bad/up.usda: upAxis 'X' is neither Y nor Z");
+    /* An internal reference to an ancestor makes namespace without end. */
+    put("bad/deep.usda", HEAD "def \"A\"\n{\n    def \"C\" (\n        references = </A>\n    )\n    {\n    }\n}\n");
+    char want[512];
+    char deep[256] = "/A";
+    for (int i = 0; i < 79; i++) {
+        strcat(deep, "/C"); /* 160 bytes of it */
+    }
+    snprintf(want, sizeof want, "@/bad/deep.usda: <%.160s...>: namespace deeper than 256 prims", deep);
+    expect_open_error("bad/deep.usda", 0, want);
+    /* A chain of 70 internal references, each to the next. */
+    char text[16384];
+    int n = snprintf(text, sizeof text, HEAD);
+    for (int i = 0; i < 70; i++) {
+        n += snprintf(text + n, sizeof text - (size_t)n, "def \"P%d\" (\n    references = </P%d>\n)\n{\n}\n", i, i + 1);
+    }
+    n += snprintf(text + n, sizeof text - (size_t)n, "def \"P70\"\n{\n}\n");
+    put("bad/chain.usda", text);
+    expect_open_error("bad/chain.usda", 0, "@/bad/chain.usda: </P0>: arcs nested deeper than 64");
+    put("bad/pi_target.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</Nope>]\n}\n");
+    expect_open_error("bad/pi_target.usda", 0, "@/bad/pi_target.usda: </PI>: prototypes[0] </Nope>: no such prim");
+}
+
+static void test_bad_geometry_is_refused_at_import(void **state)
+{
+    (void)state;
+    put("geo/nopoints.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+                                  "    int[] faceVertexIndices = [0, 1, 2]\n}\n");
+    expect_import_error("geo/nopoints.usda", "@/geo/nopoints.usda: </M>: Mesh has no points");
+    put("geo/noop.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    expect_open_error("geo/noop.usda", 0,
+                      "@/geo/noop.usda: </M>: xformOpOrder[0] names xformOp:translate, which has no value");
+    put("geo/pipos.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                              "    int[] protoIndices = [0]\n    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/pipos.usda", "@/geo/pipos.usda: </PI>: PointInstancer has protoIndices but no positions");
+    put("geo/picount.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                                "    int[] protoIndices = [0, 0]\n    point3f[] positions = [(0, 0, 0)]\n"
+                                "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/picount.usda", "@/geo/picount.usda: </PI>: 2 protoIndices but 1 positions and 0 scales");
+    put("geo/piorient.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                                 "    int[] protoIndices = [0, 0]\n    point3f[] positions = [(0, 0, 0), (1, 0, 0)]\n"
+                                 "    quath[] orientations = [(1, 0, 0, 0)]\n"
+                                 "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/piorient.usda", "@/geo/piorient.usda: </PI>: orientations: 1 elements of 4, expected 2 of 4");
+    /* Every face a hole: a warning, and the mesh is left out. */
+    put("geo/holes.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    int[] holeIndices = [0]\n}\n"
+                              "def Mesh \"N\"\n{\n" TRI(0) "}\n");
+    collect c;
+    import_ok("geo/holes.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.inst[0].name, "N");
+    char want[512];
+    snprintf(want, sizeof want, "%s: </M>: Mesh has no triangles; left out", path_of("geo/holes.usda"));
+    assert_string_equal(warned.last, want);
+}
+
+static void test_root_layer_that_does_not_open(void **state)
+{
+    (void)state;
+    expect_open_error("none.usda", 0, "@/none.usda: cannot open: No such file or directory");
+}
+
+/* ---- a glTF/USD pair: the same world-space triangles -------------------------- */
+
+/* Every triangle corner of a scene in world space: meshes kept until their
+ * placements are known. */
+typedef struct corners {
+    pk_mesh *meshes;
+    uint32_t mesh_count, mesh_cap;
+    float *xyz; /* 3 per corner */
+    size_t count, cap;
+} corners;
+
+static int corners_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+{
+    (void)d;
+    corners *c = user;
+    if (c->mesh_count == c->mesh_cap) {
+        c->mesh_cap = c->mesh_cap ? c->mesh_cap * 2 : 16;
+        c->meshes = realloc(c->meshes, c->mesh_cap * sizeof *c->meshes);
+    }
+    pk_mesh *k = &c->meshes[c->mesh_count];
+    memset(k, 0, sizeof *k);
+    k->vertex_count = m->vertex_count;
+    k->index_count = m->index_count;
+    k->positions = malloc((size_t)m->vertex_count * 3 * sizeof(float));
+    k->indices = malloc((size_t)m->index_count * sizeof(uint32_t));
+    memcpy(k->positions, m->positions, (size_t)m->vertex_count * 3 * sizeof(float));
+    memcpy(k->indices, m->indices, (size_t)m->index_count * sizeof(uint32_t));
+    *object = c->mesh_count++;
+    return 0;
+}
+
+static int corners_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    (void)d;
+    corners *c = user;
+    const pk_mesh *m = &c->meshes[inst->mesh];
+    const float *a = inst->matrix;
+    while (c->count + m->index_count > c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 1024;
+        c->xyz = realloc(c->xyz, c->cap * 3 * sizeof(float));
+    }
+    for (uint32_t i = 0; i < m->index_count; i++) {
+        const float *p = &m->positions[(size_t)m->indices[i] * 3];
+        float *o = &c->xyz[c->count++ * 3];
+        for (int r = 0; r < 3; r++) {
+            o[r] = a[r] * p[0] + a[4 + r] * p[1] + a[8 + r] * p[2] + a[12 + r];
+        }
+    }
+    return 0;
+}
+
+static void corners_free(corners *c)
+{
+    for (uint32_t i = 0; i < c->mesh_count; i++) {
+        pk_mesh_free(&c->meshes[i]);
+    }
+    free(c->meshes);
+    free(c->xyz);
+}
+
+/* Every corner of a has one of b within tol, and back. */
+static size_t unmatched(const corners *a, const corners *b, float tol)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        const float *p = &a->xyz[i * 3];
+        int found = 0;
+        for (size_t j = 0; j < b->count && !found; j++) {
+            const float *q = &b->xyz[j * 3];
+            found = fabsf(p[0] - q[0]) <= tol && fabsf(p[1] - q[1]) <= tol && fabsf(p[2] - q[2]) <= tol;
+        }
+        bad += found ? 0u : 1u;
+    }
+    return bad;
+}
+
+/* test_usd_stage --pair USD GLTF: the same triangle count, and every
+ * world-space triangle corner of one within 1e-5 of the scene's extent of a
+ * corner of the other. Prints the figures; exits 0 when they agree. */
+static int compare_pair(const char *usd, const char *gltf)
+{
+    corners u, g;
+    memset(&u, 0, sizeof u);
+    memset(&g, 0, sizeof g);
+    pk_diag d;
+    usd_stage *s = NULL;
+    if (usd_stage_open(usd, NULL, &s, &d) != 0) {
+        fprintf(stderr, "%s\n", d.message);
+        return 1;
+    }
+    usd_stage_sink sink = {corners_mesh, corners_instance, &u};
+    if (usd_stage_import(s, &sink, &d) != 0) {
+        fprintf(stderr, "%s\n", d.message);
+        usd_stage_close(s);
+        return 1;
+    }
+    usd_stage_close(s);
+    gltf_scene *sc = NULL;
+    if (gltf_open(gltf, NULL, &sc, &d) != 0) {
+        fprintf(stderr, "%s\n", d.message);
+        return 1;
+    }
+    uint32_t *obj = calloc(gltf_mesh_count(sc) + 1u, sizeof *obj);
+    for (uint32_t i = 0; i < gltf_mesh_count(sc); i++) {
+        pk_mesh m;
+        if (gltf_load_mesh(sc, i, &m, &d) != 0) {
+            fprintf(stderr, "%s\n", d.message);
+            return 1;
+        }
+        corners_mesh(&g, &m, &obj[i], &d);
+        pk_mesh_free(&m);
+    }
+    for (uint32_t i = 0; i < gltf_instance_count(sc); i++) {
+        pk_instance inst;
+        gltf_get_instance(sc, i, &inst);
+        inst.mesh = obj[inst.mesh];
+        corners_instance(&g, &inst, &d);
+    }
+    free(obj);
+    gltf_close(sc);
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < g.count; i++) {
+        for (int r = 0; r < 3; r++) {
+            lo[r] = fminf(lo[r], g.xyz[i * 3 + (size_t)r]);
+            hi[r] = fmaxf(hi[r], g.xyz[i * 3 + (size_t)r]);
+        }
+    }
+    float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+    float tol = 1e-5f * (extent > 0.0f ? extent : 1.0f);
+    size_t bad_u = unmatched(&u, &g, tol), bad_g = unmatched(&g, &u, tol);
+    printf("usd %zu triangles, gltf %zu triangles; extent %g; corners without a match within %g: usd %zu, gltf %zu\n",
+           u.count / 3, g.count / 3, (double)extent, (double)tol, bad_u, bad_g);
+    int ok = u.count == g.count && bad_u == 0 && bad_g == 0;
+    corners_free(&u);
+    corners_free(&g);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--pair") == 0) {
+        return compare_pair(argv[2], argv[3]);
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_mesh_is_one_mesh_and_one_placement),
+        cmocka_unit_test(test_sublayers_stronger_first),
+        cmocka_unit_test(test_internal_reference_with_and_without_path),
+        cmocka_unit_test(test_external_reference_default_prim_and_path),
+        cmocka_unit_test(test_payload_is_loaded),
+        cmocka_unit_test(test_inherits_weaker_than_local_stronger_than_references),
+        cmocka_unit_test(test_specializes_weakest),
+        cmocka_unit_test(test_variant_selection_and_default_variant),
+        cmocka_unit_test(test_reference_selects_variant_of_target),
+        cmocka_unit_test(test_instanceable_prims_share_one_mesh),
+        cmocka_unit_test(test_prototypes_sharing_a_path_keep_their_own_meshes),
+        cmocka_unit_test(test_point_instancer_places_each_instance),
+        cmocka_unit_test(test_point_instancer_index_out_of_range),
+        cmocka_unit_test(test_reference_cycle_is_refused),
+        cmocka_unit_test(test_missing_layer_is_refused_or_skipped),
+        cmocka_unit_test(test_layer_outside_the_root_folder_is_refused_unless_allowed),
+        cmocka_unit_test(test_unsupported_schemas_are_refused_or_skipped),
+        cmocka_unit_test(test_skel_root_meshes_import_with_a_warning),
+        cmocka_unit_test(test_subdivision_packs_the_cage_with_one_warning),
+        cmocka_unit_test(test_xforms_concatenate_and_reset),
+        cmocka_unit_test(test_up_axis_z_and_centimetres),
+        cmocka_unit_test(test_invisible_inactive_proxy_and_guide_are_skipped),
+        cmocka_unit_test(test_output_checks_see_every_layer),
+        cmocka_unit_test(test_root_layer_that_does_not_open),
+        cmocka_unit_test(test_bad_stages_are_refused_with_their_reason),
+        cmocka_unit_test(test_bad_geometry_is_refused_at_import),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}

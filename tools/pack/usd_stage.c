@@ -1,0 +1,1477 @@
+/* sluice pack: USD composition and traversal (usd_stage.h).
+ *
+ * A composed prim is its list of sites: (prim spec, layer, layer stack)
+ * in strength order, built on the fly while walking. A root prim's sites
+ * start with its specs in the root layer stack; a child's start with the
+ * children of that name of its parent's sites (namespace mapping: what a
+ * referenced prim holds comes along with it); then every arc of those
+ * sites is followed, depth first, in LIVRPS order (compose_arcs). Only the
+ * site lists of the prims on the current path are alive, so composition
+ * costs memory in proportion to depth times arcs, never to the scene. */
+#define _GNU_SOURCE /* realpath */
+
+#include "usd_stage.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
+#include <xxhash.h>
+
+#include "usd_geom.h"
+#include "usd_layer.h"
+
+typedef struct stage_layer {
+    usd_layer *layer;
+    char *key;            /* realpath, or realpath(package) + "[entry]" */
+    char *file;           /* the file on disk: the package for an entry */
+    uint32_t *stack;      /* this layer then its sublayers', strongest first */
+    uint32_t stack_count;
+    int stack_state;      /* 0: not built, 1: being built, 2: built */
+} stage_layer;
+
+typedef struct site {
+    const usd_prim *spec;
+    uint32_t layer; /* index in usd_stage.layers */
+    uint32_t stack; /* the layer whose stack arc paths resolve in */
+    uint8_t local;  /* namespace-mapped from the root layer stack */
+} site;
+
+typedef struct site_list {
+    site *v;
+    uint32_t n, cap;
+} site_list;
+
+typedef struct proto_place {
+    uint32_t object;
+    double m[16]; /* relative to the prototype's frame */
+    char name[64];
+} proto_place;
+
+typedef struct recorder {
+    proto_place *v;
+    uint32_t n, cap;
+} recorder;
+
+typedef struct proto_entry {
+    XXH128_hash_t key;
+    recorder places;
+} proto_entry;
+
+struct usd_stage {
+    usd_stage_options opt;
+    char *root_dir; /* realpath of the root layer's folder */
+    stage_layer *layers;
+    uint32_t layer_count, layer_cap;
+    double stage_matrix[16];
+    proto_entry *protos;
+    uint32_t proto_count, proto_cap;
+    uint32_t mesh_count;
+    int imported;
+    usd_stage_stats stats;
+};
+
+/* One walk over the stage: the compose pass (importing 0) or the import. */
+typedef struct walk {
+    usd_stage *s;
+    int importing;
+    const usd_stage_sink *sink;
+    pk_diag *d;
+    recorder *rec; /* the innermost prototype being recorded, or NULL */
+    /* The arcs being followed (cycle detection): stack layer and path. */
+    uint32_t chain_stack[USD_STAGE_MAX_ARC_DEPTH];
+    const char *chain_path[USD_STAGE_MAX_ARC_DEPTH];
+    uint32_t chain_n;
+    char path[USD_MAX_PATH]; /* the composed prim's path */
+} walk;
+
+static int fail(pk_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static void stage_warn(usd_stage *s, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->stats.warnings++;
+    if (s->opt.warn != NULL) {
+        s->opt.warn(s->opt.user, msg);
+    }
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t peak_rss(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0) {
+        return 0;
+    }
+    return (uint64_t)u.ru_maxrss * 1024u; /* KiB on Linux */
+}
+
+static const char *layer_name(const usd_stage *s, uint32_t li)
+{
+    return usd_layer_get_info(s->layers[li].layer)->name;
+}
+
+static int grow(void **v, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    uint32_t c = *cap < 8u ? 8u : *cap;
+    while (c < need) {
+        if (c > UINT32_MAX / 2u) {
+            return -1;
+        }
+        c *= 2u;
+    }
+    void *p = realloc(*v, (size_t)c * elem);
+    if (p == NULL) {
+        return -1;
+    }
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+static char *dup_str(const char *a)
+{
+    size_t n = strlen(a);
+    char *p = malloc(n + 1);
+    if (p != NULL) {
+        memcpy(p, a, n + 1);
+    }
+    return p;
+}
+
+/* ---- layers -------------------------------------------------------------- */
+
+/* resolved: a file path or "pkg.usdz[entry]". Splits off the package. */
+static size_t package_part(const char *resolved)
+{
+    size_t n = strlen(resolved);
+    if (n > 0 && resolved[n - 1] == ']') {
+        const char *b = strchr(resolved, '[');
+        if (b != NULL) {
+            return (size_t)(b - resolved);
+        }
+    }
+    return n;
+}
+
+/* Finds or opens the layer at resolved (usd_layer_resolve's form). With
+ * check_outside, a file outside the root layer's folder is refused unless
+ * allow_outside_paths. Fails with d->message saying why (no prefix). */
+static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint32_t *out, pk_diag *d)
+{
+    size_t pn = package_part(resolved);
+    char file[PATH_MAX];
+    if (pn >= sizeof file) {
+        return fail(d, "layer path '%s' is too long", resolved);
+    }
+    memcpy(file, resolved, pn);
+    file[pn] = '\0';
+    char real[PATH_MAX];
+    if (realpath(file, real) == NULL) {
+        return fail(d, "cannot open layer '%s': %s", file, strerror(errno));
+    }
+    if (check_outside && !s->opt.allow_outside_paths) {
+        size_t rn = strlen(s->root_dir);
+        if (strncmp(real, s->root_dir, rn) != 0 || (real[rn] != '/' && strcmp(s->root_dir, "/") != 0)) {
+            return fail(d, "layer '%s' is outside the root layer's folder %s (--allow-outside-paths opens it)", resolved,
+                        s->root_dir);
+        }
+    }
+    char key[PATH_MAX + USD_MAX_PATH];
+    snprintf(key, sizeof key, "%s%s", real, resolved + pn);
+    for (uint32_t i = 0; i < s->layer_count; i++) {
+        if (strcmp(s->layers[i].key, key) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    if (grow((void **)&s->layers, &s->layer_cap, s->layer_count + 1u, sizeof *s->layers) != 0) {
+        return fail(d, "out of memory");
+    }
+    stage_layer *l = &s->layers[s->layer_count];
+    memset(l, 0, sizeof *l);
+    usd_layer_options lo = {s->opt.warn, s->opt.user};
+    if (usd_layer_open(resolved, &lo, &l->layer, d) != 0) {
+        return -1;
+    }
+    l->key = dup_str(key);
+    l->file = dup_str(file);
+    if (l->key == NULL || l->file == NULL) {
+        usd_layer_close(l->layer);
+        free(l->key);
+        free(l->file);
+        return fail(d, "out of memory");
+    }
+    struct stat st;
+    s->stats.layer_bytes += stat(file, &st) == 0 ? (uint64_t)st.st_size : 0u;
+    *out = s->layer_count++;
+    s->stats.layers = s->layer_count;
+    return 0;
+}
+
+/* Builds layer li's stack: itself, then each subLayer's stack in order.
+ * A subLayer cycle or a subLayer that does not open fails, naming li. */
+static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
+{
+    if (s->layers == NULL || li >= s->layer_count) {
+        return fail(d, "layer %u is not open", li);
+    }
+    if (s->layers[li].stack_state == 2) {
+        return 0;
+    }
+    if (s->layers[li].stack_state == 1) {
+        return fail(d, "%s: subLayers form a cycle", layer_name(s, li));
+    }
+    s->layers[li].stack_state = 1;
+    uint32_t *stack = NULL, n = 0, cap = 0;
+    if (grow((void **)&stack, &cap, 1, sizeof *stack) != 0) {
+        return fail(d, "out of memory");
+    }
+    stack[n++] = li;
+    const usd_layer_info *info = usd_layer_get_info(s->layers[li].layer);
+    for (uint32_t k = 0; k < info->sublayer_count; k++) {
+        char resolved[USD_MAX_PATH + PATH_MAX];
+        size_t rn = usd_layer_resolve(s->layers[li].layer, info->sublayers[k], resolved, sizeof resolved);
+        uint32_t sub = 0;
+        pk_diag sd = {{0}};
+        int rc = rn == 0 || rn >= sizeof resolved ? fail(&sd, "subLayer '%s' cannot be resolved", info->sublayers[k])
+                                                  : layer_get(s, resolved, 1, &sub, &sd);
+        if (rc == 0) {
+            rc = layer_stack(s, sub, &sd);
+        }
+        if (rc != 0) {
+            if (!s->opt.skip_unsupported) {
+                free(stack);
+                s->layers[li].stack_state = 0;
+                return fail(d, "%s: subLayers[%u] '%s': %s", layer_name(s, li), k, info->sublayers[k], sd.message);
+            }
+            stage_warn(s, "%s: subLayers[%u] '%s': %s; skipped", layer_name(s, li), k, info->sublayers[k], sd.message);
+            continue;
+        }
+        for (uint32_t j = 0; j < s->layers[sub].stack_count; j++) {
+            uint32_t x = s->layers[sub].stack[j], seen = 0;
+            for (uint32_t q = 0; q < n && !seen; q++) {
+                seen = stack[q] == x;
+            }
+            if (!seen) {
+                if (grow((void **)&stack, &cap, n + 1u, sizeof *stack) != 0) {
+                    free(stack);
+                    return fail(d, "out of memory");
+                }
+                stack[n++] = x;
+            }
+        }
+    }
+    s->layers[li].stack = stack;
+    s->layers[li].stack_count = n;
+    s->layers[li].stack_state = 2;
+    return 0;
+}
+
+/* ---- sites ---------------------------------------------------------------- */
+
+static uint32_t layer_index(const usd_stage *s, const usd_layer *l)
+{
+    for (uint32_t i = 0; i < s->layer_count; i++) {
+        if (s->layers[i].layer == l) {
+            return i;
+        }
+    }
+    return 0; /* every spec comes from a stage layer */
+}
+
+/* Appends a site unless its spec is already there. */
+static int sites_add(site_list *l, const usd_prim *spec, uint32_t layer, uint32_t stack, int local)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (l->v[i].spec == spec) {
+            return 0;
+        }
+    }
+    if (grow((void **)&l->v, &l->cap, l->n + 1u, sizeof *l->v) != 0) {
+        return -1;
+    }
+    site x = {spec, layer, stack, (uint8_t)local};
+    l->v[l->n++] = x;
+    return 0;
+}
+
+/* The specs at path in every layer of stack's layer stack. Returns how many
+ * were added, or -1 when out of memory. */
+static int sites_at_path(usd_stage *s, site_list *l, uint32_t stack, const char *path)
+{
+    int added = 0;
+    for (uint32_t k = 0; k < s->layers[stack].stack_count; k++) {
+        uint32_t li = s->layers[stack].stack[k];
+        const usd_prim *p = usd_layer_find_prim(s->layers[li].layer, path);
+        if (p != NULL) {
+            if (sites_add(l, p, li, stack, 0) != 0) {
+                return -1;
+            }
+            added++; /* found, whether new or already there */
+        }
+    }
+    return added;
+}
+
+/* The strongest selection for set among the sites so far. */
+static const char *selection_of(const site_list *l, const char *set)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        const char *v = usd_prim_get_selection(l->v[i].spec, set);
+        if (v != NULL && v[0] != '\0') {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* An arc that cannot be followed: an error, or a warning under
+ * skip_unsupported (returns 0: the arc is skipped). */
+static int arc_refuse(walk *w, uint32_t li, const char *what)
+{
+    if (!w->s->opt.skip_unsupported) {
+        return fail(w->d, "%s: <%s>: %s", layer_name(w->s, li), w->path, what);
+    }
+    if (!w->importing) {
+        stage_warn(w->s, "%s: <%s>: %s; arc skipped", layer_name(w->s, li), w->path, what);
+    }
+    return 0;
+}
+
+static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth);
+static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const char *arc, uint32_t depth);
+
+/* Follows one reference or payload item of site x (or an inherit or
+ * specialize path: asset ""). optional: a path no layer holds adds nothing
+ * and is no error (the implied class arcs of the root layer stack). */
+static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, const char *path, const char *arc,
+                      int optional, uint32_t depth)
+{
+    usd_stage *s = w->s;
+    char what[USD_MAX_PATH * 2 + 600];
+    uint32_t stack = x->stack;
+    if (asset[0] != '\0') {
+        char resolved[USD_MAX_PATH + PATH_MAX];
+        size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
+        pk_diag ld = {{0}};
+        int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
+                                                  : layer_get(s, resolved, 1, &stack, &ld);
+        if (rc == 0) {
+            rc = layer_stack(s, stack, &ld);
+        }
+        if (rc != 0) {
+            snprintf(what, sizeof what, "%s @%s@: %s", arc, asset, ld.message);
+            return arc_refuse(w, x->layer, what);
+        }
+    }
+    char target[USD_MAX_PATH + 2];
+    if (path[0] == '\0') {
+        const char *dp = usd_layer_get_info(s->layers[stack].layer)->default_prim;
+        if (dp == NULL || dp[0] == '\0') {
+            snprintf(what, sizeof what, "%s @%s@ names no prim and %s has no defaultPrim", arc, asset,
+                     layer_name(s, stack));
+            return arc_refuse(w, x->layer, what);
+        }
+        snprintf(target, sizeof target, "%s%s", dp[0] == '/' ? "" : "/", dp);
+    } else {
+        snprintf(target, sizeof target, "%s", path);
+    }
+    const char *at = asset[0] != '\0' ? "@" : "";
+    for (uint32_t i = 0; i < w->chain_n; i++) {
+        if (w->chain_stack[i] == stack && strcmp(w->chain_path[i], target) == 0) {
+            snprintf(what, sizeof what, "%s %s%s%s<%s> forms a cycle", arc, at, asset, at, target);
+            return arc_refuse(w, x->layer, what);
+        }
+    }
+    if (w->chain_n >= USD_STAGE_MAX_ARC_DEPTH || depth >= USD_STAGE_MAX_ARC_DEPTH) {
+        return fail(w->d, "%s: <%s>: arcs nested deeper than %u", layer_name(s, x->layer), w->path,
+                    USD_STAGE_MAX_ARC_DEPTH);
+    }
+    uint32_t first = l->n;
+    int found = sites_at_path(s, l, stack, target);
+    if (found < 0) {
+        return fail(w->d, "out of memory");
+    }
+    if (found == 0) {
+        if (optional) {
+            return 0;
+        }
+        snprintf(what, sizeof what, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
+                 layer_name(s, stack));
+        return arc_refuse(w, x->layer, what);
+    }
+    w->chain_stack[w->chain_n] = stack;
+    w->chain_path[w->chain_n] = target;
+    w->chain_n++;
+    int rc = l->n > first ? compose_arcs(w, l, first, depth + 1u) : 0;
+    w->chain_n--;
+    return rc;
+}
+
+/* The effective items of one list op of a spec (its own list only). */
+static int listop_items(const usd_prim *spec, usd_field f, usd_listop_item **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = usd_listop_apply(&spec->listops[f], NULL, 0, NULL, 0);
+    if (*n == 0) {
+        return 0;
+    }
+    *out = malloc((size_t)*n * sizeof **out);
+    if (*out == NULL) {
+        return -1;
+    }
+    *n = usd_listop_apply(&spec->listops[f], NULL, 0, *out, *n);
+    return 0;
+}
+
+/* Follows the arcs of the sites l->v[first .. n at entry), in LIVRPS order,
+ * appending what they bring (each target with its own arcs, depth first). */
+static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth)
+{
+    static const usd_field order[] = {USD_FIELD_INHERITS, USD_FIELD_VARIANT_SET_NAMES, USD_FIELD_REFERENCES,
+                                      USD_FIELD_PAYLOAD, USD_FIELD_SPECIALIZES};
+    static const char *const arc_name[] = {"inherits", "variant", "reference", "payload", "specializes"};
+    uint32_t end = l->n;
+    /* At the prim itself, each initial site is on the chain while its arcs
+     * are followed, so an arc back to it is found as a cycle. */
+    char *self = NULL;
+    if (depth == 0 && w->chain_n < USD_STAGE_MAX_ARC_DEPTH) {
+        self = malloc(USD_MAX_PATH);
+        if (self == NULL) {
+            return fail(w->d, "out of memory");
+        }
+    }
+    int rc = 0;
+    for (size_t t = 0; t < sizeof order / sizeof order[0] && rc == 0; t++) {
+        for (uint32_t i = first; i < end && rc == 0; i++) {
+            site x = l->v[i];
+            if (self != NULL) {
+                (void)usd_prim_path(x.spec, self, USD_MAX_PATH);
+                w->chain_stack[w->chain_n] = x.stack;
+                w->chain_path[w->chain_n] = self;
+                w->chain_n++;
+            }
+            rc = site_arcs(w, l, &x, order[t], arc_name[t], depth);
+            if (self != NULL) {
+                w->chain_n--;
+            }
+        }
+    }
+    free(self);
+    return rc;
+}
+
+/* The arcs of one type of one site. */
+static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const char *arc, uint32_t depth)
+{
+    site x = *xp;
+    if (f == USD_FIELD_VARIANT_SET_NAMES) {
+        for (uint32_t k = 0; k < x.spec->variant_set_count; k++) {
+            const usd_variant_set *vs = &x.spec->variant_sets[k];
+            const char *sel = selection_of(l, vs->name);
+            const usd_prim *v = sel != NULL ? usd_variant_set_find(vs, sel)
+                                : vs->variant_count > 0 ? vs->variants[0]
+                                                        : NULL;
+            if (v == NULL) {
+                continue; /* selecting a variant no layer defines selects nothing */
+            }
+            uint32_t at = l->n;
+            if (sites_add(l, v, x.layer, x.stack, 0) != 0) {
+                return fail(w->d, "out of memory");
+            }
+            if (l->n > at && compose_arcs(w, l, at, depth + 1u) != 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    usd_listop_item *items = NULL;
+    uint32_t n = 0;
+    if (listop_items(x.spec, f, &items, &n) != 0) {
+        return fail(w->d, "out of memory");
+    }
+    int rc = 0;
+    for (uint32_t k = 0; k < n && rc == 0; k++) {
+        int class_arc = f == USD_FIELD_INHERITS || f == USD_FIELD_SPECIALIZES;
+        if (class_arc && x.stack != 0) {
+            /* Implied: the root layer stack may hold opinions on
+             * the class too, stronger than the asset's own. */
+            site y = x;
+            y.stack = 0;
+            rc = follow_arc(w, l, &y, "", items[k].path, arc, 1, depth);
+            if (rc != 0) {
+                break;
+            }
+        }
+        rc = follow_arc(w, l, &x, class_arc ? "" : items[k].asset, items[k].path, arc, 0, depth);
+    }
+    free(items);
+    return rc;
+}
+
+/* ---- composed values ------------------------------------------------------ */
+
+/* The strongest property named name: the first site whose spec has it with
+ * a value (or as a relationship), else the first that has it at all. */
+static const usd_prop *find_prop(const site_list *l, const char *name)
+{
+    const usd_prop *any = NULL;
+    for (uint32_t i = 0; i < l->n; i++) {
+        const usd_prop *p = usd_prim_find_prop(l->v[i].spec, name);
+        if (p == NULL) {
+            continue;
+        }
+        if (p->kind == USD_PROP_RELATIONSHIP || usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            return p;
+        }
+        if (any == NULL) {
+            any = p;
+        }
+    }
+    return any;
+}
+
+/* The strongest interpolation metadata of name, or "". */
+static const char *find_interp(const site_list *l, const char *name)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        const usd_prop *p = usd_prim_find_prop(l->v[i].spec, name);
+        if (p != NULL && p->interpolation != NULL && p->interpolation[0] != '\0') {
+            return p->interpolation;
+        }
+    }
+    return "";
+}
+
+/* A token attribute: 1 and buf filled, 0 when no site has a value, -1 on a
+ * read error. */
+static int read_token(const site_list *l, const char *name, char *buf, size_t cap, pk_diag *d)
+{
+    const usd_prop *p = find_prop(l, name);
+    if (p == NULL || p->kind != USD_PROP_ATTRIBUTE || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        return 0;
+    }
+    return usd_prop_read_token(p, USD_WHICH_AUTO, 0, buf, cap, d) == 0 ? 1 : -1;
+}
+
+static const char *composed_type(const site_list *l)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (l->v[i].spec->type_name != NULL && l->v[i].spec->type_name[0] != '\0') {
+            return l->v[i].spec->type_name;
+        }
+    }
+    return "";
+}
+
+/* Tri-state metadata: the strongest authored value, else dflt. */
+#define COMPOSED_FLAG(l, field, dflt)                                                                                  \
+    composed_flag_((l), offsetof(usd_prim, field), (dflt))
+
+static int composed_flag_(const site_list *l, size_t offset, int dflt)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        int8_t v;
+        memcpy(&v, (const char *)l->v[i].spec + offset, 1);
+        if (v >= 0) {
+            return v;
+        }
+    }
+    return dflt;
+}
+
+/* Reads a numeric array property of `components` per element into a new
+ * buffer (floats, or int32 when ints), checking its element size. */
+static int read_array(walk *w, const usd_prop *p, uint32_t want_components, int ints, void **out, uint32_t *count)
+{
+    uint64_t n = 0;
+    uint32_t c = 0;
+    *out = NULL;
+    *count = 0;
+    if (usd_prop_value_count(p, USD_WHICH_AUTO, &n, &c, w->d) != 0) {
+        return -1;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (c != want_components) {
+        return fail(w->d, "%s: <%s>: %s: %u components per element, expected %u",
+                    layer_name(w->s, layer_index(w->s, p->owner->layer)), w->path, p->name, c, want_components);
+    }
+    if (n > UINT32_MAX / want_components || n * want_components > SIZE_MAX / 8u) {
+        return fail(w->d, "%s: <%s>: %s: %llu elements is too many", layer_name(w->s, layer_index(w->s, p->owner->layer)),
+                    w->path, p->name, (unsigned long long)n);
+    }
+    size_t total = (size_t)n * want_components;
+    void *buf = malloc(total * (ints ? sizeof(int32_t) : sizeof(float)));
+    if (buf == NULL) {
+        return fail(w->d, "%s: <%s>: %s: out of memory", layer_name(w->s, layer_index(w->s, p->owner->layer)), w->path,
+                    p->name);
+    }
+    size_t got = 0;
+    int rc = ints ? usd_prop_read_i32(p, USD_WHICH_AUTO, buf, total, &got, w->d)
+                  : usd_prop_read_f32(p, USD_WHICH_AUTO, buf, total, &got, w->d);
+    if (rc != 0) {
+        free(buf);
+        return -1;
+    }
+    *out = buf;
+    *count = (uint32_t)(got / want_components);
+    return 0;
+}
+
+/* The prim's local matrix from xformOpOrder and its ops. */
+static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
+{
+    usd_geom_matrix_identity(out);
+    *resets = 0;
+    const usd_prop *order = find_prop(l, "xformOpOrder");
+    if (order == NULL || order->kind != USD_PROP_ATTRIBUTE || !usd_prop_has_value(order, USD_WHICH_AUTO)) {
+        return 0;
+    }
+    uint64_t n = 0;
+    uint32_t c = 0;
+    if (usd_prop_value_count(order, USD_WHICH_AUTO, &n, &c, w->d) != 0) {
+        return -1;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (n > 4096u) {
+        return fail(w->d, "%s: <%s>: xformOpOrder: %llu ops is more than 4096", layer_name(w->s, l->v[0].layer),
+                    w->path, (unsigned long long)n);
+    }
+    enum { NAME_CAP = USD_MAX_IDENTIFIER + 64 };
+    usd_xform_op *ops = calloc((size_t)n, sizeof *ops);
+    char *names = malloc((size_t)n * NAME_CAP);
+    if (ops == NULL || names == NULL) {
+        free(ops);
+        free(names);
+        return fail(w->d, "out of memory");
+    }
+    char where[USD_MAX_PATH + 600];
+    snprintf(where, sizeof where, "%s: <%s>", layer_name(w->s, l->v[0].layer), w->path);
+    usd_geom_ctx ctx = {where, NULL, NULL};
+    int rc = 0;
+    for (uint32_t i = 0; i < (uint32_t)n && rc == 0; i++) {
+        char *name = names + (size_t)i * NAME_CAP;
+        rc = usd_prop_read_token(order, USD_WHICH_AUTO, i, name, NAME_CAP, w->d);
+        if (rc == 0) {
+            rc = usd_xform_op_parse(name, i, &ops[i], &ctx, w->d);
+        }
+        if (rc != 0 || ops[i].kind == USD_XFORM_RESET_STACK) {
+            continue;
+        }
+        const usd_prop *p = find_prop(l, ops[i].attr);
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            rc = fail(w->d, "%s: xformOpOrder[%u] names %s, which has no value", where, i, ops[i].attr);
+            break;
+        }
+        size_t got = 0;
+        rc = usd_prop_read_f64(p, USD_WHICH_AUTO, ops[i].value, 16, &got, w->d);
+        ops[i].value_count = (uint32_t)got;
+    }
+    if (rc == 0) {
+        rc = usd_xform_compose(ops, (uint32_t)n, &ctx, out, resets, w->d);
+    }
+    free(ops);
+    free(names);
+    return rc;
+}
+
+/* ---- placements and prototypes --------------------------------------------- */
+
+static int place(walk *w, uint32_t object, const double m[16], const char *name)
+{
+    if (w->rec != NULL) {
+        recorder *r = w->rec;
+        if (grow((void **)&r->v, &r->cap, r->n + 1u, sizeof *r->v) != 0) {
+            return fail(w->d, "out of memory");
+        }
+        proto_place *p = &r->v[r->n++];
+        p->object = object;
+        memcpy(p->m, m, sizeof p->m);
+        snprintf(p->name, sizeof p->name, "%.63s", name);
+        return 0;
+    }
+    double full[16];
+    usd_geom_matrix_mul(w->s->stage_matrix, m, full);
+    pk_instance inst;
+    memset(&inst, 0, sizeof inst);
+    inst.mesh = object;
+    usd_geom_matrix_to_float(full, inst.matrix);
+    snprintf(inst.name, sizeof inst.name, "%.63s", name);
+    if (w->sink->instance(w->sink->user, &inst, w->d) != 0) {
+        return -1;
+    }
+    w->s->stats.instances++;
+    return 0;
+}
+
+static int replay(walk *w, const recorder *r, const double m[16])
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        double x[16];
+        usd_geom_matrix_mul(m, r->v[i].m, x);
+        if (place(w, r->v[i].object, x, r->v[i].name) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void key_sites(XXH3_state_t *st, const usd_stage *s, const site_list *l, int skip_local)
+{
+    char path[USD_MAX_PATH];
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (skip_local && l->v[i].local) {
+            continue;
+        }
+        const char *k = s->layers[l->v[i].layer].key;
+        XXH3_128bits_update(st, k, strlen(k) + 1);
+        size_t n = usd_prim_path(l->v[i].spec, path, sizeof path);
+        XXH3_128bits_update(st, path, (n < sizeof path ? n : sizeof path - 1) + 1);
+    }
+}
+
+static proto_entry *proto_find(usd_stage *s, XXH128_hash_t key)
+{
+    for (uint32_t i = 0; i < s->proto_count; i++) {
+        if (XXH128_isEqual(s->protos[i].key, key)) {
+            return &s->protos[i];
+        }
+    }
+    return NULL;
+}
+
+static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t depth);
+static int walk_children(walk *w, const site_list *l, const double world[16], uint32_t depth, int skip_local);
+
+/* Records (once per key) what fn walks under an identity frame, then
+ * replays it at m. */
+static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, const double m[16], uint32_t depth)
+{
+    usd_stage *s = w->s;
+    proto_entry *e = proto_find(s, key);
+    if (e == NULL) {
+        recorder r = {NULL, 0, 0};
+        recorder *saved = w->rec;
+        w->rec = &r;
+        double id[16];
+        usd_geom_matrix_identity(id);
+        int rc = as_children ? walk_children(w, l, id, depth, 1) : walk_prim(w, l, id, depth);
+        w->rec = saved;
+        if (rc != 0 || grow((void **)&s->protos, &s->proto_cap, s->proto_count + 1u, sizeof *s->protos) != 0) {
+            free(r.v);
+            return rc != 0 ? -1 : fail(w->d, "out of memory");
+        }
+        e = &s->protos[s->proto_count++];
+        e->key = key;
+        e->places = r;
+        s->stats.prototypes++;
+    } else {
+        s->stats.prototype_hits++;
+    }
+    return replay(w, &e->places, m);
+}
+
+/* ---- prims ------------------------------------------------------------------ */
+
+static const char *const refused_types[] = {
+    "BasisCurves", "NurbsCurves", "HermiteCurves", "Points", "NurbsPatch", "TetMesh", "Volume",
+    "Cube",        "Sphere",      "Cylinder",      "Cone",   "Capsule",    "Plane",   "Cylinder_1", "Capsule_1",
+};
+
+static int mesh_prim(walk *w, const site_list *l, const double world[16])
+{
+    usd_stage *s = w->s;
+    const char *lname = layer_name(s, l->v[0].layer);
+    char tok[64];
+    int has = read_token(l, "subdivisionScheme", tok, sizeof tok, w->d);
+    if (has < 0) {
+        return -1;
+    }
+    if (!w->importing) {
+        if (has > 0 && strcmp(tok, "none") != 0) {
+            stage_warn(s, "%s: <%s>: subdivisionScheme '%s' is not applied: the control cage is packed", lname, w->path,
+                       tok);
+        }
+        s->mesh_count++;
+        return 0;
+    }
+    char where[USD_MAX_PATH + 600];
+    snprintf(where, sizeof where, "%s: <%s>", lname, w->path);
+    usd_geom_ctx ctx = {where, s->opt.warn, s->opt.user};
+    usd_mesh_input in;
+    memset(&in, 0, sizeof in);
+    void *pts = NULL, *counts = NULL, *idx = NULL, *holes = NULL, *nv = NULL, *ni = NULL, *uv = NULL, *ui = NULL;
+    int rc = 0;
+    const usd_prop *p;
+    static const char *const required[] = {"points", "faceVertexCounts", "faceVertexIndices"};
+    for (int k = 0; k < 3 && rc == 0; k++) {
+        p = find_prop(l, required[k]);
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            rc = fail(w->d, "%s: Mesh has no %s", where, required[k]);
+        }
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "points"), 3, 0, &pts, &in.topology.point_count);
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "faceVertexCounts"), 1, 1, &counts, &in.topology.face_count);
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "faceVertexIndices"), 1, 1, &idx, &in.topology.index_count);
+    }
+    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        rc = read_array(w, p, 1, 1, &holes, &in.topology.hole_count);
+    }
+    if (rc == 0) {
+        has = read_token(l, "orientation", tok, sizeof tok, w->d);
+        rc = has < 0 ? -1 : 0;
+        in.topology.left_handed = has > 0 && strcmp(tok, "leftHanded") == 0;
+    }
+    in.topology.points = pts;
+    in.topology.face_vertex_counts = counts;
+    in.topology.face_vertex_indices = idx;
+    in.topology.hole_indices = holes;
+    /* The property names every site has, for picking normals and st. */
+    const char **names = NULL, **types = NULL;
+    uint32_t nn = 0, ncap = 0, tcap = 0;
+    for (uint32_t i = 0; i < l->n && rc == 0; i++) {
+        const usd_prim *spec = l->v[i].spec;
+        for (uint32_t k = 0; k < spec->prop_count && rc == 0; k++) {
+            const usd_prop *q = spec->props[k];
+            uint32_t j = 0;
+            while (j < nn && strcmp(names[j], q->name) != 0) {
+                j++;
+            }
+            if (j < nn) {
+                continue;
+            }
+            if (grow((void **)&names, &ncap, nn + 1u, sizeof *names) != 0 ||
+                grow((void **)&types, &tcap, nn + 1u, sizeof *types) != 0) {
+                rc = fail(w->d, "out of memory");
+                break;
+            }
+            names[nn] = q->name;
+            types[nn] = q->type_name;
+            nn++;
+        }
+    }
+    usd_primvar normals, uvs;
+    memset(&normals, 0, sizeof normals);
+    memset(&uvs, 0, sizeof uvs);
+    int32_t ni_idx = rc == 0 ? usd_geom_pick_normals(names, nn) : -1;
+    int32_t uv_idx = rc == 0 ? usd_geom_pick_texcoords(names, types, nn) : -1;
+    char iname[USD_MAX_IDENTIFIER + 16];
+    for (int which = 0; which < 2 && rc == 0; which++) {
+        int32_t at = which == 0 ? ni_idx : uv_idx;
+        if (at < 0 || (uint32_t)at >= nn || names == NULL) {
+            continue;
+        }
+        const char *name = names[at];
+        usd_primvar *pv = which == 0 ? &normals : &uvs;
+        p = find_prop(l, name);
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            continue;
+        }
+        void **vals = which == 0 ? &nv : &uv, **inds = which == 0 ? &ni : &ui;
+        rc = read_array(w, p, which == 0 ? 3u : 2u, 0, vals, &pv->value_count);
+        if (rc != 0) {
+            break;
+        }
+        pv->name = name;
+        pv->values = *vals;
+        pv->element_size = p->element_size;
+        usd_interp dflt = strcmp(name, "normals") == 0 ? USD_INTERP_VERTEX : USD_INTERP_CONSTANT;
+        const char *it = find_interp(l, name);
+        if (usd_interp_parse(it, dflt, &pv->interp) != 0) {
+            rc = fail(w->d, "%s: %s: interpolation '%s' is not one of constant, uniform, vertex, varying, faceVarying",
+                      where, name, it);
+            break;
+        }
+        snprintf(iname, sizeof iname, "%s:indices", name);
+        const usd_prop *ip = find_prop(l, iname);
+        if (ip != NULL && usd_prop_has_value(ip, USD_WHICH_AUTO)) {
+            rc = read_array(w, ip, 1, 1, inds, &pv->index_count);
+            pv->indices = *inds;
+        }
+        if (which == 0) {
+            in.normals = pv;
+        } else {
+            in.uvs = pv;
+        }
+    }
+    free(names);
+    free(types);
+    pk_mesh m;
+    memset(&m, 0, sizeof m);
+    if (rc == 0) {
+        in.drop_bad_primvars = s->opt.skip_unsupported;
+        rc = usd_geom_build_mesh(&in, &ctx, &m, w->d);
+    }
+    free(pts);
+    free(counts);
+    free(idx);
+    free(holes);
+    free(nv);
+    free(ni);
+    free(uv);
+    free(ui);
+    if (rc != 0) {
+        return -1;
+    }
+    const char *leaf = strrchr(w->path, '/');
+    snprintf(m.name, sizeof m.name, "%.63s", leaf != NULL ? leaf + 1 : w->path);
+    if (m.index_count == 0) {
+        stage_warn(s, "%s: Mesh has no triangles; left out", where);
+        pk_mesh_free(&m);
+        return 0;
+    }
+    uint32_t object = 0;
+    rc = w->sink->mesh(w->sink->user, &m, &object, w->d);
+    pk_mesh_free(&m);
+    if (rc != 0) {
+        return -1;
+    }
+    s->stats.meshes++;
+    return place(w, object, world, leaf != NULL ? leaf + 1 : w->path);
+}
+
+/* The child named name of every site of parent (namespace mapping), then
+ * their arcs. */
+static int child_sites(walk *w, const site_list *parent, const char *name, int skip_local, site_list *out)
+{
+    out->n = 0;
+    for (uint32_t i = 0; i < parent->n; i++) {
+        const site *x = &parent->v[i];
+        if (skip_local && x->local) {
+            continue;
+        }
+        const usd_prim *c = usd_prim_find_child(x->spec, name);
+        if (c != NULL && sites_add(out, c, x->layer, x->stack, x->local) != 0) {
+            return fail(w->d, "out of memory");
+        }
+    }
+    return compose_arcs(w, out, 0, 0);
+}
+
+/* Sets w->path to parent's path + "/" + name; returns the old length. */
+static size_t path_push(walk *w, const char *name)
+{
+    size_t n = strlen(w->path);
+    snprintf(w->path + n, sizeof w->path - n, "%s%s", n == 1 ? "" : "/", name);
+    return n;
+}
+
+static int walk_children(walk *w, const site_list *l, const double world[16], uint32_t depth, int skip_local)
+{
+    if (depth >= USD_STAGE_MAX_DEPTH) {
+        /* The path itself is cut: it is at least USD_STAGE_MAX_DEPTH names long. */
+        return fail(w->d, "%s: <%.160s...>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer),
+                    w->path, USD_STAGE_MAX_DEPTH);
+    }
+    const char **names = NULL;
+    uint32_t n = 0, cap = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < l->n && rc == 0; i++) {
+        const usd_prim *spec = l->v[i].spec;
+        if (skip_local && l->v[i].local) {
+            continue;
+        }
+        for (uint32_t k = 0; k < spec->child_count; k++) {
+            const char *c = spec->children[k]->name;
+            uint32_t j = 0;
+            while (j < n && strcmp(names[j], c) != 0) {
+                j++;
+            }
+            if (j < n) {
+                continue;
+            }
+            if (grow((void **)&names, &cap, n + 1u, sizeof *names) != 0) {
+                rc = fail(w->d, "out of memory");
+                break;
+            }
+            names[n++] = c;
+        }
+    }
+    site_list child = {NULL, 0, 0};
+    for (uint32_t k = 0; k < n && rc == 0; k++) {
+        size_t old = path_push(w, names[k]);
+        rc = child_sites(w, l, names[k], skip_local, &child);
+        if (rc == 0) {
+            rc = walk_prim(w, &child, world, depth + 1u);
+        }
+        w->path[old] = '\0';
+    }
+    free(child.v);
+    free(names);
+    return rc;
+}
+
+/* Composes the prim at an absolute composed path (a PointInstancer's
+ * prototype) from the root. 0 and *out filled, 1 when no prim is there. */
+static int compose_path(walk *w, const char *path, site_list *out)
+{
+    usd_stage *s = w->s;
+    site_list cur = {NULL, 0, 0};
+    for (uint32_t k = 0; k < s->layers[0].stack_count; k++) {
+        uint32_t li = s->layers[0].stack[k];
+        if (sites_add(&cur, usd_layer_get_root(s->layers[li].layer), li, 0, 1) != 0) {
+            free(cur.v);
+            return fail(w->d, "out of memory");
+        }
+    }
+    const char *p = path;
+    while (*p == '/') {
+        p++;
+    }
+    char name[USD_MAX_IDENTIFIER + 1];
+    while (*p != '\0') {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || n > USD_MAX_IDENTIFIER) {
+            free(cur.v);
+            return 1;
+        }
+        memcpy(name, p, n);
+        name[n] = '\0';
+        p += n;
+        while (*p == '/') {
+            p++;
+        }
+        site_list next = {NULL, 0, 0};
+        if (child_sites(w, &cur, name, 0, &next) != 0) {
+            free(cur.v);
+            free(next.v);
+            return -1;
+        }
+        free(cur.v);
+        cur = next;
+        if (cur.n == 0) {
+            free(cur.v);
+            return 1;
+        }
+    }
+    *out = cur;
+    return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int instancer_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
+{
+    usd_stage *s = w->s;
+    const char *lname = layer_name(s, l->v[0].layer);
+    const usd_prop *rel = find_prop(l, "prototypes");
+    if (rel == NULL || rel->target_count == 0) {
+        return 0;
+    }
+    uint32_t np = rel->target_count;
+    uint32_t *entry = calloc(np, sizeof *entry);
+    if (entry == NULL) {
+        return fail(w->d, "out of memory");
+    }
+    char saved[USD_MAX_PATH];
+    snprintf(saved, sizeof saved, "%s", w->path);
+    int rc = 0;
+    double id[16];
+    usd_geom_matrix_identity(id);
+    for (uint32_t j = 0; j < np && rc == 0; j++) {
+        site_list pl = {NULL, 0, 0};
+        int found = compose_path(w, rel->targets[j], &pl);
+        if (found != 0) {
+            rc = found < 0 ? -1
+                           : fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, rel->targets[j]);
+            break;
+        }
+        XXH3_state_t st;
+        XXH3_128bits_reset(&st);
+        XXH3_128bits_update(&st, "PointInstancer", 15);
+        key_sites(&st, s, &pl, 0);
+        XXH128_hash_t key = XXH3_128bits_digest(&st);
+        snprintf(w->path, sizeof w->path, "%s", rel->targets[j]);
+        recorder *outer = w->rec;
+        recorder none = {NULL, 0, 0};
+        w->rec = &none; /* the prototype's own walk places nothing */
+        rc = prototype(w, key, &pl, 0, id, depth + 1u);
+        w->rec = outer;
+        free(none.v);
+        snprintf(w->path, sizeof w->path, "%s", saved);
+        free(pl.v);
+        proto_entry *e = rc == 0 ? proto_find(s, key) : NULL;
+        entry[j] = e != NULL ? (uint32_t)(e - s->protos) : 0u;
+    }
+    if (rc != 0 || !w->importing) {
+        free(entry);
+        return rc;
+    }
+    void *pi = NULL, *pos = NULL, *sc = NULL, *inv = NULL;
+    double *orient = NULL;
+    uint32_t n = 0, npos = 0, nsc = 0, ninv = 0, nor = 0;
+    const usd_prop *p = find_prop(l, "protoIndices");
+    if (p != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        rc = read_array(w, p, 1, 1, &pi, &n);
+    }
+    if (rc == 0 && n > 0) {
+        p = find_prop(l, "positions");
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            rc = fail(w->d, "%s: <%s>: PointInstancer has protoIndices but no positions", lname, w->path);
+        } else {
+            rc = read_array(w, p, 3, 0, &pos, &npos);
+        }
+    }
+    if (rc == 0 && n > 0 && (p = find_prop(l, "scales")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        rc = read_array(w, p, 3, 0, &sc, &nsc);
+    }
+    if (rc == 0 && n > 0 && (p = find_prop(l, "invisibleIds")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        rc = read_array(w, p, 1, 1, &inv, &ninv);
+        if (rc == 0 && ninv > 0) {
+            qsort(inv, ninv, sizeof(int32_t), cmp_i32);
+        }
+    }
+    if (rc == 0 && n > 0 && (p = find_prop(l, "orientations")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        uint64_t cnt = 0;
+        uint32_t comp = 0;
+        rc = usd_prop_value_count(p, USD_WHICH_AUTO, &cnt, &comp, w->d);
+        if (rc == 0 && (comp != 4 || cnt != n)) {
+            rc = fail(w->d, "%s: <%s>: orientations: %llu elements of %u, expected %u of 4", lname, w->path,
+                      (unsigned long long)cnt, comp, n);
+        }
+        if (rc == 0) {
+            orient = malloc((size_t)n * 4 * sizeof *orient);
+            size_t got = 0;
+            rc = orient == NULL ? fail(w->d, "out of memory")
+                                : usd_prop_read_f64(p, USD_WHICH_AUTO, orient, (size_t)n * 4, &got, w->d);
+            nor = n;
+        }
+    }
+    if (rc == 0 && n > 0 && (npos != n || (nsc != 0 && nsc != n))) {
+        rc = fail(w->d, "%s: <%s>: %u protoIndices but %u positions and %u scales", lname, w->path, n, npos, nsc);
+    }
+    char where[USD_MAX_PATH + 600];
+    snprintf(where, sizeof where, "%s: <%s>", lname, w->path);
+    usd_geom_ctx ctx = {where, NULL, NULL};
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        int32_t id32 = (int32_t)i;
+        if (ninv > 0 && bsearch(&id32, inv, ninv, sizeof(int32_t), cmp_i32) != NULL) {
+            continue;
+        }
+        int32_t j = ((const int32_t *)pi)[i];
+        if (j < 0 || (uint32_t)j >= np) {
+            rc = fail(w->d, "%s: protoIndices[%u]: index %d out of range (%u prototypes)", where, i, j, np);
+            break;
+        }
+        usd_xform_op ops[3];
+        memset(ops, 0, sizeof ops);
+        ops[0].kind = USD_XFORM_TRANSLATE;
+        ops[0].value_count = 3;
+        ops[1].kind = USD_XFORM_ORIENT;
+        ops[1].value_count = 4;
+        ops[2].kind = USD_XFORM_SCALE;
+        ops[2].value_count = 3;
+        for (int k = 0; k < 3; k++) {
+            ops[0].value[k] = ((const float *)pos)[(size_t)i * 3 + (size_t)k];
+            ops[2].value[k] = sc != NULL && nsc != 0 ? ((const float *)sc)[(size_t)i * 3 + (size_t)k] : 1.0;
+        }
+        for (int k = 0; k < 4; k++) {
+            ops[1].value[k] = orient != NULL && nor != 0 ? orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
+        }
+        double local[16], m[16];
+        rc = usd_xform_compose(ops, 3, &ctx, local, NULL, w->d);
+        if (rc == 0) {
+            usd_geom_matrix_mul(world, local, m);
+            rc = replay(w, &s->protos[entry[(uint32_t)j]].places, m);
+        }
+    }
+    free(pi);
+    free(pos);
+    free(sc);
+    free(inv);
+    free(orient);
+    free(entry);
+    return rc;
+}
+
+static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t depth)
+{
+    usd_stage *s = w->s;
+    if (l->n == 0) {
+        return 0;
+    }
+    usd_specifier spec = USD_SPECIFIER_OVER;
+    for (uint32_t i = 0; i < l->n && spec == USD_SPECIFIER_OVER; i++) {
+        spec = l->v[i].spec->specifier;
+    }
+    if (spec != USD_SPECIFIER_DEF) {
+        return 0; /* over only, or a class: opinions, not prims to import */
+    }
+    if (!COMPOSED_FLAG(l, active, 1)) {
+        return 0;
+    }
+    char tok[64];
+    int has = read_token(l, "visibility", tok, sizeof tok, w->d);
+    if (has < 0) {
+        return -1;
+    }
+    if (has > 0 && strcmp(tok, "invisible") == 0) {
+        return 0;
+    }
+    has = read_token(l, "purpose", tok, sizeof tok, w->d);
+    if (has < 0) {
+        return -1;
+    }
+    if (has > 0 && (strcmp(tok, "proxy") == 0 || strcmp(tok, "guide") == 0)) {
+        return 0;
+    }
+    if (!w->importing) {
+        s->stats.prims++;
+    }
+    const char *type = composed_type(l);
+    const char *lname = layer_name(s, l->v[0].layer);
+    for (size_t k = 0; k < sizeof refused_types / sizeof refused_types[0]; k++) {
+        if (strcmp(type, refused_types[k]) == 0) {
+            if (!s->opt.skip_unsupported) {
+                return fail(w->d, "%s: <%s>: %s prims are not supported (--skip-unsupported skips them)", lname,
+                            w->path, type);
+            }
+            if (!w->importing) {
+                stage_warn(s, "%s: <%s>: %s prims are not supported; skipped", lname, w->path, type);
+            }
+            return 0;
+        }
+    }
+    double local[16], world[16];
+    int resets = 0;
+    if (prim_xform(w, l, local, &resets) != 0) {
+        return -1;
+    }
+    if (resets) {
+        memcpy(world, local, sizeof world);
+    } else {
+        usd_geom_matrix_mul(parent, local, world);
+    }
+    if (strcmp(type, "SkelRoot") == 0 && !w->importing) {
+        stage_warn(s, "%s: <%s>: skinning is ignored: the meshes under this SkelRoot are packed in their rest pose",
+                   lname, w->path);
+    }
+    if (strcmp(type, "Mesh") == 0 && mesh_prim(w, l, world) != 0) {
+        return -1;
+    }
+    if (strcmp(type, "PointInstancer") == 0) {
+        return instancer_prim(w, l, world, depth); /* its children are its prototypes */
+    }
+    if (COMPOSED_FLAG(l, instanceable, 0)) {
+        uint32_t arcs = 0;
+        for (uint32_t i = 0; i < l->n; i++) {
+            arcs += l->v[i].local ? 0u : 1u;
+        }
+        if (arcs > 0) {
+            XXH3_state_t st;
+            XXH3_128bits_reset(&st);
+            key_sites(&st, s, l, 1);
+            return prototype(w, XXH3_128bits_digest(&st), l, 1, world, depth);
+        }
+    }
+    return walk_children(w, l, world, depth, 0);
+}
+
+/* ---- the stage ---------------------------------------------------------------- */
+
+static int walk_stage(walk *w)
+{
+    usd_stage *s = w->s;
+    site_list roots = {NULL, 0, 0};
+    for (uint32_t k = 0; k < s->layers[0].stack_count; k++) {
+        uint32_t li = s->layers[0].stack[k];
+        if (sites_add(&roots, usd_layer_get_root(s->layers[li].layer), li, 0, 1) != 0) {
+            free(roots.v);
+            return fail(w->d, "out of memory");
+        }
+    }
+    snprintf(w->path, sizeof w->path, "/");
+    double id[16];
+    usd_geom_matrix_identity(id);
+    /* One top-level subtree at a time: its sites are freed before the next. */
+    int rc = walk_children(w, &roots, id, 0, 0);
+    free(roots.v);
+    return rc;
+}
+
+static void protos_clear(usd_stage *s)
+{
+    for (uint32_t i = 0; i < s->proto_count; i++) {
+        free(s->protos[i].places.v);
+    }
+    s->proto_count = 0;
+}
+
+int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **out, pk_diag *d)
+{
+    *out = NULL;
+    double t0 = seconds_now();
+    usd_stage *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        return fail(d, "%s: out of memory", path);
+    }
+    if (opt != NULL) {
+        s->opt = *opt;
+    }
+    char real[PATH_MAX];
+    if (realpath(path, real) == NULL) {
+        fail(d, "%s: cannot open: %s", path, strerror(errno));
+        usd_stage_close(s);
+        return -1;
+    }
+    char *slash = strrchr(real, '/');
+    if (slash != NULL) {
+        *slash = '\0';
+    }
+    s->root_dir = dup_str(slash == real ? "/" : real);
+    uint32_t root = 0;
+    pk_diag ld = {{0}};
+    if (s->root_dir == NULL) {
+        fail(d, "%s: out of memory", path);
+        usd_stage_close(s);
+        return -1;
+    }
+    if (layer_get(s, path, 0, &root, &ld) != 0) {
+        /* The layer's own messages name the file already. */
+        if (strncmp(ld.message, "cannot open layer", 17) == 0) {
+            fail(d, "%s: %s", path, ld.message);
+        } else {
+            *d = ld;
+        }
+        usd_stage_close(s);
+        return -1;
+    }
+    if (layer_stack(s, root, d) != 0 || s->layers == NULL) {
+        usd_stage_close(s);
+        return -1;
+    }
+    const usd_layer_info *info = usd_layer_get_info(s->layers[0].layer);
+    usd_up_axis up = USD_UP_Y;
+    char where[PATH_MAX + 32];
+    snprintf(where, sizeof where, "%s", info->name);
+    usd_geom_ctx ctx = {where, NULL, NULL};
+    if (usd_up_axis_parse(info->up_axis, &up) != 0) {
+        fail(d, "%s: upAxis '%s' is neither Y nor Z", info->name, info->up_axis);
+        usd_stage_close(s);
+        return -1;
+    }
+    double mpu = info->meters_per_unit > 0.0 ? info->meters_per_unit : 0.01;
+    if (usd_geom_stage_matrix(up, mpu, &ctx, s->stage_matrix, d) != 0) {
+        usd_stage_close(s);
+        return -1;
+    }
+    double t1 = seconds_now();
+    s->stats.open_seconds = t1 - t0;
+    s->stats.open_peak_rss = peak_rss();
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.s = s;
+    w.d = d;
+    if (walk_stage(&w) != 0) {
+        usd_stage_close(s);
+        return -1;
+    }
+    protos_clear(s);
+    s->stats.prototypes = 0;
+    s->stats.prototype_hits = 0;
+    s->stats.compose_seconds = seconds_now() - t1;
+    s->stats.compose_peak_rss = peak_rss();
+    *out = s;
+    return 0;
+}
+
+uint32_t usd_stage_mesh_count(const usd_stage *s)
+{
+    return s->mesh_count;
+}
+
+int usd_stage_import(usd_stage *s, const usd_stage_sink *sink, pk_diag *d)
+{
+    if (s->imported) {
+        return fail(d, "%s: the stage was imported already", layer_name(s, 0));
+    }
+    s->imported = 1;
+    double t0 = seconds_now();
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.s = s;
+    w.d = d;
+    w.importing = 1;
+    w.sink = sink;
+    int rc = walk_stage(&w);
+    protos_clear(s);
+    s->stats.import_seconds = seconds_now() - t0;
+    s->stats.import_peak_rss = peak_rss();
+    return rc;
+}
+
+uint32_t usd_stage_layer_count(const usd_stage *s)
+{
+    return s->layer_count;
+}
+
+const char *usd_stage_layer_file(const usd_stage *s, uint32_t i)
+{
+    return s->layers[i].file;
+}
+
+void usd_stage_get_stats(const usd_stage *s, usd_stage_stats *out)
+{
+    *out = s->stats;
+}
+
+void usd_stage_close(usd_stage *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; i < s->layer_count; i++) {
+        usd_layer_close(s->layers[i].layer);
+        free(s->layers[i].key);
+        free(s->layers[i].file);
+        free(s->layers[i].stack);
+    }
+    free(s->layers);
+    protos_clear(s);
+    free(s->protos);
+    free(s->root_dir);
+    free(s);
+}
