@@ -49,7 +49,7 @@ run() {
     : >"$tmp/o" ; : >"$tmp/c" ; : >"$tmp/i" ; : >"$tmp/p" ; : >"$tmp/m"
     r=0
     while [ "$r" -lt "$reps" ]; do
-        out=$("$sluice" pack "$file" -o "$tmp/out.pack" 2>/dev/null) || { echo "$name: pack failed" >&2; return; }
+        out=$("$sluice" pack ${flags:-} "$file" -o "$tmp/out.pack" 2>/dev/null) || { echo "$name: pack failed" >&2; return; }
         printf '%s\n' "$out" | sed -n 's/.*usd phases   open \([0-9.]*\) s.*compose \([0-9.]*\) s.*import \([0-9.]*\) s.*/\1 \2 \3/p' |
             while read -r o c i; do echo "$o" >>"$tmp/o"; echo "$c" >>"$tmp/c"; echo "$i" >>"$tmp/i"; done
         printf '%s\n' "$out" | sed -n 's/.* in \([0-9.]*\) s: .*/\1/p' >>"$tmp/p"
@@ -62,7 +62,7 @@ run() {
     awk -v n="$name" -v b="$bytes" -v o="$o" -v c="$c" -v i="$i" -v p="$p" -v m="$m" 'BEGIN {
         t = o + c + i
         printf "%-44s %10d %8.4f %8.4f %8.4f %10s %10.2f %12.1f\n", n, b, o, c, i,
-               t > 0 ? sprintf("%.2f", b / t / 1e6) : "-", p > 0 ? b / p / 1e6 : 0, m / (b / 1e6)
+               (t > 0 ? sprintf("%.2f", b / t / 1e6) : "-"), (p > 0 ? b / p / 1e6 : 0), m / (b / 1e6)
     }'
 }
 
@@ -71,7 +71,7 @@ size() { wc -c <"$1" | tr -d ' '; }
 run "generated ${copies} tori (usda)" "$gen" "$(size "$gen")"
 run warp/torus.usda "$samples/warp/torus.usda" "$(size "$samples/warp/torus.usda")"
 tea=$samples/usdwg/intent-vfx
-run "teapotScene_layout.usd (usda, 6 layers)" "$tea/scenes/teapotScene_layout.usd" \
+flags=--allow-outside-paths run "teapotScene_layout.usd (usda, 6 layers)" "$tea/scenes/teapotScene_layout.usd" \
     "$(cat "$tea/scenes/teapotScene_layout.usd" "$tea"/assets/teapot/*.usd "$tea/assets/teapot/geo/UtahTeapot.usd" | wc -c | tr -d ' ')"
 run tinyusdz/suzanne.usda "$samples/tinyusdz/suzanne.usda" "$(size "$samples/tinyusdz/suzanne.usda")"
 run tinyusdz/suzanne.usdc "$samples/tinyusdz/suzanne.usdc" "$(size "$samples/tinyusdz/suzanne.usdc")"

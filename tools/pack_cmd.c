@@ -295,7 +295,7 @@ static int pack_usd(const char *in, const char *out, int skip_unsupported, int a
         printf("%s: %u layers (%s), %u prims, %u meshes, %u placements, %u prototypes reused %u times\n", in,
                st.layers, human((double)st.layer_bytes, l, sizeof l), st.prims, st.meshes, st.instances,
                st.prototypes, st.prototype_hits);
-        printf("  usd phases   open %.3f s (peak %s), compose %.3f s (peak %s), import %.3f s (peak %s)\n",
+        printf("  usd phases   open %.4f s (peak %s), compose %.4f s (peak %s), import %.4f s (peak %s)\n",
                st.open_seconds, human((double)st.open_peak_rss, m0, sizeof m0), st.compose_seconds,
                human((double)st.compose_peak_rss, m1, sizeof m1), st.import_seconds,
                human((double)st.import_peak_rss, m2, sizeof m2));

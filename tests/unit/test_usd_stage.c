@@ -7,7 +7,7 @@
  * and !resetXformStack!, upAxis and metersPerUnit, visibility, purpose and
  * active, PointInstancer placements. Each refusal is checked with its exact
  * message. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* realpath */
 
 #include <ftw.h>
 #include <math.h>
@@ -664,6 +664,101 @@ static void test_output_checks_see_every_layer(void **state)
     usd_stage_close(s);
 }
 
+/* usd_stage_import fails with exactly want ("@/" the folder). */
+static void expect_import_error(const char *name, const char *want)
+{
+    collect c;
+    memset(&c, 0, sizeof c);
+    usd_stage *s = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (usd_stage_open(path_of(name), NULL, &s, &d) != 0) {
+        fail_msg("open %s: %s", name, d.message);
+    }
+    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    int rc = usd_stage_import(s, &sink, &d);
+    usd_stage_close(s);
+    char full[1024];
+    size_t k = 0;
+    for (const char *p = want; *p != '\0' && k + 64 < sizeof full; p++) {
+        if (*p == '@' && p[1] == '/') {
+            k += (size_t)snprintf(full + k, sizeof full - k, "%s", dir);
+        } else {
+            full[k++] = *p;
+        }
+    }
+    full[k] = '\0';
+    assert_int_equal(rc, -1);
+    if (strcmp(d.message, full) != 0) {
+        fail_msg("got  \"%s\"\nwant \"%s\"", d.message, full);
+    }
+}
+
+static void test_bad_stages_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    put("bad/cyc_a.usda", "#usda 1.0\n(\n    subLayers = [@cyc_b.usda@]\n)\n");
+    put("bad/cyc_b.usda", "#usda 1.0\n(\n    subLayers = [@cyc_a.usda@]\n)\n");
+    expect_open_error("bad/cyc_a.usda", 0,
+                      "@/bad/cyc_a.usda: subLayers[0] 'cyc_b.usda': @/bad/cyc_b.usda: subLayers[0] 'cyc_a.usda': "
+                      "@/bad/cyc_a.usda: subLayers form a cycle");
+    put("bad/up.usda", "#usda 1.0\n(\n    upAxis = \"X\"\n)\n");
+    expect_open_error("bad/up.usda", 0, "@/bad/up.usda: upAxis 'X' is neither Y nor Z");
+    /* An internal reference to an ancestor makes namespace without end. */
+    put("bad/deep.usda", HEAD "def \"A\"\n{\n    def \"C\" (\n        references = </A>\n    )\n    {\n    }\n}\n");
+    char want[512];
+    char deep[256] = "/A";
+    for (int i = 0; i < 79; i++) {
+        strcat(deep, "/C"); /* 160 bytes of it */
+    }
+    snprintf(want, sizeof want, "@/bad/deep.usda: <%.160s...>: namespace deeper than 256 prims", deep);
+    expect_open_error("bad/deep.usda", 0, want);
+    /* A chain of 70 internal references, each to the next. */
+    char text[16384];
+    int n = snprintf(text, sizeof text, HEAD);
+    for (int i = 0; i < 70; i++) {
+        n += snprintf(text + n, sizeof text - (size_t)n, "def \"P%d\" (\n    references = </P%d>\n)\n{\n}\n", i, i + 1);
+    }
+    n += snprintf(text + n, sizeof text - (size_t)n, "def \"P70\"\n{\n}\n");
+    put("bad/chain.usda", text);
+    expect_open_error("bad/chain.usda", 0, "@/bad/chain.usda: </P0>: arcs nested deeper than 64");
+    put("bad/pi_target.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</Nope>]\n}\n");
+    expect_open_error("bad/pi_target.usda", 0, "@/bad/pi_target.usda: </PI>: prototypes[0] </Nope>: no such prim");
+}
+
+static void test_bad_geometry_is_refused_at_import(void **state)
+{
+    (void)state;
+    put("geo/nopoints.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+                                  "    int[] faceVertexIndices = [0, 1, 2]\n}\n");
+    expect_import_error("geo/nopoints.usda", "@/geo/nopoints.usda: </M>: Mesh has no points");
+    put("geo/noop.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    expect_open_error("geo/noop.usda", 0,
+                      "@/geo/noop.usda: </M>: xformOpOrder[0] names xformOp:translate, which has no value");
+    put("geo/pipos.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                              "    int[] protoIndices = [0]\n    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/pipos.usda", "@/geo/pipos.usda: </PI>: PointInstancer has protoIndices but no positions");
+    put("geo/picount.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                                "    int[] protoIndices = [0, 0]\n    point3f[] positions = [(0, 0, 0)]\n"
+                                "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/picount.usda", "@/geo/picount.usda: </PI>: 2 protoIndices but 1 positions and 0 scales");
+    put("geo/piorient.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI/A>]\n"
+                                 "    int[] protoIndices = [0, 0]\n    point3f[] positions = [(0, 0, 0), (1, 0, 0)]\n"
+                                 "    quath[] orientations = [(1, 0, 0, 0)]\n"
+                                 "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_import_error("geo/piorient.usda", "@/geo/piorient.usda: </PI>: orientations: 1 elements of 4, expected 2 of 4");
+    /* Every face a hole: a warning, and the mesh is left out. */
+    put("geo/holes.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    int[] holeIndices = [0]\n}\n"
+                              "def Mesh \"N\"\n{\n" TRI(0) "}\n");
+    collect c;
+    import_ok("geo/holes.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.inst[0].name, "N");
+    char want[512];
+    snprintf(want, sizeof want, "%s: </M>: Mesh has no triangles; left out", path_of("geo/holes.usda"));
+    assert_string_equal(warned.last, want);
+}
+
 static void test_root_layer_that_does_not_open(void **state)
 {
     (void)state;
@@ -838,6 +933,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_invisible_inactive_proxy_and_guide_are_skipped),
         cmocka_unit_test(test_output_checks_see_every_layer),
         cmocka_unit_test(test_root_layer_that_does_not_open),
+        cmocka_unit_test(test_bad_stages_are_refused_with_their_reason),
+        cmocka_unit_test(test_bad_geometry_is_refused_at_import),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

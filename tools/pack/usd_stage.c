@@ -8,7 +8,7 @@
  * sites is followed, depth first, in LIVRPS order (compose_arcs). Only the
  * site lists of the prims on the current path are alive, so composition
  * costs memory in proportion to depth times arcs, never to the scene. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* realpath */
 
 #include "usd_stage.h"
 
@@ -242,6 +242,9 @@ static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint
  * A subLayer cycle or a subLayer that does not open fails, naming li. */
 static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
 {
+    if (s->layers == NULL || li >= s->layer_count) {
+        return fail(d, "layer %u is not open", li);
+    }
     if (s->layers[li].stack_state == 2) {
         return 0;
     }
@@ -259,7 +262,7 @@ static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
         char resolved[USD_MAX_PATH + PATH_MAX];
         size_t rn = usd_layer_resolve(s->layers[li].layer, info->sublayers[k], resolved, sizeof resolved);
         uint32_t sub = 0;
-        pk_diag sd;
+        pk_diag sd = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&sd, "subLayer '%s' cannot be resolved", info->sublayers[k])
                                                   : layer_get(s, resolved, 1, &sub, &sd);
         if (rc == 0) {
@@ -380,7 +383,7 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
     if (asset[0] != '\0') {
         char resolved[USD_MAX_PATH + PATH_MAX];
         size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
-        pk_diag ld;
+        pk_diag ld = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
                                                   : layer_get(s, resolved, 1, &stack, &ld);
         if (rc == 0) {
@@ -647,23 +650,6 @@ static int read_array(walk *w, const usd_prop *p, uint32_t want_components, int 
     return 0;
 }
 
-/* Quaternions as usd_geom takes them, real part first. A text layer writes
- * them so and its reader gives them as written; a crate stores (i, j, k, r),
- * as GfQuat lies in memory, and its reader gives them as stored. */
-static void quats_real_first(const usd_prop *p, double *q, size_t n)
-{
-    if (usd_layer_get_info(p->owner->layer)->format != USD_FORMAT_USDC) {
-        return;
-    }
-    for (size_t k = 0; k + 4 <= n; k += 4) {
-        double r = q[k + 3];
-        q[k + 3] = q[k + 2];
-        q[k + 2] = q[k + 1];
-        q[k + 1] = q[k];
-        q[k] = r;
-    }
-}
-
 /* The prim's local matrix from xformOpOrder and its ops. */
 static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
 {
@@ -714,9 +700,6 @@ static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
         size_t got = 0;
         rc = usd_prop_read_f64(p, USD_WHICH_AUTO, ops[i].value, 16, &got, w->d);
         ops[i].value_count = (uint32_t)got;
-        if (rc == 0 && ops[i].kind == USD_XFORM_ORIENT) {
-            quats_real_first(p, ops[i].value, got);
-        }
     }
     if (rc == 0) {
         rc = usd_xform_compose(ops, (uint32_t)n, &ctx, out, resets, w->d);
@@ -914,7 +897,7 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
     char iname[USD_MAX_IDENTIFIER + 16];
     for (int which = 0; which < 2 && rc == 0; which++) {
         int32_t at = which == 0 ? ni_idx : uv_idx;
-        if (at < 0) {
+        if (at < 0 || (uint32_t)at >= nn || names == NULL) {
             continue;
         }
         const char *name = names[at];
@@ -1015,8 +998,9 @@ static size_t path_push(walk *w, const char *name)
 static int walk_children(walk *w, const site_list *l, const double world[16], uint32_t depth, int skip_local)
 {
     if (depth >= USD_STAGE_MAX_DEPTH) {
-        return fail(w->d, "%s: <%s>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer), w->path,
-                    USD_STAGE_MAX_DEPTH);
+        /* The path itself is cut: it is at least USD_STAGE_MAX_DEPTH names long. */
+        return fail(w->d, "%s: <%.160s...>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer),
+                    w->path, USD_STAGE_MAX_DEPTH);
     }
     const char **names = NULL;
     uint32_t n = 0, cap = 0;
@@ -1193,9 +1177,6 @@ static int instancer_prim(walk *w, const site_list *l, const double world[16], u
             size_t got = 0;
             rc = orient == NULL ? fail(w->d, "out of memory")
                                 : usd_prop_read_f64(p, USD_WHICH_AUTO, orient, (size_t)n * 4, &got, w->d);
-            if (rc == 0) {
-                quats_real_first(p, orient, got);
-            }
             nor = n;
         }
     }
@@ -1225,10 +1206,10 @@ static int instancer_prim(walk *w, const site_list *l, const double world[16], u
         ops[2].value_count = 3;
         for (int k = 0; k < 3; k++) {
             ops[0].value[k] = ((const float *)pos)[(size_t)i * 3 + (size_t)k];
-            ops[2].value[k] = nsc != 0 ? ((const float *)sc)[(size_t)i * 3 + (size_t)k] : 1.0;
+            ops[2].value[k] = sc != NULL && nsc != 0 ? ((const float *)sc)[(size_t)i * 3 + (size_t)k] : 1.0;
         }
         for (int k = 0; k < 4; k++) {
-            ops[1].value[k] = nor != 0 ? orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
+            ops[1].value[k] = orient != NULL && nor != 0 ? orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
         }
         double local[16], m[16];
         rc = usd_xform_compose(ops, 3, &ctx, local, NULL, w->d);
@@ -1382,7 +1363,7 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
     }
     s->root_dir = dup_str(slash == real ? "/" : real);
     uint32_t root = 0;
-    pk_diag ld;
+    pk_diag ld = {{0}};
     if (s->root_dir == NULL) {
         fail(d, "%s: out of memory", path);
         usd_stage_close(s);
@@ -1398,7 +1379,7 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
         usd_stage_close(s);
         return -1;
     }
-    if (layer_stack(s, root, d) != 0) {
+    if (layer_stack(s, root, d) != 0 || s->layers == NULL) {
         usd_stage_close(s);
         return -1;
     }

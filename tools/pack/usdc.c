@@ -292,6 +292,9 @@ static int usdc_compressed_ints(const usdc_crate *c, uint64_t off, uint64_t n, u
     if (cap > enc_size) {
         cap = enc_size;
     }
+    if (cap > SIZE_MAX / 2) {
+        return usdc_fail(c, off, "%s: %llu integers too many for this machine", what, (unsigned long long)n);
+    }
     uint8_t *buf = malloc((size_t)cap);
     if (buf == NULL) {
         return usdc_fail(c, off, "out of memory decoding %s", what);
@@ -398,7 +401,7 @@ static int read_tokens(usdc_crate *c)
         return usdc_fail(c, s->start + 16, "compressed size %llu past the end of section TOKENS",
                          (unsigned long long)comp);
     }
-    if (raw > comp * LZ4_MAX_RATIO + 64 || n > raw) {
+    if (raw > comp * LZ4_MAX_RATIO + 64 || n > raw || raw >= UINT32_MAX || raw > SIZE_MAX / 2) {
         return usdc_fail(c, s->start, "%llu tokens in %llu bytes cannot come from %llu compressed bytes (section TOKENS)",
                          (unsigned long long)n, (unsigned long long)raw, (unsigned long long)comp);
     }
@@ -458,6 +461,12 @@ static int read_strings(usdc_crate *c)
 /* Bounds a count that a compressed-int array will hold, before allocating. */
 static int plausible_count(const usdc_crate *c, const usdc_section *s, uint64_t n, const char *what)
 {
+    /* Indices are 32-bit (UINT32_MAX ends a field set), and the tables of
+     * n entries must be addressable here (32-bit size_t included). */
+    if (n >= UINT32_MAX || n > SIZE_MAX / 16) {
+        return usdc_fail(c, s->start, "%llu %s: more than this reader can index (section %s)",
+                         (unsigned long long)n, what, s->name);
+    }
     if (n / 4 > s->size * LZ4_MAX_RATIO + 64) {
         return usdc_fail(c, s->start, "%llu %s cannot fit in section %s of %llu bytes", (unsigned long long)n,
                          what, s->name, (unsigned long long)s->size);
@@ -691,6 +700,13 @@ static int read_specs(usdc_crate *c)
         usdc_compressed_ints(c, end, n, 4, c->spec_type, &end, "the spec types (section SPECS)") != 0) {
         return -1;
     }
+    uint64_t last_end = UINT64_MAX; /* the last terminator of the field sets */
+    for (uint64_t k = c->nfieldsets; k-- > 0;) {
+        if (c->fieldsets[k] == UINT32_MAX) {
+            last_end = k;
+            break;
+        }
+    }
     for (uint64_t i = 0; i < n; i++) {
         if (c->spec_path[i] >= c->npaths || (c->path_elem[c->spec_path[i]] == USDC_NO_PATH &&
                                               c->spec_path[i] != c->root_path)) {
@@ -701,12 +717,8 @@ static int read_specs(usdc_crate *c)
             return usdc_fail(c, s->start, "spec %llu: field set index %u out of range (%llu entries) (section SPECS)",
                              (unsigned long long)i, c->spec_fset[i], (unsigned long long)c->nfieldsets);
         }
-        /* The set must end with its terminator inside the section. */
-        uint64_t k = c->spec_fset[i];
-        while (k < c->nfieldsets && c->fieldsets[k] != UINT32_MAX) {
-            k++;
-        }
-        if (k == c->nfieldsets) {
+        /* The set must end with a terminator: one at or after its start. */
+        if (last_end == UINT64_MAX || c->spec_fset[i] > last_end) {
             return usdc_fail(c, s->start, "spec %llu: field set %u has no terminator (section SPECS)",
                              (unsigned long long)i, c->spec_fset[i]);
         }
@@ -1038,7 +1050,7 @@ static int check_i32(const usd_prop *p, const usdc_crate *c, uint64_t off, unsig
 static void *decode_array_ints(const usd_prop *p, const usdc_crate *c, uint64_t data, uint64_t n, unsigned w,
                                pk_diag *d)
 {
-    void *buf = malloc((size_t)n * w);
+    void *buf = n <= SIZE_MAX / w ? malloc((size_t)n * w) : NULL;
     if (buf == NULL) {
         value_fail(p, c, data, d, "out of memory");
         return NULL;
@@ -1196,10 +1208,14 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
         snprintf(m, sizeof m, "unknown compressed array code 0x%02x", code);
         return value_fail(p, c, data, d, m);
     }
-    /* Uncompressed: converted straight out of the file's bytes, no copy. */
+    /* Uncompressed: converted straight out of the file's bytes, no copy. A
+     * crate stores a quaternion as i, j, k, real; readers hand it out real
+     * first, as text writes it (w, x, y, z). */
     const uint8_t *src = c->data + data;
+    int quat = t == T_QUATD || t == T_QUATF || t == T_QUATH;
     for (uint64_t i = 0; i < total; i++) {
-        double x = component_f64(src + i * nt.bytes, nt.kind);
+        uint64_t at = quat ? (i & ~(uint64_t)3) + ((i + 3) & 3) : i;
+        double x = component_f64(src + at * nt.bytes, nt.kind);
         if (dst == USD_DST_I32 && check_i32(p, c, data + i * nt.bytes, nt.kind, x, d) != 0) {
             return -1;
         }
