@@ -333,7 +333,18 @@ static void test_polygon_over_the_bound_is_fanned_with_a_warning(void **state)
     assert_int_equal(tr.count, n - 2);
     assert_int_equal(tr.corners[3 * (n - 3) + 2], n - 1);
     assert_int_equal(warn_count, 1);
-    assert_string_equal(warned[0], "t.usda: /M: face 0: 4097 vertices, over 4096: fanned, not ear-clipped");
+    assert_string_equal(warned[0], "t.usda: /M: face 0: concave, 4097 vertices, over 4096: fanned, not ear-clipped");
+    usd_triangles_free(&tr);
+
+    /* convex, as large: a fan is right, and nothing is said */
+    for (uint32_t i = 0; i < n; i++) {
+        pts[3 * i] = (float)cos(2 * PI * i / n);
+        pts[3 * i + 1] = (float)sin(2 * PI * i / n);
+    }
+    reset_warnings();
+    assert_int_equal(usd_geom_triangulate(&t, &wctx, &tr, &d), 0);
+    assert_int_equal(tr.count, n - 2);
+    assert_int_equal(warn_count, 0);
     usd_triangles_free(&tr);
     free(pts);
     free(idx);
@@ -535,6 +546,20 @@ static void test_constant_uniform_and_varying_interpolation(void **state)
         assert_memory_equal(m.normals + 3 * m.indices[i], face_normals + 3 * (i / 6), 3 * sizeof(float));
     }
     pk_mesh_free(&m);
+
+    /* uniform with a hole: still one value per face, holes included, each
+     * triangle taking its own face's */
+    static const int32_t hole0[] = {0};
+    in.topology.hole_indices = hole0;
+    in.topology.hole_count = 1;
+    assert_int_equal(usd_geom_build_mesh(&in, &ctx, &m, &d), 0);
+    assert_int_equal(m.index_count, 30);
+    assert_int_equal(m.vertex_count, 20);
+    for (uint32_t i = 0; i < 30; i++) {
+        assert_memory_equal(m.normals + 3 * m.indices[i], face_normals + 3 * (1 + i / 6), 3 * sizeof(float));
+    }
+    pk_mesh_free(&m);
+    in.topology.hole_count = 0;
 
     /* uniform, indexed: two values for six faces, -0.0 and 0.0 the same */
     static const float two[] = {0, 0, 1, -0.0f, 0, 1};

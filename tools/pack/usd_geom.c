@@ -169,11 +169,6 @@ static void ear_clip(usd_triangles *out, uint32_t face, uint32_t base, uint32_t 
 static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *ctx, usd_triangles *out,
                                 uint32_t face, uint32_t base, uint32_t n, const ug_poly *p)
 {
-    if (n > USD_GEOM_MAX_EAR_CLIP_VERTICES) {
-        warn(ctx, "face %u: %u vertices, over %u: fanned, not ear-clipped", face, n, USD_GEOM_MAX_EAR_CLIP_VERTICES);
-        emit_fan(out, face, base, n);
-        return;
-    }
     /* Newell normal and extent. */
     double nx = 0.0, ny = 0.0, nz = 0.0, lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
@@ -228,6 +223,12 @@ static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *
         turning += atan2(cr, dot);
     }
     if (convex && turning < 3.0 * 3.14159265358979323846) {
+        emit_fan(out, face, base, n);
+        return;
+    }
+    if (n > USD_GEOM_MAX_EAR_CLIP_VERTICES) {
+        warn(ctx, "face %u: concave, %u vertices, over %u: fanned, not ear-clipped", face, n,
+             USD_GEOM_MAX_EAR_CLIP_VERTICES);
         emit_fan(out, face, base, n);
         return;
     }

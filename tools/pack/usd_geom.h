@@ -16,8 +16,8 @@
  * and names the property, the element and the failed check:
  * "a.usda: /World/Box: faceVertexCounts[3]: count 2 is below 3".
  *
- * None of these functions is thread-unsafe: they touch only their arguments
- * (and ctx->warn). */
+ * Every function is reentrant: it touches only its arguments (and calls
+ * ctx->warn), so independent calls may run on any threads. */
 #ifndef SLUICE_TOOLS_PACK_USD_GEOM_H
 #define SLUICE_TOOLS_PACK_USD_GEOM_H
 
@@ -35,10 +35,10 @@ typedef struct usd_geom_ctx {
 
 /* ---- Triangulation ------------------------------------------------------ */
 
-/* Polygons with more vertices than this are not ear-clipped (ear clipping
- * here is O(n^2) typical, O(n^3) worst case per polygon): they are fanned,
- * with a warning naming the face, so a hostile file cannot make the packer
- * spin. */
+/* Concave polygons with more vertices than this are not ear-clipped (ear
+ * clipping here is O(n^2) typical, O(n^3) worst case per polygon): they
+ * are fanned, with a warning naming the face, so a hostile file cannot make
+ * the packer spin. Convex ones of any size are fans anyway. */
 #define USD_GEOM_MAX_EAR_CLIP_VERTICES 4096u
 
 /* A Mesh prim's topology, as read from its attributes. Counts are element
@@ -72,7 +72,7 @@ typedef struct usd_triangles {
  *    its projection on that plane (every triangle positive area there, the
  *    areas summing to the polygon's); a degenerate one (zero Newell normal:
  *    collinear or zero area) or one where clipping finds no ear
- *    (self-intersecting) as a fan, never looping; one over
+ *    (self-intersecting) as a fan, never looping; a concave one over
  *    USD_GEOM_MAX_EAR_CLIP_VERTICES as a fan with a warning;
  *  - faces listed in holeIndices are skipped: for a polygonal mesh (the
  *    only kind the pack imports; subdivision is not applied) that is what a
