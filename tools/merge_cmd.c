@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <lz4.h>
@@ -16,6 +17,7 @@
 #include "pack/builder.h"
 #include "pack/pack_writer.h"
 #include "pack/part.h"
+#include "progress.h"
 
 static const char merge_usage_head[] =
     "usage: sluice merge PART... -o OUT.pack [--quiet]\n"
@@ -179,10 +181,20 @@ static int merge_parts(const part_slot *by_k, const char *out, uint32_t parts_gi
         fprintf(stderr, "sluice merge: %s\n", d.message);
         return CLI_IO;
     }
-    uint64_t read_bytes = 0;
+    uint64_t read_bytes = 0, total = 0;
+    for (uint32_t k = 0; k < h->part_count; k++) {
+        struct stat sb;
+        total += stat(by_k[k].path, &sb) == 0 ? (uint64_t)sb.st_size : 0u;
+    }
+    progress pg;
+    progress_start(&pg, total, "merge", quiet);
+    char what[64];
     for (uint32_t b = 0; b < h->bundle_count; b++) {
         const part_slot *p = &by_k[b % h->part_count];
+        snprintf(what, sizeof what, "bundle %u of %u", b + 1, h->bundle_count);
+        progress_update(&pg, read_bytes, what);
         if (merge_bundle(w, p->reader, b, h->part_count, buf, cap, &read_bytes, &d) != 0) {
+            progress_end(&pg);
             fprintf(stderr, "sluice merge: %s: %s; nothing written\n", p->path, d.message);
             int rc = pk_writer_io_failed(w) ? CLI_IO : CLI_FAILED;
             pk_writer_abort(w);
@@ -191,9 +203,12 @@ static int merge_parts(const part_slot *by_k, const char *out, uint32_t parts_gi
         }
     }
     free(buf);
+    progress_update(&pg, total, "writing tables");
     pk_writer_stats st;
     memset(&st, 0, sizeof st);
-    if (pk_writer_finish(w, &st, &d) != 0) {
+    int finished = pk_writer_finish(w, &st, &d);
+    progress_end(&pg);
+    if (finished != 0) {
         fprintf(stderr, "sluice merge: %s\n", d.message);
         return CLI_IO;
     }

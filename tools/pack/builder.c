@@ -46,6 +46,7 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1540,15 +1541,29 @@ static int start_pool(pk_builder *b)
     }
     /* The arguments live as long as the workers: keep them with the states. */
     b->thread_lz4[n] = args;
-    for (uint32_t i = 0; i < n; i++) {
+    /* Workers start with the signals atomic_file handles blocked (a new
+     * thread inherits the creator's mask), so those signals always reach a
+     * thread that can run the handler's cleanup, never a worker between the
+     * temporary's creation and its registration. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
         args[i].b = b;
         args[i].lz4_state = b->thread_lz4[i];
         if (pthread_create(&b->threads[i], NULL, worker_main, &args[i]) != 0) {
-            return -1;
+            rc = -1;
+        } else {
+            b->thread_count++;
         }
-        b->thread_count++;
     }
-    return 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }
 
 int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builder **out, pk_diag *d)
