@@ -1,21 +1,16 @@
 /* sluice pack: the USD layer container (usd_layer.h): arena, interned
  * strings, the build calls the parsers use, lookups, list ops, value
  * readers (which value, type checks, then the parser's hook), format
- * detection and opening. */
+ * detection and asset path resolution. Opening is usd_open.c. */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
 
 #include "usd_layer_internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- arena ------------------------------------------------------------ */
 
@@ -68,7 +63,8 @@ enum { MAP_CHILD = 1, MAP_PROP, MAP_VSET, MAP_VARIANT, MAP_SEL };
 typedef struct map_entry {
     const void *owner;
     const char *a, *b;
-    void *value;
+    void *value;   /* children, properties, variants */
+    size_t index;  /* variant sets and selections: 1 + their index */
     uint32_t kind;
 } map_entry;
 
@@ -89,15 +85,29 @@ static map_entry *map_slot(map_entry *map, size_t cap, uint32_t kind, const void
     return &map[j];
 }
 
-static void *map_get(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
+static const map_entry *map_find(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
 {
     if (!L->map_cap || !a)
         return NULL;
-    map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
-    return e->kind ? e->value : NULL;
+    const map_entry *e = map_slot(L->map, L->map_cap, kind, owner, a, b);
+    return e->kind ? e : NULL;
 }
 
-static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b, void *value)
+static void *map_get(const usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b)
+{
+    const map_entry *e = map_find(L, kind, owner, a, b);
+    return e ? e->value : NULL;
+}
+
+/* 1 + the index stored for the key, or 0 when absent. */
+static size_t map_index(const usd_layer *L, uint32_t kind, const void *owner, const char *a)
+{
+    const map_entry *e = map_find(L, kind, owner, a, NULL);
+    return e ? e->index : 0;
+}
+
+static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a, const char *b, void *value,
+                   size_t index)
 {
     if ((L->map_count + 1u) * 2u > L->map_cap) {
         size_t ncap = L->map_cap ? L->map_cap * 2u : 256u;
@@ -119,6 +129,7 @@ static int map_put(usd_layer *L, uint32_t kind, const void *owner, const char *a
     e->a = a;
     e->b = b;
     e->value = value;
+    e->index = index;
     return 0;
 }
 
@@ -305,6 +316,15 @@ void usd_layer_set_release(usd_layer *L, void (*release)(void *ctx, const void *
     L->release_size = L->size;
 }
 
+void usd_layer_set_release_range(usd_layer *L, void (*release)(void *ctx, const void *data, size_t size), void *ctx,
+                                 const void *data, size_t size)
+{
+    L->release = release;
+    L->release_ctx = ctx;
+    L->release_data = data;
+    L->release_size = size;
+}
+
 const void *usd_layer_data(const usd_layer *L, size_t *size)
 {
     if (size)
@@ -394,7 +414,7 @@ usd_prim *usd_build_prim(usd_layer *L, usd_prim *parent, const char *name, size_
             return NULL;
     }
     const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x) != 0)
+    if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x, 0) != 0)
         return NULL;
     *slot = &x->pub;
     return &x->pub;
@@ -411,7 +431,7 @@ usd_prim *usd_build_find_child(usd_prim *parent, const char *name, size_t name_l
 static usd_variant_set *find_set(usd_prim *prim, const char *set, size_t set_len)
 {
     const usd_layer *L = prim->layer;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_VSET, prim, intern_find(L, set, set_len), NULL);
+    size_t i = map_index(L, MAP_VSET, prim, intern_find(L, set, set_len));
     return i ? (usd_variant_set *)&prim->variant_sets[i - 1u] : NULL;
 }
 
@@ -432,7 +452,7 @@ int usd_build_variant_set(usd_layer *L, usd_prim *prim, const char *set, size_t 
     if (!name)
         return -1;
     usd_variant_set *vs = vec_push(L, &prim->variant_sets, &prim->variant_set_count, sizeof *vs);
-    if (!vs || map_put(L, MAP_VSET, prim, name, NULL, (void *)(uintptr_t)prim->variant_set_count) != 0)
+    if (!vs || map_put(L, MAP_VSET, prim, name, NULL, NULL, prim->variant_set_count) != 0)
         return -1;
     vs->name = name;
     return 0;
@@ -448,7 +468,7 @@ usd_prim *usd_build_variant(usd_layer *L, usd_prim *prim, const char *set, size_
     if (old)
         return old;
     prim_x *x = new_prim(L, prim, variant, variant_len);
-    if (!x || map_put(L, MAP_VARIANT, prim, vs->name, x->pub.name, x) != 0)
+    if (!x || map_put(L, MAP_VARIANT, prim, vs->name, x->pub.name, x, 0) != 0)
         return NULL;
     x->pub.is_variant = 1;
     x->set_name = vs->name;
@@ -466,13 +486,13 @@ int usd_build_selection(usd_layer *L, usd_prim *prim, const char *set, size_t se
     const char *v = usd_layer_intern(L, variant, variant_len);
     if (!s || !v)
         return -1;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, s, NULL);
+    size_t i = map_index(L, MAP_SEL, prim, s);
     if (i) {
         ((usd_variant_selection *)prim->selections)[i - 1u].variant = v;
         return 0;
     }
     usd_variant_selection *e = vec_push(L, &prim->selections, &prim->selection_count, sizeof *e);
-    if (!e || map_put(L, MAP_SEL, prim, s, NULL, (void *)(uintptr_t)prim->selection_count) != 0)
+    if (!e || map_put(L, MAP_SEL, prim, s, NULL, NULL, prim->selection_count) != 0)
         return -1;
     e->set = s;
     e->variant = v;
@@ -518,7 +538,7 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
     size_t tl = type ? type_len : 0;
     p->is_array = tl >= 2 && type[tl - 2] == '[' && type[tl - 1] == ']';
     const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-    if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p) != 0)
+    if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p, 0) != 0)
         return NULL;
     *slot = p;
     return p;
@@ -726,7 +746,7 @@ const usd_prim *usd_variant_set_find(const usd_variant_set *set, const char *var
 const char *usd_prim_get_selection(const usd_prim *prim, const char *set)
 {
     const usd_layer *L = prim->layer;
-    uintptr_t i = (uintptr_t)map_get(L, MAP_SEL, prim, intern_find(L, set, strlen(set)), NULL);
+    size_t i = map_index(L, MAP_SEL, prim, intern_find(L, set, strlen(set)));
     return i ? prim->selections[i - 1u].variant : NULL;
 }
 
@@ -991,7 +1011,7 @@ int usd_value_fail(const usd_prop *p, uint32_t line, pk_diag *d, const char *fmt
     char what[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
     va_end(ap);
     char path[256];
     usd_prim_path(p->owner, path, sizeof path);
@@ -1147,21 +1167,6 @@ int usd_prop_read_bool(const usd_prop *p, int which, int *out, pk_diag *d)
     return 0;
 }
 
-/* d->message from a format, cut to its size (names may be long paths). */
-static void diag_set(pk_diag *d, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void diag_set(pk_diag *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- format and opening ----------------------------------------------- */
 
 usd_format usd_detect_format(const void *data, size_t size)
@@ -1174,120 +1179,6 @@ usd_format usd_detect_format(const void *data, size_t size)
     if (size >= 6 && memcmp(b, "#usda", 5) == 0 && (b[5] == ' ' || b[5] == '\t'))
         return USD_FORMAT_USDA;
     return USD_FORMAT_UNKNOWN;
-}
-
-static int open_data(const char *name, const void *data, size_t size, const char *entry, const usd_layer_options *opt,
-                     usd_layer **out, pk_diag *d)
-{
-    usd_format f = usd_detect_format(data, size);
-    if (entry && f != USD_FORMAT_USDZ) {
-        diag_set(d, "%s: not a usdz package (asked for its entry '%s')", name, entry);
-        return -1;
-    }
-    if (f == USD_FORMAT_USDZ)
-        return usd_usdz_open(name, data, size, entry, opt, out, d);
-    if (f == USD_FORMAT_UNKNOWN) {
-        snprintf(d->message, sizeof d->message,
-                 "%s: not a USD file (no '#usda 1.0' header, 'PXR-USDC' magic or zip signature)", name);
-        return -1;
-    }
-    usd_layer *L = usd_layer_create(name, f, data, size, opt);
-    if (!L) {
-        diag_set(d, "%s: out of memory", name);
-        return -1;
-    }
-    int rc = f == USD_FORMAT_USDA ? usd_usda_parse(L, d) : usd_usdc_parse(L, d);
-    if (rc != 0) {
-        usd_layer_close(L);
-        return -1;
-    }
-    *out = L;
-    return 0;
-}
-
-int usd_layer_open_memory(const char *name, const void *data, size_t size, const usd_layer_options *opt,
-                          usd_layer **out, pk_diag *d)
-{
-    *out = NULL;
-    d->message[0] = '\0';
-    return open_data(name, data, size, NULL, opt, out, d);
-}
-
-static void unmap(void *ctx, const void *data, size_t size)
-{
-    (void)ctx;
-    if (size)
-        munmap((void *)data, size);
-}
-
-int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **out, pk_diag *d)
-{
-    *out = NULL;
-    d->message[0] = '\0';
-    /* "pkg.usdz[entry]": the file is the part before the first '[' */
-    char file[USD_MAX_PATH];
-    const char *entry = NULL;
-    char entry_buf[USD_MAX_PATH];
-    size_t plen = strlen(path);
-    const char *br = strchr(path, '[');
-    if (br && plen > 0 && path[plen - 1] == ']') {
-        size_t fl = (size_t)(br - path);
-        size_t el = plen - fl - 2u;
-        if (fl >= sizeof file || el >= sizeof entry_buf) {
-            diag_set(d, "%.300s: path too long", path);
-            return -1;
-        }
-        memcpy(file, path, fl);
-        file[fl] = '\0';
-        memcpy(entry_buf, br + 1, el);
-        entry_buf[el] = '\0';
-        entry = entry_buf;
-    } else {
-        if (plen >= sizeof file) {
-            diag_set(d, "%.300s: path too long", path);
-            return -1;
-        }
-        memcpy(file, path, plen + 1u);
-    }
-    int fd = open(file, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        diag_set(d, "%s: cannot open: %s", file, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        diag_set(d, "%s: not a regular file", file);
-        close(fd);
-        return -1;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2) {
-        diag_set(d, "%s: too large to map", file);
-        close(fd);
-        return -1;
-    }
-    size_t size = (size_t)st.st_size;
-    const void *data = "";
-    if (size) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            diag_set(d, "%s: cannot map: %s", file, strerror(errno));
-            close(fd);
-            return -1;
-        }
-        data = m;
-    }
-    close(fd);
-    usd_layer *L = NULL;
-    if (open_data(file, data, size, entry, opt, &L, d) != 0) {
-        unmap(NULL, data, size);
-        return -1;
-    }
-    usd_layer_set_release(L, unmap, NULL);
-    /* a usdz entry's layer reads a slice of the map: unmap all of it */
-    L->release_data = data;
-    L->release_size = size;
-    *out = L;
-    return 0;
 }
 
 /* ---- asset paths ------------------------------------------------------ */

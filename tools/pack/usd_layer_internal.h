@@ -45,9 +45,15 @@ usd_layer *usd_layer_create(const char *name, usd_format format, const void *dat
                             const usd_layer_options *opt);
 
 /* At close, release(ctx, data, size) runs (e.g. munmap), with the layer's
- * own data and size. usd_layer_open maps the file and sets this itself,
- * with the whole mapping when the layer is a usdz entry (a slice of it). */
+ * own data and size. usd_layer_open maps the file and sets this itself
+ * (usd_layer_set_release_range: the whole mapping when the layer is a
+ * usdz entry, a slice of it). */
 void usd_layer_set_release(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size), void *ctx);
+
+/* As usd_layer_set_release, but release gets data/size (e.g. the whole
+ * mapping of a package, of which the layer reads a slice). */
+void usd_layer_set_release_range(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size),
+                                 void *ctx, const void *data, size_t size);
 
 /* The bytes the layer was created over. */
 const void *usd_layer_data(const usd_layer *layer, size_t *size);
