@@ -292,6 +292,9 @@ static int usdc_compressed_ints(const usdc_crate *c, uint64_t off, uint64_t n, u
     if (cap > enc_size) {
         cap = enc_size;
     }
+    if (cap > SIZE_MAX / 2) {
+        return usdc_fail(c, off, "%s: %llu integers too many for this machine", what, (unsigned long long)n);
+    }
     uint8_t *buf = malloc((size_t)cap);
     if (buf == NULL) {
         return usdc_fail(c, off, "out of memory decoding %s", what);
@@ -398,7 +401,7 @@ static int read_tokens(usdc_crate *c)
         return usdc_fail(c, s->start + 16, "compressed size %llu past the end of section TOKENS",
                          (unsigned long long)comp);
     }
-    if (raw > comp * LZ4_MAX_RATIO + 64 || n > raw) {
+    if (raw > comp * LZ4_MAX_RATIO + 64 || n > raw || raw >= UINT32_MAX || raw > SIZE_MAX / 2) {
         return usdc_fail(c, s->start, "%llu tokens in %llu bytes cannot come from %llu compressed bytes (section TOKENS)",
                          (unsigned long long)n, (unsigned long long)raw, (unsigned long long)comp);
     }
@@ -458,6 +461,12 @@ static int read_strings(usdc_crate *c)
 /* Bounds a count that a compressed-int array will hold, before allocating. */
 static int plausible_count(const usdc_crate *c, const usdc_section *s, uint64_t n, const char *what)
 {
+    /* Indices are 32-bit (UINT32_MAX ends a field set), and the tables of
+     * n entries must be addressable here (32-bit size_t included). */
+    if (n >= UINT32_MAX || n > SIZE_MAX / 16) {
+        return usdc_fail(c, s->start, "%llu %s: more than this reader can index (section %s)",
+                         (unsigned long long)n, what, s->name);
+    }
     if (n / 4 > s->size * LZ4_MAX_RATIO + 64) {
         return usdc_fail(c, s->start, "%llu %s cannot fit in section %s of %llu bytes", (unsigned long long)n,
                          what, s->name, (unsigned long long)s->size);
@@ -1041,7 +1050,7 @@ static int check_i32(const usd_prop *p, const usdc_crate *c, uint64_t off, unsig
 static void *decode_array_ints(const usd_prop *p, const usdc_crate *c, uint64_t data, uint64_t n, unsigned w,
                                pk_diag *d)
 {
-    void *buf = malloc((size_t)n * w);
+    void *buf = n <= SIZE_MAX / w ? malloc((size_t)n * w) : NULL;
     if (buf == NULL) {
         value_fail(p, c, data, d, "out of memory");
         return NULL;
