@@ -182,7 +182,7 @@ static int merge_parts(const part_slot *by_k, const char *out, uint32_t parts_gi
         return CLI_IO;
     }
     uint64_t read_bytes = 0, total = 0;
-    for (uint32_t k = 0; k < h->part_count; k++) {
+    for (uint32_t k = 0; k < parts_given; k++) { /* every part, each once: checked by the caller */
         struct stat sb;
         total += stat(by_k[k].path, &sb) == 0 ? (uint64_t)sb.st_size : 0u;
     }
