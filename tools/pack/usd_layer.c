@@ -798,6 +798,23 @@ static int item_eq(const usd_listop_item *a, const usd_listop_item *b)
     return strcmp(a->asset, b->asset) == 0 && strcmp(a->path, b->path) == 0;
 }
 
+/* 1 when it equals one of list[0 .. n). */
+static int item_in(const usd_listop_item *list, uint32_t n, const usd_listop_item *it)
+{
+    for (uint32_t j = 0; j < n; j++)
+        if (item_eq(&list[j], it))
+            return 1;
+    return 0;
+}
+
+/* Appends it to out while there is room; counts it either way. */
+static void item_put(usd_listop_item *out, uint32_t cap, uint32_t *total, const usd_listop_item *it)
+{
+    if (*total < cap)
+        out[*total] = *it;
+    (*total)++;
+}
+
 uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, uint32_t weaker_count,
                           usd_listop_item *out, uint32_t cap)
 {
@@ -808,16 +825,9 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
     uint32_t total = 0;
     if (op->explicit_set) {
         const usd_listop_item *e = op->items[USD_LISTOP_EXPLICIT];
-        for (uint32_t i = 0; i < op->count[USD_LISTOP_EXPLICIT]; i++) {
-            int dup = 0;
-            for (uint32_t j = 0; j < i && !dup; j++)
-                dup = item_eq(&e[j], &e[i]);
-            if (dup)
-                continue;
-            if (total < cap)
-                out[total] = e[i];
-            total++;
-        }
+        for (uint32_t i = 0; i < op->count[USD_LISTOP_EXPLICIT]; i++)
+            if (!item_in(e, i, &e[i]))
+                item_put(out, cap, &total, &e[i]);
         return total;
     }
     const usd_listop_item *pre = op->items[USD_LISTOP_PREPEND];
@@ -829,66 +839,26 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
     const usd_listop_item *add = op->items[USD_LISTOP_ADD];
     uint32_t nadd = op->count[USD_LISTOP_ADD];
 
-    for (uint32_t i = 0; i < npre; i++) {
-        int dup = 0;
-        for (uint32_t j = 0; j < i && !dup; j++)
-            dup = item_eq(&pre[j], &pre[i]);
-        if (dup)
-            continue;
-        if (total < cap)
-            out[total] = pre[i];
-        total++;
-    }
+    for (uint32_t i = 0; i < npre; i++)
+        if (!item_in(pre, i, &pre[i]))
+            item_put(out, cap, &total, &pre[i]);
     for (uint32_t i = 0; i < weaker_count; i++) {
         const usd_listop_item *it = &weaker[i];
-        int skip = 0;
-        for (uint32_t j = 0; j < ndel && !skip; j++)
-            skip = item_eq(&del[j], it);
-        for (uint32_t j = 0; j < npre && !skip; j++)
-            skip = item_eq(&pre[j], it);
-        for (uint32_t j = 0; j < napp && !skip; j++)
-            skip = item_eq(&app[j], it);
-        for (uint32_t j = 0; j < i && !skip; j++)
-            skip = item_eq(&weaker[j], it);
-        if (skip)
-            continue;
-        if (total < cap)
-            out[total] = *it;
-        total++;
+        if (!item_in(del, ndel, it) && !item_in(pre, npre, it) && !item_in(app, napp, it) &&
+            !item_in(weaker, i, it))
+            item_put(out, cap, &total, it);
     }
-    for (uint32_t i = 0; i < napp; i++) {
-        const usd_listop_item *it = &app[i];
-        int skip = 0;
-        for (uint32_t j = 0; j < npre && !skip; j++)
-            skip = item_eq(&pre[j], it);
-        for (uint32_t j = 0; j < i && !skip; j++)
-            skip = item_eq(&app[j], it);
-        if (skip)
-            continue;
-        if (total < cap)
-            out[total] = *it;
-        total++;
-    }
+    for (uint32_t i = 0; i < napp; i++)
+        if (!item_in(pre, npre, &app[i]) && !item_in(app, i, &app[i]))
+            item_put(out, cap, &total, &app[i]);
     for (uint32_t i = 0; i < nadd; i++) {
         const usd_listop_item *it = &add[i];
-        int skip = 0;
-        for (uint32_t j = 0; j < npre && !skip; j++)
-            skip = item_eq(&pre[j], it);
-        for (uint32_t j = 0; j < napp && !skip; j++)
-            skip = item_eq(&app[j], it);
-        for (uint32_t j = 0; j < weaker_count && !skip; j++) {
-            int deleted = 0;
-            for (uint32_t k = 0; k < ndel && !deleted; k++)
-                deleted = item_eq(&del[k], &weaker[j]);
-            skip = !deleted && item_eq(&weaker[j], it);
-        }
-        for (uint32_t j = 0; j < i && !skip; j++)
-            skip = item_eq(&add[j], it);
-        if (skip)
-            continue;
-        if (total < cap)
-            out[total] = *it;
-        total++;
+        int present = item_in(pre, npre, it) || item_in(app, napp, it) || item_in(add, i, it);
+        /* A weaker item counts as present unless the op deletes it. */
+        for (uint32_t j = 0; j < weaker_count && !present; j++)
+            present = !item_in(del, ndel, &weaker[j]) && item_eq(&weaker[j], it);
+        if (!present)
+            item_put(out, cap, &total, it);
     }
     return total;
 }
