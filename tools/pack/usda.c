@@ -61,8 +61,9 @@ static int fail_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
 
 static int fail_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
 {
-    if (P->failed)
+    if (P->failed) {
         return -1;
+    }
     P->failed = 1;
     char what[384];
     va_list ap;
@@ -78,8 +79,9 @@ static int fail_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
         snprintf(full, sizeof full, "%s:%u:%u: %s", P->file, line, col, what);
     }
     size_t n = strlen(full);
-    if (n >= sizeof P->d->message)
+    if (n >= sizeof P->d->message) {
         n = sizeof P->d->message - 1u;
+    }
     memcpy(P->d->message, full, n);
     P->d->message[n] = '\0';
     return -1;
@@ -106,13 +108,16 @@ static int oom(parser *P) { return fail_at(P, P->lx.line, 1, "out of memory"); }
 /* A token's text for messages: at most 40 bytes, control bytes as '?'. */
 static const char *tok_text(const lexer *lx, const tok *t, char *buf, size_t cap)
 {
-    if (t->kind == T_EOF)
+    if (t->kind == T_EOF) {
         return "end of file";
+    }
     size_t n = t->end - t->start;
-    if (n > 40)
+    if (n > 40) {
         n = 40;
-    if (n > cap - 1u)
+    }
+    if (n > cap - 1u) {
         n = cap - 1u;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)lx->s[t->start + i];
         buf[i] = (char)(c < 0x20 || c == 0x7f ? '?' : c);
@@ -144,8 +149,9 @@ static void skip_space(lexer *lx)
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
             lx->pos++;
         } else if (c == '#') {
-            while (lx->pos < lx->n && lx->s[lx->pos] != '\n')
+            while (lx->pos < lx->n && lx->s[lx->pos] != '\n') {
                 lx->pos++;
+            }
         } else {
             break;
         }
@@ -158,12 +164,14 @@ static int lex_number(lexer *lx)
 {
     size_t p = lx->pos;
     const char *s = lx->s;
-    if (p < lx->n && (s[p] == '-' || s[p] == '+'))
+    if (p < lx->n && (s[p] == '-' || s[p] == '+')) {
         p++;
+    }
     if (p + 3 <= lx->n && (memcmp(s + p, "inf", 3) == 0 || memcmp(s + p, "nan", 3) == 0)) {
         p += 3;
-        if (p < lx->n && (is_ident_start((unsigned char)s[p]) || is_digit((unsigned char)s[p])))
+        if (p < lx->n && (is_ident_start((unsigned char)s[p]) || is_digit((unsigned char)s[p]))) {
             return -1;
+        }
         lx->pos = p;
         return 0;
     }
@@ -179,22 +187,26 @@ static int lex_number(lexer *lx)
             digits++;
         }
     }
-    if (!digits)
+    if (!digits) {
         return -1;
+    }
     if (p < lx->n && (s[p] == 'e' || s[p] == 'E')) {
         p++;
-        if (p < lx->n && (s[p] == '-' || s[p] == '+'))
+        if (p < lx->n && (s[p] == '-' || s[p] == '+')) {
             p++;
+        }
         size_t ed = 0;
         while (p < lx->n && is_digit((unsigned char)s[p])) {
             p++;
             ed++;
         }
-        if (!ed)
+        if (!ed) {
             return -1;
+        }
     }
-    if (p < lx->n && (is_ident_start((unsigned char)s[p]) || s[p] == '.'))
+    if (p < lx->n && (is_ident_start((unsigned char)s[p]) || s[p] == '.')) {
         return -1;
+    }
     lx->pos = p;
     return 0;
 }
@@ -221,19 +233,23 @@ static int next(parser *P, lexer *lx, tok *t)
         size_t p = lx->pos + (triple ? 3u : 1u);
         t->body = p;
         for (;;) {
-            if (p >= lx->n || (!triple && s[p] == '\n'))
+            if (p >= lx->n || (!triple && s[p] == '\n')) {
                 return P ? fail_tok(P, t, "unterminated string") : -1;
+            }
             if (s[p] == '\\') {
-                if (p + 1 < lx->n && s[p + 1] == '\n')
+                if (p + 1 < lx->n && s[p + 1] == '\n') {
                     newline(lx, p + 1);
+                }
                 p += 2;
                 continue;
             }
-            if (s[p] == '\n')
+            if (s[p] == '\n') {
                 newline(lx, p);
+            }
             if (s[p] == (char)c &&
-                (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c)))
+                (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c))) {
                 break;
+            }
             p++;
         }
         t->body_len = p - t->body;
@@ -248,19 +264,22 @@ static int next(parser *P, lexer *lx, tok *t)
         size_t p = lx->pos + (triple ? 3u : 1u);
         t->body = p;
         for (;;) {
-            if (p >= lx->n || s[p] == '\n')
+            if (p >= lx->n || s[p] == '\n') {
                 return P ? fail_tok(P, t, "unterminated asset path") : -1;
+            }
             if (triple && s[p] == '\\' && p + 3 < lx->n && memcmp(s + p + 1, "@@@", 3) == 0) {
                 p += 4;
                 continue;
             }
-            if (s[p] == '@' && (!triple || (p + 2 < lx->n && s[p + 1] == '@' && s[p + 2] == '@')))
+            if (s[p] == '@' && (!triple || (p + 2 < lx->n && s[p + 1] == '@' && s[p + 2] == '@'))) {
                 break;
+            }
             p++;
         }
         t->body_len = p - t->body;
-        if (t->body_len > USD_MAX_PATH)
+        if (t->body_len > USD_MAX_PATH) {
             return P ? fail_tok(P, t, "asset path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
+        }
         t->kind = T_ASSET;
         t->triple = (uint8_t)triple;
         lx->pos = p + (triple ? 3u : 1u);
@@ -270,13 +289,16 @@ static int next(parser *P, lexer *lx, tok *t)
     if (c == '<') {
         size_t p = lx->pos + 1;
         t->body = p;
-        while (p < lx->n && s[p] != '>' && s[p] != '\n')
+        while (p < lx->n && s[p] != '>' && s[p] != '\n') {
             p++;
-        if (p >= lx->n || s[p] != '>')
+        }
+        if (p >= lx->n || s[p] != '>') {
             return P ? fail_tok(P, t, "unterminated path") : -1;
+        }
         t->body_len = p - t->body;
-        if (t->body_len > USD_MAX_PATH)
+        if (t->body_len > USD_MAX_PATH) {
             return P ? fail_tok(P, t, "path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
+        }
         t->kind = T_PATH;
         lx->pos = p + 1;
         t->end = lx->pos;
@@ -287,8 +309,9 @@ static int next(parser *P, lexer *lx, tok *t)
                          s[lx->pos + 1] == 'i' || s[lx->pos + 1] == 'n'))) {
         if (lex_number(lx) != 0) {
             size_t p = lx->pos;
-            while (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '+'))
+            while (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '+')) {
                 p++;
+            }
             t->end = p;
             t->kind = T_NUMBER;
             char buf[48];
@@ -300,14 +323,16 @@ static int next(parser *P, lexer *lx, tok *t)
     }
     if (is_ident_start(c)) {
         size_t p = lx->pos;
-        while (p < lx->n && is_ident_char((unsigned char)s[p]))
+        while (p < lx->n && is_ident_char((unsigned char)s[p])) {
             p++;
+        }
         t->kind = T_IDENT;
         t->end = p;
         lx->pos = p;
-        if (p - t->start > USD_MAX_IDENTIFIER)
+        if (p - t->start > USD_MAX_IDENTIFIER) {
             return P ? fail_tok(P, t, "identifier too long (%zu bytes, at most %u)", p - t->start, USD_MAX_IDENTIFIER)
                      : -1;
+        }
         return 0;
     }
     if (strchr("()[]{}=,;:.&", (int)c) && c) {
@@ -319,8 +344,9 @@ static int next(parser *P, lexer *lx, tok *t)
     }
     t->end = lx->pos + 1;
     if (P) {
-        if (c < 0x20 || c == 0x7f)
+        if (c < 0x20 || c == 0x7f) {
             return fail_tok(P, t, "unexpected byte 0x%02x", c);
+        }
         return fail_tok(P, t, "unexpected character '%c'", c);
     }
     return -1;
@@ -345,8 +371,9 @@ static int is_punct(const tok *t, char c) { return t->kind == T_PUNCT && t->punc
 static int expect_punct(parser *P, char c, const char *after)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     if (!is_punct(&t, c)) {
         char buf[48];
         return fail_tok(P, &t, "expected '%c' %s, found '%s'", c, after, tok_text(&P->lx, &t, buf, sizeof buf));
@@ -356,8 +383,9 @@ static int expect_punct(parser *P, char c, const char *after)
 
 static int enter(parser *P, const tok *t)
 {
-    if (++P->depth > USD_MAX_DEPTH)
+    if (++P->depth > USD_MAX_DEPTH) {
         return fail_tok(P, t, "nesting too deep (more than %u levels)", USD_MAX_DEPTH);
+    }
     return 0;
 }
 
@@ -374,24 +402,30 @@ static int skip_value(parser *P, const tok *t, size_t *end)
         char stack[USD_MAX_DEPTH + 1];
         unsigned sp = 0;
         unsigned base = P->depth;
-        if (enter(P, t) != 0)
+        if (enter(P, t) != 0) {
             return -1;
+        }
         stack[sp++] = (char)(t->punct == '(' ? ')' : t->punct == '[' ? ']' : '}');
         while (sp) {
             tok u;
-            if (next(P, &P->lx, &u) != 0)
+            if (next(P, &P->lx, &u) != 0) {
                 return -1;
-            if (u.kind == T_EOF)
+            }
+            if (u.kind == T_EOF) {
                 return fail_tok(P, t, "unterminated '%c'", t->punct);
-            if (u.kind != T_PUNCT)
+            }
+            if (u.kind != T_PUNCT) {
                 continue;
+            }
             if (u.punct == '(' || u.punct == '[' || u.punct == '{') {
-                if (enter(P, &u) != 0)
+                if (enter(P, &u) != 0) {
                     return -1;
+                }
                 stack[sp++] = (char)(u.punct == '(' ? ')' : u.punct == '[' ? ']' : '}');
             } else if (u.punct == ')' || u.punct == ']' || u.punct == '}') {
-                if (u.punct != stack[sp - 1])
+                if (u.punct != stack[sp - 1]) {
                     return fail_tok(P, &u, "unexpected '%c' (expected '%c')", u.punct, stack[sp - 1]);
+                }
                 sp--;
                 P->depth--;
             }
@@ -407,8 +441,9 @@ static int skip_value(parser *P, const tok *t, size_t *end)
     if (t->kind == T_ASSET) {
         *end = t->end;
         tok u;
-        if (peek(P, &u) != 0)
+        if (peek(P, &u) != 0) {
             return -1;
+        }
         if (u.kind == T_PATH) {
             next(P, &P->lx, &u);
             *end = u.end;
@@ -422,8 +457,9 @@ static int skip_value(parser *P, const tok *t, size_t *end)
 static int read_value_ref(parser *P, usd_value_ref *v)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     memset(v, 0, sizeof *v);
     v->c = t.line;
     v->a = t.start;
@@ -433,8 +469,9 @@ static int read_value_ref(parser *P, usd_value_ref *v)
         return 0;
     }
     size_t end = 0;
-    if (skip_value(P, &t, &end) != 0)
+    if (skip_value(P, &t, &end) != 0) {
         return -1;
+    }
     v->b = end;
     return 0;
 }
@@ -451,8 +488,9 @@ static size_t decode_string(const char *s, size_t n, int asset, char *out, size_
         if (asset) {
             if (c == '\\' && i + 3 < n && memcmp(s + i + 1, "@@@", 3) == 0) {
                 i += 3;
-                if (o + 3 >= cap)
+                if (o + 3 >= cap) {
                     return SIZE_MAX;
+                }
                 memcpy(out + o, "@@@", 3);
                 o += 3;
                 continue;
@@ -475,8 +513,9 @@ static size_t decode_string(const char *s, size_t n, int asset, char *out, size_
                     unsigned dgt = is_digit((unsigned char)h) ? (unsigned)(h - '0')
                                    : (h | 0x20) >= 'a' && (h | 0x20) <= 'f' ? (unsigned)((h | 0x20) - 'a' + 10)
                                                                             : 99u;
-                    if (dgt > 15)
+                    if (dgt > 15) {
                         break;
+                    }
                     v = v * 16u + dgt;
                     i++;
                     k++;
@@ -497,12 +536,14 @@ static size_t decode_string(const char *s, size_t n, int asset, char *out, size_
                 }
             }
         }
-        if (o + 1 >= cap)
+        if (o + 1 >= cap) {
             return SIZE_MAX;
+        }
         out[o++] = c;
     }
-    if (cap)
+    if (cap) {
         out[o] = '\0';
+    }
     return o;
 }
 
@@ -518,17 +559,21 @@ static const char *intern_tok(parser *P, const tok *t, size_t *len)
             return NULL;
         }
         const char *r = usd_layer_intern(P->L, buf, n);
-        if (!r)
+        if (!r) {
             oom(P);
-        if (len)
+        }
+        if (len) {
             *len = n;
+        }
         return r;
     }
     const char *r = usd_layer_intern(P->L, body, t->body_len);
-    if (!r)
+    if (!r) {
         oom(P);
-    if (len)
+    }
+    if (len) {
         *len = t->body_len;
+    }
     return r;
 }
 
@@ -536,8 +581,9 @@ static int parse_number_tok(const lexer *lx, const tok *t, double *out)
 {
     char buf[64];
     size_t n = t->end - t->start;
-    if (n >= sizeof buf)
+    if (n >= sizeof buf) {
         return -1;
+    }
     memcpy(buf, lx->s + t->start, n);
     buf[n] = '\0';
     const char *b = buf;
@@ -562,8 +608,9 @@ static int parse_number_tok(const lexer *lx, const tok *t, double *out)
 /* A value token as a number: numbers, inf/nan identifiers, true/false. */
 static int number_value(const lexer *lx, const tok *t, double *out)
 {
-    if (t->kind == T_NUMBER)
+    if (t->kind == T_NUMBER) {
         return parse_number_tok(lx, t, out);
+    }
     if (tok_is(lx, t, "inf")) {
         *out = INFINITY;
         return 0;
@@ -586,8 +633,9 @@ static int number_value(const lexer *lx, const tok *t, double *out)
 static int parse_bool(parser *P, int8_t *out)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     double v;
     if ((t.kind == T_NUMBER || tok_is(&P->lx, &t, "true") || tok_is(&P->lx, &t, "false")) &&
         number_value(&P->lx, &t, &v) == 0 && (v == 0 || v == 1)) {
@@ -601,8 +649,9 @@ static int parse_bool(parser *P, int8_t *out)
 static int parse_string(parser *P, const char **out, size_t *len)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     if (t.kind != T_STRING) {
         char buf[48];
         return fail_tok(P, &t, "expected a string, found '%s'", tok_text(&P->lx, &t, buf, sizeof buf));
@@ -615,18 +664,19 @@ static int parse_string(parser *P, const char **out, size_t *len)
 
 static int qualifier(const lexer *lx, const tok *t, usd_listop_part *part)
 {
-    if (tok_is(lx, t, "prepend"))
+    if (tok_is(lx, t, "prepend")) {
         *part = USD_LISTOP_PREPEND;
-    else if (tok_is(lx, t, "append"))
+    } else if (tok_is(lx, t, "append")) {
         *part = USD_LISTOP_APPEND;
-    else if (tok_is(lx, t, "delete"))
+    } else if (tok_is(lx, t, "delete")) {
         *part = USD_LISTOP_DELETE;
-    else if (tok_is(lx, t, "add"))
+    } else if (tok_is(lx, t, "add")) {
         *part = USD_LISTOP_ADD;
-    else if (tok_is(lx, t, "reorder"))
+    } else if (tok_is(lx, t, "reorder")) {
         *part = USD_LISTOP_REORDER;
-    else
+    } else {
         return 0;
+    }
     return 1;
 }
 
@@ -635,31 +685,38 @@ static int parse_ref_meta(parser *P, double *offset, double *scale)
 {
     for (;;) {
         tok t;
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
-        if (is_punct(&t, ')'))
+        }
+        if (is_punct(&t, ')')) {
             return 0;
-        if (is_punct(&t, ';'))
+        }
+        if (is_punct(&t, ';')) {
             continue;
+        }
         if (t.kind != T_IDENT) {
             char buf[48];
             return fail_tok(P, &t, "expected a reference field, found '%s'", tok_text(&P->lx, &t, buf, sizeof buf));
         }
         int is_off = tok_is(&P->lx, &t, "offset"), is_scale = tok_is(&P->lx, &t, "scale");
-        if (expect_punct(P, '=', "after a reference field") != 0)
+        if (expect_punct(P, '=', "after a reference field") != 0) {
             return -1;
+        }
         tok v;
-        if (next(P, &P->lx, &v) != 0)
+        if (next(P, &P->lx, &v) != 0) {
             return -1;
+        }
         if (is_off || is_scale) {
             double x;
-            if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0)
+            if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0) {
                 return fail_tok(P, &v, "expected a number for the layer %s", is_off ? "offset" : "scale");
+            }
             *(is_off ? offset : scale) = x;
         } else {
             size_t end = 0;
-            if (skip_value(P, &v, &end) != 0)
+            if (skip_value(P, &v, &end) != 0) {
                 return -1;
+            }
         }
     }
 }
@@ -674,8 +731,9 @@ static int parse_one_item(parser *P, usd_prim *prim, usd_field field, usd_listop
     size_t alen = 0, plen = 0;
     double offset = 0, scale = 1;
     if (kind == ITEM_TOKEN) {
-        if (t->kind != T_STRING && t->kind != T_IDENT)
+        if (t->kind != T_STRING && t->kind != T_IDENT) {
             return fail_tok(P, t, "expected a string, found '%s'", tok_text(&P->lx, t, buf, sizeof buf));
+        }
         if (t->kind == T_IDENT) {
             path = P->lx.s + t->start;
             plen = t->end - t->start;
@@ -683,17 +741,20 @@ static int parse_one_item(parser *P, usd_prim *prim, usd_field field, usd_listop
             return -1;
         }
     } else if (kind == ITEM_PATH) {
-        if (t->kind != T_PATH)
+        if (t->kind != T_PATH) {
             return fail_tok(P, t, "expected a path, found '%s'", tok_text(&P->lx, t, buf, sizeof buf));
+        }
         path = P->lx.s + t->body;
         plen = t->body_len;
     } else {
         if (t->kind == T_ASSET) {
-            if (!(asset = intern_tok(P, t, &alen)))
+            if (!(asset = intern_tok(P, t, &alen))) {
                 return -1;
+            }
             tok u;
-            if (peek(P, &u) != 0)
+            if (peek(P, &u) != 0) {
                 return -1;
+            }
             if (u.kind == T_PATH) {
                 next(P, &P->lx, &u);
                 path = P->lx.s + u.body;
@@ -707,17 +768,20 @@ static int parse_one_item(parser *P, usd_prim *prim, usd_field field, usd_listop
                             tok_text(&P->lx, t, buf, sizeof buf));
         }
         tok u;
-        if (peek(P, &u) != 0)
+        if (peek(P, &u) != 0) {
             return -1;
+        }
         if (is_punct(&u, '(')) {
             next(P, &P->lx, &u);
-            if (enter(P, &u) != 0 || parse_ref_meta(P, &offset, &scale) != 0)
+            if (enter(P, &u) != 0 || parse_ref_meta(P, &offset, &scale) != 0) {
                 return -1;
+            }
             P->depth--;
         }
     }
-    if (usd_build_listop_item(P->L, prim, field, part, asset, alen, path, plen, offset, scale) != 0)
+    if (usd_build_listop_item(P->L, prim, field, part, asset, alen, path, plen, offset, scale) != 0) {
         return oom(P);
+    }
     return 0;
 }
 
@@ -725,28 +789,38 @@ static int parse_one_item(parser *P, usd_prim *prim, usd_field field, usd_listop
 static int parse_items(parser *P, usd_prim *prim, usd_field field, usd_listop_part part, item_kind kind)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (part == USD_LISTOP_EXPLICIT)
+    }
+    if (part == USD_LISTOP_EXPLICIT) {
         usd_build_listop_explicit(prim, field);
-    if (tok_is(&P->lx, &t, "None"))
+    }
+    if (tok_is(&P->lx, &t, "None")) {
         return 0;
-    if (!is_punct(&t, '['))
+    }
+    if (!is_punct(&t, '[')) {
         return parse_one_item(P, prim, field, part, kind, &t);
-    if (enter(P, &t) != 0)
+    }
+    if (enter(P, &t) != 0) {
         return -1;
+    }
     for (;;) {
         tok u;
-        if (next(P, &P->lx, &u) != 0)
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, ']'))
+        }
+        if (is_punct(&u, ']')) {
             break;
-        if (parse_one_item(P, prim, field, part, kind, &u) != 0)
+        }
+        if (parse_one_item(P, prim, field, part, kind, &u) != 0) {
             return -1;
-        if (next(P, &P->lx, &u) != 0)
+        }
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, ']'))
+        }
+        if (is_punct(&u, ']')) {
             break;
+        }
         if (!is_punct(&u, ',')) {
             char buf[48];
             return fail_tok(P, &u, "expected ',' or ']' in a list, found '%s'", tok_text(&P->lx, &u, buf, sizeof buf));
@@ -760,43 +834,58 @@ static int parse_items(parser *P, usd_prim *prim, usd_field field, usd_listop_pa
 static int parse_selections(parser *P, usd_prim *prim)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (!is_punct(&t, '{'))
+    }
+    if (!is_punct(&t, '{')) {
         return fail_tok(P, &t, "expected '{' for the variants dictionary");
-    if (enter(P, &t) != 0)
+    }
+    if (enter(P, &t) != 0) {
         return -1;
+    }
     for (;;) {
         tok u;
-        if (next(P, &P->lx, &u) != 0)
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, '}'))
+        }
+        if (is_punct(&u, '}')) {
             break;
-        if (is_punct(&u, ';') || is_punct(&u, ','))
+        }
+        if (is_punct(&u, ';') || is_punct(&u, ',')) {
             continue;
+        }
         char buf[48];
-        if (u.kind != T_IDENT)
+        if (u.kind != T_IDENT) {
             return fail_tok(P, &u, "expected a type in the variants dictionary, found '%s'",
                             tok_text(&P->lx, &u, buf, sizeof buf));
+        }
         tok key;
-        if (next(P, &P->lx, &key) != 0)
+        if (next(P, &P->lx, &key) != 0) {
             return -1;
-        if (key.kind != T_IDENT && key.kind != T_STRING)
-            return fail_tok(P, &key, "expected a variant set name, found '%s'", tok_text(&P->lx, &key, buf, sizeof buf));
+        }
+        if (key.kind != T_IDENT && key.kind != T_STRING) {
+            return fail_tok(P, &key, "expected a variant set name, found '%s'",
+                            tok_text(&P->lx, &key, buf, sizeof buf));
+        }
         size_t kl = 0;
         const char *k = key.kind == T_STRING ? intern_tok(P, &key, &kl) : P->lx.s + key.start;
-        if (!k)
+        if (!k) {
             return -1;
-        if (key.kind == T_IDENT)
+        }
+        if (key.kind == T_IDENT) {
             kl = key.end - key.start;
-        if (expect_punct(P, '=', "after a variant set name") != 0)
+        }
+        if (expect_punct(P, '=', "after a variant set name") != 0) {
             return -1;
+        }
         const char *v = NULL;
         size_t vl = 0;
-        if (parse_string(P, &v, &vl) != 0)
+        if (parse_string(P, &v, &vl) != 0) {
             return -1;
-        if (usd_build_selection(P->L, prim, k, kl, v, vl) != 0)
+        }
+        if (usd_build_selection(P->L, prim, k, kl, v, vl) != 0) {
             return oom(P);
+        }
     }
     P->depth--;
     return 0;
@@ -809,81 +898,96 @@ typedef enum meta_owner { META_LAYER, META_PRIM, META_PROP } meta_owner;
 /* After '(': items until ')'. */
 static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *prop, const tok *open)
 {
-    if (enter(P, open) != 0)
+    if (enter(P, open) != 0) {
         return -1;
+    }
     char buf[48];
     for (;;) {
         tok t;
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
-        if (is_punct(&t, ')'))
+        }
+        if (is_punct(&t, ')')) {
             break;
-        if (is_punct(&t, ';'))
+        }
+        if (is_punct(&t, ';')) {
             continue;
-        if (t.kind == T_EOF)
+        }
+        if (t.kind == T_EOF) {
             return fail_tok(P, open, "unterminated '('");
-        if (t.kind == T_STRING)
+        }
+        if (t.kind == T_STRING) {
             continue; /* doc */
+        }
         usd_listop_part part = USD_LISTOP_EXPLICIT;
         tok key = t;
         if (t.kind == T_IDENT && qualifier(&P->lx, &t, &part)) {
-            if (next(P, &P->lx, &key) != 0)
+            if (next(P, &P->lx, &key) != 0) {
                 return -1;
+            }
         }
-        if (key.kind != T_IDENT)
+        if (key.kind != T_IDENT) {
             return fail_tok(P, &key, "expected a metadata name, found '%s'", tok_text(&P->lx, &key, buf, sizeof buf));
-        if (expect_punct(P, '=', "after a metadata name") != 0)
+        }
+        if (expect_punct(P, '=', "after a metadata name") != 0) {
             return -1;
+        }
         const lexer *lx = &P->lx;
         int handled = 1;
         if (owner == META_PRIM) {
-            if (tok_is(lx, &key, "references"))
+            if (tok_is(lx, &key, "references")) {
                 handled = parse_items(P, prim, USD_FIELD_REFERENCES, part, ITEM_REF) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "payload"))
+            } else if (tok_is(lx, &key, "payload")) {
                 handled = parse_items(P, prim, USD_FIELD_PAYLOAD, part, ITEM_REF) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "inherits"))
+            } else if (tok_is(lx, &key, "inherits")) {
                 handled = parse_items(P, prim, USD_FIELD_INHERITS, part, ITEM_PATH) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "specializes"))
+            } else if (tok_is(lx, &key, "specializes")) {
                 handled = parse_items(P, prim, USD_FIELD_SPECIALIZES, part, ITEM_PATH) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "apiSchemas"))
+            } else if (tok_is(lx, &key, "apiSchemas")) {
                 handled = parse_items(P, prim, USD_FIELD_API_SCHEMAS, part, ITEM_TOKEN) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "variantSets"))
+            } else if (tok_is(lx, &key, "variantSets")) {
                 handled = parse_items(P, prim, USD_FIELD_VARIANT_SET_NAMES, part, ITEM_TOKEN) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "variants"))
+            } else if (tok_is(lx, &key, "variants")) {
                 handled = parse_selections(P, prim) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "instanceable"))
+            } else if (tok_is(lx, &key, "instanceable")) {
                 handled = parse_bool(P, &prim->instanceable) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "active"))
+            } else if (tok_is(lx, &key, "active")) {
                 handled = parse_bool(P, &prim->active) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "hidden"))
+            } else if (tok_is(lx, &key, "hidden")) {
                 handled = parse_bool(P, &prim->hidden) == 0 ? 1 : -1;
-            else if (tok_is(lx, &key, "kind")) {
+            } else if (tok_is(lx, &key, "kind")) {
                 const char *k = NULL;
                 size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
-                if (handled > 0)
+                if (handled > 0) {
                     prim->kind = k;
-            } else
+                }
+            } else {
                 handled = 0;
+            }
         } else if (owner == META_PROP) {
             if (tok_is(lx, &key, "interpolation")) {
                 const char *k = NULL;
                 size_t kl = 0;
                 handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
-                if (handled > 0)
+                if (handled > 0) {
                     prop->interpolation = k;
+                }
             } else if (tok_is(lx, &key, "elementSize")) {
                 tok v;
                 double x;
-                if (next(P, &P->lx, &v) != 0)
+                if (next(P, &P->lx, &v) != 0) {
                     return -1;
+                }
                 if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x >= 1 && x <= 1e9) ||
-                    x != floor(x))
+                    x != floor(x)) {
                     return fail_tok(P, &v, "elementSize must be a positive integer, found '%s'",
                                     tok_text(&P->lx, &v, buf, sizeof buf));
+                }
                 prop->element_size = (uint32_t)x;
-            } else
+            } else {
                 handled = 0;
+            }
         } else {
             if (tok_is(lx, &key, "defaultPrim")) {
                 const char *k = NULL;
@@ -896,63 +1000,81 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
             } else if (tok_is(lx, &key, "metersPerUnit")) {
                 tok v;
                 double x;
-                if (next(P, &P->lx, &v) != 0)
+                if (next(P, &P->lx, &v) != 0) {
                     return -1;
-                if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x > 0) || isinf(x))
+                }
+                if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x > 0) || isinf(x)) {
                     return fail_tok(P, &v, "metersPerUnit must be a positive number, found '%s'",
                                     tok_text(&P->lx, &v, buf, sizeof buf));
+                }
                 usd_build_meters_per_unit(P->L, x);
             } else if (tok_is(lx, &key, "subLayers")) {
                 /* parsed as references into a scratch prim-less list */
                 tok v;
-                if (next(P, &P->lx, &v) != 0)
+                if (next(P, &P->lx, &v) != 0) {
                     return -1;
-                if (!is_punct(&v, '['))
+                }
+                if (!is_punct(&v, '[')) {
                     return fail_tok(P, &v, "expected '[' for subLayers");
-                if (enter(P, &v) != 0)
+                }
+                if (enter(P, &v) != 0) {
                     return -1;
+                }
                 for (;;) {
                     tok u;
-                    if (next(P, &P->lx, &u) != 0)
+                    if (next(P, &P->lx, &u) != 0) {
                         return -1;
-                    if (is_punct(&u, ']'))
+                    }
+                    if (is_punct(&u, ']')) {
                         break;
-                    if (u.kind != T_ASSET)
+                    }
+                    if (u.kind != T_ASSET) {
                         return fail_tok(P, &u, "expected an asset path in subLayers, found '%s'",
                                         tok_text(&P->lx, &u, buf, sizeof buf));
+                    }
                     size_t al;
                     const char *a = intern_tok(P, &u, &al);
-                    if (!a)
+                    if (!a) {
                         return -1;
-                    if (usd_build_sublayer(P->L, a, al) != 0)
+                    }
+                    if (usd_build_sublayer(P->L, a, al) != 0) {
                         return oom(P);
-                    if (next(P, &P->lx, &u) != 0)
+                    }
+                    if (next(P, &P->lx, &u) != 0) {
                         return -1;
+                    }
                     if (is_punct(&u, '(')) {
                         double off = 0, sc = 1;
-                        if (enter(P, &u) != 0 || parse_ref_meta(P, &off, &sc) != 0)
+                        if (enter(P, &u) != 0 || parse_ref_meta(P, &off, &sc) != 0) {
                             return -1;
+                        }
                         P->depth--;
-                        if (next(P, &P->lx, &u) != 0)
+                        if (next(P, &P->lx, &u) != 0) {
                             return -1;
+                        }
                     }
-                    if (is_punct(&u, ']'))
+                    if (is_punct(&u, ']')) {
                         break;
-                    if (!is_punct(&u, ','))
+                    }
+                    if (!is_punct(&u, ',')) {
                         return fail_tok(P, &u, "expected ',' or ']' in subLayers, found '%s'",
                                         tok_text(&P->lx, &u, buf, sizeof buf));
+                    }
                 }
                 P->depth--;
-            } else
+            } else {
                 handled = 0;
+            }
         }
-        if (handled < 0)
+        if (handled < 0) {
             return -1;
+        }
         if (!handled) {
             tok v;
             size_t end = 0;
-            if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0)
+            if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0) {
                 return -1;
+            }
         }
     }
     P->depth--;
@@ -965,11 +1087,14 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open);
 
 static int valid_name(const char *s, size_t n)
 {
-    if (n == 0 || !is_ident_start((unsigned char)s[0]))
+    if (n == 0 || !is_ident_start((unsigned char)s[0])) {
         return 0;
-    for (size_t i = 1; i < n; i++)
-        if (!is_ident_start((unsigned char)s[i]) && !is_digit((unsigned char)s[i]))
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (!is_ident_start((unsigned char)s[i]) && !is_digit((unsigned char)s[i])) {
             return 0;
+        }
+    }
     return 1;
 }
 
@@ -979,8 +1104,9 @@ static int valid_prop_name(const char *s, size_t n)
     size_t part = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i == n || s[i] == ':') {
-            if (!valid_name(s + i - part, part))
+            if (!valid_name(s + i - part, part)) {
                 return 0;
+            }
             part = 0;
         } else {
             part++;
@@ -993,47 +1119,60 @@ static int parse_prim(parser *P, usd_prim *parent, usd_specifier spec, const tok
 {
     char buf[48];
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     const char *type = NULL;
     size_t type_len = 0;
     if (t.kind == T_IDENT) {
         type = P->lx.s + t.start;
         type_len = t.end - t.start;
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
+        }
     }
-    if (t.kind != T_STRING)
+    if (t.kind != T_STRING) {
         return fail_tok(P, &t, "expected a prim name in quotes, found '%s'", tok_text(&P->lx, &t, buf, sizeof buf));
+    }
     const char *name = P->lx.s + t.body;
     size_t name_len = t.body_len;
-    if (name_len > USD_MAX_IDENTIFIER)
+    if (name_len > USD_MAX_IDENTIFIER) {
         return fail_tok(P, &t, "identifier too long (%zu bytes, at most %u)", name_len, USD_MAX_IDENTIFIER);
-    if (!valid_name(name, name_len))
+    }
+    if (!valid_name(name, name_len)) {
         return fail_tok(P, &t, "bad prim name '%.*s'", (int)(name_len > 64 ? 64 : name_len), name);
-    if (usd_build_find_child(parent, name, name_len))
+    }
+    if (usd_build_find_child(parent, name, name_len)) {
         return fail_tok(P, &t, "prim '%.*s' defined twice", (int)name_len, name);
-    if (enter(P, spec_tok) != 0)
+    }
+    if (enter(P, spec_tok) != 0) {
         return -1;
+    }
     usd_prim *prim = usd_build_prim(P->L, parent, name, name_len, spec, type, type_len);
-    if (!prim)
+    if (!prim) {
         return oom(P);
+    }
     prim->line = spec_tok->line;
     const usd_prim *saved = P->prim;
     P->prim = prim;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (is_punct(&t, '(')) {
-        if (parse_meta(P, META_PRIM, prim, NULL, &t) != 0)
-            return -1;
-        if (next(P, &P->lx, &t) != 0)
-            return -1;
     }
-    if (!is_punct(&t, '{'))
+    if (is_punct(&t, '(')) {
+        if (parse_meta(P, META_PRIM, prim, NULL, &t) != 0) {
+            return -1;
+        }
+        if (next(P, &P->lx, &t) != 0) {
+            return -1;
+        }
+    }
+    if (!is_punct(&t, '{')) {
         return fail_tok(P, &t, "expected '{' to open prim '%.*s', found '%s'", (int)name_len, name,
                         tok_text(&P->lx, &t, buf, sizeof buf));
-    if (parse_body(P, prim, &t) != 0)
+    }
+    if (parse_body(P, prim, &t) != 0) {
         return -1;
+    }
     P->prim = saved;
     P->depth--;
     return 0;
@@ -1044,53 +1183,71 @@ static int parse_variant_set(parser *P, usd_prim *prim, const tok *kw)
 {
     char buf[48];
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (t.kind != T_STRING)
+    }
+    if (t.kind != T_STRING) {
         return fail_tok(P, &t, "expected a variant set name in quotes, found '%s'",
                         tok_text(&P->lx, &t, buf, sizeof buf));
+    }
     const char *set = P->lx.s + t.body;
     size_t set_len = t.body_len;
-    if (!valid_name(set, set_len))
+    if (!valid_name(set, set_len)) {
         return fail_tok(P, &t, "bad variant set name '%.*s'", (int)(set_len > 64 ? 64 : set_len), set);
-    if (expect_punct(P, '=', "after the variant set name") != 0 || expect_punct(P, '{', "to open the variant set") != 0)
+    }
+    if (expect_punct(P, '=', "after the variant set name") != 0 ||
+        expect_punct(P, '{', "to open the variant set") != 0) {
         return -1;
-    if (enter(P, kw) != 0)
+    }
+    if (enter(P, kw) != 0) {
         return -1;
-    if (usd_build_variant_set(P->L, prim, set, set_len) != 0)
+    }
+    if (usd_build_variant_set(P->L, prim, set, set_len) != 0) {
         return oom(P);
+    }
     for (;;) {
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
-        if (is_punct(&t, '}'))
+        }
+        if (is_punct(&t, '}')) {
             break;
-        if (t.kind != T_STRING)
+        }
+        if (t.kind != T_STRING) {
             return fail_tok(P, &t, "expected a variant name in quotes, found '%s'",
                             tok_text(&P->lx, &t, buf, sizeof buf));
-        if (t.body_len == 0 || t.body_len > USD_MAX_IDENTIFIER)
+        }
+        if (t.body_len == 0 || t.body_len > USD_MAX_IDENTIFIER) {
             return fail_tok(P, &t, "bad variant name (%zu bytes)", t.body_len);
-        if (usd_build_find_variant(prim, set, set_len, P->lx.s + t.body, t.body_len))
+        }
+        if (usd_build_find_variant(prim, set, set_len, P->lx.s + t.body, t.body_len)) {
             return fail_tok(P, &t, "variant '%.*s' defined twice", (int)t.body_len, P->lx.s + t.body);
+        }
         usd_prim *v = usd_build_variant(P->L, prim, set, set_len, P->lx.s + t.body, t.body_len);
-        if (!v)
+        if (!v) {
             return oom(P);
+        }
         v->line = t.line;
         const usd_prim *saved = P->prim;
         P->prim = v;
         tok u;
-        if (next(P, &P->lx, &u) != 0)
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, '(')) {
-            if (parse_meta(P, META_PRIM, v, NULL, &u) != 0)
-                return -1;
-            if (next(P, &P->lx, &u) != 0)
-                return -1;
         }
-        if (!is_punct(&u, '{'))
+        if (is_punct(&u, '(')) {
+            if (parse_meta(P, META_PRIM, v, NULL, &u) != 0) {
+                return -1;
+            }
+            if (next(P, &P->lx, &u) != 0) {
+                return -1;
+            }
+        }
+        if (!is_punct(&u, '{')) {
             return fail_tok(P, &u, "expected '{' to open variant '%.*s', found '%s'", (int)t.body_len,
                             P->lx.s + t.body, tok_text(&P->lx, &u, buf, sizeof buf));
-        if (parse_body(P, v, &u) != 0)
+        }
+        if (parse_body(P, v, &u) != 0) {
             return -1;
+        }
         P->prim = saved;
     }
     P->depth--;
@@ -1101,31 +1258,41 @@ static int parse_variant_set(parser *P, usd_prim *prim, const tok *kw)
 static int parse_samples(parser *P, usd_prop *prop)
 {
     tok t;
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (!is_punct(&t, '{'))
+    }
+    if (!is_punct(&t, '{')) {
         return fail_tok(P, &t, "expected '{' for timeSamples");
-    if (enter(P, &t) != 0)
+    }
+    if (enter(P, &t) != 0) {
         return -1;
+    }
     char buf[48];
     for (;;) {
         tok u;
-        if (next(P, &P->lx, &u) != 0)
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, '}'))
+        }
+        if (is_punct(&u, '}')) {
             break;
-        if (is_punct(&u, ','))
+        }
+        if (is_punct(&u, ',')) {
             continue;
+        }
         double time;
-        if (u.kind != T_NUMBER || parse_number_tok(&P->lx, &u, &time) != 0 || time != time)
+        if (u.kind != T_NUMBER || parse_number_tok(&P->lx, &u, &time) != 0 || time != time) {
             return fail_tok(P, &u, "expected a time code, found '%s'", tok_text(&P->lx, &u, buf, sizeof buf));
-        if (expect_punct(P, ':', "after a time code") != 0)
+        }
+        if (expect_punct(P, ':', "after a time code") != 0) {
             return -1;
+        }
         usd_value_ref v;
-        if (read_value_ref(P, &v) != 0)
+        if (read_value_ref(P, &v) != 0) {
             return -1;
-        if (usd_build_sample(P->L, prop, time, &v) != 0)
+        }
+        if (usd_build_sample(P->L, prop, time, &v) != 0) {
             return oom(P);
+        }
     }
     P->depth--;
     return 0;
@@ -1136,31 +1303,42 @@ static int parse_targets(parser *P, usd_prop *prop, int keep)
 {
     tok t;
     char buf[48];
-    if (next(P, &P->lx, &t) != 0)
+    if (next(P, &P->lx, &t) != 0) {
         return -1;
-    if (tok_is(&P->lx, &t, "None"))
+    }
+    if (tok_is(&P->lx, &t, "None")) {
         return 0;
+    }
     int list = is_punct(&t, '[');
-    if (list && enter(P, &t) != 0)
+    if (list && enter(P, &t) != 0) {
         return -1;
+    }
     for (;;) {
         tok u = t;
-        if (list && next(P, &P->lx, &u) != 0)
+        if (list && next(P, &P->lx, &u) != 0) {
             return -1;
-        if (list && is_punct(&u, ']'))
+        }
+        if (list && is_punct(&u, ']')) {
             break;
-        if (u.kind != T_PATH)
+        }
+        if (u.kind != T_PATH) {
             return fail_tok(P, &u, "expected a target path, found '%s'", tok_text(&P->lx, &u, buf, sizeof buf));
-        if (keep && usd_build_target(P->L, prop, P->lx.s + u.body, u.body_len) != 0)
+        }
+        if (keep && usd_build_target(P->L, prop, P->lx.s + u.body, u.body_len) != 0) {
             return oom(P);
-        if (!list)
+        }
+        if (!list) {
             return 0;
-        if (next(P, &P->lx, &u) != 0)
+        }
+        if (next(P, &P->lx, &u) != 0) {
             return -1;
-        if (is_punct(&u, ']'))
+        }
+        if (is_punct(&u, ']')) {
             break;
-        if (!is_punct(&u, ','))
+        }
+        if (!is_punct(&u, ',')) {
             return fail_tok(P, &u, "expected ',' or ']' in targets, found '%s'", tok_text(&P->lx, &u, buf, sizeof buf));
+        }
     }
     P->depth--;
     return 0;
@@ -1172,21 +1350,25 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
     usd_listop_part part = USD_LISTOP_EXPLICIT;
     int custom = 0, uniform = 0;
     uint32_t line = t.line;
-    if (qualifier(&P->lx, &t, &part) && next(P, &P->lx, &t) != 0)
+    if (qualifier(&P->lx, &t, &part) && next(P, &P->lx, &t) != 0) {
         return -1;
+    }
     if (tok_is(&P->lx, &t, "custom")) {
         custom = 1;
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
+        }
     }
     if (tok_is(&P->lx, &t, "uniform") || tok_is(&P->lx, &t, "varying") || tok_is(&P->lx, &t, "config")) {
         uniform = tok_is(&P->lx, &t, "uniform");
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
+        }
     }
-    if (t.kind != T_IDENT)
+    if (t.kind != T_IDENT) {
         return fail_tok(P, &t, "expected a property, prim or variantSet, found '%s'",
                         tok_text(&P->lx, &t, buf, sizeof buf));
+    }
     int rel = tok_is(&P->lx, &t, "rel");
     const char *type = NULL;
     size_t type_len = 0;
@@ -1200,79 +1382,95 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
         }
     }
     tok nt;
-    if (next(P, &P->lx, &nt) != 0)
+    if (next(P, &P->lx, &nt) != 0) {
         return -1;
-    if (nt.kind != T_IDENT)
+    }
+    if (nt.kind != T_IDENT) {
         return fail_tok(P, &nt, "expected a property name, found '%s'", tok_text(&P->lx, &nt, buf, sizeof buf));
+    }
     const char *name = P->lx.s + nt.start;
     size_t name_len = nt.end - nt.start;
-    if (!valid_prop_name(name, name_len))
+    if (!valid_prop_name(name, name_len)) {
         return fail_tok(P, &nt, "bad property name '%.*s'", (int)(name_len > 64 ? 64 : name_len), name);
+    }
     /* .timeSamples / .connect / .default / .spline */
     enum { F_DEFAULT, F_SAMPLES, F_CONNECT, F_SPLINE } field = F_DEFAULT;
     tok u;
-    if (peek(P, &u) != 0)
+    if (peek(P, &u) != 0) {
         return -1;
+    }
     if (is_punct(&u, '.') && u.start == nt.end) {
         next(P, &P->lx, &u);
         tok f;
-        if (next(P, &P->lx, &f) != 0)
+        if (next(P, &P->lx, &f) != 0) {
             return -1;
-        if (tok_is(&P->lx, &f, "timeSamples") && !rel)
+        }
+        if (tok_is(&P->lx, &f, "timeSamples") && !rel) {
             field = F_SAMPLES;
-        else if (tok_is(&P->lx, &f, "connect") && !rel)
+        } else if (tok_is(&P->lx, &f, "connect") && !rel) {
             field = F_CONNECT;
-        else if (tok_is(&P->lx, &f, "default"))
+        } else if (tok_is(&P->lx, &f, "default")) {
             field = F_DEFAULT;
-        else if (tok_is(&P->lx, &f, "spline") && !rel)
+        } else if (tok_is(&P->lx, &f, "spline") && !rel) {
             field = F_SPLINE;
-        else
+        } else {
             return fail_tok(P, &f, "unknown property field '%s'", tok_text(&P->lx, &f, buf, sizeof buf));
+        }
     }
     usd_prop *prop = usd_build_find_prop(prim, name, name_len);
     if (prop) {
         if ((prop->kind == USD_PROP_RELATIONSHIP) != rel ||
-            (!rel && (strlen(prop->type_name) != type_len || memcmp(prop->type_name, type, type_len) != 0)))
+            (!rel && (strlen(prop->type_name) != type_len || memcmp(prop->type_name, type, type_len) != 0))) {
             return fail_tok(P, &nt, "property '%.*s' declared again with another type", (int)name_len, name);
+        }
     } else {
         prop = usd_build_prop(P->L, prim, name, name_len, rel ? USD_PROP_RELATIONSHIP : USD_PROP_ATTRIBUTE, type,
                               type_len);
-        if (!prop)
+        if (!prop) {
             return oom(P);
+        }
         prop->line = line;
     }
     prop->custom |= (uint8_t)custom;
     prop->uniform |= (uint8_t)uniform;
-    if (peek(P, &u) != 0)
+    if (peek(P, &u) != 0) {
         return -1;
+    }
     if (is_punct(&u, '=')) {
         next(P, &P->lx, &u);
         if (field == F_SAMPLES) {
-            if (parse_samples(P, prop) != 0)
+            if (parse_samples(P, prop) != 0) {
                 return -1;
+            }
         } else if (rel || field == F_CONNECT) {
-            if (parse_targets(P, prop, part != USD_LISTOP_DELETE) != 0)
+            if (parse_targets(P, prop, part != USD_LISTOP_DELETE) != 0) {
                 return -1;
+            }
         } else if (field == F_SPLINE) {
             tok v;
             size_t end = 0;
-            if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0)
+            if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0) {
                 return -1;
+            }
         } else {
             usd_value_ref v;
-            if (read_value_ref(P, &v) != 0)
+            if (read_value_ref(P, &v) != 0) {
                 return -1;
-            if (prop->has_default)
+            }
+            if (prop->has_default) {
                 return fail_tok(P, &nt, "property '%.*s' has two default values", (int)name_len, name);
+            }
             usd_build_default(prop, &v);
         }
-        if (peek(P, &u) != 0)
+        if (peek(P, &u) != 0) {
             return -1;
+        }
     }
     if (is_punct(&u, '(')) {
         next(P, &P->lx, &u);
-        if (parse_meta(P, META_PROP, prim, prop, &u) != 0)
+        if (parse_meta(P, META_PROP, prim, prop, &u) != 0) {
             return -1;
+        }
     }
     return 0;
 }
@@ -1282,25 +1480,29 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open)
 {
     for (;;) {
         tok t;
-        if (next(P, &P->lx, &t) != 0)
+        if (next(P, &P->lx, &t) != 0) {
             return -1;
-        if (is_punct(&t, '}'))
+        }
+        if (is_punct(&t, '}')) {
             return 0;
-        if (t.kind == T_EOF)
+        }
+        if (t.kind == T_EOF) {
             return fail_tok(P, open, "unterminated '{'");
-        if (is_punct(&t, ';'))
+        }
+        if (is_punct(&t, ';')) {
             continue;
+        }
         const lexer *lx = &P->lx;
         int rc;
-        if (tok_is(lx, &t, "def"))
+        if (tok_is(lx, &t, "def")) {
             rc = parse_prim(P, prim, USD_SPECIFIER_DEF, &t);
-        else if (tok_is(lx, &t, "over"))
+        } else if (tok_is(lx, &t, "over")) {
             rc = parse_prim(P, prim, USD_SPECIFIER_OVER, &t);
-        else if (tok_is(lx, &t, "class"))
+        } else if (tok_is(lx, &t, "class")) {
             rc = parse_prim(P, prim, USD_SPECIFIER_CLASS, &t);
-        else if (tok_is(lx, &t, "variantSet"))
+        } else if (tok_is(lx, &t, "variantSet")) {
             rc = parse_variant_set(P, prim, &t);
-        else if (tok_is(lx, &t, "reorder") && peek(P, &t) == 0 &&
+        } else if (tok_is(lx, &t, "reorder") && peek(P, &t) == 0 &&
                  (tok_is(lx, &t, "nameChildren") || tok_is(lx, &t, "properties"))) {
             next(P, &P->lx, &t);
             tok v;
@@ -1317,8 +1519,9 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open)
             }
             rc = parse_property(P, prim, t);
         }
-        if (rc != 0)
+        if (rc != 0) {
             return -1;
+        }
     }
 }
 
@@ -1327,32 +1530,38 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open)
 static int parse_layer(parser *P)
 {
     lexer *lx = &P->lx;
-    if (lx->n < 9 || memcmp(lx->s, "#usda 1.", 8) != 0 || !is_digit((unsigned char)lx->s[8]))
+    if (lx->n < 9 || memcmp(lx->s, "#usda 1.", 8) != 0 || !is_digit((unsigned char)lx->s[8])) {
         return fail_at(P, 1, 1, "not a USDA file (the first line is not '#usda 1.0')");
-    while (lx->pos < lx->n && lx->s[lx->pos] != '\n')
+    }
+    while (lx->pos < lx->n && lx->s[lx->pos] != '\n') {
         lx->pos++;
+    }
     tok t;
-    if (next(P, lx, &t) != 0)
+    if (next(P, lx, &t) != 0) {
         return -1;
+    }
     if (is_punct(&t, '(')) {
-        if (parse_meta(P, META_LAYER, NULL, NULL, &t) != 0)
+        if (parse_meta(P, META_LAYER, NULL, NULL, &t) != 0) {
             return -1;
-        if (next(P, lx, &t) != 0)
+        }
+        if (next(P, lx, &t) != 0) {
             return -1;
+        }
     }
     usd_prim *root = usd_build_root(P->L);
     char buf[48];
     for (;;) {
-        if (t.kind == T_EOF)
+        if (t.kind == T_EOF) {
             return 0;
+        }
         int rc;
-        if (tok_is(lx, &t, "def"))
+        if (tok_is(lx, &t, "def")) {
             rc = parse_prim(P, root, USD_SPECIFIER_DEF, &t);
-        else if (tok_is(lx, &t, "over"))
+        } else if (tok_is(lx, &t, "over")) {
             rc = parse_prim(P, root, USD_SPECIFIER_OVER, &t);
-        else if (tok_is(lx, &t, "class"))
+        } else if (tok_is(lx, &t, "class")) {
             rc = parse_prim(P, root, USD_SPECIFIER_CLASS, &t);
-        else if (tok_is(lx, &t, "reorder")) {
+        } else if (tok_is(lx, &t, "reorder")) {
             tok v;
             size_t end = 0;
             rc = next(P, lx, &v) != 0 || !tok_is(lx, &v, "rootPrims")
@@ -1361,12 +1570,15 @@ static int parse_layer(parser *P)
                                skip_value(P, &v, &end) != 0
                            ? -1
                            : 0;
-        } else
+        } else {
             rc = fail_tok(P, &t, "expected def, over or class, found '%s'", tok_text(lx, &t, buf, sizeof buf));
-        if (rc != 0)
+        }
+        if (rc != 0) {
             return -1;
-        if (next(P, lx, &t) != 0)
+        }
+        if (next(P, lx, &t) != 0) {
             return -1;
+        }
     }
 }
 
@@ -1390,56 +1602,67 @@ static int walk_num(const usd_prop *p, const usd_value_ref *v, int dst, void *ou
     uint32_t comps = 0;
     int arr = 0;
     usd_scalar sc = usd_type_scalar(p->type_name, &comps, &arr);
-    if (sc == USD_SCALAR_NONE || comps == 0)
+    if (sc == USD_SCALAR_NONE || comps == 0) {
         comps = 1;
+    }
     lexer lx;
     span_lexer(p->owner->layer, v, &lx);
     tok t;
     size_t idx = 0;
     uint64_t elems = 0;
-    if (next(NULL, &lx, &t) != 0)
+    if (next(NULL, &lx, &t) != 0) {
         return usd_value_fail(p, lx.line, d, "malformed value");
+    }
     if (arr) {
-        if (!is_punct(&t, '['))
+        if (!is_punct(&t, '[')) {
             return usd_value_fail(p, t.line, d, "expected '[' for an array of type '%s'", p->type_name);
-        if (next(NULL, &lx, &t) != 0)
+        }
+        if (next(NULL, &lx, &t) != 0) {
             return usd_value_fail(p, lx.line, d, "malformed value");
-        if (is_punct(&t, ']'))
+        }
+        if (is_punct(&t, ']')) {
             goto done;
+        }
     }
     for (;;) {
         /* one element starting at t */
         size_t first = idx;
         if (comps == 1 && !is_punct(&t, '(')) {
             double x;
-            if (number_value(&lx, &t, &x) != 0)
+            if (number_value(&lx, &t, &x) != 0) {
                 return usd_value_fail(p, t.line, d, "element %llu: expected a number", (unsigned long long)elems);
+            }
             if (dst == USD_DST_I32) {
-                if (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x))
+                if (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x)) {
                     return usd_value_fail(p, t.line, d, "element %llu: %g is not an int32", (unsigned long long)elems,
                                           x);
+                }
             }
             if (out && idx < cap) {
-                if (dst == USD_DST_F64)
+                if (dst == USD_DST_F64) {
                     ((double *)out)[idx] = x;
-                else if (dst == USD_DST_F32)
+                } else if (dst == USD_DST_F32) {
                     ((float *)out)[idx] = (float)x;
-                else
+                } else {
                     ((int32_t *)out)[idx] = (int32_t)x;
+                }
             }
             idx++;
         } else {
-            if (!is_punct(&t, '('))
+            if (!is_punct(&t, '(')) {
                 return usd_value_fail(p, t.line, d, "element %llu: expected a tuple of %u values for type '%s'",
                                       (unsigned long long)elems, comps, p->type_name);
+            }
             unsigned depth = 1;
             int need_value = 1;
             while (depth) {
-                if (next(NULL, &lx, &t) != 0 || t.kind == T_EOF)
+                if (next(NULL, &lx, &t) != 0 || t.kind == T_EOF) {
                     return usd_value_fail(p, lx.line, d, "element %llu: unterminated tuple", (unsigned long long)elems);
+                }
                 if (is_punct(&t, '(')) {
-                    if (!need_value || ++depth > 4)
+                    if (!need_value || ++depth > 4) {
                         return usd_value_fail(p, t.line, d, "element %llu: malformed tuple", (unsigned long long)elems);
+                    }
                     continue;
                 }
                 if (is_punct(&t, ')')) {
@@ -1448,53 +1671,67 @@ static int walk_num(const usd_prop *p, const usd_value_ref *v, int dst, void *ou
                     continue;
                 }
                 if (is_punct(&t, ',')) {
-                    if (need_value)
+                    if (need_value) {
                         return usd_value_fail(p, t.line, d, "element %llu: malformed tuple", (unsigned long long)elems);
+                    }
                     need_value = 1;
                     continue;
                 }
                 double x;
-                if (!need_value || number_value(&lx, &t, &x) != 0)
+                if (!need_value || number_value(&lx, &t, &x) != 0) {
                     return usd_value_fail(p, t.line, d, "element %llu: expected a number", (unsigned long long)elems);
+                }
                 need_value = 0;
-                if (dst == USD_DST_I32 && (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x)))
+                if (dst == USD_DST_I32 && (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x))) {
                     return usd_value_fail(p, t.line, d, "element %llu: %g is not an int32", (unsigned long long)elems,
                                           x);
+                }
                 if (out && idx < cap) {
-                    if (dst == USD_DST_F64)
+                    if (dst == USD_DST_F64) {
                         ((double *)out)[idx] = x;
-                    else if (dst == USD_DST_F32)
+                    } else if (dst == USD_DST_F32) {
                         ((float *)out)[idx] = (float)x;
-                    else
+                    } else {
                         ((int32_t *)out)[idx] = (int32_t)x;
+                    }
                 }
                 idx++;
             }
-            if (idx - first != comps)
+            if (idx - first != comps) {
                 return usd_value_fail(p, t.line, d, "element %llu has %zu values, type '%s' has %u",
                                       (unsigned long long)elems, idx - first, p->type_name, comps);
+            }
         }
         elems++;
-        if (!arr)
+        if (!arr) {
             break;
-        if (next(NULL, &lx, &t) != 0)
+        }
+        if (next(NULL, &lx, &t) != 0) {
             return usd_value_fail(p, lx.line, d, "malformed value");
-        if (is_punct(&t, ']'))
+        }
+        if (is_punct(&t, ']')) {
             break;
-        if (!is_punct(&t, ','))
+        }
+        if (!is_punct(&t, ',')) {
             return usd_value_fail(p, t.line, d, "element %llu: expected ',' or ']'", (unsigned long long)elems);
-        if (next(NULL, &lx, &t) != 0)
+        }
+        if (next(NULL, &lx, &t) != 0) {
             return usd_value_fail(p, lx.line, d, "malformed value");
-        if (is_punct(&t, ']'))
+        }
+        if (is_punct(&t, ']')) {
             break; /* a trailing comma */
+        }
     }
 done:
-    if (out && idx > cap)
+    if (out && idx > cap) {
         return usd_value_fail(p, v->c, d, "the value has %zu numbers, the buffer holds %zu", idx, cap);
-    if (n)
+    }
+    if (n) {
         *n = idx;
-    if (elements)
+    }
+    if (elements) {
         *elements = elems;
+    }
     return 0;
 }
 
@@ -1508,40 +1745,51 @@ static int hook_count(const usd_prop *p, const usd_value_ref *v, uint64_t *count
         span_lexer(p->owner->layer, v, &lx);
         tok t;
         uint64_t c = 0;
-        if (next(NULL, &lx, &t) != 0)
+        if (next(NULL, &lx, &t) != 0) {
             return usd_value_fail(p, v->c, d, "malformed value");
+        }
         if (!arr) {
-            if (t.kind != T_STRING && t.kind != T_ASSET)
+            if (t.kind != T_STRING && t.kind != T_ASSET) {
                 return usd_value_fail(p, t.line, d, "expected a string");
+            }
             c = 1;
         } else {
-            if (!is_punct(&t, '['))
+            if (!is_punct(&t, '[')) {
                 return usd_value_fail(p, t.line, d, "expected '[' for an array of type '%s'", p->type_name);
+            }
             for (;;) {
-                if (next(NULL, &lx, &t) != 0)
+                if (next(NULL, &lx, &t) != 0) {
                     return usd_value_fail(p, lx.line, d, "malformed value");
-                if (is_punct(&t, ']'))
+                }
+                if (is_punct(&t, ']')) {
                     break;
-                if (t.kind != T_STRING && t.kind != T_ASSET)
+                }
+                if (t.kind != T_STRING && t.kind != T_ASSET) {
                     return usd_value_fail(p, t.line, d, "element %llu: expected a string", (unsigned long long)c);
+                }
                 c++;
-                if (next(NULL, &lx, &t) != 0)
+                if (next(NULL, &lx, &t) != 0) {
                     return usd_value_fail(p, lx.line, d, "malformed value");
-                if (is_punct(&t, ']'))
+                }
+                if (is_punct(&t, ']')) {
                     break;
-                if (!is_punct(&t, ','))
+                }
+                if (!is_punct(&t, ',')) {
                     return usd_value_fail(p, t.line, d, "element %llu: expected ',' or ']'", (unsigned long long)c);
+                }
             }
         }
         *count = c;
         *components = 1;
         return 0;
     }
-    if (sc < USD_SCALAR_BOOL || sc > USD_SCALAR_TIMECODE)
+    if (sc < USD_SCALAR_BOOL || sc > USD_SCALAR_TIMECODE) {
         return usd_value_fail(p, v->c, d, "type '%s' has no countable value", p->type_name);
+    }
     size_t n;
-    if (walk_num(p, v, USD_DST_F64, NULL, 0, &n, count, d) != 0)
+    if (walk_num(p, v, USD_DST_F64, NULL, 0, &n, count, d) != 0) {
         return -1;
+    }
     *components = comps;
     return 0;
 }
@@ -1558,36 +1806,46 @@ static int hook_read_token(const usd_prop *p, const usd_value_ref *v, size_t ind
     lexer lx;
     span_lexer(p->owner->layer, v, &lx);
     tok t;
-    if (next(NULL, &lx, &t) != 0)
+    if (next(NULL, &lx, &t) != 0) {
         return usd_value_fail(p, v->c, d, "malformed value");
+    }
     size_t i = 0;
     if (p->is_array) {
-        if (!is_punct(&t, '['))
+        if (!is_punct(&t, '[')) {
             return usd_value_fail(p, t.line, d, "expected '[' for an array of type '%s'", p->type_name);
+        }
         for (;;) {
-            if (next(NULL, &lx, &t) != 0)
+            if (next(NULL, &lx, &t) != 0) {
                 return usd_value_fail(p, lx.line, d, "malformed value");
-            if (is_punct(&t, ']'))
+            }
+            if (is_punct(&t, ']')) {
                 return usd_value_fail(p, t.line, d, "element %zu out of range (%zu elements)", index, i);
-            if (t.kind != T_STRING && t.kind != T_ASSET)
+            }
+            if (t.kind != T_STRING && t.kind != T_ASSET) {
                 return usd_value_fail(p, t.line, d, "element %zu: expected a string", i);
-            if (i == index)
+            }
+            if (i == index) {
                 break;
+            }
             i++;
-            if (next(NULL, &lx, &t) != 0)
+            if (next(NULL, &lx, &t) != 0) {
                 return usd_value_fail(p, lx.line, d, "malformed value");
-            if (is_punct(&t, ']'))
+            }
+            if (is_punct(&t, ']')) {
                 return usd_value_fail(p, t.line, d, "element %zu out of range (%zu elements)", index, i);
-            if (!is_punct(&t, ','))
+            }
+            if (!is_punct(&t, ',')) {
                 return usd_value_fail(p, t.line, d, "element %zu: expected ',' or ']'", i);
+            }
         }
     } else if (t.kind != T_STRING && t.kind != T_ASSET) {
         return usd_value_fail(p, t.line, d, "expected a string");
     }
     size_t len = decode_string(lx.s + t.body, t.body_len, t.kind == T_ASSET, buf, cap);
     if (len == SIZE_MAX) {
-        if (cap)
+        if (cap) {
             buf[0] = '\0';
+        }
         return usd_value_fail(p, t.line, d, "a string of %zu bytes does not fit a buffer of %zu", t.body_len, cap);
     }
     return 0;
@@ -1607,7 +1865,8 @@ int usd_usda_parse(usd_layer *layer, pk_diag *d)
     P.file = usd_layer_get_info(layer)->name;
     P.d = d;
     usd_layer_set_hooks(layer, &k_usda_hooks);
-    if (parse_layer(&P) != 0)
+    if (parse_layer(&P) != 0) {
         return -1;
+    }
     return usd_layer_finish(layer, d);
 }
