@@ -211,6 +211,141 @@ static int lex_number(lexer *lx)
     return 0;
 }
 
+/* A string, '...', "..." or tripled (C is its quote); t->body spans its contents. */
+static int lex_string(parser *P, lexer *lx, tok *t, unsigned char c)
+{
+    const char *s = lx->s;
+    int triple = lx->pos + 2 < lx->n && s[lx->pos + 1] == (char)c && s[lx->pos + 2] == (char)c;
+    size_t p = lx->pos + (triple ? 3u : 1u);
+    t->body = p;
+    for (;;) {
+        if (p >= lx->n || (!triple && s[p] == '\n')) {
+            return P ? fail_tok(P, t, "unterminated string") : -1;
+        }
+        if (s[p] == '\\') {
+            if (p + 1 < lx->n && s[p + 1] == '\n') {
+                newline(lx, p + 1);
+            }
+            p += 2;
+            continue;
+        }
+        if (s[p] == '\n') {
+            newline(lx, p);
+        }
+        if (s[p] == (char)c &&
+            (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c))) {
+            break;
+        }
+        p++;
+    }
+    t->body_len = p - t->body;
+    t->kind = T_STRING;
+    t->triple = (uint8_t)triple;
+    lx->pos = p + (triple ? 3u : 1u);
+    t->end = lx->pos;
+    return 0;
+}
+
+/* An asset path, @...@ or @@@...@@@. */
+static int lex_asset(parser *P, lexer *lx, tok *t)
+{
+    const char *s = lx->s;
+    int triple = lx->pos + 2 < lx->n && s[lx->pos + 1] == '@' && s[lx->pos + 2] == '@';
+    size_t p = lx->pos + (triple ? 3u : 1u);
+    t->body = p;
+    for (;;) {
+        if (p >= lx->n || s[p] == '\n') {
+            return P ? fail_tok(P, t, "unterminated asset path") : -1;
+        }
+        if (triple && s[p] == '\\' && p + 3 < lx->n && memcmp(s + p + 1, "@@@", 3) == 0) {
+            p += 4;
+            continue;
+        }
+        if (s[p] == '@' && (!triple || (p + 2 < lx->n && s[p + 1] == '@' && s[p + 2] == '@'))) {
+            break;
+        }
+        p++;
+    }
+    t->body_len = p - t->body;
+    if (t->body_len > USD_MAX_PATH) {
+        return P ? fail_tok(P, t, "asset path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
+    }
+    t->kind = T_ASSET;
+    t->triple = (uint8_t)triple;
+    lx->pos = p + (triple ? 3u : 1u);
+    t->end = lx->pos;
+    return 0;
+}
+
+/* A path, <...> on one line. */
+static int lex_path(parser *P, lexer *lx, tok *t)
+{
+    const char *s = lx->s;
+    size_t p = lx->pos + 1;
+    t->body = p;
+    while (p < lx->n && s[p] != '>' && s[p] != '\n') {
+        p++;
+    }
+    if (p >= lx->n || s[p] != '>') {
+        return P ? fail_tok(P, t, "unterminated path") : -1;
+    }
+    t->body_len = p - t->body;
+    if (t->body_len > USD_MAX_PATH) {
+        return P ? fail_tok(P, t, "path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
+    }
+    t->kind = T_PATH;
+    lx->pos = p + 1;
+    t->end = lx->pos;
+    return 0;
+}
+
+/* A number; on a malformed one the token spans what looks like it, for the message. */
+static int lex_number_tok(parser *P, lexer *lx, tok *t)
+{
+    const char *s = lx->s;
+    if (lex_number(lx) != 0) {
+        size_t p = lx->pos;
+        while (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '+')) {
+            p++;
+        }
+        t->end = p;
+        t->kind = T_NUMBER;
+        char buf[48];
+        return P ? fail_tok(P, t, "bad number '%s'", tok_text(lx, t, buf, sizeof buf)) : -1;
+    }
+    t->kind = T_NUMBER;
+    t->end = lx->pos;
+    return 0;
+}
+
+/* An identifier of at most USD_MAX_IDENTIFIER bytes. */
+static int lex_ident(parser *P, lexer *lx, tok *t)
+{
+    const char *s = lx->s;
+    size_t p = lx->pos;
+    while (p < lx->n && is_ident_char((unsigned char)s[p])) {
+        p++;
+    }
+    t->kind = T_IDENT;
+    t->end = p;
+    lx->pos = p;
+    if (p - t->start > USD_MAX_IDENTIFIER) {
+        return P ? fail_tok(P, t, "identifier too long (%zu bytes, at most %u)", p - t->start, USD_MAX_IDENTIFIER)
+                 : -1;
+    }
+    return 0;
+}
+
+/* Whether the byte C at the lexer's position starts a number (a digit, or a sign or dot before a digit, a dot,
+ * "inf" or "nan"). */
+static int starts_number(const lexer *lx, unsigned char c)
+{
+    const char *s = lx->s;
+    return is_digit(c) || ((c == '-' || c == '+' || c == '.') && lx->pos + 1 < lx->n &&
+                           (is_digit((unsigned char)s[lx->pos + 1]) || s[lx->pos + 1] == '.' ||
+                            s[lx->pos + 1] == 'i' || s[lx->pos + 1] == 'n'));
+}
+
 /* Lexes the next token. Returns 0, or -1 with a message through P (P may
  * be NULL when re-reading a span that was lexed at open: the error cannot
  * happen then, and -1 only stops the reader). */
@@ -229,111 +364,19 @@ static int next(parser *P, lexer *lx, tok *t)
     const char *s = lx->s;
     unsigned char c = (unsigned char)s[lx->pos];
     if (c == '"' || c == '\'') {
-        int triple = lx->pos + 2 < lx->n && s[lx->pos + 1] == (char)c && s[lx->pos + 2] == (char)c;
-        size_t p = lx->pos + (triple ? 3u : 1u);
-        t->body = p;
-        for (;;) {
-            if (p >= lx->n || (!triple && s[p] == '\n')) {
-                return P ? fail_tok(P, t, "unterminated string") : -1;
-            }
-            if (s[p] == '\\') {
-                if (p + 1 < lx->n && s[p + 1] == '\n') {
-                    newline(lx, p + 1);
-                }
-                p += 2;
-                continue;
-            }
-            if (s[p] == '\n') {
-                newline(lx, p);
-            }
-            if (s[p] == (char)c &&
-                (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c))) {
-                break;
-            }
-            p++;
-        }
-        t->body_len = p - t->body;
-        t->kind = T_STRING;
-        t->triple = (uint8_t)triple;
-        lx->pos = p + (triple ? 3u : 1u);
-        t->end = lx->pos;
-        return 0;
+        return lex_string(P, lx, t, c);
     }
     if (c == '@') {
-        int triple = lx->pos + 2 < lx->n && s[lx->pos + 1] == '@' && s[lx->pos + 2] == '@';
-        size_t p = lx->pos + (triple ? 3u : 1u);
-        t->body = p;
-        for (;;) {
-            if (p >= lx->n || s[p] == '\n') {
-                return P ? fail_tok(P, t, "unterminated asset path") : -1;
-            }
-            if (triple && s[p] == '\\' && p + 3 < lx->n && memcmp(s + p + 1, "@@@", 3) == 0) {
-                p += 4;
-                continue;
-            }
-            if (s[p] == '@' && (!triple || (p + 2 < lx->n && s[p + 1] == '@' && s[p + 2] == '@'))) {
-                break;
-            }
-            p++;
-        }
-        t->body_len = p - t->body;
-        if (t->body_len > USD_MAX_PATH) {
-            return P ? fail_tok(P, t, "asset path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
-        }
-        t->kind = T_ASSET;
-        t->triple = (uint8_t)triple;
-        lx->pos = p + (triple ? 3u : 1u);
-        t->end = lx->pos;
-        return 0;
+        return lex_asset(P, lx, t);
     }
     if (c == '<') {
-        size_t p = lx->pos + 1;
-        t->body = p;
-        while (p < lx->n && s[p] != '>' && s[p] != '\n') {
-            p++;
-        }
-        if (p >= lx->n || s[p] != '>') {
-            return P ? fail_tok(P, t, "unterminated path") : -1;
-        }
-        t->body_len = p - t->body;
-        if (t->body_len > USD_MAX_PATH) {
-            return P ? fail_tok(P, t, "path too long (%zu bytes, at most %u)", t->body_len, USD_MAX_PATH) : -1;
-        }
-        t->kind = T_PATH;
-        lx->pos = p + 1;
-        t->end = lx->pos;
-        return 0;
+        return lex_path(P, lx, t);
     }
-    if (is_digit(c) || ((c == '-' || c == '+' || c == '.') && lx->pos + 1 < lx->n &&
-                        (is_digit((unsigned char)s[lx->pos + 1]) || s[lx->pos + 1] == '.' ||
-                         s[lx->pos + 1] == 'i' || s[lx->pos + 1] == 'n'))) {
-        if (lex_number(lx) != 0) {
-            size_t p = lx->pos;
-            while (p < lx->n && (is_ident_char((unsigned char)s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '+')) {
-                p++;
-            }
-            t->end = p;
-            t->kind = T_NUMBER;
-            char buf[48];
-            return P ? fail_tok(P, t, "bad number '%s'", tok_text(lx, t, buf, sizeof buf)) : -1;
-        }
-        t->kind = T_NUMBER;
-        t->end = lx->pos;
-        return 0;
+    if (starts_number(lx, c)) {
+        return lex_number_tok(P, lx, t);
     }
     if (is_ident_start(c)) {
-        size_t p = lx->pos;
-        while (p < lx->n && is_ident_char((unsigned char)s[p])) {
-            p++;
-        }
-        t->kind = T_IDENT;
-        t->end = p;
-        lx->pos = p;
-        if (p - t->start > USD_MAX_IDENTIFIER) {
-            return P ? fail_tok(P, t, "identifier too long (%zu bytes, at most %u)", p - t->start, USD_MAX_IDENTIFIER)
-                     : -1;
-        }
-        return 0;
+        return lex_ident(P, lx, t);
     }
     if (strchr("()[]{}=,;:.&", (int)c) && c) {
         t->kind = T_PUNCT;
