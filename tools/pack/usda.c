@@ -936,6 +936,190 @@ static int parse_selections(parser *P, usd_prim *prim)
 
 /* ---- metadata blocks -------------------------------------------------- */
 
+/* The list-op metadata of a prim: key, the field it fills and what its items are. */
+static const struct {
+    const char *key;
+    usd_field field;
+    item_kind kind;
+} prim_list_meta[] = {
+    {"references", USD_FIELD_REFERENCES, ITEM_REF},
+    {"payload", USD_FIELD_PAYLOAD, ITEM_REF},
+    {"inherits", USD_FIELD_INHERITS, ITEM_PATH},
+    {"specializes", USD_FIELD_SPECIALIZES, ITEM_PATH},
+    {"apiSchemas", USD_FIELD_API_SCHEMAS, ITEM_TOKEN},
+    {"variantSets", USD_FIELD_VARIANT_SET_NAMES, ITEM_TOKEN},
+};
+
+/* A prim's metadata value after "KEY =": 1 read, 0 not a prim key (the value is left unread), -1 failed. */
+static int prim_meta(parser *P, usd_prim *prim, const tok *key, usd_listop_part part)
+{
+    const lexer *lx = &P->lx;
+    for (size_t i = 0; i < sizeof prim_list_meta / sizeof prim_list_meta[0]; i++) {
+        if (tok_is(lx, key, prim_list_meta[i].key)) {
+            return parse_items(P, prim, prim_list_meta[i].field, part, prim_list_meta[i].kind) == 0 ? 1 : -1;
+        }
+    }
+    if (tok_is(lx, key, "variants")) {
+        return parse_selections(P, prim) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "instanceable")) {
+        return parse_bool(P, &prim->instanceable) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "active")) {
+        return parse_bool(P, &prim->active) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "hidden")) {
+        return parse_bool(P, &prim->hidden) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "kind")) {
+        const char *k = NULL;
+        size_t kl = 0;
+        int handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
+        if (handled > 0) {
+            prim->kind = k;
+        }
+        return handled;
+    }
+    return 0;
+}
+
+/* A property's metadata value after "KEY =": 1 read, 0 not a property key, -1 failed. */
+static int prop_meta(parser *P, usd_prop *prop, const tok *key)
+{
+    const lexer *lx = &P->lx;
+    if (tok_is(lx, key, "interpolation")) {
+        const char *k = NULL;
+        size_t kl = 0;
+        int handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
+        if (handled > 0) {
+            prop->interpolation = k;
+        }
+        return handled;
+    }
+    if (tok_is(lx, key, "elementSize")) {
+        char buf[48];
+        tok v;
+        double x;
+        if (next(P, &P->lx, &v) != 0) {
+            return -1;
+        }
+        if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x >= 1 && x <= 1e9) ||
+            x != floor(x)) {
+            return fail_tok(P, &v, "elementSize must be a positive integer, found '%s'",
+                            tok_text(&P->lx, &v, buf, sizeof buf));
+        }
+        prop->element_size = (uint32_t)x;
+        return 1;
+    }
+    return 0;
+}
+
+/* One entry of a layer's subLayers list after its opening '[' (or a ','): the asset path and its optional
+ * (offset, scale), then ',' or ']'. 1 at the closing ']', 0 after a ',', -1 failed. */
+static int sublayer_item(parser *P, tok *u)
+{
+    char buf[48];
+    if (next(P, &P->lx, u) != 0) {
+        return -1;
+    }
+    if (is_punct(u, ']')) {
+        return 1;
+    }
+    if (u->kind != T_ASSET) {
+        return fail_tok(P, u, "expected an asset path in subLayers, found '%s'", tok_text(&P->lx, u, buf, sizeof buf));
+    }
+    size_t al;
+    const char *a = intern_tok(P, u, &al);
+    if (!a) {
+        return -1;
+    }
+    if (usd_build_sublayer(P->L, a, al) != 0) {
+        return oom(P);
+    }
+    if (next(P, &P->lx, u) != 0) {
+        return -1;
+    }
+    if (is_punct(u, '(')) {
+        double off = 0, sc = 1;
+        if (enter(P, u) != 0 || parse_ref_meta(P, &off, &sc) != 0) {
+            return -1;
+        }
+        P->depth--;
+        if (next(P, &P->lx, u) != 0) {
+            return -1;
+        }
+    }
+    if (is_punct(u, ']')) {
+        return 1;
+    }
+    if (!is_punct(u, ',')) {
+        return fail_tok(P, u, "expected ',' or ']' in subLayers, found '%s'", tok_text(&P->lx, u, buf, sizeof buf));
+    }
+    return 0;
+}
+
+/* A layer's subLayers value: a list of asset paths, each with an optional (offset, scale). 0 or -1. */
+static int parse_sublayers(parser *P)
+{
+    tok v;
+    if (next(P, &P->lx, &v) != 0) {
+        return -1;
+    }
+    if (!is_punct(&v, '[')) {
+        return fail_tok(P, &v, "expected '[' for subLayers");
+    }
+    if (enter(P, &v) != 0) {
+        return -1;
+    }
+    for (;;) {
+        tok u;
+        int rc = sublayer_item(P, &u);
+        if (rc < 0) {
+            return -1;
+        }
+        if (rc > 0) {
+            break;
+        }
+    }
+    P->depth--;
+    return 0;
+}
+
+/* A layer's metadata value after "KEY =": 1 read, 0 not a layer key, -1 failed. */
+static int layer_meta(parser *P, const tok *key)
+{
+    const lexer *lx = &P->lx;
+    if (tok_is(lx, key, "defaultPrim")) {
+        const char *k = NULL;
+        size_t kl = 0;
+        return parse_string(P, &k, &kl) == 0 && usd_build_default_prim(P->L, k, kl) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "upAxis")) {
+        const char *k = NULL;
+        size_t kl = 0;
+        return parse_string(P, &k, &kl) == 0 && usd_build_up_axis(P->L, k, kl) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "metersPerUnit")) {
+        char buf[48];
+        tok v;
+        double x;
+        if (next(P, &P->lx, &v) != 0) {
+            return -1;
+        }
+        if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x > 0) || isinf(x)) {
+            return fail_tok(P, &v, "metersPerUnit must be a positive number, found '%s'",
+                            tok_text(&P->lx, &v, buf, sizeof buf));
+        }
+        usd_build_meters_per_unit(P->L, x);
+        return 1;
+    }
+    if (tok_is(lx, key, "subLayers")) {
+        /* parsed as references into a scratch prim-less list */
+        return parse_sublayers(P) == 0 ? 1 : -1;
+    }
+    return 0;
+}
+
 typedef enum meta_owner { META_LAYER, META_PRIM, META_PROP } meta_owner;
 
 /* After '(': items until ')'. */
@@ -975,139 +1159,13 @@ static int parse_meta(parser *P, meta_owner owner, usd_prim *prim, usd_prop *pro
         if (expect_punct(P, '=', "after a metadata name") != 0) {
             return -1;
         }
-        const lexer *lx = &P->lx;
-        int handled = 1;
+        int handled;
         if (owner == META_PRIM) {
-            if (tok_is(lx, &key, "references")) {
-                handled = parse_items(P, prim, USD_FIELD_REFERENCES, part, ITEM_REF) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "payload")) {
-                handled = parse_items(P, prim, USD_FIELD_PAYLOAD, part, ITEM_REF) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "inherits")) {
-                handled = parse_items(P, prim, USD_FIELD_INHERITS, part, ITEM_PATH) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "specializes")) {
-                handled = parse_items(P, prim, USD_FIELD_SPECIALIZES, part, ITEM_PATH) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "apiSchemas")) {
-                handled = parse_items(P, prim, USD_FIELD_API_SCHEMAS, part, ITEM_TOKEN) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "variantSets")) {
-                handled = parse_items(P, prim, USD_FIELD_VARIANT_SET_NAMES, part, ITEM_TOKEN) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "variants")) {
-                handled = parse_selections(P, prim) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "instanceable")) {
-                handled = parse_bool(P, &prim->instanceable) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "active")) {
-                handled = parse_bool(P, &prim->active) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "hidden")) {
-                handled = parse_bool(P, &prim->hidden) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "kind")) {
-                const char *k = NULL;
-                size_t kl = 0;
-                handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
-                if (handled > 0) {
-                    prim->kind = k;
-                }
-            } else {
-                handled = 0;
-            }
+            handled = prim_meta(P, prim, &key, part);
         } else if (owner == META_PROP) {
-            if (tok_is(lx, &key, "interpolation")) {
-                const char *k = NULL;
-                size_t kl = 0;
-                handled = parse_string(P, &k, &kl) == 0 ? 1 : -1;
-                if (handled > 0) {
-                    prop->interpolation = k;
-                }
-            } else if (tok_is(lx, &key, "elementSize")) {
-                tok v;
-                double x;
-                if (next(P, &P->lx, &v) != 0) {
-                    return -1;
-                }
-                if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x >= 1 && x <= 1e9) ||
-                    x != floor(x)) {
-                    return fail_tok(P, &v, "elementSize must be a positive integer, found '%s'",
-                                    tok_text(&P->lx, &v, buf, sizeof buf));
-                }
-                prop->element_size = (uint32_t)x;
-            } else {
-                handled = 0;
-            }
+            handled = prop_meta(P, prop, &key);
         } else {
-            if (tok_is(lx, &key, "defaultPrim")) {
-                const char *k = NULL;
-                size_t kl = 0;
-                handled = parse_string(P, &k, &kl) == 0 && usd_build_default_prim(P->L, k, kl) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "upAxis")) {
-                const char *k = NULL;
-                size_t kl = 0;
-                handled = parse_string(P, &k, &kl) == 0 && usd_build_up_axis(P->L, k, kl) == 0 ? 1 : -1;
-            } else if (tok_is(lx, &key, "metersPerUnit")) {
-                tok v;
-                double x;
-                if (next(P, &P->lx, &v) != 0) {
-                    return -1;
-                }
-                if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x > 0) || isinf(x)) {
-                    return fail_tok(P, &v, "metersPerUnit must be a positive number, found '%s'",
-                                    tok_text(&P->lx, &v, buf, sizeof buf));
-                }
-                usd_build_meters_per_unit(P->L, x);
-            } else if (tok_is(lx, &key, "subLayers")) {
-                /* parsed as references into a scratch prim-less list */
-                tok v;
-                if (next(P, &P->lx, &v) != 0) {
-                    return -1;
-                }
-                if (!is_punct(&v, '[')) {
-                    return fail_tok(P, &v, "expected '[' for subLayers");
-                }
-                if (enter(P, &v) != 0) {
-                    return -1;
-                }
-                for (;;) {
-                    tok u;
-                    if (next(P, &P->lx, &u) != 0) {
-                        return -1;
-                    }
-                    if (is_punct(&u, ']')) {
-                        break;
-                    }
-                    if (u.kind != T_ASSET) {
-                        return fail_tok(P, &u, "expected an asset path in subLayers, found '%s'",
-                                        tok_text(&P->lx, &u, buf, sizeof buf));
-                    }
-                    size_t al;
-                    const char *a = intern_tok(P, &u, &al);
-                    if (!a) {
-                        return -1;
-                    }
-                    if (usd_build_sublayer(P->L, a, al) != 0) {
-                        return oom(P);
-                    }
-                    if (next(P, &P->lx, &u) != 0) {
-                        return -1;
-                    }
-                    if (is_punct(&u, '(')) {
-                        double off = 0, sc = 1;
-                        if (enter(P, &u) != 0 || parse_ref_meta(P, &off, &sc) != 0) {
-                            return -1;
-                        }
-                        P->depth--;
-                        if (next(P, &P->lx, &u) != 0) {
-                            return -1;
-                        }
-                    }
-                    if (is_punct(&u, ']')) {
-                        break;
-                    }
-                    if (!is_punct(&u, ',')) {
-                        return fail_tok(P, &u, "expected ',' or ']' in subLayers, found '%s'",
-                                        tok_text(&P->lx, &u, buf, sizeof buf));
-                    }
-                }
-                P->depth--;
-            } else {
-                handled = 0;
-            }
+            handled = layer_meta(P, &key);
         }
         if (handled < 0) {
             return -1;
