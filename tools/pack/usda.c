@@ -1445,6 +1445,100 @@ static int parse_targets(parser *P, usd_prop *prop, int keep)
     return 0;
 }
 
+/* Which of a property's fields a statement sets: .default (also the plain form), .timeSamples, .connect or
+ * .spline. */
+typedef enum prop_field { F_DEFAULT, F_SAMPLES, F_CONNECT, F_SPLINE } prop_field;
+
+/* The ".field" after a property name NT, if any (the '.' must touch the name); F_DEFAULT without one.
+ * 0, or -1 with a message (a field that is unknown, or not one a relationship has). */
+static int parse_prop_field(parser *P, const tok *nt, int rel, prop_field *field)
+{
+    char buf[48];
+    tok u;
+    *field = F_DEFAULT;
+    if (peek(P, &u) != 0) {
+        return -1;
+    }
+    if (is_punct(&u, '.') && u.start == nt->end) {
+        next(P, &P->lx, &u);
+        tok f;
+        if (next(P, &P->lx, &f) != 0) {
+            return -1;
+        }
+        if (tok_is(&P->lx, &f, "timeSamples") && !rel) {
+            *field = F_SAMPLES;
+        } else if (tok_is(&P->lx, &f, "connect") && !rel) {
+            *field = F_CONNECT;
+        } else if (tok_is(&P->lx, &f, "default")) {
+            *field = F_DEFAULT;
+        } else if (tok_is(&P->lx, &f, "spline") && !rel) {
+            *field = F_SPLINE;
+        } else {
+            return fail_tok(P, &f, "unknown property field '%s'", tok_text(&P->lx, &f, buf, sizeof buf));
+        }
+    }
+    return 0;
+}
+
+/* The property NAME of PRIM, made on first sight (TYPE is NULL for a relationship); a second declaration must
+ * agree in kind and type. NULL with a message on a mismatch or out of memory. */
+static usd_prop *declare_prop(parser *P, usd_prim *prim, const tok *nt, int rel, const char *type,
+                              size_t type_len, uint32_t line)
+{
+    const char *name = P->lx.s + nt->start;
+    size_t name_len = nt->end - nt->start;
+    usd_prop *prop = usd_build_find_prop(prim, name, name_len);
+    if (prop) {
+        if ((prop->kind == USD_PROP_RELATIONSHIP) != rel ||
+            (!rel && (strlen(prop->type_name) != type_len || memcmp(prop->type_name, type, type_len) != 0))) {
+            fail_tok(P, nt, "property '%.*s' declared again with another type", (int)name_len, name);
+            return NULL;
+        }
+    } else {
+        prop = usd_build_prop(P->L, prim, name, name_len, rel ? USD_PROP_RELATIONSHIP : USD_PROP_ATTRIBUTE, type,
+                              type_len);
+        if (!prop) {
+            oom(P);
+            return NULL;
+        }
+        prop->line = line;
+    }
+    return prop;
+}
+
+/* The value after "NAME =" for FIELD of PROP (NT names it in messages): time samples, targets (a relationship
+ * or .connect; PART delete lists them without adding), a spline (skipped) or the one default value. 0 or -1. */
+static int parse_prop_value(parser *P, usd_prop *prop, prop_field field, int rel, usd_listop_part part,
+                            const tok *nt)
+{
+    if (field == F_SAMPLES) {
+        if (parse_samples(P, prop) != 0) {
+            return -1;
+        }
+    } else if (rel || field == F_CONNECT) {
+        if (parse_targets(P, prop, part != USD_LISTOP_DELETE) != 0) {
+            return -1;
+        }
+    } else if (field == F_SPLINE) {
+        tok v;
+        size_t end = 0;
+        if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0) {
+            return -1;
+        }
+    } else {
+        usd_value_ref v;
+        if (read_value_ref(P, &v) != 0) {
+            return -1;
+        }
+        if (prop->has_default) {
+            return fail_tok(P, nt, "property '%.*s' has two default values", (int)(nt->end - nt->start),
+                            P->lx.s + nt->start);
+        }
+        usd_build_default(prop, &v);
+    }
+    return 0;
+}
+
 static int parse_property(parser *P, usd_prim *prim, tok t)
 {
     char buf[48];
@@ -1494,44 +1588,15 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
     if (!valid_prop_name(name, name_len)) {
         return fail_tok(P, &nt, "bad property name '%.*s'", (int)(name_len > 64 ? 64 : name_len), name);
     }
-    /* .timeSamples / .connect / .default / .spline */
-    enum { F_DEFAULT, F_SAMPLES, F_CONNECT, F_SPLINE } field = F_DEFAULT;
-    tok u;
-    if (peek(P, &u) != 0) {
+    prop_field field;
+    if (parse_prop_field(P, &nt, rel, &field) != 0) {
         return -1;
     }
-    if (is_punct(&u, '.') && u.start == nt.end) {
-        next(P, &P->lx, &u);
-        tok f;
-        if (next(P, &P->lx, &f) != 0) {
-            return -1;
-        }
-        if (tok_is(&P->lx, &f, "timeSamples") && !rel) {
-            field = F_SAMPLES;
-        } else if (tok_is(&P->lx, &f, "connect") && !rel) {
-            field = F_CONNECT;
-        } else if (tok_is(&P->lx, &f, "default")) {
-            field = F_DEFAULT;
-        } else if (tok_is(&P->lx, &f, "spline") && !rel) {
-            field = F_SPLINE;
-        } else {
-            return fail_tok(P, &f, "unknown property field '%s'", tok_text(&P->lx, &f, buf, sizeof buf));
-        }
+    usd_prop *prop = declare_prop(P, prim, &nt, rel, type, type_len, line);
+    if (!prop) {
+        return -1;
     }
-    usd_prop *prop = usd_build_find_prop(prim, name, name_len);
-    if (prop) {
-        if ((prop->kind == USD_PROP_RELATIONSHIP) != rel ||
-            (!rel && (strlen(prop->type_name) != type_len || memcmp(prop->type_name, type, type_len) != 0))) {
-            return fail_tok(P, &nt, "property '%.*s' declared again with another type", (int)name_len, name);
-        }
-    } else {
-        prop = usd_build_prop(P->L, prim, name, name_len, rel ? USD_PROP_RELATIONSHIP : USD_PROP_ATTRIBUTE, type,
-                              type_len);
-        if (!prop) {
-            return oom(P);
-        }
-        prop->line = line;
-    }
+    tok u;
     prop->custom |= (uint8_t)custom;
     prop->uniform |= (uint8_t)uniform;
     if (peek(P, &u) != 0) {
@@ -1539,29 +1604,8 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
     }
     if (is_punct(&u, '=')) {
         next(P, &P->lx, &u);
-        if (field == F_SAMPLES) {
-            if (parse_samples(P, prop) != 0) {
-                return -1;
-            }
-        } else if (rel || field == F_CONNECT) {
-            if (parse_targets(P, prop, part != USD_LISTOP_DELETE) != 0) {
-                return -1;
-            }
-        } else if (field == F_SPLINE) {
-            tok v;
-            size_t end = 0;
-            if (next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0) {
-                return -1;
-            }
-        } else {
-            usd_value_ref v;
-            if (read_value_ref(P, &v) != 0) {
-                return -1;
-            }
-            if (prop->has_default) {
-                return fail_tok(P, &nt, "property '%.*s' has two default values", (int)name_len, name);
-            }
-            usd_build_default(prop, &v);
+        if (parse_prop_value(P, prop, field, rel, part, &nt) != 0) {
+            return -1;
         }
         if (peek(P, &u) != 0) {
             return -1;
@@ -1695,6 +1739,117 @@ static void span_lexer(const usd_layer *L, const usd_value_ref *v, lexer *lx)
     lx->line_start = lx->pos; /* columns are not reported by readers */
 }
 
+/* Where walk_num stands: the property and value it reads, where numbers go, and how many it has read. */
+typedef struct num_walk {
+    const usd_prop *p;
+    pk_diag *d;
+    int dst;
+    void *out;
+    size_t cap;
+    size_t idx;    /* numbers read */
+    uint64_t elems; /* elements read */
+} num_walk;
+
+/* Takes the number X read at LINE: an int32 destination refuses a value that is not one; stored (converted
+ * to the destination) while it fits the buffer, counted either way. 0 or -1 with a message. */
+static int walk_put(num_walk *w, uint32_t line, double x)
+{
+    if (w->dst == USD_DST_I32 && (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x))) {
+        return usd_value_fail(w->p, line, w->d, "element %llu: %g is not an int32", (unsigned long long)w->elems, x);
+    }
+    if (w->out && w->idx < w->cap) {
+        if (w->dst == USD_DST_F64) {
+            ((double *)w->out)[w->idx] = x;
+        } else if (w->dst == USD_DST_F32) {
+            ((float *)w->out)[w->idx] = (float)x;
+        } else {
+            ((int32_t *)w->out)[w->idx] = (int32_t)x;
+        }
+    }
+    w->idx++;
+    return 0;
+}
+
+/* One element of COMPS numbers starting at T: a number when COMPS is 1 (and T is no '('), else a tuple
+ * "(a, b, ...)" (nested at most 4 deep) holding exactly COMPS numbers. 0 or -1 with a message. */
+static int walk_element(num_walk *w, lexer *lx, tok *t, uint32_t comps)
+{
+    const usd_prop *p = w->p;
+    unsigned long long elems = (unsigned long long)w->elems;
+    size_t first = w->idx;
+    if (comps == 1 && !is_punct(t, '(')) {
+        double x;
+        if (number_value(lx, t, &x) != 0) {
+            return usd_value_fail(p, t->line, w->d, "element %llu: expected a number", elems);
+        }
+        return walk_put(w, t->line, x);
+    }
+    if (!is_punct(t, '(')) {
+        return usd_value_fail(p, t->line, w->d, "element %llu: expected a tuple of %u values for type '%s'", elems,
+                              comps, p->type_name);
+    }
+    unsigned depth = 1;
+    int need_value = 1;
+    while (depth) {
+        if (next(NULL, lx, t) != 0 || t->kind == T_EOF) {
+            return usd_value_fail(p, lx->line, w->d, "element %llu: unterminated tuple", elems);
+        }
+        if (is_punct(t, '(')) {
+            if (!need_value || ++depth > 4) {
+                return usd_value_fail(p, t->line, w->d, "element %llu: malformed tuple", elems);
+            }
+            continue;
+        }
+        if (is_punct(t, ')')) {
+            depth--;
+            need_value = 0;
+            continue;
+        }
+        if (is_punct(t, ',')) {
+            if (need_value) {
+                return usd_value_fail(p, t->line, w->d, "element %llu: malformed tuple", elems);
+            }
+            need_value = 1;
+            continue;
+        }
+        double x;
+        if (!need_value || number_value(lx, t, &x) != 0) {
+            return usd_value_fail(p, t->line, w->d, "element %llu: expected a number", elems);
+        }
+        need_value = 0;
+        if (walk_put(w, t->line, x) != 0) {
+            return -1;
+        }
+    }
+    if (w->idx - first != comps) {
+        return usd_value_fail(p, t->line, w->d, "element %llu has %zu values, type '%s' has %u", elems,
+                              w->idx - first, p->type_name, comps);
+    }
+    return 0;
+}
+
+/* After an array's element: T becomes the start of the next one. 1 at the closing ']' (a trailing comma
+ * allowed), 0 with T on the next element, -1 with a message. */
+static int walk_separator(num_walk *w, lexer *lx, tok *t)
+{
+    if (next(NULL, lx, t) != 0) {
+        return usd_value_fail(w->p, lx->line, w->d, "malformed value");
+    }
+    if (is_punct(t, ']')) {
+        return 1;
+    }
+    if (!is_punct(t, ',')) {
+        return usd_value_fail(w->p, t->line, w->d, "element %llu: expected ',' or ']'", (unsigned long long)w->elems);
+    }
+    if (next(NULL, lx, t) != 0) {
+        return usd_value_fail(w->p, lx->line, w->d, "malformed value");
+    }
+    if (is_punct(t, ']')) {
+        return 1; /* a trailing comma */
+    }
+    return 0;
+}
+
 /* Walks a numeric value: elements (one for a scalar) of `comps` numbers
  * each, writing them (when out) converted to dst. */
 static int walk_num(const usd_prop *p, const usd_value_ref *v, int dst, void *out, size_t cap, size_t *n,
@@ -1709,8 +1864,7 @@ static int walk_num(const usd_prop *p, const usd_value_ref *v, int dst, void *ou
     lexer lx;
     span_lexer(p->owner->layer, v, &lx);
     tok t;
-    size_t idx = 0;
-    uint64_t elems = 0;
+    num_walk w = {.p = p, .d = d, .dst = dst, .out = out, .cap = cap};
     if (next(NULL, &lx, &t) != 0) {
         return usd_value_fail(p, lx.line, d, "malformed value");
     }
@@ -1726,112 +1880,30 @@ static int walk_num(const usd_prop *p, const usd_value_ref *v, int dst, void *ou
         }
     }
     for (;;) {
-        /* one element starting at t */
-        size_t first = idx;
-        if (comps == 1 && !is_punct(&t, '(')) {
-            double x;
-            if (number_value(&lx, &t, &x) != 0) {
-                return usd_value_fail(p, t.line, d, "element %llu: expected a number", (unsigned long long)elems);
-            }
-            if (dst == USD_DST_I32) {
-                if (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x)) {
-                    return usd_value_fail(p, t.line, d, "element %llu: %g is not an int32", (unsigned long long)elems,
-                                          x);
-                }
-            }
-            if (out && idx < cap) {
-                if (dst == USD_DST_F64) {
-                    ((double *)out)[idx] = x;
-                } else if (dst == USD_DST_F32) {
-                    ((float *)out)[idx] = (float)x;
-                } else {
-                    ((int32_t *)out)[idx] = (int32_t)x;
-                }
-            }
-            idx++;
-        } else {
-            if (!is_punct(&t, '(')) {
-                return usd_value_fail(p, t.line, d, "element %llu: expected a tuple of %u values for type '%s'",
-                                      (unsigned long long)elems, comps, p->type_name);
-            }
-            unsigned depth = 1;
-            int need_value = 1;
-            while (depth) {
-                if (next(NULL, &lx, &t) != 0 || t.kind == T_EOF) {
-                    return usd_value_fail(p, lx.line, d, "element %llu: unterminated tuple", (unsigned long long)elems);
-                }
-                if (is_punct(&t, '(')) {
-                    if (!need_value || ++depth > 4) {
-                        return usd_value_fail(p, t.line, d, "element %llu: malformed tuple", (unsigned long long)elems);
-                    }
-                    continue;
-                }
-                if (is_punct(&t, ')')) {
-                    depth--;
-                    need_value = 0;
-                    continue;
-                }
-                if (is_punct(&t, ',')) {
-                    if (need_value) {
-                        return usd_value_fail(p, t.line, d, "element %llu: malformed tuple", (unsigned long long)elems);
-                    }
-                    need_value = 1;
-                    continue;
-                }
-                double x;
-                if (!need_value || number_value(&lx, &t, &x) != 0) {
-                    return usd_value_fail(p, t.line, d, "element %llu: expected a number", (unsigned long long)elems);
-                }
-                need_value = 0;
-                if (dst == USD_DST_I32 && (!(x >= -2147483648.0 && x <= 2147483647.0) || x != floor(x))) {
-                    return usd_value_fail(p, t.line, d, "element %llu: %g is not an int32", (unsigned long long)elems,
-                                          x);
-                }
-                if (out && idx < cap) {
-                    if (dst == USD_DST_F64) {
-                        ((double *)out)[idx] = x;
-                    } else if (dst == USD_DST_F32) {
-                        ((float *)out)[idx] = (float)x;
-                    } else {
-                        ((int32_t *)out)[idx] = (int32_t)x;
-                    }
-                }
-                idx++;
-            }
-            if (idx - first != comps) {
-                return usd_value_fail(p, t.line, d, "element %llu has %zu values, type '%s' has %u",
-                                      (unsigned long long)elems, idx - first, p->type_name, comps);
-            }
+        if (walk_element(&w, &lx, &t, comps) != 0) {
+            return -1;
         }
-        elems++;
+        w.elems++;
         if (!arr) {
             break;
         }
-        if (next(NULL, &lx, &t) != 0) {
-            return usd_value_fail(p, lx.line, d, "malformed value");
+        int rc = walk_separator(&w, &lx, &t);
+        if (rc < 0) {
+            return -1;
         }
-        if (is_punct(&t, ']')) {
+        if (rc > 0) {
             break;
-        }
-        if (!is_punct(&t, ',')) {
-            return usd_value_fail(p, t.line, d, "element %llu: expected ',' or ']'", (unsigned long long)elems);
-        }
-        if (next(NULL, &lx, &t) != 0) {
-            return usd_value_fail(p, lx.line, d, "malformed value");
-        }
-        if (is_punct(&t, ']')) {
-            break; /* a trailing comma */
         }
     }
 done:
-    if (out && idx > cap) {
-        return usd_value_fail(p, v->c, d, "the value has %zu numbers, the buffer holds %zu", idx, cap);
+    if (out && w.idx > cap) {
+        return usd_value_fail(p, v->c, d, "the value has %zu numbers, the buffer holds %zu", w.idx, cap);
     }
     if (n) {
-        *n = idx;
+        *n = w.idx;
     }
     if (elements) {
-        *elements = elems;
+        *elements = w.elems;
     }
     return 0;
 }
