@@ -1093,19 +1093,12 @@ static int cmp_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int instancer_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
+/* Walks each prototype a PointInstancer's relationship REL names (their own walk places nothing) and writes
+ * its entry in the stage's prototype table to ENTRY[j]. 0, or -1 with a message (a target that is no prim). */
+static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname, uint32_t depth, uint32_t *entry)
 {
     usd_stage *s = w->s;
-    const char *lname = layer_name(s, l->v[0].layer);
-    const usd_prop *rel = find_prop(l, "prototypes");
-    if (rel == NULL || rel->target_count == 0) {
-        return 0;
-    }
     uint32_t np = rel->target_count;
-    uint32_t *entry = calloc(np, sizeof *entry);
-    if (entry == NULL) {
-        return fail(w->d, "out of memory");
-    }
     char saved[USD_MAX_PATH];
     snprintf(saved, sizeof saved, "%s", w->path);
     int rc = 0;
@@ -1136,93 +1129,144 @@ static int instancer_prim(walk *w, const site_list *l, const double world[16], u
         proto_entry *e = rc == 0 ? proto_find(s, key) : NULL;
         entry[j] = e != NULL ? (uint32_t)(e - s->protos) : 0u;
     }
-    if (rc != 0 || !w->importing) {
-        free(entry);
-        return rc;
+    return rc;
+}
+
+/* A PointInstancer's per-instance arrays: n protoIndices, with positions, optional scales, invisible ids
+ * (sorted) and orientations (quaternions, nor of them). */
+typedef struct instancer_arrays {
+    void *pi, *pos, *sc, *inv;
+    double *orient;
+    uint32_t n, npos, nsc, ninv, nor;
+} instancer_arrays;
+
+/* Reads the orientations P holds into A: n quaternions. 0, or -1 with a message. */
+static int instancer_orientations(walk *w, const usd_prop *p, const char *lname, instancer_arrays *a)
+{
+    uint64_t cnt = 0;
+    uint32_t comp = 0;
+    uint32_t n = a->n;
+    int rc = usd_prop_value_count(p, USD_WHICH_AUTO, &cnt, &comp, w->d);
+    if (rc == 0 && (comp != 4 || cnt != n)) {
+        rc = fail(w->d, "%s: <%s>: orientations: %llu elements of %u, expected %u of 4", lname, w->path,
+                  (unsigned long long)cnt, comp, n);
     }
-    void *pi = NULL, *pos = NULL, *sc = NULL, *inv = NULL;
-    double *orient = NULL;
-    uint32_t n = 0, npos = 0, nsc = 0, ninv = 0, nor = 0;
+    if (rc == 0) {
+        a->orient = malloc((size_t)n * 4 * sizeof *a->orient);
+        size_t got = 0;
+        rc = a->orient == NULL ? fail(w->d, "out of memory")
+                               : usd_prop_read_f64(p, USD_WHICH_AUTO, a->orient, (size_t)n * 4, &got, w->d);
+        a->nor = n;
+    }
+    return rc;
+}
+
+/* Reads the per-instance arrays of the PointInstancer whose sites are L into A (the caller frees them, also on
+ * failure); positions are required when there are protoIndices and must match them in count, as must scales.
+ * 0, or -1 with a message. */
+static int instancer_read_arrays(walk *w, const site_list *l, const char *lname, instancer_arrays *a)
+{
+    int rc = 0;
     const usd_prop *p = find_prop(l, "protoIndices");
     if (p != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
-        rc = read_array(w, p, 1, 1, &pi, &n);
+        rc = read_array(w, p, 1, 1, &a->pi, &a->n);
     }
+    uint32_t n = a->n;
     if (rc == 0 && n > 0) {
         p = find_prop(l, "positions");
         if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
             rc = fail(w->d, "%s: <%s>: PointInstancer has protoIndices but no positions", lname, w->path);
         } else {
-            rc = read_array(w, p, 3, 0, &pos, &npos);
+            rc = read_array(w, p, 3, 0, &a->pos, &a->npos);
         }
     }
     if (rc == 0 && n > 0 && (p = find_prop(l, "scales")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
-        rc = read_array(w, p, 3, 0, &sc, &nsc);
+        rc = read_array(w, p, 3, 0, &a->sc, &a->nsc);
     }
     if (rc == 0 && n > 0 && (p = find_prop(l, "invisibleIds")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
-        rc = read_array(w, p, 1, 1, &inv, &ninv);
-        if (rc == 0 && ninv > 0) {
-            qsort(inv, ninv, sizeof(int32_t), cmp_i32);
+        rc = read_array(w, p, 1, 1, &a->inv, &a->ninv);
+        if (rc == 0 && a->ninv > 0) {
+            qsort(a->inv, a->ninv, sizeof(int32_t), cmp_i32);
         }
     }
     if (rc == 0 && n > 0 && (p = find_prop(l, "orientations")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
-        uint64_t cnt = 0;
-        uint32_t comp = 0;
-        rc = usd_prop_value_count(p, USD_WHICH_AUTO, &cnt, &comp, w->d);
-        if (rc == 0 && (comp != 4 || cnt != n)) {
-            rc = fail(w->d, "%s: <%s>: orientations: %llu elements of %u, expected %u of 4", lname, w->path,
-                      (unsigned long long)cnt, comp, n);
-        }
-        if (rc == 0) {
-            orient = malloc((size_t)n * 4 * sizeof *orient);
-            size_t got = 0;
-            rc = orient == NULL ? fail(w->d, "out of memory")
-                                : usd_prop_read_f64(p, USD_WHICH_AUTO, orient, (size_t)n * 4, &got, w->d);
-            nor = n;
-        }
+        rc = instancer_orientations(w, p, lname, a);
     }
-    if (rc == 0 && n > 0 && (npos != n || (nsc != 0 && nsc != n))) {
-        rc = fail(w->d, "%s: <%s>: %u protoIndices but %u positions and %u scales", lname, w->path, n, npos, nsc);
+    if (rc == 0 && n > 0 && (a->npos != n || (a->nsc != 0 && a->nsc != n))) {
+        rc = fail(w->d, "%s: <%s>: %u protoIndices but %u positions and %u scales", lname, w->path, n, a->npos,
+                  a->nsc);
     }
+    return rc;
+}
+
+/* The local matrix of instance I: its position, orientation (identity without) and scale (1 without),
+ * composed as translate, orient, scale. 0, or -1 with a message. */
+static int instance_local(walk *w, const instancer_arrays *a, uint32_t i, const usd_geom_ctx *ctx, double local[16])
+{
+    usd_xform_op ops[3];
+    memset(ops, 0, sizeof ops);
+    ops[0].kind = USD_XFORM_TRANSLATE;
+    ops[0].value_count = 3;
+    ops[1].kind = USD_XFORM_ORIENT;
+    ops[1].value_count = 4;
+    ops[2].kind = USD_XFORM_SCALE;
+    ops[2].value_count = 3;
+    for (int k = 0; k < 3; k++) {
+        ops[0].value[k] = ((const float *)a->pos)[(size_t)i * 3 + (size_t)k];
+        ops[2].value[k] = a->sc != NULL && a->nsc != 0 ? ((const float *)a->sc)[(size_t)i * 3 + (size_t)k] : 1.0;
+    }
+    for (int k = 0; k < 4; k++) {
+        ops[1].value[k] =
+            a->orient != NULL && a->nor != 0 ? a->orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
+    }
+    return usd_xform_compose(ops, 3, ctx, local, NULL, w->d);
+}
+
+static int instancer_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
+{
+    usd_stage *s = w->s;
+    const char *lname = layer_name(s, l->v[0].layer);
+    const usd_prop *rel = find_prop(l, "prototypes");
+    if (rel == NULL || rel->target_count == 0) {
+        return 0;
+    }
+    uint32_t np = rel->target_count;
+    uint32_t *entry = calloc(np, sizeof *entry);
+    if (entry == NULL) {
+        return fail(w->d, "out of memory");
+    }
+    int rc = instancer_prototypes(w, rel, lname, depth, entry);
+    if (rc != 0 || !w->importing) {
+        free(entry);
+        return rc;
+    }
+    instancer_arrays a = {NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    rc = instancer_read_arrays(w, l, lname, &a);
     char where[USD_MAX_PATH + 600];
     snprintf(where, sizeof where, "%s: <%s>", lname, w->path);
     usd_geom_ctx ctx = {where, NULL, NULL};
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
+    for (uint32_t i = 0; i < a.n && rc == 0; i++) {
         int32_t id32 = (int32_t)i;
-        if (ninv > 0 && bsearch(&id32, inv, ninv, sizeof(int32_t), cmp_i32) != NULL) {
+        if (a.ninv > 0 && bsearch(&id32, a.inv, a.ninv, sizeof(int32_t), cmp_i32) != NULL) {
             continue;
         }
-        int32_t j = ((const int32_t *)pi)[i];
+        int32_t j = ((const int32_t *)a.pi)[i];
         if (j < 0 || (uint32_t)j >= np) {
             rc = fail(w->d, "%s: protoIndices[%u]: index %d out of range (%u prototypes)", where, i, j, np);
             break;
         }
-        usd_xform_op ops[3];
-        memset(ops, 0, sizeof ops);
-        ops[0].kind = USD_XFORM_TRANSLATE;
-        ops[0].value_count = 3;
-        ops[1].kind = USD_XFORM_ORIENT;
-        ops[1].value_count = 4;
-        ops[2].kind = USD_XFORM_SCALE;
-        ops[2].value_count = 3;
-        for (int k = 0; k < 3; k++) {
-            ops[0].value[k] = ((const float *)pos)[(size_t)i * 3 + (size_t)k];
-            ops[2].value[k] = sc != NULL && nsc != 0 ? ((const float *)sc)[(size_t)i * 3 + (size_t)k] : 1.0;
-        }
-        for (int k = 0; k < 4; k++) {
-            ops[1].value[k] = orient != NULL && nor != 0 ? orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
-        }
         double local[16], m[16];
-        rc = usd_xform_compose(ops, 3, &ctx, local, NULL, w->d);
+        rc = instance_local(w, &a, i, &ctx, local);
         if (rc == 0) {
             usd_geom_matrix_mul(world, local, m);
             rc = replay(w, &s->protos[entry[(uint32_t)j]].places, m);
         }
     }
-    free(pi);
-    free(pos);
-    free(sc);
-    free(inv);
-    free(orient);
+    free(a.pi);
+    free(a.pos);
+    free(a.sc);
+    free(a.inv);
+    free(a.orient);
     free(entry);
     return rc;
 }
