@@ -812,6 +812,125 @@ static const char *const refused_types[] = {
     "Cube",        "Sphere",      "Cylinder",      "Cone",   "Capsule",    "Plane",   "Cylinder_1", "Capsule_1",
 };
 
+/* The arrays mesh_prim reads, freed together: the topology, then normals and texture coordinates with their
+ * indices. */
+typedef struct mesh_arrays {
+    void *pts, *counts, *idx, *holes, *nv, *ni, *uv, *ui;
+} mesh_arrays;
+
+static void mesh_arrays_free(mesh_arrays *a)
+{
+    free(a->pts);
+    free(a->counts);
+    free(a->idx);
+    free(a->holes);
+    free(a->nv);
+    free(a->ni);
+    free(a->uv);
+    free(a->ui);
+}
+
+/* Reads a Mesh's topology (points, face vertex counts and indices are required; holes and orientation are
+ * not) into IN, its arrays into A. 0, or -1 with a message. */
+static int mesh_topology(walk *w, const site_list *l, const char *where, usd_mesh_input *in, mesh_arrays *a)
+{
+    int rc = 0;
+    const usd_prop *p;
+    static const char *const required[] = {"points", "faceVertexCounts", "faceVertexIndices"};
+    for (int k = 0; k < 3 && rc == 0; k++) {
+        p = find_prop(l, required[k]);
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            rc = fail(w->d, "%s: Mesh has no %s", where, required[k]);
+        }
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "points"), 3, 0, &a->pts, &in->topology.point_count);
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "faceVertexCounts"), 1, 1, &a->counts, &in->topology.face_count);
+    }
+    if (rc == 0) {
+        rc = read_array(w, find_prop(l, "faceVertexIndices"), 1, 1, &a->idx, &in->topology.index_count);
+    }
+    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        rc = read_array(w, p, 1, 1, &a->holes, &in->topology.hole_count);
+    }
+    if (rc == 0) {
+        char tok[64];
+        int has = read_token(l, "orientation", tok, sizeof tok, w->d);
+        rc = has < 0 ? -1 : 0;
+        in->topology.left_handed = has > 0 && strcmp(tok, "leftHanded") == 0;
+    }
+    in->topology.points = a->pts;
+    in->topology.face_vertex_counts = a->counts;
+    in->topology.face_vertex_indices = a->idx;
+    in->topology.hole_indices = a->holes;
+    return rc;
+}
+
+/* The property names (and type names) over every site of L, each once in first-seen order, for picking
+ * normals and st; the caller frees both lists. 0, or -1 with a message. */
+static int mesh_prop_names(walk *w, const site_list *l, const char ***names, const char ***types, uint32_t *nn)
+{
+    uint32_t ncap = 0, tcap = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        const usd_prim *spec = l->v[i].spec;
+        for (uint32_t k = 0; k < spec->prop_count; k++) {
+            const usd_prop *q = spec->props[k];
+            uint32_t j = 0;
+            while (j < *nn && strcmp((*names)[j], q->name) != 0) {
+                j++;
+            }
+            if (j < *nn) {
+                continue;
+            }
+            if (grow((void **)names, &ncap, *nn + 1u, sizeof **names) != 0 ||
+                grow((void **)types, &tcap, *nn + 1u, sizeof **types) != 0) {
+                return fail(w->d, "out of memory");
+            }
+            (*names)[*nn] = q->name;
+            (*types)[*nn] = q->type_name;
+            (*nn)++;
+        }
+    }
+    return 0;
+}
+
+/* Reads the primvar NAME (COMPS numbers an element) of a Mesh into PV: values, interpolation (normals default
+ * to vertex, others to constant) and NAME:indices if authored; VALS and INDS receive the arrays. 1 read, 0 no
+ * value authored, -1 with a message. */
+static int mesh_primvar(walk *w, const site_list *l, const char *where, const char *name, uint32_t comps,
+                        usd_primvar *pv, void **vals, void **inds)
+{
+    const usd_prop *p = find_prop(l, name);
+    if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        return 0;
+    }
+    if (read_array(w, p, comps, 0, vals, &pv->value_count) != 0) {
+        return -1;
+    }
+    pv->name = name;
+    pv->values = *vals;
+    pv->element_size = p->element_size;
+    usd_interp dflt = strcmp(name, "normals") == 0 ? USD_INTERP_VERTEX : USD_INTERP_CONSTANT;
+    const char *it = find_interp(l, name);
+    if (usd_interp_parse(it, dflt, &pv->interp) != 0) {
+        return fail(w->d, "%s: %s: interpolation '%s' is not one of constant, uniform, vertex, varying, faceVarying",
+                    where, name, it);
+    }
+    char iname[USD_MAX_IDENTIFIER + 16];
+    snprintf(iname, sizeof iname, "%s:indices", name);
+    const usd_prop *ip = find_prop(l, iname);
+    if (ip != NULL && usd_prop_has_value(ip, USD_WHICH_AUTO)) {
+        int rc = read_array(w, ip, 1, 1, inds, &pv->index_count);
+        pv->indices = *inds;
+        if (rc != 0) {
+            return -1;
+        }
+    }
+    return 1;
+}
+
 static int mesh_prim(walk *w, const site_list *l, const double world[16])
 {
     usd_stage *s = w->s;
@@ -834,102 +953,31 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
     usd_geom_ctx ctx = {where, s->opt.warn, s->opt.user};
     usd_mesh_input in;
     memset(&in, 0, sizeof in);
-    void *pts = NULL, *counts = NULL, *idx = NULL, *holes = NULL, *nv = NULL, *ni = NULL, *uv = NULL, *ui = NULL;
-    int rc = 0;
-    const usd_prop *p;
-    static const char *const required[] = {"points", "faceVertexCounts", "faceVertexIndices"};
-    for (int k = 0; k < 3 && rc == 0; k++) {
-        p = find_prop(l, required[k]);
-        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
-            rc = fail(w->d, "%s: Mesh has no %s", where, required[k]);
-        }
-    }
-    if (rc == 0) {
-        rc = read_array(w, find_prop(l, "points"), 3, 0, &pts, &in.topology.point_count);
-    }
-    if (rc == 0) {
-        rc = read_array(w, find_prop(l, "faceVertexCounts"), 1, 1, &counts, &in.topology.face_count);
-    }
-    if (rc == 0) {
-        rc = read_array(w, find_prop(l, "faceVertexIndices"), 1, 1, &idx, &in.topology.index_count);
-    }
-    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
-        rc = read_array(w, p, 1, 1, &holes, &in.topology.hole_count);
-    }
-    if (rc == 0) {
-        has = read_token(l, "orientation", tok, sizeof tok, w->d);
-        rc = has < 0 ? -1 : 0;
-        in.topology.left_handed = has > 0 && strcmp(tok, "leftHanded") == 0;
-    }
-    in.topology.points = pts;
-    in.topology.face_vertex_counts = counts;
-    in.topology.face_vertex_indices = idx;
-    in.topology.hole_indices = holes;
-    /* The property names every site has, for picking normals and st. */
+    mesh_arrays a = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    int rc = mesh_topology(w, l, where, &in, &a);
     const char **names = NULL, **types = NULL;
-    uint32_t nn = 0, ncap = 0, tcap = 0;
-    for (uint32_t i = 0; i < l->n && rc == 0; i++) {
-        const usd_prim *spec = l->v[i].spec;
-        for (uint32_t k = 0; k < spec->prop_count && rc == 0; k++) {
-            const usd_prop *q = spec->props[k];
-            uint32_t j = 0;
-            while (j < nn && strcmp(names[j], q->name) != 0) {
-                j++;
-            }
-            if (j < nn) {
-                continue;
-            }
-            if (grow((void **)&names, &ncap, nn + 1u, sizeof *names) != 0 ||
-                grow((void **)&types, &tcap, nn + 1u, sizeof *types) != 0) {
-                rc = fail(w->d, "out of memory");
-                break;
-            }
-            names[nn] = q->name;
-            types[nn] = q->type_name;
-            nn++;
-        }
+    uint32_t nn = 0;
+    if (rc == 0) {
+        rc = mesh_prop_names(w, l, &names, &types, &nn);
     }
     usd_primvar normals, uvs;
     memset(&normals, 0, sizeof normals);
     memset(&uvs, 0, sizeof uvs);
     int32_t ni_idx = rc == 0 ? usd_geom_pick_normals(names, nn) : -1;
     int32_t uv_idx = rc == 0 ? usd_geom_pick_texcoords(names, types, nn) : -1;
-    char iname[USD_MAX_IDENTIFIER + 16];
     for (int which = 0; which < 2 && rc == 0; which++) {
         int32_t at = which == 0 ? ni_idx : uv_idx;
         if (at < 0 || (uint32_t)at >= nn || names == NULL) {
             continue;
         }
-        const char *name = names[at];
         usd_primvar *pv = which == 0 ? &normals : &uvs;
-        p = find_prop(l, name);
-        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
-            continue;
-        }
-        void **vals = which == 0 ? &nv : &uv, **inds = which == 0 ? &ni : &ui;
-        rc = read_array(w, p, which == 0 ? 3u : 2u, 0, vals, &pv->value_count);
-        if (rc != 0) {
-            break;
-        }
-        pv->name = name;
-        pv->values = *vals;
-        pv->element_size = p->element_size;
-        usd_interp dflt = strcmp(name, "normals") == 0 ? USD_INTERP_VERTEX : USD_INTERP_CONSTANT;
-        const char *it = find_interp(l, name);
-        if (usd_interp_parse(it, dflt, &pv->interp) != 0) {
-            rc = fail(w->d, "%s: %s: interpolation '%s' is not one of constant, uniform, vertex, varying, faceVarying",
-                      where, name, it);
-            break;
-        }
-        snprintf(iname, sizeof iname, "%s:indices", name);
-        const usd_prop *ip = find_prop(l, iname);
-        if (ip != NULL && usd_prop_has_value(ip, USD_WHICH_AUTO)) {
-            rc = read_array(w, ip, 1, 1, inds, &pv->index_count);
-            pv->indices = *inds;
-        }
-        if (which == 0) {
+        int got = which == 0 ? mesh_primvar(w, l, where, names[at], 3u, pv, &a.nv, &a.ni)
+                             : mesh_primvar(w, l, where, names[at], 2u, pv, &a.uv, &a.ui);
+        if (got < 0) {
+            rc = -1;
+        } else if (got > 0 && which == 0) {
             in.normals = pv;
-        } else {
+        } else if (got > 0) {
             in.uvs = pv;
         }
     }
@@ -941,14 +989,7 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
         in.drop_bad_primvars = s->opt.skip_unsupported;
         rc = usd_geom_build_mesh(&in, &ctx, &m, w->d);
     }
-    free(pts);
-    free(counts);
-    free(idx);
-    free(holes);
-    free(nv);
-    free(ni);
-    free(uv);
-    free(ui);
+    mesh_arrays_free(&a);
     if (rc != 0) {
         return -1;
     }
