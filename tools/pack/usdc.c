@@ -1066,6 +1066,134 @@ static void *decode_array_ints(const usd_prop *p, const usdc_crate *c, uint64_t 
     return buf;
 }
 
+/* An inlined (not array) numeric value of crate type T: a scalar in the payload's 32 bits, or a vector or
+ * a diagonal matrix of small integers, one int8 each; converted to DST in OUT. 0, or -1 with a message. */
+static int read_num_inlined(const usd_prop *p, const usdc_crate *c, unsigned t, num_type nt, uint64_t rep, int dst,
+                            void *out, pk_diag *d)
+{
+    uint32_t bits = (uint32_t)REP_PAYLOAD(rep);
+    uint8_t b[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16), (uint8_t)(bits >> 24)};
+    double vals[16];
+    if (nt.components == 1) {
+        switch (nt.kind) {
+        case K_I64: vals[0] = (double)(int32_t)bits; break;
+        case K_U64: vals[0] = (double)bits; break;
+        case K_DOUBLE: vals[0] = component_f64(b, K_FLOAT); break;
+        default: vals[0] = component_f64(b, nt.kind); break;
+        }
+    } else if (nt.matrix != 0) {
+        /* A diagonal matrix of small integers: its diagonal as int8. */
+        for (unsigned i = 0; i < nt.components; i++) {
+            vals[i] = 0;
+        }
+        for (unsigned i = 0; i < nt.matrix; i++) {
+            vals[i * nt.matrix + i] = (double)s8(b[i]);
+        }
+    } else if (nt.components <= 4 && t != T_QUATD && t != T_QUATF && t != T_QUATH) {
+        /* A vector of small integers: each component as int8. */
+        for (unsigned i = 0; i < nt.components; i++) {
+            vals[i] = (double)s8(b[i]);
+        }
+    } else {
+        return value_fail(p, c, 0, d, "inlined quaternion (no such encoding)");
+    }
+    for (unsigned i = 0; i < nt.components; i++) {
+        if (dst == USD_DST_I32 && check_i32(p, c, 0, nt.kind, vals[i], d) != 0) {
+            return -1;
+        }
+        store(out, dst, i, vals[i]);
+    }
+    return 0;
+}
+
+/* COUNT integers stored with the crate's integer compression at DATA, converted to DST in OUT. 0, or -1 with
+ * a message. */
+static int read_num_int_coded(const usd_prop *p, const usdc_crate *c, num_type nt, uint64_t data, uint64_t count,
+                              int dst, void *out, pk_diag *d)
+{
+    unsigned w = nt.bytes;
+    uint8_t *ints = decode_array_ints(p, c, data, count, w, d);
+    if (ints == NULL) {
+        return -1;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        double x = w == 4 ? (nt.kind == K_I32 ? (double)((int32_t *)(void *)ints)[i]
+                                              : (double)((uint32_t *)(void *)ints)[i])
+                          : (nt.kind == K_I64 ? (double)((int64_t *)(void *)ints)[i]
+                                              : (double)((uint64_t *)(void *)ints)[i]);
+        if (dst == USD_DST_I32 && check_i32(p, c, data, nt.kind, x, d) != 0) {
+            free(ints);
+            return -1;
+        }
+        store(out, dst, (size_t)i, x);
+    }
+    free(ints);
+    return 0;
+}
+
+/* COUNT floating-point values stored as a lookup table (code 't' at DATA) and compressed indices into it.
+ * 0, or -1 with a message (an index past the table included). */
+static int read_num_lut(const usd_prop *p, const usdc_crate *c, num_type nt, uint64_t data, uint64_t count, int dst,
+                        void *out, pk_diag *d)
+{
+    uint32_t lut;
+    if (!in_file(c, data + 1, 4)) {
+        return value_fail(p, c, data + 1, d, "truncated: lookup table size past the end of the file");
+    }
+    lut = rd_u32(c->data + data + 1);
+    uint64_t lut_at = data + 5;
+    if (!in_file(c, lut_at, (uint64_t)lut * nt.bytes)) {
+        return value_fail(p, c, lut_at, d, "truncated: lookup table past the end of the file");
+    }
+    uint32_t *idx = decode_array_ints(p, c, lut_at + (uint64_t)lut * nt.bytes, count, 4, d);
+    if (idx == NULL) {
+        return -1;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        if (idx[i] >= lut) {
+            char m[128];
+            snprintf(m, sizeof m, "lookup index %u of element %llu out of range (%u entries)", idx[i],
+                     (unsigned long long)i, lut);
+            free(idx);
+            return value_fail(p, c, lut_at, d, m);
+        }
+        store(out, dst, (size_t)i, component_f64(c->data + lut_at + (uint64_t)idx[i] * nt.bytes, nt.kind));
+    }
+    free(idx);
+    return 0;
+}
+
+/* COUNT floating-point values stored compressed at DATA: as compressed integers (code 'i') or through a lookup
+ * table (code 't'); never read as int. 0, or -1 with a message. */
+static int read_num_float_coded(const usd_prop *p, const usdc_crate *c, num_type nt, uint64_t data, uint64_t count,
+                                int dst, void *out, pk_diag *d)
+{
+    if (dst == USD_DST_I32) {
+        return value_fail(p, c, data, d, "a floating-point value read as int");
+    }
+    if (!in_file(c, data, 1)) {
+        return value_fail(p, c, data, d, "truncated: compressed array code past the end of the file");
+    }
+    uint8_t code = c->data[data];
+    if (code == 'i') {
+        int32_t *ints = decode_array_ints(p, c, data + 1, count, 4, d);
+        if (ints == NULL) {
+            return -1;
+        }
+        for (uint64_t i = 0; i < count; i++) {
+            store(out, dst, (size_t)i, (double)ints[i]);
+        }
+        free(ints);
+        return 0;
+    }
+    if (code == 't') {
+        return read_num_lut(p, c, nt, data, count, dst, out, d);
+    }
+    char m[96];
+    snprintf(m, sizeof m, "unknown compressed array code 0x%02x", code);
+    return value_fail(p, c, data, d, m);
+}
+
 static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, void *out, size_t cap, size_t *nout,
                          pk_diag *d)
 {
@@ -1091,39 +1219,7 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
         *nout = (size_t)total;
     }
     if (!REP_ARRAY(rep) && REP_INLINED(rep)) {
-        uint32_t bits = (uint32_t)REP_PAYLOAD(rep);
-        uint8_t b[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16), (uint8_t)(bits >> 24)};
-        double vals[16];
-        if (nt.components == 1) {
-            switch (nt.kind) {
-            case K_I64: vals[0] = (double)(int32_t)bits; break;
-            case K_U64: vals[0] = (double)bits; break;
-            case K_DOUBLE: vals[0] = component_f64(b, K_FLOAT); break;
-            default: vals[0] = component_f64(b, nt.kind); break;
-            }
-        } else if (nt.matrix != 0) {
-            /* A diagonal matrix of small integers: its diagonal as int8. */
-            for (unsigned i = 0; i < nt.components; i++) {
-                vals[i] = 0;
-            }
-            for (unsigned i = 0; i < nt.matrix; i++) {
-                vals[i * nt.matrix + i] = (double)s8(b[i]);
-            }
-        } else if (nt.components <= 4 && t != T_QUATD && t != T_QUATF && t != T_QUATH) {
-            /* A vector of small integers: each component as int8. */
-            for (unsigned i = 0; i < nt.components; i++) {
-                vals[i] = (double)s8(b[i]);
-            }
-        } else {
-            return value_fail(p, c, 0, d, "inlined quaternion (no such encoding)");
-        }
-        for (unsigned i = 0; i < nt.components; i++) {
-            if (dst == USD_DST_I32 && check_i32(p, c, 0, nt.kind, vals[i], d) != 0) {
-                return -1;
-            }
-            store(out, dst, i, vals[i]);
-        }
-        return 0;
+        return read_num_inlined(p, c, t, nt, rep, dst, out, d);
     }
     uint64_t data;
     if (!REP_ARRAY(rep)) {
@@ -1139,74 +1235,10 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
     }
     int compressed = compressed_form(c, rep, count);
     if (compressed == 'n') {
-        unsigned w = nt.bytes;
-        uint8_t *ints = decode_array_ints(p, c, data, count, w, d);
-        if (ints == NULL) {
-            return -1;
-        }
-        for (uint64_t i = 0; i < count; i++) {
-            double x = w == 4 ? (nt.kind == K_I32 ? (double)((int32_t *)(void *)ints)[i]
-                                                  : (double)((uint32_t *)(void *)ints)[i])
-                              : (nt.kind == K_I64 ? (double)((int64_t *)(void *)ints)[i]
-                                                  : (double)((uint64_t *)(void *)ints)[i]);
-            if (dst == USD_DST_I32 && check_i32(p, c, data, nt.kind, x, d) != 0) {
-                free(ints);
-                return -1;
-            }
-            store(out, dst, (size_t)i, x);
-        }
-        free(ints);
-        return 0;
+        return read_num_int_coded(p, c, nt, data, count, dst, out, d);
     }
     if (compressed == 'f') {
-        if (dst == USD_DST_I32) {
-            return value_fail(p, c, data, d, "a floating-point value read as int");
-        }
-        if (!in_file(c, data, 1)) {
-            return value_fail(p, c, data, d, "truncated: compressed array code past the end of the file");
-        }
-        uint8_t code = c->data[data];
-        if (code == 'i') {
-            int32_t *ints = decode_array_ints(p, c, data + 1, count, 4, d);
-            if (ints == NULL) {
-                return -1;
-            }
-            for (uint64_t i = 0; i < count; i++) {
-                store(out, dst, (size_t)i, (double)ints[i]);
-            }
-            free(ints);
-            return 0;
-        }
-        if (code == 't') {
-            uint32_t lut;
-            if (!in_file(c, data + 1, 4)) {
-                return value_fail(p, c, data + 1, d, "truncated: lookup table size past the end of the file");
-            }
-            lut = rd_u32(c->data + data + 1);
-            uint64_t lut_at = data + 5;
-            if (!in_file(c, lut_at, (uint64_t)lut * nt.bytes)) {
-                return value_fail(p, c, lut_at, d, "truncated: lookup table past the end of the file");
-            }
-            uint32_t *idx = decode_array_ints(p, c, lut_at + (uint64_t)lut * nt.bytes, count, 4, d);
-            if (idx == NULL) {
-                return -1;
-            }
-            for (uint64_t i = 0; i < count; i++) {
-                if (idx[i] >= lut) {
-                    char m[128];
-                    snprintf(m, sizeof m, "lookup index %u of element %llu out of range (%u entries)", idx[i],
-                             (unsigned long long)i, lut);
-                    free(idx);
-                    return value_fail(p, c, lut_at, d, m);
-                }
-                store(out, dst, (size_t)i, component_f64(c->data + lut_at + (uint64_t)idx[i] * nt.bytes, nt.kind));
-            }
-            free(idx);
-            return 0;
-        }
-        char m[96];
-        snprintf(m, sizeof m, "unknown compressed array code 0x%02x", code);
-        return value_fail(p, c, data, d, m);
+        return read_num_float_coded(p, c, nt, data, count, dst, out, d);
     }
     /* Uncompressed: converted straight out of the file's bytes, no copy. A
      * crate stores a quaternion as i, j, k, real; readers hand it out real
