@@ -1920,6 +1920,171 @@ static int build_child(builder *b, usd_prim *prim, uint32_t child, unsigned dept
     return build_prim_body(b, child_prim, child, depth + 1);
 }
 
+/* The variant selections of the prim spec S ("variantSelection": a map of set name to variant name). 0, or -1
+ * with a message. */
+static int prim_variant_selection(builder *b, usd_prim *prim, uint32_t s)
+{
+    const usdc_crate *c = b->c;
+    uint64_t rep;
+    b->cur_field = "variantSelection";
+    if (!spec_field(b, s, "variantSelection", &rep)) {
+        return 0;
+    }
+    if (REP_TYPE(rep) != T_VARIANT_SELECTION_MAP || REP_INLINED(rep)) {
+        return spec_fail(b, 0, "expected a variant selection map, found crate type %u", REP_TYPE(rep));
+    }
+    uint64_t off = REP_PAYLOAD(rep);
+    if (!in_file(c, off, 8)) {
+        return spec_fail(b, off, "truncated: variant selection past the end of the file");
+    }
+    uint64_t n = rd_u64(c->data + off);
+    if (n > (c->size - off - 8) / 8) {
+        return spec_fail(b, off, "variant selection of %llu entries past the end of the file",
+                         (unsigned long long)n);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        const char *set, *var;
+        if (string_at(b, off + 8 + i * 8, &set) != 0 || string_at(b, off + 12 + i * 8, &var) != 0) {
+            return -1;
+        }
+        if (usd_build_selection(b->layer, prim, set, strlen(set), var, strlen(var)) != 0) {
+            return oom(b);
+        }
+    }
+    return 0;
+}
+
+/* The prim spec S's own fields into PRIM: active, instanceable, hidden, kind, its list ops and its variant
+ * selections. 0, or -1 with a message. */
+static int build_prim_fields(builder *b, usd_prim *prim, uint32_t s)
+{
+    uint64_t rep;
+    uint32_t u;
+    if (load_fields(b, s) != 0) {
+        return -1;
+    }
+    b->cur_spec = s;
+    static const struct {
+        const char *name;
+        size_t off;
+    } tri[] = {{"active", offsetof(usd_prim, active)},
+               {"instanceable", offsetof(usd_prim, instanceable)},
+               {"hidden", offsetof(usd_prim, hidden)}};
+    for (size_t k = 0; k < sizeof tri / sizeof tri[0]; k++) {
+        b->cur_field = tri[k].name;
+        if (spec_field(b, s, tri[k].name, &rep)) {
+            if (rep_small(b, rep, T_BOOL, &u) != 0) {
+                return -1;
+            }
+            *((int8_t *)(void *)((char *)prim + tri[k].off)) = (int8_t)(u != 0);
+        }
+    }
+    b->cur_field = "kind";
+    const char *kind;
+    if (spec_field(b, s, "kind", &rep)) {
+        if (rep_text(b, rep, &kind) != 0) {
+            return -1;
+        }
+        prim->kind = usd_layer_intern(b->layer, kind, strlen(kind));
+        if (prim->kind == NULL) {
+            return oom(b);
+        }
+    }
+    static const struct {
+        const char *name;
+        usd_field field;
+        unsigned type;
+    } lists[] = {{"references", USD_FIELD_REFERENCES, T_REFERENCE_LISTOP},
+                 {"payload", USD_FIELD_PAYLOAD, T_PAYLOAD_LISTOP},
+                 {"inherits", USD_FIELD_INHERITS, T_PATH_LISTOP},
+                 {"specializes", USD_FIELD_SPECIALIZES, T_PATH_LISTOP},
+                 {"apiSchemas", USD_FIELD_API_SCHEMAS, T_TOKEN_LISTOP},
+                 {"variantSetNames", USD_FIELD_VARIANT_SET_NAMES, T_STRING_LISTOP}};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        b->cur_field = lists[k].name;
+        if (!spec_field(b, s, lists[k].name, &rep)) {
+            continue;
+        }
+        unsigned t = REP_TYPE(rep);
+        if (t != lists[k].type && !(lists[k].type == T_PAYLOAD_LISTOP && t == T_PAYLOAD)) {
+            return spec_fail(b, 0, "expected crate type %u, found %u", lists[k].type, t);
+        }
+        if (read_listop(b, prim, lists[k].field, rep) != 0) {
+            return -1;
+        }
+    }
+    if (prim_variant_selection(b, prim, s) != 0) {
+        return -1;
+    }
+    b->cur_field = NULL;
+    return 0;
+}
+
+/* Reorders the children of PATH (spec S) in place by one order field (PASS 0: "primChildren" for prims, 1:
+ * "properties"): the named ones first in that order, then the others as they were; O(children + names)
+ * through a per-token index. 0, or -1 with a message. */
+static int order_children(builder *b, uint32_t path, uint32_t s, uint8_t pass)
+{
+    static const char *const order_fields[2] = {"primChildren", "properties"};
+    const usdc_crate *c = b->c;
+    uint64_t rep;
+    if (s == UINT32_MAX || !spec_field(b, s, order_fields[pass], &rep)) {
+        return 0;
+    }
+    b->cur_spec = s;
+    b->cur_field = order_fields[pass];
+    if (REP_TYPE(rep) != T_TOKEN_VECTOR || REP_INLINED(rep) || REP_ARRAY(rep)) {
+        return spec_fail(b, 0, "expected a token vector, found crate type %u", REP_TYPE(rep));
+    }
+    uint64_t n, items, end;
+    if (index_vector(b, REP_PAYLOAD(rep), &n, &items, &end) != 0) {
+        return -1;
+    }
+    /* The old order, into the scratch list (free again before any
+     * child is built, so one list serves every level). */
+    uint32_t m = 0;
+    for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
+        b->scratch[m++] = ch;
+        if (c->path_prop[ch] == pass && b->tok_child[c->path_elem[ch]] == UINT32_MAX) {
+            b->tok_child[c->path_elem[ch]] = ch;
+        }
+    }
+    uint32_t head = UINT32_MAX, tail = UINT32_MAX;
+    for (uint64_t i = 0; i < n + m; i++) {
+        /* the named children in order, then the others as they were */
+        uint32_t ch;
+        if (i < n) {
+            uint32_t t = rd_u32(c->data + items + i * 4);
+            ch = t < c->ntokens ? b->tok_child[t] : UINT32_MAX;
+            if (ch == UINT32_MAX || b->taken[ch]) {
+                continue;
+            }
+        } else {
+            ch = b->scratch[i - n];
+            if (b->taken[ch]) {
+                continue;
+            }
+        }
+        b->taken[ch] = 1;
+        if (tail == UINT32_MAX) {
+            head = ch;
+        } else {
+            b->next_sibling[tail] = ch;
+        }
+        tail = ch;
+    }
+    if (tail != UINT32_MAX) {
+        b->next_sibling[tail] = UINT32_MAX;
+    }
+    b->first_child[path] = head;
+    for (uint32_t k = 0; k < m; k++) {
+        b->tok_child[c->path_elem[b->scratch[k]]] = UINT32_MAX;
+        b->taken[b->scratch[k]] = 0;
+    }
+    b->cur_field = NULL;
+    return 0;
+}
+
 static int build_prim_body(builder *b, usd_prim *prim, uint32_t path, unsigned depth)
 {
     const usdc_crate *c = b->c;
@@ -1928,150 +2093,18 @@ static int build_prim_body(builder *b, usd_prim *prim, uint32_t path, unsigned d
         b->cur_spec = s;
         return spec_fail(b, 0, "nesting too deep (more than %u levels)", USD_MAX_DEPTH);
     }
-    if (s != UINT32_MAX) {
-        uint64_t rep;
-        uint32_t u;
-        if (load_fields(b, s) != 0) {
-            return -1;
-        }
-        b->cur_spec = s;
-        static const struct {
-            const char *name;
-            size_t off;
-        } tri[] = {{"active", offsetof(usd_prim, active)},
-                   {"instanceable", offsetof(usd_prim, instanceable)},
-                   {"hidden", offsetof(usd_prim, hidden)}};
-        for (size_t k = 0; k < sizeof tri / sizeof tri[0]; k++) {
-            b->cur_field = tri[k].name;
-            if (spec_field(b, s, tri[k].name, &rep)) {
-                if (rep_small(b, rep, T_BOOL, &u) != 0) {
-                    return -1;
-                }
-                *((int8_t *)(void *)((char *)prim + tri[k].off)) = (int8_t)(u != 0);
-            }
-        }
-        b->cur_field = "kind";
-        const char *kind;
-        if (spec_field(b, s, "kind", &rep)) {
-            if (rep_text(b, rep, &kind) != 0) {
-                return -1;
-            }
-            prim->kind = usd_layer_intern(b->layer, kind, strlen(kind));
-            if (prim->kind == NULL) {
-                return oom(b);
-            }
-        }
-        static const struct {
-            const char *name;
-            usd_field field;
-            unsigned type;
-        } lists[] = {{"references", USD_FIELD_REFERENCES, T_REFERENCE_LISTOP},
-                     {"payload", USD_FIELD_PAYLOAD, T_PAYLOAD_LISTOP},
-                     {"inherits", USD_FIELD_INHERITS, T_PATH_LISTOP},
-                     {"specializes", USD_FIELD_SPECIALIZES, T_PATH_LISTOP},
-                     {"apiSchemas", USD_FIELD_API_SCHEMAS, T_TOKEN_LISTOP},
-                     {"variantSetNames", USD_FIELD_VARIANT_SET_NAMES, T_STRING_LISTOP}};
-        for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
-            b->cur_field = lists[k].name;
-            if (!spec_field(b, s, lists[k].name, &rep)) {
-                continue;
-            }
-            unsigned t = REP_TYPE(rep);
-            if (t != lists[k].type && !(lists[k].type == T_PAYLOAD_LISTOP && t == T_PAYLOAD)) {
-                return spec_fail(b, 0, "expected crate type %u, found %u", lists[k].type, t);
-            }
-            if (read_listop(b, prim, lists[k].field, rep) != 0) {
-                return -1;
-            }
-        }
-        b->cur_field = "variantSelection";
-        if (spec_field(b, s, "variantSelection", &rep)) {
-            if (REP_TYPE(rep) != T_VARIANT_SELECTION_MAP || REP_INLINED(rep)) {
-                return spec_fail(b, 0, "expected a variant selection map, found crate type %u", REP_TYPE(rep));
-            }
-            uint64_t off = REP_PAYLOAD(rep);
-            if (!in_file(c, off, 8)) {
-                return spec_fail(b, off, "truncated: variant selection past the end of the file");
-            }
-            uint64_t n = rd_u64(c->data + off);
-            if (n > (c->size - off - 8) / 8) {
-                return spec_fail(b, off, "variant selection of %llu entries past the end of the file",
-                                 (unsigned long long)n);
-            }
-            for (uint64_t i = 0; i < n; i++) {
-                const char *set, *var;
-                if (string_at(b, off + 8 + i * 8, &set) != 0 || string_at(b, off + 12 + i * 8, &var) != 0) {
-                    return -1;
-                }
-                if (usd_build_selection(b->layer, prim, set, strlen(set), var, strlen(var)) != 0) {
-                    return oom(b);
-                }
-            }
-        }
-        b->cur_field = NULL;
+    if (s != UINT32_MAX && build_prim_fields(b, prim, s) != 0) {
+        return -1;
     }
     /* Children: prims in "primChildren" order and properties in
      * "properties" order, then whatever else the path tree holds (in path
      * order), so nothing the file has is dropped. The child list is
      * reordered in place before any child is built, in O(children + names)
      * through a per-token index. */
-    static const char *const order_fields[2] = {"primChildren", "properties"};
     for (uint8_t pass = 0; pass < 2; pass++) {
-        uint64_t rep;
-        if (s == UINT32_MAX || !spec_field(b, s, order_fields[pass], &rep)) {
-            continue;
-        }
-        b->cur_spec = s;
-        b->cur_field = order_fields[pass];
-        if (REP_TYPE(rep) != T_TOKEN_VECTOR || REP_INLINED(rep) || REP_ARRAY(rep)) {
-            return spec_fail(b, 0, "expected a token vector, found crate type %u", REP_TYPE(rep));
-        }
-        uint64_t n, items, end;
-        if (index_vector(b, REP_PAYLOAD(rep), &n, &items, &end) != 0) {
+        if (order_children(b, path, s, pass) != 0) {
             return -1;
         }
-        /* The old order, into the scratch list (free again before any
-         * child is built, so one list serves every level). */
-        uint32_t m = 0;
-        for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
-            b->scratch[m++] = ch;
-            if (c->path_prop[ch] == pass && b->tok_child[c->path_elem[ch]] == UINT32_MAX) {
-                b->tok_child[c->path_elem[ch]] = ch;
-            }
-        }
-        uint32_t head = UINT32_MAX, tail = UINT32_MAX;
-        for (uint64_t i = 0; i < n + m; i++) {
-            /* the named children in order, then the others as they were */
-            uint32_t ch;
-            if (i < n) {
-                uint32_t t = rd_u32(c->data + items + i * 4);
-                ch = t < c->ntokens ? b->tok_child[t] : UINT32_MAX;
-                if (ch == UINT32_MAX || b->taken[ch]) {
-                    continue;
-                }
-            } else {
-                ch = b->scratch[i - n];
-                if (b->taken[ch]) {
-                    continue;
-                }
-            }
-            b->taken[ch] = 1;
-            if (tail == UINT32_MAX) {
-                head = ch;
-            } else {
-                b->next_sibling[tail] = ch;
-            }
-            tail = ch;
-        }
-        if (tail != UINT32_MAX) {
-            b->next_sibling[tail] = UINT32_MAX;
-        }
-        b->first_child[path] = head;
-        for (uint32_t k = 0; k < m; k++) {
-            b->tok_child[c->path_elem[b->scratch[k]]] = UINT32_MAX;
-            b->taken[b->scratch[k]] = 0;
-        }
-        b->cur_field = NULL;
     }
     for (uint32_t ch = b->first_child[path]; ch != UINT32_MAX; ch = b->next_sibling[ch]) {
         int rc = c->path_prop[ch] ? build_prop(b, prim, ch) : build_child(b, prim, ch, depth);
