@@ -548,6 +548,56 @@ static int read_fieldsets(usdc_crate *c)
     return 0;
 }
 
+/* The encoded PATHS arrays read_paths walks, with the entries it has visited. */
+typedef struct path_tables {
+    const uint32_t *idx, *tok;
+    uint8_t *seen;
+    uint64_t npaths, nenc;
+} path_tables;
+
+/* Places encoded entry I under PARENT (USDC_NO_PATH: the root, which must be entry 0): its path index, once,
+ * and its element token (negative: a property). *PI receives the path index. 0, or -1 with a message. */
+static int place_path_entry(usdc_crate *c, const usdc_section *s, const path_tables *pt, uint64_t i, uint32_t parent,
+                            uint32_t *pi_out)
+{
+    if (i >= pt->nenc) {
+        return usdc_fail(c, s->start, "path entry %llu past the %llu encoded paths (section PATHS)",
+                         (unsigned long long)i, (unsigned long long)pt->nenc);
+    }
+    if (pt->seen[i]) {
+        return usdc_fail(c, s->start, "path tree loops back to entry %llu (section PATHS)", (unsigned long long)i);
+    }
+    pt->seen[i] = 1;
+    uint32_t pi = pt->idx[i];
+    if (pi >= pt->npaths) {
+        return usdc_fail(c, s->start, "path entry %llu: path index %u out of range (%llu paths) (section PATHS)",
+                         (unsigned long long)i, pi, (unsigned long long)pt->npaths);
+    }
+    if (c->path_elem[pi] != USDC_NO_PATH || pi == c->root_path) {
+        return usdc_fail(c, s->start, "path entry %llu: path index %u given twice (section PATHS)",
+                         (unsigned long long)i, pi);
+    }
+    if (parent == USDC_NO_PATH) {
+        if (i != 0) {
+            return usdc_fail(c, s->start, "path entry %llu: a second root (section PATHS)", (unsigned long long)i);
+        }
+        c->root_path = pi;
+    } else {
+        int32_t t = (int32_t)pt->tok[i];
+        uint32_t a = t < 0 ? (uint32_t)0 - (uint32_t)t : (uint32_t)t;
+        if (a >= c->ntokens) {
+            return usdc_fail(c, s->start,
+                             "path entry %llu: element token %u out of range (%llu tokens) (section PATHS)",
+                             (unsigned long long)i, a, (unsigned long long)c->ntokens);
+        }
+        c->path_parent[pi] = parent;
+        c->path_elem[pi] = a;
+        c->path_prop[pi] = t < 0;
+    }
+    *pi_out = pi;
+    return 0;
+}
+
 static int read_paths(usdc_crate *c)
 {
     const usdc_section *s;
@@ -590,6 +640,7 @@ static int read_paths(usdc_crate *c)
     /* Walk the tree without recursion: a sibling subtree is pushed, the
      * child followed. Each encoded entry is visited once, so a jump that
      * loops is found, and the stack never exceeds the entry count. */
+    path_tables pt = {idx, tok, seen, npaths, nenc};
     uint64_t sp = 0;
     if (nenc > 0) {
         stack[0] = 0;
@@ -601,44 +652,9 @@ static int read_paths(usdc_crate *c)
         uint64_t i = stack[sp * 2];
         uint32_t parent = stack[sp * 2 + 1];
         for (;;) {
-            if (i >= nenc) {
-                (void)usdc_fail(c, s->start, "path entry %llu past the %llu encoded paths (section PATHS)",
-                          (unsigned long long)i, (unsigned long long)nenc);
+            uint32_t pi;
+            if (place_path_entry(c, s, &pt, i, parent, &pi) != 0) {
                 goto done;
-            }
-            if (seen[i]) {
-                (void)usdc_fail(c, s->start, "path tree loops back to entry %llu (section PATHS)", (unsigned long long)i);
-                goto done;
-            }
-            seen[i] = 1;
-            uint32_t pi = idx[i];
-            if (pi >= npaths) {
-                (void)usdc_fail(c, s->start, "path entry %llu: path index %u out of range (%llu paths) (section PATHS)",
-                          (unsigned long long)i, pi, (unsigned long long)npaths);
-                goto done;
-            }
-            if (c->path_elem[pi] != USDC_NO_PATH || pi == c->root_path) {
-                (void)usdc_fail(c, s->start, "path entry %llu: path index %u given twice (section PATHS)",
-                          (unsigned long long)i, pi);
-                goto done;
-            }
-            if (parent == USDC_NO_PATH) {
-                if (i != 0) {
-                    (void)usdc_fail(c, s->start, "path entry %llu: a second root (section PATHS)", (unsigned long long)i);
-                    goto done;
-                }
-                c->root_path = pi;
-            } else {
-                int32_t t = (int32_t)tok[i];
-                uint32_t a = t < 0 ? (uint32_t)0 - (uint32_t)t : (uint32_t)t;
-                if (a >= c->ntokens) {
-                    (void)usdc_fail(c, s->start, "path entry %llu: element token %u out of range (%llu tokens) (section PATHS)",
-                              (unsigned long long)i, a, (unsigned long long)c->ntokens);
-                    goto done;
-                }
-                c->path_parent[pi] = parent;
-                c->path_elem[pi] = a;
-                c->path_prop[pi] = t < 0;
             }
             int32_t j = (int32_t)jmp[i];
             int child = j > 0 || j == -1;
