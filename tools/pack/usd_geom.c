@@ -463,6 +463,83 @@ static int same_bits(const float *a, const float *b, int n)
     return 1;
 }
 
+/* The vertex table build_mesh welds corners into: open addressing over CAP slots (a power of two, at least
+ * twice the corners, so never full), each vertex's point beside it. */
+typedef struct corner_welder {
+    uint32_t *slots;
+    uint32_t *point_of;
+    uint32_t cap;
+    uint32_t nv;
+} corner_welder;
+
+/* The normal and texture coordinate (flipped to v down) of corner C of triangle TRI, canonical, into N3 and
+ * ST (zeros where the mesh has none); returns the hash of the corner's point and attributes. */
+static uint32_t corner_attributes(const usd_primvar *nrm, const usd_primvar *uv, const usd_mesh_topology *t,
+                                  const usd_triangles *tr, uint32_t tri, uint32_t c, float n3[3], float st[2])
+{
+    uint32_t pt = (uint32_t)t->face_vertex_indices[c];
+    uint32_t h = mix(0, pt);
+    if (nrm != NULL) {
+        const float *src = nrm->values + (size_t)3 * primvar_value(nrm, t, tr, tri, c);
+        for (int j = 0; j < 3; j++) {
+            n3[j] = canon(src[j]);
+            h = mix(h, float_bits(n3[j]));
+        }
+    }
+    if (uv != NULL) {
+        const float *src = uv->values + (size_t)2 * primvar_value(uv, t, tr, tri, c);
+        st[0] = canon(src[0]);
+        st[1] = canon(1.0f - src[1]);
+        h = mix(h, float_bits(st[0]));
+        h = mix(h, float_bits(st[1]));
+    }
+    return h;
+}
+
+/* The vertex of point PT with attributes N3 and ST (hashed to H): the one already made with the same bits, or
+ * a new one appended to OUT. */
+static uint32_t weld_corner(corner_welder *w, pk_mesh *out, const float *points, uint32_t h, uint32_t pt,
+                            const float n3[3], const float st[2])
+{
+    uint32_t s = h & (w->cap - 1u), v;
+    for (;;) {
+        v = w->slots[s];
+        if (v == UINT32_MAX) {
+            v = w->nv++;
+            w->slots[s] = v;
+            w->point_of[v] = pt;
+            memcpy(out->positions + (size_t)3 * v, points + (size_t)3 * pt, 3u * sizeof(float));
+            if (out->normals != NULL) {
+                memcpy(out->normals + (size_t)3 * v, n3, 3u * sizeof(float));
+            }
+            if (out->uvs != NULL) {
+                memcpy(out->uvs + (size_t)2 * v, st, 2u * sizeof(float));
+            }
+            return v;
+        }
+        if (w->point_of[v] == pt && (out->normals == NULL || same_bits(out->normals + (size_t)3 * v, n3, 3)) &&
+            (out->uvs == NULL || same_bits(out->uvs + (size_t)2 * v, st, 2))) {
+            return v;
+        }
+        s = (s + 1u) & (w->cap - 1u);
+    }
+}
+
+/* Gives back what vertex sharing saved (shrinking never fails for long). */
+static void shrink_mesh(pk_mesh *out, uint32_t nv)
+{
+    float *p = realloc(out->positions, (size_t)nv * 3u * sizeof(float));
+    out->positions = p != NULL ? p : out->positions;
+    if (out->normals != NULL) {
+        p = realloc(out->normals, (size_t)nv * 3u * sizeof(float));
+        out->normals = p != NULL ? p : out->normals;
+    }
+    if (out->uvs != NULL) {
+        p = realloc(out->uvs, (size_t)nv * 2u * sizeof(float));
+        out->uvs = p != NULL ? p : out->uvs;
+    }
+}
+
 int usd_geom_build_mesh(const usd_mesh_input *in, const usd_geom_ctx *ctx, pk_mesh *out, pk_diag *d)
 {
     assert(in != NULL && out != NULL && d != NULL);
@@ -518,67 +595,20 @@ int usd_geom_build_mesh(const usd_mesh_input *in, const usd_geom_ctx *ctx, pk_me
         return fail(ctx, d, "out of memory for %u corners", corners);
     }
     memset(slots, 0xff, (size_t)cap * sizeof(uint32_t));
-    uint32_t nv = 0;
+    corner_welder w = {slots, point_of, cap, 0};
     for (uint32_t tri = 0; tri < tr.count; tri++) {
         for (uint32_t k = 0; k < 3; k++) {
             uint32_t c = tr.corners[3 * tri + k];
-            uint32_t pt = (uint32_t)t->face_vertex_indices[c];
             float n3[3] = {0.0f, 0.0f, 0.0f}, st[2] = {0.0f, 0.0f};
-            uint32_t h = mix(0, pt);
-            if (nrm != NULL) {
-                const float *src = nrm->values + (size_t)3 * primvar_value(nrm, t, &tr, tri, c);
-                for (int j = 0; j < 3; j++) {
-                    n3[j] = canon(src[j]);
-                    h = mix(h, float_bits(n3[j]));
-                }
-            }
-            if (uv != NULL) {
-                const float *src = uv->values + (size_t)2 * primvar_value(uv, t, &tr, tri, c);
-                st[0] = canon(src[0]);
-                st[1] = canon(1.0f - src[1]);
-                h = mix(h, float_bits(st[0]));
-                h = mix(h, float_bits(st[1]));
-            }
-            uint32_t s = h & (cap - 1u), v;
-            for (;;) {
-                v = slots[s];
-                if (v == UINT32_MAX) {
-                    v = nv++;
-                    slots[s] = v;
-                    point_of[v] = pt;
-                    memcpy(out->positions + (size_t)3 * v, t->points + (size_t)3 * pt, 3u * sizeof(float));
-                    if (nrm != NULL) {
-                        memcpy(out->normals + (size_t)3 * v, n3, sizeof n3);
-                    }
-                    if (uv != NULL) {
-                        memcpy(out->uvs + (size_t)2 * v, st, sizeof st);
-                    }
-                    break;
-                }
-                if (point_of[v] == pt && (nrm == NULL || same_bits(out->normals + (size_t)3 * v, n3, 3)) &&
-                    (uv == NULL || same_bits(out->uvs + (size_t)2 * v, st, 2))) {
-                    break;
-                }
-                s = (s + 1u) & (cap - 1u);
-            }
-            out->indices[3 * tri + k] = v;
+            uint32_t h = corner_attributes(nrm, uv, t, &tr, tri, c, n3, st);
+            out->indices[3 * tri + k] = weld_corner(&w, out, t->points, h, (uint32_t)t->face_vertex_indices[c], n3, st);
         }
     }
     free(slots);
     free(point_of);
-    out->vertex_count = nv;
+    out->vertex_count = w.nv;
     out->index_count = corners;
-    /* Give back what vertex sharing saved (shrinking never fails for long). */
-    float *p = realloc(out->positions, (size_t)nv * 3u * sizeof(float));
-    out->positions = p != NULL ? p : out->positions;
-    if (out->normals != NULL) {
-        p = realloc(out->normals, (size_t)nv * 3u * sizeof(float));
-        out->normals = p != NULL ? p : out->normals;
-    }
-    if (out->uvs != NULL) {
-        p = realloc(out->uvs, (size_t)nv * 2u * sizeof(float));
-        out->uvs = p != NULL ? p : out->uvs;
-    }
+    shrink_mesh(out, w.nv);
     usd_triangles_free(&tr);
     return 0;
 }
