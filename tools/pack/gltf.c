@@ -2109,6 +2109,83 @@ static int alloc_floats(gltf_scene *s, float **p, uint64_t count, int zero)
     return *p != NULL ? 0 : fail(s, "out of memory for %llu floats", (unsigned long long)count);
 }
 
+/* Pass 1 of gltf_load_mesh for primitive J of mesh I: what it brings, checked before anything is allocated for
+ * it, so a lying count cannot make us allocate. *COUNT receives its vertices, *N its indices (its vertices when
+ * it has none). 1: unsupported and skipped (with a warning), 0: checked, -1 with a message. */
+static int measure_primitive(gltf_scene *s, uint32_t i, uint32_t j, uint32_t *count_out, uint32_t *n_out)
+{
+    const gl_mesh *m = &s->meshes[i];
+    const gl_prim *p = &s->prims[m->first_prim + j];
+    char where[128], why[440];
+    prim_where(s, i, j, where, sizeof where);
+    if (prim_unsupported(s, i, j, why, sizeof why)) {
+        if (!s->opt.skip_unsupported) {
+            return fail(s, "%s: %s", where, why);
+        }
+        warn(s, "%s: %s; primitive skipped", where, why);
+        return 1;
+    }
+    rd_ctx c = {s, where, p->position, "POSITION"};
+    if (accessor_check(&c, T_VEC3) != 0) {
+        return -1;
+    }
+    int rc = 0;
+    uint32_t count = s->accessors[p->position].count;
+    const uint32_t att[2] = {p->normal, p->texcoord};
+    static const char *const roles[2] = {"NORMAL", "TEXCOORD_0"};
+    static const uint8_t types[2] = {T_VEC3, T_VEC2};
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        if (att[k] == GL_NONE) {
+            continue;
+        }
+        rd_ctx ca = {s, where, att[k], roles[k]};
+        rc = accessor_check(&ca, types[k]);
+        if (rc == 0 && s->accessors[att[k]].count != count) {
+            rc = rd_fail(&ca, "%u elements, but POSITION has %u", s->accessors[att[k]].count, count);
+        }
+    }
+    uint32_t n = count;
+    if (rc == 0 && p->indices != GL_NONE) {
+        rd_ctx ci = {s, where, p->indices, "indices"};
+        const gl_accessor *a = &s->accessors[p->indices];
+        rc = accessor_check(&ci, T_SCALAR);
+        if (rc == 0 && a->ctype != CT_U8 && a->ctype != CT_U16 && a->ctype != CT_U32) {
+            rc = rd_fail(&ci, "componentType %u is not an index type (5121, 5123 or 5125)", a->ctype);
+        }
+        n = a->count;
+    }
+    if (rc == 0 && p->mode == 4 && n % 3 != 0) {
+        rc = fail(s, "%s: TRIANGLES with %u %s, not a multiple of 3", where, n,
+                  p->indices != GL_NONE ? "indices" : "vertices");
+    }
+    *count_out = count;
+    *n_out = n;
+    return rc != 0 ? -1 : 0;
+}
+
+/* Allocates OUT's arrays for NV vertices (normals and uvs zeroed, when any primitive has them) and NI indices.
+ * 0, or -1 with a message. */
+static int alloc_mesh_arrays(gltf_scene *s, pk_mesh *out, uint64_t nv, uint64_t ni, int has_normals, int has_uvs)
+{
+    int rc = 0;
+    if (nv > 0) {
+        rc = alloc_floats(s, &out->positions, nv * 3, 0);
+        if (rc == 0 && has_normals) {
+            rc = alloc_floats(s, &out->normals, nv * 3, 1);
+        }
+        if (rc == 0 && has_uvs) {
+            rc = alloc_floats(s, &out->uvs, nv * 2, 1);
+        }
+    }
+    if (rc == 0 && ni > 0) {
+        out->indices = ni <= SIZE_MAX / sizeof(uint32_t) ? malloc((size_t)ni * sizeof(uint32_t)) : NULL;
+        if (out->indices == NULL) {
+            rc = fail(s, "out of memory for %llu indices", (unsigned long long)ni);
+        }
+    }
+    return rc;
+}
+
 int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d)
 {
     assert(s != NULL && out != NULL && d != NULL);
@@ -2134,52 +2211,15 @@ int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d)
     int has_normals = 0, has_uvs = 0, rc = 0;
     for (uint32_t j = 0; rc == 0 && j < m->prim_count; j++) {
         const gl_prim *p = &s->prims[m->first_prim + j];
-        char where[128], why[440];
-        prim_where(s, i, j, where, sizeof where);
-        if (prim_unsupported(s, i, j, why, sizeof why)) {
-            if (!s->opt.skip_unsupported) {
-                rc = fail(s, "%s: %s", where, why);
-                break;
-            }
-            warn(s, "%s: %s; primitive skipped", where, why);
-            skip[j] = 1;
-            continue;
-        }
-        rd_ctx c = {s, where, p->position, "POSITION"};
-        if (accessor_check(&c, T_VEC3) != 0) {
+        uint32_t count = 0, n = 0;
+        int got = measure_primitive(s, i, j, &count, &n);
+        if (got < 0) {
             rc = -1;
             break;
         }
-        uint32_t count = s->accessors[p->position].count;
-        const uint32_t att[2] = {p->normal, p->texcoord};
-        static const char *const roles[2] = {"NORMAL", "TEXCOORD_0"};
-        static const uint8_t types[2] = {T_VEC3, T_VEC2};
-        for (int k = 0; k < 2 && rc == 0; k++) {
-            if (att[k] == GL_NONE) {
-                continue;
-            }
-            rd_ctx ca = {s, where, att[k], roles[k]};
-            rc = accessor_check(&ca, types[k]);
-            if (rc == 0 && s->accessors[att[k]].count != count) {
-                rc = rd_fail(&ca, "%u elements, but POSITION has %u", s->accessors[att[k]].count, count);
-            }
-        }
-        uint32_t n = count;
-        if (rc == 0 && p->indices != GL_NONE) {
-            rd_ctx ci = {s, where, p->indices, "indices"};
-            const gl_accessor *a = &s->accessors[p->indices];
-            rc = accessor_check(&ci, T_SCALAR);
-            if (rc == 0 && a->ctype != CT_U8 && a->ctype != CT_U16 && a->ctype != CT_U32) {
-                rc = rd_fail(&ci, "componentType %u is not an index type (5121, 5123 or 5125)", a->ctype);
-            }
-            n = a->count;
-        }
-        if (rc == 0 && p->mode == 4 && n % 3 != 0) {
-            rc = fail(s, "%s: TRIANGLES with %u %s, not a multiple of 3", where, n,
-                      p->indices != GL_NONE ? "indices" : "vertices");
-        }
-        if (rc != 0) {
-            break;
+        if (got > 0) {
+            skip[j] = 1;
+            continue;
         }
         nv += count;
         ni += triangle_indices(p->mode, n);
@@ -2190,20 +2230,8 @@ int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d)
         rc = fail(s, "mesh %u: %llu vertices and %llu indices, more than 32-bit indices can hold", i,
                   (unsigned long long)nv, (unsigned long long)ni);
     }
-    if (rc == 0 && nv > 0) {
-        rc = alloc_floats(s, &out->positions, nv * 3, 0);
-        if (rc == 0 && has_normals) {
-            rc = alloc_floats(s, &out->normals, nv * 3, 1);
-        }
-        if (rc == 0 && has_uvs) {
-            rc = alloc_floats(s, &out->uvs, nv * 2, 1);
-        }
-    }
-    if (rc == 0 && ni > 0) {
-        out->indices = ni <= SIZE_MAX / sizeof(uint32_t) ? malloc((size_t)ni * sizeof(uint32_t)) : NULL;
-        if (out->indices == NULL) {
-            rc = fail(s, "out of memory for %llu indices", (unsigned long long)ni);
-        }
+    if (rc == 0) {
+        rc = alloc_mesh_arrays(s, out, nv, ni, has_normals, has_uvs);
     }
     /* Pass 2: read. */
     uint32_t vbase = 0, ibase = 0;
