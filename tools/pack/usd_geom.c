@@ -235,16 +235,11 @@ static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *
     ear_clip(out, face, base, n, p, eps);
 }
 
-int usd_geom_triangulate(const usd_mesh_topology *t, const usd_geom_ctx *ctx, usd_triangles *out, pk_diag *d)
+/* Checks the face counts (each at least 3, summing to the index count) and that every index names a point;
+ * *LARGEST receives the largest count. 0, or -1 with a message. */
+static int check_faces(const usd_mesh_topology *t, const usd_geom_ctx *ctx, uint32_t *largest_out, pk_diag *d)
 {
-    assert(t != NULL && out != NULL && d != NULL);
-    memset(out, 0, sizeof *out);
-    assert(t->face_count == 0 || t->face_vertex_counts != NULL);
-    assert(t->index_count == 0 || t->face_vertex_indices != NULL);
-    assert(t->point_count == 0 || t->points != NULL);
-    assert(t->hole_count == 0 || t->hole_indices != NULL);
-
-    uint64_t sum = 0, tris = 0;
+    uint64_t sum = 0;
     uint32_t largest = 0;
     for (uint32_t f = 0; f < t->face_count; f++) {
         int32_t c = t->face_vertex_counts[f];
@@ -268,6 +263,14 @@ int usd_geom_triangulate(const usd_mesh_topology *t, const usd_geom_ctx *ctx, us
             }
         }
     }
+    *largest_out = largest;
+    return 0;
+}
+
+/* The hole flags per face, from holeIndices (NULL without holes). 0, or -1 with a message (a face out of range,
+ * out of memory). */
+static int mark_holes(const usd_mesh_topology *t, const usd_geom_ctx *ctx, unsigned char **hole_out, pk_diag *d)
+{
     unsigned char *hole = NULL;
     if (t->hole_count > 0) {
         hole = calloc(t->face_count > 0 ? t->face_count : 1, 1);
@@ -282,6 +285,28 @@ int usd_geom_triangulate(const usd_mesh_topology *t, const usd_geom_ctx *ctx, us
             }
             hole[f] = 1;
         }
+    }
+    *hole_out = hole;
+    return 0;
+}
+
+int usd_geom_triangulate(const usd_mesh_topology *t, const usd_geom_ctx *ctx, usd_triangles *out, pk_diag *d)
+{
+    assert(t != NULL && out != NULL && d != NULL);
+    memset(out, 0, sizeof *out);
+    assert(t->face_count == 0 || t->face_vertex_counts != NULL);
+    assert(t->index_count == 0 || t->face_vertex_indices != NULL);
+    assert(t->point_count == 0 || t->points != NULL);
+    assert(t->hole_count == 0 || t->hole_indices != NULL);
+
+    uint64_t tris = 0;
+    uint32_t largest = 0;
+    if (check_faces(t, ctx, &largest, d) != 0) {
+        return -1;
+    }
+    unsigned char *hole = NULL;
+    if (mark_holes(t, ctx, &hole, d) != 0) {
+        return -1;
     }
     for (uint32_t f = 0; f < t->face_count; f++) {
         if (hole == NULL || !hole[f]) {
