@@ -1790,6 +1790,46 @@ static int has_suffix(const char *s, const char *suffix)
     return 1;
 }
 
+/* Reads the whole of a .gltf file F (its JSON text) into *TEXT (NUL-terminated, the caller frees it) and *LEN.
+ * 0, or -1 with a message. */
+static int read_gltf_text(gltf_scene *s, FILE *f, char **text, size_t *len)
+{
+    uint64_t size = 0;
+    int rc = file_size(f, &size) != 0 || fseeko(f, 0, SEEK_SET) != 0 ? fail(s, "cannot read: %s", strerror(errno)) : 0;
+    if (rc == 0 && size >= SIZE_MAX) {
+        rc = fail(s, "too large");
+    }
+    if (rc == 0 && (*text = malloc((size_t)size + 1)) == NULL) {
+        rc = fail(s, "out of memory");
+    }
+    if (rc == 0 && fread(*text, 1, (size_t)size, f) != (size_t)size) {
+        rc = fail(s, "cannot read: %s", strerror(errno));
+    }
+    if (rc == 0) {
+        (*text)[size] = '\0';
+        *len = (size_t)size;
+    }
+    return rc;
+}
+
+/* Without skip_unsupported, what cannot be imported fails now, before the caller has done any work on the
+ * other meshes. 0, or -1 with a message naming the first primitive that cannot be imported. */
+static int refuse_unsupported(gltf_scene *s)
+{
+    int rc = 0;
+    for (uint32_t m = 0; rc == 0 && !s->opt.skip_unsupported && m < s->mesh_count; m++) {
+        for (uint32_t j = 0; j < s->meshes[m].prim_count; j++) {
+            char why[440], where[128];
+            if (prim_unsupported(s, m, j, why, sizeof why)) {
+                prim_where(s, m, j, where, sizeof where);
+                rc = fail(s, "%s: %s", where, why);
+                break;
+            }
+        }
+    }
+    return rc;
+}
+
 static int open_scene(gltf_scene *s)
 {
     FILE *f = fopen(s->path, "rb");
@@ -1810,21 +1850,7 @@ static int open_scene(gltf_scene *s)
             f = NULL;
         }
     } else {
-        uint64_t size = 0;
-        rc = file_size(f, &size) != 0 || fseeko(f, 0, SEEK_SET) != 0 ? fail(s, "cannot read: %s", strerror(errno)) : 0;
-        if (rc == 0 && size >= SIZE_MAX) {
-            rc = fail(s, "too large");
-        }
-        if (rc == 0 && (text = malloc((size_t)size + 1)) == NULL) {
-            rc = fail(s, "out of memory");
-        }
-        if (rc == 0 && fread(text, 1, (size_t)size, f) != (size_t)size) {
-            rc = fail(s, "cannot read: %s", strerror(errno));
-        }
-        if (rc == 0) {
-            text[size] = '\0';
-            len = (size_t)size;
-        }
+        rc = read_gltf_text(s, f, &text, &len);
         (void)fclose(f); /* read only: nothing to lose */
         f = NULL;
     }
@@ -1892,17 +1918,8 @@ static int open_scene(gltf_scene *s)
     free(g.node);
     free(g.children);
     cJSON_Delete(root);
-    /* Without skip_unsupported, what cannot be imported fails now, before
-     * the caller has done any work on the other meshes. */
-    for (uint32_t m = 0; rc == 0 && !s->opt.skip_unsupported && m < s->mesh_count; m++) {
-        for (uint32_t j = 0; j < s->meshes[m].prim_count; j++) {
-            char why[440], where[128];
-            if (prim_unsupported(s, m, j, why, sizeof why)) {
-                prim_where(s, m, j, where, sizeof where);
-                rc = fail(s, "%s: %s", where, why);
-                break;
-            }
-        }
+    if (rc == 0) {
+        rc = refuse_unsupported(s);
     }
     return rc;
 }
