@@ -1550,6 +1550,57 @@ static int skip_dictionary(const builder *b, uint64_t off, uint64_t *end)
     return 0;
 }
 
+/* One item of a list op of crate type T (OFF: the list op, for messages) at *POS, which moves past it: a path,
+ * a token or string (into PATH), or a reference or payload (asset, path and, where the version writes one, layer
+ * offset and scale; a reference's custom data skipped). 0, or -1 with a message. */
+static int listop_item(const builder *b, unsigned t, uint64_t off, int payload_offset, uint64_t *pos,
+                       char path[USD_MAX_PATH], const char **asset, double *lo, double *ls)
+{
+    const usdc_crate *c = b->c;
+    const char *tok = NULL;
+    switch (t) {
+    case T_PATH_LISTOP:
+        if (path_at(b, *pos, path, USD_MAX_PATH) != 0) {
+            return -1;
+        }
+        *pos += 4;
+        break;
+    case T_TOKEN_LISTOP:
+        if (token_at(b, *pos, &tok) != 0) {
+            return -1;
+        }
+        *pos += 4;
+        break;
+    case T_STRING_LISTOP:
+        if (string_at(b, *pos, &tok) != 0) {
+            return -1;
+        }
+        *pos += 4;
+        break;
+    case T_REFERENCE_LISTOP:
+    case T_PAYLOAD_LISTOP:
+        if (string_at(b, *pos, asset) != 0 || path_at(b, *pos + 4, path, USD_MAX_PATH) != 0) {
+            return -1;
+        }
+        *pos += 8;
+        if (t == T_REFERENCE_LISTOP || payload_offset) {
+            *lo = component_f64(c->data + *pos, K_DOUBLE);
+            *ls = component_f64(c->data + *pos + 8, K_DOUBLE);
+            *pos += 16;
+        }
+        if (t == T_REFERENCE_LISTOP && skip_dictionary(b, *pos, pos) != 0) {
+            return -1;
+        }
+        break;
+    default:
+        return spec_fail(b, off, "list op of crate type %u is not readable here", t);
+    }
+    if (tok != NULL) {
+        snprintf(path, USD_MAX_PATH, "%s", tok);
+    }
+    return 0;
+}
+
 /* A list op of field at rep into the model. kind: T_*_LISTOP, or
  * T_PAYLOAD (a single payload, the older form). */
 static int read_listop(const builder *b, usd_prim *prim, usd_field field, uint64_t rep)
@@ -1611,52 +1662,15 @@ static int read_listop(const builder *b, usd_prim *prim, usd_field field, uint64
             return spec_fail(b, pos - 8, "list op of %llu items past the end of the file", (unsigned long long)n);
         }
         for (uint64_t i = 0; i < n; i++) {
-            const char *asset = "", *tok = NULL;
+            const char *asset = "";
             double lo = 0, ls = 1;
             path[0] = '\0';
             if (!in_file(c, pos, min_item)) {
                 return spec_fail(b, pos, "truncated: list op item %llu past the end of the file",
                                  (unsigned long long)i);
             }
-            switch (t) {
-            case T_PATH_LISTOP:
-                if (path_at(b, pos, path, sizeof path) != 0) {
-                    return -1;
-                }
-                pos += 4;
-                break;
-            case T_TOKEN_LISTOP:
-                if (token_at(b, pos, &tok) != 0) {
-                    return -1;
-                }
-                pos += 4;
-                break;
-            case T_STRING_LISTOP:
-                if (string_at(b, pos, &tok) != 0) {
-                    return -1;
-                }
-                pos += 4;
-                break;
-            case T_REFERENCE_LISTOP:
-            case T_PAYLOAD_LISTOP:
-                if (string_at(b, pos, &asset) != 0 || path_at(b, pos + 4, path, sizeof path) != 0) {
-                    return -1;
-                }
-                pos += 8;
-                if (t == T_REFERENCE_LISTOP || payload_offset) {
-                    lo = component_f64(c->data + pos, K_DOUBLE);
-                    ls = component_f64(c->data + pos + 8, K_DOUBLE);
-                    pos += 16;
-                }
-                if (t == T_REFERENCE_LISTOP && skip_dictionary(b, pos, &pos) != 0) {
-                    return -1;
-                }
-                break;
-            default:
-                return spec_fail(b, off, "list op of crate type %u is not readable here", t);
-            }
-            if (tok != NULL) {
-                snprintf(path, sizeof path, "%s", tok);
+            if (listop_item(b, t, off, payload_offset, &pos, path, &asset, &lo, &ls) != 0) {
+                return -1;
             }
             if (usd_build_listop_item(b->layer, prim, field, parts[k].part, asset, strlen(asset), path,
                                       strlen(path), lo, ls) != 0) {
