@@ -2206,6 +2206,50 @@ static int build_layer_info(builder *b)
     return 0;
 }
 
+/* The builder's indexes over the crate: per token, its known-field number; per path, its spec (one at most),
+ * first child and next sibling, children in path order (LAST_CHILD: scratch, a slot per path). 0, or -1 with a
+ * message. */
+static int index_crate(builder *b, uint32_t *last_child)
+{
+    const usdc_crate *c = b->c;
+    for (uint64_t i = 0; i < c->ntokens; i++) {
+        b->tok_child[i] = UINT32_MAX;
+        for (unsigned k = 0; k < KNOWN_FIELDS; k++) {
+            if (strcmp(usdc_token(c, (uint32_t)i), known_fields[k]) == 0) {
+                b->known_of_token[i] = (uint8_t)(k + 1);
+                break;
+            }
+        }
+    }
+    for (uint64_t i = 0; i < c->npaths; i++) {
+        b->spec_of_path[i] = UINT32_MAX;
+        b->first_child[i] = UINT32_MAX;
+        b->next_sibling[i] = UINT32_MAX;
+        last_child[i] = UINT32_MAX;
+    }
+    for (uint64_t i = 0; i < c->nspecs; i++) {
+        uint32_t p = c->spec_path[i];
+        if (b->spec_of_path[p] != UINT32_MAX) {
+            b->cur_spec = (uint32_t)i;
+            return spec_fail(b, 0, "a second spec for the same path");
+        }
+        b->spec_of_path[p] = (uint32_t)i;
+    }
+    for (uint64_t i = 0; i < c->npaths; i++) {
+        uint32_t q = c->path_parent[i];
+        if (q == USDC_NO_PATH || c->path_elem[i] == USDC_NO_PATH) {
+            continue;
+        }
+        if (last_child[q] == UINT32_MAX) {
+            b->first_child[q] = (uint32_t)i;
+        } else {
+            b->next_sibling[last_child[q]] = (uint32_t)i;
+        }
+        last_child[q] = (uint32_t)i;
+    }
+    return 0;
+}
+
 int usd_usdc_parse(usd_layer *layer, pk_diag *d)
 {
     size_t size;
@@ -2258,41 +2302,8 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d)
     c->token_off = toff;
     c->strings = strs;
     c->layer = layer;
-    for (uint64_t i = 0; i < c->ntokens; i++) {
-        b.tok_child[i] = UINT32_MAX;
-        for (unsigned k = 0; k < KNOWN_FIELDS; k++) {
-            if (strcmp(usdc_token(c, (uint32_t)i), known_fields[k]) == 0) {
-                b.known_of_token[i] = (uint8_t)(k + 1);
-                break;
-            }
-        }
-    }
-    for (uint64_t i = 0; i < c->npaths; i++) {
-        b.spec_of_path[i] = UINT32_MAX;
-        b.first_child[i] = UINT32_MAX;
-        b.next_sibling[i] = UINT32_MAX;
-        last_child[i] = UINT32_MAX;
-    }
-    for (uint64_t i = 0; i < c->nspecs; i++) {
-        uint32_t p = c->spec_path[i];
-        if (b.spec_of_path[p] != UINT32_MAX) {
-            b.cur_spec = (uint32_t)i;
-            (void)spec_fail(&b, 0, "a second spec for the same path");
-            goto done;
-        }
-        b.spec_of_path[p] = (uint32_t)i;
-    }
-    for (uint64_t i = 0; i < c->npaths; i++) {
-        uint32_t q = c->path_parent[i];
-        if (q == USDC_NO_PATH || c->path_elem[i] == USDC_NO_PATH) {
-            continue;
-        }
-        if (last_child[q] == UINT32_MAX) {
-            b.first_child[q] = (uint32_t)i;
-        } else {
-            b.next_sibling[last_child[q]] = (uint32_t)i;
-        }
-        last_child[q] = (uint32_t)i;
+    if (index_crate(&b, last_child) != 0) {
+        goto done;
     }
     if (c->npaths == 0 || c->root_path == USDC_NO_PATH) {
         rc = usd_layer_finish(layer, d);
