@@ -1329,6 +1329,85 @@ static int push_instance(gltf_scene *s, uint32_t mesh, const double m[16], const
     return 0;
 }
 
+/* Appends the children of node ND (WHAT names it in messages) to the child list, counting each child's
+ * parents. 0, or -1 with a message. */
+static int parse_node_children(gltf_scene *s, gl_nodes *g, gl_node *nd, const char *what, const cJSON *children)
+{
+    nd->first_child = g->child_total;
+    uint32_t k = 0;
+    const cJSON *c;
+    char cwhat[64];
+    snprintf(cwhat, sizeof cwhat, "%s.children", what);
+    cJSON_ArrayForEach(c, children)
+    {
+        uint32_t child = 0;
+        if (js_index_item(s, c, cwhat, k, g->count, "nodes", &child) != 0) {
+            return -1;
+        }
+        if (g->child_total == g->child_cap) {
+            uint32_t cap = g->child_cap ? g->child_cap * 2 : 64;
+            uint32_t *p = cap > g->child_cap ? realloc(g->children, (size_t)cap * sizeof *p) : NULL;
+            if (p == NULL) {
+                return fail(s, "out of memory");
+            }
+            g->children = p;
+            g->child_cap = cap;
+        }
+        g->children[g->child_total++] = child;
+        g->node[child].parent_count++;
+        k++;
+    }
+    nd->child_count = k;
+    return 0;
+}
+
+/* The node hierarchy must be a set of trees: no node with two parents, none on a cycle. 0, or -1 with a
+ * message. */
+static int check_node_trees(gltf_scene *s, const gl_nodes *g)
+{
+    for (uint32_t i = 0; i < g->count; i++) {
+        if (g->node[i].parent_count > 1) {
+            return fail(s, "node %u is the child of %u nodes (the node hierarchy must be a set of trees)", i,
+                        g->node[i].parent_count);
+        }
+    }
+    /* Each node has at most one parent: whatever a walk from the parentless
+     * nodes does not reach lies on a cycle. */
+    uint8_t *seen = calloc(g->count > 0 ? g->count : 1, 1);
+    uint32_t *stack = malloc((g->count > 0 ? g->count : 1) * sizeof *stack);
+    if (seen == NULL || stack == NULL) {
+        free(seen);
+        free(stack);
+        return fail(s, "out of memory");
+    }
+    for (uint32_t i = 0; i < g->count; i++) {
+        if (g->node[i].parent_count != 0) {
+            continue;
+        }
+        uint32_t sp = 0;
+        stack[sp++] = i;
+        seen[i] = 1;
+        while (sp > 0) {
+            const gl_node *nd = &g->node[stack[--sp]];
+            for (uint32_t k = 0; k < nd->child_count; k++) {
+                uint32_t c = g->children[nd->first_child + k];
+                seen[c] = 1;
+                stack[sp++] = c;
+            }
+        }
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < g->count; i++) {
+        if (!seen[i]) {
+            rc = fail(s, "node %u is part of a cycle in the node hierarchy", i);
+            break;
+        }
+    }
+    free(seen);
+    free(stack);
+    return rc;
+}
+
 static int parse_nodes(gltf_scene *s, const cJSON *root, gl_nodes *g)
 {
     const cJSON *arr;
@@ -1376,74 +1455,12 @@ static int parse_nodes(gltf_scene *s, const cJSON *root, gl_nodes *g)
             }
             mat_trs(nd->local, t, r, sc);
         }
-        nd->first_child = g->child_total;
-        uint32_t k = 0;
-        const cJSON *c;
-        char cwhat[64];
-        snprintf(cwhat, sizeof cwhat, "%s.children", what);
-        cJSON_ArrayForEach(c, children)
-        {
-            uint32_t child = 0;
-            if (js_index_item(s, c, cwhat, k, g->count, "nodes", &child) != 0) {
-                return -1;
-            }
-            if (g->child_total == g->child_cap) {
-                uint32_t cap = g->child_cap ? g->child_cap * 2 : 64;
-                uint32_t *p = cap > g->child_cap ? realloc(g->children, (size_t)cap * sizeof *p) : NULL;
-                if (p == NULL) {
-                    return fail(s, "out of memory");
-                }
-                g->children = p;
-                g->child_cap = cap;
-            }
-            g->children[g->child_total++] = child;
-            g->node[child].parent_count++;
-            k++;
+        if (parse_node_children(s, g, nd, what, children) != 0) {
+            return -1;
         }
-        nd->child_count = k;
         i++;
     }
-    for (i = 0; i < g->count; i++) {
-        if (g->node[i].parent_count > 1) {
-            return fail(s, "node %u is the child of %u nodes (the node hierarchy must be a set of trees)", i,
-                        g->node[i].parent_count);
-        }
-    }
-    /* Each node has at most one parent: whatever a walk from the parentless
-     * nodes does not reach lies on a cycle. */
-    uint8_t *seen = calloc(g->count > 0 ? g->count : 1, 1);
-    uint32_t *stack = malloc((g->count > 0 ? g->count : 1) * sizeof *stack);
-    if (seen == NULL || stack == NULL) {
-        free(seen);
-        free(stack);
-        return fail(s, "out of memory");
-    }
-    for (i = 0; i < g->count; i++) {
-        if (g->node[i].parent_count != 0) {
-            continue;
-        }
-        uint32_t sp = 0;
-        stack[sp++] = i;
-        seen[i] = 1;
-        while (sp > 0) {
-            const gl_node *nd = &g->node[stack[--sp]];
-            for (uint32_t k = 0; k < nd->child_count; k++) {
-                uint32_t c = g->children[nd->first_child + k];
-                seen[c] = 1;
-                stack[sp++] = c;
-            }
-        }
-    }
-    int rc = 0;
-    for (i = 0; i < g->count; i++) {
-        if (!seen[i]) {
-            rc = fail(s, "node %u is part of a cycle in the node hierarchy", i);
-            break;
-        }
-    }
-    free(seen);
-    free(stack);
-    return rc;
+    return check_node_trees(s, g);
 }
 
 /* The instances of node v (which has a mesh) under EXT_mesh_gpu_instancing:
