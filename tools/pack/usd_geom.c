@@ -550,18 +550,26 @@ static uint32_t weld_corner(corner_welder *w, pk_mesh *out, const float *points,
     }
 }
 
-/* Gives back what vertex sharing saved (shrinking never fails for long). */
+/* A corner array A shrunk to N floats (N > 0), or A itself where the shrinking fails. */
+static float *shrink_floats(float *a, size_t n)
+{
+    assert(n > 0);
+    float *p = realloc(a, n * sizeof(float));
+    if (p == NULL) {
+        return a;
+    }
+    return p;
+}
+
+/* Gives back what vertex sharing saved (shrinking never fails for long); NV > 0. */
 static void shrink_mesh(pk_mesh *out, uint32_t nv)
 {
-    float *p = realloc(out->positions, (size_t)nv * 3u * sizeof(float));
-    out->positions = p != NULL ? p : out->positions;
+    out->positions = shrink_floats(out->positions, (size_t)nv * 3u);
     if (out->normals != NULL) {
-        p = realloc(out->normals, (size_t)nv * 3u * sizeof(float));
-        out->normals = p != NULL ? p : out->normals;
+        out->normals = shrink_floats(out->normals, (size_t)nv * 3u);
     }
     if (out->uvs != NULL) {
-        p = realloc(out->uvs, (size_t)nv * 2u * sizeof(float));
-        out->uvs = p != NULL ? p : out->uvs;
+        out->uvs = shrink_floats(out->uvs, (size_t)nv * 2u);
     }
 }
 
