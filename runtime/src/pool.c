@@ -741,6 +741,40 @@ size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entr
 /* --- the invariant checker ------------------------------------------------ */
 
 
+/* The free stack: only free pages of this partition, free_n of them. */
+static bool check_free_stack(const slc_pool *pool, const partition_rec *part, uint32_t free_n)
+{
+    const uint32_t end = part->first + part->count;
+    uint32_t n = 0;
+    for (uint32_t i = part->free_head; i != NONE; i = pool->pages[i].next) {
+        if (i < part->first || i >= end || pool->pages[i].state != SLC_PAGE_FREE || ++n > free_n) {
+            return false;
+        }
+    }
+    return n == free_n;
+}
+
+/* The recency list: linked both ways, listed unpinned resident pages
+ * outside the buckets, ordered by last use. */
+static bool check_recency_list(const slc_pool *pool, const partition_rec *part, uint32_t listed)
+{
+    const uint32_t end = part->first + part->count;
+    uint32_t n = 0;
+    uint32_t prev = NONE;
+    for (uint32_t i = part->head; i != NONE; i = pool->pages[i].next) {
+        const page_rec *p = &pool->pages[i];
+        if (i < part->first || i >= end || p->state != SLC_PAGE_RESIDENT || p->pins != 0 ||
+            (p->flags & (PAGE_IN_BUCKET | PAGE_IN_HEAP)) != 0 || p->prev != prev || ++n > listed) {
+            return false;
+        }
+        if (prev != NONE && pool->pages[prev].last_used > p->last_used) {
+            return false;
+        }
+        prev = i;
+    }
+    return n == listed && part->tail == prev;
+}
+
 static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
 {
     const partition_rec *part = &pool->parts[pi];
@@ -792,35 +826,8 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         listed != part->list_count || bucketed != part->bucketed || part->count - free_n > part->peak_used) {
         return false;
     }
-    /* The free stack: only free pages of this partition, free_count of them. */
-    uint32_t n = 0;
-    for (uint32_t i = part->free_head; i != NONE; i = pool->pages[i].next) {
-        if (i < part->first || i >= end || pool->pages[i].state != SLC_PAGE_FREE || ++n > free_n) {
-            return false;
-        }
-    }
-    if (n != free_n) {
-        return false;
-    }
-    /* The recency list: linked both ways, unpinned resident pages outside the
-     * buckets, ordered by last use. */
-    n = 0;
-    uint32_t prev = NONE;
-    for (uint32_t i = part->head; i != NONE; i = pool->pages[i].next) {
-        const page_rec *p = &pool->pages[i];
-        if (i < part->first || i >= end || p->state != SLC_PAGE_RESIDENT || p->pins != 0 ||
-            (p->flags & (PAGE_IN_BUCKET | PAGE_IN_HEAP)) != 0 || p->prev != prev || ++n > listed) {
-            return false;
-        }
-        if (prev != NONE && pool->pages[prev].last_used > p->last_used) {
-            return false;
-        }
-        prev = i;
-    }
-    if (n != listed || part->tail != prev) {
-        return false;
-    }
-    return pool->policy->check_partition(pool, pi, listed, bucketed);
+    return check_free_stack(pool, part, free_n) && check_recency_list(pool, part, listed) &&
+           pool->policy->check_partition(pool, pi, listed, bucketed);
 }
 
 bool slc_pool_check(const slc_pool *pool)
