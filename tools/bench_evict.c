@@ -483,9 +483,18 @@ typedef struct ev_result {
     const char *name;
     const char *kind; /* "optimum", "pool", "simulated" */
     uint64_t loads, hits, busy;
+    uint64_t trail; /* of every load's page and chunk, in order (load_trail): twins agree page by page */
     int has_stream;
     uint64_t stream_loads, stream_hits, stream_deferred, stream_fallbacks;
 } ev_result;
+
+/* A load of chunk into page, folded into r's trail (FNV-1a's step over
+ * the pair), so that two replays that load the same chunks into the same
+ * pages in the same order, and only those, have the same trail. */
+static void load_trail(ev_result *r, uint32_t page, uint32_t chunk)
+{
+    r->trail = (r->trail ^ ((uint64_t)page << 32 | chunk)) * 0x100000001b3u;
+}
 
 /* --- the real pool ----------------------------------------------------------------------- */
 
@@ -532,6 +541,9 @@ static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy
                 continue;
             }
             out->loads++;
+            if (st == SLC_OK) {
+                load_trail(out, pg.index, e->chunk);
+            }
             if (st == SLC_OK && (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK) {
                 st = slc_pool_write_end(p.pool, pg, 0);
             }
@@ -1017,6 +1029,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
                 }
             }
             out->loads++;
+            load_trail(out, v, e->chunk);
             sim_page *p = &m.pg[v];
             memset(p, 0, sizeof *p);
             p->chunk = e->chunk;
@@ -1605,10 +1618,13 @@ int bench_evict(int argc, char **argv)
         const int lists = sim_defs[d].policy == SIM_LIRS || sim_defs[d].policy == SIM_ARC;
         rc = (lists ? replay_lists : replay_sim)(&s, &c.prof, &sim_defs[d], &res[nres++]);
     }
-    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) { /* sim-NAME is the twin of pool policy NAME */
-        if (res[1 + POOL_POLICIES + p].loads != res[1 + p].loads) {
-            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "\n",
-                    pool_names[p], res[1 + POOL_POLICIES + p].loads, res[1 + p].loads);
+    /* sim-NAME is the twin of pool policy NAME: the same loads, into the same pages. */
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
+        const ev_result *twin = &res[1 + POOL_POLICIES + p], *pool = &res[1 + p];
+        if (twin->loads != pool->loads || twin->trail != pool->trail) {
+            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "%s\n",
+                    pool_names[p], twin->loads, pool->loads,
+                    twin->loads == pool->loads ? " loads, not into the same pages" : "");
             rc = CLI_FAILED;
         }
     }
