@@ -79,6 +79,7 @@ static bool lru_check_partition(const slc_pool *pool, uint32_t pi, uint32_t list
 }
 
 const slc__evict_policy slc__evict_lru = {
+    .name = "lru",
     .footprint = lru_footprint,
     .init = lru_init,
     .add = slc__pool_list_append,

@@ -7,7 +7,7 @@
 
 #include "pool_internal.h"
 
-#define HEAP_ARITY 4u
+#define HEAP_ARITY 4u /* children of a heap entry */
 
 /* --- SLC_EVICTION_PREDICT: the heap and the chunk history ---------------- */
 
@@ -278,6 +278,7 @@ static bool predict_check_partition(const slc_pool *pool, uint32_t pi, uint32_t 
 }
 
 const slc__evict_policy slc__evict_predict = {
+    .name = "predict",
     .footprint = predict_footprint,
     .init = predict_init,
     .add = predict_add,

@@ -234,6 +234,7 @@ static bool priority_check_partition(const slc_pool *pool, uint32_t pi, uint32_t
 }
 
 const slc__evict_policy slc__evict_priority = {
+    .name = "priority",
     .footprint = priority_footprint,
     .init = priority_init,
     .add = priority_add,

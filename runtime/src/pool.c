@@ -82,8 +82,12 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
                         SLC_POOL_LOG_CAPACITY_MAX);
     }
     if (c->eviction >= POLICY_COUNT) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "pool: eviction %u is not a policy (0 lru, 1 priority, 2 predict)", c->eviction);
+        char names[64]; /* "0 lru, 1 priority, 2 predict" */
+        size_t n = 0;
+        for (uint32_t i = 0; i < POLICY_COUNT; i++) {
+            n += slc__fmt(names + n, sizeof names - n, "%s%u %s", i > 0 ? ", " : "", i, policies[i]->name);
+        }
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: eviction %u is not a policy (%s)", c->eviction, names);
     }
     for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; i++) {
         if (d->reserved[i] != 0) {

@@ -44,7 +44,6 @@ typedef struct page_rec {
 #define PAGE_IN_BUCKET 2u
 #define PAGE_IN_HEAP 4u /* SLC_EVICTION_PREDICT: in its partition's heaps (see heap_push) */
 #define PAGE_DUE 8u
-#define HEAP_ARITY 4u
 
 /* An entry of a partition's heap (SLC_EVICTION_PREDICT): the key, then
  * order: the page index in the low HEAP_PAGE_BITS bits, above them the
@@ -175,10 +174,19 @@ typedef struct config {
  * init), may follow chunks across their pages (the three history hooks,
  * NULL where it does not), and checks its structure in slc_pool_check.
  *
- * Adding a policy: a file evict_NAME.c defining one slc__evict_policy, its
- * row in slc__evict_policies (pool.c), the enum value in sluice/pool.h and
- * the profile's keyword (profile.c). */
+ * Costs: every call but victim and safe_advanced is O(1) (PREDICT's add
+ * and remove: O(log pages), its heaps); victim O(1) (PREDICT: amortised
+ * O(log pages) a page entering its heaps); safe_advanced O(partitions +
+ * non-empty buckets). None allocates; all run under the pool's contract
+ * (one thread at a time).
+ *
+ * Adding a policy: a file evict_NAME.c (listed in runtime/CMakeLists.txt)
+ * defining one slc__evict_policy, declared below; its row in policies[]
+ * (pool.c); the enum value in sluice/pool.h and the profile's keyword
+ * (profile.c). */
 struct slc__evict_policy {
+    /* The profile's keyword for it ([pool] eviction), in pool messages. */
+    const char *name;
     /* Bytes of the policy's region (after the chunk map), a multiple of
      * SLC_POOL_ALIGN; 0 if it needs none. */
     size_t (*footprint)(const config *c);
@@ -214,13 +222,13 @@ struct slc__evict_policy {
     bool (*check_partition)(const slc_pool *pool, uint32_t pi, uint32_t listed, uint32_t bucketed);
 };
 
-/* The policies, indexed by slc_eviction_policy (pool.c). */
+/* The policies (pool.c's policies[] indexes them by slc_eviction_policy). */
 extern const slc__evict_policy slc__evict_lru;
 extern const slc__evict_policy slc__evict_priority;
 extern const slc__evict_policy slc__evict_predict;
 
-/* The partition's recency list (every policy but PRIORITY keeps pages in
- * it): unlink page i, or append it at the most recently used end. O(1). */
+/* The partition's recency list (evict_lru.c; PREDICT keeps pages in it
+ * too): unlink page i, or append it at the most recently used end. O(1). */
 void slc__pool_list_unlink(slc_pool *pool, partition_rec *part, uint32_t i);
 void slc__pool_list_append(slc_pool *pool, partition_rec *part, uint32_t i);
 
