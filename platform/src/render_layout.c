@@ -5,12 +5,13 @@
  * check_pack_layout compiles this file against altered copies of either
  * header to show it. */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sluice/pack_format.h"
 
 #include "pack_layout.h"
 
-#define RD_WORD 4u
+#define RD_WORD sizeof(uint32_t) /* bytes of a word the shaders read */
 
 _Static_assert(sizeof(slc_pack_chunk_header) == SLC_GPU_CHUNK_HEADER_WORDS * RD_WORD,
                "pack_layout.h: SLC_GPU_CHUNK_HEADER_WORDS is not slc_pack_chunk_header's size");
