@@ -483,9 +483,18 @@ typedef struct ev_result {
     const char *name;
     const char *kind; /* "optimum", "pool", "simulated" */
     uint64_t loads, hits, busy;
+    uint64_t trail; /* of every load's page and chunk, in order (load_trail): twins agree page by page */
     int has_stream;
     uint64_t stream_loads, stream_hits, stream_deferred, stream_fallbacks;
 } ev_result;
+
+/* A load of chunk into page, folded into r's trail (FNV-1a's step over
+ * the pair), so that two replays that load the same chunks into the same
+ * pages in the same order, and only those, have the same trail. */
+static void load_trail(ev_result *r, uint32_t page, uint32_t chunk)
+{
+    r->trail = (r->trail ^ ((uint64_t)page << 32 | chunk)) * 0x100000001b3u;
+}
 
 /* --- the real pool ----------------------------------------------------------------------- */
 
@@ -532,6 +541,9 @@ static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy
                 continue;
             }
             out->loads++;
+            if (st == SLC_OK) {
+                load_trail(out, pg.index, e->chunk);
+            }
             if (st == SLC_OK && (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK) {
                 st = slc_pool_write_end(p.pool, pg, 0);
             }
@@ -1017,6 +1029,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
                 }
             }
             out->loads++;
+            load_trail(out, v, e->chunk);
             sim_page *p = &m.pg[v];
             memset(p, 0, sizeof *p);
             p->chunk = e->chunk;
@@ -1219,57 +1232,197 @@ static void arc_drop_ghost(lsim *m, uint32_t k, int b)
     }
 }
 
-static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def *def, ev_result *out)
+/* Allocates the simulator for s and lays out its partitions, the pinned
+ * chunks in their pages; CLI_OK, or CLI_FAILED (said) out of memory. */
+static int lsim_init(lsim *m, const ev_seq *s, const slc_profile *prof, const sim_def *def)
 {
-    lsim m;
-    memset(&m, 0, sizeof m);
-    m.def = def;
-    const int arc = def->policy == SIM_ARC;
-    const uint32_t pages = prof->page_count, fif = prof->frames_in_flight;
+    memset(m, 0, sizeof *m);
+    m->def = def;
+    const uint32_t pages = prof->page_count;
     const size_t nc = (size_t)s->nchunks + 1u;
-    m.page = malloc(nc * sizeof *m.page);
-    m.last = calloc(nc, sizeof *m.last);
-    m.pchunk = malloc(((size_t)pages + 1u) * sizeof *m.pchunk);
-    m.state = calloc(nc, 1);
-    m.in_s = calloc(nc, 1);
-    m.part = calloc(nc, 1);
-    m.s.prev = malloc(nc * sizeof(uint32_t));
-    m.s.next = malloc(nc * sizeof(uint32_t));
-    m.q.prev = malloc(nc * sizeof(uint32_t));
-    m.q.next = malloc(nc * sizeof(uint32_t));
-    if (m.page == NULL || m.last == NULL || m.pchunk == NULL || m.state == NULL || m.in_s == NULL || m.part == NULL ||
-        m.s.prev == NULL || m.s.next == NULL || m.q.prev == NULL || m.q.next == NULL) {
-        lsim_free(&m);
+    m->page = malloc(nc * sizeof *m->page);
+    m->last = calloc(nc, sizeof *m->last);
+    m->pchunk = malloc(((size_t)pages + 1u) * sizeof *m->pchunk);
+    m->state = calloc(nc, 1);
+    m->in_s = calloc(nc, 1);
+    m->part = calloc(nc, 1);
+    m->s.prev = malloc(nc * sizeof(uint32_t));
+    m->s.next = malloc(nc * sizeof(uint32_t));
+    m->q.prev = malloc(nc * sizeof(uint32_t));
+    m->q.next = malloc(nc * sizeof(uint32_t));
+    if (m->page == NULL || m->last == NULL || m->pchunk == NULL || m->state == NULL || m->in_s == NULL || m->part == NULL ||
+        m->s.prev == NULL || m->s.next == NULL || m->q.prev == NULL || m->q.next == NULL) {
+        lsim_free(m);
         fprintf(stderr, ME ": out of memory for the simulator\n");
         return CLI_FAILED;
     }
     for (size_t i = 0; i < nc; i++) {
-        m.page[i] = m.s.prev[i] = m.s.next[i] = m.q.prev[i] = m.q.next[i] = EV_NEVER;
+        m->page[i] = m->s.prev[i] = m->s.next[i] = m->q.prev[i] = m->q.next[i] = EV_NEVER;
     }
     for (size_t i = 0; i <= pages; i++) {
-        m.pchunk[i] = EV_NEVER;
+        m->pchunk[i] = EV_NEVER;
     }
     uint32_t at = 0;
     for (uint32_t k = 0; k < EV_PARTS; k++) {
-        m.S[k] = m.Q[k] = (ev_dl){EV_NEVER, EV_NEVER, 0};
+        m->S[k] = m->Q[k] = (ev_dl){EV_NEVER, EV_NEVER, 0};
         for (int b = 0; b < 4; b++) {
-            m.T[k][b] = (ev_dl){EV_NEVER, EV_NEVER, 0};
+            m->T[k][b] = (ev_dl){EV_NEVER, EV_NEVER, 0};
         }
     }
     for (uint32_t k = 0; k < s->part_count; k++) {
-        m.first[k] = at;
-        m.count[k] = s->part_pages[k];
-        m.next_free[k] = at;
-        m.cap[k] = s->part_pages[k] - (k == s->pin_part ? s->pin_count : 0u);
+        m->first[k] = at;
+        m->count[k] = s->part_pages[k];
+        m->next_free[k] = at;
+        m->cap[k] = s->part_pages[k] - (k == s->pin_part ? s->pin_count : 0u);
         at += s->part_pages[k];
     }
     for (uint32_t i = 0; i < s->pin_count; i++) {
-        uint32_t pgi = m.next_free[s->pin_part]++;
-        m.page[s->pin_list[i]] = pgi;
-        m.pchunk[pgi] = s->pin_list[i];
-        m.last[s->pin_list[i]] = 1;
-        m.state[s->pin_list[i]] = 0xff; /* pinned: in no list */
+        uint32_t pgi = m->next_free[s->pin_part]++;
+        m->page[s->pin_list[i]] = pgi;
+        m->pchunk[pgi] = s->pin_list[i];
+        m->last[s->pin_list[i]] = 1;
+        m->state[s->pin_list[i]] = 0xff; /* pinned: in no list */
     }
+    return CLI_OK;
+}
+
+/* A hit on chunk c, resident, in frame (cont: its episode goes on). */
+static void lsim_hit(lsim *m, uint32_t c, uint32_t frame, int cont, int arc)
+{
+    m->last[c] = frame;
+    if (m->state[c] == 0xff) {
+        return;
+    }
+    const uint32_t k = m->part[c];
+    if (arc) {
+        int t = m->state[c] - 1; /* 0 T1, 1 T2 */
+        dl_remove(&m->T[k][t], &m->s, c);
+        if (!cont) {
+            t = 1;
+            m->state[c] = 2;
+        }
+        dl_push(&m->T[k][t], &m->s, c);
+    } else if (m->state[c] == LS_LIR) {
+        lirs_to_top(m, k, c);
+    } else if (cont || !m->in_s[c]) { /* a resident HIR: refreshed, stays HIR */
+        lirs_to_top(m, k, c);
+        dl_remove(&m->Q[k], &m->q, c);
+        dl_push(&m->Q[k], &m->q, c);
+    } else { /* a resident HIR in S: back within the LIR set's recency, LIR now */
+        dl_remove(&m->Q[k], &m->q, c);
+        m->state[c] = LS_LIR;
+        m->lir[k]++;
+        lirs_to_top(m, k, c);
+        lirs_demote(m, k);
+    }
+}
+
+/* A miss of chunk c in partition k: a chunk asked in another partition
+ * than its history's forgets it. */
+static void lsim_move(lsim *m, uint32_t c, uint32_t k, int arc)
+{
+    if (m->state[c] != LS_NONE && m->part[c] != k) {
+        const uint32_t o = m->part[c];
+        if (arc) {
+            dl_remove(&m->T[o][m->state[c] - 1], &m->s, c);
+        } else if (m->in_s[c]) {
+            dl_remove(&m->S[o], &m->s, c);
+            m->in_s[c] = 0;
+            lirs_prune(m, o);
+        }
+        m->state[c] = LS_NONE;
+    }
+    m->part[c] = (uint8_t)k;
+}
+
+/* ARC's miss of chunk c in partition k: the page it gets (free, or a
+ * victim's), or EV_NEVER when none is free or safe (busy). */
+static uint32_t arc_miss(lsim *m, uint32_t k, uint32_t c, uint32_t safe)
+{
+    uint32_t v = EV_NEVER;
+    const int full = m->next_free[k] >= m->first[k] + m->count[k];
+    const uint32_t cap = m->cap[k];
+    ev_dl *t1 = &m->T[k][0], *t2 = &m->T[k][1], *b1 = &m->T[k][2], *b2 = &m->T[k][3];
+    const uint8_t was = m->state[c];
+    const int t1_full = was == LS_NONE && t1->n >= cap;
+    if (was == 3 || was == 4) {
+        if (was == 3) {
+            uint32_t d = b2->n >= b1->n ? b2->n / b1->n : 1u;
+            m->arc_p[k] = m->arc_p[k] + d < cap ? m->arc_p[k] + d : cap;
+        } else {
+            uint32_t d = b1->n >= b2->n ? b1->n / b2->n : 1u;
+            m->arc_p[k] = m->arc_p[k] > d ? m->arc_p[k] - d : 0u;
+        }
+        dl_remove(&m->T[k][was - 1], &m->s, c);
+        m->state[c] = LS_NONE;
+    } else if (t1->n + b1->n >= cap) {
+        if (t1->n < cap) {
+            arc_drop_ghost(m, k, 2);
+        }
+    } else if (t1->n + t2->n + b1->n + b2->n >= cap && t1->n + t2->n + b1->n + b2->n >= 2u * cap) {
+        arc_drop_ghost(m, k, 3);
+    }
+    if (full) {
+        int from_t1 = t1->n > 0 && (t1->n > m->arc_p[k] || (was == 4 && t1->n == m->arc_p[k]));
+        v = arc_evict(m, k, safe, from_t1);
+        if (t1_full && v != EV_NEVER) { /* T1 full of itself: the victim keeps no ghost */
+            arc_drop_ghost(m, k, 2);
+        }
+    }
+    if (full && v == EV_NEVER) {
+        return EV_NEVER;
+    }
+    if (!full) {
+        v = m->next_free[k]++;
+    }
+    m->state[c] = was == 3 || was == 4 ? 2 : 1;
+    dl_push(&m->T[k][m->state[c] - 1], &m->s, c);
+    return v;
+}
+
+/* LIRS's miss of chunk c in partition k (cont: its episode goes on): the
+ * page it gets, or EV_NEVER (busy). */
+static uint32_t lirs_miss(lsim *m, uint32_t k, uint32_t c, uint32_t safe, int cont)
+{
+    uint32_t v = EV_NEVER;
+    const int full = m->next_free[k] >= m->first[k] + m->count[k];
+    const uint32_t hir_n = m->cap[k] * m->def->param / 100u > 0 ? m->cap[k] * m->def->param / 100u : 1u;
+    const uint32_t lir_max = m->cap[k] > hir_n ? m->cap[k] - hir_n : 1u;
+    if (full) {
+        v = lirs_evict(m, k, safe);
+        if (v == EV_NEVER) {
+            return EV_NEVER;
+        }
+    } else {
+        v = m->next_free[k]++;
+    }
+    if (m->lir[k] < lir_max && m->state[c] != LS_GHOST) { /* LIR set not full yet */
+        m->state[c] = LS_LIR;
+        m->lir[k]++;
+        lirs_to_top(m, k, c);
+    } else if (m->state[c] == LS_GHOST && !cont) { /* back within the LIR recency */
+        m->state[c] = LS_LIR;
+        m->lir[k]++;
+        lirs_to_top(m, k, c);
+        if (m->lir[k] > lir_max) {
+            lirs_demote(m, k);
+        }
+    } else {
+        m->state[c] = LS_HIR;
+        lirs_to_top(m, k, c);
+        dl_push(&m->Q[k], &m->q, c);
+    }
+    return v;
+}
+
+static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def *def, ev_result *out)
+{
+    lsim m;
+    if (lsim_init(&m, s, prof, def) != CLI_OK) {
+        return CLI_FAILED;
+    }
+    const int arc = def->policy == SIM_ARC;
+    const uint32_t fif = prof->frames_in_flight;
     size_t i = 0;
     for (uint32_t f = 0; f < s->frames; f++) {
         const uint32_t frame = f + 2u;
@@ -1280,116 +1433,15 @@ static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def 
             const int cont = m.last[c] != 0 && m.last[c] + 1u >= frame; /* the episode goes on */
             if (m.page[c] != EV_NEVER) {
                 out->hits++;
-                m.last[c] = frame;
-                if (m.state[c] == 0xff) {
-                    continue;
-                }
-                const uint32_t k = m.part[c];
-                if (arc) {
-                    int t = m.state[c] - 1; /* 0 T1, 1 T2 */
-                    dl_remove(&m.T[k][t], &m.s, c);
-                    if (!cont) {
-                        t = 1;
-                        m.state[c] = 2;
-                    }
-                    dl_push(&m.T[k][t], &m.s, c);
-                } else if (m.state[c] == LS_LIR) {
-                    lirs_to_top(&m, k, c);
-                } else if (cont || !m.in_s[c]) { /* a resident HIR: refreshed, stays HIR */
-                    lirs_to_top(&m, k, c);
-                    dl_remove(&m.Q[k], &m.q, c);
-                    dl_push(&m.Q[k], &m.q, c);
-                } else { /* a resident HIR in S: back within the LIR set's recency, LIR now */
-                    dl_remove(&m.Q[k], &m.q, c);
-                    m.state[c] = LS_LIR;
-                    m.lir[k]++;
-                    lirs_to_top(&m, k, c);
-                    lirs_demote(&m, k);
-                }
+                lsim_hit(&m, c, frame, cont, arc);
                 continue;
             }
-            /* A miss. A chunk asked in another partition than its history's forgets it. */
-            uint32_t k = e->part;
-            if (m.state[c] != LS_NONE && m.part[c] != k) {
-                const uint32_t o = m.part[c];
-                if (arc) {
-                    dl_remove(&m.T[o][m.state[c] - 1], &m.s, c);
-                } else if (m.in_s[c]) {
-                    dl_remove(&m.S[o], &m.s, c);
-                    m.in_s[c] = 0;
-                    lirs_prune(&m, o);
-                }
-                m.state[c] = LS_NONE;
-            }
-            m.part[c] = (uint8_t)k;
-            uint32_t v = EV_NEVER;
-            const int full = m.next_free[k] >= m.first[k] + m.count[k];
-            if (arc) {
-                const uint32_t cap = m.cap[k];
-                ev_dl *t1 = &m.T[k][0], *t2 = &m.T[k][1], *b1 = &m.T[k][2], *b2 = &m.T[k][3];
-                const uint8_t was = m.state[c];
-                const int t1_full = was == LS_NONE && t1->n >= cap;
-                if (was == 3 || was == 4) {
-                    if (was == 3) {
-                        uint32_t d = b2->n >= b1->n ? b2->n / b1->n : 1u;
-                        m.arc_p[k] = m.arc_p[k] + d < cap ? m.arc_p[k] + d : cap;
-                    } else {
-                        uint32_t d = b1->n >= b2->n ? b1->n / b2->n : 1u;
-                        m.arc_p[k] = m.arc_p[k] > d ? m.arc_p[k] - d : 0u;
-                    }
-                    dl_remove(&m.T[k][was - 1], &m.s, c);
-                    m.state[c] = LS_NONE;
-                } else if (t1->n + b1->n >= cap) {
-                    if (t1->n < cap) {
-                        arc_drop_ghost(&m, k, 2);
-                    }
-                } else if (t1->n + t2->n + b1->n + b2->n >= cap && t1->n + t2->n + b1->n + b2->n >= 2u * cap) {
-                    arc_drop_ghost(&m, k, 3);
-                }
-                if (full) {
-                    int from_t1 = t1->n > 0 && (t1->n > m.arc_p[k] || (was == 4 && t1->n == m.arc_p[k]));
-                    v = arc_evict(&m, k, safe, from_t1);
-                    if (t1_full && v != EV_NEVER) { /* T1 full of itself: the victim keeps no ghost */
-                        arc_drop_ghost(&m, k, 2);
-                    }
-                }
-                if (full && v == EV_NEVER) {
-                    out->busy++;
-                    continue;
-                }
-                if (!full) {
-                    v = m.next_free[k]++;
-                }
-                m.state[c] = was == 3 || was == 4 ? 2 : 1;
-                dl_push(&m.T[k][m.state[c] - 1], &m.s, c);
-            } else {
-                const uint32_t hir_n = m.cap[k] * def->param / 100u > 0 ? m.cap[k] * def->param / 100u : 1u;
-                const uint32_t lir_max = m.cap[k] > hir_n ? m.cap[k] - hir_n : 1u;
-                if (full) {
-                    v = lirs_evict(&m, k, safe);
-                    if (v == EV_NEVER) {
-                        out->busy++;
-                        continue;
-                    }
-                } else {
-                    v = m.next_free[k]++;
-                }
-                if (m.lir[k] < lir_max && m.state[c] != LS_GHOST) { /* LIR set not full yet */
-                    m.state[c] = LS_LIR;
-                    m.lir[k]++;
-                    lirs_to_top(&m, k, c);
-                } else if (m.state[c] == LS_GHOST && !cont) { /* back within the LIR recency */
-                    m.state[c] = LS_LIR;
-                    m.lir[k]++;
-                    lirs_to_top(&m, k, c);
-                    if (m.lir[k] > lir_max) {
-                        lirs_demote(&m, k);
-                    }
-                } else {
-                    m.state[c] = LS_HIR;
-                    lirs_to_top(&m, k, c);
-                    dl_push(&m.Q[k], &m.q, c);
-                }
+            const uint32_t k = e->part;
+            lsim_move(&m, c, k, arc);
+            const uint32_t v = arc ? arc_miss(&m, k, c, safe) : lirs_miss(&m, k, c, safe, cont);
+            if (v == EV_NEVER) {
+                out->busy++;
+                continue;
             }
             out->loads++;
             m.page[c] = v;
@@ -1566,10 +1618,13 @@ int bench_evict(int argc, char **argv)
         const int lists = sim_defs[d].policy == SIM_LIRS || sim_defs[d].policy == SIM_ARC;
         rc = (lists ? replay_lists : replay_sim)(&s, &c.prof, &sim_defs[d], &res[nres++]);
     }
-    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) { /* sim-NAME is the twin of pool policy NAME */
-        if (res[1 + POOL_POLICIES + p].loads != res[1 + p].loads) {
-            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "\n",
-                    pool_names[p], res[1 + POOL_POLICIES + p].loads, res[1 + p].loads);
+    /* sim-NAME is the twin of pool policy NAME: the same loads, into the same pages. */
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
+        const ev_result *twin = &res[1 + POOL_POLICIES + p], *pool = &res[1 + p];
+        if (twin->loads != pool->loads || twin->trail != pool->trail) {
+            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "%s\n",
+                    pool_names[p], twin->loads, pool->loads,
+                    twin->loads == pool->loads ? " loads, not into the same pages" : "");
             rc = CLI_FAILED;
         }
     }

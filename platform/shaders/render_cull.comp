@@ -33,11 +33,13 @@ void main()
     }
     Draw d = draws[i];
     uint s = d.a.x;
-    uint vertex_offset = pool_word(s, cluster_word(d, 1u));
-    uint index_offset = pool_word(s, cluster_word(d, 2u));
-    uint triangles = pool_word(s, cluster_word(d, 3u)) >> 16;
-    vec4 sphere = vec4(pool_float(s, cluster_word(d, 4u)), pool_float(s, cluster_word(d, 5u)),
-                       pool_float(s, cluster_word(d, 6u)), pool_float(s, cluster_word(d, 7u)));
+    uint vertex_offset = pool_word(s, cluster_word(d, SLC_GPU_CLUSTER_VERTEX_OFFSET));
+    uint index_offset = pool_word(s, cluster_word(d, SLC_GPU_CLUSTER_INDEX_OFFSET));
+    uint triangles = pool_word(s, cluster_word(d, SLC_GPU_CLUSTER_COUNTS)) >> SLC_GPU_CLUSTER_TRIANGLES_SHIFT;
+    vec4 sphere = vec4(pool_float(s, cluster_word(d, SLC_GPU_CLUSTER_SPHERE)),
+                       pool_float(s, cluster_word(d, SLC_GPU_CLUSTER_SPHERE + 1u)),
+                       pool_float(s, cluster_word(d, SLC_GPU_CLUSTER_SPHERE + 2u)),
+                       pool_float(s, cluster_word(d, SLC_GPU_CLUSTER_SPHERE + 3u)));
     bool seen = false;
     for (uint p = 0u; p < d.b.y && !seen; p++) {
         mat4 m = placements[d.b.x + p];

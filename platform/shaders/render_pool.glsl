@@ -6,6 +6,8 @@ layout(constant_id = 0) const uint SEGMENTS = 1u;
 
 layout(std430, set = 0, binding = 0) readonly buffer Segment { uint w[]; } seg[SEGMENTS];
 
+#include "pack_layout.h"
+
 // A cluster draw. The host writes
 //   a: segment, the page's first word in it, cluster index in the page, object
 //   b: first placement, placement count, info (RD_INFO_*), 0
@@ -49,6 +51,6 @@ uint pool_word(uint s, uint i)
 
 float pool_float(uint s, uint i) { return uintBitsToFloat(pool_word(s, i)); }
 
-// The word of a cluster record's field f (0 object, 1 vertex_offset,
-// 2 index_offset, 3 counts, 4..7 sphere), from the draw as the host wrote it.
-uint cluster_word(Draw d, uint f) { return d.a.y + 4u + d.a.z * 8u + f; }
+// The word of a cluster record's field f (SLC_GPU_CLUSTER_*: pack_layout.h),
+// from the draw as the host wrote it.
+uint cluster_word(Draw d, uint f) { return d.a.y + SLC_GPU_CHUNK_HEADER_WORDS + d.a.z * SLC_GPU_CLUSTER_WORDS + f; }

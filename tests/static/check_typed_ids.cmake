@@ -6,22 +6,7 @@
 #   cmake -DCC=... -DSOURCE=... -DINCLUDE=... -DCASE=n [-DEXPECT=regex] -P check_typed_ids.cmake
 cmake_minimum_required(VERSION 3.25)
 
-execute_process(COMMAND ${CC} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I${INCLUDE} -DCASE=${CASE} ${SOURCE}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-if(CASE EQUAL 0)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "typed ids: the well-typed case does not compile (exit ${rc}):\n${out}")
-  endif()
-  message(STATUS "typed ids: the well-typed case compiles")
-  return()
-endif()
-if(rc EQUAL 0)
-  message(FATAL_ERROR "typed ids: case ${CASE} compiles; it mixes id types and must not")
-endif()
-if(NOT out MATCHES "incompatible (pointer )?type")
-  message(FATAL_ERROR "typed ids: case ${CASE} fails, but not on an incompatible type (exit ${rc}):\n${out}")
-endif()
-if(NOT out MATCHES "${EXPECT}")
-  message(FATAL_ERROR "typed ids: case ${CASE}'s diagnostic does not name ${EXPECT}:\n${out}")
-endif()
-message(STATUS "typed ids: case ${CASE} refused: incompatible type, naming ${EXPECT}")
+include(${CMAKE_CURRENT_LIST_DIR}/compile_outcome.cmake)
+compile_outcome(WHAT "typed ids" CASE ${CASE}
+                COMMAND ${CC} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I${INCLUDE} -DCASE=${CASE} ${SOURCE}
+                MATCH "incompatible (pointer )?type" "an incompatible type" "${EXPECT}" "${EXPECT}")
