@@ -394,7 +394,9 @@ static void test_desc_from_profile_builds_the_partitions(void **state)
     }
     free(text);
     slc_pool_desc d;
-    slc_pool_desc_from_profile(&prof, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&prof, SLC_POOL_GEOMETRY, &spec);
+    d = spec.pool;
     assert_int_equal(d.page_count, prof.page_count);
     assert_int_equal(d.max_chunks, prof.max_chunks);
     assert_int_equal(d.frames_in_flight, prof.frames_in_flight);
