@@ -1014,12 +1014,15 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     if (st != SLC_OK) {
         return st;
     }
+    /* A load writes at most a page of the store it goes to: every chunk of
+     * the pack must fit one. */
     const slc_pack_header *h = slc_pack_get_header(d->pack);
-    if (h->chunk_count > p->max_chunks || h->page_size > p->page_size) {
+    const uint32_t page_size = geometry->page_size;
+    if (h->chunk_count > p->max_chunks || h->page_size > page_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
                         "%u-byte pages)",
-                        h->chunk_count, h->page_size, p->max_chunks, p->page_size);
+                        h->chunk_count, h->page_size, p->max_chunks, page_size);
     }
     return SLC_OK;
 }

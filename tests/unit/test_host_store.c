@@ -25,7 +25,7 @@ static void assert_store_refused(const slc_host_store_desc *d)
     assert_null(store.ops);
 }
 
-static void test_desc_from_profile_takes_the_pool_pages(void **state)
+static void test_desc_from_spec_takes_the_pool_pages(void **state)
 {
     (void)state;
     size_t len;
@@ -91,7 +91,7 @@ static void test_desc_of_the_largest_profile_fits_only_64_bit_targets(void **sta
     assert_store_refused(&d);
 }
 
-static void test_desc_from_profile_asserts_on_null(void **state)
+static void test_spec_and_desc_assert_on_null(void **state)
 {
     (void)state;
     slc_profile p;
@@ -150,10 +150,10 @@ static void test_arena_store_is_the_store_over_its_allocation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_desc_from_profile_takes_the_pool_pages),
+        cmocka_unit_test(test_desc_from_spec_takes_the_pool_pages),
         cmocka_unit_test(test_desc_from_zeroed_profile_is_refused_by_init),
         cmocka_unit_test(test_desc_of_the_largest_profile_fits_only_64_bit_targets),
-        cmocka_unit_test(test_desc_from_profile_asserts_on_null),
+        cmocka_unit_test(test_spec_and_desc_assert_on_null),
         cmocka_unit_test(test_arena_store_is_the_store_over_its_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -861,6 +861,13 @@ static void test_create_errors(void **state)
     other.page_count = 15;
     EXPECT_CREATE(e.stores[SLC_POOL_GEOMETRY] = &other, SLC_E_INVALID,
                   "pool: page_count 16 differs from the host store's 15 pages");
+    /* The pages a load writes are the store's: a store of smaller pages
+     * than the pack's cannot take its chunks. */
+    other = f.store;
+    other.page_size = 2048;
+    EXPECT_CREATE(e.stores[SLC_POOL_GEOMETRY] = &other, SLC_E_INVALID,
+                  "stream: the pack (432 chunks of pages of 4096 bytes) was not opened with this profile (4096 chunks, "
+                  "2048-byte pages)");
     EXPECT_CREATE(e.load_frames = 9, SLC_E_INVALID, "stream: load_frames 9 is above 8");
     EXPECT_CREATE(e.telemetry_frames = 65537, SLC_E_INVALID, "stream: telemetry_frames 65537 is above 65536");
     slc_profile prof = f.profile;
