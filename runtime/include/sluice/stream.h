@@ -462,7 +462,8 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out);
  * ended. O(copied). */
 size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap);
 
-/* The pool the stream built (for its stats, log and check). */
+/* The geometry pool (SLC_POOL_GEOMETRY) the stream built, for its stats,
+ * log and check. O(1). */
 const slc_pool *slc_stream_pool(const slc_stream *s);
 
 /* Walks the stream's and the pool's records; false on a broken invariant.
