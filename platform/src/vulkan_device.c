@@ -202,6 +202,7 @@ void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec,
     desc->page_count = spec->pool.page_count;
     desc->frames_in_flight = spec->pool.frames_in_flight;
     desc->staging_size = spec->staging_size;
+    desc->pool_budget = spec->budget;
     int driver = slc_profile_scan_budget(p, "cpu/driver");
     if (driver >= 0) {
         desc->driver_heap_size = p->budgets[driver].limit;

@@ -1359,6 +1359,7 @@ static void test_profile_fills_the_desc(void **state)
     assert_int_equal(d.page_count, p.page_count);
     assert_int_equal(d.frames_in_flight, p.frames_in_flight);
     assert_int_equal(d.staging_size, p.staging_size);
+    assert_string_equal(d.pool_budget, "gpu/pool");
     assert_int_equal(d.driver_heap_size, p.budgets[slc_profile_scan_budget(&p, "cpu/driver")].limit);
     assert_true(slc_vulkan_footprint(&d) > d.driver_heap_size);
 }

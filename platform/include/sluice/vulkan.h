@@ -261,7 +261,8 @@ size_t slc_vulkan_footprint(const slc_vulkan_desc *desc);
 
 /* Fills the pool and frame fields of desc from a pool's spec
  * (slc_pool_spec_from_profile, the numbers the pool is built from): page
- * size and count, frames in flight, staging size; and the driver heap as
+ * size and count, frames in flight, staging size, the budget its pages are
+ * charged to (spec->budget, "gpu/pool" for geometry); and the driver heap as
  * large as profile's `cpu/driver` budget (if it declares one; the profile
  * is read for nothing else). Other fields are left as they are.
  * O(budgets). */

@@ -8,16 +8,24 @@
  * profile it is given, and slc_pool_init refuses a store whose page count
  * differs from it.
  *
- * Kinds of pool. A stream holds one pool slot per slc_pool_kind: its spec,
- * its pool and its store (slc_stream_desc.stores[kind]). Only geometry pages
- * exist today. Texture tiles, streamed next, will be the second kind:
- *   1. SLC_POOL_TEXTURES = 1 below, before SLC_POOL_KIND_COUNT;
- *   2. its row in the kind table of pool_spec.c (profile section
- *      "[textures]", budget "gpu/textures") and, in the profile parser, the
+ * Kinds of pool. A stream holds one pool slot per slc_pool_kind: its pool,
+ * its page locks and its page size, over the store the desc gives for that
+ * kind (slc_stream_desc.stores[kind]). Only geometry pages exist today.
+ * Texture tiles, streamed next, will be the second kind; adding it touches:
+ *   1. this header: SLC_POOL_TEXTURES = 1, before SLC_POOL_KIND_COUNT;
+ *   2. pool_spec.c: its row in the kind table (section "textures", budget
+ *      "gpu/textures") and where its numbers come from in slc_profile;
+ *   3. profile.h / profile.c (and budgets/README.md): the [textures]
  *      section's keys (page size, page count, eviction, pins, partitions);
- *   3. its store, built by the application from its spec like the
- *      geometry store, in slc_stream_desc.stores[SLC_POOL_TEXTURES].
- * The stream walks its slots by kind, so no call site grows a field. */
+ *   4. stream.c: its two lines in pool_purpose and busy_purpose (what a
+ *      refused take of its records says);
+ *   5. the application (tools/ for the CLI): its store, built from its spec
+ *      like the geometry store (slc_host_store_desc_from_spec or
+ *      slc_vulkan_desc_from_spec, which charges spec.budget), placed in
+ *      stores[SLC_POOL_TEXTURES].
+ * The stream's layout, slc_stream_calculate_footprint, carve and pool
+ * builds loop over the kinds, and so need no edit.
+ * No call site grows a field. */
 #ifndef SLUICE_POOL_SPEC_H
 #define SLUICE_POOL_SPEC_H
 
