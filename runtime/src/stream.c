@@ -153,8 +153,8 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
 static void lock_page(slc_stream *s, uint32_t page)
 {
     unsigned char expected = 0;
-    while (!atomic_compare_exchange_weak_explicit(&s->pools[SLC_POOL_GEOMETRY].page_busy[page], &expected, 1, memory_order_acquire,
-                                                  memory_order_relaxed)) {
+    _Atomic unsigned char *busy = &s->pools[SLC_POOL_GEOMETRY].page_busy[page];
+    while (!atomic_compare_exchange_weak_explicit(busy, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
         expected = 0; /* another thread still writes a cancelled load into the page: it ends soon */
     }
 }
@@ -170,8 +170,9 @@ static void unlock_page(slc_stream *s, uint32_t page)
 static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, unsigned char *scratch)
 {
     const slc_chunk_id id = {chunk};
+    const uint32_t page_size = s->pools[SLC_POOL_GEOMETRY].page_size;
     slc_status st =
-        slc_pack_load_chunk(s->pack, id, dst, s->pools[SLC_POOL_GEOMETRY].page_size, scratch, scratch != NULL ? s->scratch_size : 0);
+        slc_pack_load_chunk(s->pack, id, dst, page_size, scratch, scratch != NULL ? s->scratch_size : 0);
     return st == SLC_OK ? slc_pack_check_chunk(s->pack, id, dst) : st;
 }
 
