@@ -295,7 +295,9 @@ static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t policy)
         return CLI_FAILED;
     }
     slc_pool_desc d;
-    slc_pool_desc_from_profile(prof, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(prof, SLC_POOL_GEOMETRY, &spec);
+    d = spec.pool;
     d.eviction = (slc_eviction_policy)policy;
     d.log_capacity = 1;
     size_t fp = slc_pool_footprint(&d);

@@ -357,7 +357,9 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
 
     slc_vulkan_desc d;
     memset(&d, 0, sizeof d);
-    slc_vulkan_desc_from_profile(&d, &r->prof);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
     d.budgets = slc_memory_budgets(r->mem);
     d.log = cli_stderr_logger;
     if (o->validate) {
@@ -384,7 +386,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     sd.profile = &r->prof;
     sd.memory = r->mem;
     sd.pack = r->pack;
-    sd.store = slc_vulkan_get_store(r->vk);
+    sd.stores[SLC_POOL_GEOMETRY] = slc_vulkan_get_store(r->vk);
     sd.now_ns = slc_platform_now_ns;
     sd.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
     sd.log = &cli_stderr_logger;

@@ -183,7 +183,9 @@ static void rig_close(rig *r)
 static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
 {
     slc_host_store_desc hd;
-    slc_host_store_desc_from_profile(&r->prof, &hd);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &hd);
     const uint32_t pages = hd.page_count, page_size = hd.page_size;
     slc_budgets *budgets = slc_memory_budgets(r->mem);
     slc_budget_id gpu_pool;
@@ -234,7 +236,7 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
         d.profile = &r->prof;
         d.memory = r->mem;
         d.pack = r->pack;
-        d.store = &r->store;
+        d.stores[SLC_POOL_GEOMETRY] = &r->store;
         d.now_ns = slc_platform_now_ns;
         d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
         d.log = &cli_stderr_logger;

@@ -278,7 +278,9 @@ void run_close(run *r)
 static int open_host_store(run *r)
 {
     slc_host_store_desc hd;
-    slc_host_store_desc_from_profile(&r->prof, &hd);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &hd);
     const uint32_t pages = hd.page_count, page_size = hd.page_size;
     size_t fp = slc_host_store_footprint(pages, page_size);
     if (fp == 0) {
@@ -347,7 +349,9 @@ static int open_vulkan_store(run *r, keep_log *why)
 {
     slc_vulkan_desc d;
     memset(&d, 0, sizeof d);
-    slc_vulkan_desc_from_profile(&d, &r->prof);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
     d.budgets = slc_memory_budgets(r->mem);
     d.log = (slc_logger){keep_log_fn, why};
     if (r->o.validate) {
@@ -776,7 +780,7 @@ static int run_start_stream(run *r)
     d.profile = &r->prof;
     d.memory = r->mem;
     d.pack = r->pack;
-    d.store = r->store;
+    d.stores[SLC_POOL_GEOMETRY] = r->store;
     d.now_ns = slc_platform_now_ns;
     d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
     d.telemetry_frames = RUN_TELEMETRY_FRAMES;

@@ -195,13 +195,14 @@ size_t slc_vulkan_footprint(const slc_vulkan_desc *desc)
     return layout(&c, &l) ? l.total : 0u;
 }
 
-void slc_vulkan_desc_from_profile(slc_vulkan_desc *desc, const slc_profile *p)
+void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec, const slc_profile *p)
 {
-    SLC_ASSERT(desc != NULL && p != NULL);
-    desc->page_size = p->page_size;
-    desc->page_count = p->page_count;
-    desc->frames_in_flight = p->frames_in_flight;
-    desc->staging_size = p->staging_size;
+    SLC_ASSERT(desc != NULL && spec != NULL && p != NULL);
+    desc->page_size = spec->page_size;
+    desc->page_count = spec->pool.page_count;
+    desc->frames_in_flight = spec->pool.frames_in_flight;
+    desc->staging_size = spec->staging_size;
+    desc->pool_budget = spec->budget;
     int driver = slc_profile_scan_budget(p, "cpu/driver");
     if (driver >= 0) {
         desc->driver_heap_size = p->budgets[driver].limit;

@@ -110,12 +110,12 @@ static slc_status counts_fail(const slc_logger *log)
                       "host store: page_count and page_size must be non-zero and their product fit this target");
 }
 
-void slc_host_store_desc_from_profile(const slc_profile *p, slc_host_store_desc *out)
+void slc_host_store_desc_from_spec(const slc_pool_spec *spec, slc_host_store_desc *out)
 {
-    SLC_ASSERT(p != NULL && out != NULL);
+    SLC_ASSERT(spec != NULL && out != NULL);
     memset(out, 0, sizeof *out);
-    out->page_count = p->page_count;
-    out->page_size = p->page_size;
+    out->page_count = spec->pool.page_count;
+    out->page_size = spec->page_size;
 }
 
 /* The store in the arena is the store over caller memory with the arena as

@@ -158,21 +158,6 @@ size_t slc_pool_footprint(const slc_pool_desc *desc)
     return layout_of(&c).total;
 }
 
-void slc_pool_desc_from_profile(const slc_profile *p, slc_pool_desc *out)
-{
-    SLC_ASSERT(p != NULL && out != NULL);
-    memset(out, 0, sizeof *out);
-    out->page_count = p->page_count;
-    out->max_chunks = p->max_chunks;
-    out->frames_in_flight = p->frames_in_flight;
-    out->eviction = p->eviction <= SLC_EVICTION_PREDICT ? p->eviction : SLC_EVICTION_LRU;
-    out->partition_count = p->partition_count;
-    for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
-        out->partitions[i].name = p->partitions[i].name;
-        out->partitions[i].page_count = p->partitions[i].page_count;
-    }
-}
-
 slc_status slc_pool_init(void *mem, size_t size, const slc_pool_desc *desc, const slc_page_store *store,
                          const slc_logger *log, slc_pool **out)
 {

@@ -18,8 +18,38 @@ static size_t align_up(size_t x) { return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN -
 
 enum { AR_META = 0, AR_QUEUES = 1, AR_DECODE = 2, AR_COUNT = 3 };
 
-/* The regions in the order slc_stream_create takes them. */
-enum { R_POOL, R_CHUNKS, R_BUSY, R_OBJECTS, R_LIST, R_KEYS, R_CARRIED, R_SLOTS, R_RING, R_SCRATCH, R_COUNT };
+/* The regions in the order slc_stream_create takes them: each kind of pool
+ * has its pool record (R_POOL + kind) and its page locks (R_BUSY + kind). */
+enum {
+    R_POOL = 0,
+    R_CHUNKS = R_POOL + SLC_POOL_KIND_COUNT,
+    R_BUSY,
+    R_OBJECTS = R_BUSY + SLC_POOL_KIND_COUNT,
+    R_LIST,
+    R_KEYS,
+    R_CARRIED,
+    R_SLOTS,
+    R_RING,
+    R_SCRATCH,
+    R_COUNT
+};
+
+/* What the refused take of a kind's pool record or page locks says. */
+static const char *const pool_purpose[SLC_POOL_KIND_COUNT] = {
+    [SLC_POOL_GEOMETRY] = "the page pool (cpu/meta)",
+};
+static const char *const busy_purpose[SLC_POOL_KIND_COUNT] = {
+    [SLC_POOL_GEOMETRY] = "the page locks (cpu/meta)",
+};
+
+/* Every pool the profile declares, by kind: the one description its pool
+ * and (in the application) its store are built from. */
+static void pool_specs(const slc_profile *p, slc_pool_spec out[SLC_POOL_KIND_COUNT])
+{
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        slc_pool_spec_from_profile(p, (slc_pool_kind)k, &out[k]);
+    }
+}
 
 typedef struct region {
     uint8_t arena;       /* AR_* */
@@ -39,19 +69,16 @@ static int mul_ok(size_t a, size_t b, size_t *out)
 /* The one table slc_stream_create carves and slc_stream_calculate_footprint
  * sums, so the two cannot diverge. Returns 0 iff a size overflows or the
  * pool has no footprint. */
-static int layout(const slc_profile *p, size_t scratch_size, uint32_t frames, region out[R_COUNT])
+static int layout(const slc_profile *p, const slc_pool_spec pools[SLC_POOL_KIND_COUNT], size_t scratch_size,
+                  uint32_t frames, region out[R_COUNT])
 {
-    slc_pool_desc pd;
-    slc_pool_desc_from_profile(p, &pd);
     const size_t cap = p->queue_capacity;
-    const struct {
+    struct {
         uint8_t arena;
         size_t unit, count;
         const char *purpose;
     } spec[R_COUNT] = {
-        [R_POOL] = {AR_META, slc_pool_footprint(&pd), 1, "the page pool (cpu/meta)"},
         [R_CHUNKS] = {AR_META, SLC_STREAM_CHUNK_RECORD_SIZE, p->max_chunks, "the chunk records (cpu/meta)"},
-        [R_BUSY] = {AR_META, 1, p->page_count, "the page locks (cpu/meta)"},
         [R_OBJECTS] = {AR_QUEUES, SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the object requests (cpu/queues)"},
         /* the chunk list and its keys hold capacity requested and capacity carried */
         [R_LIST] = {AR_QUEUES, (size_t)2 * SLC_STREAM_REQUEST_RECORD_SIZE, cap, "the chunk list (cpu/queues)"},
@@ -61,8 +88,19 @@ static int layout(const slc_profile *p, size_t scratch_size, uint32_t frames, re
         [R_RING] = {AR_QUEUES, SLC_STREAM_FRAME_RECORD_SIZE, frames, "the telemetry ring (cpu/queues)"},
         [R_SCRATCH] = {AR_DECODE, align_up(scratch_size), (size_t)p->workers + 1u, "the read scratch (cpu/decode)"},
     };
-    if (spec[R_POOL].unit == 0) {
-        return 0;
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        size_t footprint = slc_pool_footprint(&pools[k].pool);
+        if (footprint == 0) {
+            return 0;
+        }
+        spec[R_POOL + k].arena = AR_META;
+        spec[R_POOL + k].unit = footprint;
+        spec[R_POOL + k].count = 1;
+        spec[R_POOL + k].purpose = pool_purpose[k];
+        spec[R_BUSY + k].arena = AR_META;
+        spec[R_BUSY + k].unit = 1;
+        spec[R_BUSY + k].count = pools[k].pool.page_count;
+        spec[R_BUSY + k].purpose = busy_purpose[k];
     }
     for (uint32_t i = 0; i < R_COUNT; i++) {
         out[i].arena = spec[i].arena;
@@ -80,8 +118,10 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
     SLC_ASSERT(p != NULL && out != NULL);
     memset(out, 0, sizeof *out);
     uint32_t frames = telemetry_frames != 0 ? telemetry_frames : SLC_STREAM_DEFAULT_TELEMETRY_FRAMES;
+    slc_pool_spec pools[SLC_POOL_KIND_COUNT];
+    pool_specs(p, pools);
     region r[R_COUNT];
-    if (!layout(p, scratch_size, frames, r)) {
+    if (!layout(p, pools, scratch_size, frames, r)) {
         return SLC_E_INVALID;
     }
     /* The stream's own record heads cpu/meta; each arena with anything to
@@ -113,15 +153,15 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
 static void lock_page(slc_stream *s, uint32_t page)
 {
     unsigned char expected = 0;
-    while (!atomic_compare_exchange_weak_explicit(&s->page_busy[page], &expected, 1, memory_order_acquire,
-                                                  memory_order_relaxed)) {
+    _Atomic unsigned char *busy = &s->pools[SLC_POOL_GEOMETRY].page_busy[page];
+    while (!atomic_compare_exchange_weak_explicit(busy, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
         expected = 0; /* another thread still writes a cancelled load into the page: it ends soon */
     }
 }
 
 static void unlock_page(slc_stream *s, uint32_t page)
 {
-    atomic_store_explicit(&s->page_busy[page], 0, memory_order_release);
+    atomic_store_explicit(&s->pools[SLC_POOL_GEOMETRY].page_busy[page], 0, memory_order_release);
 }
 
 /* Reads, verifies and decodes chunk into dst, then checks its contents
@@ -130,8 +170,9 @@ static void unlock_page(slc_stream *s, uint32_t page)
 static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, unsigned char *scratch)
 {
     const slc_chunk_id id = {chunk};
+    const uint32_t page_size = s->pools[SLC_POOL_GEOMETRY].page_size;
     slc_status st =
-        slc_pack_load_chunk(s->pack, id, dst, s->page_size, scratch, scratch != NULL ? s->scratch_size : 0);
+        slc_pack_load_chunk(s->pack, id, dst, page_size, scratch, scratch != NULL ? s->scratch_size : 0);
     return st == SLC_OK ? slc_pack_check_chunk(s->pack, id, dst) : st;
 }
 
@@ -255,7 +296,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
         }
         if (st == SLC_OK) {
             s->cur.bytes_decoded += c->decoded_size;
-            st = slc_pool_write_end(s->pool, page, c->decoded_size);
+            st = slc_pool_write_end(s->pools[SLC_POOL_GEOMETRY].pool, page, c->decoded_size);
         }
         chunk_rec *r = &s->chunks[slot->chunk];
         if (st == SLC_OK) {
@@ -265,7 +306,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
             s->cur.loads_completed++;
             s->cur.bytes_uploaded += c->decoded_size;
         } else {
-            slc_status rs = slc_pool_release(s->pool, page);
+            slc_status rs = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
             SLC_ASSERT(rs == SLC_OK); /* a loading page is always releasable */
             (void)rs;
             fail_chunk(s, slot->chunk, st, frame);
@@ -297,7 +338,7 @@ slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
         s->prepared = next;
     }
     if (s->pool_frame_open) {
-        slc_status st = slc_pool_end_frame(s->pool);
+        slc_status st = slc_pool_end_frame(s->pools[SLC_POOL_GEOMETRY].pool);
         if (st != SLC_OK) {
             s->cur.caller_ns += now(s) - t0;
             return st;
@@ -305,7 +346,7 @@ slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
         s->pool_frame_open = 0;
     }
     uint64_t f = 0;
-    slc_status st = slc_pool_begin_frame(s->pool, &f);
+    slc_status st = slc_pool_begin_frame(s->pools[SLC_POOL_GEOMETRY].pool, &f);
     if (st != SLC_OK) {
         s->cur.caller_ns += now(s) - t0;
         return st;
@@ -390,11 +431,11 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
                         "stream: request for object %u LOD %u: the object has %u levels", object, req->lod,
                         o->lod_count);
     }
-    if (req->partition.index >= s->partition_count) {
+    if (req->partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: request for object %u: partition %u does not exist (the pool has %u)", object,
-                        req->partition.index, s->partition_count);
+                        req->partition.index, s->pools[SLC_POOL_GEOMETRY].partition_count);
     }
     const slc_pack_lod *l = slc_pack_get_lod(s->pack, o->first_lod + req->lod);
     /* All or nothing: a request that does not fit adds none of its chunks. */
@@ -433,11 +474,11 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: request for chunk %u: the pack has %u chunks",
                         chunk, s->chunk_count);
     }
-    if (partition.index >= s->partition_count) {
+    if (partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: request for chunk %u: partition %u does not exist (the pool has %u)", chunk,
-                        partition.index, s->partition_count);
+                        partition.index, s->pools[SLC_POOL_GEOMETRY].partition_count);
     }
     uint32_t fresh = s->chunks[chunk].stamp != (uint32_t)s->frame;
     if (slc_stream_admit(s->capacity, s->object_count_frame, s->list_count, false, fresh) != SLC_STREAM_ADMITTED) {
@@ -452,7 +493,7 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
 /* The page of a chunk, if it is visible (resident or pinned). */
 static int visible(const slc_stream *s, uint32_t chunk, slc_page_info *info)
 {
-    if (slc_pool_lookup(s->pool, (slc_chunk_id){chunk}, info) != SLC_OK) {
+    if (slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){chunk}, info) != SLC_OK) {
         return 0;
     }
     return info->state == SLC_PAGE_RESIDENT || info->state == SLC_PAGE_PINNED;
@@ -486,7 +527,7 @@ static void resolve_objects(slc_stream *s)
             for (uint32_t k = 0; k < l->span_count; k++) {
                 uint32_t chunk = slc_pack_get_span(s->pack, l->first_span + k)->chunk;
                 (void)visible(s, chunk, &info);
-                slc_status st = slc_pool_touch(s->pool, info.page, e->priority);
+                slc_status st = slc_pool_touch(s->pools[SLC_POOL_GEOMETRY].pool, info.page, e->priority);
                 SLC_ASSERT(st == SLC_OK);
                 (void)st;
             }
@@ -564,7 +605,7 @@ static void cancel_unwanted(slc_stream *s)
         }
         atomic_store_explicit(&slot->cancelled, 1u, memory_order_release);
         slc_page page = {slot->page, slot->generation};
-        slc_status st = slc_pool_release(s->pool, page);
+        slc_status st = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
         SLC_ASSERT(st == SLC_OK);
         (void)st;
         r->state = CH_IDLE;
@@ -591,18 +632,18 @@ static int start_load(slc_stream *s, const entry *e, uint64_t pub, int *room)
     const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, (slc_chunk_id){e->id});
     slc_pool_request pr = {{e->id}, {e->partition}, c->lod, e->priority};
     slc_page page;
-    slc_status st = slc_pool_acquire(s->pool, &pr, &page);
+    slc_status st = slc_pool_acquire(s->pools[SLC_POOL_GEOMETRY].pool, &pr, &page);
     if (st != SLC_OK) {
         SLC_ASSERT(st == SLC_E_POOL_BUSY);
         defer(s, e);
         return 0;
     }
     void *dst = NULL;
-    st = slc_pool_write_begin(s->pool, page, &dst);
+    st = slc_pool_write_begin(s->pools[SLC_POOL_GEOMETRY].pool, page, &dst);
     if (st != SLC_OK) {
         /* A staging belt with no room: only when it is smaller than the
          * upload cap needs (see slc_stream_get_upload_cap). */
-        slc_status rs = slc_pool_release(s->pool, page);
+        slc_status rs = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
         SLC_ASSERT(rs == SLC_OK);
         (void)rs;
         *room = 0;
@@ -644,13 +685,13 @@ static uint64_t schedule(slc_stream *s)
         chunk_rec *r = &s->chunks[e->id];
         s->cur.chunks++;
         slc_page_info info;
-        if (slc_pool_lookup(s->pool, (slc_chunk_id){e->id}, &info) == SLC_OK) {
+        if (slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){e->id}, &info) == SLC_OK) {
             if (info.state == SLC_PAGE_LOADING) {
                 s->cur.in_flight++;
                 continue;
             }
             s->cur.hits++;
-            slc_status st = slc_pool_touch(s->pool, info.page, e->priority);
+            slc_status st = slc_pool_touch(s->pools[SLC_POOL_GEOMETRY].pool, info.page, e->priority);
             SLC_ASSERT(st == SLC_OK);
             (void)st;
             continue;
@@ -678,7 +719,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
     }
     uint64_t t0 = now(s);
     slc_pool_stats before;
-    slc_pool_get_stats(s->pool, &before);
+    slc_pool_get_stats(s->pools[SLC_POOL_GEOMETRY].pool, &before);
 
     /* The chunks the previous frame deferred join this frame's. */
     for (uint32_t i = 0; i < s->carried_count; i++) {
@@ -695,7 +736,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
     uint64_t pub = schedule(s);
 
     slc_pool_stats after;
-    slc_pool_get_stats(s->pool, &after);
+    slc_pool_get_stats(s->pools[SLC_POOL_GEOMETRY].pool, &after);
     s->cur.evictions = (uint32_t)(after.evictions - before.evictions);
 
     /* Publish; run inline without workers. */
@@ -717,7 +758,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
      * as it is done. A store that refuses (it lags behind its own frames in
      * flight) leaves the frame open; the next slc_stream_begin_frame
      * submits it, or returns why not. */
-    if (slc_pool_end_frame(s->pool) == SLC_OK) {
+    if (slc_pool_end_frame(s->pools[SLC_POOL_GEOMETRY].pool) == SLC_OK) {
         s->pool_frame_open = 0;
     }
     slc__stream_roll_up_telemetry(s, t0);
@@ -834,7 +875,7 @@ uint32_t slc_stream_retry_failed(slc_stream *s)
 const slc_pool *slc_stream_pool(const slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
-    return s->pool;
+    return s->pools[SLC_POOL_GEOMETRY].pool;
 }
 
 /* --- create / destroy ------------------------------------------------------------- */
@@ -875,7 +916,7 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
         }
     }
     slc_pool_partition_stats ps;
-    slc_pool_get_partition_stats(s->pool, part, &ps);
+    slc_pool_get_partition_stats(s->pools[SLC_POOL_GEOMETRY].pool, part, &ps);
     slc_status st = SLC_OK;
     if (count > ps.page_count) {
         st = slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_POOL_BUSY,
@@ -891,24 +932,24 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
         slc_pool_request pr = {{c}, part, pc->lod, 255u};
         slc_page page;
         void *dst = NULL;
-        st = slc_pool_acquire(s->pool, &pr, &page);
+        st = slc_pool_acquire(s->pools[SLC_POOL_GEOMETRY].pool, &pr, &page);
         if (st != SLC_OK) {
             st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: no page for pinned chunk %u in partition '%s'", c,
                           partition_name);
             break;
         }
-        st = slc_pool_write_begin(s->pool, page, &dst);
+        st = slc_pool_write_begin(s->pools[SLC_POOL_GEOMETRY].pool, page, &dst);
         if (st == SLC_OK) {
             st = load_chunk(s, c, dst, s->scratch);
         }
         if (st == SLC_OK) {
-            st = slc_pool_write_end(s->pool, page, pc->decoded_size);
+            st = slc_pool_write_end(s->pools[SLC_POOL_GEOMETRY].pool, page, pc->decoded_size);
         }
         if (st == SLC_OK) {
-            st = slc_pool_pin(s->pool, page);
+            st = slc_pool_pin(s->pools[SLC_POOL_GEOMETRY].pool, page);
         }
         if (st != SLC_OK) {
-            (void)slc_pool_release(s->pool, page);
+            (void)slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
             st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: pinned chunk %u could not be loaded: %s", c,
                           slc_status_name(st));
             break;
@@ -938,7 +979,11 @@ typedef struct create_plan {
 static slc_status validate(const slc_stream_desc *d, create_plan *plan)
 {
     const slc_logger *log = d->log;
-    if (d->profile == NULL || d->memory == NULL || d->pack == NULL || d->store == NULL) {
+    uint32_t stores = 0;
+    while (stores < SLC_POOL_KIND_COUNT && d->stores[stores] != NULL) {
+        stores++;
+    }
+    if (d->profile == NULL || d->memory == NULL || d->pack == NULL || stores < SLC_POOL_KIND_COUNT) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: the desc lacks its %s",
                         d->profile == NULL  ? "profile"
                         : d->memory == NULL ? "memory"
@@ -946,12 +991,6 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
                                             : "page store");
     }
     const slc_profile *p = d->profile;
-    if (d->store->page_count != p->page_count || d->store->page_size < p->page_size) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: the %s store has %u pages of %u bytes; the profile '%s' declares %u of %u",
-                        d->store->backend != NULL ? d->store->backend : "page", d->store->page_count,
-                        d->store->page_size, p->name, p->page_count, p->page_size);
-    }
     if (p->workers > 0 && (d->executor.ops == NULL || d->executor.ops->notify == NULL ||
                            d->executor.ops->completed == NULL || d->executor.ops->wait == NULL)) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
@@ -970,17 +1009,21 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
      * holds for the frames that may have uploads outstanding, so
      * write_begin never finds it full. */
     slc_page_location loc;
-    d->store->ops->locate(d->store->self, 0, &loc);
+    const slc_page_store *geometry = d->stores[SLC_POOL_GEOMETRY];
+    geometry->ops->locate(geometry->self, 0, &loc);
     slc_status st = slc_stream_get_upload_cap(p, plan->load_frames, loc.host == NULL, log, &plan->upload_cap_pages);
     if (st != SLC_OK) {
         return st;
     }
+    /* A load writes at most a page of the store it goes to: every chunk of
+     * the pack must fit one. */
     const slc_pack_header *h = slc_pack_get_header(d->pack);
-    if (h->chunk_count > p->max_chunks || h->page_size > p->page_size) {
+    const uint32_t page_size = geometry->page_size;
+    if (h->chunk_count > p->max_chunks || h->page_size > page_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
                         "%u-byte pages)",
-                        h->chunk_count, h->page_size, p->max_chunks, p->page_size);
+                        h->chunk_count, h->page_size, p->max_chunks, page_size);
     }
     return SLC_OK;
 }
@@ -1031,7 +1074,6 @@ static slc_status place_record(const slc_stream_desc *d, const create_plan *plan
     s->object_count = h->object_count;
     s->capacity = p->queue_capacity;
     s->workers = p->workers;
-    s->page_size = p->page_size;
     s->load_frames = plan->load_frames;
     s->ring_capacity = plan->telemetry_frames;
     s->upload_cap_pages = plan->upload_cap_pages;
@@ -1046,8 +1088,10 @@ static slc_status place_record(const slc_stream_desc *d, const create_plan *plan
 static slc_status carve(slc_stream *s, const slc_stream_desc *d)
 {
     const slc_profile *p = d->profile;
+    slc_pool_spec pools[SLC_POOL_KIND_COUNT];
+    pool_specs(p, pools);
     region r[R_COUNT];
-    if (!layout(p, s->scratch_size, s->ring_capacity, r)) {
+    if (!layout(p, pools, s->scratch_size, s->ring_capacity, r)) {
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: the records of profile '%s' overflow this machine's sizes", p->name);
     }
@@ -1064,10 +1108,6 @@ static slc_status carve(slc_stream *s, const slc_stream_desc *d)
     }
     s->chunks = mem[R_CHUNKS];
     memset(s->chunks, 0, r[R_CHUNKS].size);
-    s->page_busy = mem[R_BUSY];
-    for (uint32_t i = 0; i < p->page_count; i++) {
-        atomic_init(&s->page_busy[i], 0);
-    }
     s->objects = mem[R_OBJECTS];
     s->list = mem[R_LIST];
     s->keys = mem[R_KEYS];
@@ -1083,15 +1123,24 @@ static slc_status carve(slc_stream *s, const slc_stream_desc *d)
     atomic_init(&s->caller_loads, 0);
     atomic_init(&s->skipped_loads, 0);
 
-    slc_pool_desc pd;
-    slc_pool_desc_from_profile(p, &pd);
-    slc_status st = slc_pool_init(mem[R_POOL], r[R_POOL].size, &pd, d->store, d->log, &s->pool);
-    if (st != SLC_OK) {
-        return st;
+    /* Each pool from its spec over its store; slc_pool_init refuses a store
+     * whose page count is not the spec's. */
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        stream_pool *sp = &s->pools[k];
+        sp->page_size = d->stores[k]->page_size; /* what a load may write into a page */
+        sp->page_busy = mem[R_BUSY + k];
+        for (uint32_t i = 0; i < pools[k].pool.page_count; i++) {
+            atomic_init(&sp->page_busy[i], 0);
+        }
+        slc_status st =
+            slc_pool_init(mem[R_POOL + k], r[R_POOL + k].size, &pools[k].pool, d->stores[k], d->log, &sp->pool);
+        if (st != SLC_OK) {
+            return st;
+        }
+        slc_pool_stats ps;
+        slc_pool_get_stats(sp->pool, &ps);
+        sp->partition_count = ps.partition_count;
     }
-    slc_pool_stats ps;
-    slc_pool_get_stats(s->pool, &ps);
-    s->partition_count = ps.partition_count;
     return SLC_OK;
 }
 
@@ -1105,7 +1154,7 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
     }
     const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
     slc_partition part = {0};
-    slc_status st = slc_pool_scan_partition(s->pool, name, &part);
+    slc_status st = slc_pool_scan_partition(s->pools[SLC_POOL_GEOMETRY].pool, name, &part);
     if (st != SLC_OK && d->pin_partition == NULL) {
         part.index = 0; /* every page is in a named partition: the first takes the pins */
         name = p->partitions[0].name;
@@ -1120,7 +1169,7 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
      * then run before any frame's work reads them. The application's
      * frames start at 2. */
     uint64_t f = 0;
-    st = slc_pool_begin_frame(s->pool, &f);
+    st = slc_pool_begin_frame(s->pools[SLC_POOL_GEOMETRY].pool, &f);
     SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
     s->pool_frame_open = 1;
     s->frame = f;

@@ -10,7 +10,7 @@
 bool slc_stream_check(const slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
-    if (!slc_pool_check(s->pool)) {
+    if (!slc_pool_check(s->pools[SLC_POOL_GEOMETRY].pool)) {
         return false;
     }
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
@@ -22,7 +22,7 @@ bool slc_stream_check(const slc_stream *s)
     for (uint32_t i = 0; i < s->chunk_count; i++) {
         const chunk_rec *r = &s->chunks[i];
         slc_page_info info;
-        int found = slc_pool_lookup(s->pool, (slc_chunk_id){i}, &info) == SLC_OK;
+        int found = slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){i}, &info) == SLC_OK;
         if (r->state > CH_FAILED || (r->state == CH_FAILED && r->attempts == 0)) {
             return false;
         }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sluice/pool_spec.h"
 #include "sluice/stream.h"
 
 /* --- records ------------------------------------------------------------------ */
@@ -60,9 +61,20 @@ _Static_assert(sizeof(slc_stream_frame_stats) == SLC_STREAM_FRAME_RECORD_SIZE, "
 
 enum { PHASE_IDLE = 0, PHASE_REQUESTING = 1, PHASE_SCHEDULED = 2 };
 
+/* One pool the stream holds, by slc_pool_kind: built at create from the
+ * spec slc_pool_spec_from_profile makes of its kind's profile section, over
+ * the desc's store of that kind. A kind of pool added to slc_pool_kind gets
+ * its slot here with no new field. */
+typedef struct stream_pool {
+    slc_pool *pool;
+    _Atomic unsigned char *page_busy; /* a thread is writing the page */
+    uint32_t page_size;
+    uint32_t partition_count;
+} stream_pool;
+
 struct slc_stream {
     const slc_pack *pack;
-    slc_pool *pool;
+    stream_pool pools[SLC_POOL_KIND_COUNT];
     slc_budgets *budgets;
     slc_stream_executor exec;
     uint64_t (*now_ns)(void);
@@ -71,7 +83,6 @@ struct slc_stream {
     slc_arena_mark meta_mark, queues_mark, decode_mark;
 
     chunk_rec *chunks;
-    _Atomic unsigned char *page_busy; /* a thread is writing the page */
     entry *objects;                   /* this frame's object requests */
     entry *list;                      /* this frame's chunks */
     uint64_t *keys;                   /* sort keys of list */
@@ -85,8 +96,6 @@ struct slc_stream {
     uint32_t chunk_count, object_count;
     uint32_t capacity;         /* queue_capacity */
     uint32_t workers;
-    uint32_t page_size;
-    uint32_t partition_count;
     uint32_t load_frames;
     uint32_t ring_capacity;
     uint32_t upload_cap_pages;

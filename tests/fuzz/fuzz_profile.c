@@ -204,7 +204,9 @@ static void check_ok(const char *text, size_t len, const slc_profile *p)
     slc_memory_requirements req;
     REQUIRE(slc_memory_calculate_requirements(p, &req) == SLC_OK && req.block_size > 0);
     slc_pool_desc pd;
-    slc_pool_desc_from_profile(p, &pd);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(p, SLC_POOL_GEOMETRY, &spec);
+    pd = spec.pool;
     REQUIRE(slc_pool_footprint(&pd) > 0);
 
     /* Deterministic, byte for byte (unused name bytes and padding are zero). */

@@ -210,7 +210,7 @@ static inline void sff_open(sff_fixture *f, const disk *d, const sff_desc *desc)
     sd.profile = &f->profile;
     sd.memory = f->mem;
     sd.pack = f->pk;
-    sd.store = &f->store;
+    sd.stores[SLC_POOL_GEOMETRY] = &f->store;
     sd.now_ns = desc->now_ns;
     if (desc->workers > 0) {
         slc_platform_workers_executor(&f->pool_workers, &sd.executor);

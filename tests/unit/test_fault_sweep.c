@@ -245,7 +245,9 @@ static slc_status run_host_store(void)
 {
     memset(&w.store, 0xA5, sizeof w.store); /* must come back zeroed on failure */
     slc_host_store_desc d;
-    slc_host_store_desc_from_profile(&profile, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&profile, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &d);
     return slc_host_store_init(w.pages, d.page_count, d.page_size, &logger, &w.store);
 }
 
@@ -253,7 +255,9 @@ static void undo_host_store(void) { slc_arena_reset(w.pages, (slc_arena_mark){0}
 
 static slc_status run_pool_memory(void)
 {
-    slc_pool_desc_from_profile(&profile, &w.desc);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&profile, SLC_POOL_GEOMETRY, &spec);
+    w.desc = spec.pool;
     size_t need = slc_pool_footprint(&w.desc);
     assert_true(need > 0);
     w.pool_mem = &w;
@@ -325,7 +329,7 @@ static slc_status run_stream(void)
     d.profile = &profile;
     d.memory = w.mem;
     d.pack = w.pack;
-    d.store = &w.store;
+    d.stores[SLC_POOL_GEOMETRY] = &w.store;
     d.log = &logger;
     w.stream = (slc_stream *)&w; /* must come back NULL on failure */
     return slc_stream_create(&d, &w.stream);
@@ -767,7 +771,7 @@ static void run_once(run_result *out, const char *when)
     d.profile = &rw.profile;
     d.memory = rw.mem;
     d.pack = rw.pk;
-    d.store = &rw.store;
+    d.stores[SLC_POOL_GEOMETRY] = &rw.store;
     d.log = &rw.logger;
     slc_platform_workers_executor(&run_workers, &d.executor);
     rw.s = (slc_stream *)&rw;

@@ -1,4 +1,5 @@
-/* The host store's desc from a profile (runtime/src/host_store.c): the
+/* The host store's desc from a profile's pool spec (runtime/src/host_store.c,
+ * runtime/src/pool_spec.c): the
  * values it takes, the profiles a target cannot hold, the contract on its
  * arguments; and the store made in an arena being the store over caller
  * memory (one init behind both). The store's pages, writes and refusals are
@@ -24,7 +25,7 @@ static void assert_store_refused(const slc_host_store_desc *d)
     assert_null(store.ops);
 }
 
-static void test_desc_from_profile_takes_the_pool_pages(void **state)
+static void test_desc_from_spec_takes_the_pool_pages(void **state)
 {
     (void)state;
     size_t len;
@@ -36,7 +37,9 @@ static void test_desc_from_profile_takes_the_pool_pages(void **state)
 
     slc_host_store_desc d;
     memset(&d, 0xa5, sizeof d); /* every field is written */
-    slc_host_store_desc_from_profile(&p, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &d);
     assert_int_equal(d.page_count, 4096);
     assert_int_equal(d.page_size, 64 * 1024);
     assert_int_equal(d.page_count, p.page_count);
@@ -53,7 +56,9 @@ static void test_desc_from_zeroed_profile_is_refused_by_init(void **state)
     memset(&p, 0, sizeof p);
     slc_host_store_desc d;
     memset(&d, 0xa5, sizeof d);
-    slc_host_store_desc_from_profile(&p, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &d);
     assert_int_equal(d.page_count, 0);
     assert_int_equal(d.page_size, 0);
     assert_int_equal(slc_host_store_footprint(d.page_count, d.page_size), 0);
@@ -72,7 +77,9 @@ static void test_desc_of_the_largest_profile_fits_only_64_bit_targets(void **sta
     p.page_count = SLC_PAGE_COUNT_MAX;
     p.page_size = SLC_PAGE_SIZE_MAX;
     slc_host_store_desc d;
-    slc_host_store_desc_from_profile(&p, &d);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc_from_spec(&spec, &d);
     assert_int_equal(d.page_count, 1u << 24);
     assert_int_equal(d.page_size, 64u << 20);
     size_t fp = slc_host_store_footprint(d.page_count, d.page_size);
@@ -84,14 +91,19 @@ static void test_desc_of_the_largest_profile_fits_only_64_bit_targets(void **sta
     assert_store_refused(&d);
 }
 
-static void test_desc_from_profile_asserts_on_null(void **state)
+static void test_spec_and_desc_assert_on_null(void **state)
 {
     (void)state;
     slc_profile p;
     memset(&p, 0, sizeof p);
+    slc_pool_spec spec;
+    expect_assert_failure(slc_pool_spec_from_profile(NULL, SLC_POOL_GEOMETRY, &spec));
+    expect_assert_failure(slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, NULL));
+    expect_assert_failure(slc_pool_spec_from_profile(&p, SLC_POOL_KIND_COUNT, &spec));
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
     slc_host_store_desc d;
-    expect_assert_failure(slc_host_store_desc_from_profile(NULL, &d));
-    expect_assert_failure(slc_host_store_desc_from_profile(&p, NULL));
+    expect_assert_failure(slc_host_store_desc_from_spec(NULL, &d));
+    expect_assert_failure(slc_host_store_desc_from_spec(&spec, NULL));
 }
 
 /* The store slc_host_store_init makes in an arena is the one
@@ -138,10 +150,10 @@ static void test_arena_store_is_the_store_over_its_allocation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_desc_from_profile_takes_the_pool_pages),
+        cmocka_unit_test(test_desc_from_spec_takes_the_pool_pages),
         cmocka_unit_test(test_desc_from_zeroed_profile_is_refused_by_init),
         cmocka_unit_test(test_desc_of_the_largest_profile_fits_only_64_bit_targets),
-        cmocka_unit_test(test_desc_from_profile_asserts_on_null),
+        cmocka_unit_test(test_spec_and_desc_assert_on_null),
         cmocka_unit_test(test_arena_store_is_the_store_over_its_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

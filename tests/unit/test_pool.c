@@ -382,7 +382,7 @@ static void test_init_refuses_bad_desc(void **state)
     assert_int_equal(p.index, 0);
 }
 
-static void test_desc_from_profile_builds_the_partitions(void **state)
+static void test_spec_from_profile_builds_the_partitions(void **state)
 {
     (void)state;
     size_t len;
@@ -394,7 +394,18 @@ static void test_desc_from_profile_builds_the_partitions(void **state)
     }
     free(text);
     slc_pool_desc d;
-    slc_pool_desc_from_profile(&prof, &d);
+    slc_pool_spec spec;
+    memset(&spec, 0xa5, sizeof spec); /* every field is written */
+    slc_pool_spec_from_profile(&prof, SLC_POOL_GEOMETRY, &spec);
+    /* what the store is built from besides the page count */
+    assert_int_equal(spec.kind, SLC_POOL_GEOMETRY);
+    assert_int_equal(spec.page_size, prof.page_size);
+    assert_true(spec.staging_size == prof.staging_size);
+    assert_string_equal(spec.budget, "gpu/pool");
+    assert_string_equal(spec.section, "pool");
+    assert_int_equal(spec.pool.log_capacity, 0);
+    assert_int_equal(spec.pool.reserved[0], 0);
+    d = spec.pool;
     assert_int_equal(d.page_count, prof.page_count);
     assert_int_equal(d.max_chunks, prof.max_chunks);
     assert_int_equal(d.frames_in_flight, prof.frames_in_flight);
@@ -2294,7 +2305,7 @@ int main(void)
         cmocka_unit_test(test_init_with_zeroed_desc_gives_defaults),
         cmocka_unit_test(test_init_refuses_bad_memory),
         cmocka_unit_test(test_init_refuses_bad_desc),
-        cmocka_unit_test(test_desc_from_profile_builds_the_partitions),
+        cmocka_unit_test(test_spec_from_profile_builds_the_partitions),
         cmocka_unit_test(test_states_from_free_to_pinned_and_back),
         cmocka_unit_test(test_lookup_gives_location_and_generation),
         cmocka_unit_test(test_acquire_refusals_change_nothing),

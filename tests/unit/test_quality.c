@@ -426,7 +426,8 @@ static void test_reference_profile_of_a_small_pack(void **state)
                      SLC_OK);
     capture_log log = {0};
     slc_logger logger = capture_logger(&log);
-    slc_stream_desc d = {.profile = &ref, .memory = o.mem, .pack = o.pk, .store = &store, .log = &logger};
+    slc_stream_desc d = {
+        .profile = &ref, .memory = o.mem, .pack = o.pk, .stores = {[SLC_POOL_GEOMETRY] = &store}, .log = &logger};
     slc_stream *s = NULL;
     sfx_stream_start(&d, 0, NULL, &log, &s);
     slc_stream_stats ss;

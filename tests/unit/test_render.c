@@ -502,7 +502,9 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     sff_memory_map(&f->profile, &f->block, &f->mem);
     slc_vulkan_desc d;
     memset(&d, 0, sizeof d);
-    slc_vulkan_desc_from_profile(&d, &f->profile);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&f->profile, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc_from_spec(&d, &spec, &f->profile);
     d.log = capture_logger(&f->vklog);
     d.placement = next_backend.placement;
     d.max_segment_size = next_backend.max_segment_size;
@@ -535,7 +537,7 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     sd.profile = &f->profile;
     sd.memory = f->mem;
     sd.pack = f->pk;
-    sd.store = slc_vulkan_get_store(f->vk);
+    sd.stores[SLC_POOL_GEOMETRY] = slc_vulkan_get_store(f->vk);
     sd.log = &f->logger;
     f->worker_count = workers;
     sfx_stream_start(&sd, workers, &f->workers, &f->log, &f->s);

@@ -119,7 +119,7 @@ static void soak_run(const slc_profile *profile, const sp_pack *pack, uint32_t f
     d.profile = profile;
     d.memory = mem;
     d.pack = pk;
-    d.store = &store;
+    d.stores[SLC_POOL_GEOMETRY] = &store;
     d.log = &logger;
     slc_stream *s = NULL;
     sfx_stream_start(&d, WORKERS, &workers, &log, &s);

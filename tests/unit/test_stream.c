@@ -88,7 +88,7 @@ static slc_stream_desc fx_desc(fixture *f)
     d.profile = &f->profile;
     d.memory = f->mem;
     d.pack = f->pk;
-    d.store = &f->store;
+    d.stores[SLC_POOL_GEOMETRY] = &f->store;
     d.now_ns = sfx_clock_ns;
     d.load_frames = f->prm.load_frames;
     d.log = &f->logger;
@@ -856,11 +856,18 @@ static void test_create_errors(void **state)
     EXPECT_CREATE(e.profile = NULL, SLC_E_INVALID, "stream: the desc lacks its profile");
     EXPECT_CREATE(e.memory = NULL, SLC_E_INVALID, "stream: the desc lacks its memory");
     EXPECT_CREATE(e.pack = NULL, SLC_E_INVALID, "stream: the desc lacks its pack");
-    EXPECT_CREATE(e.store = NULL, SLC_E_INVALID, "stream: the desc lacks its page store");
+    EXPECT_CREATE(e.stores[SLC_POOL_GEOMETRY] = NULL, SLC_E_INVALID, "stream: the desc lacks its page store");
     slc_page_store other = f.store;
     other.page_count = 15;
-    EXPECT_CREATE(e.store = &other, SLC_E_INVALID,
-                  "stream: the host store has 15 pages of 4096 bytes; the profile 'stream-test' declares 16 of 4096");
+    EXPECT_CREATE(e.stores[SLC_POOL_GEOMETRY] = &other, SLC_E_INVALID,
+                  "pool: page_count 16 differs from the host store's 15 pages");
+    /* The pages a load writes are the store's: a store of smaller pages
+     * than the pack's cannot take its chunks. */
+    other = f.store;
+    other.page_size = 2048;
+    EXPECT_CREATE(e.stores[SLC_POOL_GEOMETRY] = &other, SLC_E_INVALID,
+                  "stream: the pack (432 chunks of pages of 4096 bytes) was not opened with this profile (4096 chunks, "
+                  "2048-byte pages)");
     EXPECT_CREATE(e.load_frames = 9, SLC_E_INVALID, "stream: load_frames 9 is above 8");
     EXPECT_CREATE(e.telemetry_frames = 65537, SLC_E_INVALID, "stream: telemetry_frames 65537 is above 65536");
     slc_profile prof = f.profile;
@@ -915,7 +922,7 @@ static void test_staging_belt_share(void **state)
     slc_page_store belt;
     sfx_belt_wrap(&f.store, &belt);
     slc_stream_desc d = fx_desc(&f);
-    d.store = &belt;
+    d.stores[SLC_POOL_GEOMETRY] = &belt;
     assert_int_equal(slc_stream_create(&d, &f.s), SLC_E_INVALID); /* the profile's staging_size is 0 */
     assert_string_equal(f.log.message, "stream: staging_size 0 holds less than one 4096-byte page for each of 4 frames "
                                        "(frames_in_flight + load_frames + 1)");

@@ -271,7 +271,7 @@ static void stream_open(stream_fixture *f, const rules_params *rp, const sp_para
     d.profile = &f->pf.profile;
     d.memory = f->pf.mem;
     d.pack = f->pf.pk;
-    d.store = staged ? &f->belt : &f->store;
+    d.stores[SLC_POOL_GEOMETRY] = staged ? &f->belt : &f->store;
     d.load_frames = load_frames;
     d.log = &f->logger;
     sfx_stream_start(&d, 0, NULL, &f->log, &f->s);

@@ -157,7 +157,9 @@ static void open_vulkan(fixture *f)
     bool staging = f->prm.backend == VULKAN_STAGING;
     slc_vulkan_desc d;
     memset(&d, 0, sizeof d);
-    slc_vulkan_desc_from_profile(&d, &f->profile);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&f->profile, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc_from_spec(&d, &spec, &f->profile);
     d.placement = staging ? SLC_VULKAN_PLACEMENT_STAGING : SLC_VULKAN_PLACEMENT_AUTO;
     d.budgets = slc_memory_budgets(f->mem);
     d.log = (slc_logger){vk_log_fn, &f->vklog};
@@ -242,7 +244,7 @@ static void fx_create(fixture *f)
     d.profile = &f->profile;
     d.memory = f->mem;
     d.pack = f->pk;
-    d.store = f->store;
+    d.stores[SLC_POOL_GEOMETRY] = f->store;
     d.now_ns = sfx_clock_ns;
     d.log = &f->logger;
     sfx_stream_start(&d, f->prm.workers, &f->workers, &f->log, &f->s);

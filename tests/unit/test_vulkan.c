@@ -1352,11 +1352,14 @@ static void test_profile_fills_the_desc(void **state)
     assert_int_equal(slc_profile_parse(text, len, "default.profile", &p, NULL), SLC_OK);
     free(text);
     slc_vulkan_desc d = {0};
-    slc_vulkan_desc_from_profile(&d, &p);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc_from_spec(&d, &spec, &p);
     assert_int_equal(d.page_size, p.page_size);
     assert_int_equal(d.page_count, p.page_count);
     assert_int_equal(d.frames_in_flight, p.frames_in_flight);
     assert_int_equal(d.staging_size, p.staging_size);
+    assert_string_equal(d.pool_budget, "gpu/pool");
     assert_int_equal(d.driver_heap_size, p.budgets[slc_profile_scan_budget(&p, "cpu/driver")].limit);
     assert_true(slc_vulkan_footprint(&d) > d.driver_heap_size);
 }

@@ -79,6 +79,7 @@
 #include "sluice/budget.h"
 #include "sluice/limits.h"
 #include "sluice/page_store.h"
+#include "sluice/pool_spec.h"
 #include "sluice/profile.h"
 #include "sluice/status.h"
 
@@ -258,11 +259,14 @@ typedef struct slc_vulkan slc_vulkan;
  * would not fit the address space. O(1). */
 size_t slc_vulkan_footprint(const slc_vulkan_desc *desc);
 
-/* Fills the pool and frame fields of desc from a profile: page size and
- * count, frames in flight, staging size, and the driver heap as large as the
- * profile's `cpu/driver` budget (if it declares one). Other fields are left
- * as they are. O(budgets). */
-void slc_vulkan_desc_from_profile(slc_vulkan_desc *desc, const slc_profile *profile);
+/* Fills the pool and frame fields of desc from a pool's spec
+ * (slc_pool_spec_from_profile, the numbers the pool is built from): page
+ * size and count, frames in flight, staging size, the budget its pages are
+ * charged to (spec->budget, "gpu/pool" for geometry); and the driver heap as
+ * large as profile's `cpu/driver` budget (if it declares one; the profile
+ * is read for nothing else). Other fields are left as they are.
+ * O(budgets). */
+void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec, const slc_profile *profile);
 
 /* Creates a headless instance (Vulkan 1.1 or newer, with desc's layers and
  * messenger), picks a physical device (integrated first, then discrete,

@@ -24,7 +24,7 @@
 #include "sluice/arena.h"
 #include "sluice/budget.h"
 #include "sluice/page_store.h"
-#include "sluice/profile.h"
+#include "sluice/pool_spec.h"
 #include "sluice/status.h"
 
 #ifdef __cplusplus
@@ -52,11 +52,12 @@ typedef struct slc_host_store_desc {
     uint32_t page_size;
 } slc_host_store_desc;
 
-/* A desc for the pages a profile declares: its page_count and page_size.
- * Every field of *out is written. A parsed profile may still declare more pages
+/* A desc for the pages of a pool's spec (slc_pool_spec_from_profile): its
+ * pool.page_count and page_size, the numbers the pool is built from. Every
+ * field of *out is written. A parsed profile may still declare more pages
  * than this target can address: slc_host_store_footprint is then 0 and the
  * inits refuse it (SLC_E_INVALID). O(1). */
-void slc_host_store_desc_from_profile(const slc_profile *p, slc_host_store_desc *out);
+void slc_host_store_desc_from_spec(const slc_pool_spec *spec, slc_host_store_desc *out);
 
 /* Bytes of arena capacity slc_host_store_init takes for page_count pages of
  * page_size bytes, alignment padding included (so it holds whatever the

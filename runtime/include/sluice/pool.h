@@ -166,7 +166,6 @@
 extern "C" {
 #endif
 
-struct slc_profile; /* sluice/profile.h, which includes this header */
 
 /* How the pool picks the page to evict ("Eviction" above documents both
  * orders exactly; a profile names one in [pool] eviction). 0, LRU, is the
@@ -329,11 +328,6 @@ typedef struct slc_pool_partition_stats {
  * resolved: SLC_POOL_FOOTPRINT. Returns 0 iff the desc is invalid (the
  * reasons slc_pool_init gives SLC_E_INVALID for). O(partitions). */
 size_t slc_pool_footprint(const slc_pool_desc *desc);
-
-/* A desc for the pool a profile declares: its page_count, max_chunks,
- * frames_in_flight, eviction and partitions (whose names point into p, which
- * must outlive the desc but not the pool). O(partitions). */
-void slc_pool_desc_from_profile(const struct slc_profile *p, slc_pool_desc *out);
 
 /* Builds a pool in mem over store (whose ops, self and page count are
  * copied: the store must outlive the pool). All pages start free. log (may

@@ -14,6 +14,7 @@
 #include "pack_format.h"
 #include "page_store.h"
 #include "pool.h"
+#include "pool_spec.h"
 #include "profile.h"
 #include "status.h"
 #include "stream.h"

@@ -142,6 +142,7 @@
 #include "pack.h"
 #include "page_store.h"
 #include "pool.h"
+#include "pool_spec.h"
 #include "profile.h"
 #include "status.h"
 
@@ -193,7 +194,11 @@ typedef struct slc_stream_desc {
     const slc_profile *profile; /* pool, stream and table sizes; read at create only */
     slc_memory *memory;         /* the arenas `cpu/meta`, `cpu/queues`, `cpu/decode` */
     const slc_pack *pack;       /* opened with the same profile; outlives the stream */
-    const slc_page_store *store; /* profile's page_count pages of at least its page_size; outlives the stream */
+    /* One store per kind of pool (slc_pool_kind), each built from the spec
+     * slc_pool_spec_from_profile makes of this profile (so its page count is
+     * the pool's: slc_pool_init refuses another); each outlives the stream.
+     * stores[SLC_POOL_GEOMETRY] holds the geometry pages. */
+    const slc_page_store *stores[SLC_POOL_KIND_COUNT];
     slc_stream_executor executor;
     uint64_t (*now_ns)(void);    /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
     uint32_t load_frames;        /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX;
@@ -381,7 +386,9 @@ bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, slc_chunk_id *chunk);
  * the store, pins the coarsest levels the profile asks for. Fails iff the
  * desc is incomplete or inconsistent (SLC_E_INVALID, with a message naming
  * the field and the numbers: no profile, memory, pack or store; a store
- * whose page count or size does not match the profile; workers > 0 without
+ * whose page count is not its pool spec's (slc_pool_init's message; the
+ * pool is built from slc_pool_spec_from_profile(profile), the store should
+ * be too); workers > 0 without
  * an executor; an upload cap below one page; load_frames or
  * telemetry_frames out of range; an unknown pin partition), an arena
  * refuses (its status, with the budget's message), the pinned chunks do not
@@ -455,7 +462,8 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out);
  * ended. O(copied). */
 size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *out, size_t cap);
 
-/* The pool the stream built (for its stats, log and check). */
+/* The geometry pool (SLC_POOL_GEOMETRY) the stream built, for its stats,
+ * log and check. O(1). */
 const slc_pool *slc_stream_pool(const slc_stream *s);
 
 /* Walks the stream's and the pool's records; false on a broken invariant.

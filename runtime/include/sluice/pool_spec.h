@@ -1,0 +1,72 @@
+/* sluice: one description per pool, made once from its profile section.
+ *
+ * A pool's numbers (page size and count, chunk ids, frames in flight,
+ * eviction, partitions, staging belt) enter the runtime through one door:
+ * slc_pool_spec_from_profile. The page store (host or Vulkan) and the pool
+ * are both built from the spec it fills, so a store and a pool cannot be
+ * built from different numbers; the stream builds the same spec from the
+ * profile it is given, and slc_pool_init refuses a store whose page count
+ * differs from it.
+ *
+ * Kinds of pool. A stream holds one pool slot per slc_pool_kind: its pool,
+ * its page locks and its page size, over the store the desc gives for that
+ * kind (slc_stream_desc.stores[kind]). Only geometry pages exist today.
+ * Texture tiles, streamed next, will be the second kind; adding it touches:
+ *   1. this header: SLC_POOL_TEXTURES = 1, before SLC_POOL_KIND_COUNT;
+ *   2. pool_spec.c: its row in the kind table (section "textures", budget
+ *      "gpu/textures") and where its numbers come from in slc_profile;
+ *   3. profile.h / profile.c (and budgets/README.md): the [textures]
+ *      section's keys (page size, page count, eviction, pins, partitions);
+ *   4. stream.c: its two lines in pool_purpose and busy_purpose (what a
+ *      refused take of its records says);
+ *   5. the application (tools/ for the CLI): its store, built from its spec
+ *      like the geometry store (slc_host_store_desc_from_spec or
+ *      slc_vulkan_desc_from_spec, which charges spec.budget), placed in
+ *      stores[SLC_POOL_TEXTURES].
+ * The stream's layout, slc_stream_calculate_footprint, carve and pool
+ * builds loop over the kinds, and so need no edit.
+ * No call site grows a field. */
+#ifndef SLUICE_POOL_SPEC_H
+#define SLUICE_POOL_SPEC_H
+
+#include <stdint.h>
+
+#include "pool.h"
+#include "profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kinds of pool a stream holds, one slot each. 0, geometry, is the
+ * default. */
+typedef enum slc_pool_kind {
+    SLC_POOL_GEOMETRY = 0, /* [pool] pages of clusters, charged to gpu/pool */
+    /* SLC_POOL_TEXTURES = 1: texture tiles ([textures], gpu/textures), next */
+    SLC_POOL_KIND_COUNT = 1
+} slc_pool_kind;
+
+/* One pool as its profile section declares it. pool is the pool's own desc
+ * (slc_pool_init takes &spec.pool); page_size, staging_size and budget are
+ * what its store needs besides pool.page_count. Partition names point into
+ * the profile, which must outlive the spec (not the pool: it copies them). */
+typedef struct slc_pool_spec {
+    slc_pool_kind kind;
+    uint32_t page_size;    /* bytes of a page, a power of two */
+    uint64_t staging_size; /* bytes of the store's staging belt, if it needs one (0: its default) */
+    const char *budget;    /* the budget the store charges its pages to, "gpu/pool" */
+    const char *section;   /* the profile section it comes from, "pool" */
+    slc_pool_desc pool;    /* page_count, max_chunks, frames_in_flight, eviction, partitions */
+} slc_pool_spec;
+
+/* Fills *out with the pool of kind that p declares: every field written, an
+ * eviction value that is no policy read as LRU (a parsed profile has none).
+ * SLC_ASSERT: p and out are not NULL, kind is below SLC_POOL_KIND_COUNT.
+ * O(partitions); never allocates; thread-safe (reads p only). */
+void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_pool_spec *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
