@@ -84,9 +84,9 @@ int bench_render(int argc, char **argv)
 #include "sluice/vulkan.h"
 #include "sluice/render.h"
 
-/* The format's decoding of a vertex, as the pack tests decode it (written
- * from docs/pack-format.md): the classic path's CPU decode. */
-#include "../tests/support/pack_decode.h"
+/* The format's decoding of a vertex (written from docs/pack-format.md, the
+ * pack tests decode with it too): the classic path's CPU decode. */
+#include "pack_decode.h"
 
 #ifndef SLUICE_DEFAULT_PROFILE
 #define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
