@@ -27,6 +27,7 @@
 
 #include <meshoptimizer.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"

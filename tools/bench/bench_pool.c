@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"

@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "camera.h"
+#include "bench.h"
 #include "cli.h"
 #include "run.h"
 

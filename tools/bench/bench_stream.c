@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "meshopt_stream.h"
 #include "sluice/host_store.h"

@@ -1,0 +1,27 @@
+/* sluice bench: every bench's entry and the dispatcher's texts. A new bench
+ * is one file in tools/bench/ with its entry declared here and one row in
+ * the table of bench.c. */
+#ifndef SLUICE_TOOLS_BENCH_H
+#define SLUICE_TOOLS_BENCH_H
+
+#include <stdio.h>
+
+/* Each bench's entry: argv[0..argc) are the arguments after its word
+ * ("sluice bench load P --quick": P --quick); returns the process's exit
+ * code (CLI_OK, CLI_FAILED, CLI_USAGE, CLI_IO). */
+int bench_alloc(int argc, char **argv);  /* bench_alloc.c */
+int bench_load(int argc, char **argv);   /* bench_load.c */
+int bench_pool(int argc, char **argv);   /* bench_pool.c */
+int bench_stream(int argc, char **argv); /* bench_stream.c */
+int bench_render(int argc, char **argv); /* bench_render.c */
+int bench_codec(int argc, char **argv);  /* bench_codec.c */
+int bench_evict(int argc, char **argv);  /* bench_evict.c */
+
+/* Writes every bench's synopsis to f, as `sluice bench` without a known
+ * word prints it. */
+void bench_print_usage(FILE *f);
+
+/* Writes every bench's lines of `sluice help` to f. */
+void bench_print_help(FILE *f);
+
+#endif
