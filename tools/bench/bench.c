@@ -64,6 +64,15 @@ void bench_print_usage(FILE *f)
     fputs("(sluice bench SUBCOMMAND --help: what it measures)\n", f);
 }
 
+int bench_help(const cli_args *spec, const char *about)
+{
+    int pad = (int)spec->help_column - (int)strlen("  -h, --help");
+    fputs(about, stdout);
+    cli_args_print_options(stdout, spec);
+    fprintf(stdout, "  -h, --help%*sthis text\n", pad > 1 ? pad : 1, "");
+    return CLI_OK;
+}
+
 void bench_print_help(FILE *f)
 {
     for (size_t i = 0; i < BENCH_COUNT; i++) {

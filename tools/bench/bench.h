@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "cli_args.h"
+
 /* Each bench's entry: argv[0..argc) are the arguments after its word
  * ("sluice bench load P --quick": P --quick); returns the process's exit
  * code (CLI_OK, CLI_FAILED, CLI_USAGE, CLI_IO). */
@@ -20,6 +22,11 @@ int bench_evict(int argc, char **argv);  /* bench_evict.c */
 /* Writes every bench's synopsis to f, as `sluice bench` without a known
  * word prints it. */
 void bench_print_usage(FILE *f);
+
+/* A bench's --help on stdout: about (its usage line and what it measures),
+ * the options of spec, then "-h, --help" with its text at spec's
+ * help_column. Returns CLI_OK. */
+int bench_help(const cli_args *spec, const char *about);
 
 /* Writes every bench's lines of `sluice help` to f. */
 void bench_print_help(FILE *f);

@@ -367,13 +367,9 @@ int bench_alloc(int argc, char **argv)
     const cli_args spec = {.me = "sluice bench alloc", .opts = table, .count = sizeof table / sizeof table[0],
                            .operand_count = &operands, .help_column = 14}; /* any error: the usage below */
     if (cli_wants_help(argc, argv)) {
-        fputs("usage: sluice bench alloc [--quick] [--json]\n\n"
-              "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
-              "measured in the same run.\n\n",
-              stdout);
-        cli_args_print_options(stdout, &spec);
-        fputs("  -h, --help  this text\n", stdout);
-        return CLI_OK;
+        return bench_help(&spec, "usage: sluice bench alloc [--quick] [--json]\n\n"
+                                 "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
+                                 "measured in the same run.\n\n");
     }
     if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
         bench_print_usage(stderr);

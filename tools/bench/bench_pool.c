@@ -487,14 +487,10 @@ int bench_pool(int argc, char **argv)
                            .usage = "usage: sluice bench pool [--quick]\n", .usage_after = CLI_ARGS_ALL,
                            .help_column = 14};
     if (cli_wants_help(argc, argv)) {
-        fputs("usage: sluice bench pool [--quick]\n\n"
-              "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
-              "against a pool that scans every page for its victim, after checking that\n"
-              "both make the same decisions.\n\n",
-              stdout);
-        cli_args_print_options(stdout, &spec);
-        fputs("  -h, --help  this text\n", stdout);
-        return CLI_OK;
+        return bench_help(&spec, "usage: sluice bench pool [--quick]\n\n"
+                                 "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
+                                 "against a pool that scans every page for its victim, after checking that\n"
+                                 "both make the same decisions.\n\n");
     }
     if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
         return CLI_USAGE;

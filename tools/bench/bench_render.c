@@ -1488,14 +1488,11 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
 
 static void render_help(const cli_args *spec)
 {
-    fputs(USAGE "\n"
-          "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
-          "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
-          "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
-          "float and for quantized pages.\n\n",
-          stdout);
-    cli_args_print_options(stdout, spec);
-    fputs("  -h, --help              this text\n", stdout);
+    bench_help(spec, USAGE "\n"
+                     "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
+                     "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
+                     "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
+                     "float and for quantized pages.\n\n");
 }
 
 /* "WxH" into o->width, o->height. */

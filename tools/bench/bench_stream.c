@@ -637,13 +637,10 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 
 static void stream_help(const cli_args *spec)
 {
-    fputs(USAGE "\n"
-          "The stream scheduler end to end on the host backend: GB/s against plain\n"
-          "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
-          "through a pool of pack/50 pages against loading everything.\n\n",
-          stdout);
-    cli_args_print_options(stdout, spec);
-    fputs("  -h, --help      this text\n", stdout);
+    bench_help(spec, USAGE "\n"
+                     "The stream scheduler end to end on the host backend: GB/s against plain\n"
+                     "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
+                     "through a pool of pack/50 pages against loading everything.\n\n");
 }
 
 /* Returns CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
