@@ -54,6 +54,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "meshopt_stream.h"
+#include "session.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
 #include "sluice/stream.h"
@@ -132,10 +133,10 @@ static void *alloc_touched(size_t size)
 
 typedef struct rig {
     slc_profile prof;
-    slc_platform_block block;
-    slc_memory *mem;
+    tool_session ses; /* the memory block, the memory, the pack */
+    slc_memory *mem;  /* ses.mem */
     slc_page_store store;
-    slc_pack *pack;
+    slc_pack *pack;   /* ses.pack */
     slc_platform_workers workers; /* must not move while started: a rig is never copied */
     slc_stream *s;
     int charged; /* the store is charged to gpu/pool */
@@ -162,18 +163,10 @@ static void rig_close(rig *r)
     if (r->s != NULL) {
         slc_stream_destroy(r->s);
     }
-    if (r->pack != NULL) {
-        slc_pack_close(r->pack);
-    }
     if (r->store.ops != NULL) {
         slc_host_store_deinit(&r->store);
     }
-    if (r->mem != NULL) {
-        slc_memory_deinit(r->mem);
-    }
-    if (r->block.base != NULL) {
-        slc_platform_block_unmap(&r->block);
-    }
+    tool_session_close(&r->ses);
     r->s = NULL;
     r->pack = NULL;
     r->mem = NULL;
@@ -209,36 +202,22 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
 {
     memset(r, 0, sizeof *r);
     r->prof = *prof;
-    slc_memory_requirements req;
-    slc_status st = slc_memory_calculate_requirements(&r->prof, &req);
-    if (st != SLC_OK) {
+    const tool_session_desc sesd = {.me = ME, .profile = &r->prof, .io = io, .pack_name = name};
+    tool_session_step step = tool_session_open(&sesd, &r->ses);
+    r->mem = r->ses.mem;
+    r->pack = r->ses.pack;
+    if (step == TOOL_SESSION_LAYOUT) {
         fprintf(stderr, ME ": profile '%s': its memory block does not fit this machine\n", r->prof.name);
+        rig_close(r);
         return CLI_FAILED;
     }
-    st = slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block);
-    if (st == SLC_OK) {
-        st = slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem);
-    }
+    slc_status st = step == TOOL_SESSION_OPEN ? SLC_OK : r->ses.status;
     if (st == SLC_OK) {
         st = rig_store(r, store_mem, store_size);
     }
-    slc_arena *meta = NULL;
-    if (st == SLC_OK && (st = slc_memory_scan_arena(r->mem, "cpu/meta", &meta)) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
-    }
-    if (st == SLC_OK) {
-        st = slc_pack_open(io, name, &r->prof, meta, &cli_stderr_logger, &r->pack);
-    }
     if (st == SLC_OK) {
         slc_stream_desc d;
-        memset(&d, 0, sizeof d);
-        d.profile = &r->prof;
-        d.memory = r->mem;
-        d.pack = r->pack;
-        d.store = &r->store;
-        d.now_ns = slc_platform_now_ns;
-        d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
-        d.log = &cli_stderr_logger;
+        tool_session_stream_desc(&r->ses, &r->prof, &r->store, &cli_stderr_logger, &d);
         if (no_threads) {
             d.executor.ops = &null_ops;
         } else if (r->prof.workers > 0) {
