@@ -219,27 +219,19 @@ static int open_pack(fit *f)
 {
     f->pack_name = strrchr(f->o.pack_path, '/') ? strrchr(f->o.pack_path, '/') + 1 : f->o.pack_path;
     const tool_session_desc sd = {.me = ME, .profile = &f->prof, .pack_path = f->o.pack_path,
-                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT, .pack_name = f->pack_name};
+                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT, .pack_name = f->pack_name,
+                                  .profile_path = f->o.profile_path};
     tool_session_step step = tool_session_open(&sd, &f->ses);
     f->mem = f->ses.mem;
     f->pack = f->ses.pack;
-    switch (step) {
-    case TOOL_SESSION_OPEN:
-        return CLI_OK;
-    case TOOL_SESSION_FILE:
-        return CLI_IO;
-    case TOOL_SESSION_LAYOUT:
-        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", f->o.profile_path);
-        return CLI_FAILED;
-    case TOOL_SESSION_META: /* printed */
-        return FIT_NOT_HOLD;
-    case TOOL_SESSION_PACK:
+    if (step == TOOL_SESSION_PACK) {
         fprintf(stderr, ME ": does not hold: pack '%s' does not fit profile '%s' (see above)\n", f->pack_name,
                 f->prof.name);
-        return FIT_NOT_HOLD;
-    default: /* logged */
-        return CLI_FAILED;
     }
+    if (step == TOOL_SESSION_META || step == TOOL_SESSION_PACK) {
+        return FIT_NOT_HOLD;
+    }
+    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
 }
 
 /* The workload as run opens it (workload.h: the camera capped at

@@ -698,24 +698,14 @@ static int run_open_pack(run *r)
      * platform's guard turns its SIGBUS into SLC_E_IO, sluice/platform.h). */
     const tool_session_desc sd = {.me = r->me, .profile = &r->prof, .pack_path = r->o.pack_path,
                                   .file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD,
-                                  .pack_name = r->pack_name, .check_machine = 1};
+                                  .pack_name = r->pack_name, .check_machine = 1, .profile_path = r->o.profile_path};
     tool_session_step step = tool_session_open(&sd, &r->ses);
     r->mem = r->ses.mem;
     r->pack = r->ses.pack;
-    switch (step) {
-    case TOOL_SESSION_OPEN:
-        return CLI_OK;
-    case TOOL_SESSION_FILE:
-        return CLI_IO;
-    case TOOL_SESSION_LAYOUT:
-        fprintf(stderr, "%s: %s: the profile needs more memory than this machine can address\n", r->me, r->o.profile_path);
-        return CLI_FAILED;
-    case TOOL_SESSION_PACK:
+    if (step == TOOL_SESSION_PACK) {
         fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name, r->prof.name);
-        return CLI_FAILED;
-    default: /* printed or logged */
-        return CLI_FAILED;
     }
+    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
 }
 
 /* Opens the workload (the trace or the camera, sized by the profile's

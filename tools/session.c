@@ -26,6 +26,10 @@ tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s)
     }
     slc_memory_requirements req;
     if ((st = slc_memory_calculate_requirements(d->profile, &req)) != SLC_OK) {
+        if (d->profile_path != NULL) {
+            fprintf(stderr, "%s: %s: the profile needs more memory than this machine can address\n", d->me,
+                    d->profile_path);
+        }
         return fail(s, TOOL_SESSION_LAYOUT, st);
     }
     char why[512]; /* before mapping: memory this machine cannot give is refused, not populated */

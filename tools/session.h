@@ -23,13 +23,15 @@ typedef struct tool_session_desc {
     const slc_io *io;             /* with pack_path NULL: a pack already open (outlives the session) */
     const char *pack_name;        /* the name the reader reports */
     int check_machine;            /* 1: refuse a block this machine cannot give before mapping it */
+    const char *profile_path;     /* non-NULL: TOOL_SESSION_LAYOUT prints that this profile needs more
+                                   * memory than the machine can address; NULL: the tool says why */
 } tool_session_desc;
 
 /* The step that failed, or TOOL_SESSION_OPEN. */
 typedef enum tool_session_step {
     TOOL_SESSION_OPEN = 0,
     TOOL_SESSION_FILE,    /* the pack file cannot be opened (the platform logged why) */
-    TOOL_SESSION_LAYOUT,  /* slc_memory_calculate_requirements refused the profile (status) */
+    TOOL_SESSION_LAYOUT,  /* slc_memory_calculate_requirements refused the profile (printed with profile_path) */
     TOOL_SESSION_MACHINE, /* check_machine: the block exceeds this machine (printed) */
     TOOL_SESSION_BLOCK,   /* the block cannot be mapped (logged) */
     TOOL_SESSION_MEMORY,  /* slc_memory_init refused the block (logged) */

@@ -4,6 +4,7 @@
 #ifndef SLUICE_TOOLS_BENCH_H
 #define SLUICE_TOOLS_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli_args.h"
@@ -18,6 +19,17 @@ int bench_stream(int argc, char **argv); /* bench_stream.c */
 int bench_render(int argc, char **argv); /* bench_render.c */
 int bench_codec(int argc, char **argv);  /* bench_codec.c */
 int bench_evict(int argc, char **argv);  /* bench_evict.c */
+
+/* The next of the benches' pseudo-random numbers (xorshift64; *s is the
+ * state, never 0). */
+static inline uint64_t bench_xorshift64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
 
 /* Writes every bench's synopsis to f, as `sluice bench` without a known
  * word prints it. */

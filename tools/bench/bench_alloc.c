@@ -40,15 +40,6 @@ typedef struct bench {
     void *ptrs[ROUND];
 } bench;
 
-static uint64_t xorshift64(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
 #define NEED_ME "sluice bench" /* what a failed setup step names */
 
 /* One byte written into what an allocator returned, runtime and baseline alike. */
@@ -266,13 +257,13 @@ static int alloc_measure(int quick, int json)
     b.mark_free = slc_arena_get_mark(b.arena_free);
     uint64_t seed = 0x9E3779B97F4A7C15u;
     for (size_t i = 0; i < SIZE_COUNT; i++) {
-        b.sizes[i] = (uint32_t)(SIZE_LO + xorshift64(&seed) % (SIZE_HI - SIZE_LO + 1));
+        b.sizes[i] = (uint32_t)(SIZE_LO + bench_xorshift64(&seed) % (SIZE_HI - SIZE_LO + 1));
     }
     for (size_t i = 0; i < ROUND; i++) {
         b.order[i] = (uint16_t)i;
     }
     for (size_t i = ROUND - 1; i > 0; i--) { /* Fisher-Yates */
-        size_t j = (size_t)(xorshift64(&seed) % (i + 1));
+        size_t j = (size_t)(bench_xorshift64(&seed) % (i + 1));
         uint16_t t = b.order[i];
         b.order[i] = b.order[j];
         b.order[j] = t;

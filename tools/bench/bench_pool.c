@@ -55,15 +55,6 @@ static void *alloc64(size_t size)
     return p;
 }
 
-static uint64_t xorshift64(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
 /* --- the pool on the host backend ------------------------------------------ */
 
 typedef struct real {
@@ -316,7 +307,7 @@ static int verify_same_decisions(slc_eviction_policy policy)
     naive_init(&v, VERIFY_PAGES, policy == SLC_EVICTION_PRIORITY);
     uint64_t seed = 0x243F6A8885A308D3u;
     for (int s = 0; s < VERIFY_STEPS; s++) {
-        uint32_t c = (uint32_t)(xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
+        uint32_t c = (uint32_t)(bench_xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
         slc_page_info info;
         if (slc_pool_lookup(r.pool, (slc_chunk_id){c}, &info) == SLC_OK) {
             cli_need(NEED_ME, v.map[c] == info.page.index, "the naive pool disagrees on a lookup");
@@ -378,7 +369,7 @@ static void shuffle_recency(real *r, naive *v, uint64_t seed)
         order[i] = i;
     }
     for (uint32_t i = r->n - 1; i > 0; i--) { /* Fisher-Yates */
-        uint32_t j = (uint32_t)(xorshift64(&seed) % ((uint64_t)i + 1));
+        uint32_t j = (uint32_t)(bench_xorshift64(&seed) % ((uint64_t)i + 1));
         uint32_t t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -447,11 +438,11 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
         cli_need(NEED_ME, chunks != NULL && pages != NULL && naive_pages != NULL, "out of memory");
         uint64_t seed = 0x9E3779B97F4A7C15u ^ n;
         for (size_t i = 0; i < ops; i++) {
-            chunks[i] = (uint32_t)(xorshift64(&seed) % (2 * (uint64_t)n));
+            chunks[i] = (uint32_t)(bench_xorshift64(&seed) % (2 * (uint64_t)n));
         }
         /* Touch targets: random resident pages, the same set for both. */
         for (size_t i = 0; i < ops; i++) {
-            uint32_t p = (uint32_t)(xorshift64(&seed) % n);
+            uint32_t p = (uint32_t)(bench_xorshift64(&seed) % n);
             slc_page_info info;
             slc_pool_get_page(r.pool, p, &info);
             cli_need(NEED_ME, info.state == SLC_PAGE_RESIDENT, "a page is not resident");
