@@ -13,20 +13,23 @@
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "session.h"
 #include "test_pack.h" /* tp_build: a small pack written by hand */
 
-static slc_profile load_profile(const char *relative)
+static slc_profile default_profile(void)
 {
-    size_t len;
-    char *text = read_source_file(relative, &len);
     slc_profile p;
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, len, "test.profile", &p, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
-    free(text);
+    assert_int_equal(cli_load_profile(SLUICE_SOURCE_DIR "/budgets/default.profile", &p), CLI_OK);
     return p;
+}
+
+/* Opens the file at path (under the source tree) as a pack with p. */
+static tool_session_step open_file(const slc_profile *p, const char *path, tool_session *s)
+{
+    const tool_session_desc d = {.me = "test", .profile = p, .pack_path = path,
+                                 .file_flags = SLC_PLATFORM_FILE_PREAD, .pack_name = strrchr(path, '/') + 1};
+    return tool_session_open(&d, s);
 }
 
 static void assert_closed(const tool_session *s)
@@ -40,11 +43,9 @@ static void assert_closed(const tool_session *s)
 static void test_missing_file_is_the_file_step(void **state)
 {
     (void)state;
-    slc_profile p = load_profile("budgets/default.profile");
-    const tool_session_desc d = {.me = "test", .profile = &p, .pack_path = SLUICE_SOURCE_DIR "/no/such.pack",
-                                 .file_flags = SLC_PLATFORM_FILE_PREAD, .pack_name = "such.pack"};
+    slc_profile p = default_profile();
     tool_session s;
-    assert_int_equal(tool_session_open(&d, &s), TOOL_SESSION_FILE);
+    assert_int_equal(open_file(&p, SLUICE_SOURCE_DIR "/no/such.pack", &s), TOOL_SESSION_FILE);
     assert_int_not_equal(s.status, SLC_OK);
     assert_int_equal(s.file_open, 0);
     assert_null(s.mem);
@@ -55,12 +56,9 @@ static void test_missing_file_is_the_file_step(void **state)
 static void test_not_a_pack_is_the_pack_step(void **state)
 {
     (void)state;
-    slc_profile p = load_profile("budgets/default.profile");
-    /* a file that is not a pack: the profile itself */
-    const tool_session_desc d = {.me = "test", .profile = &p, .pack_path = SLUICE_SOURCE_DIR "/budgets/default.profile",
-                                 .file_flags = SLC_PLATFORM_FILE_PREAD, .pack_name = "default.profile"};
-    tool_session s;
-    assert_int_equal(tool_session_open(&d, &s), TOOL_SESSION_PACK);
+    slc_profile p = default_profile();
+    tool_session s; /* a file that is not a pack: the profile itself */
+    assert_int_equal(open_file(&p, SLUICE_SOURCE_DIR "/budgets/default.profile", &s), TOOL_SESSION_PACK);
     assert_int_not_equal(s.status, SLC_OK);
     assert_int_equal(s.file_open, 1);
     assert_non_null(s.mem); /* what came before stays open until the close */
@@ -93,7 +91,7 @@ static slc_status mem_read(void *user, uint64_t offset, void *dst, size_t size)
 static void test_a_pack_in_memory_opens(void **state)
 {
     (void)state;
-    slc_profile p = load_profile("budgets/default.profile");
+    slc_profile p = default_profile();
     static test_pack tp;
     tp_build(&tp);
     const slc_io io = {.read = mem_read, .user = &tp, .size = tp.size};
