@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "sluice/vulkan.h"
+
 static VkInstance t_instance;
 static VkDebugUtilsMessengerEXT t_messenger;
 static VkPhysicalDevice t_physical;
@@ -84,6 +86,21 @@ static int vk_test_device_open(void *features)
     volkLoadDeviceTable(&t_table, t_device);
     t_table.vkGetDeviceQueue(t_device, t_family, 0, &t_queue);
     return 0;
+}
+
+/* The shared device as slc_vulkan_adopt takes it: Vulkan 1.3, timeline
+ * semaphores; the optional features off (the caller sets what it enabled). */
+static inline slc_vulkan_device_info vk_test_device_info(void)
+{
+    slc_vulkan_device_info d = {0};
+    d.instance = t_instance;
+    d.physical_device = t_physical;
+    d.device = t_device;
+    d.queue = t_queue;
+    d.queue_family = t_family;
+    d.api_version = VK_API_VERSION_1_3;
+    d.timeline_semaphore = VK_TRUE;
+    return d;
 }
 
 /* Destroys what vk_test_instance_open and vk_test_device_open made (any

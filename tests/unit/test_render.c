@@ -445,14 +445,7 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     size_t size = slc_vulkan_footprint(&d);
     f->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + 63u) & ~(size_t)63u);
     assert_non_null(f->vk_mem);
-    slc_vulkan_device_info dev = {0};
-    dev.instance = t_instance;
-    dev.physical_device = t_physical;
-    dev.device = t_device;
-    dev.queue = t_queue;
-    dev.queue_family = t_family;
-    dev.api_version = VK_API_VERSION_1_3;
-    dev.timeline_semaphore = VK_TRUE;
+    slc_vulkan_device_info dev = vk_test_device_info();
     dev.multi_draw_indirect = next_backend.no_multi_draw ? VK_FALSE : t_features.multiDrawIndirect;
     dev.storage_buffer_array_dynamic_indexing = t_features.shaderStorageBufferArrayDynamicIndexing;
     dev.shader_draw_parameters = t_draw_parameters;

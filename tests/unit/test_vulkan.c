@@ -127,19 +127,6 @@ static int create_test_device(void)
     return vk_test_instance_open("test_vulkan") == 0 ? vk_test_device_open(NULL) : -1;
 }
 
-static slc_vulkan_device_info test_device_info(void)
-{
-    slc_vulkan_device_info d = {0};
-    d.instance = t_instance;
-    d.physical_device = t_physical;
-    d.device = t_device;
-    d.queue = t_queue;
-    d.queue_family = t_family;
-    d.api_version = VK_API_VERSION_1_3;
-    d.timeline_semaphore = VK_TRUE;
-    return d;
-}
-
 /* --- the compute shader that reads pages back ------------------------------ */
 
 typedef struct gpu {
@@ -453,7 +440,7 @@ static slc_vulkan *adopt(slc_vulkan_desc *d, void **mem)
     }
     size_t size;
     *mem = backend_memory(d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
     slc_status s = slc_vulkan_adopt(*mem, size, d, &dev, &vk);
     if (s != SLC_OK) {
@@ -760,7 +747,7 @@ static void test_staging_split_copies(void **state)
     size_t size;
     void *mem = backend_memory(&d, &size);
     d.flags = fence_mode ? SLC_VULKAN_NO_TIMELINE : 0u;
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     dev.transfer_queue = t_queue;
     dev.transfer_family = t_family;
     slc_vulkan *vk;
@@ -910,7 +897,7 @@ static void test_segments_split_a_large_pool(void **state)
     d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
     assert_null(vk);
@@ -1025,7 +1012,7 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
     d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_DEVICE_MEMORY);
     assert_null(vk);
@@ -1079,7 +1066,7 @@ static void test_gpu_budgets_refuse_the_pool_and_belt(void **state)
     d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_BUDGET_REFUSED);
     assert_string_equal(tl.last_error,
@@ -1121,7 +1108,7 @@ static void test_driver_budget_refusals_leave_nothing(void **state)
     printf("adopt (staging) takes %llu bytes of driver host memory at its peak\n", (unsigned long long)peak);
     size_t size;
     mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     int refused = 0;
     atomic_store(&oom_expected, true);
     for (uint64_t limit = 0; limit < peak; limit += 16) {
@@ -1210,7 +1197,7 @@ static void test_bad_desc_and_memory_are_refused(void **state)
     size_t size = slc_vulkan_footprint(&d);
     assert_true(size > SLC_VULKAN_DEFAULT_DRIVER_HEAP);
     assert_int_equal(slc_vulkan_footprint(NULL), size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(NULL, size, &d, &dev, &vk), SLC_E_BLOCK_NULL);
     assert_null(vk);
