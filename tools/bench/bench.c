@@ -64,15 +64,6 @@ void bench_print_usage(FILE *f)
     fputs("(sluice bench SUBCOMMAND --help: what it measures)\n", f);
 }
 
-int bench_help(const cli_args *spec, const char *about)
-{
-    int pad = (int)spec->help_column - (int)strlen("  -h, --help");
-    fputs(about, stdout);
-    cli_args_print_options(stdout, spec);
-    fprintf(stdout, "  -h, --help%*sthis text\n", pad > 1 ? pad : 1, "");
-    return CLI_OK;
-}
-
 void bench_print_help(FILE *f)
 {
     for (size_t i = 0; i < BENCH_COUNT; i++) {
@@ -84,7 +75,12 @@ int cmd_bench(int argc, char **argv)
 {
     for (size_t i = 0; argc >= 1 && i < BENCH_COUNT; i++) {
         if (strcmp(argv[0], benches[i].name) == 0) {
-            return benches[i].run(argc - 1, argv + 1);
+            int rc = benches[i].run(argc - 1, argv + 1);
+            if (rc == BENCH_USAGE_ALL) {
+                bench_print_usage(stderr);
+                rc = CLI_USAGE;
+            }
+            return rc;
         }
     }
     int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);

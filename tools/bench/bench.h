@@ -9,9 +9,13 @@
 
 #include "cli_args.h"
 
+/* A bench's answer to a bad command line that the dispatcher answers with
+ * every bench's synopsis on stderr and CLI_USAGE. */
+enum { BENCH_USAGE_ALL = -2 };
+
 /* Each bench's entry: argv[0..argc) are the arguments after its word
  * ("sluice bench load P --quick": P --quick); returns the process's exit
- * code (CLI_OK, CLI_FAILED, CLI_USAGE, CLI_IO). */
+ * code (CLI_OK, CLI_FAILED, CLI_USAGE, CLI_IO) or BENCH_USAGE_ALL. */
 int bench_alloc(int argc, char **argv);  /* bench_alloc.c */
 int bench_load(int argc, char **argv);   /* bench_load.c */
 int bench_pool(int argc, char **argv);   /* bench_pool.c */
@@ -31,11 +35,11 @@ static inline uint64_t bench_xorshift64(uint64_t *s)
     return *s = x;
 }
 
-/* Writes every bench's synopsis to f, as `sluice bench` without a known
+/* Writes every bench's synopsis to f (bench.c, as the next one), as `sluice bench` without a known
  * word prints it. */
 void bench_print_usage(FILE *f);
 
-/* A bench's --help on stdout: about (its usage line and what it measures),
+/* A bench's --help on stdout (bench_util.c): about (its usage line and what it measures),
  * the options of spec, then "-h, --help" with its text at spec's
  * help_column. Returns CLI_OK. */
 int bench_help(const cli_args *spec, const char *about);

@@ -363,8 +363,7 @@ int bench_alloc(int argc, char **argv)
                                  "measured in the same run.\n\n");
     }
     if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
-        bench_print_usage(stderr);
-        return CLI_USAGE;
+        return BENCH_USAGE_ALL;
     }
     return alloc_measure(quick, json);
 }
