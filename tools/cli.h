@@ -23,16 +23,10 @@ int cmd_budget(int argc, char **argv);
 int cmd_budget_fit(int argc, char **argv); /* fit_cmd.c */
 int cmd_run(int argc, char **argv);        /* run_cmd.c */
 int cmd_render(int argc, char **argv);     /* render_cmd.c */
-int cmd_bench(int argc, char **argv);
+int cmd_bench(int argc, char **argv); /* bench/bench.c */
 int cmd_pack(int argc, char **argv);
 int cmd_merge(int argc, char **argv); /* merge_cmd.c */
 int cmd_inspect(int argc, char **argv);
-int bench_load(int argc, char **argv);
-int bench_pool(int argc, char **argv);
-int bench_stream(int argc, char **argv);
-int bench_render(int argc, char **argv); /* bench_render.c */
-int bench_codec(int argc, char **argv);  /* bench_codec.c */
-int bench_evict(int argc, char **argv);  /* bench_evict.c */
 
 /* Reads a whole file (at most max bytes) into a malloc'd buffer; the tools
  * may use the heap, the runtime may not. Prints the reason and returns NULL

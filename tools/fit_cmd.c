@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "escape.h"
+#include "session.h"
 #include "sluice/memory.h"
 #include "sluice/pack.h"
 #include "sluice/platform.h"
@@ -116,12 +117,9 @@ typedef struct fit {
     fit_opts o;
     slc_profile prof;
     const char *pack_name;
-    slc_platform_file file;
-    int file_open;
-    slc_platform_block block;
-    int block_mapped;
-    slc_memory *mem;
-    slc_pack *pack;
+    tool_session ses; /* the pack file, the memory block, the memory, the pack */
+    slc_memory *mem;  /* ses.mem */
+    slc_pack *pack;   /* ses.pack */
     workload wl;
     uint32_t frames;   /* frames checked */
     /* the pool's partitions, in the pool's order: named ones, then "default" */
@@ -220,33 +218,20 @@ static void layout_partitions(fit *f)
 static int open_pack(fit *f)
 {
     f->pack_name = strrchr(f->o.pack_path, '/') ? strrchr(f->o.pack_path, '/') + 1 : f->o.pack_path;
-    if (slc_platform_file_open(f->o.pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &f->file) != SLC_OK) {
-        return CLI_IO;
-    }
-    f->file_open = 1;
-    slc_memory_requirements req;
-    if (slc_memory_calculate_requirements(&f->prof, &req) != SLC_OK) {
-        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", f->o.profile_path);
-        return CLI_FAILED;
-    }
-    if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &f->block) != SLC_OK) {
-        return CLI_FAILED;
-    }
-    f->block_mapped = 1;
-    if (slc_memory_init(f->block.base, f->block.size, &f->prof, &cli_stderr_logger, &f->mem) != SLC_OK) {
-        return CLI_FAILED;
-    }
-    slc_arena *meta = NULL;
-    if (slc_memory_scan_arena(f->mem, "cpu/meta", &meta) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", f->prof.name);
-        return FIT_NOT_HOLD;
-    }
-    if (slc_pack_open(&f->file.io, f->pack_name, &f->prof, meta, &cli_stderr_logger, &f->pack) != SLC_OK) {
+    const tool_session_desc sd = {.me = ME, .profile = &f->prof, .pack_path = f->o.pack_path,
+                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT, .pack_name = f->pack_name,
+                                  .profile_path = f->o.profile_path};
+    tool_session_step step = tool_session_open(&sd, &f->ses);
+    f->mem = f->ses.mem;
+    f->pack = f->ses.pack;
+    if (step == TOOL_SESSION_PACK) {
         fprintf(stderr, ME ": does not hold: pack '%s' does not fit profile '%s' (see above)\n", f->pack_name,
                 f->prof.name);
+    }
+    if (step == TOOL_SESSION_META || step == TOOL_SESSION_PACK) {
         return FIT_NOT_HOLD;
     }
-    return CLI_OK;
+    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
 }
 
 /* The workload as run opens it (workload.h: the camera capped at
@@ -825,18 +810,9 @@ static void report_json(const fit *f, verdict v)
 static void fit_close(fit *f)
 {
     workload_close(&f->wl);
-    if (f->pack != NULL) {
-        slc_pack_close(f->pack);
-    }
-    if (f->mem != NULL) {
-        slc_memory_deinit(f->mem);
-    }
-    if (f->block_mapped) {
-        slc_platform_block_unmap(&f->block);
-    }
-    if (f->file_open) {
-        slc_platform_file_close(&f->file);
-    }
+    tool_session_close(&f->ses);
+    f->mem = NULL;
+    f->pack = NULL;
 }
 
 int cmd_budget_fit(int argc, char **argv)

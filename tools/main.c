@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -19,30 +20,9 @@ static void usage(FILE *f)
             "                                    fallback (0), only with fallback or deferral (4), or not (5)\n"
             "  inspect FILE [--verify] [--json] [--pread]\n"
             "                                    a pack's header, tables, chunk statistics per codec\n"
-            "                                    and LOD, page fill; --verify loads and checks every chunk\n"
-            "  bench alloc [--quick] [--json]    reserve/release, arena and block-pool costs\n"
-            "                                    against glibc malloc/free in the same run\n"
-            "  bench load PACK [--quick] [--pread]\n"
-            "                                    chunk load (read, verify, decode) against plain\n"
-            "                                    LZ4_decompress_safe of the same chunks\n"
-            "  bench pool [--quick]              page pool acquire, lookup and touch at 1k, 64k and 1M\n"
-            "                                    pages (host backend) against an O(n) scan policy\n"
-            "  bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N] [--json]\n"
-            "                                    the stream scheduler end to end (host backend): GB/s\n"
-            "                                    against plain LZ4 decode, ns a request on hits and\n"
-            "                                    misses, peak RSS through a pool of pack/50 against\n"
-            "                                    loading everything\n"
-            "  bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n"
-            "                                    GPU ms a frame drawing the resident pages by vertex\n"
-            "                                    pulling (Vulkan) against ordinary vertex and index\n"
-            "                                    buffers, float and quantized\n"
-            "  bench codec INPUT.gltf|.glb... [--reps N] [--quick] [--json] [--gltfpack PROG] [--lz4 PROG]\n"
-            "                                    pack bytes at LOD 0 per chunk codec against gltfpack -cc\n"
-            "                                    + lz4 -9, and each codec's decode GB/s on one core\n"
-            "                                    against memcpy\n"
-            "  bench evict PACK [--trace FILE | --camera PATH] [--profile FILE] [--json]\n"
-            "                                    chunk loads of each eviction policy against Belady's\n"
-            "                                    optimum on one request sequence\n"
+            "                                    and LOD, page fill; --verify loads and checks every chunk\n");
+    bench_print_help(f);
+    fprintf(f,
             "  pack INPUT.gltf|.glb -o OUT.pack [options]\n"
             "  pack --synthetic city --size SIZE [--seed N] -o OUT.pack\n"
             "                                    build a pack (sluice pack --help: options)\n"

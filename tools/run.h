@@ -28,6 +28,7 @@
 #include "run_files.h"
 #include "run_outputs.h"
 #include "run_report.h"
+#include "session.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
 #include "sluice/stream.h"
@@ -151,11 +152,9 @@ struct run {
     const char *me; /* "sluice run": the command, in messages */
     slc_profile prof;
     const char *pack_name;
-    slc_platform_block block;
-    slc_memory *mem;
-    slc_platform_file file;
-    int file_open;
-    slc_pack *pack;
+    tool_session ses; /* the pack file, the memory block, the memory, the pack */
+    slc_memory *mem;  /* ses.mem */
+    slc_pack *pack;   /* ses.pack */
     /* the store */
     const char *backend; /* "vulkan" or "host" */
     char backend_detail[400];

@@ -249,21 +249,9 @@ void run_close(run *r)
     if (r->page_block.base != NULL) {
         slc_platform_block_unmap(&r->page_block);
     }
-    if (r->pack != NULL) {
-        slc_pack_close(r->pack);
-        r->pack = NULL;
-    }
-    if (r->file_open) {
-        slc_platform_file_close(&r->file);
-        r->file_open = 0;
-    }
-    if (r->mem != NULL) {
-        slc_memory_deinit(r->mem);
-        r->mem = NULL;
-    }
-    if (r->block.base != NULL) {
-        slc_platform_block_unmap(&r->block);
-    }
+    tool_session_close(&r->ses);
+    r->pack = NULL;
+    r->mem = NULL;
     for (uint32_t i = 0; i < SLC_PLATFORM_WORKERS_MAX; i++) {
         free(r->wctx.spans[i]);
         r->wctx.spans[i] = NULL;
@@ -296,7 +284,7 @@ static int open_host_store(run *r)
         return CLI_FAILED;
     }
     char why[512];
-    if (cli_check_machine_memory(&r->prof, r->block.size, fp, 1, why, sizeof why) != 0) {
+    if (cli_check_machine_memory(&r->prof, r->ses.block.size, fp, 1, why, sizeof why) != 0) {
         fprintf(stderr, "%s: %s\n", r->me, why);
         return CLI_FAILED;
     }
@@ -712,35 +700,16 @@ static int run_open_pack(run *r)
     r->pack_name = strrchr(r->o.pack_path, '/') ? strrchr(r->o.pack_path, '/') + 1 : r->o.pack_path;
     /* pread by default; a mapped pack cut short is a failed load too (the
      * platform's guard turns its SIGBUS into SLC_E_IO, sluice/platform.h). */
-    unsigned file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD;
-    if (slc_platform_file_open(r->o.pack_path, file_flags, &cli_stderr_logger, &r->file) != SLC_OK) {
-        return CLI_IO;
-    }
-    r->file_open = 1;
-    slc_memory_requirements req;
-    if (slc_memory_calculate_requirements(&r->prof, &req) != SLC_OK) {
-        fprintf(stderr, "%s: %s: the profile needs more memory than this machine can address\n", r->me, r->o.profile_path);
-        return CLI_FAILED;
-    }
-    char why[512]; /* before mapping: memory this machine cannot give is refused, not populated */
-    if (cli_check_machine_memory(&r->prof, req.block_size, 0, 0, why, sizeof why) != 0) {
-        fprintf(stderr, "%s: %s\n", r->me, why);
-        return CLI_FAILED;
-    }
-    if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block) != SLC_OK ||
-        slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem) != SLC_OK) {
-        return CLI_FAILED;
-    }
-    slc_arena *meta = NULL;
-    if (slc_memory_scan_arena(r->mem, "cpu/meta", &meta) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s' has no cpu/meta arena for the pack's tables\n", r->me, r->prof.name);
-        return CLI_FAILED;
-    }
-    if (slc_pack_open(&r->file.io, r->pack_name, &r->prof, meta, &cli_stderr_logger, &r->pack) != SLC_OK) {
+    const tool_session_desc sd = {.me = r->me, .profile = &r->prof, .pack_path = r->o.pack_path,
+                                  .file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD,
+                                  .pack_name = r->pack_name, .check_machine = 1, .profile_path = r->o.profile_path};
+    tool_session_step step = tool_session_open(&sd, &r->ses);
+    r->mem = r->ses.mem;
+    r->pack = r->ses.pack;
+    if (step == TOOL_SESSION_PACK) {
         fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name, r->prof.name);
-        return CLI_FAILED;
     }
-    return CLI_OK;
+    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
 }
 
 /* Opens the workload (the trace or the camera, sized by the profile's
@@ -776,15 +745,8 @@ static int run_start_stream(run *r)
     r->qlog.shown = r->qlog.dropped = 0;
     r->stream_log = (slc_logger){quiet_log_fn, &r->qlog};
     slc_stream_desc d;
-    memset(&d, 0, sizeof d);
-    d.profile = &r->prof;
-    d.memory = r->mem;
-    d.pack = r->pack;
-    d.stores[SLC_POOL_GEOMETRY] = r->store;
-    d.now_ns = slc_platform_now_ns;
-    d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
+    tool_session_stream_desc(&r->ses, &r->prof, r->store, &r->stream_log, &d);
     d.telemetry_frames = RUN_TELEMETRY_FRAMES;
-    d.log = &r->stream_log;
     if (r->prof.workers > 0) {
         slc_platform_workers_executor(&r->workers, &d.executor);
     }

@@ -38,59 +38,23 @@
 
 /* --- the shared device -------------------------------------------------------- */
 
-static VkInstance t_instance;
-static VkDebugUtilsMessengerEXT t_messenger;
-static VkPhysicalDevice t_physical;
-static VkDevice t_device;
-static VkQueue t_queue;
-static uint32_t t_family;
-static struct VolkDeviceTable t_table;
+#include "vk_test_device.h" /* the shared instance and device */
+
 static VkPhysicalDeviceFeatures t_features;
 static VkBool32 t_draw_parameters;
-static const char *const validation_layer[] = {"VK_LAYER_KHRONOS_validation"};
 
+/* The shared device, with what the renderer uses where the device has it:
+ * multi-draw indirect, dynamic indexing of storage buffer arrays, shader
+ * draw parameters. */
 static int create_test_device(void)
 {
-    if (volkInitialize() != VK_SUCCESS) {
-        fprintf(stderr, "no Vulkan loader\n");
+    if (vk_test_instance_open("test_render") != 0) {
         return -1;
     }
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "test_render";
-    app.apiVersion = VK_API_VERSION_1_3;
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    VkDebugUtilsMessengerCreateInfoEXT mi = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    mi.pfnUserCallback = on_message;
-    VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ci.pNext = &mi;
-    ci.pApplicationInfo = &app;
-    ci.enabledLayerCount = 1;
-    ci.ppEnabledLayerNames = validation_layer;
-    ci.enabledExtensionCount = 1;
-    ci.ppEnabledExtensionNames = exts;
-    if (vkCreateInstance(&ci, NULL, &t_instance) != VK_SUCCESS) {
-        fprintf(stderr, "vkCreateInstance with the validation layer failed\n");
-        return -1;
-    }
-    volkLoadInstanceOnly(t_instance);
-    if (vkCreateDebugUtilsMessengerEXT(t_instance, &mi, NULL, &t_messenger) != VK_SUCCESS) {
-        return -1;
-    }
-    uint32_t n = 1;
-    VkResult r = vkEnumeratePhysicalDevices(t_instance, &n, &t_physical);
-    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-        fprintf(stderr, "no Vulkan device (is VK_DRIVER_FILES set to lavapipe?)\n");
-        return -1;
-    }
-    t_family = 0; /* lavapipe: one family, graphics + compute + transfer */
     VkPhysicalDeviceShaderDrawParametersFeatures dp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &dp;
     vkGetPhysicalDeviceFeatures2(t_physical, &f2);
-    /* What the renderer uses, where the device has it. */
     VkPhysicalDeviceFeatures2 want = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     want.features.multiDrawIndirect = f2.features.multiDrawIndirect;
     want.features.shaderStorageBufferArrayDynamicIndexing = f2.features.shaderStorageBufferArrayDynamicIndexing;
@@ -98,39 +62,8 @@ static int create_test_device(void)
     VkPhysicalDeviceShaderDrawParametersFeatures dpw = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     dpw.shaderDrawParameters = dp.shaderDrawParameters;
     t_draw_parameters = dp.shaderDrawParameters;
-    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-    tf.timelineSemaphore = VK_TRUE;
     want.pNext = &dpw;
-    dpw.pNext = &tf;
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = t_family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &prio;
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = &want;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    if (vkCreateDevice(t_physical, &dci, NULL, &t_device) != VK_SUCCESS) {
-        return -1;
-    }
-    volkLoadDeviceTable(&t_table, t_device);
-    t_table.vkGetDeviceQueue(t_device, t_family, 0, &t_queue);
-    return 0;
-}
-
-static void destroy_test_device(void)
-{
-    if (t_device != VK_NULL_HANDLE) {
-        t_table.vkDeviceWaitIdle(t_device);
-        t_table.vkDestroyDevice(t_device, NULL);
-    }
-    if (t_messenger != VK_NULL_HANDLE) {
-        vkDestroyDebugUtilsMessengerEXT(t_instance, t_messenger, NULL);
-    }
-    if (t_instance != VK_NULL_HANDLE) {
-        vkDestroyInstance(t_instance, NULL);
-    }
+    return vk_test_device_open(&want);
 }
 
 /* --- packs written in memory ------------------------------------------------ */
@@ -514,14 +447,7 @@ static void fx_open_with(fixture *f, const pw_scene *sc, uint32_t workers, uint3
     size_t size = slc_vulkan_footprint(&d);
     f->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + 63u) & ~(size_t)63u);
     assert_non_null(f->vk_mem);
-    slc_vulkan_device_info dev = {0};
-    dev.instance = t_instance;
-    dev.physical_device = t_physical;
-    dev.device = t_device;
-    dev.queue = t_queue;
-    dev.queue_family = t_family;
-    dev.api_version = VK_API_VERSION_1_3;
-    dev.timeline_semaphore = VK_TRUE;
+    slc_vulkan_device_info dev = vk_test_device_info();
     dev.multi_draw_indirect = next_backend.no_multi_draw ? VK_FALSE : t_features.multiDrawIndirect;
     dev.storage_buffer_array_dynamic_indexing = t_features.shaderStorageBufferArrayDynamicIndexing;
     dev.shader_draw_parameters = t_draw_parameters;
@@ -1752,7 +1678,7 @@ int main(void)
      * called_from_lib suppression for it, tsan-vulkan.supp, needs that). */
     (void)dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
     if (create_test_device() != 0) {
-        destroy_test_device();
+        vk_test_device_close();
         return 1;
     }
 #ifdef SLUICE_RENDER_NOHEAP
@@ -1789,7 +1715,7 @@ int main(void)
         cmocka_unit_test_setup(test_begin_refuses_a_slot_in_flight, reset),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    destroy_test_device();
+    vk_test_device_close();
     if (atomic_load(&messages) != 0) {
         return 1;
     }

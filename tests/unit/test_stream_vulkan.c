@@ -50,26 +50,9 @@
 
 #include "vk_messages.h" /* messages, on_message */
 
+#include "vk_test_log.h" /* vk_test_log: what the backend logs, printed, errors counted */
+
 static const char *const validation_layer[] = {"VK_LAYER_KHRONOS_validation"};
-
-/* What the backend logs: printed, errors counted. */
-typedef struct vk_log {
-    int errors;
-    int leaks;
-} vk_log;
-
-static void vk_log_fn(void *user, slc_log_level level, slc_status status, const char *message)
-{
-    vk_log *l = user;
-    (void)status;
-    fprintf(stderr, "[sluice %s] %s\n", level == SLC_LOG_ERROR ? "error" : "warn", message);
-    if (level == SLC_LOG_ERROR) {
-        l->errors++;
-    }
-    if (strstr(message, "the driver kept") != NULL) {
-        l->leaks++;
-    }
-}
 
 /* --- fixture ------------------------------------------------------------------- */
 
@@ -103,7 +86,7 @@ typedef struct fixture {
     /* VULKAN_*: the backend, and each segment's bytes as the CPU sees them */
     void *vk_mem;
     slc_vulkan *vk;
-    vk_log vklog;
+    vk_test_log vklog;
     slc_vulkan_info info;
     const struct VolkDeviceTable *d;
     unsigned char *map[MAX_SEGMENTS];
@@ -162,7 +145,7 @@ static void open_vulkan(fixture *f)
     slc_vulkan_desc_from_spec(&d, &spec, &f->profile);
     d.placement = staging ? SLC_VULKAN_PLACEMENT_STAGING : SLC_VULKAN_PLACEMENT_AUTO;
     d.budgets = slc_memory_budgets(f->mem);
-    d.log = (slc_logger){vk_log_fn, &f->vklog};
+    d.log = vk_test_logger(&f->vklog);
     d.layers = validation_layer;
     d.layer_count = 1;
     d.debug_callback = on_message;

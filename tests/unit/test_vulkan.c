@@ -76,36 +76,8 @@ static int reset_messages(void **state)
 
 /* --- what sluice logs ---------------------------------------------------------- */
 
-typedef struct test_log {
-    char last_error[512];
-    slc_status last_status;
-    int errors;
-    int leaks; /* "the driver kept ... after its objects were destroyed" */
-    bool quiet; /* keep, do not print (sweeps that refuse on purpose) */
-} test_log;
-
-static void log_fn(void *user, slc_log_level level, slc_status status, const char *message)
-{
-    test_log *t = user;
-    if (!t->quiet || level != SLC_LOG_ERROR) {
-        fprintf(stderr, "[sluice %s] %s\n", level == SLC_LOG_ERROR ? "error" : "warn", message);
-    }
-    if (level == SLC_LOG_ERROR) {
-        snprintf(t->last_error, sizeof t->last_error, "%s", message);
-        t->last_status = status;
-        t->errors++;
-    }
-    if (strstr(message, "the driver kept") != NULL) {
-        t->leaks++;
-    }
-}
-
-static slc_logger logger(test_log *t)
-{
-    memset(t, 0, sizeof *t);
-    slc_logger l = {log_fn, t};
-    return l;
-}
+#include "vk_test_device.h" /* the shared instance and device */
+#include "vk_test_log.h"    /* vk_test_log: what the backend logs */
 
 /* --- budgets ---------------------------------------------------------------------- */
 
@@ -150,103 +122,9 @@ static double ms_since(const struct timespec *t0)
 
 /* --- the test's own instance and device ------------------------------------ */
 
-static VkInstance t_instance;
-static VkDebugUtilsMessengerEXT t_messenger;
-static VkPhysicalDevice t_physical;
-static VkDevice t_device;
-static VkQueue t_queue;
-static uint32_t t_family;
-static struct VolkDeviceTable t_table;
-static const char *const validation_layer[] = {"VK_LAYER_KHRONOS_validation"};
-
-static VkDebugUtilsMessengerCreateInfoEXT messenger_info(void)
-{
-    VkDebugUtilsMessengerCreateInfoEXT mi = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    mi.pfnUserCallback = on_message;
-    return mi;
-}
-
 static int create_test_device(void)
 {
-    if (volkInitialize() != VK_SUCCESS) {
-        fprintf(stderr, "no Vulkan loader\n");
-        return -1;
-    }
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "test_vulkan";
-    app.apiVersion = VK_API_VERSION_1_3;
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    VkDebugUtilsMessengerCreateInfoEXT mi = messenger_info();
-    VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ci.pNext = &mi;
-    ci.pApplicationInfo = &app;
-    ci.enabledLayerCount = 1;
-    ci.ppEnabledLayerNames = validation_layer;
-    ci.enabledExtensionCount = 1;
-    ci.ppEnabledExtensionNames = exts;
-    VkResult r = vkCreateInstance(&ci, NULL, &t_instance);
-    if (r != VK_SUCCESS) {
-        fprintf(stderr, "vkCreateInstance with the validation layer: %d\n", (int)r);
-        return -1;
-    }
-    volkLoadInstanceOnly(t_instance);
-    if (vkCreateDebugUtilsMessengerEXT(t_instance, &mi, NULL, &t_messenger) != VK_SUCCESS) {
-        return -1;
-    }
-    uint32_t n = 1;
-    r = vkEnumeratePhysicalDevices(t_instance, &n, &t_physical);
-    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-        fprintf(stderr, "no Vulkan device (is VK_DRIVER_FILES set to lavapipe?)\n");
-        return -1;
-    }
-    t_family = 0; /* lavapipe: one family, graphics + compute + transfer */
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = t_family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &prio;
-    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-    tf.timelineSemaphore = VK_TRUE;
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.pNext = &tf;
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    if (vkCreateDevice(t_physical, &dci, NULL, &t_device) != VK_SUCCESS) {
-        return -1;
-    }
-    volkLoadDeviceTable(&t_table, t_device);
-    t_table.vkGetDeviceQueue(t_device, t_family, 0, &t_queue);
-    return 0;
-}
-
-static void destroy_test_device(void)
-{
-    if (t_device != VK_NULL_HANDLE) {
-        t_table.vkDeviceWaitIdle(t_device);
-        t_table.vkDestroyDevice(t_device, NULL);
-    }
-    if (t_messenger != VK_NULL_HANDLE) {
-        vkDestroyDebugUtilsMessengerEXT(t_instance, t_messenger, NULL);
-    }
-    if (t_instance != VK_NULL_HANDLE) {
-        vkDestroyInstance(t_instance, NULL);
-    }
-}
-
-static slc_vulkan_device_info test_device_info(void)
-{
-    slc_vulkan_device_info d = {0};
-    d.instance = t_instance;
-    d.physical_device = t_physical;
-    d.device = t_device;
-    d.queue = t_queue;
-    d.queue_family = t_family;
-    d.api_version = VK_API_VERSION_1_3;
-    d.timeline_semaphore = VK_TRUE;
-    return d;
+    return vk_test_instance_open("test_vulkan") == 0 ? vk_test_device_open(NULL) : -1;
 }
 
 /* --- the compute shader that reads pages back ------------------------------ */
@@ -562,7 +440,7 @@ static slc_vulkan *adopt(slc_vulkan_desc *d, void **mem)
     }
     size_t size;
     *mem = backend_memory(d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
     slc_status s = slc_vulkan_adopt(*mem, size, d, &dev, &vk);
     if (s != SLC_OK) {
@@ -584,12 +462,12 @@ static uint64_t headless_driver_peak;
 static void test_headless_creates_its_own_device(void **state)
 {
     (void)state;
-    test_log tl;
+    vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     slc_vulkan_desc d = {0};
     d.page_count = 16;
     d.budgets = b;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     d.layers = validation_layer;
     d.layer_count = 1;
     d.debug_callback = on_message;
@@ -656,12 +534,12 @@ static void test_headless_creates_its_own_device(void **state)
 static void test_adopted_unified_pages_reach_the_gpu(void **state)
 {
     (void)state;
-    test_log tl;
+    vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     slc_vulkan_desc d = {0};
     d.page_count = 64;
     d.budgets = b;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     void *mem;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -749,14 +627,14 @@ static void test_flushes_are_atom_aligned(void **state)
 static void test_staging_pages_reach_the_gpu(void **state)
 {
     (void)state;
-    test_log tl;
+    vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     slc_vulkan_desc d = {0};
     d.page_count = 32;
     d.placement = SLC_VULKAN_PLACEMENT_STAGING;
     d.staging_size = 8u * PAGE;
     d.budgets = b;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     void *mem;
     slc_vulkan *vk = adopt(&d, &mem);
     slc_vulkan_info info;
@@ -869,7 +747,7 @@ static void test_staging_split_copies(void **state)
     size_t size;
     void *mem = backend_memory(&d, &size);
     d.flags = fence_mode ? SLC_VULKAN_NO_TIMELINE : 0u;
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     dev.transfer_queue = t_queue;
     dev.transfer_family = t_family;
     slc_vulkan *vk;
@@ -1013,13 +891,13 @@ static void test_segments_split_a_large_pool(void **state)
     check_segments(SLC_VULKAN_PLACEMENT_UNIFIED);
     check_segments(SLC_VULKAN_PLACEMENT_STAGING);
     /* A page larger than a segment may be cannot be placed. */
-    test_log tl;
+    vk_test_log tl;
     slc_vulkan_desc d = {0};
     d.max_segment_size = PAGE - 1;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
     assert_null(vk);
@@ -1125,16 +1003,16 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(t_physical, &mp);
     unsigned long long heap0 = (unsigned long long)mp.memoryHeaps[0].size;
-    test_log tl;
+    vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     slc_vulkan_desc d = {0};
     d.page_count = 64;
     d.heap_budget = 1 * MiB;
     d.budgets = b;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_DEVICE_MEMORY);
     assert_null(vk);
@@ -1152,7 +1030,7 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
     d.placement = SLC_VULKAN_PLACEMENT_STAGING;
     d.staging_size = 16u * PAGE;
     d.heap_budget = 64u * PAGE + 8u * PAGE;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_DEVICE_MEMORY);
     snprintf(want, sizeof want,
              "vulkan: the staging belt needs 1048576 bytes (16 pages of 65536 bytes) but memory heap 0 (DEVICE_LOCAL, "
@@ -1169,7 +1047,7 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
     d.page_count = (uint32_t)(heap0 / SLC_PAGE_SIZE_MAX) + 1;
     free(mem);
     mem = backend_memory(&d, &size);
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_DEVICE_MEMORY);
     assert_non_null(strstr(tl.last_error, "available (the heap's size)"));
     free(mem);
@@ -1180,15 +1058,15 @@ static void test_pool_larger_than_the_heap_budget_is_refused(void **state)
 static void test_gpu_budgets_refuse_the_pool_and_belt(void **state)
 {
     (void)state;
-    test_log tl;
+    vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 2 * MiB, 64 * MiB);
     slc_vulkan_desc d = {0};
     d.page_count = 64;
     d.budgets = b;
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     size_t size;
     void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_BUDGET_REFUSED);
     assert_string_equal(tl.last_error,
@@ -1230,14 +1108,14 @@ static void test_driver_budget_refusals_leave_nothing(void **state)
     printf("adopt (staging) takes %llu bytes of driver host memory at its peak\n", (unsigned long long)peak);
     size_t size;
     mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     int refused = 0;
     atomic_store(&oom_expected, true);
     for (uint64_t limit = 0; limit < peak; limit += 16) {
-        test_log tl;
+        vk_test_log tl;
         b = budgets(limit, 512 * MiB, 64 * MiB);
         d.budgets = b;
-        d.log = logger(&tl);
+        d.log = vk_test_logger(&tl);
         tl.quiet = true;
         slc_status s = slc_vulkan_adopt(mem, size, &d, &dev, &vk);
         if (s == SLC_OK) {
@@ -1274,12 +1152,12 @@ static void test_driver_budget_too_small_for_headless_init(void **state)
     int refused = 0;
     atomic_store(&oom_expected, true);
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        test_log tl;
+        vk_test_log tl;
         slc_budgets *b = budgets(limits[i], 512 * MiB, 64 * MiB);
         slc_vulkan_desc d = {0};
         d.page_count = 16;
         d.budgets = b;
-        d.log = logger(&tl);
+        d.log = vk_test_logger(&tl);
         d.layers = validation_layer;
         d.layer_count = 1;
         d.debug_callback = on_message;
@@ -1313,13 +1191,13 @@ static void test_driver_budget_too_small_for_headless_init(void **state)
 static void test_bad_desc_and_memory_are_refused(void **state)
 {
     (void)state;
-    test_log tl;
+    vk_test_log tl;
     slc_vulkan_desc d = {0};
-    d.log = logger(&tl);
+    d.log = vk_test_logger(&tl);
     size_t size = slc_vulkan_footprint(&d);
     assert_true(size > SLC_VULKAN_DEFAULT_DRIVER_HEAP);
     assert_int_equal(slc_vulkan_footprint(NULL), size);
-    slc_vulkan_device_info dev = test_device_info();
+    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk = (slc_vulkan *)1;
     assert_int_equal(slc_vulkan_adopt(NULL, size, &d, &dev, &vk), SLC_E_BLOCK_NULL);
     assert_null(vk);
@@ -1585,7 +1463,7 @@ static int group_teardown(void **state)
     if (t_gpu.device != VK_NULL_HANDLE) {
         gpu_deinit(&t_gpu);
     }
-    destroy_test_device();
+    vk_test_device_close();
     printf("validation messages over the whole run: %d (and %d expected reports of refused host memory)\n",
            atomic_load(&messages_total), atomic_load(&expected_oom));
     return 0;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "sluice/platform.h"
 
@@ -38,15 +39,6 @@ typedef struct bench {
     uint16_t order[ROUND];      /* the shuffled free order, shared by the pool and its baseline */
     void *ptrs[ROUND];
 } bench;
-
-static uint64_t xorshift64(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
 
 #define NEED_ME "sluice bench" /* what a failed setup step names */
 
@@ -237,7 +229,7 @@ static void *alloc64(size_t size)
 }
 
 /* sluice bench alloc: every figure, as a table or (json) JSON. */
-static int bench_alloc(int quick, int json)
+static int alloc_measure(int quick, int json)
 {
     const size_t repeats = quick ? 5 : REPEATS_MAX, rounds = quick ? 20 : 196, lat_rounds = quick ? 98 : 977;
     const size_t batch_ops = rounds * ROUND, lat_ops = lat_rounds * ROUND;
@@ -265,13 +257,13 @@ static int bench_alloc(int quick, int json)
     b.mark_free = slc_arena_get_mark(b.arena_free);
     uint64_t seed = 0x9E3779B97F4A7C15u;
     for (size_t i = 0; i < SIZE_COUNT; i++) {
-        b.sizes[i] = (uint32_t)(SIZE_LO + xorshift64(&seed) % (SIZE_HI - SIZE_LO + 1));
+        b.sizes[i] = (uint32_t)(SIZE_LO + bench_xorshift64(&seed) % (SIZE_HI - SIZE_LO + 1));
     }
     for (size_t i = 0; i < ROUND; i++) {
         b.order[i] = (uint16_t)i;
     }
     for (size_t i = ROUND - 1; i > 0; i--) { /* Fisher-Yates */
-        size_t j = (size_t)(xorshift64(&seed) % (i + 1));
+        size_t j = (size_t)(bench_xorshift64(&seed) % (i + 1));
         uint16_t t = b.order[i];
         b.order[i] = b.order[j];
         b.order[j] = t;
@@ -354,28 +346,9 @@ static int bench_alloc(int quick, int json)
     return CLI_OK;
 }
 
-int cmd_bench(int argc, char **argv)
+int bench_alloc(int argc, char **argv)
 {
-    if (argc >= 1 && strcmp(argv[0], "load") == 0) {
-        return bench_load(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "pool") == 0) {
-        return bench_pool(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "stream") == 0) {
-        return bench_stream(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "render") == 0) {
-        return bench_render(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "codec") == 0) {
-        return bench_codec(argc - 1, argv + 1);
-    }
-    if (argc >= 1 && strcmp(argv[0], "evict") == 0) {
-        return bench_evict(argc - 1, argv + 1);
-    }
-    int alloc = argc >= 1 && strcmp(argv[0], "alloc") == 0;
-    int quick = 0, json = 0, ok = alloc;
+    int quick = 0, json = 0;
     const cli_opt table[] = {
         {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
          .help = "fewer repeats (a smoke run, not a measurement)"},
@@ -384,32 +357,13 @@ int cmd_bench(int argc, char **argv)
     size_t operands = 0;
     const cli_args spec = {.me = "sluice bench alloc", .opts = table, .count = sizeof table / sizeof table[0],
                            .operand_count = &operands, .help_column = 14}; /* any error: the usage below */
-    if (alloc && cli_wants_help(argc - 1, argv + 1)) {
-        fputs("usage: sluice bench alloc [--quick] [--json]\n\n"
-              "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
-              "measured in the same run.\n\n",
-              stdout);
-        cli_args_print_options(stdout, &spec);
-        fputs("  -h, --help  this text\n", stdout);
-        return CLI_OK;
+    if (cli_wants_help(argc, argv)) {
+        return bench_help(&spec, "usage: sluice bench alloc [--quick] [--json]\n\n"
+                                 "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"
+                                 "measured in the same run.\n\n");
     }
-    if (alloc) {
-        ok = cli_args_parse(&spec, argc - 1, argv + 1) == CLI_OK;
+    if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
+        return BENCH_USAGE_ALL;
     }
-    if (!ok) {
-        int help = argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0);
-        fputs("usage: sluice bench alloc [--quick] [--json]\n       sluice bench load PACK [--quick] [--pread]\n"
-              "       sluice bench pool [--quick]\n"
-              "       sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N]\n"
-              "                           [--json]\n"
-              "       sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N]\n"
-              "                           [--repeat R] [--profile FILE] [--breakdown] [--validate]\n"
-              "       sluice bench codec INPUT.gltf|INPUT.glb... [--reps N] [--quick] [--json]\n"
-              "                          [--gltfpack PROG] [--lz4 PROG]\n"
-              "       sluice bench evict PACK [--trace FILE | --camera PATH] [--profile FILE] [--json]\n"
-              "(sluice bench SUBCOMMAND --help: what it measures)\n",
-              help ? stdout : stderr);
-        return help ? CLI_OK : CLI_USAGE;
-    }
-    return bench_alloc(quick, json);
+    return alloc_measure(quick, json);
 }

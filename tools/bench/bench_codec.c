@@ -27,6 +27,7 @@
 
 #include <meshoptimizer.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"
@@ -542,6 +543,124 @@ static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *us
     free(dst);
 }
 
+/* Marks in used every view a mesh primitive's POSITION, NORMAL, TEXCOORD_0
+ * or indices reads, and counts the triangles in a. Returns 0, or -1 with
+ * why naming the record and the check. */
+static int mark_primitives(anchor *a, const cJSON *meshes, const cJSON *accessors, unsigned char *used, int nviews,
+                           char *why, size_t cap)
+{
+    static const char *const roles[3] = {"POSITION", "NORMAL", "TEXCOORD_0"};
+    int mi = 0;
+    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
+        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
+        int pi = 0;
+        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
+            char what[96];
+            const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+            for (int r = 0; r < 3; r++) {
+                snprintf(what, sizeof what, "meshes[%d].primitives[%d].attributes.%s", mi, pi, roles[r]);
+                if (mark_view(accessors, cJSON_GetObjectItemCaseSensitive(attrs, roles[r]), used, nviews, what, why,
+                              cap) != 0) {
+                    return -1;
+                }
+            }
+            snprintf(what, sizeof what, "meshes[%d].primitives[%d].indices", mi, pi);
+            const cJSON *ind = cJSON_GetObjectItemCaseSensitive(p, "indices");
+            if (mark_view(accessors, ind, used, nviews, what, why, cap) != 0) {
+                return -1;
+            }
+            if (ind != NULL) { /* mark_view checked it names an accessor */
+                int ai = (int)ind->valuedouble;
+                double count = js_count(cJSON_GetArrayItem(accessors, ai), "count", 0);
+                if (count < 0) {
+                    snprintf(why, cap, "out.gltf: accessors[%d].count: not a count", ai);
+                    return -1;
+                }
+                a->triangles += (uint64_t)count / 3;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Morph targets' views (2 marks a view that only they read): sets
+ * a->morph_shared when one of them is a view mark_primitives marked.
+ * Returns 0, or -1 with why. */
+static int mark_targets(anchor *a, const cJSON *meshes, const cJSON *accessors, const unsigned char *used, int nviews,
+                        char *why, size_t cap)
+{
+    int mi = 0;
+    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
+        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
+        int pi = 0;
+        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
+            const cJSON *targets = cJSON_GetObjectItemCaseSensitive(p, "targets");
+            int ti = 0;
+            for (const cJSON *t = cJSON_IsArray(targets) ? targets->child : NULL; t != NULL; t = t->next, ti++) {
+                for (const cJSON *v = t->child; v != NULL; v = v->next) {
+                    unsigned char *seen = calloc((size_t)nviews + 1, 1);
+                    cli_need(ME, seen != NULL, "out of memory");
+                    char what[128];
+                    snprintf(what, sizeof what, "meshes[%d].primitives[%d].targets[%d].%s", mi, pi, ti,
+                             v->string != NULL ? v->string : "?");
+                    int bad = mark_view(accessors, v, seen, nviews, what, why, cap);
+                    for (int k = 0; k < nviews && bad == 0; k++) {
+                        a->morph_shared |= seen[k] && used[k] == VIEW_USED;
+                    }
+                    free(seen);
+                    if (bad != 0) {
+                        return -1;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Writes the bytes of every used view in out.bin to geom (marking it
+ * VIEW_IN_BIN) and counts them in a->geometry, the .bin's other bytes in
+ * a->other. Returns 0, or -1 with why. */
+static int write_geometry(anchor *a, const cJSON *views, const cJSON *buffers, unsigned char *used,
+                          const unsigned char *bin, size_t bin_len, FILE *geom, char *why, size_t cap)
+{
+    a->geometry = 0;
+    uint64_t in_bin = 0;
+    int vi = 0;
+    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
+        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                            "EXT_meshopt_compression");
+        const cJSON *src = ext != NULL ? ext : v; /* compressed: the bytes the extension names */
+        double buf = js_count(src, "buffer", -1), off = js_count(src, "byteOffset", 0),
+               len = js_count(src, "byteLength", -1);
+        if (buf < 0 || off < 0 || len < 0 || buf >= cJSON_GetArraySize(buffers)) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]%s: buffer, byteOffset or byteLength missing or out of range",
+                     vi, ext != NULL ? ".extensions.EXT_meshopt_compression" : "");
+            return -1;
+        }
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(buffers, (int)buf), "uri");
+        if (!cJSON_IsString(uri) || strcmp(uri->valuestring, "out.bin") != 0) {
+            continue; /* a fallback buffer with no bytes in the file */
+        }
+        if (off + len > (double)bin_len) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]: bytes %.0f..%.0f outside out.bin (%zu bytes)", vi, off,
+                     off + len, bin_len);
+            return -1;
+        }
+        in_bin += (uint64_t)len;
+        if (used[vi]) {
+            used[vi] = VIEW_IN_BIN;
+            if (fwrite(bin + (size_t)off, 1, (size_t)len, geom) != (size_t)len) {
+                snprintf(why, cap, "geom.bin: write failed");
+                return -1;
+            }
+            a->geometry += (uint64_t)len;
+        }
+    }
+    a->other = in_bin - a->geometry;
+    return 0;
+}
+
 /* Reads gltfpack's out.gltf and out.bin in the folder, writes the bytes of
  * every view a mesh primitive's POSITION, NORMAL, TEXCOORD_0 or indices
  * reads (compressed, as EXT_meshopt_compression stores them) to geom.bin,
@@ -580,101 +699,17 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
         goto out;
     }
     cli_need(ME, used != NULL, "out of memory");
-    static const char *const roles[3] = {"POSITION", "NORMAL", "TEXCOORD_0"};
-    int mi = 0;
-    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
-        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
-        int pi = 0;
-        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
-            char what[96];
-            const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(p, "attributes");
-            for (int r = 0; r < 3; r++) {
-                snprintf(what, sizeof what, "meshes[%d].primitives[%d].attributes.%s", mi, pi, roles[r]);
-                if (mark_view(accessors, cJSON_GetObjectItemCaseSensitive(attrs, roles[r]), used, nviews, what, why,
-                              cap) != 0) {
-                    goto out;
-                }
-            }
-            snprintf(what, sizeof what, "meshes[%d].primitives[%d].indices", mi, pi);
-            const cJSON *ind = cJSON_GetObjectItemCaseSensitive(p, "indices");
-            if (mark_view(accessors, ind, used, nviews, what, why, cap) != 0) {
-                goto out;
-            }
-            if (ind != NULL) { /* mark_view checked it names an accessor */
-                int ai = (int)ind->valuedouble;
-                double count = js_count(cJSON_GetArrayItem(accessors, ai), "count", 0);
-                if (count < 0) {
-                    snprintf(why, cap, "out.gltf: accessors[%d].count: not a count", ai);
-                    goto out;
-                }
-                a->triangles += (uint64_t)count / 3;
-            }
-        }
-    }
-    /* Morph targets' views (2 marks a view that only they read). */
-    mi = 0;
-    for (const cJSON *mesh = meshes->child; mesh != NULL; mesh = mesh->next, mi++) {
-        const cJSON *prims = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
-        int pi = 0;
-        for (const cJSON *p = cJSON_IsArray(prims) ? prims->child : NULL; p != NULL; p = p->next, pi++) {
-            const cJSON *targets = cJSON_GetObjectItemCaseSensitive(p, "targets");
-            int ti = 0;
-            for (const cJSON *t = cJSON_IsArray(targets) ? targets->child : NULL; t != NULL; t = t->next, ti++) {
-                for (const cJSON *v = t->child; v != NULL; v = v->next) {
-                    unsigned char *seen = calloc((size_t)nviews + 1, 1);
-                    cli_need(ME, seen != NULL, "out of memory");
-                    char what[128];
-                    snprintf(what, sizeof what, "meshes[%d].primitives[%d].targets[%d].%s", mi, pi, ti,
-                             v->string != NULL ? v->string : "?");
-                    int bad = mark_view(accessors, v, seen, nviews, what, why, cap);
-                    for (int k = 0; k < nviews && bad == 0; k++) {
-                        a->morph_shared |= seen[k] && used[k] == VIEW_USED;
-                    }
-                    free(seen);
-                    if (bad != 0) {
-                        goto out;
-                    }
-                }
-            }
-        }
+    if (mark_primitives(a, meshes, accessors, used, nviews, why, cap) != 0 ||
+        mark_targets(a, meshes, accessors, used, nviews, why, cap) != 0) {
+        goto out;
     }
     geom = fopen(geom_path, "wb");
     if (geom == NULL) {
         snprintf(why, cap, "geom.bin: %s", strerror(errno));
         goto out;
     }
-    a->geometry = 0;
-    uint64_t in_bin = 0;
-    int vi = 0;
-    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
-        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
-                                                            "EXT_meshopt_compression");
-        const cJSON *src = ext != NULL ? ext : v; /* compressed: the bytes the extension names */
-        double buf = js_count(src, "buffer", -1), off = js_count(src, "byteOffset", 0),
-               len = js_count(src, "byteLength", -1);
-        if (buf < 0 || off < 0 || len < 0 || buf >= cJSON_GetArraySize(buffers)) {
-            snprintf(why, cap, "out.gltf: bufferViews[%d]%s: buffer, byteOffset or byteLength missing or out of range",
-                     vi, ext != NULL ? ".extensions.EXT_meshopt_compression" : "");
-            goto out;
-        }
-        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(buffers, (int)buf), "uri");
-        if (!cJSON_IsString(uri) || strcmp(uri->valuestring, "out.bin") != 0) {
-            continue; /* a fallback buffer with no bytes in the file */
-        }
-        if (off + len > (double)bin_len) {
-            snprintf(why, cap, "out.gltf: bufferViews[%d]: bytes %.0f..%.0f outside out.bin (%zu bytes)", vi, off,
-                     off + len, bin_len);
-            goto out;
-        }
-        in_bin += (uint64_t)len;
-        if (used[vi]) {
-            used[vi] = VIEW_IN_BIN;
-            if (fwrite(bin + (size_t)off, 1, (size_t)len, geom) != (size_t)len) {
-                snprintf(why, cap, "geom.bin: write failed");
-                goto out;
-            }
-            a->geometry += (uint64_t)len;
-        }
+    if (write_geometry(a, views, buffers, used, bin, bin_len, geom, why, cap) != 0) {
+        goto out;
     }
     if (fclose(geom) != 0) {
         geom = NULL;
@@ -682,7 +717,6 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
         goto out;
     }
     geom = NULL;
-    a->other = in_bin - a->geometry;
     if (a->reps > 0) {
         anchor_decode(a, views, used, bin);
     }
@@ -901,6 +935,68 @@ static double ratio_to_anchor(const model *m, int which)
     return m->codec[C_AUTO].ok && a->ok ? (double)m->codec[C_AUTO].payload / (double)a->lz4 : 0.0;
 }
 
+/* A model's row of the bytes table: its pack's payload per codec, the
+ * anchors' and the ratios. */
+static void print_bytes_row(const model *m)
+{
+    char b[CODECS + 4][32];
+    printf("%-20s %9llu %9llu", m->name, (unsigned long long)m->triangles, (unsigned long long)m->vertices);
+    for (int c = 0; c < CODECS; c++) {
+        printf(" %*s", c == C_MESHOPT_LZ4 ? 11 : 10, num(m->codec[c].ok, m->codec[c].payload, b[c], sizeof b[c]));
+    }
+    const anchor *a = &m->anchors[A_DEFAULT], *a16 = &m->anchors[A_BITS16];
+    char r0[32] = "-", r1[32] = "-";
+    if (ratio_to_anchor(m, A_DEFAULT) > 0) {
+        snprintf(r0, sizeof r0, "%.2fx", ratio_to_anchor(m, A_DEFAULT));
+    }
+    if (ratio_to_anchor(m, A_BITS16) > 0) {
+        snprintf(r1, sizeof r1, "%.2fx", ratio_to_anchor(m, A_BITS16));
+    }
+    printf(" %10s %10s %10s %11s %8s\n", num(a->ok, a->geometry, b[CODECS], sizeof b[0]),
+           num(a->ok, a->lz4, b[CODECS + 1], sizeof b[0]), num(a16->ok, a16->lz4, b[CODECS + 2], sizeof b[0]), r0,
+           r1);
+}
+
+/* What the table leaves out about anchor w of m (measured, not skipped):
+ * why it failed, the triangles it keeps apart from the pack's, morph
+ * targets in its views. */
+static void print_anchor_notes(const model *m, int w)
+{
+    const anchor *a = &m->anchors[w];
+    if (!a->ok) {
+        printf("%s %s: %s\n", m->name, w == A_DEFAULT ? "anchor" : "anchor16", a->why);
+    } else if (w == A_DEFAULT && a->triangles != m->triangles) {
+        printf("%s anchor: gltfpack keeps %llu triangles, the pack %llu", m->name, (unsigned long long)a->triangles,
+               (unsigned long long)m->triangles);
+        if (m->meshes_deduplicated > 0) {
+            printf(" (%u meshes identical to an\n  earlier one, which the packer stores once)", m->meshes_deduplicated);
+        }
+        printf("\n");
+    }
+    if (a->ok && a->morph_shared) {
+        printf("%s %s: its geometry views also hold the morph targets (gltfpack stores a target's\n"
+               "  attribute in its base attribute's view): the anchor's bytes include them\n",
+               m->name, w == A_DEFAULT ? "anchor" : "anchor16");
+    }
+}
+
+/* What the table leaves out about m: codecs that failed, the anchors'
+ * notes, or why it was skipped. */
+static void print_model_notes(const model *m, int anchors_on)
+{
+    for (int c = 0; c < CODECS && !m->skipped; c++) {
+        if (!m->codec[c].ok && codec_built(c)) {
+            printf("%s %s: %s\n", m->name, codec_name(c), m->codec[c].why);
+        }
+    }
+    for (int w = 0; w < ANCHORS && !m->skipped && anchors_on; w++) {
+        print_anchor_notes(m, w);
+    }
+    if (m->skipped) {
+        printf("skipped %s: the packer refuses it: %s\n", m->name, m->why);
+    }
+}
+
 static void print_text(const model *ms, size_t n, int reps, int anchors_on)
 {
     printf(ME ": LOD 0 (--max-lods 1), quantized (--quantize): positions 3 x 16-bit over each object's box\n"
@@ -918,57 +1014,12 @@ static void print_text(const model *ms, size_t n, int reps, int anchors_on)
            "/anchor16");
     char b[CODECS + 4][32];
     for (size_t i = 0; i < n; i++) {
-        const model *m = &ms[i];
-        if (m->skipped) {
-            continue;
+        if (!ms[i].skipped) {
+            print_bytes_row(&ms[i]);
         }
-        printf("%-20s %9llu %9llu", m->name, (unsigned long long)m->triangles, (unsigned long long)m->vertices);
-        for (int c = 0; c < CODECS; c++) {
-            printf(" %*s", c == C_MESHOPT_LZ4 ? 11 : 10, num(m->codec[c].ok, m->codec[c].payload, b[c], sizeof b[c]));
-        }
-        const anchor *a = &m->anchors[A_DEFAULT], *a16 = &m->anchors[A_BITS16];
-        char r0[32] = "-", r1[32] = "-";
-        if (ratio_to_anchor(m, A_DEFAULT) > 0) {
-            snprintf(r0, sizeof r0, "%.2fx", ratio_to_anchor(m, A_DEFAULT));
-        }
-        if (ratio_to_anchor(m, A_BITS16) > 0) {
-            snprintf(r1, sizeof r1, "%.2fx", ratio_to_anchor(m, A_BITS16));
-        }
-        printf(" %10s %10s %10s %11s %8s\n", num(a->ok, a->geometry, b[CODECS], sizeof b[0]),
-               num(a->ok, a->lz4, b[CODECS + 1], sizeof b[0]), num(a16->ok, a16->lz4, b[CODECS + 2], sizeof b[0]), r0,
-               r1);
     }
     for (size_t i = 0; i < n; i++) {
-        const model *m = &ms[i];
-        for (int c = 0; c < CODECS && !m->skipped; c++) {
-            if (!m->codec[c].ok && codec_built(c)) {
-                printf("%s %s: %s\n", m->name, codec_name(c), m->codec[c].why);
-            }
-        }
-        for (int w = 0; w < ANCHORS && !m->skipped; w++) {
-            if (!anchors_on) {
-                break;
-            }
-            if (!m->anchors[w].ok) {
-                printf("%s %s: %s\n", m->name, w == A_DEFAULT ? "anchor" : "anchor16", m->anchors[w].why);
-            } else if (w == A_DEFAULT && m->anchors[w].triangles != m->triangles) {
-                printf("%s anchor: gltfpack keeps %llu triangles, the pack %llu", m->name,
-                       (unsigned long long)m->anchors[w].triangles, (unsigned long long)m->triangles);
-                if (m->meshes_deduplicated > 0) {
-                    printf(" (%u meshes identical to an\n  earlier one, which the packer stores once)",
-                           m->meshes_deduplicated);
-                }
-                printf("\n");
-            }
-            if (m->anchors[w].ok && m->anchors[w].morph_shared) {
-                printf("%s %s: its geometry views also hold the morph targets (gltfpack stores a target's\n"
-                       "  attribute in its base attribute's view): the anchor's bytes include them\n",
-                       m->name, w == A_DEFAULT ? "anchor" : "anchor16");
-            }
-        }
-        if (m->skipped) {
-            printf("skipped %s: the packer refuses it: %s\n", m->name, m->why);
-        }
+        print_model_notes(&ms[i], anchors_on);
     }
     for (int c = 0; c < CODECS; c++) {
         if (!codec_built(c)) {

@@ -54,8 +54,10 @@
 #include <unistd.h>
 
 #include "camera.h"
+#include "bench.h"
 #include "cli.h"
 #include "run.h"
+#include "session.h"
 
 #define USAGE                                                                                                         \
     "usage: sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n"   \
@@ -84,9 +86,9 @@ int bench_render(int argc, char **argv)
 #include "sluice/vulkan.h"
 #include "sluice/render.h"
 
-/* The format's decoding of a vertex, as the pack tests decode it (written
- * from docs/pack-format.md): the classic path's CPU decode. */
-#include "../tests/support/pack_decode.h"
+/* The format's decoding of a vertex (written from docs/pack-format.md, the
+ * pack tests decode with it too): the classic path's CPU decode. */
+#include "pack_decode.h"
 
 #ifndef SLUICE_DEFAULT_PROFILE
 #define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
@@ -243,11 +245,9 @@ static void object_color(uint32_t object, float rgba[4])
 
 typedef struct rig {
     slc_profile prof;
-    slc_platform_block block;
-    slc_memory *mem;
-    slc_platform_file file;
-    int file_open;
-    slc_pack *pack;
+    tool_session ses; /* the pack file, the memory block, the memory, the pack */
+    slc_memory *mem;  /* ses.mem */
+    slc_pack *pack;   /* ses.pack */
     void *vk_mem;
     slc_vulkan *vk;
     slc_vulkan_info info;
@@ -270,18 +270,7 @@ static void rig_close(rig *r)
         slc_vulkan_deinit(r->vk);
     }
     free(r->vk_mem);
-    if (r->pack != NULL) {
-        slc_pack_close(r->pack);
-    }
-    if (r->file_open) {
-        slc_platform_file_close(&r->file);
-    }
-    if (r->mem != NULL) {
-        slc_memory_deinit(r->mem);
-    }
-    if (r->block.base != NULL) {
-        slc_platform_block_unmap(&r->block);
-    }
+    tool_session_close(&r->ses);
     free(r->spans);
     memset(r, 0, sizeof *r);
 }
@@ -294,34 +283,21 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     memset(r, 0, sizeof *r);
     r->prof = *base;
     r->prof.workers = 0;
-    const char *name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
-    if (slc_platform_file_open(path, SLC_PLATFORM_FILE_PREAD, &cli_stderr_logger, &r->file) != SLC_OK) {
-        return CLI_IO;
-    }
-    r->file_open = 1;
-    slc_memory_requirements req;
-    slc_status st = slc_memory_calculate_requirements(&r->prof, &req);
-    if (st != SLC_OK) {
+    const tool_session_desc sesd = {.me = ME, .profile = &r->prof, .pack_path = path,
+                                    .file_flags = SLC_PLATFORM_FILE_PREAD,
+                                    .pack_name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path};
+    tool_session_step step = tool_session_open(&sesd, &r->ses);
+    r->mem = r->ses.mem;
+    r->pack = r->ses.pack;
+    if (step == TOOL_SESSION_LAYOUT) {
         fprintf(stderr, ME ": profile '%s': its memory block cannot be laid out (%s)\n", r->prof.name,
-                slc_status_name(st));
+                slc_status_name(r->ses.status));
+    }
+    if (step != TOOL_SESSION_OPEN) { /* else printed or logged */
         rig_close(r);
-        return CLI_FAILED;
+        return step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED;
     }
-    st = slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block);
-    if (st == SLC_OK) {
-        st = slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem);
-    }
-    slc_arena *meta = NULL;
-    if (st == SLC_OK && (st = slc_memory_scan_arena(r->mem, "cpu/meta", &meta)) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
-    }
-    if (st == SLC_OK) {
-        st = slc_pack_open(&r->file.io, name, &r->prof, meta, &cli_stderr_logger, &r->pack);
-    }
-    if (st != SLC_OK) {
-        rig_close(r);
-        return CLI_FAILED;
-    }
+    slc_status st;
     /* A pool of one page a chunk: everything resident at once. */
     const slc_pack_header *h = slc_pack_get_header(r->pack);
     if (h->chunk_count > r->prof.page_count || h->page_size != r->prof.page_size) {
@@ -382,14 +358,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     r->alloc = slc_vulkan_get_allocator(r->vk);
 
     slc_stream_desc sd;
-    memset(&sd, 0, sizeof sd);
-    sd.profile = &r->prof;
-    sd.memory = r->mem;
-    sd.pack = r->pack;
-    sd.stores[SLC_POOL_GEOMETRY] = slc_vulkan_get_store(r->vk);
-    sd.now_ns = slc_platform_now_ns;
-    sd.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
-    sd.log = &cli_stderr_logger;
+    tool_session_stream_desc(&r->ses, &r->prof, slc_vulkan_get_store(r->vk), &cli_stderr_logger, &sd);
     if ((st = slc_stream_create(&sd, &r->s)) != SLC_OK) {
         fprintf(stderr, ME ": could not create the stream (%s)\n", slc_status_name(st));
         rig_close(r);
@@ -1489,14 +1458,11 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
 
 static void render_help(const cli_args *spec)
 {
-    fputs(USAGE "\n"
-          "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
-          "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
-          "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
-          "float and for quantized pages.\n\n",
-          stdout);
-    cli_args_print_options(stdout, spec);
-    fputs("  -h, --help              this text\n", stdout);
+    bench_help(spec, USAGE "\n"
+                     "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
+                     "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
+                     "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
+                     "float and for quantized pages.\n\n");
 }
 
 /* "WxH" into o->width, o->height. */

@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "cli_args.h"
 #include "escape.h"

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
@@ -52,15 +53,6 @@ static void *alloc64(size_t size)
     cli_need(NEED_ME, p != NULL, "out of memory");
     memset(p, 0, size); /* fault every page in now, as the runtime does at init */
     return p;
-}
-
-static uint64_t xorshift64(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
 }
 
 /* --- the pool on the host backend ------------------------------------------ */
@@ -315,7 +307,7 @@ static int verify_same_decisions(slc_eviction_policy policy)
     naive_init(&v, VERIFY_PAGES, policy == SLC_EVICTION_PRIORITY);
     uint64_t seed = 0x243F6A8885A308D3u;
     for (int s = 0; s < VERIFY_STEPS; s++) {
-        uint32_t c = (uint32_t)(xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
+        uint32_t c = (uint32_t)(bench_xorshift64(&seed) % (2u * (uint64_t)VERIFY_PAGES));
         slc_page_info info;
         if (slc_pool_lookup(r.pool, (slc_chunk_id){c}, &info) == SLC_OK) {
             cli_need(NEED_ME, v.map[c] == info.page.index, "the naive pool disagrees on a lookup");
@@ -377,7 +369,7 @@ static void shuffle_recency(real *r, naive *v, uint64_t seed)
         order[i] = i;
     }
     for (uint32_t i = r->n - 1; i > 0; i--) { /* Fisher-Yates */
-        uint32_t j = (uint32_t)(xorshift64(&seed) % ((uint64_t)i + 1));
+        uint32_t j = (uint32_t)(bench_xorshift64(&seed) % ((uint64_t)i + 1));
         uint32_t t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -446,11 +438,11 @@ static size_t bench_size(uint32_t n, int quick, size_t repeats, row *rows)
         cli_need(NEED_ME, chunks != NULL && pages != NULL && naive_pages != NULL, "out of memory");
         uint64_t seed = 0x9E3779B97F4A7C15u ^ n;
         for (size_t i = 0; i < ops; i++) {
-            chunks[i] = (uint32_t)(xorshift64(&seed) % (2 * (uint64_t)n));
+            chunks[i] = (uint32_t)(bench_xorshift64(&seed) % (2 * (uint64_t)n));
         }
         /* Touch targets: random resident pages, the same set for both. */
         for (size_t i = 0; i < ops; i++) {
-            uint32_t p = (uint32_t)(xorshift64(&seed) % n);
+            uint32_t p = (uint32_t)(bench_xorshift64(&seed) % n);
             slc_page_info info;
             slc_pool_get_page(r.pool, p, &info);
             cli_need(NEED_ME, info.state == SLC_PAGE_RESIDENT, "a page is not resident");
@@ -486,14 +478,10 @@ int bench_pool(int argc, char **argv)
                            .usage = "usage: sluice bench pool [--quick]\n", .usage_after = CLI_ARGS_ALL,
                            .help_column = 14};
     if (cli_wants_help(argc, argv)) {
-        fputs("usage: sluice bench pool [--quick]\n\n"
-              "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
-              "against a pool that scans every page for its victim, after checking that\n"
-              "both make the same decisions.\n\n",
-              stdout);
-        cli_args_print_options(stdout, &spec);
-        fputs("  -h, --help  this text\n", stdout);
-        return CLI_OK;
+        return bench_help(&spec, "usage: sluice bench pool [--quick]\n\n"
+                                 "Page pool acquire, lookup and touch at 1k, 64k and 1M pages (host backend)\n"
+                                 "against a pool that scans every page for its victim, after checking that\n"
+                                 "both make the same decisions.\n\n");
     }
     if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
         return CLI_USAGE;

@@ -51,8 +51,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "meshopt_stream.h"
+#include "session.h"
 #include "sluice/host_store.h"
 #include "sluice/platform.h"
 #include "sluice/stream.h"
@@ -131,10 +133,10 @@ static void *alloc_touched(size_t size)
 
 typedef struct rig {
     slc_profile prof;
-    slc_platform_block block;
-    slc_memory *mem;
+    tool_session ses; /* the memory block, the memory, the pack */
+    slc_memory *mem;  /* ses.mem */
     slc_page_store store;
-    slc_pack *pack;
+    slc_pack *pack;   /* ses.pack */
     slc_platform_workers workers; /* must not move while started: a rig is never copied */
     slc_stream *s;
     int charged; /* the store is charged to gpu/pool */
@@ -161,18 +163,10 @@ static void rig_close(rig *r)
     if (r->s != NULL) {
         slc_stream_destroy(r->s);
     }
-    if (r->pack != NULL) {
-        slc_pack_close(r->pack);
-    }
     if (r->store.ops != NULL) {
         slc_host_store_deinit(&r->store);
     }
-    if (r->mem != NULL) {
-        slc_memory_deinit(r->mem);
-    }
-    if (r->block.base != NULL) {
-        slc_platform_block_unmap(&r->block);
-    }
+    tool_session_close(&r->ses);
     r->s = NULL;
     r->pack = NULL;
     r->mem = NULL;
@@ -210,36 +204,22 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
 {
     memset(r, 0, sizeof *r);
     r->prof = *prof;
-    slc_memory_requirements req;
-    slc_status st = slc_memory_calculate_requirements(&r->prof, &req);
-    if (st != SLC_OK) {
+    const tool_session_desc sesd = {.me = ME, .profile = &r->prof, .io = io, .pack_name = name};
+    tool_session_step step = tool_session_open(&sesd, &r->ses);
+    r->mem = r->ses.mem;
+    r->pack = r->ses.pack;
+    if (step == TOOL_SESSION_LAYOUT) {
         fprintf(stderr, ME ": profile '%s': its memory block does not fit this machine\n", r->prof.name);
+        rig_close(r);
         return CLI_FAILED;
     }
-    st = slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->block);
-    if (st == SLC_OK) {
-        st = slc_memory_init(r->block.base, r->block.size, &r->prof, &cli_stderr_logger, &r->mem);
-    }
+    slc_status st = step == TOOL_SESSION_OPEN ? SLC_OK : r->ses.status;
     if (st == SLC_OK) {
         st = rig_store(r, store_mem, store_size);
     }
-    slc_arena *meta = NULL;
-    if (st == SLC_OK && (st = slc_memory_scan_arena(r->mem, "cpu/meta", &meta)) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", r->prof.name);
-    }
-    if (st == SLC_OK) {
-        st = slc_pack_open(io, name, &r->prof, meta, &cli_stderr_logger, &r->pack);
-    }
     if (st == SLC_OK) {
         slc_stream_desc d;
-        memset(&d, 0, sizeof d);
-        d.profile = &r->prof;
-        d.memory = r->mem;
-        d.pack = r->pack;
-        d.stores[SLC_POOL_GEOMETRY] = &r->store;
-        d.now_ns = slc_platform_now_ns;
-        d.load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
-        d.log = &cli_stderr_logger;
+        tool_session_stream_desc(&r->ses, &r->prof, &r->store, &cli_stderr_logger, &d);
         if (no_threads) {
             d.executor.ops = &null_ops;
         } else if (r->prof.workers > 0) {
@@ -638,13 +618,10 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 
 static void stream_help(const cli_args *spec)
 {
-    fputs(USAGE "\n"
-          "The stream scheduler end to end on the host backend: GB/s against plain\n"
-          "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
-          "through a pool of pack/50 pages against loading everything.\n\n",
-          stdout);
-    cli_args_print_options(stdout, spec);
-    fputs("  -h, --help      this text\n", stdout);
+    bench_help(spec, USAGE "\n"
+                     "The stream scheduler end to end on the host backend: GB/s against plain\n"
+                     "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
+                     "through a pool of pack/50 pages against loading everything.\n\n");
 }
 
 /* Returns CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
@@ -1040,10 +1017,193 @@ static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out
     return run_mode_of(b, workers, no_threads, NULL, 0, out);
 }
 
+/* Each repeat's figures, of which the results keep the medians. */
+typedef struct samples {
+    double gbps[MODES][REPS_MAX], cpu[MODES][REPS_MAX], ring_gbps[REPS_MAX], ring_cpu[REPS_MAX];
+    double miss[REPS_MAX], miss_tele[REPS_MAX], raw2[REPS_MAX], raw2_cpu[REPS_MAX];
+    double codec_raw[SLC_PACK_CODEC_COUNT][REPS_MAX], codec_stream[SLC_PACK_CODEC_COUNT][REPS_MAX];
+} samples;
+
+/* The buffers the passes decode into: the pool's pages (b->store_mem), one
+ * page, and a page for each thread of the two-thread pass. */
+static int alloc_buffers(bench *b, unsigned char **page, unsigned char **pages2)
+{
+    b->store_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(b->profile.page_count, b->profile.page_size));
+    b->store_mem = alloc_touched(b->store_size);
+    *page = alloc_touched(b->h->page_size);
+    *pages2 = alloc_touched((size_t)RAW_THREADS_MAX * b->h->page_size);
+    if (b->store_mem == NULL || *page == NULL || *pages2 == NULL) {
+        fprintf(stderr, ME ": out of memory for a pool of %u pages\n", b->profile.page_count);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Repeat k of the plain decode: into one page (the raw mode's row) and into
+ * the pool's pages (the ring's). */
+static int measure_raw(bench *b, unsigned char *page, uint32_t k, samples *sm)
+{
+    int rc = CLI_OK;
+    for (int into_pool = 0; into_pool < 2; into_pool++) {
+        uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
+        uint64_t bytes = into_pool ? raw_pass(b, b->store_mem, b->profile.page_count, b->profile.page_size)
+                                   : raw_pass(b, page, 1, 0);
+        uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
+        if (bytes != b->decoded) {
+            fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b->pack_path);
+            rc = CLI_FAILED;
+        }
+        (into_pool ? sm->ring_gbps : sm->gbps[MODE_RAW])[k] = (double)bytes / (double)(t1 - t0);
+        (into_pool ? sm->ring_cpu : sm->cpu[MODE_RAW])[k] = (double)bytes / (double)(c1 - c0);
+    }
+    return rc;
+}
+
+/* Repeat k of the ceiling for two threads: plain decode by two at once. */
+static int measure_raw2(bench *b, unsigned char *pages2, uint32_t k, samples *sm)
+{
+    uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
+    uint64_t bytes = raw_threads_pass(b, pages2, RAW_THREADS_MAX);
+    uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
+    sm->raw2[k] = (double)bytes / (double)(t1 - t0);
+    sm->raw2_cpu[k] = (double)bytes / (double)(c1 - c0);
+    if (bytes != b->decoded) {
+        fprintf(stderr, ME ": plain decode by %d threads failed on %s\n", RAW_THREADS_MAX, b->pack_path);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Repeat k of each codec alone, inline against its plain decode, where the
+ * pack mixes codecs (one codec: the rows of the modes are that codec's). */
+static int measure_codecs(bench *b, const results *res, unsigned char *page, uint32_t k, samples *sm)
+{
+    int rc = CLI_OK;
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT && rc == CLI_OK && res->codecs_present > 1; c++) {
+        if (b->codec_count[c] == 0) {
+            continue;
+        }
+        uint64_t c0 = cpu_ns();
+        uint64_t bytes = raw_pass_of(b, page, 1, 0, b->by_codec[c], b->codec_count[c], 0, 1, &b->work[0]);
+        uint64_t c1 = cpu_ns();
+        if (bytes != b->codec_decoded[c]) {
+            fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b->pack_path);
+            rc = CLI_FAILED;
+        }
+        sm->codec_raw[c][k] = (double)bytes / (double)(c1 - c0);
+        pass_result pr;
+        if (rc == CLI_OK && (rc = run_mode_of(b, 0, 0, b->by_codec[c], b->codec_count[c], &pr)) == CLI_OK) {
+            sm->codec_stream[c][k] = (double)pr.bytes / (double)pr.cpu_ns;
+        }
+    }
+    return rc;
+}
+
+/* Repeat k of every mode (raw, inline, 1 worker, N workers), of the
+ * two-thread ceiling, of each codec and of the misses. */
+static int measure_rep(bench *b, results *res, unsigned char *page, unsigned char *pages2, uint32_t k, samples *sm)
+{
+    int rc = CLI_OK;
+    for (uint32_t m = 0; m < res->modes && rc == CLI_OK; m++) {
+        if (m == MODE_RAW) {
+            rc = measure_raw(b, page, k, sm);
+            continue;
+        }
+        pass_result *pr = &res->pass[m];
+        rc = run_mode(b, res->mode_workers[m], 0, pr);
+        sm->gbps[m][k] = (double)pr->bytes / (double)pr->ns;
+        sm->cpu[m][k] = (double)pr->bytes / (double)pr->cpu_ns;
+    }
+    if (rc == CLI_OK) {
+        rc = measure_raw2(b, pages2, k, sm);
+    }
+    if (rc == CLI_OK) {
+        rc = measure_codecs(b, res, page, k, sm);
+    }
+    /* 2, misses: 1 worker without threads (see the top of the file). */
+    if (rc == CLI_OK && (rc = run_mode(b, 1, 1, &res->miss)) == CLI_OK) {
+        sm->miss[k] = (double)res->miss.sched_ns / (double)res->miss.requests;
+        sm->miss_tele[k] = (double)res->miss.tele_ns / (double)res->miss.requests;
+    }
+    return rc;
+}
+
+/* The medians of the repeats into res. */
+static void summarise(const bench *b, results *res, samples *sm)
+{
+    for (uint32_t m = 0; m < res->modes; m++) {
+        res->gbps[m] = median(sm->gbps[m], b->reps);
+        res->cpu_gbps[m] = median(sm->cpu[m], b->reps);
+    }
+    res->ring_gbps = median(sm->ring_gbps, b->reps);
+    res->ring_cpu_gbps = median(sm->ring_cpu, b->reps);
+    res->miss_ns = median(sm->miss, b->reps);
+    res->miss_tele_ns = median(sm->miss_tele, b->reps);
+    res->raw2_gbps = median(sm->raw2, b->reps);
+    res->raw2_cpu_gbps = median(sm->raw2_cpu, b->reps);
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        if (b->codec_count[c] == 0) {
+            continue;
+        }
+        if (res->codecs_present == 1) { /* the pack is this codec: the inline row's figures */
+            res->codec_raw_cpu[c] = res->cpu_gbps[MODE_RAW];
+            res->codec_stream_cpu[c] = res->cpu_gbps[1];
+        } else {
+            res->codec_raw_cpu[c] = median(sm->codec_raw[c], b->reps);
+            res->codec_stream_cpu[c] = median(sm->codec_stream[c], b->reps);
+        }
+    }
+}
+
+/* 2, hits: one stream (no workers: nothing loads while timed). */
+static int measure_hits(bench *b, results *res)
+{
+    static rig r;
+    static double self[REPS_MAX], tele[REPS_MAX];
+    uint32_t count = b->profile.queue_capacity;
+    count = count < b->h->chunk_count ? count : b->h->chunk_count;
+    count = count < b->profile.page_count ? count : b->profile.page_count;
+    res->hit_count = count;
+    res->hit_frames = HIT_REQUESTS / count > 0 ? HIT_REQUESTS / count : 1;
+    slc_profile prof = b->profile;
+    prof.workers = 0;
+    int rc = rig_open(&r, &prof, &b->info.file.io, b->name, b->store_mem, b->store_size, 0);
+    if (rc == CLI_OK) {
+        rc = hit_batch(&r, count, 0, 1, NULL, NULL);
+        for (uint32_t k = 0; k < b->reps && rc == CLI_OK; k++) {
+            rc = hit_batch(&r, count, res->hit_frames, 0, &self[k], &tele[k]);
+        }
+        rig_close(&r);
+    }
+    if (rc == CLI_OK) {
+        res->hit_ns = median(self, b->reps);
+        res->hit_tele_ns = median(tele, b->reps);
+    }
+    return rc;
+}
+
+static void bench_free(bench *b, unsigned char *page, unsigned char *pages2)
+{
+    free(page);
+    free(pages2);
+    free(b->store_mem);
+    for (uint32_t t = 0; t < RAW_THREADS_MAX; t++) {
+        free(b->work[t].stream);
+        free(b->work[t].indices);
+    }
+    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+        free(b->by_codec[c]);
+    }
+    if (b->info_open) {
+        cli_pack_close(&b->info);
+    }
+}
+
 int bench_stream(int argc, char **argv)
 {
     static bench b;
     static results res;
+    static samples sm;
     memset(&b, 0, sizeof b);
     memset(&res, 0, sizeof res);
     int rc = parse_args(argc, argv, &b);
@@ -1061,15 +1221,7 @@ int bench_stream(int argc, char **argv)
 
     unsigned char *page = NULL, *pages2 = NULL;
     if (rc == CLI_OK) {
-        b.store_size = SLC_ARENA_FOOTPRINT(
-            slc_host_store_footprint(b.profile.page_count, b.profile.page_size));
-        b.store_mem = alloc_touched(b.store_size);
-        page = alloc_touched(b.h->page_size);
-        pages2 = alloc_touched((size_t)RAW_THREADS_MAX * b.h->page_size);
-        if (b.store_mem == NULL || page == NULL || pages2 == NULL) {
-            fprintf(stderr, ME ": out of memory for a pool of %u pages\n", b.profile.page_count);
-            rc = CLI_FAILED;
-        }
+        rc = alloc_buffers(&b, &page, &pages2);
     }
 
     /* 1: raw, inline, 1 worker, N workers; repeats go round the modes. */
@@ -1077,9 +1229,6 @@ int bench_stream(int argc, char **argv)
     res.mode_workers[2] = 1;
     res.mode_workers[3] = b.workers;
     res.modes = b.workers > 1 ? 4u : 3u;
-    static double gbps[MODES][REPS_MAX], cpu[MODES][REPS_MAX], ring_gbps[REPS_MAX], ring_cpu[REPS_MAX];
-    static double miss[REPS_MAX], miss_tele[REPS_MAX], raw2[REPS_MAX], raw2_cpu[REPS_MAX];
-    static double codec_raw[SLC_PACK_CODEC_COUNT][REPS_MAX], codec_stream[SLC_PACK_CODEC_COUNT][REPS_MAX];
     for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
         res.codecs_present += b.codec_count[c] > 0;
     }
@@ -1087,112 +1236,11 @@ int bench_stream(int argc, char **argv)
         rc = raw_pass(&b, page, 1, 0) == b.decoded ? run_mode(&b, b.workers, 0, &res.pass[0]) : CLI_FAILED;
     }
     for (uint32_t k = 0; k < b.reps && rc == CLI_OK; k++) {
-        for (uint32_t m = 0; m < res.modes && rc == CLI_OK; m++) {
-            if (m == MODE_RAW) {
-                for (int into_pool = 0; into_pool < 2; into_pool++) {
-                    uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
-                    uint64_t bytes = into_pool ? raw_pass(&b, b.store_mem, b.profile.page_count, b.profile.page_size)
-                                               : raw_pass(&b, page, 1, 0);
-                    uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
-                    if (bytes != b.decoded) {
-                        fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b.pack_path);
-                        rc = CLI_FAILED;
-                    }
-                    (into_pool ? ring_gbps : gbps[m])[k] = (double)bytes / (double)(t1 - t0);
-                    (into_pool ? ring_cpu : cpu[m])[k] = (double)bytes / (double)(c1 - c0);
-                }
-                continue;
-            }
-            pass_result *pr = &res.pass[m];
-            rc = run_mode(&b, res.mode_workers[m], 0, pr);
-            gbps[m][k] = (double)pr->bytes / (double)pr->ns;
-            cpu[m][k] = (double)pr->bytes / (double)pr->cpu_ns;
-        }
-        /* The ceiling for two threads: plain decode by two at once. */
-        if (rc == CLI_OK) {
-            uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
-            uint64_t bytes = raw_threads_pass(&b, pages2, RAW_THREADS_MAX);
-            uint64_t t1 = slc_platform_now_ns(), c1 = cpu_ns();
-            if (bytes != b.decoded) {
-                fprintf(stderr, ME ": plain decode by %d threads failed on %s\n", RAW_THREADS_MAX, b.pack_path);
-                rc = CLI_FAILED;
-            }
-            raw2[k] = (double)bytes / (double)(t1 - t0);
-            raw2_cpu[k] = (double)bytes / (double)(c1 - c0);
-        }
-        /* Each codec alone, inline against its plain decode, where the pack
-         * mixes codecs (one codec: the rows above are that codec's). */
-        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT && rc == CLI_OK && res.codecs_present > 1; c++) {
-            if (b.codec_count[c] == 0) {
-                continue;
-            }
-            uint64_t c0 = cpu_ns();
-            uint64_t bytes = raw_pass_of(&b, page, 1, 0, b.by_codec[c], b.codec_count[c], 0, 1, &b.work[0]);
-            uint64_t c1 = cpu_ns();
-            if (bytes != b.codec_decoded[c]) {
-                fprintf(stderr, ME ": the plain decode rejected a chunk of %s\n", b.pack_path);
-                rc = CLI_FAILED;
-            }
-            codec_raw[c][k] = (double)bytes / (double)(c1 - c0);
-            pass_result pr;
-            if (rc == CLI_OK && (rc = run_mode_of(&b, 0, 0, b.by_codec[c], b.codec_count[c], &pr)) == CLI_OK) {
-                codec_stream[c][k] = (double)pr.bytes / (double)pr.cpu_ns;
-            }
-        }
-        /* 2, misses: 1 worker without threads (see the top of the file). */
-        if (rc == CLI_OK && (rc = run_mode(&b, 1, 1, &res.miss)) == CLI_OK) {
-            miss[k] = (double)res.miss.sched_ns / (double)res.miss.requests;
-            miss_tele[k] = (double)res.miss.tele_ns / (double)res.miss.requests;
-        }
-    }
-    for (uint32_t m = 0; m < res.modes && rc == CLI_OK; m++) {
-        res.gbps[m] = median(gbps[m], b.reps);
-        res.cpu_gbps[m] = median(cpu[m], b.reps);
+        rc = measure_rep(&b, &res, page, pages2, k, &sm);
     }
     if (rc == CLI_OK) {
-        res.ring_gbps = median(ring_gbps, b.reps);
-        res.ring_cpu_gbps = median(ring_cpu, b.reps);
-        res.miss_ns = median(miss, b.reps);
-        res.miss_tele_ns = median(miss_tele, b.reps);
-        res.raw2_gbps = median(raw2, b.reps);
-        res.raw2_cpu_gbps = median(raw2_cpu, b.reps);
-        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
-            if (b.codec_count[c] == 0) {
-                continue;
-            }
-            if (res.codecs_present == 1) { /* the pack is this codec: the inline row's figures */
-                res.codec_raw_cpu[c] = res.cpu_gbps[MODE_RAW];
-                res.codec_stream_cpu[c] = res.cpu_gbps[1];
-            } else {
-                res.codec_raw_cpu[c] = median(codec_raw[c], b.reps);
-                res.codec_stream_cpu[c] = median(codec_stream[c], b.reps);
-            }
-        }
-    }
-
-    /* 2, hits: one stream (no workers: nothing loads while timed). */
-    if (rc == CLI_OK) {
-        static rig r;
-        static double self[REPS_MAX], tele[REPS_MAX];
-        uint32_t count = b.profile.queue_capacity;
-        count = count < b.h->chunk_count ? count : b.h->chunk_count;
-        count = count < b.profile.page_count ? count : b.profile.page_count;
-        res.hit_count = count;
-        res.hit_frames = HIT_REQUESTS / count > 0 ? HIT_REQUESTS / count : 1;
-        slc_profile prof = b.profile;
-        prof.workers = 0;
-        rc = rig_open(&r, &prof, &b.info.file.io, b.name, b.store_mem, b.store_size, 0);
-        if (rc == CLI_OK) {
-            rc = hit_batch(&r, count, 0, 1, NULL, NULL);
-            for (uint32_t k = 0; k < b.reps && rc == CLI_OK; k++) {
-                rc = hit_batch(&r, count, res.hit_frames, 0, &self[k], &tele[k]);
-            }
-            rig_close(&r);
-        }
-        if (rc == CLI_OK) {
-            res.hit_ns = median(self, b.reps);
-            res.hit_tele_ns = median(tele, b.reps);
-        }
+        summarise(&b, &res, &sm);
+        rc = measure_hits(&b, &res);
     }
 
     if (rc == CLI_OK) {
@@ -1202,18 +1250,6 @@ int bench_stream(int argc, char **argv)
             print_text(&b, &res);
         }
     }
-    free(page);
-    free(pages2);
-    free(b.store_mem);
-    for (uint32_t t = 0; t < RAW_THREADS_MAX; t++) {
-        free(b.work[t].stream);
-        free(b.work[t].indices);
-    }
-    for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
-        free(b.by_codec[c]);
-    }
-    if (b.info_open) {
-        cli_pack_close(&b.info);
-    }
+    bench_free(&b, page, pages2);
     return rc;
 }

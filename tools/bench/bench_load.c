@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "sluice/platform.h"
 
@@ -58,13 +59,9 @@ int bench_load(int argc, char **argv)
     const cli_args spec = {.me = "sluice bench load", .opts = table, .count = sizeof table / sizeof table[0],
                            .operands = &path, .max_operands = 1, .operand_count = &operands, .help_column = 14};
     if (cli_wants_help(argc, argv)) {
-        fputs("usage: sluice bench load PACK [--quick] [--pread]\n\n"
-              "Chunk load (read, verify, decode) through the pack reader against plain\n"
-              "LZ4_decompress_safe of the same chunks, mapped and through pread.\n\n",
-              stdout);
-        cli_args_print_options(stdout, &spec);
-        fputs("  -h, --help  this text\n", stdout);
-        return CLI_OK;
+        return bench_help(&spec, "usage: sluice bench load PACK [--quick] [--pread]\n\n"
+                                 "Chunk load (read, verify, decode) through the pack reader against plain\n"
+                                 "LZ4_decompress_safe of the same chunks, mapped and through pread.\n\n");
     }
     if (cli_args_parse(&spec, argc, argv) != CLI_OK) {
         path = NULL; /* any error: the usage below */

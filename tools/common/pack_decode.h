@@ -1,12 +1,13 @@
 /* Decoding a pack's vertices as docs/pack-format.md specifies, written from
  * the specification alone (not from the builder or the runtime), shared by
- * the builder's test (test_pack_builder.c) and the round trip
- * (test_pack_roundtrip.c): vertex strides from the attribute bits, 16-bit
+ * bench render's classic path (tools/bench/bench_render.c), the builder's
+ * test (test_pack_builder.c) and the round trip (test_pack_roundtrip.c):
+ * vertex strides from the attribute bits, 16-bit
  * positions and uvs dequantized with the object's offset and scale,
  * octahedral snorm8 normals unfolded and normalised, cluster records of a
  * decoded chunk. */
-#ifndef SLUICE_TEST_PACK_DECODE_H
-#define SLUICE_TEST_PACK_DECODE_H
+#ifndef SLUICE_TOOLS_PACK_DECODE_H
+#define SLUICE_TOOLS_PACK_DECODE_H
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,86 @@
+/* The streaming tools' shared start-up (session.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static tool_session_step fail(tool_session *s, tool_session_step step, slc_status st)
+{
+    s->status = st;
+    return step;
+}
+
+tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s)
+{
+    memset(s, 0, sizeof *s);
+    const slc_io *io = d->io;
+    slc_status st;
+    if (d->pack_path != NULL) {
+        if ((st = slc_platform_file_open(d->pack_path, d->file_flags, &cli_stderr_logger, &s->file)) != SLC_OK) {
+            return fail(s, TOOL_SESSION_FILE, st);
+        }
+        s->file_open = 1;
+        io = &s->file.io;
+    }
+    slc_memory_requirements req;
+    if ((st = slc_memory_calculate_requirements(d->profile, &req)) != SLC_OK) {
+        if (d->profile_path != NULL) {
+            fprintf(stderr, "%s: %s: the profile needs more memory than this machine can address\n", d->me,
+                    d->profile_path);
+        }
+        return fail(s, TOOL_SESSION_LAYOUT, st);
+    }
+    char why[512]; /* before mapping: memory this machine cannot give is refused, not populated */
+    if (d->check_machine && cli_check_machine_memory(d->profile, req.block_size, 0, 0, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: %s\n", d->me, why);
+        return fail(s, TOOL_SESSION_MACHINE, SLC_E_CAPACITY);
+    }
+    if ((st = slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &s->block)) !=
+        SLC_OK) {
+        return fail(s, TOOL_SESSION_BLOCK, st);
+    }
+    if ((st = slc_memory_init(s->block.base, s->block.size, d->profile, &cli_stderr_logger, &s->mem)) != SLC_OK) {
+        return fail(s, TOOL_SESSION_MEMORY, st);
+    }
+    slc_arena *meta = NULL;
+    if ((st = slc_memory_scan_arena(s->mem, "cpu/meta", &meta)) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s' has no cpu/meta arena for the pack's tables\n", d->me, d->profile->name);
+        return fail(s, TOOL_SESSION_META, st);
+    }
+    if ((st = slc_pack_open(io, d->pack_name, d->profile, meta, &cli_stderr_logger, &s->pack)) != SLC_OK) {
+        return fail(s, TOOL_SESSION_PACK, st);
+    }
+    return TOOL_SESSION_OPEN;
+}
+
+void tool_session_close(tool_session *s)
+{
+    if (s->pack != NULL) {
+        slc_pack_close(s->pack);
+    }
+    if (s->file_open) {
+        slc_platform_file_close(&s->file);
+    }
+    if (s->mem != NULL) {
+        slc_memory_deinit(s->mem);
+    }
+    if (s->block.base != NULL) {
+        slc_platform_block_unmap(&s->block);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, const slc_page_store *store,
+                              const slc_logger *log, slc_stream_desc *out)
+{
+    memset(out, 0, sizeof *out);
+    out->profile = prof;
+    out->memory = s->mem;
+    out->pack = s->pack;
+    out->stores[SLC_POOL_GEOMETRY] = store;
+    out->now_ns = slc_platform_now_ns;
+    out->load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
+    out->log = log;
+}

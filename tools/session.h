@@ -1,0 +1,73 @@
+/* The start-up every streaming tool shares (sluice run and render, budget
+ * fit, bench stream, bench render): the pack file, the memory block the
+ * profile describes, the memory laid out in it and the pack opened in its
+ * cpu/meta arena, and their one teardown. The page store and the stream
+ * differ between the tools (host or Vulkan, workers or not) and stay
+ * theirs: they open them on the session (tool_session_stream_desc fills
+ * what every stream takes from it) and close them before
+ * tool_session_close. */
+#ifndef SLUICE_TOOLS_SESSION_H
+#define SLUICE_TOOLS_SESSION_H
+
+#include "sluice/memory.h"
+#include "sluice/pack.h"
+#include "sluice/platform.h"
+#include "sluice/stream.h"
+
+/* What to open. */
+typedef struct tool_session_desc {
+    const char *me;               /* the prefix of the messages printed here ("sluice run") */
+    const slc_profile *profile;   /* the memory's and the pack's; outlives the session */
+    const char *pack_path;        /* the pack file, opened with file_flags; NULL: io */
+    unsigned file_flags;          /* SLC_PLATFORM_FILE_* */
+    const slc_io *io;             /* with pack_path NULL: a pack already open (outlives the session) */
+    const char *pack_name;        /* the name the reader reports */
+    int check_machine;            /* 1: refuse a block this machine cannot give before mapping it */
+    const char *profile_path;     /* non-NULL: TOOL_SESSION_LAYOUT prints that this profile needs more
+                                   * memory than the machine can address; NULL: the tool says why */
+} tool_session_desc;
+
+/* The step that failed, or TOOL_SESSION_OPEN. */
+typedef enum tool_session_step {
+    TOOL_SESSION_OPEN = 0,
+    TOOL_SESSION_FILE,    /* the pack file cannot be opened (the platform logged why) */
+    TOOL_SESSION_LAYOUT,  /* slc_memory_calculate_requirements refused the profile (printed with profile_path) */
+    TOOL_SESSION_MACHINE, /* check_machine: the block exceeds this machine (printed) */
+    TOOL_SESSION_BLOCK,   /* the block cannot be mapped (logged) */
+    TOOL_SESSION_MEMORY,  /* slc_memory_init refused the block (logged) */
+    TOOL_SESSION_META,    /* the profile has no cpu/meta arena (printed) */
+    TOOL_SESSION_PACK     /* slc_pack_open refused the pack (logged) */
+} tool_session_step;
+
+/* An open session; every member is the tool's to read. */
+typedef struct tool_session {
+    slc_platform_file file;
+    int file_open;
+    slc_platform_block block;
+    slc_memory *mem;
+    slc_pack *pack;
+    slc_status status; /* of the step that failed */
+} tool_session;
+
+/* Opens the pack file (or takes d->io), maps the block d->profile needs,
+ * lays the memory out in it and opens the pack with its tables in cpu/meta,
+ * logging to cli_stderr_logger. Returns TOOL_SESSION_OPEN, or the step
+ * that failed (s->status its status; s is then still to be closed, in any
+ * state). Fails iff one of those steps fails; prints only what the table
+ * above says. Allocates nothing on the heap (the block is mapped). Not
+ * thread-safe for one s. */
+tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s);
+
+/* Closes what tool_session_open opened, in any state it left s (the pack,
+ * the file, the memory, the block), and zeroes s. The tool closes its
+ * stream and store first. */
+void tool_session_close(tool_session *s);
+
+/* out: a stream description over the session's memory and pack with prof
+ * (the session's profile, or the tool's copy of it) and store, the
+ * platform's clock, SLC_STREAM_DEFAULT_LOAD_FRAMES and log; the rest zero
+ * (no executor: frames load on the caller's thread). */
+void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, const slc_page_store *store,
+                              const slc_logger *log, slc_stream_desc *out);
+
+#endif
