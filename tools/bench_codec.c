@@ -30,7 +30,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"
-#include "pack/gltf.h"
+#include "gltf.h"
 
 extern char **environ;
 

@@ -14,13 +14,13 @@
 #include "atomic_file.h"
 #include "cli.h"
 #include "pack/builder.h"
-#include "pack/gltf.h"
+#include "gltf.h"
 #include "pack/pack_limits.h"
-#include "pack/synth.h"
+#include "synth.h"
 #include "pack_ninja.h"
 #include "progress.h"
-#include "pack/usd_layer.h"
-#include "pack/usd_stage.h"
+#include "usd_layer.h"
+#include "usd_stage.h"
 
 static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb|INPUT.usd[a|c|z]... -o OUT.pack\n"

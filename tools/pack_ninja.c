@@ -13,7 +13,7 @@
 
 #include "atomic_file.h"
 #include "cli.h"
-#include "pack/gltf.h"
+#include "gltf.h"
 #include "pack/pack_limits.h"
 
 /* --- text ---------------------------------------------------------------- */
