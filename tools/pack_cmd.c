@@ -52,6 +52,23 @@ typedef struct pack_ctx {
     uint32_t added; /* meshes that became objects */
 } pack_ctx;
 
+/* An opened input: the importer and its state are both set (open) or both
+ * NULL (closed); nothing is imported from a closed one. */
+typedef struct pack_source {
+    const char *path; /* as messages name it: the file, or the generated kind */
+    const pk_importer *imp;
+    void *state;
+} pack_source;
+
+static void source_close(pack_source *s)
+{
+    if (s->imp != NULL) {
+        s->imp->close(s->state);
+    }
+    s->imp = NULL;
+    s->state = NULL;
+}
+
 /* A warning of an importer, unless --quiet; a progress line is cleared
  * first. */
 static void warn_stderr(void *user, const char *message)
@@ -109,24 +126,28 @@ static pk_import_options import_options(int skip_unsupported, int allow_outside_
     return o;
 }
 
-/* Opens a file input with the importer that reads it: CLI_OK with *imp and
- * *state, CLI_IO (the file cannot be opened) or CLI_FAILED (the importer's
- * message), printed. */
-static int open_input(const char *path, const pk_import_options *o, const pk_importer **imp, void **state)
+/* Opens a file input with the importer that reads it: CLI_OK with *src
+ * open, CLI_IO (the file cannot be opened) or CLI_FAILED (the importer's
+ * message), printed, *src closed. */
+static int open_input(const char *path, const pk_import_options *o, pack_source *src)
 {
+    src->path = path;
+    src->imp = NULL;
+    src->state = NULL;
     FILE *probe = fopen(path, "rb");
     if (probe == NULL) {
         fprintf(stderr, "sluice: %s: cannot open: %s\n", path, strerror(errno));
         return CLI_IO;
     }
     (void)fclose(probe); /* read only: nothing to lose */
-    *imp = pk_importer_for_file(path);
+    const pk_importer *imp = pk_importer_for_file(path);
     pk_diag d;
     memset(&d, 0, sizeof d);
-    if ((*imp)->open(path, o, state, &d) != 0) {
+    if (imp->open(path, o, &src->state, &d) != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_FAILED;
     }
+    src->imp = imp;
     return CLI_OK;
 }
 
@@ -134,11 +155,12 @@ static int open_input(const char *path, const pk_import_options *o, const pk_imp
  * or a symbolic link counts) as one the input reads (a buffer, a layer),
  * so a pack never replaces what it is read from. The inputs themselves
  * are checked by the caller. */
-static int check_output_not_read(const char *out, const char *in, const pk_importer *imp, void *state)
+static int check_output_not_read(const char *out, const pack_source *src)
 {
     char label[64];
     const char *file;
-    for (uint32_t i = 0; (file = imp->file(state, i, label, sizeof label)) != NULL; i++) {
+    const char *in = src->path;
+    for (uint32_t i = 0; (file = src->imp->file(src->state, i, label, sizeof label)) != NULL; i++) {
         if (atomic_file_same(out, file)) {
             fprintf(stderr, "sluice pack: output '%s' is an input (%s '%s' of '%s'); nothing written\n", out, label,
                     file, in);
@@ -168,10 +190,11 @@ static void sink_progress(void *user, uint64_t done, const char *what)
     progress_update(c->pg, c->base + done, what);
 }
 
-/* Imports an opened input into the builder, then prints the importer's
- * figures unless quiet; closes the input. */
-static int pack_input(pack_ctx *c, const char *path, const pk_importer *imp, void *state)
+/* Imports an open input (imp, its state) into the builder, then prints the
+ * importer's figures unless quiet; closes the input. */
+static int pack_input(pack_ctx *c, pack_source *src, const pk_importer *imp)
 {
+    void *state = src->state;
     pk_import_scan scan;
     memset(&scan, 0, sizeof scan);
     imp->scan(state, &scan);
@@ -185,9 +208,9 @@ static int pack_input(pack_ctx *c, const char *path, const pk_importer *imp, voi
         fprintf(stderr, "sluice: %s\n", d.message);
         rc = pk_builder_write_failed(c->b) ? CLI_IO : CLI_FAILED;
     } else if (!c->quiet) {
-        imp->report(state, path, stdout);
+        imp->report(state, src->path, stdout);
     }
-    imp->close(state);
+    source_close(src);
     c->pg->done = c->base + scan.progress_bytes;
     return rc;
 }
@@ -197,8 +220,7 @@ typedef struct pack_job {
     const char **inputs; /* argc entries */
     int input_count;
     const char *in, *out, *synthetic; /* in: the first input; NULL with --synthetic */
-    const pk_importer *generator;     /* --synthetic's importer, opened from --size and --seed */
-    void *generated;                  /* its state: NULL without --synthetic, or once closed */
+    pack_source generated;            /* --synthetic's, opened from --size and --seed; else closed */
     int skip_unsupported, allow_outside_paths, quiet;
     pk_build_options opt;
     pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
@@ -357,15 +379,17 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         memset(&o, 0, sizeof o);
         o.size = size;
         o.seed = seed;
-        job->generator = pk_importer_for_kind(synthetic);
-        if (job->generator == NULL) {
+        const pk_importer *imp = pk_importer_for_kind(synthetic);
+        if (imp == NULL) {
             fprintf(stderr, "sluice pack: no importer makes a synthetic '%s'\n", synthetic);
             return CLI_USAGE;
         }
-        if (job->generator->open(synthetic, &o, &job->generated, &d) != 0) {
+        if (imp->open(synthetic, &o, &job->generated.state, &d) != 0) {
             fprintf(stderr, "sluice pack: %s\n", d.message);
             return CLI_USAGE;
         }
+        job->generated.imp = imp;
+        job->generated.path = synthetic;
     }
     job->in = in;
     job->out = out;
@@ -374,61 +398,48 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     return CLI_OK;
 }
 
-/* Closes the generated scene, if any. */
-static void close_generated(pack_job *job)
-{
-    if (job->generated != NULL) {
-        job->generator->close(job->generated);
-        job->generated = NULL;
-    }
-}
 
 /* What the generated scene, if any, tells the planner and the bar. */
 static pk_import_scan generated_scan(const pack_job *job)
 {
     pk_import_scan scan;
     memset(&scan, 0, sizeof scan);
-    if (job->generated != NULL) {
-        job->generator->scan(job->generated, &scan);
+    if (job->generated.imp != NULL) {
+        job->generated.imp->scan(job->generated.state, &scan);
     }
     return scan;
 }
 
 /* Before anything is written: the output is none of the inputs nor a file
  * they read, every input opens, and something is left to pack. The first
- * input stays open (*first, *first_imp) for packing; the others are opened
- * again when their turn comes, so a long list does not hold every file
- * open at once. Adds each input to the plan and its bar's bytes to
- * *progress_bytes. On failure every input is closed. */
-static int check_inputs(pack_job *job, pack_ctx *c, pk_limits_plan *plan, uint64_t *progress_bytes,
-                        const pk_importer **first_imp, void **first)
+ * input stays open (*first) for packing; the others are opened again when
+ * their turn comes, so a long list does not hold every file open at once.
+ * Adds each input to the plan and its bar's bytes to *progress_bytes. On
+ * failure every input is closed. */
+static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, uint64_t *progress_bytes,
+                        pack_source *first)
 {
     uint64_t importable = 0;
     const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 0);
     for (int k = 0; k < job->input_count; k++) {
-        const pk_importer *imp = NULL;
-        void *state = NULL;
-        int rc = open_input(job->inputs[k], &o, &imp, &state);
+        pack_source src;
+        int rc = open_input(job->inputs[k], &o, &src);
         if (rc == CLI_OK) {
-            rc = check_output_not_read(job->out, job->inputs[k], imp, state);
+            rc = check_output_not_read(job->out, &src);
             pk_import_scan scan;
             memset(&scan, 0, sizeof scan);
-            imp->scan(state, &scan);
+            src.imp->scan(src.state, &scan);
             importable += scan.importable;
             *progress_bytes += scan.progress_bytes;
             pk_limits_plan_add(plan, &scan);
         }
         if (k == 0 && rc == CLI_OK) {
-            *first_imp = imp;
-            *first = state;
-        } else if (imp != NULL) {
-            imp->close(state);
+            *first = src;
+        } else {
+            source_close(&src);
         }
         if (rc != CLI_OK) {
-            if (*first != NULL) {
-                (*first_imp)->close(*first);
-                *first = NULL;
-            }
+            source_close(first);
             return rc;
         }
     }
@@ -443,34 +454,23 @@ static int check_inputs(pack_job *job, pack_ctx *c, pk_limits_plan *plan, uint64
             fprintf(stderr, "sluice pack: nothing left to pack: no mesh primitive in the %s; nothing written\n",
                     inputs_word);
         }
-        if (*first != NULL) {
-            (*first_imp)->close(*first);
-            *first = NULL;
-        }
+        source_close(first);
         return CLI_FAILED;
     }
     return CLI_OK;
 }
 
-/* Imports every input into c->b: the generated scene or the first input
- * (open), then the others, opened again. */
-static int import_all(pack_job *job, pack_ctx *c, const pk_importer *first_imp, void *first)
+/* Imports every input into c->b: first (open: the generated scene or the
+ * first input), then the other inputs, opened again. */
+static int import_all(const pack_job *job, pack_ctx *c, pack_source *first)
 {
-    int rc;
-    if (job->generated != NULL) {
-        void *g = job->generated;
-        job->generated = NULL; /* pack_input closes it */
-        rc = pack_input(c, job->synthetic, job->generator, g);
-    } else {
-        rc = pack_input(c, job->in, first_imp, first);
-    }
+    int rc = first->imp != NULL ? pack_input(c, first, first->imp) : CLI_OK;
     const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 1);
     for (int k = 1; k < job->input_count && rc == CLI_OK; k++) {
-        const pk_importer *imp = NULL;
-        void *state = NULL;
-        rc = open_input(job->inputs[k], &o, &imp, &state);
+        pack_source src;
+        rc = open_input(job->inputs[k], &o, &src);
         if (rc == CLI_OK) {
-            rc = pack_input(c, job->inputs[k], imp, state);
+            rc = pack_input(c, &src, src.imp);
         }
     }
     return rc;
@@ -488,7 +488,7 @@ static int pack_main(pack_job *job)
     int same = atomic_file_find_input(out, job->inputs, (size_t)job->input_count);
     if (same >= 0) {
         fprintf(stderr, "sluice pack: output '%s' is an input ('%s'); nothing written\n", out, job->inputs[same]);
-        close_generated(job);
+        source_close(&job->generated);
         return CLI_USAGE;
     }
     pk_import_scan gen = generated_scan(job);
@@ -496,11 +496,14 @@ static int pack_main(pack_job *job)
                            .page_size = job->opt.page_size};
     pk_limits_plan_add(&plan, &gen);
     uint64_t progress_bytes = gen.progress_bytes;
-    const pk_importer *first_imp = NULL;
-    void *first = NULL;
-    int rc = check_inputs(job, &c, &plan, &progress_bytes, &first_imp, &first);
+    pack_source first = {NULL, NULL, NULL};
+    int rc = check_inputs(job, &c, &plan, &progress_bytes, &first);
     if (rc != CLI_OK) {
         return rc;
+    }
+    if (job->generated.imp != NULL) { /* --synthetic: the only input */
+        first = job->generated;
+        job->generated = (pack_source){NULL, NULL, NULL};
     }
     /* A scene past the format's limits is refused before it is packed. */
     if (pk_limits_check_plan(&plan, &d) != 0) {
@@ -511,16 +514,14 @@ static int pack_main(pack_job *job)
         rc = CLI_IO;
     }
     if (rc != CLI_OK) {
-        close_generated(job);
-        if (first != NULL) {
-            first_imp->close(first);
-        }
+        source_close(&job->generated);
+        source_close(&first);
         return rc;
     }
     progress pg;
     progress_start(&pg, progress_bytes, "pack", c.quiet);
     c.pg = &pg;
-    rc = import_all(job, &c, first_imp, first);
+    rc = import_all(job, &c, &first);
     if (rc == CLI_OK && synthetic == NULL && c.added == 0) {
         /* Importable primitives, but none with a triangle. */
         progress_end(&pg);
@@ -561,11 +562,11 @@ int cmd_pack(int argc, char **argv)
     int rc = pack_parse(argc, argv, &job);
     if (rc == CLI_OK && job.graph.args != NULL) { /* --emit-*: the graph, no packing */
         rc = pack_graph_emit(&job.graph, generated_scan(&job).input_bytes, job.opt.page_size, job.quiet);
-        close_generated(&job);
+        source_close(&job.generated);
     } else if (rc == CLI_OK) {
         rc = pack_main(&job);
     }
-    close_generated(&job); /* on every path: pack_main's own may leave it */
+    source_close(&job.generated); /* on every path: pack_main's own may leave it */
     pack_graph_free(&job.graph);
     free(job.inputs);
     return rc == CLI_ARGS_HELP ? CLI_OK : rc;

@@ -1,4 +1,6 @@
 /* sluice pack: the table of importers (importer.h). */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
 #include "importer.h"
 
 #include <string.h>
@@ -53,6 +55,21 @@ const pk_importer *pk_importer_for_kind(const char *kind)
 uint32_t pk_importer_count(void) { return IMPORTER_COUNT; }
 
 const pk_importer *pk_importer_at(uint32_t i) { return i < IMPORTER_COUNT ? importers[i] : NULL; }
+
+int pk_import_named(pk_diag *d, const char *prefix)
+{
+    char message[sizeof d->message];
+    memcpy(message, d->message, sizeof message);
+    size_t cap = sizeof d->message - 1, n = strnlen(prefix, cap);
+    memcpy(d->message, prefix, n);
+    for (const char *c = ": "; *c != '\0' && n < cap; c++) {
+        d->message[n++] = *c;
+    }
+    size_t m = strnlen(message, cap - n);
+    memcpy(d->message + n, message, m);
+    d->message[n + m] = '\0';
+    return -1;
+}
 
 const char *pk_human_bytes(double bytes, char *buf, size_t cap)
 {

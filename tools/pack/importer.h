@@ -118,6 +118,11 @@ const pk_importer *pk_importer_for_kind(const char *kind);
 uint32_t pk_importer_count(void);
 const pk_importer *pk_importer_at(uint32_t i);
 
+/* Names a failure after its input: d->message becomes "prefix: " and the
+ * message it held (cut at the message's size). Returns -1, so an importer
+ * writes `return pk_import_named(d, path);`. O(message). */
+int pk_import_named(pk_diag *d, const char *prefix);
+
 /* "12.3 MiB" and the like (B, KiB, MiB, GiB, TiB; bytes whole, the others
  * with one decimal) into buf; returns buf. For messages and progress. */
 const char *pk_human_bytes(double bytes, char *buf, size_t cap);

@@ -106,14 +106,6 @@ static const char *gltf_input_file(void *state, uint32_t i, char *label, size_t 
     return NULL;
 }
 
-/* The sink's message, named after the input. */
-static int named(pk_diag *d, const char *path)
-{
-    char message[sizeof d->message];
-    memcpy(message, d->message, sizeof message);
-    return pk_fail(d, "%s: %s", path, message);
-}
-
 /* Every mesh (through objects[mesh] = the sink's index, UINT32_MAX for a
  * mesh left empty), then every instance of a mesh that became an object. */
 static int gltf_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
@@ -145,7 +137,7 @@ static int gltf_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
                 in->warn(in->user, message);
             }
         } else if (sink->mesh(sink->user, &m, 1, &objects[i], d) != 0) {
-            rc = named(d, in->path);
+            rc = pk_import_named(d, in->path);
         }
         pk_mesh_free(&m);
     }
@@ -159,7 +151,7 @@ static int gltf_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
         }
         inst.mesh = objects[inst.mesh];
         if (sink->instance(sink->user, &inst, d) != 0) {
-            rc = named(d, in->path);
+            rc = pk_import_named(d, in->path);
         }
     }
     free(objects);

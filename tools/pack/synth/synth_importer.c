@@ -9,7 +9,7 @@
 
 typedef struct synth_input {
     pk_synth *synth;
-    char kind[32];
+    char name[48]; /* "synthetic KIND", naming it in messages */
 } synth_input;
 
 /* Every kind: the generator's open refuses one it does not make. */
@@ -37,7 +37,7 @@ static int synth_input_open(const char *kind, const pk_import_options *opt, void
     if (in == NULL) {
         return pk_fail(d, "synthetic %s: out of memory", kind);
     }
-    snprintf(in->kind, sizeof in->kind, "%s", kind);
+    snprintf(in->name, sizeof in->name, "synthetic %s", kind);
     if (pk_synth_open(kind, opt->size, opt->seed, &in->synth, d) != 0) {
         free(in);
         return -1;
@@ -63,14 +63,6 @@ static const char *synth_input_file(void *state, uint32_t i, char *label, size_t
     return NULL; /* reads no file */
 }
 
-/* The sink's message, named after the scene. */
-static int named(pk_diag *d, const char *kind)
-{
-    char message[sizeof d->message];
-    memcpy(message, d->message, sizeof message);
-    return pk_fail(d, "synthetic %s: %s", kind, message);
-}
-
 static int synth_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
 {
     synth_input *in = state;
@@ -86,12 +78,12 @@ static int synth_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
         uint32_t object;
         if (sink->mesh(sink->user, &m, 1, &object, d) != 0) {
             pk_mesh_free(&m);
-            return named(d, in->kind);
+            return pk_import_named(d, in->name);
         }
         for (uint32_t i = 0; i < n; i++) {
             inst[i].mesh = object;
             if (sink->instance(sink->user, &inst[i], d) != 0) {
-                return named(d, in->kind);
+                return pk_import_named(d, in->name);
             }
         }
         if (sink->progress != NULL) {
