@@ -1,6 +1,6 @@
 /* sluice pack: the importer interface. Every input format is one folder
  * under tools/pack (gltf/, usd/, synth/) that fills one pk_importer, and one
- * row of the table in importer.c; the pack command, the build graph emitter
+ * row of the table in importer_table.c; the pack command, the build graph emitter
  * (pack_ninja.c) and the limits planner (pack_limits.c) reach importers only
  * through this header, so adding a format touches nothing else.
  *
