@@ -1,4 +1,5 @@
-/* sluice pack: build a pack from a glTF file or a synthetic scene. */
+/* sluice pack: build a pack from input files or a synthetic scene, each read
+ * by its importer (pack/importer.h). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -8,19 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
 #include "cli.h"
-#include "pack/builder.h"
-#include "pack/gltf.h"
-#include "pack/pack_limits.h"
-#include "pack/synth.h"
+#include "builder.h"
+#include "importer.h"
+#include "pack_limits.h"
 #include "pack_ninja.h"
 #include "progress.h"
-#include "pack/usd_layer.h"
-#include "pack/usd_stage.h"
 
 static const char pack_usage_head[] =
     "usage: sluice pack [options] INPUT.gltf|INPUT.glb|INPUT.usd[a|c|z]... -o OUT.pack\n"
@@ -45,23 +42,42 @@ static void pack_usage(FILE *f, const cli_args *spec)
     fputs(pack_usage_tail, f);
 }
 
-/* "12.3 MiB" and the like, for the summary. */
-static const char *human(double bytes, char *buf, size_t cap)
+/* What the importers' callbacks reach: the builder once it is open, the
+ * progress bar once it is started. */
+typedef struct pack_ctx {
+    int quiet;
+    pk_builder *b; /* NULL until the inputs are checked */
+    progress *pg;  /* NULL until the bar is started */
+    uint64_t base; /* the bar's bytes before the input being imported */
+    uint32_t added; /* meshes that became objects */
+} pack_ctx;
+
+/* An opened input: the importer and its state are both set (open) or both
+ * NULL (closed); nothing is imported from a closed one. */
+typedef struct pack_source {
+    const char *path; /* as messages name it: the file, or the generated kind */
+    const pk_importer *imp;
+    void *state;
+} pack_source;
+
+static void source_close(pack_source *s)
 {
-    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int i = 0;
-    while (bytes >= 1024.0 && i < 4) {
-        bytes /= 1024.0;
-        i++;
+    if (s->imp != NULL) {
+        s->imp->close(s->state);
     }
-    snprintf(buf, cap, i == 0 ? "%.0f %s" : "%.1f %s", bytes, u[i]);
-    return buf;
+    s->imp = NULL;
+    s->state = NULL;
 }
 
+/* A warning of an importer, unless --quiet; a progress line is cleared
+ * first. */
 static void warn_stderr(void *user, const char *message)
 {
-    const int *quiet = user;
-    if (!*quiet) {
+    const pack_ctx *c = user;
+    if (!c->quiet) {
+        if (c->pg != NULL) {
+            progress_end(c->pg);
+        }
         fprintf(stderr, "sluice: warning: %s\n", message);
     }
 }
@@ -79,274 +95,123 @@ static void summary(const char *out, const pk_build_stats *s)
            (unsigned long long)s->triangles_lod0, (unsigned long long)s->triangles_all,
            (unsigned long long)s->clusters);
     printf("  chunks       %u (%u deduplicated, %u stored raw), %s pages, %.1f%% full\n", s->chunks,
-           s->chunks_deduplicated, s->chunks_stored_raw, human(s->options.page_size, a, sizeof a),
+           s->chunks_deduplicated, s->chunks_stored_raw, pk_human_bytes(s->options.page_size, a, sizeof a),
            s->page_fill * 100.0);
     printf("  codecs       %u stored, %u lz4, %u meshopt, %u meshopt-lz4 (--codec %s)\n",
            s->chunks_codec[SLC_PACK_CODEC_STORED], s->chunks_codec[SLC_PACK_CODEC_LZ4],
            s->chunks_codec[SLC_PACK_CODEC_MESHOPT], s->chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4],
            pk_codec_names[s->options.codec]);
-    printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n", human((double)s->bytes_raw, a, sizeof a),
-           human((double)s->bytes_stored, b, sizeof b), s->ratio, human((double)s->file_size, c, sizeof c));
+    printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n", pk_human_bytes((double)s->bytes_raw, a, sizeof a),
+           pk_human_bytes((double)s->bytes_stored, b, sizeof b), s->ratio, pk_human_bytes((double)s->file_size, c, sizeof c));
     printf("  input        %s of float vertices and indices in %.2f s: %.1f MB/s\n",
-           human((double)s->input_bytes, e, sizeof e), s->seconds,
+           pk_human_bytes((double)s->input_bytes, e, sizeof e), s->seconds,
            s->seconds > 0.0 ? (double)s->input_bytes / s->seconds / 1e6 : 0.0);
-    printf("  peak memory  %s resident\n", human((double)s->peak_rss, a, sizeof a));
+    printf("  peak memory  %s resident\n", pk_human_bytes((double)s->peak_rss, a, sizeof a));
     printf("  jobs         %u; at most %u meshes and %u pages in flight; %u bundles of %s\n", s->options.jobs,
            s->peak_meshes_in_flight, s->peak_pages_in_flight, s->bundles,
-           human((double)s->options.bundle_size, a, sizeof a));
+           pk_human_bytes((double)s->options.bundle_size, a, sizeof a));
 }
 
-/* Opens a glTF file before anything is written, so a bad input leaves no
- * output behind. */
-static int open_gltf(const char *in, int skip_unsupported, int allow_outside_paths, int *quiet, gltf_scene **scene)
+/* The importer options of the command line; reopen as for
+ * pk_import_options. */
+static pk_import_options import_options(int skip_unsupported, int allow_outside_paths, pack_ctx *c, int reopen)
 {
-    FILE *probe = fopen(in, "rb");
+    pk_import_options o;
+    memset(&o, 0, sizeof o);
+    o.skip_unsupported = skip_unsupported;
+    o.allow_outside_paths = allow_outside_paths;
+    o.reopen = reopen;
+    o.warn = warn_stderr;
+    o.user = c;
+    return o;
+}
+
+/* Opens a file input with the importer that reads it: CLI_OK with *src
+ * open, CLI_IO (the file cannot be opened) or CLI_FAILED (the importer's
+ * message), printed, *src closed. */
+static int open_input(const char *path, const pk_import_options *o, pack_source *src)
+{
+    src->path = path;
+    src->imp = NULL;
+    src->state = NULL;
+    FILE *probe = fopen(path, "rb");
     if (probe == NULL) {
-        fprintf(stderr, "sluice: %s: cannot open: %s\n", in, strerror(errno));
+        fprintf(stderr, "sluice: %s: cannot open: %s\n", path, strerror(errno));
         return CLI_IO;
     }
     (void)fclose(probe); /* read only: nothing to lose */
-    gltf_options go;
-    memset(&go, 0, sizeof go);
-    go.skip_unsupported = skip_unsupported;
-    go.allow_outside_paths = allow_outside_paths;
-    go.warn = warn_stderr;
-    go.user = quiet;
+    const pk_importer *imp = pk_importer_for_file(path);
     pk_diag d;
     memset(&d, 0, sizeof d);
-    if (gltf_open(in, &go, scene, &d) != 0) {
+    if (imp->open(path, o, &src->state, &d) != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_FAILED;
     }
+    src->imp = imp;
     return CLI_OK;
 }
 
 /* Refuses an output that is the same file (device and inode: a hard link
- * or a symbolic link counts) as scene's buffer files, so a pack never
- * replaces what it is read from. The inputs themselves are checked by the
- * caller. */
-static int check_output_not_buffer(const char *out, const char *in, const gltf_scene *scene)
+ * or a symbolic link counts) as one the input reads (a buffer, a layer),
+ * so a pack never replaces what it is read from. The inputs themselves
+ * are checked by the caller. */
+static int check_output_not_read(const char *out, const pack_source *src)
 {
-    for (uint32_t i = 0; i < gltf_buffer_count(scene); i++) {
-        const char *file = gltf_get_buffer_file(scene, i);
-        if (file != NULL && atomic_file_same(out, file)) {
-            fprintf(stderr, "sluice pack: output '%s' is an input (buffer %u '%s' of '%s'); nothing written\n", out,
-                    i, file, in);
+    char label[64];
+    const char *file;
+    const char *in = src->path;
+    for (uint32_t i = 0; (file = src->imp->file(src->state, i, label, sizeof label)) != NULL; i++) {
+        if (atomic_file_same(out, file)) {
+            fprintf(stderr, "sluice pack: output '%s' is an input (%s '%s' of '%s'); nothing written\n", out, label,
+                    file, in);
             return CLI_USAGE;
         }
     }
     return CLI_OK;
 }
 
-/* Bytes of a glTF input's files (itself and the buffer files it reads), for
- * the progress bar; a file that cannot be stat'ed counts 0. */
-static uint64_t scene_file_bytes(const char *in, const gltf_scene *scene)
+static int sink_mesh(void *user, pk_mesh *m, int owned, uint32_t *object, pk_diag *d)
 {
-    struct stat st;
-    uint64_t n = stat(in, &st) == 0 ? (uint64_t)st.st_size : 0;
-    for (uint32_t i = 0; i < gltf_buffer_count(scene); i++) {
-        const char *file = gltf_get_buffer_file(scene, i);
-        n += file != NULL && stat(file, &st) == 0 ? (uint64_t)st.st_size : 0;
-    }
-    return n;
-}
-
-/* Feeds every mesh and instance of a glTF scene to the builder, counting
- * in *added the meshes that became objects; closes the scene. */
-static int pack_gltf(const char *in, gltf_scene *scene, pk_builder *b, int *quiet, progress *pg, uint32_t *added)
-{
-    pk_diag d;
-    memset(&d, 0, sizeof d);
-    uint32_t meshes = gltf_mesh_count(scene);
-    uint32_t *objects = malloc(((size_t)meshes + 1) * sizeof *objects);
-    if (objects == NULL) {
-        gltf_close(scene);
-        fprintf(stderr, "sluice: %s: out of memory\n", in);
-        return CLI_FAILED;
-    }
-    int rc = CLI_OK;
-    char what[64];
-    /* The input's share of the bar: its files' bytes, spread over its meshes. */
-    uint64_t base = pg->done, bytes = scene_file_bytes(in, scene);
-    for (uint32_t i = 0; i < meshes && rc == CLI_OK; i++) {
-        snprintf(what, sizeof what, "mesh %u of %u", i + 1, meshes);
-        progress_update(pg, base + (uint64_t)((double)bytes * i / meshes), what);
-        pk_mesh m;
-        memset(&m, 0, sizeof m);
-        objects[i] = UINT32_MAX;
-        if (gltf_load_mesh(scene, i, &m, &d) != 0) {
-            progress_end(pg);
-            fprintf(stderr, "sluice: %s\n", d.message);
-            rc = CLI_FAILED;
-        } else if (m.index_count == 0) {
-            if (!*quiet) { /* every primitive was skipped: the importer said why */
-                progress_end(pg);
-                fprintf(stderr, "sluice: warning: %s: mesh %u has no triangles left; its instances are left out\n", in,
-                        i);
-            }
-        } else if (pk_builder_add_mesh_owned(b, &m, &objects[i], &d) != 0) {
-            progress_end(pg);
-            fprintf(stderr, "sluice: %s: %s\n", in, d.message);
-            rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
-        } else {
-            (*added)++;
-        }
-        pk_mesh_free(&m);
-    }
-    uint32_t count = rc == CLI_OK ? gltf_instance_count(scene) : 0;
-    for (uint32_t i = 0; i < count && rc == CLI_OK; i++) {
-        pk_instance inst;
-        memset(&inst, 0, sizeof inst);
-        gltf_get_instance(scene, i, &inst);
-        if (inst.mesh >= meshes || objects[inst.mesh] == UINT32_MAX) {
-            continue;
-        }
-        inst.mesh = objects[inst.mesh];
-        if (pk_builder_add_instance(b, &inst, &d) != 0) {
-            fprintf(stderr, "sluice: %s: %s\n", in, d.message);
-            rc = CLI_FAILED;
-        }
-    }
-    free(objects);
-    gltf_close(scene);
-    pg->done = base + bytes;
+    pack_ctx *c = user;
+    int rc = owned ? pk_builder_add_mesh_owned(c->b, m, object, d) : pk_builder_add_mesh(c->b, m, object, d);
+    c->added += rc == 0;
     return rc;
 }
 
-/* 1 when the file's first bytes are a USD layer's (text, crate or zip). */
-static int input_is_usd(const char *in)
+static int sink_instance(void *user, const pk_instance *inst, pk_diag *d)
 {
-    unsigned char head[16] = {0};
-    FILE *f = fopen(in, "rb");
-    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
-    if (f != NULL) {
-        (void)fclose(f); /* read only: nothing to lose */
-    }
-    return usd_detect_format(head, n) != USD_FORMAT_UNKNOWN;
+    const pack_ctx *c = user;
+    return pk_builder_add_instance(c->b, inst, d);
 }
 
-/* Warnings of a USD input: composition's are given while its inputs are
- * checked; when it is opened again to be packed, only the import's. */
-typedef struct usd_warn_state {
-    int *quiet;
-    int importing;
-    int composed_before;
-} usd_warn_state;
-
-static void usd_warn(void *user, const char *message)
+static void sink_progress(void *user, uint64_t done, const char *what)
 {
-    const usd_warn_state *w = user;
-    if (w->importing || !w->composed_before) {
-        warn_stderr(w->quiet, message);
-    }
+    const pack_ctx *c = user;
+    progress_update(c->pg, c->base + done, what);
 }
 
-static int usd_sink_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+/* Imports an open input (imp, its state) into the builder, then prints the
+ * importer's figures unless quiet; closes the input. */
+static int pack_input(pack_ctx *c, pack_source *src, const pk_importer *imp)
 {
-    return pk_builder_add_mesh(user, m, object, d);
-}
-
-static int usd_sink_instance(void *user, const pk_instance *inst, pk_diag *d)
-{
-    return pk_builder_add_instance(user, inst, d);
-}
-
-/* A USD input: with b NULL, opens and composes it (every error found before
- * anything is written), refuses an output that is one of its layers and
- * adds its meshes to *importable; with b, imports it into b, counting in
- * *added the meshes given, and prints its phases unless quiet. */
-static int pack_usd(const char *in, const char *out, int skip_unsupported, int allow_outside_paths, int *quiet,
-                    pk_builder *b, uint64_t *importable, uint32_t *added)
-{
-    usd_warn_state ws = {quiet, 0, b != NULL};
-    usd_stage_options uo = {skip_unsupported, allow_outside_paths, usd_warn, &ws};
-    usd_stage *stage = NULL;
-    pk_diag d;
-    memset(&d, 0, sizeof d);
-    if (usd_stage_open(in, &uo, &stage, &d) != 0) {
-        fprintf(stderr, "sluice: %s\n", d.message);
-        return CLI_FAILED;
-    }
-    ws.importing = 1;
-    int rc = CLI_OK;
-    if (b == NULL) {
-        for (uint32_t i = 0; i < usd_stage_layer_count(stage) && rc == CLI_OK; i++) {
-            const char *file = usd_stage_layer_file(stage, i);
-            if (atomic_file_same(out, file)) {
-                fprintf(stderr, "sluice pack: output '%s' is an input (layer '%s' of '%s'); nothing written\n",
-                        out, file, in);
-                rc = CLI_USAGE;
-            }
-        }
-        *importable += usd_stage_mesh_count(stage);
-        usd_stage_close(stage);
-        return rc;
-    }
-    const usd_stage_sink sink = {usd_sink_mesh, usd_sink_instance, b};
-    if (usd_stage_import(stage, &sink, &d) != 0) {
-        fprintf(stderr, "sluice: %s\n", d.message);
-        rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
-    }
-    usd_stage_stats st;
-    usd_stage_get_stats(stage, &st);
-    *added += st.meshes;
-    if (rc == CLI_OK && !*quiet) {
-        char l[32], m0[32], m1[32], m2[32];
-        printf("%s: %u layers (%s), %u prims, %u meshes, %u placements, %u prototypes reused %u times\n", in,
-               st.layers, human((double)st.layer_bytes, l, sizeof l), st.prims, st.meshes, st.instances,
-               st.prototypes, st.prototype_hits);
-        printf("  usd phases   open %.4f s (peak %s), compose %.4f s (peak %s), import %.4f s (peak %s)\n",
-               st.open_seconds, human((double)st.open_peak_rss, m0, sizeof m0), st.compose_seconds,
-               human((double)st.compose_peak_rss, m1, sizeof m1), st.import_seconds,
-               human((double)st.import_peak_rss, m2, sizeof m2));
-    }
-    usd_stage_close(stage);
-    return rc;
-}
-
-/* Feeds every building of a synthetic scene to the builder; closes s. */
-static int pack_synthetic(pk_synth *s, const char *kind, pk_builder *b, progress *pg)
-{
+    void *state = src->state;
+    pk_import_scan scan;
+    memset(&scan, 0, sizeof scan);
+    imp->scan(state, &scan);
+    c->base = c->pg->done;
+    const pk_import_sink sink = {sink_mesh, sink_instance, sink_progress, c};
     pk_diag d;
     memset(&d, 0, sizeof d);
     int rc = CLI_OK;
-    char what[96];
-    for (;;) {
-        pk_mesh m;
-        pk_instance inst[PK_SYNTH_MAX_INSTANCES];
-        uint32_t n = 0;
-        int got = pk_synth_next(s, &m, inst, &n, &d);
-        if (got <= 0) {
-            if (got < 0) {
-                progress_end(pg);
-                fprintf(stderr, "sluice: %s\n", d.message);
-                rc = CLI_FAILED;
-            }
-            break;
-        }
-        uint32_t object;
-        if (pk_builder_add_mesh_owned(b, &m, &object, &d) != 0) {
-            progress_end(pg);
-            fprintf(stderr, "sluice: synthetic %s: %s\n", kind, d.message);
-            rc = pk_builder_write_failed(b) ? CLI_IO : CLI_FAILED;
-            break;
-        }
-        for (uint32_t i = 0; i < n && rc == CLI_OK; i++) {
-            inst[i].mesh = object;
-            if (pk_builder_add_instance(b, &inst[i], &d) != 0) {
-                fprintf(stderr, "sluice: synthetic %s: %s\n", kind, d.message);
-                rc = CLI_FAILED;
-            }
-        }
-        if (rc != CLI_OK) {
-            break;
-        }
-        char x[32], y[32];
-        snprintf(what, sizeof what, "%s of %s", human((double)pk_synth_bytes_done(s), x, sizeof x),
-                 human((double)pk_synth_bytes_target(s), y, sizeof y));
-        progress_update(pg, pk_synth_bytes_done(s), what);
+    if (imp->run(state, &sink, &d) != 0) {
+        progress_end(c->pg);
+        fprintf(stderr, "sluice: %s\n", d.message);
+        rc = pk_builder_write_failed(c->b) ? CLI_IO : CLI_FAILED;
+    } else if (!c->quiet) {
+        imp->report(state, src->path, stdout);
     }
-    pk_synth_close(s);
+    source_close(src);
+    c->pg->done = c->base + scan.progress_bytes;
     return rc;
 }
 
@@ -355,7 +220,7 @@ typedef struct pack_job {
     const char **inputs; /* argc entries */
     int input_count;
     const char *in, *out, *synthetic; /* in: the first input; NULL with --synthetic */
-    pk_synth *synth;                  /* opened from --synthetic, --size and --seed */
+    pack_source generated;            /* --synthetic's, opened from --size and --seed; else closed */
     int skip_unsupported, allow_outside_paths, quiet;
     pk_build_options opt;
     pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
@@ -509,9 +374,22 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         fprintf(stderr, "sluice pack: %s\n", d.message);
         return CLI_USAGE;
     }
-    if (synthetic != NULL && pk_synth_open(synthetic, size, seed, &job->synth, &d) != 0) {
-        fprintf(stderr, "sluice pack: %s\n", d.message);
-        return CLI_USAGE;
+    if (synthetic != NULL) {
+        pk_import_options o;
+        memset(&o, 0, sizeof o);
+        o.size = size;
+        o.seed = seed;
+        const pk_importer *imp = pk_importer_for_kind(synthetic);
+        if (imp == NULL) {
+            fprintf(stderr, "sluice pack: no importer makes a synthetic '%s'\n", synthetic);
+            return CLI_USAGE;
+        }
+        if (imp->open(synthetic, &o, &job->generated.state, &d) != 0) {
+            fprintf(stderr, "sluice pack: %s\n", d.message);
+            return CLI_USAGE;
+        }
+        job->generated.imp = imp;
+        job->generated.path = synthetic;
     }
     job->in = in;
     job->out = out;
@@ -520,63 +398,54 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     return CLI_OK;
 }
 
-/* Builds the pack the job describes; closes job->synth. */
-static int pack_main(pack_job *job)
+
+/* What the generated scene, if any, tells the planner and the bar. */
+static pk_import_scan generated_scan(const pack_job *job)
 {
-    const char *in = job->in, *out = job->out, *synthetic = job->synthetic;
-    const char **inputs = job->inputs;
-    int *input_count = &job->input_count;
-    int skip_unsupported = job->skip_unsupported, allow_outside_paths = job->allow_outside_paths;
-    int quiet = job->quiet;
-    pk_synth *synth = job->synth;
-    pk_build_options opt = job->opt;
-    pk_diag d;
-    memset(&d, 0, sizeof d);
-    /* Before anything is written: the output is none of the inputs, every
-     * input opens, and something is left to pack. The first scene stays
-     * open for packing; the others are opened again when their turn comes,
-     * so a long list does not hold every buffer file open at once. */
-    int same = atomic_file_find_input(out, inputs, (size_t)*input_count);
-    if (same >= 0) {
-        fprintf(stderr, "sluice pack: output '%s' is an input ('%s'); nothing written\n", out, inputs[same]);
-        pk_synth_close(synth);
-        return CLI_USAGE;
+    pk_import_scan scan;
+    memset(&scan, 0, sizeof scan);
+    if (job->generated.imp != NULL) {
+        job->generated.imp->scan(job->generated.state, &scan);
     }
-    gltf_scene *scene = NULL;
-    uint64_t importable = 0, gltf_bytes = 0;
-    pk_limits_plan plan = {.what = synthetic != NULL ? "synthetic scene" : *input_count > 1 ? "the inputs" : in,
-                           .input_bytes = synthetic != NULL ? pk_synth_bytes_target(synth) : 0,
-                           .page_size = opt.page_size};
-    for (int k = 0; k < *input_count; k++) {
-        if (input_is_usd(inputs[k])) {
-            int rc = pack_usd(inputs[k], out, skip_unsupported, allow_outside_paths, &quiet, NULL, &importable, NULL);
-            if (rc != CLI_OK) {
-                gltf_close(scene);
-                return rc;
-            }
-            continue;
-        }
-        gltf_scene *sc = NULL;
-        int rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &sc);
+    return scan;
+}
+
+/* Before anything is written: the output is none of the inputs nor a file
+ * they read, every input opens, and something is left to pack. The first
+ * input stays open (*first) for packing; the others are opened again when
+ * their turn comes, so a long list does not hold every file open at once.
+ * Adds each input to the plan and its bar's bytes to *progress_bytes. On
+ * failure every input is closed. */
+static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, uint64_t *progress_bytes,
+                        pack_source *first)
+{
+    uint64_t importable = 0;
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 0);
+    for (int k = 0; k < job->input_count; k++) {
+        pack_source src;
+        int rc = open_input(job->inputs[k], &o, &src);
         if (rc == CLI_OK) {
-            rc = check_output_not_buffer(out, inputs[k], sc);
-            importable += gltf_count_importable(sc);
-            gltf_bytes += scene_file_bytes(inputs[k], sc);
-            pk_limits_plan_add_gltf(&plan, sc);
+            rc = check_output_not_read(job->out, &src);
+            pk_import_scan scan;
+            memset(&scan, 0, sizeof scan);
+            src.imp->scan(src.state, &scan);
+            importable += scan.importable;
+            *progress_bytes += scan.progress_bytes;
+            pk_limits_plan_add(plan, &scan);
         }
         if (k == 0 && rc == CLI_OK) {
-            scene = sc;
+            *first = src;
         } else {
-            gltf_close(sc);
+            source_close(&src);
         }
         if (rc != CLI_OK) {
-            gltf_close(scene);
+            source_close(first);
             return rc;
         }
     }
-    if (in != NULL && importable == 0) {
-        const char *inputs_word = *input_count > 1 ? "inputs" : "input";
-        if (skip_unsupported) {
+    if (job->in != NULL && importable == 0) {
+        const char *inputs_word = job->input_count > 1 ? "inputs" : "input";
+        if (job->skip_unsupported) {
             fprintf(stderr,
                     "sluice pack: nothing left to pack: every primitive of the %s was skipped as unsupported; nothing "
                     "written\n",
@@ -585,62 +454,95 @@ static int pack_main(pack_job *job)
             fprintf(stderr, "sluice pack: nothing left to pack: no mesh primitive in the %s; nothing written\n",
                     inputs_word);
         }
-        gltf_close(scene);
+        source_close(first);
         return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Imports every input into c->b: first (open: the generated scene or the
+ * first input), then the other inputs, opened again. */
+static int import_all(const pack_job *job, pack_ctx *c, pack_source *first)
+{
+    int rc = first->imp != NULL ? pack_input(c, first, first->imp) : CLI_OK;
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 1);
+    for (int k = 1; k < job->input_count && rc == CLI_OK; k++) {
+        pack_source src;
+        rc = open_input(job->inputs[k], &o, &src);
+        if (rc == CLI_OK) {
+            rc = pack_input(c, &src, src.imp);
+        }
+    }
+    return rc;
+}
+
+/* Builds the pack the job describes; closes the generated scene. */
+static int pack_main(pack_job *job)
+{
+    const char *in = job->in, *out = job->out, *synthetic = job->synthetic;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    pack_ctx c;
+    memset(&c, 0, sizeof c);
+    c.quiet = job->quiet;
+    int same = atomic_file_find_input(out, job->inputs, (size_t)job->input_count);
+    if (same >= 0) {
+        fprintf(stderr, "sluice pack: output '%s' is an input ('%s'); nothing written\n", out, job->inputs[same]);
+        source_close(&job->generated);
+        return CLI_USAGE;
+    }
+    pk_import_scan gen = generated_scan(job);
+    pk_limits_plan plan = {.what = synthetic != NULL ? "synthetic scene" : job->input_count > 1 ? "the inputs" : in,
+                           .page_size = job->opt.page_size};
+    pk_limits_plan_add(&plan, &gen);
+    uint64_t progress_bytes = gen.progress_bytes;
+    pack_source first = {NULL, NULL, NULL};
+    int rc = check_inputs(job, &c, &plan, &progress_bytes, &first);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (job->generated.imp != NULL) { /* --synthetic: the only input */
+        first = job->generated;
+        job->generated = (pack_source){NULL, NULL, NULL};
     }
     /* A scene past the format's limits is refused before it is packed. */
     if (pk_limits_check_plan(&plan, &d) != 0) {
         fprintf(stderr, "sluice pack: %s\n", d.message);
-        pk_synth_close(synth);
-        gltf_close(scene);
-        return CLI_FAILED;
-    }
-    pk_builder *b = NULL;
-    if (pk_builder_open(out, &opt, &b, &d) != 0) {
-        pk_synth_close(synth);
-        if (scene != NULL) {
-            gltf_close(scene);
-        }
+        rc = CLI_FAILED;
+    } else if (pk_builder_open(out, &job->opt, &c.b, &d) != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
-        return CLI_IO;
+        rc = CLI_IO;
+    }
+    if (rc != CLI_OK) {
+        source_close(&job->generated);
+        source_close(&first);
+        return rc;
     }
     progress pg;
-    progress_start(&pg, synthetic != NULL ? pk_synth_bytes_target(synth) : gltf_bytes, "pack", quiet);
-    uint32_t added = 0;
-    int rc = synthetic != NULL ? pack_synthetic(synth, synthetic, b, &pg)
-             : scene != NULL   ? pack_gltf(in, scene, b, &quiet, &pg, &added)
-                               : pack_usd(in, out, skip_unsupported, allow_outside_paths, &quiet, b, NULL, &added);
-    for (int k = 1; k < *input_count && rc == CLI_OK; k++) {
-        if (input_is_usd(inputs[k])) {
-            rc = pack_usd(inputs[k], out, skip_unsupported, allow_outside_paths, &quiet, b, NULL, &added);
-            continue;
-        }
-        rc = open_gltf(inputs[k], skip_unsupported, allow_outside_paths, &quiet, &scene);
-        if (rc == CLI_OK) {
-            rc = pack_gltf(inputs[k], scene, b, &quiet, &pg, &added);
-        }
-    }
-    if (rc == CLI_OK && synthetic == NULL && added == 0) {
+    progress_start(&pg, progress_bytes, "pack", c.quiet);
+    c.pg = &pg;
+    rc = import_all(job, &c, &first);
+    if (rc == CLI_OK && synthetic == NULL && c.added == 0) {
         /* Importable primitives, but none with a triangle. */
         progress_end(&pg);
         fprintf(stderr, "sluice pack: nothing left to pack: no mesh of the %s has a triangle; nothing written\n",
-                *input_count > 1 ? "inputs" : "input");
+                job->input_count > 1 ? "inputs" : "input");
         rc = CLI_FAILED;
     }
     if (rc != CLI_OK) {
         progress_end(&pg);
-        pk_builder_abort(b);
+        pk_builder_abort(c.b);
         return rc;
     }
     progress_update(&pg, pg.total, "writing tables");
     pk_build_stats st;
-    rc = pk_builder_finish(b, &st, &d);
+    rc = pk_builder_finish(c.b, &st, &d);
     progress_end(&pg);
     if (rc != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
         return CLI_IO;
     }
-    if (!quiet) {
+    if (!c.quiet) {
         summary(out, &st);
     }
     return CLI_OK;
@@ -659,12 +561,12 @@ int cmd_pack(int argc, char **argv)
     }
     int rc = pack_parse(argc, argv, &job);
     if (rc == CLI_OK && job.graph.args != NULL) { /* --emit-*: the graph, no packing */
-        rc = pack_graph_emit(&job.graph, job.synth != NULL ? pk_synth_bytes_target(job.synth) : 0, job.opt.page_size,
-                             job.quiet);
-        pk_synth_close(job.synth);
+        rc = pack_graph_emit(&job.graph, generated_scan(&job).input_bytes, job.opt.page_size, job.quiet);
+        source_close(&job.generated);
     } else if (rc == CLI_OK) {
         rc = pack_main(&job);
     }
+    source_close(&job.generated); /* on every path: pack_main's own may leave it */
     pack_graph_free(&job.graph);
     free(job.inputs);
     return rc == CLI_ARGS_HELP ? CLI_OK : rc;

@@ -13,8 +13,8 @@
 
 #include "atomic_file.h"
 #include "cli.h"
-#include "pack/gltf.h"
-#include "pack/pack_limits.h"
+#include "importer.h"
+#include "pack_limits.h"
 
 /* --- text ---------------------------------------------------------------- */
 
@@ -450,6 +450,45 @@ static char *self_path(void)
     return r;
 }
 
+/* Opens one input (an absolute path) with its importer, adds it to the
+ * plan and the files it reads to the implicit inputs: CLI_OK or an error
+ * (printed). */
+static int gather_input(const pack_graph *g, graph_paths *p, const char *input, pk_limits_plan *plan)
+{
+    pk_import_options o;
+    memset(&o, 0, sizeof o);
+    o.skip_unsupported = g->skip_unsupported;
+    o.allow_outside_paths = g->allow_outside_paths;
+    const pk_importer *imp = pk_importer_for_file(input);
+    void *state = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (imp->open(input, &o, &state, &d) != 0) {
+        fprintf(stderr, "sluice: %s\n", d.message);
+        return CLI_FAILED;
+    }
+    pk_import_scan scan;
+    memset(&scan, 0, sizeof scan);
+    imp->scan(state, &scan);
+    pk_limits_plan_add(plan, &scan);
+    int rc = CLI_OK;
+    char label[64];
+    const char *file;
+    for (uint32_t k = 0; rc == CLI_OK && (file = imp->file(state, k, label, sizeof label)) != NULL; k++) {
+        char *a = NULL, *kept = NULL;
+        if (refuse_word(label, file, g->make != NULL)) {
+            rc = CLI_USAGE;
+        } else if ((a = absolute(file, 1)) == NULL) {
+            rc = CLI_IO;
+        } else if (add_implicit(p, a, &kept) != 0) {
+            fprintf(stderr, "sluice pack: out of memory\n");
+            rc = CLI_FAILED;
+        }
+    }
+    imp->close(state);
+    return rc;
+}
+
 /* Collects the paths, checking each: CLI_OK or an error (printed). */
 static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
 {
@@ -503,7 +542,7 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         fprintf(stderr, "sluice pack: out of memory\n");
         return CLI_FAILED;
     }
-    /* The inputs, then their buffers. */
+    /* The inputs, then the files they read. */
     for (size_t i = 0; i < g->input_count; i++) {
         if (strcmp(g->inputs[i], "-") == 0) {
             fprintf(stderr, "sluice pack: input '-': a build graph reads files, not stdin; nothing written\n");
@@ -522,35 +561,7 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
         }
     }
     for (size_t i = 0; i < g->input_count; i++) {
-        gltf_options go;
-        memset(&go, 0, sizeof go);
-        go.skip_unsupported = g->skip_unsupported;
-        go.allow_outside_paths = g->allow_outside_paths;
-        gltf_scene *sc = NULL;
-        pk_diag d;
-        memset(&d, 0, sizeof d);
-        if (gltf_open(p->inputs[i], &go, &sc, &d) != 0) {
-            fprintf(stderr, "sluice: %s\n", d.message);
-            return CLI_FAILED;
-        }
-        pk_limits_plan_add_gltf(plan, sc);
-        int rc = CLI_OK;
-        for (uint32_t k = 0; k < gltf_buffer_count(sc) && rc == CLI_OK; k++) {
-            const char *file = gltf_get_buffer_file(sc, k);
-            char *a = NULL, *kept = NULL;
-            if (file == NULL) {
-                continue;
-            }
-            if (refuse_word("buffer file", file, make)) {
-                rc = CLI_USAGE;
-            } else if ((a = absolute(file, 1)) == NULL) {
-                rc = CLI_IO;
-            } else if (add_implicit(p, a, &kept) != 0) {
-                fprintf(stderr, "sluice pack: out of memory\n");
-                rc = CLI_FAILED;
-            }
-        }
-        gltf_close(sc);
+        int rc = gather_input(g, p, p->inputs[i], plan);
         if (rc != CLI_OK) {
             return rc;
         }
@@ -558,14 +569,14 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
     return CLI_OK;
 }
 
-int pack_graph_emit(const pack_graph *g, uint64_t synthetic_bytes, uint32_t page_size, int quiet)
+int pack_graph_emit(const pack_graph *g, uint64_t generated_bytes, uint32_t page_size, int quiet)
 {
     graph_paths p;
     memset(&p, 0, sizeof p);
-    pk_limits_plan plan = {.what = synthetic_bytes > 0 ? "synthetic scene"
+    pk_limits_plan plan = {.what = generated_bytes > 0 ? "synthetic scene"
                                    : g->input_count > 1 ? "the inputs"
                                                         : g->inputs[0],
-                           .input_bytes = synthetic_bytes,
+                           .input_bytes = generated_bytes,
                            .page_size = page_size};
     int rc = gather(g, &p, &plan);
     pk_diag d;

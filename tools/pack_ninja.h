@@ -10,8 +10,10 @@
  * and any executor that runs Ninja or Make jobs spreads them over machines
  * that see the same paths. The sluice binary (/proc/self/exe resolved), the
  * inputs and the outputs are absolute paths. A part edge's implicit inputs
- * are the glTF inputs, the buffer files they read and the sluice binary, so
- * a changed input rebuilds every part. Each part gets --jobs 1 unless --jobs
+ * are the inputs, the files they read (a glTF's buffers, a USD stage's
+ * layers and packages: what each importer's `file` lists,
+ * pack/importer.h) and the sluice binary, so a changed input rebuilds
+ * every part. Each part gets --jobs 1 unless --jobs
  * was given (then each part gets that many threads): the graph's executor
  * runs the parts in parallel, so threads per part would oversubscribe.
  *
@@ -44,7 +46,7 @@ typedef struct pack_graph {
      * inputs (pointers into argv). */
     const char **args;
     size_t arg_count;
-    const char **inputs; /* the glTF inputs, as given */
+    const char **inputs; /* the inputs, as given */
     size_t input_count;
 } pack_graph;
 
@@ -53,15 +55,16 @@ typedef struct pack_graph {
  * Returns 0, or -1 when out of memory (printed). */
 int pack_graph_collect(pack_graph *g, const cli_opt *opts, size_t n, int argc, char **argv);
 
-/* Opens every glTF input (for its buffer files), checks the scene against
- * the format's limits as pack does (synthetic_bytes: --size of a synthetic
- * scene, else 0; page_size as given, 0 for the default), and writes the
+/* Opens every input with its importer (for the files it reads), checks the
+ * scene against the format's limits as pack does (generated_bytes: the
+ * target of a generated scene, --synthetic's --size, else 0; page_size as
+ * given, 0 for the default), and writes the
  * Ninja file and/or the Makefile. Prints what it wrote, unless quiet, or the
  * error. Returns CLI_OK, CLI_USAGE (a newline in a path, stdin as an input,
  * the output or a graph file being an input), CLI_FAILED (a bad
  * input, a scene past the limits) or CLI_IO (a file that cannot be
  * written). */
-int pack_graph_emit(const pack_graph *g, uint64_t synthetic_bytes, uint32_t page_size, int quiet);
+int pack_graph_emit(const pack_graph *g, uint64_t generated_bytes, uint32_t page_size, int quiet);
 
 void pack_graph_free(pack_graph *g);
 

@@ -10,6 +10,11 @@
 #           every input and buffer is an implicit input of every part, so a
 #           touched .bin rebuilds the three parts and the merge, and the
 #           result is again the single pack's bytes
+#   usd     the same over a USD stage: root.usda with a sublayer and a
+#           reference to a layer in a subfolder; every layer is an implicit
+#           input of every part, the merged parts are the single pack's
+#           bytes (ninja, and make when it is there), and a changed layer
+#           rebuilds every part and the merge
 #   refuse  bad --parts, --parts without --emit-* and the reverse, --part
 #           with --emit-*, a bad pack option, a newline in the output's path,
 #           a scene past the format's limits and a missing input: each exits
@@ -35,6 +40,16 @@ run_ninja() { # EXPECT_NO_WORK
     else
         ! grep -q "no work to do" ninja.txt || fail "ninja found no work to do"
     fi
+}
+
+# After a changed input: ninja runs the 3 parts and the merge again, and the
+# merged parts are again the single pack's bytes; then nothing is left to do.
+rebuilt_same() {
+    run_ninja 0
+    [ "$(grep -c "sluice pack part" ninja.txt)" -eq 3 ] || { cat ninja.txt; fail "not every part was rebuilt"; }
+    grep -q "sluice merge" ninja.txt || fail "the merge was not run again"
+    cmp single.pack out.pack || fail "after the change, the merged parts differ from the single pack"
+    run_ninja 1
 }
 
 case $case in
@@ -95,11 +110,73 @@ gltf)
     # A changed buffer: every part and the merge run again.
     printf "$z$z$z$two$z$z$z$one$z" >b2.bin
     "$sl" pack "$@" --quiet -o single.pack || fail "the second single pack failed"
+    rebuilt_same
+    ;;
+usd)
+    mkdir -p "sub dir" || exit 1
+    cat >"sub dir/asset.usda" <<'USD'
+#usda 1.0
+(
+    defaultPrim = "Quad"
+)
+def Xform "Quad"
+{
+    def Mesh "Geo"
+    {
+        int[] faceVertexCounts = [4]
+        int[] faceVertexIndices = [0, 1, 2, 3]
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    }
+}
+USD
+    cat >over.usda <<'USD'
+#usda 1.0
+def Mesh "Tri"
+{
+    int[] faceVertexCounts = [3]
+    int[] faceVertexIndices = [0, 1, 2]
+    point3f[] points = [(0, 0, 0), (2, 0, 0), (0, 2, 0)]
+}
+USD
+    cat >root.usda <<'USD'
+#usda 1.0
+(
+    subLayers = [@over.usda@]
+)
+def Xform "A" (
+    instanceable = true
+    references = @sub dir/asset.usda@
+)
+{
+}
+def Xform "B" (
+    references = @./sub dir/asset.usda@
+)
+{
+    double3 xformOp:translate = (5, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+USD
+    set -- root.usda --bundle-size 1 --max-lods 2
+    "$sl" pack "$@" --quiet -o single.pack || fail "the single pack failed"
+    "$sl" pack "$@" --emit-ninja build.ninja --emit-make Makefile --parts 3 --quiet -o out.pack || fail "emit failed"
+    esc=$(printf '%s' "$dir" | sed 's/\$/$$/g; s/ /$ /g')
+    for f in root.usda over.usda 'sub$ dir/asset.usda'; do
+        [ "$(grep "^build .*: sluice_part |" build.ninja | grep -cF "$esc/$f")" -eq 3 ] ||
+            fail "$f is not an implicit input of every part"
+    done
     run_ninja 0
-    [ "$(grep -c "sluice pack part" ninja.txt)" -eq 3 ] || { cat ninja.txt; fail "not every part was rebuilt"; }
-    grep -q "sluice merge" ninja.txt || fail "the merge was not run again"
-    cmp single.pack out.pack || fail "after the change, the merged parts differ from the single pack"
+    cmp single.pack out.pack || fail "the merged parts differ from the single pack"
     run_ninja 1
+    # A changed layer: every part and the merge run again.
+    sed 's/(1, 1, 0)/(1, 2, 0)/' "sub dir/asset.usda" >asset.new && mv asset.new "sub dir/asset.usda" || exit 1
+    "$sl" pack "$@" --quiet -o single.pack || fail "the second single pack failed"
+    rebuilt_same
+    if command -v make >/dev/null 2>&1; then
+        rm -f out.pack*
+        make -j2 -s >make.txt 2>&1 || { cat make.txt; fail "make failed"; }
+        cmp single.pack out.pack || fail "make: the merged parts differ from the single pack"
+    fi
     ;;
 refuse)
     printf 'old\n' >build.ninja

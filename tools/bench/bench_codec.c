@@ -31,7 +31,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"
-#include "pack/gltf.h"
+#include "gltf.h"
 
 extern char **environ;
 

@@ -177,14 +177,7 @@ struct pk_builder {
     slc_pack_object *objects;
     uint32_t object_first; /* the global index of objects[0] */
     uint32_t bundle_objects, objects_cap;
-    slc_pack_lod *lods;
-    uint32_t lod_count, lod_cap;
-    slc_pack_span *spans;
-    uint32_t span_count, span_cap;
-    slc_pack_instance *instances;
-    uint32_t instance_count, instance_cap;
-    char *strings;
-    uint32_t string_size, string_cap;
+    pk_tables t; /* lods, spans, instances, strings */
 
     mesh_key *mesh_table;
     uint32_t mesh_table_cap, mesh_table_used;
@@ -236,14 +229,14 @@ static int add_string(pk_builder *b, const char *name, size_t max, uint32_t *out
         *out = SLC_PACK_NO_NAME;
         return 0;
     }
-    uint64_t need = (uint64_t)b->string_size + n + 1;
-    if (need >= SLC_PACK_NO_NAME || grow((void **)&b->strings, &b->string_cap, need, 1) != 0) {
+    uint64_t need = (uint64_t)b->t.string_size + n + 1;
+    if (need >= SLC_PACK_NO_NAME || grow((void **)&b->t.strings, &b->t.string_cap, need, 1) != 0) {
         return -1;
     }
-    *out = b->string_size;
-    memcpy(b->strings + b->string_size, name, n);
-    b->strings[b->string_size + n] = '\0';
-    b->string_size = (uint32_t)need;
+    *out = b->t.string_size;
+    memcpy(b->t.strings + b->t.string_size, name, n);
+    b->t.strings[b->t.string_size + n] = '\0';
+    b->t.string_size = (uint32_t)need;
     return 0;
 }
 
@@ -1307,16 +1300,16 @@ static int emit_cluster(pk_builder *b, const mesh_job *j, const built_cluster *b
     memcpy(c->sphere, bc->sphere, sizeof c->sphere);
 
     /* The level's last span continues if it ends right here. */
-    slc_pack_span *last = lod->span_count > 0 ? &b->spans[lod->first_span + lod->span_count - 1] : NULL;
+    slc_pack_span *last = lod->span_count > 0 ? &b->t.spans[lod->first_span + lod->span_count - 1] : NULL;
     if (last != NULL && last->chunk == pg->chunk && last->first_cluster + last->cluster_count == pg->cluster_count &&
         last->cluster_count < UINT16_MAX) {
         last->cluster_count++;
     } else {
-        if (b->span_count == UINT32_MAX ||
-            grow((void **)&b->spans, &b->span_cap, (uint64_t)b->span_count + 1, sizeof *b->spans) != 0) {
+        if (b->t.span_count == UINT32_MAX ||
+            grow((void **)&b->t.spans, &b->t.span_cap, (uint64_t)b->t.span_count + 1, sizeof *b->t.spans) != 0) {
             return fail(d, "%s: too many spans or out of memory", b->path);
         }
-        slc_pack_span *s = &b->spans[b->span_count++];
+        slc_pack_span *s = &b->t.spans[b->t.span_count++];
         memset(s, 0, sizeof *s);
         s->chunk = pg->chunk;
         s->first_cluster = (uint16_t)pg->cluster_count;
@@ -1343,15 +1336,15 @@ static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
         return -1;
     }
     uint32_t levels = j->levels;
-    if (grow((void **)&b->lods, &b->lod_cap, (uint64_t)b->lod_count + levels, sizeof *b->lods) != 0 ||
+    if (grow((void **)&b->t.lods, &b->t.lod_cap, (uint64_t)b->t.lod_count + levels, sizeof *b->t.lods) != 0 ||
         grow((void **)&b->objects, &b->objects_cap, (uint64_t)b->bundle_objects + 1, sizeof *b->objects) != 0) {
         fail_builder(b, 0);
         return fail(d, "%s: out of memory", j->label);
     }
     for (uint32_t l = 0; l < levels; l++) {
-        slc_pack_lod *lod = &b->lods[b->lod_count + l];
+        slc_pack_lod *lod = &b->t.lods[b->t.lod_count + l];
         memset(lod, 0, sizeof *lod);
-        lod->first_span = b->span_count;
+        lod->first_span = b->t.span_count;
         lod->error = j->level_error[l];
         memcpy(lod->sphere, j->level_sphere[l], sizeof lod->sphere);
         for (uint32_t i = j->level_first[l]; i < j->level_first[l + 1]; i++) {
@@ -1367,9 +1360,9 @@ static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
     }
     slc_pack_object obj = j->obj;
     obj.name = j->name;
-    obj.first_lod = b->lod_count;
+    obj.first_lod = b->t.lod_count;
     obj.lod_count = levels;
-    b->lod_count += levels;
+    b->t.lod_count += levels;
     b->objects[b->bundle_objects++] = obj;
     return 0;
 }
@@ -1431,17 +1424,17 @@ static int end_bundle(pk_builder *b, pk_diag *d)
         r.chunk_count = b->chunk_count;
         r.objects = b->objects;
         r.object_count = b->bundle_objects;
-        r.lods = b->lods;
-        r.lod_count = b->lod_count;
-        r.spans = b->spans;
-        r.span_count = b->span_count;
-        r.instances = b->instances;
-        r.instance_count = b->instance_count;
-        r.strings = b->strings;
-        r.string_size = b->string_size;
+        r.lods = b->t.lods;
+        r.lod_count = b->t.lod_count;
+        r.spans = b->t.spans;
+        r.span_count = b->t.span_count;
+        r.instances = b->t.instances;
+        r.instance_count = b->t.instance_count;
+        r.strings = b->t.strings;
+        r.string_size = b->t.string_size;
         b->stats.chunks += b->chunk_count;
         b->stats.objects += b->bundle_objects;
-        b->stats.instances += b->instance_count;
+        b->stats.instances += b->t.instance_count;
         int src = b->writer != NULL ? pk_writer_bundle(b->writer, &r, d)
                                     : pk_part_bundle(b->part, b->bundle, b->object_first, b->chunks, &r, d);
         if (src != 0) {
@@ -1452,10 +1445,10 @@ static int end_bundle(pk_builder *b, pk_diag *d)
     }
     b->chunk_count = 0;
     b->bundle_objects = 0;
-    b->lod_count = 0;
-    b->span_count = 0;
-    b->instance_count = 0;
-    b->string_size = 0;
+    b->t.lod_count = 0;
+    b->t.span_count = 0;
+    b->t.instance_count = 0;
+    b->t.string_size = 0;
     return 0;
 }
 
@@ -1500,10 +1493,7 @@ static void release(pk_builder *b)
     free(b->path);
     free(b->chunks);
     free(b->objects);
-    free(b->lods);
-    free(b->spans);
-    free(b->instances);
-    free(b->strings);
+    pk_tables_free(&b->t);
     free(b->mesh_table);
     free(b);
 }
@@ -1760,11 +1750,11 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
     }
     if (b->bundle_built) {
         if (add_string(b, inst->name, sizeof inst->name, &r.name) != 0 ||
-            grow((void **)&b->instances, &b->instance_cap, (uint64_t)b->instance_count + 1, sizeof *b->instances) !=
+            grow((void **)&b->t.instances, &b->t.instance_cap, (uint64_t)b->t.instance_count + 1, sizeof *b->t.instances) !=
                 0) {
             return fail(d, "instance %u: too many instances or out of memory", b->stats.instances_added);
         }
-        b->instances[b->instance_count++] = r;
+        b->t.instances[b->t.instance_count++] = r;
     }
     /* Only what was added goes into the fingerprint. */
     XXH3_64bits_update(&b->fingerprint, &r.object, sizeof r.object);

@@ -4,7 +4,6 @@
 #include "pack_limits.h"
 
 #include <stdio.h>
-#include <string.h>
 
 uint64_t pk_limits_chunk_estimate(uint64_t input_bytes, uint32_t page_size)
 {
@@ -64,15 +63,10 @@ int pk_limits_check_plan(const pk_limits_plan *plan, pk_diag *d)
     return 0;
 }
 
-void pk_limits_plan_add_gltf(pk_limits_plan *plan, const gltf_scene *scene)
+void pk_limits_plan_add(pk_limits_plan *plan, const pk_import_scan *scan)
 {
-    uint32_t n = gltf_instance_count(scene);
-    plan->meshes += gltf_mesh_count(scene);
-    plan->instances += n;
-    for (uint32_t i = 0; i < n; i++) {
-        pk_instance inst;
-        gltf_get_instance(scene, i, &inst);
-        size_t len = strnlen(inst.name, sizeof inst.name);
-        plan->name_bytes += len > 0 ? len + 1 : 0; /* as the builder stores it: unnamed takes none */
-    }
+    plan->meshes += scan->meshes;
+    plan->instances += scan->instances;
+    plan->name_bytes += scan->name_bytes;
+    plan->input_bytes += scan->input_bytes;
 }

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "gltf.h"
+#include "importer.h"
 #include "mesh.h"
 #include "sluice/limits.h"
 #include "sluice/pack_format.h"
@@ -72,8 +72,8 @@ uint64_t pk_limits_largest_geometry(uint32_t page_size);
  * and not checked. */
 typedef struct pk_limits_plan {
     const char *what;     /* names the scene in messages: "synthetic city", "x.gltf", "3 inputs" */
-    uint64_t meshes;      /* glTF meshes of every input: at most that many objects */
-    uint64_t instances;   /* glTF instances of every input */
+    uint64_t meshes;      /* meshes of every input: at most that many objects */
+    uint64_t instances;   /* instances of every input */
     uint64_t name_bytes;  /* string table bytes known up front (names with their NUL) */
     uint64_t input_bytes; /* synthetic: the --size target, for the chunk estimate */
     uint32_t page_size;   /* the resolved page size (0: SLC_DEFAULT_PAGE_SIZE) */
@@ -87,10 +87,9 @@ typedef struct pk_limits_plan {
  * that order). O(1); no allocation. */
 int pk_limits_check_plan(const pk_limits_plan *plan, pk_diag *d);
 
-/* Adds an opened glTF scene to a plan: its meshes, its instances and the
- * bytes of its instances' names (the mesh names are only known once each
- * mesh is loaded, so they are not counted: the check then never refuses a
- * scene that fits). O(instances). */
-void pk_limits_plan_add_gltf(pk_limits_plan *plan, const gltf_scene *scene);
+/* Adds what an importer's scan knows of an input to a plan: its meshes,
+ * instances, name bytes and (a generated scene) input bytes; the fields it
+ * leaves unknown (0) add nothing. O(1). */
+void pk_limits_plan_add(pk_limits_plan *plan, const pk_import_scan *scan);
 
 #endif

@@ -43,14 +43,7 @@ struct pk_writer {
     uint32_t open_chunks; /* highest local id of the open bundle + 1 */
     slc_pack_object *objects;
     uint32_t object_count, object_cap;
-    slc_pack_lod *lods;
-    uint32_t lod_count, lod_cap;
-    slc_pack_span *spans;
-    uint32_t span_count, span_cap;
-    slc_pack_instance *instances;
-    uint32_t instance_count, instance_cap;
-    char *strings;
-    uint32_t string_size, string_cap;
+    pk_tables t; /* lods, spans, instances, strings */
 
     uint32_t *table; /* open addressing over unique chunks, keyed by xxh3 */
     uint32_t table_cap, table_used;
@@ -74,6 +67,15 @@ int pk_fail(pk_diag *d, const char *fmt, ...)
 #ifdef __clang_analyzer__
 #define pk_fail(...) (pk_fail(__VA_ARGS__), -1)
 #endif
+
+void pk_tables_free(pk_tables *t)
+{
+    free(t->lods);
+    free(t->spans);
+    free(t->instances);
+    free(t->strings);
+    memset(t, 0, sizeof *t);
+}
 
 int pk_grow(void **p, uint32_t *cap, uint64_t need, size_t elem)
 {
@@ -177,10 +179,7 @@ static void release(pk_writer *w)
     free(w->chunks);
     free(w->chunk_set);
     free(w->objects);
-    free(w->lods);
-    free(w->spans);
-    free(w->instances);
-    free(w->strings);
+    pk_tables_free(&w->t);
     free(w->table);
     free(w);
 }
@@ -199,10 +198,10 @@ int pk_writer_open(const char *path, uint32_t page_size, int quantize, pk_writer
     w->readback_cap = (size_t)LZ4_compressBound((int)page_size);
     w->path = strdup(path);
     w->readback = malloc(w->readback_cap);
-    w->strings = calloc(1, 1); /* offset 0: "" */
-    w->string_cap = 1;
-    w->string_size = 1;
-    if (w->path == NULL || w->readback == NULL || w->strings == NULL) {
+    w->t.strings = calloc(1, 1); /* offset 0: "" */
+    w->t.string_cap = 1;
+    w->t.string_size = 1;
+    if (w->path == NULL || w->readback == NULL || w->t.strings == NULL) {
         release(w);
         return pk_fail(d, "%s: out of memory", path);
     }
@@ -373,47 +372,47 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
                            i, in->object);
         }
     }
-    uint64_t strings = (uint64_t)w->string_size + r->string_size;
+    uint64_t strings = (uint64_t)w->t.string_size + r->string_size;
     if (strings >= SLC_PACK_NO_NAME ||
         pk_grow((void **)&w->objects, &w->object_cap, (uint64_t)w->object_count + r->object_count,
                 sizeof *w->objects) != 0 ||
-        pk_grow((void **)&w->lods, &w->lod_cap, (uint64_t)w->lod_count + r->lod_count, sizeof *w->lods) != 0 ||
-        pk_grow((void **)&w->spans, &w->span_cap, (uint64_t)w->span_count + r->span_count, sizeof *w->spans) != 0 ||
-        pk_grow((void **)&w->instances, &w->instance_cap, (uint64_t)w->instance_count + r->instance_count,
-                sizeof *w->instances) != 0 ||
-        pk_grow((void **)&w->strings, &w->string_cap, strings, 1) != 0) {
+        pk_grow((void **)&w->t.lods, &w->t.lod_cap, (uint64_t)w->t.lod_count + r->lod_count, sizeof *w->t.lods) != 0 ||
+        pk_grow((void **)&w->t.spans, &w->t.span_cap, (uint64_t)w->t.span_count + r->span_count, sizeof *w->t.spans) != 0 ||
+        pk_grow((void **)&w->t.instances, &w->t.instance_cap, (uint64_t)w->t.instance_count + r->instance_count,
+                sizeof *w->t.instances) != 0 ||
+        pk_grow((void **)&w->t.strings, &w->t.string_cap, strings, 1) != 0) {
         return pk_fail(d, "%s: more records than a pack holds, or out of memory", w->path);
     }
-    uint32_t sbase = w->string_size;
+    uint32_t sbase = w->t.string_size;
     for (uint32_t i = 0; i < r->object_count; i++) {
         slc_pack_object o = r->objects[i];
-        o.first_lod += w->lod_count;
+        o.first_lod += w->t.lod_count;
         o.name = rebase_name(o.name, sbase);
         w->objects[w->object_count + i] = o;
     }
     for (uint32_t i = 0; i < r->lod_count; i++) {
         slc_pack_lod l = r->lods[i];
-        l.first_span += w->span_count;
-        w->lods[w->lod_count + i] = l;
+        l.first_span += w->t.span_count;
+        w->t.lods[w->t.lod_count + i] = l;
     }
     for (uint32_t i = 0; i < r->span_count; i++) {
         slc_pack_span s = r->spans[i];
         s.chunk += w->chunk_count;
-        w->spans[w->span_count + i] = s;
+        w->t.spans[w->t.span_count + i] = s;
     }
     for (uint32_t i = 0; i < r->instance_count; i++) {
         slc_pack_instance in = r->instances[i];
         in.name = rebase_name(in.name, sbase);
-        w->instances[w->instance_count + i] = in;
+        w->t.instances[w->t.instance_count + i] = in;
     }
     if (r->string_size > 0) {
-        memcpy(w->strings + sbase, r->strings, r->string_size);
+        memcpy(w->t.strings + sbase, r->strings, r->string_size);
     }
-    w->string_size = (uint32_t)strings;
+    w->t.string_size = (uint32_t)strings;
     w->object_count += r->object_count;
-    w->lod_count += r->lod_count;
-    w->span_count += r->span_count;
-    w->instance_count += r->instance_count;
+    w->t.lod_count += r->lod_count;
+    w->t.span_count += r->span_count;
+    w->t.instance_count += r->instance_count;
     w->chunk_count += r->chunk_count;
     w->open_chunks = 0;
     return 0;
@@ -470,29 +469,29 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
     h.page_size = w->page_size;
     h.chunk_count = w->chunk_count;
     h.object_count = w->object_count;
-    h.lod_count = w->lod_count;
-    h.span_count = w->span_count;
-    h.instance_count = w->instance_count;
-    h.string_size = w->string_size;
+    h.lod_count = w->t.lod_count;
+    h.span_count = w->t.span_count;
+    h.instance_count = w->t.instance_count;
+    h.string_size = w->t.string_size;
     size_t chunk_bytes = (size_t)w->chunk_count * sizeof *w->chunks;
     size_t object_bytes = (size_t)w->object_count * sizeof *w->objects;
-    size_t lod_bytes = (size_t)w->lod_count * sizeof *w->lods;
-    size_t span_bytes = (size_t)w->span_count * sizeof *w->spans;
-    size_t instance_bytes = (size_t)w->instance_count * sizeof *w->instances;
+    size_t lod_bytes = (size_t)w->t.lod_count * sizeof *w->t.lods;
+    size_t span_bytes = (size_t)w->t.span_count * sizeof *w->t.spans;
+    size_t instance_bytes = (size_t)w->t.instance_count * sizeof *w->t.instances;
     if (write_table(w, w->chunks, chunk_bytes, &h.chunk_offset, d) != 0 ||
         write_table(w, w->objects, object_bytes, &h.object_offset, d) != 0 ||
-        write_table(w, w->lods, lod_bytes, &h.lod_offset, d) != 0 ||
-        write_table(w, w->spans, span_bytes, &h.span_offset, d) != 0 ||
-        write_table(w, w->instances, instance_bytes, &h.instance_offset, d) != 0 ||
-        write_table(w, w->strings, w->string_size, &h.string_offset, d) != 0) {
+        write_table(w, w->t.lods, lod_bytes, &h.lod_offset, d) != 0 ||
+        write_table(w, w->t.spans, span_bytes, &h.span_offset, d) != 0 ||
+        write_table(w, w->t.instances, instance_bytes, &h.instance_offset, d) != 0 ||
+        write_table(w, w->t.strings, w->t.string_size, &h.string_offset, d) != 0) {
         release(w);
         return -1;
     }
     h.file_size = w->end;
     h.chunk_xxh3 = XXH3_64bits(w->chunks, chunk_bytes);
     h.object_xxh3 = XXH3_64bits(w->objects, object_bytes);
-    h.lod_xxh3 = xxh3_pair(w->lods, lod_bytes, w->spans, span_bytes);
-    h.instance_xxh3 = xxh3_pair(w->instances, instance_bytes, w->strings, w->string_size);
+    h.lod_xxh3 = xxh3_pair(w->t.lods, lod_bytes, w->t.spans, span_bytes);
+    h.instance_xxh3 = xxh3_pair(w->t.instances, instance_bytes, w->t.strings, w->t.string_size);
     h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
     if (write_at(w, 0, &h, sizeof h, d) != 0) {
         release(w);
@@ -506,9 +505,9 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
         return -1;
     }
     w->stats.objects = w->object_count;
-    w->stats.lods = w->lod_count;
-    w->stats.spans = w->span_count;
-    w->stats.instances = w->instance_count;
+    w->stats.lods = w->t.lod_count;
+    w->stats.spans = w->t.span_count;
+    w->stats.instances = w->t.instance_count;
     w->stats.chunks = w->chunk_count;
     w->stats.file_size = h.file_size;
     if (stats != NULL) {

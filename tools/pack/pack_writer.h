@@ -42,6 +42,23 @@ typedef struct pk_bundle_records {
     uint32_t string_size;
 } pk_bundle_records;
 
+/* The record tables a pack grows while it is built, each an array with its
+ * count and capacity (pk_grow): the builder holds one bundle's, the appender
+ * the whole pack's. A zeroed struct is empty. */
+typedef struct pk_tables {
+    slc_pack_lod *lods;
+    uint32_t lod_count, lod_cap;
+    slc_pack_span *spans;
+    uint32_t span_count, span_cap;
+    slc_pack_instance *instances;
+    uint32_t instance_count, instance_cap;
+    char *strings; /* string_size bytes, names NUL-terminated */
+    uint32_t string_size, string_cap;
+} pk_tables;
+
+/* Frees the tables' arrays and zeroes t. O(1). */
+void pk_tables_free(pk_tables *t);
+
 /* What the appender wrote. */
 typedef struct pk_writer_stats {
     uint32_t objects, lods, spans, instances;

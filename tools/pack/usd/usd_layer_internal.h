@@ -172,6 +172,11 @@ int usd_usda_parse(usd_layer *layer, pk_diag *d);
  * it. Defined in usdc.c. */
 int usd_usdc_parse(usd_layer *layer, pk_diag *d);
 
+/* Parses layer (created with format, USD_FORMAT_USDA or USD_FORMAT_USDC)
+ * with the parser of its format and hands it to *out. Returns 0, or -1 with
+ * the parser's d->message, the layer closed. Defined in usd_parse.c. */
+int usd_layer_parse(usd_layer *layer, usd_format format, usd_layer **out, pk_diag *d);
+
 /* Opens entry `entry` (NULL: the first .usda/.usdc/.usd entry, the root
  * layer) of the usdz package data/size, read from package_path (used in
  * messages and for resolution). On success *out owns nothing of data:

@@ -53,13 +53,7 @@ static int open_data(const char *name, const void *data, size_t size, const char
         diag_set(d, "%s: out of memory", name);
         return -1;
     }
-    int rc = f == USD_FORMAT_USDA ? usd_usda_parse(L, d) : usd_usdc_parse(L, d);
-    if (rc != 0) {
-        usd_layer_close(L);
-        return -1;
-    }
-    *out = L;
-    return 0;
+    return usd_layer_parse(L, f, out, d);
 }
 
 int usd_layer_open_memory(const char *name, const void *data, size_t size, const usd_layer_options *opt,

@@ -161,13 +161,7 @@ int usd_usdz_open(const char *package_path, const void *data, size_t size, const
             snprintf(d->message, sizeof d->message, "%s: out of memory", package_path);
             return -1;
         }
-        int rc = f == USD_FORMAT_USDA ? usd_usda_parse(L, d) : usd_usdc_parse(L, d);
-        if (rc != 0) {
-            usd_layer_close(L);
-            return -1;
-        }
-        *out = L;
-        return 0;
+        return usd_layer_parse(L, f, out, d);
     }
     if (entry != NULL) {
         return zfail(d, package_path, cd_off, "no such entry in the package", entry);
