@@ -9,12 +9,10 @@
 #
 #   cmake -DSOURCE_DIR=DIR [-DLAYERS="runtime;platform;tools;tests"] -P check_layers.cmake
 #
-# Every .c, .h and .cpp file under each layer's folder is scanned for
-# #include "..." and #include <sluice/...>; a name resolves as the compiler
-# would find it in the project: against the includer's folder, then each
-# folder of INCLUDE_ROOTS (under SOURCE_DIR); names that resolve to no file
-# of SOURCE_DIR (system headers, files generated into the build folder) are
-# not the project's and are skipped.
+# Every .c, .h and .cpp file under each layer's folder is scanned for the
+# project files it includes (project_includes.cmake: against the includer's
+# folder, then each folder of INCLUDE_ROOTS under SOURCE_DIR; system headers
+# and files generated into the build folder are not the project's).
 cmake_minimum_required(VERSION 3.16)
 
 if(NOT SOURCE_DIR)
@@ -27,6 +25,7 @@ if(NOT DEFINED INCLUDE_ROOTS)
   set(INCLUDE_ROOTS runtime/include platform/include tools tools/pack tools/common tests/support)
 endif()
 get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
+include(${CMAKE_CURRENT_LIST_DIR}/project_includes.cmake)
 
 # The layer of a path relative to SOURCE_DIR: its index in LAYERS, -1 when
 # its first folder is none of them.
@@ -45,30 +44,12 @@ foreach(layer IN LISTS LAYERS)
   list(FIND LAYERS ${layer} own)
   foreach(f IN LISTS files)
     math(EXPR n_files "${n_files} + 1")
-    get_filename_component(dir ${f} DIRECTORY)
-    file(STRINGS ${SOURCE_DIR}/${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
-    foreach(line IN LISTS lines)
-      if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
-        set(inc ${CMAKE_MATCH_1})
-      elseif(line MATCHES "#[ \t]*include[ \t]*<(sluice/[^>]+)>")
-        set(inc ${CMAKE_MATCH_1})
-      else()
-        continue()
-      endif()
-      set(target "")
-      foreach(root IN ITEMS ${dir} ${INCLUDE_ROOTS})
-        if(EXISTS ${SOURCE_DIR}/${root}/${inc} AND NOT IS_DIRECTORY ${SOURCE_DIR}/${root}/${inc})
-          file(RELATIVE_PATH target ${SOURCE_DIR} ${SOURCE_DIR}/${root}/${inc})
-          break()
-        endif()
-      endforeach()
-      if(target STREQUAL "")
-        continue()
-      endif()
+    project_includes(${f} targets)
+    foreach(target IN LISTS targets)
       layer_of("${target}" theirs)
       if(theirs GREATER own)
         list(GET LAYERS ${theirs} above)
-        message(NOTICE "layer: ${f} (${layer}) includes ${target} (${above}): #include \"${inc}\"")
+        message(NOTICE "layer: ${f} (${layer}) includes ${target} (${above})")
         math(EXPR n_bad "${n_bad} + 1")
       endif()
     endforeach()
