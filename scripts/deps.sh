@@ -11,7 +11,7 @@ set -euo pipefail
 
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
-        cppcheck clang-tidy valgrind qemu-user python3
+        cppcheck clang-tidy clang-format valgrind qemu-user python3
         libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc
         librsvg2-bin libpng-dev
         gltfpack lz4)

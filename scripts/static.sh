@@ -1,45 +1,81 @@
 #!/usr/bin/env bash
-# Static analysis of sluice: clang-tidy (.clang-tidy) and cppcheck
-# (tests/static/cppcheck.supp) over runtime/, platform/ and tools/, with the
-# compile commands of the default preset (build/default/compile_commands.json,
-# CMAKE_EXPORT_COMPILE_COMMANDS). Any finding of either tool fails.
-# Run by scripts/test.sh after the default preset; by hand:
-#   scripts/static.sh            (configures build/default if needed)
+# Static analysis of sluice, every part of which fails the step:
+#   layout       scripts/format.sh --check (.clang-format)
+#   structure    the ctest tests labelled static of the default build:
+#                check_layers (no include of a higher layer: runtime <
+#                platform < tools < tests), check_cycles (no include or call
+#                loop), check_heap_symbols, check_typed_ids, and the canaries
+#                that prove each check finds what it looks for
+#   clang-tidy   (.clang-tidy) and cppcheck (tests/static/cppcheck.supp) over
+#                runtime/, platform/ and tools/, with the compile commands of
+#                the default preset (build/default/compile_commands.json)
+# Run by scripts/test.sh after the default step; by hand: scripts/static.sh
+#
+# The same tree gives the same answer on every run, whatever state build/
+# is in: the default preset is configured and built first (a no-op after
+# the default step), so every header the build generates (the shaders'
+# .inc arrays) exists when clang-tidy reads the files that include them;
+# build/static is emptied, so cppcheck starts without the results of an
+# earlier run in its build folder; each file's clang-tidy output goes to
+# its own log and the logs are joined in path order, so parallel runs
+# cannot interleave one finding with another's lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 jobs=$(nproc)
 
-if [[ ! -f build/default/compile_commands.json ]]; then
-    cmake --preset default >/dev/null
+status=0
+
+start=$(date +%s)
+if ! scripts/format.sh --check; then
+    echo "static: the files above differ from .clang-format; scripts/format.sh rewrites them" >&2
+    status=1
 fi
+echo "static: format: $(( $(date +%s) - start )) s"
+
+cmake --preset default >/dev/null
+cmake --build --preset default
+start=$(date +%s)
+if ! ctest --preset default -L static --output-on-failure; then
+    echo "static: the structure checks above failed (tests/static/)" >&2
+    status=1
+fi
+echo "static: structure: $(( $(date +%s) - start )) s"
+
 out=build/static
-mkdir -p "$out"
+rm -rf "$out"
+mkdir -p "$out/tidy"
 # One entry per file, the product build's (the tests compile the runtime a
 # second time with the test configuration).
 cmake -DIN=build/default/compile_commands.json -DOUT="$out/compile_commands.json" -DLIST="$out/files.txt" \
       -DSOURCE_DIR="$src" -P tests/static/compile_db.cmake >/dev/null
-# Largest first, so that the long ones do not end up running alone at the end.
-mapfile -t files < <(tr '\n' '\0' <"$out/files.txt" | xargs -0 ls -S)
+mapfile -t files < <(sort "$out/files.txt")
 [[ ${#files[@]} -gt 0 ]] || { echo "static: no files in $out/compile_commands.json" >&2; exit 1; }
 
-status=0
 
-# clang-tidy, one process per file, $jobs at a time. -UNDEBUG: the build is
+# clang-tidy, one process per file, $jobs at a time, the largest first so
+# that a long one does not end up running alone at the end (the order only
+# schedules: each file's output has its own log). -UNDEBUG: the build is
 # RelWithDebInfo (-DNDEBUG), but SLC_ASSERT (assert) is each function's
 # contract, and the analyzer should know it rather than explore the paths a
 # contract excludes.
 start=$(date +%s)
-if ! printf '%s\0' "${files[@]}" |
-        xargs -0 -n 1 -P "$jobs" clang-tidy -p "$out" --quiet --extra-arg=-UNDEBUG >"$out/clang-tidy.log" 2>&1; then
-    status=1
-fi
+tr '\n' '\0' <"$out/files.txt" | xargs -0 ls -S | tr '\n' '\0' |
+    xargs -0 -n 1 -P "$jobs" sh -c '
+        log="$0/tidy/$(printf %s "$1" | tr / _).log"
+        clang-tidy -p "$0" --quiet --extra-arg=-UNDEBUG "$1" >"$log" 2>&1 || echo "$1" >>"$0/tidy-failed"' "$out"
+tidy=0
+[[ -s "$out/tidy-failed" ]] && tidy=1
+for f in "${files[@]}"; do
+    cat "$out/tidy/$(printf %s "$f" | tr / _).log"
+done >"$out/clang-tidy.log"
 # clang-tidy prints "N warnings generated" for what it filtered out; the
 # findings are the lines with a check name in brackets.
 if grep -E '(warning|error): .*\[[A-Za-z0-9.,_-]+\]$' "$out/clang-tidy.log" >/dev/null; then
-    status=1
+    tidy=1
 fi
-if [[ $status -ne 0 ]]; then
+if [[ $tidy -ne 0 ]]; then
+    status=1
     grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated\.$|^Suppressed [0-9]+ warnings|^Use -header-filter|^Error while processing' \
         "$out/clang-tidy.log" >&2 || true
     echo "static: clang-tidy found the problems above (config: .clang-tidy)" >&2

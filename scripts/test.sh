@@ -6,9 +6,10 @@
 #            (every profile in budgets/ against the workloads, label
 #            conformance; its results also in build/default/conformance.xml,
 #            JUnit XML, and every preset's in build/<preset>/junit.xml)
-#   static   clang-tidy and cppcheck over runtime/, platform/ and tools/
-#            (scripts/static.sh, on the default build's compile commands),
-#            then the runtime and platform libraries built Release (-O3,
+#   static   scripts/static.sh: the layout (scripts/format.sh --check), the
+#            structure checks (ctest -L static: include layers, include and
+#            call loops), clang-tidy and cppcheck over runtime/, platform/
+#            and tools/ (on the default build's compile commands), then the runtime and platform libraries built Release (-O3,
 #            warnings as errors: gcc's flow warnings differ at -O3)
 #   memcheck the host unit tests and one Vulkan run under valgrind
 #            (the default build; `ctest --preset memcheck`)

@@ -1,0 +1,2 @@
+/* Layer canary: the platform including the runtime, which is allowed. */
+#include "../runtime/core.h"

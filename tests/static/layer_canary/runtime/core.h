@@ -1,0 +1,2 @@
+/* Layer canary: a runtime header, included by every layer above. */
+int canary_core(void);

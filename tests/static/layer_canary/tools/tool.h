@@ -1,0 +1,2 @@
+/* Layer canary: a tool's header. */
+int canary_tool(void);
