@@ -15,9 +15,9 @@
 static int check_help(const cli_args *spec)
 {
     fputs(CHECK_USAGE "\n"
-          "Validates a budget profile, maps its memory block once, carves it into the\n"
-          "profile's arenas and prints the memory report.\n"
-          "\n",
+                      "Validates a budget profile, maps its memory block once, carves it into the\n"
+                      "profile's arenas and prints the memory report.\n"
+                      "\n",
           stdout);
     cli_args_print_options(stdout, spec);
     fputs("  -h, --help      this text\n"
@@ -40,9 +40,9 @@ static int check_help(const cli_args *spec)
 static int header_help(const cli_args *spec)
 {
     fputs(HEADER_USAGE "\n"
-          "Emits the profile as a C header for firmware that cannot read files: the\n"
-          "profile as static const data and the size and alignment of its memory block.\n"
-          "\n",
+                       "Emits the profile as a C header for firmware that cannot read files: the\n"
+                       "profile as static const data and the size and alignment of its memory block.\n"
+                       "\n",
           stdout);
     cli_args_print_options(stdout, spec);
     fputs("  -h, --help   this text\n"
@@ -59,13 +59,20 @@ static int budget_check(int argc, char **argv)
     int json = 0, this_machine = 0;
     const cli_opt table[] = {
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the report as one JSON object on stdout"},
-        {.name = "--this-machine", .kind = CLI_OPT_FLAG, .dest = &this_machine,
+        {.name = "--this-machine",
+         .kind = CLI_OPT_FLAG,
+         .dest = &this_machine,
          .help = "also fail (exit 1) when the page pool does not fit this machine"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice budget check", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &path, .max_operands = 1, .operand_count = &operands,
-                           .unknown = "unexpected argument '{value}'", .help_column = 18};
+    const cli_args spec = {.me = "sluice budget check",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = &path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .unknown = "unexpected argument '{value}'",
+                           .help_column = 18};
     if (cli_wants_help(argc, argv)) {
         return check_help(&spec);
     }
@@ -101,8 +108,10 @@ static int budget_check(int argc, char **argv)
             fprintf(stderr, "sluice budget check: %s\n", why);
             return CLI_FAILED;
         }
-        fprintf(stderr, "sluice budget check: note: %s; `sluice run --backend host` would refuse it here "
-                        "(--this-machine: a failure)\n", why);
+        fprintf(stderr,
+                "sluice budget check: note: %s; `sluice run --backend host` would refuse it here "
+                "(--this-machine: a failure)\n",
+                why);
     }
     /* Build the real thing: map the block once, carve it, report. */
     slc_platform_block block;
@@ -141,17 +150,28 @@ static int budget_header(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *name = NULL;
     const cli_opt table[] = {
-        {.name = "-o", .kind = CLI_OPT_STRING, .dest = &out_path, .arg = "OUT",
+        {.name = "-o",
+         .kind = CLI_OPT_STRING,
+         .dest = &out_path,
+         .arg = "OUT",
          .help = "write to OUT (through a temporary renamed over OUT when\n"
                  "complete: a failed write leaves an existing OUT as it was);\n"
                  "default stdout"},
-        {.name = "--name", .kind = CLI_OPT_STRING, .dest = &name, .arg = "NAME",
+        {.name = "--name",
+         .kind = CLI_OPT_STRING,
+         .dest = &name,
+         .arg = "NAME",
          .help = "the C identifier stem (default: the profile's name)"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice budget header", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &path, .max_operands = 1, .operand_count = &operands,
-                           .missing = "unexpected argument '{opt}'", .unknown = "unexpected argument '{value}'",
+    const cli_args spec = {.me = "sluice budget header",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = &path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .missing = "unexpected argument '{opt}'",
+                           .unknown = "unexpected argument '{value}'",
                            .help_column = 15};
     if (cli_wants_help(argc, argv)) {
         return header_help(&spec);
@@ -207,8 +227,9 @@ static int budget_header(int argc, char **argv)
     }
     fprintf(f, "    },\n");
     fprintf(f, "    .page_size = %" PRIu32 "u,\n    .page_count = %" PRIu32 "u,\n", p.page_size, p.page_count);
-    fprintf(f, "    .frames_in_flight = %" PRIu32 "u,\n    .workers = %" PRIu32 "u,\n    .queue_capacity = %" PRIu32 "u,\n",
-            p.frames_in_flight, p.workers, p.queue_capacity);
+    fprintf(
+        f, "    .frames_in_flight = %" PRIu32 "u,\n    .workers = %" PRIu32 "u,\n    .queue_capacity = %" PRIu32 "u,\n",
+        p.frames_in_flight, p.workers, p.queue_capacity);
     fprintf(f, "    .staging_size = %" PRIu64 "u,\n    .upload_cap = %" PRIu64 "u,\n", p.staging_size, p.upload_cap);
     fprintf(f, "    .max_objects = %" PRIu32 "u,\n    .max_chunks = %" PRIu32 "u,\n    .max_lods = %" PRIu32 "u,\n",
             p.max_objects, p.max_chunks, p.max_lods);

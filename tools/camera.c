@@ -27,9 +27,15 @@ static uint64_t splitmix64(uint64_t *x)
 }
 
 /* The vertical field of view in radians: fov_deg, 0 meaning 60. */
-static float fov_rad(float fov_deg) { return (fov_deg > 0 ? fov_deg : 60.0f) * 3.14159265f / 180.0f; }
+static float fov_rad(float fov_deg)
+{
+    return (fov_deg > 0 ? fov_deg : 60.0f) * 3.14159265f / 180.0f;
+}
 
-static float rnd01(uint64_t *x) { return (float)(splitmix64(x) >> 40) / (float)(1u << 24); }
+static float rnd01(uint64_t *x)
+{
+    return (float)(splitmix64(x) >> 40) / (float)(1u << 24);
+}
 
 const char *const camera_path_names[] = {"fly", "orbit", "teleport", NULL};
 
@@ -315,7 +321,10 @@ static void cross3(const float a[3], const float b[3], float out[3])
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static float dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 static void normalize3(float v[3])
 {

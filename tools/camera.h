@@ -31,20 +31,20 @@
 #include "trace.h"
 
 typedef enum camera_path {
-    CAMERA_FLY = 0,      /* a smooth figure-eight over the scene, looking ahead */
-    CAMERA_ORBIT = 1,    /* a circle around the scene's centre, looking at it */
-    CAMERA_TELEPORT = 2  /* the fly path, jumping to a random place and heading every teleport_every frames */
+    CAMERA_FLY = 0,     /* a smooth figure-eight over the scene, looking ahead */
+    CAMERA_ORBIT = 1,   /* a circle around the scene's centre, looking at it */
+    CAMERA_TELEPORT = 2 /* the fly path, jumping to a random place and heading every teleport_every frames */
 } camera_path;
 
 typedef struct camera_desc {
     camera_path path;
     uint64_t seed;
     uint32_t frames;
-    float sse_px;           /* 0: 1 pixel */
-    float fov_deg;          /* vertical; 0: 60 */
-    uint32_t height_px;     /* 0: 1080 (16:9 viewport) */
-    uint32_t max_requests;  /* object requests a frame; 0: no limit */
-    uint32_t max_chunks;    /* spans of the chosen LODs a frame; 0: no limit */
+    float sse_px;            /* 0: 1 pixel */
+    float fov_deg;           /* vertical; 0: 60 */
+    uint32_t height_px;      /* 0: 1080 (16:9 viewport) */
+    uint32_t max_requests;   /* object requests a frame; 0: no limit */
+    uint32_t max_chunks;     /* spans of the chosen LODs a frame; 0: no limit */
     uint32_t teleport_every; /* 0: 60 */
 } camera_desc;
 
@@ -55,16 +55,16 @@ typedef struct camera {
     camera_desc desc;
     struct camera_inst *in;
     struct camera_cand *cd;
-    int32_t *slot;            /* object -> index in cd, or -1 */
-    trace_req *reqs;          /* object_count entries */
-    uint32_t n;               /* instances */
-    uint32_t next;            /* the next frame camera_frame makes */
+    int32_t *slot;   /* object -> index in cd, or -1 */
+    trace_req *reqs; /* object_count entries */
+    uint32_t n;      /* instances */
+    uint32_t next;   /* the next frame camera_frame makes */
     float sse, tan_half, height, cos_cone;
     float lo[3], hi[3], cx, cz, ex, ez, extent, eye_y;
     uint32_t every;
     uint64_t rng;
     float tp_x, tp_z, tp_dir;
-    float eye[3], dir[3];     /* the last frame's eye and (unit) view direction */
+    float eye[3], dir[3]; /* the last frame's eye and (unit) view direction */
 } camera;
 
 /* Sets up the camera over pack (which must outlive it). Returns 0, or -1

@@ -23,7 +23,7 @@ int cmd_budget(int argc, char **argv);
 int cmd_budget_fit(int argc, char **argv); /* fit_cmd.c */
 int cmd_run(int argc, char **argv);        /* run_cmd.c */
 int cmd_render(int argc, char **argv);     /* render_cmd.c */
-int cmd_bench(int argc, char **argv); /* bench/bench.c */
+int cmd_bench(int argc, char **argv);      /* bench/bench.c */
 int cmd_pack(int argc, char **argv);
 int cmd_merge(int argc, char **argv); /* merge_cmd.c */
 int cmd_inspect(int argc, char **argv);

@@ -24,8 +24,8 @@ typedef enum cli_opt_kind {
  * option as typed, {value} its value, {min} and {max} the range of a
  * CLI_OPT_U64 or CLI_OPT_SIZE (in decimal). */
 typedef struct cli_opt {
-    const char *name;           /* "--frames" */
-    const char *alias;          /* "-o" beside "--output", or NULL */
+    const char *name;  /* "--frames" */
+    const char *alias; /* "-o" beside "--output", or NULL */
     cli_opt_kind kind;
     void *dest;                 /* written only when the value is accepted */
     uint64_t min, max;          /* CLI_OPT_U64, CLI_OPT_SIZE */
@@ -50,20 +50,20 @@ enum {
  * is worded. Each message is printed on stderr as "<me>: <message>\n",
  * followed by usage when the error's bit is in usage_after. */
 typedef struct cli_args {
-    const char *me;            /* "sluice run" */
+    const char *me; /* "sluice run" */
     const cli_opt *opts;
     size_t count;
-    const char **operands;     /* receives the arguments that are not options, in order */
-    size_t max_operands;       /* one more is refused as unknown */
-    size_t *operand_count;     /* in: 0; out: the operands stored */
-    const char *missing;       /* template for a missing value; NULL: the option's own bad message */
-    const char *unknown;       /* template for an unknown option or operand, {value} the argument; NULL: none */
-    const char *usage;         /* printed after a message (NULL: nothing) */
+    const char **operands; /* receives the arguments that are not options, in order */
+    size_t max_operands;   /* one more is refused as unknown */
+    size_t *operand_count; /* in: 0; out: the operands stored */
+    const char *missing;   /* template for a missing value; NULL: the option's own bad message */
+    const char *unknown;   /* template for an unknown option or operand, {value} the argument; NULL: none */
+    const char *usage;     /* printed after a message (NULL: nothing) */
     void (*print_usage)(FILE *f, const struct cli_args *spec); /* instead of usage, when not NULL */
-    unsigned usage_after;      /* CLI_ARGS_* bits */
-    int help;                  /* -h and --help end the parse with CLI_ARGS_HELP */
-    int dash_operand;          /* "-" alone is an operand (else it is an unknown option) */
-    unsigned help_column;      /* where cli_args_print_options starts each option's help text */
+    unsigned usage_after;                                      /* CLI_ARGS_* bits */
+    int help;                                                  /* -h and --help end the parse with CLI_ARGS_HELP */
+    int dash_operand;     /* "-" alone is an operand (else it is an unknown option) */
+    unsigned help_column; /* where cli_args_print_options starts each option's help text */
 } cli_args;
 
 /* cli_args_parse's result after -h or --help (when cli_args.help is set):

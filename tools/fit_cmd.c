@@ -41,8 +41,8 @@
 #include "workload.h"
 
 /* fit's own verdict codes; cli.h's stop at 3 (4 is also run's "verdict failed"). */
-#define FIT_SOFT 4       /* holds only with fallback, or needs deferral */
-#define FIT_NOT_HOLD 5   /* does not hold */
+#define FIT_SOFT 4     /* holds only with fallback, or needs deferral */
+#define FIT_NOT_HOLD 5 /* does not hold */
 
 #define ME "sluice budget fit"
 #define FIT_PARTS_MAX (SLC_PARTITION_MAX + 1u)
@@ -103,8 +103,8 @@ typedef struct fit_break {
     uint32_t frame;
     uint32_t part;
     int has_req;
-    trace_req req;     /* the request where it broke */
-    uint64_t value;    /* the frame's count in the partition (all of its accepted requests) */
+    trace_req req;  /* the request where it broke */
+    uint64_t value; /* the frame's count in the partition (all of its accepted requests) */
     uint64_t limit;
 } fit_break;
 
@@ -121,7 +121,7 @@ typedef struct fit {
     slc_memory *mem;  /* ses.mem */
     slc_pack *pack;   /* ses.pack */
     workload wl;
-    uint32_t frames;   /* frames checked */
+    uint32_t frames; /* frames checked */
     /* the pool's partitions, in the pool's order: named ones, then "default" */
     uint32_t nparts;
     char part_name[FIT_PARTS_MAX][SLC_NAME_MAX];
@@ -130,14 +130,14 @@ typedef struct fit {
     uint8_t trace_part[TRACE_PARTITIONS_MAX]; /* the trace's names -> pool index */
     uint8_t part_known[TRACE_PARTITIONS_MAX];
     /* results */
-    uint32_t pinned;           /* P */
-    uint32_t cap_pages;        /* upload cap in pages */
-    uint32_t belt_cap_pages;   /* the cap through a staging belt */
+    uint32_t pinned;         /* P */
+    uint32_t cap_pages;      /* upload cap in pages */
+    uint32_t belt_cap_pages; /* the cap through a staging belt */
     fit_worst w[FIT_PARTS_MAX], u[FIT_PARTS_MAX];
     fit_worst newc, firstc, objreqs, chunkreqs, distinct;
     uint64_t refused;
-    uint64_t object_requests;   /* accepted, over the workload */
-    uint64_t transient;         /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
+    uint64_t object_requests; /* accepted, over the workload */
+    uint64_t transient;       /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
     fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b;
     const char *queue_what; /* "object requests" or "distinct chunks" */
 } fit;
@@ -156,21 +156,47 @@ static int parse_args(int argc, char **argv, fit_opts *o)
     const cli_opt table[] = {
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &o->json},
         {.name = "--trace", .kind = CLI_OPT_STRING, .dest = &o->trace_path},
-        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &path, .choices = camera_path_names,
-         .bad = "{opt} '{value}': expected fly, orbit or teleport", .seen = &o->camera_set},
-        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &frames, .min = 1, .max = TRACE_FRAMES_MAX,
-         .bad = "{opt} '{value}': expected a count in 1..{max}", .seen = &o->frames_set},
-        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &o->cam.seed, .max = UINT64_MAX,
-         .bad = "{opt} '{value}': expected a number", .seen = &o->camera_set},
-        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
-         .bad = "{opt} '{value}': expected pixels above 0", .seen = &o->camera_set},
+        {.name = "--camera",
+         .kind = CLI_OPT_ENUM,
+         .dest = &path,
+         .choices = camera_path_names,
+         .bad = "{opt} '{value}': expected fly, orbit or teleport",
+         .seen = &o->camera_set},
+        {.name = "--frames",
+         .kind = CLI_OPT_U64,
+         .dest = &frames,
+         .min = 1,
+         .max = TRACE_FRAMES_MAX,
+         .bad = "{opt} '{value}': expected a count in 1..{max}",
+         .seen = &o->frames_set},
+        {.name = "--seed",
+         .kind = CLI_OPT_U64,
+         .dest = &o->cam.seed,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}': expected a number",
+         .seen = &o->camera_set},
+        {.name = "--sse",
+         .kind = CLI_OPT_DOUBLE,
+         .dest = &sse,
+         .dmin = 0.0,
+         .open_min = 1,
+         .dmax = 1e6,
+         .bad = "{opt} '{value}': expected pixels above 0",
+         .seen = &o->camera_set},
     };
     const char *files[2] = {NULL, NULL};
     size_t nfiles = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = files, .max_operands = 2, .operand_count = &nfiles,
-                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
-                           .usage = FIT_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1};
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = files,
+                           .max_operands = 2,
+                           .operand_count = &nfiles,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = FIT_USAGE,
+                           .usage_after = CLI_ARGS_ALL,
+                           .help = 1};
     int rc = cli_args_parse(&spec, argc, argv);
     if (rc == CLI_ARGS_HELP) {
         fputs(usage_text, stdout);
@@ -188,8 +214,8 @@ static int parse_args(int argc, char **argv, fit_opts *o)
                                o->profile_path == NULL ? "no PROFILE and PACK given" : "no PACK given");
     }
     if (o->trace_path != NULL && (o->frames_set || o->camera_set)) {
-        return cli_usage_error(ME, FIT_USAGE,
-                               "--camera, --frames, --seed and --sse are for the camera; a trace declares its own frames");
+        return cli_usage_error(
+            ME, FIT_USAGE, "--camera, --frames, --seed and --sse are for the camera; a trace declares its own frames");
     }
     return CLI_OK;
 }
@@ -218,8 +244,11 @@ static void layout_partitions(fit *f)
 static int open_pack(fit *f)
 {
     f->pack_name = strrchr(f->o.pack_path, '/') ? strrchr(f->o.pack_path, '/') + 1 : f->o.pack_path;
-    const tool_session_desc sd = {.me = ME, .profile = &f->prof, .pack_path = f->o.pack_path,
-                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT, .pack_name = f->pack_name,
+    const tool_session_desc sd = {.me = ME,
+                                  .profile = &f->prof,
+                                  .pack_path = f->o.pack_path,
+                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT,
+                                  .pack_name = f->pack_name,
                                   .profile_path = f->o.profile_path};
     tool_session_step step = tool_session_open(&sd, &f->ses);
     f->mem = f->ses.mem;
@@ -231,7 +260,9 @@ static int open_pack(fit *f)
     if (step == TOOL_SESSION_META || step == TOOL_SESSION_PACK) {
         return FIT_NOT_HOLD;
     }
-    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
+    return step == TOOL_SESSION_OPEN   ? CLI_OK
+           : step == TOOL_SESSION_FILE ? CLI_IO
+                                       : CLI_FAILED; /* else printed or logged */
 }
 
 /* The workload as run opens it (workload.h: the camera capped at

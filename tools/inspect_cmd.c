@@ -21,7 +21,10 @@ static void add(tally *t, const slc_pack_chunk *c)
     t->stored += c->stored_size;
 }
 
-static double ratio(const tally *t) { return t->stored ? (double)t->decoded / (double)t->stored : 0.0; }
+static double ratio(const tally *t)
+{
+    return t->stored ? (double)t->decoded / (double)t->stored : 0.0;
+}
 
 /* The pack's errors go to stderr, each on its own line, as the reader words them. */
 static void print_error(void *user, slc_log_level level, slc_status status, const char *message)
@@ -36,8 +39,8 @@ static void print_error(void *user, slc_log_level level, slc_status status, cons
 static int help(const cli_args *spec)
 {
     fputs(USAGE "\n"
-          "A pack's header, tables, chunk statistics per codec and LOD, and page fill.\n"
-          "\n",
+                "A pack's header, tables, chunk statistics per codec and LOD, and page fill.\n"
+                "\n",
           stdout);
     cli_args_print_options(stdout, spec);
     fputs("  -h, --help  this text\n"
@@ -52,17 +55,29 @@ int cmd_inspect(int argc, char **argv)
     const char *path = NULL;
     int verify = 0, json = 0, use_pread = 0;
     const cli_opt table[] = {
-        {.name = "--verify", .kind = CLI_OPT_FLAG, .dest = &verify,
+        {.name = "--verify",
+         .kind = CLI_OPT_FLAG,
+         .dest = &verify,
          .help = "read, check (XXH3) and decode every chunk, and check its content;\nexit 1 when any is bad"},
-        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json,
+        {.name = "--json",
+         .kind = CLI_OPT_FLAG,
+         .dest = &json,
          .help = "the same as one JSON object on stdout (every string escaped)"},
-        {.name = "--pread", .kind = CLI_OPT_FLAG, .dest = &use_pread,
+        {.name = "--pread",
+         .kind = CLI_OPT_FLAG,
+         .dest = &use_pread,
          .help = "read the pack with pread instead of mapping it"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice inspect", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &path, .max_operands = 1, .operand_count = &operands,
-                           .unknown = "unexpected argument '{value}'", .usage = USAGE, .usage_after = CLI_ARGS_ALL,
+    const cli_args spec = {.me = "sluice inspect",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = &path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = USAGE,
+                           .usage_after = CLI_ARGS_ALL,
                            .help_column = 12};
     if (cli_wants_help(argc, argv)) {
         return help(&spec);
@@ -140,7 +155,8 @@ int cmd_inspect(int argc, char **argv)
                h->chunk_count, unique_payloads, h->object_count, h->lod_count, h->span_count, h->instance_count,
                h->string_size);
         printf(" \"triangles_lod0\": %" PRIu64 ", \"triangles_all_lods\": %" PRIu64 ", \"clusters\": %" PRIu64
-               ", \"decoded_bytes\": %" PRIu64 ", \"stored_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"page_fill\": %.4f,\n",
+               ", \"decoded_bytes\": %" PRIu64 ", \"stored_bytes\": %" PRIu64
+               ", \"ratio\": %.4f, \"page_fill\": %.4f,\n",
                tri0, lod_triangles, all.clusters, all.decoded, all.stored, ratio(&all), fill);
         printf(" \"codecs\": {\"stored\": %" PRIu64 ", \"lz4\": %" PRIu64 ", \"meshopt\": %" PRIu64
                ", \"meshopt-lz4\": %" PRIu64 "}, \"coarsest_chunks\": %" PRIu64 ",\n",

@@ -50,8 +50,7 @@ static void merge_summary(const char *out, uint32_t parts, uint32_t bundles, uin
     if (getrusage(RUSAGE_SELF, &ru) == 0) {
         rss = (uint64_t)ru.ru_maxrss * 1024u; /* Linux: KiB */
     }
-    printf("%s: %u objects, %u instances from %u parts (%u bundles)\n", out, s->objects, s->instances, parts,
-           bundles);
+    printf("%s: %u objects, %u instances from %u parts (%u bundles)\n", out, s->objects, s->instances, parts, bundles);
     printf("  chunks       %u (%u deduplicated, %u stored raw), %s pages, %.1f%% full\n", s->chunks,
            s->chunks_deduplicated, s->chunks_stored_raw, cli_size_approx(page_size, a, sizeof a),
            s->chunks > 0 ? (double)s->bytes_raw * 100.0 / ((double)s->chunks * page_size) : 0.0);
@@ -101,8 +100,8 @@ static int open_parts(const char **paths, size_t count, part_slot *given, part_s
                     h->part, h->part_count, paths[0], h0->part, h0->part_count);
             return CLI_FAILED;
         }
-        if (h->fingerprint != h0->fingerprint || h->bundle_count != h0->bundle_count ||
-            h->page_size != h0->page_size || h->quantize != h0->quantize) {
+        if (h->fingerprint != h0->fingerprint || h->bundle_count != h0->bundle_count || h->page_size != h0->page_size ||
+            h->quantize != h0->quantize) {
             fprintf(stderr,
                     "sluice merge: %s: not a part of the same pack as '%s' (fingerprint %016llx, not %016llx: other "
                     "inputs or options); nothing written\n",
@@ -150,8 +149,8 @@ static int merge_bundle(pk_writer *w, pk_part_reader *r, uint32_t b, uint32_t n,
         uint32_t id = rec.order[i];
         slc_pack_chunk c = rec.chunks[id];
         if (c.stored_size > cap) {
-            return pk_fail(d, "bundle %u: chunk %u stores %u bytes, more than a page's bound %zu", b, id,
-                           c.stored_size, cap);
+            return pk_fail(d, "bundle %u: chunk %u stores %u bytes, more than a page's bound %zu", b, id, c.stored_size,
+                           cap);
         }
         if (pk_part_read(r, c.offset, buf, c.stored_size, d) != 0 || pk_writer_chunk(w, id, &c, buf, d) != 0) {
             return -1;
@@ -257,15 +256,26 @@ int cmd_merge(int argc, char **argv)
     const char *out = NULL;
     int quiet = 0;
     const cli_opt table[] = {
-        {.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &out, .arg = "FILE",
+        {.name = "--output",
+         .alias = "-o",
+         .kind = CLI_OPT_STRING,
+         .dest = &out,
+         .arg = "FILE",
          .help = "the pack to write"},
         {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &quiet, .help = "print errors only"},
     };
     size_t count = 0;
-    const cli_args spec = {.me = "sluice merge", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = parts, .max_operands = (size_t)argc, .operand_count = &count,
-                           .missing = "{opt} needs a value", .unknown = "unknown option '{value}'",
-                           .print_usage = merge_usage, .usage_after = CLI_ARGS_UNKNOWN, .help = 1,
+    const cli_args spec = {.me = "sluice merge",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = parts,
+                           .max_operands = (size_t)argc,
+                           .operand_count = &count,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unknown option '{value}'",
+                           .print_usage = merge_usage,
+                           .usage_after = CLI_ARGS_UNKNOWN,
+                           .help = 1,
                            .help_column = 25};
     int rc = cli_args_parse(&spec, argc, argv);
     if (rc == CLI_ARGS_HELP) {

@@ -46,9 +46,9 @@ static void pack_usage(FILE *f, const cli_args *spec)
  * progress bar once it is started. */
 typedef struct pack_ctx {
     int quiet;
-    pk_builder *b; /* NULL until the inputs are checked */
-    progress *pg;  /* NULL until the bar is started */
-    uint64_t base; /* the bar's bytes before the input being imported */
+    pk_builder *b;  /* NULL until the inputs are checked */
+    progress *pg;   /* NULL until the bar is started */
+    uint64_t base;  /* the bar's bytes before the input being imported */
     uint32_t added; /* meshes that became objects */
 } pack_ctx;
 
@@ -89,11 +89,10 @@ static void summary(const char *out, const pk_build_stats *s)
         printf("%s: part %u of %u: %u of %u bundles built\n", out, s->options.part, s->options.part_count,
                s->bundles_built, s->bundles);
     }
-    printf("%s: %u objects from %u meshes (%u identical to an earlier one), %u instances\n", out,
-           s->objects, s->meshes + s->meshes_deduplicated, s->meshes_deduplicated, s->instances);
-    printf("  triangles    %llu at level 0, %llu in all levels; %llu clusters\n",
-           (unsigned long long)s->triangles_lod0, (unsigned long long)s->triangles_all,
-           (unsigned long long)s->clusters);
+    printf("%s: %u objects from %u meshes (%u identical to an earlier one), %u instances\n", out, s->objects,
+           s->meshes + s->meshes_deduplicated, s->meshes_deduplicated, s->instances);
+    printf("  triangles    %llu at level 0, %llu in all levels; %llu clusters\n", (unsigned long long)s->triangles_lod0,
+           (unsigned long long)s->triangles_all, (unsigned long long)s->clusters);
     printf("  chunks       %u (%u deduplicated, %u stored raw), %s pages, %.1f%% full\n", s->chunks,
            s->chunks_deduplicated, s->chunks_stored_raw, pk_human_bytes(s->options.page_size, a, sizeof a),
            s->page_fill * 100.0);
@@ -101,8 +100,9 @@ static void summary(const char *out, const pk_build_stats *s)
            s->chunks_codec[SLC_PACK_CODEC_STORED], s->chunks_codec[SLC_PACK_CODEC_LZ4],
            s->chunks_codec[SLC_PACK_CODEC_MESHOPT], s->chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4],
            pk_codec_names[s->options.codec]);
-    printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n", pk_human_bytes((double)s->bytes_raw, a, sizeof a),
-           pk_human_bytes((double)s->bytes_stored, b, sizeof b), s->ratio, pk_human_bytes((double)s->file_size, c, sizeof c));
+    printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n",
+           pk_human_bytes((double)s->bytes_raw, a, sizeof a), pk_human_bytes((double)s->bytes_stored, b, sizeof b),
+           s->ratio, pk_human_bytes((double)s->file_size, c, sizeof c));
     printf("  input        %s of float vertices and indices in %.2f s: %.1f MB/s\n",
            pk_human_bytes((double)s->input_bytes, e, sizeof e), s->seconds,
            s->seconds > 0.0 ? (double)s->input_bytes / s->seconds / 1e6 : 0.0);
@@ -263,66 +263,149 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     /* The level and the count are checked against the builder's own ranges
      * when the options are resolved (pk_build_options_resolve). */
     const cli_opt table[] = {
-        {.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &out, .arg = "FILE",
+        {.name = "--output",
+         .alias = "-o",
+         .kind = CLI_OPT_STRING,
+         .dest = &out,
+         .arg = "FILE",
          .help = "the pack to write"},
-        {.name = "--page-size", .kind = CLI_OPT_SIZE, .dest = &page_size, .min = 1, .max = UINT32_MAX,
-         .bad = "{opt} '{value}' is not a size in bytes", .arg = "SIZE",
+        {.name = "--page-size",
+         .kind = CLI_OPT_SIZE,
+         .dest = &page_size,
+         .min = 1,
+         .max = UINT32_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes",
+         .arg = "SIZE",
          .help = "bytes of a page, a power of two from 4 KiB to 64 MiB (64 KiB)"},
-        {.name = "--codec", .kind = CLI_OPT_ENUM, .dest = &codec, .choices = pk_codec_names,
-         .bad = "{opt} '{value}': expected auto, stored, lz4, meshopt or meshopt-lz4", .arg = "C",
+        {.name = "--codec",
+         .kind = CLI_OPT_ENUM,
+         .dest = &codec,
+         .choices = pk_codec_names,
+         .bad = "{opt} '{value}': expected auto, stored, lz4, meshopt or meshopt-lz4",
+         .arg = "C",
          .help = "how chunks are stored: auto (default: per chunk the smallest\n"
                  "of the others, meshopt ones only when 5% smaller), stored,\n"
                  "lz4, meshopt (vertex and index codecs) or meshopt-lz4"},
-        {.name = "--lz4-level", .kind = CLI_OPT_U64, .dest = &lz4_level, .min = 1, .max = 1000,
-         .bad = "{opt} '{value}' is not a level from 1 to 12", .arg = "N", .help = "LZ4 HC level 1..12 (9)"},
-        {.name = "--quantize", .kind = CLI_OPT_FLAG, .dest = &quantize,
+        {.name = "--lz4-level",
+         .kind = CLI_OPT_U64,
+         .dest = &lz4_level,
+         .min = 1,
+         .max = 1000,
+         .bad = "{opt} '{value}' is not a level from 1 to 12",
+         .arg = "N",
+         .help = "LZ4 HC level 1..12 (9)"},
+        {.name = "--quantize",
+         .kind = CLI_OPT_FLAG,
+         .dest = &quantize,
          .help = "16-bit positions and uvs, octahedral 8-bit normals"},
-        {.name = "--max-lods", .kind = CLI_OPT_U64, .dest = &max_lods, .min = 1, .max = 1000, .bad = lods_bad,
-         .arg = "N", .help = "most levels of detail per object, 1..16 (8)"},
-        {.name = "--stored-ratio", .kind = CLI_OPT_DOUBLE, .dest = &opt.stored_ratio_threshold, .dmin = 1.0,
-         .dmax = DBL_MAX, .bad = "{opt} '{value}' is not a number >= 1", .arg = "X",
+        {.name = "--max-lods",
+         .kind = CLI_OPT_U64,
+         .dest = &max_lods,
+         .min = 1,
+         .max = 1000,
+         .bad = lods_bad,
+         .arg = "N",
+         .help = "most levels of detail per object, 1..16 (8)"},
+        {.name = "--stored-ratio",
+         .kind = CLI_OPT_DOUBLE,
+         .dest = &opt.stored_ratio_threshold,
+         .dmin = 1.0,
+         .dmax = DBL_MAX,
+         .bad = "{opt} '{value}' is not a number >= 1",
+         .arg = "X",
          .help = "store a chunk raw unless LZ4 shrinks it X times (1.1)"},
-        {.name = "--skip-unsupported", .kind = CLI_OPT_FLAG, .dest = &job->skip_unsupported,
+        {.name = "--skip-unsupported",
+         .kind = CLI_OPT_FLAG,
+         .dest = &job->skip_unsupported,
          .help = "skip glTF primitives and USD prims or arcs that cannot be\n"
                  "imported, with a warning"},
-        {.name = "--allow-outside-paths", .kind = CLI_OPT_FLAG, .dest = &job->allow_outside_paths,
+        {.name = "--allow-outside-paths",
+         .kind = CLI_OPT_FLAG,
+         .dest = &job->allow_outside_paths,
          .help = "follow buffer and image uris that leave the glTF's folder\n"
                  "and USD layers outside the root layer's folder\n"
                  "(an absolute path or '..' above it), refused by default"},
-        {.name = "--synthetic", .kind = CLI_OPT_STRING, .dest = &synthetic, .arg = "city",
+        {.name = "--synthetic",
+         .kind = CLI_OPT_STRING,
+         .dest = &synthetic,
+         .arg = "city",
          .help = "generate a city instead of reading INPUT"},
-        {.name = "--size", .kind = CLI_OPT_SIZE, .dest = &size, .min = 1, .max = UINT64_MAX,
-         .bad = "{opt} '{value}' is not a size in bytes above 0", .seen = &size_given, .arg = "SIZE",
+        {.name = "--size",
+         .kind = CLI_OPT_SIZE,
+         .dest = &size,
+         .min = 1,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes above 0",
+         .seen = &size_given,
+         .arg = "SIZE",
          .help = "synthetic: float vertex and index bytes to generate (64 MiB)"},
-        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &seed, .max = UINT64_MAX,
-         .bad = "{opt} '{value}' is not an unsigned integer", .seen = &seed_given, .arg = "N",
+        {.name = "--seed",
+         .kind = CLI_OPT_U64,
+         .dest = &seed,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not an unsigned integer",
+         .seen = &seed_given,
+         .arg = "N",
          .help = "synthetic: the seed (1)"},
-        {.name = "--jobs", .alias = "-j", .kind = CLI_OPT_U64, .dest = &jobs, .min = 1, .max = 256,
-         .bad = "{opt} '{value}' is not a count from 1 to 256", .arg = "N",
+        {.name = "--jobs",
+         .alias = "-j",
+         .kind = CLI_OPT_U64,
+         .dest = &jobs,
+         .min = 1,
+         .max = 256,
+         .bad = "{opt} '{value}' is not a count from 1 to 256",
+         .arg = "N",
          .help = "threads, this one included (the online cores);\n"
                  "1: no thread started. The output is the same for every N"},
-        {.name = "--bundle-size", .kind = CLI_OPT_SIZE, .dest = &bundle_size, .min = 1, .max = UINT64_MAX,
-         .bad = "{opt} '{value}' is not a size in bytes above 0", .arg = "SIZE",
+        {.name = "--bundle-size",
+         .kind = CLI_OPT_SIZE,
+         .dest = &bundle_size,
+         .min = 1,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not a size in bytes above 0",
+         .arg = "SIZE",
          .help = "unique input bytes of a bundle, the unit of --part;\n"
                  "pages never span bundles (64 MiB)"},
-        {.name = "--part", .kind = CLI_OPT_STRING, .dest = &part, .arg = "K/N",
+        {.name = "--part",
+         .kind = CLI_OPT_STRING,
+         .dest = &part,
+         .arg = "K/N",
          .help = "write part K of N (1 <= K <= N <= 1024): a partial\n"
                  "pack of the bundles b with b % N == K - 1, for sluice merge"},
-        {.name = "--emit-ninja", .kind = CLI_OPT_STRING, .dest = &job->graph.ninja, .arg = "FILE",
+        {.name = "--emit-ninja",
+         .kind = CLI_OPT_STRING,
+         .dest = &job->graph.ninja,
+         .arg = "FILE",
          .help = "write a Ninja file that packs in --parts parts and merges\n"
                  "them, instead of packing (each part --jobs 1 unless given)"},
-        {.name = "--emit-make", .kind = CLI_OPT_STRING, .dest = &job->graph.make, .arg = "FILE",
+        {.name = "--emit-make",
+         .kind = CLI_OPT_STRING,
+         .dest = &job->graph.make,
+         .arg = "FILE",
          .help = "the same as a Makefile"},
-        {.name = "--parts", .kind = CLI_OPT_U64, .dest = &parts, .min = 1, .max = PK_MAX_PARTS,
-         .bad = "{opt} '{value}' is not a count from {min} to {max}", .arg = "N",
+        {.name = "--parts",
+         .kind = CLI_OPT_U64,
+         .dest = &parts,
+         .min = 1,
+         .max = PK_MAX_PARTS,
+         .bad = "{opt} '{value}' is not a count from {min} to {max}",
+         .arg = "N",
          .help = "the parts of --emit-ninja and --emit-make"},
         {.name = "--quiet", .kind = CLI_OPT_FLAG, .dest = &job->quiet, .help = "print errors only"},
     };
     size_t count = 0;
-    const cli_args spec = {.me = "sluice pack", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = job->inputs, .max_operands = (size_t)argc, .operand_count = &count,
-                           .missing = "{opt} needs a value", .unknown = "unknown option '{value}'",
-                           .print_usage = pack_usage, .usage_after = CLI_ARGS_UNKNOWN, .help = 1, .dash_operand = 1,
+    const cli_args spec = {.me = "sluice pack",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = job->inputs,
+                           .max_operands = (size_t)argc,
+                           .operand_count = &count,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unknown option '{value}'",
+                           .print_usage = pack_usage,
+                           .usage_after = CLI_ARGS_UNKNOWN,
+                           .help = 1,
+                           .dash_operand = 1,
                            .help_column = 25};
     int parsed = cli_args_parse(&spec, argc, argv);
     if (parsed == CLI_ARGS_HELP) {
@@ -344,8 +427,8 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         return CLI_USAGE;
     }
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {
-        fprintf(stderr, "%s", in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n"
-                                                              : "");
+        fprintf(stderr, "%s",
+                in != NULL && synthetic != NULL ? "sluice pack: INPUT and --synthetic exclude each other\n" : "");
         pack_usage(stderr, &spec);
         return CLI_USAGE;
     }
@@ -355,9 +438,10 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     }
     int emit = job->graph.ninja != NULL || job->graph.make != NULL;
     if (emit != (parts > 0) || (emit && part != NULL)) {
-        fprintf(stderr, "sluice pack: %s\n", emit && part != NULL ? "--part is the graph's to give, not --emit-*'s"
-                                             : emit              ? "--emit-ninja and --emit-make need --parts N"
-                                                                 : "--parts N goes with --emit-ninja or --emit-make");
+        fprintf(stderr, "sluice pack: %s\n",
+                emit && part != NULL ? "--part is the graph's to give, not --emit-*'s"
+                : emit               ? "--emit-ninja and --emit-make need --parts N"
+                                     : "--parts N goes with --emit-ninja or --emit-make");
         return CLI_USAGE;
     }
     job->graph.parts = (uint32_t)parts;
@@ -397,7 +481,6 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     job->opt = opt;
     return CLI_OK;
 }
-
 
 /* What the generated scene, if any, tells the planner and the bar. */
 static pk_import_scan generated_scan(const pack_job *job)
@@ -492,7 +575,9 @@ static int pack_main(pack_job *job)
         return CLI_USAGE;
     }
     pk_import_scan gen = generated_scan(job);
-    pk_limits_plan plan = {.what = synthetic != NULL ? "synthetic scene" : job->input_count > 1 ? "the inputs" : in,
+    pk_limits_plan plan = {.what = synthetic != NULL      ? "synthetic scene"
+                                   : job->input_count > 1 ? "the inputs"
+                                                          : in,
                            .page_size = job->opt.page_size};
     pk_limits_plan_add(&plan, &gen);
     uint64_t progress_bytes = gen.progress_bytes;

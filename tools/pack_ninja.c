@@ -49,12 +49,16 @@ static void sb_add(sbuf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void sb_printf(sbuf *b, const char *fmt, ...)
+static void
+sb_printf(sbuf *b, const char *fmt, ...)
 {
     char tmp[256];
     va_list ap;
@@ -161,7 +165,10 @@ static void add_path_at(sbuf *b, graph_kind k, const char *s, int first)
     }
 }
 
-static void add_path(sbuf *b, graph_kind k, const char *s) { add_path_at(b, k, s, 0); }
+static void add_path(sbuf *b, graph_kind k, const char *s)
+{
+    add_path_at(b, k, s, 0);
+}
 
 /* --- the command line ---------------------------------------------------- */
 
@@ -255,9 +262,9 @@ static char *absolute(const char *path, int must_exist)
 /* The paths of the graph, all absolute and allocated. */
 typedef struct graph_paths {
     char *sluice, *out;
-    char **parts;            /* g->parts */
-    char **inputs;           /* g->input_count, in order (an input may be given twice, as for pack) */
-    char **implicit;         /* the inputs and their buffer files, without repeats */
+    char **parts;    /* g->parts */
+    char **inputs;   /* g->input_count, in order (an input may be given twice, as for pack) */
+    char **implicit; /* the inputs and their buffer files, without repeats */
     size_t implicit_count, implicit_cap;
 } graph_paths;
 
@@ -573,7 +580,7 @@ int pack_graph_emit(const pack_graph *g, uint64_t generated_bytes, uint32_t page
 {
     graph_paths p;
     memset(&p, 0, sizeof p);
-    pk_limits_plan plan = {.what = generated_bytes > 0 ? "synthetic scene"
+    pk_limits_plan plan = {.what = generated_bytes > 0  ? "synthetic scene"
                                    : g->input_count > 1 ? "the inputs"
                                                         : g->inputs[0],
                            .input_bytes = generated_bytes,

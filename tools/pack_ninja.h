@@ -35,11 +35,11 @@
 
 /* What the emit needs from the pack command line. */
 typedef struct pack_graph {
-    const char *ninja;   /* --emit-ninja FILE, or NULL */
-    const char *make;    /* --emit-make FILE, or NULL */
-    uint32_t parts;      /* --parts N, 1..PK_MAX_PARTS */
-    const char *out;     /* -o OUT.pack, as given */
-    int jobs_given;      /* --jobs was given: passed as it is */
+    const char *ninja;                         /* --emit-ninja FILE, or NULL */
+    const char *make;                          /* --emit-make FILE, or NULL */
+    uint32_t parts;                            /* --parts N, 1..PK_MAX_PARTS */
+    const char *out;                           /* -o OUT.pack, as given */
+    int jobs_given;                            /* --jobs was given: passed as it is */
     int skip_unsupported, allow_outside_paths; /* as for pack: how the inputs are opened */
     /* The options to pass to every part, in argv order: argv minus -o/--output
      * FILE, --emit-ninja FILE, --emit-make FILE, --parts N, --quiet and the

@@ -31,8 +31,7 @@ static void on_png_warning(png_structp png, png_const_charp message)
 /* Writes the image into the open file f; 0, or -1 with fail->message. The
  * rows are handed over one at a time, so nothing but libpng's own state is
  * allocated. volatile: kept across libpng's longjmp. */
-static int write_png(FILE *f, const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
-                     png_failure *fail)
+static int write_png(FILE *f, const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride, png_failure *fail)
 {
     png_structp volatile png = png_create_write_struct(PNG_LIBPNG_VER_STRING, fail, on_png_error, on_png_warning);
     png_infop volatile info = png != NULL ? png_create_info_struct(png) : NULL;

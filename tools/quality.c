@@ -191,7 +191,10 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
     out->max_placements = h->instance_count ? h->instance_count : h->object_count;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
 
 /* Grows budget name's limit to at least v; 0 when base lacks it (the parser requires the six). */
 static void grow(slc_profile *p, const char *name, uint64_t v)
@@ -220,7 +223,8 @@ static const char *settle(slc_profile *p)
         p->budgets[i].limit = max_u64(p->budgets[i].limit, sums[i]);
         uint16_t parent = p->budgets[i].parent;
         if (parent != SLC_BUDGET_NONE_INDEX && parent < SLC_PROFILE_BUDGET_MAX) {
-            sums[parent] += p->budgets[i].limit > SLC_PROFILE_SIZE_MAX ? SLC_PROFILE_SIZE_MAX + 1u : p->budgets[i].limit;
+            sums[parent] += p->budgets[i].limit > SLC_PROFILE_SIZE_MAX ? SLC_PROFILE_SIZE_MAX + 1u
+                                                                       : p->budgets[i].limit;
         }
     }
     for (uint32_t i = p->budget_count; i-- > 0;) { /* the deepest: where the excess starts */
@@ -237,14 +241,16 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     *out = *base;
     if (pk->page_size < SLC_PAGE_SIZE_MIN || pk->page_size > SLC_PAGE_SIZE_MAX ||
         (pk->page_size & (pk->page_size - 1u)) != 0) {
-        snprintf(msg, cap, "reference profile of '%s' for pack '%s': the pack's page size %" PRIu32
-                 " is not a power of two in %u..%u", base->name, pk->name, pk->page_size, SLC_PAGE_SIZE_MIN,
-                 SLC_PAGE_SIZE_MAX);
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': the pack's page size %" PRIu32
+                 " is not a power of two in %u..%u",
+                 base->name, pk->name, pk->page_size, SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
         return -1;
     }
     if (pk->max_lods > SLC_LODS_MAX) {
-        snprintf(msg, cap, "reference profile of '%s' for pack '%s': an object has %" PRIu32
-                 " levels; a profile pins at most %u", base->name, pk->name, pk->max_lods, SLC_LODS_MAX);
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': an object has %" PRIu32 " levels; a profile pins at most %u",
+                 base->name, pk->name, pk->max_lods, SLC_LODS_MAX);
         return -1;
     }
     uint64_t claimed = 0;
@@ -253,8 +259,9 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     }
     const uint64_t pages = (uint64_t)(pk->chunk_count ? pk->chunk_count : 1u) + claimed;
     if (pages > SLC_PAGE_COUNT_MAX) {
-        snprintf(msg, cap, "reference profile of '%s' for pack '%s': %" PRIu64 " pages (%" PRIu32
-                 " chunks and %" PRIu64 " in named partitions) exceed the pool's bound of %u (SLC_PAGE_COUNT_MAX)",
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': %" PRIu64 " pages (%" PRIu32 " chunks and %" PRIu64
+                 " in named partitions) exceed the pool's bound of %u (SLC_PAGE_COUNT_MAX)",
                  base->name, pk->name, pages, pk->chunk_count, claimed, SLC_PAGE_COUNT_MAX);
         return -1;
     }
@@ -279,13 +286,16 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     slc_stream_footprint fb, fr;
     if (slc_stream_calculate_footprint(base, scratch_size, telemetry_frames, &fb) != SLC_OK ||
         slc_stream_calculate_footprint(out, scratch_size, telemetry_frames, &fr) != SLC_OK) {
-        snprintf(msg, cap, "reference profile of '%s' for pack '%s': the stream's memory for %" PRIu64
-                 " pages overflows this target's sizes", base->name, pk->name, pages);
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': the stream's memory for %" PRIu64
+                 " pages overflows this target's sizes",
+                 base->name, pk->name, pages);
         *out = *base;
         return -1;
     }
-    out->render_max_draws = (uint32_t)(pk->max_draws > SLC_PROFILE_RENDER_LIST_MAX ? SLC_PROFILE_RENDER_LIST_MAX
-                                       : max_u64(base->render_max_draws, pk->max_draws));
+    out->render_max_draws = (uint32_t)(pk->max_draws > SLC_PROFILE_RENDER_LIST_MAX
+                                           ? SLC_PROFILE_RENDER_LIST_MAX
+                                           : max_u64(base->render_max_draws, pk->max_draws));
     out->render_max_placements = (uint32_t)(pk->max_placements > SLC_PROFILE_RENDER_LIST_MAX
                                                 ? SLC_PROFILE_RENDER_LIST_MAX
                                                 : max_u64(base->render_max_placements, pk->max_placements));
@@ -296,8 +306,10 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     grow(out, "gpu/staging", out->staging_size);
     const char *over = settle(out);
     if (over != NULL) {
-        snprintf(msg, cap, "reference profile of '%s' for pack '%s': budget %s would need more than a profile's "
-                 "bound of %" PRIu64 " bytes", base->name, pk->name, over, (uint64_t)SLC_PROFILE_SIZE_MAX);
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': budget %s would need more than a profile's "
+                 "bound of %" PRIu64 " bytes",
+                 base->name, pk->name, over, (uint64_t)SLC_PROFILE_SIZE_MAX);
         *out = *base;
         return -1;
     }
@@ -323,8 +335,8 @@ int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char
     return 0;
 }
 
-int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name,
-                              size_t scratch_size, uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap)
+int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name, size_t scratch_size,
+                              uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap)
 {
     quality_pack_figures fig;
     quality_pack_figures_get(pack, pack_name, &fig);
@@ -458,8 +470,9 @@ int quality_write_svg(FILE *f, const quality_series *s, const quality_info *in)
     snprintf(v, sizeof v, "min %s dB (frame %" PRIu32 "), median %s dB%s", quality_db(q.min_db, a, sizeof a),
              q.worst_frame, quality_db(q.median_db, b, sizeof b), in->min_psnr_mdb ? "; dashed: the floor" : "");
     svg_text(f, SVG_PAD, 36, NULL, "note", v);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#ccc\" "
-               "class=\"plot\"/>\n",
+    fprintf(f,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#ccc\" "
+            "class=\"plot\"/>\n",
             x0, y0, SVG_PLOT_W, SVG_PLOT_H);
     static const double ticks_at[] = {0, 0.25, 0.5, 0.75, 1};
     for (int k = 0; k < 5; k++) {
@@ -547,8 +560,10 @@ int quality_session_frame(quality_session *q, uint32_t f, const quality_image *a
     quality_frame x;
     memset(&x, 0, sizeof x);
     if (quality_compare(a, ref, q->info.threshold, &x) != 0) {
-        fprintf(stderr, "%s: frame %" PRIu32 ": the images differ in size (%" PRIu32 "x%" PRIu32 " against %" PRIu32
-                "x%" PRIu32 ")\n", me, f, a->width, a->height, ref->width, ref->height);
+        fprintf(stderr,
+                "%s: frame %" PRIu32 ": the images differ in size (%" PRIu32 "x%" PRIu32 " against %" PRIu32 "x%" PRIu32
+                ")\n",
+                me, f, a->width, a->height, ref->width, ref->height);
         return -1;
     }
     x.frame = f;

@@ -52,10 +52,10 @@ typedef struct quality_image {
 
 /* One frame's comparison. */
 typedef struct quality_frame {
-    uint32_t frame;     /* the workload's frame, 0-based */
-    double psnr_db;     /* +INFINITY when the luminance is identical */
-    double share;       /* 0..1: pixels whose luminance differs by more than the threshold */
-    uint64_t over;      /* those pixels */
+    uint32_t frame; /* the workload's frame, 0-based */
+    double psnr_db; /* +INFINITY when the luminance is identical */
+    double share;   /* 0..1: pixels whose luminance differs by more than the threshold */
+    uint64_t over;  /* those pixels */
     uint64_t pixels;
 } quality_frame;
 
@@ -68,15 +68,15 @@ int quality_compare(const quality_image *a, const quality_image *b, uint32_t thr
 
 typedef struct quality_series {
     uint32_t frames;
-    double min_db;         /* +INFINITY until a finite frame */
+    double min_db; /* +INFINITY until a finite frame */
     uint32_t min_frame;
     double max_share;
     uint32_t max_share_frame;
-    double top_db;         /* the largest finite PSNR (0 when none) */
+    double top_db; /* the largest finite PSNR (0 when none) */
     uint32_t inf_count;
     uint32_t bins[QUALITY_HIST_BINS];
     /* the SVG's series: the lowest PSNR of each span of frames */
-    uint32_t span;         /* frames a point: a power of two */
+    uint32_t span; /* frames a point: a power of two */
     double points[QUALITY_SVG_POINTS];
 } quality_series;
 
@@ -135,11 +135,11 @@ int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const c
  * more levels than a profile may pin, sizes that overflow). O(budgets +
  * objects). */
 typedef struct quality_pack_figures {
-    const char *name;    /* the pack's name, for messages */
+    const char *name; /* the pack's name, for messages */
     uint32_t page_size;
     uint32_t chunk_count;
     uint32_t object_count;
-    uint32_t max_lods;   /* the largest lod_count of an object */
+    uint32_t max_lods; /* the largest lod_count of an object */
     uint64_t string_size;
     /* the renderer's lists when each object is drawn once at its largest
      * level: the sum over objects of a level's most clusters, and the pack's
@@ -155,15 +155,15 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
 int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char *msg, size_t cap);
 int quality_reference_profile_for(const slc_profile *base, const quality_pack_figures *pack, size_t scratch_size,
                                   uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
-int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name,
-                              size_t scratch_size, uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
+int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name, size_t scratch_size,
+                              uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
 
 /* What the JSON and the SVG name. */
 typedef struct quality_info {
     const char *pack, *profile, *reference; /* names */
     uint32_t width, height;
-    uint32_t threshold;     /* levels of 255 */
-    uint32_t min_psnr_mdb;  /* the floor; 0: none */
+    uint32_t threshold;       /* levels of 255 */
+    uint32_t min_psnr_mdb;    /* the floor; 0: none */
     const char *floor_source; /* where it came from, in messages (NULL: the profile's [quality] min_psnr_db) */
 } quality_info;
 

@@ -92,7 +92,7 @@ static const char usage_tail[] =
 
 typedef struct render_opts {
     const char *out_dir;
-    const char *size;  /* "WxH", NULL: the profile's or the default */
+    const char *size; /* "WxH", NULL: the profile's or the default */
     uint32_t width, height;
     uint64_t every;
     int tint; /* index in tint_names: 0 none (not an option value), 1 lod */
@@ -132,28 +132,57 @@ static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
     int tint = -1;
     ro->every = RENDER_EVERY_DEFAULT;
     size_t n = 0;
-    table[n++] = (cli_opt){.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &ro->out_dir,
+    table[n++] = (cli_opt){.name = "--output",
+                           .alias = "-o",
+                           .kind = CLI_OPT_STRING,
+                           .dest = &ro->out_dir,
                            .arg = "DIR"};
     table[n++] = (cli_opt){.name = "--size", .kind = CLI_OPT_STRING, .dest = &ro->size, .arg = "WxH"};
-    table[n++] = (cli_opt){.name = "--every", .kind = CLI_OPT_U64, .dest = &ro->every, .min = 1, .max = UINT32_MAX,
-                           .bad = "{opt} '{value}': expected a count in 1..{max}", .arg = "K"};
-    table[n++] = (cli_opt){.name = "--tint", .kind = CLI_OPT_ENUM, .dest = &tint, .choices = tint_choices,
-                           .bad = "{opt} '{value}': expected lod", .arg = "T"};
+    table[n++] = (cli_opt){.name = "--every",
+                           .kind = CLI_OPT_U64,
+                           .dest = &ro->every,
+                           .min = 1,
+                           .max = UINT32_MAX,
+                           .bad = "{opt} '{value}': expected a count in 1..{max}",
+                           .arg = "K"};
+    table[n++] = (cli_opt){.name = "--tint",
+                           .kind = CLI_OPT_ENUM,
+                           .dest = &tint,
+                           .choices = tint_choices,
+                           .bad = "{opt} '{value}': expected lod",
+                           .arg = "T"};
     ro->diff_threshold = QUALITY_DIFF_THRESHOLD_DEFAULT;
     table[n++] = (cli_opt){.name = "--reference", .kind = CLI_OPT_FLAG, .dest = &ro->reference};
     table[n++] = (cli_opt){.name = "--quality-json", .kind = CLI_OPT_STRING, .dest = &ro->quality_json, .arg = "FILE"};
     table[n++] = (cli_opt){.name = "--quality-svg", .kind = CLI_OPT_STRING, .dest = &ro->quality_svg, .arg = "FILE"};
-    table[n++] = (cli_opt){.name = "--diff-threshold", .kind = CLI_OPT_U64, .dest = &ro->diff_threshold, .max = 255,
-                           .bad = "{opt} '{value}': expected levels in 0..{max}", .arg = "N"};
-    table[n++] = (cli_opt){.name = "--psnr-threshold", .kind = CLI_OPT_DOUBLE, .dest = &ro->psnr_floor, .dmin = 0,
-                           .open_min = 1, .dmax = 1000, .bad = "{opt} '{value}': expected dB above 0, at most 1000",
+    table[n++] = (cli_opt){.name = "--diff-threshold",
+                           .kind = CLI_OPT_U64,
+                           .dest = &ro->diff_threshold,
+                           .max = 255,
+                           .bad = "{opt} '{value}': expected levels in 0..{max}",
+                           .arg = "N"};
+    table[n++] = (cli_opt){.name = "--psnr-threshold",
+                           .kind = CLI_OPT_DOUBLE,
+                           .dest = &ro->psnr_floor,
+                           .dmin = 0,
+                           .open_min = 1,
+                           .dmax = 1000,
+                           .bad = "{opt} '{value}': expected dB above 0, at most 1000",
                            .arg = "DB"};
     n += run_args_table(a, table + n, RUN_ARGS_MAX);
     size_t operands = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = n, .operands = &a->o.pack_path, .max_operands = 1,
-                           .operand_count = &operands, .missing = "{opt} needs a value",
-                           .unknown = "unexpected argument '{value}'", .usage = RENDER_USAGE,
-                           .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = n,
+                           .operands = &a->o.pack_path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = RENDER_USAGE,
+                           .usage_after = CLI_ARGS_ALL,
+                           .help = 1,
+                           .help_column = 24};
     int rc = cli_args_parse(&spec, argc, argv);
     if (rc == CLI_ARGS_HELP) {
         fputs(usage_head, stdout);
@@ -357,7 +386,8 @@ static int render_start(void *user, run *r)
         return vk_failed("vkCreateCommandPool", res);
     }
     const VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                            .commandPool = rs->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                            .commandPool = rs->pool,
+                                            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                             .commandBufferCount = rs->fif};
     if ((res = rs->dt->vkAllocateCommandBuffers(rs->device, &ai, rs->cmd)) != VK_SUCCESS) {
         return vk_failed("vkAllocateCommandBuffers", res);
@@ -391,7 +421,8 @@ static int render_start(void *user, run *r)
 static int collect(render_state *rs, render_slot *sl)
 {
     slc_render_frame fr;
-    const uint64_t wait_ns = (rs->keep_image ? 600ull : 10ull) * 1000000000ull; /* a reference frame draws every level */
+    const uint64_t wait_ns = (rs->keep_image ? 600ull : 10ull) *
+                             1000000000ull;                            /* a reference frame draws every level */
     slc_status st = slc_vulkan_wait_frame(rs->vk, sl->frame, wait_ns); /* at once if retired */
     if (st != SLC_OK) {
         fprintf(stderr, ME ": frame %u: the GPU did not finish it (%s)\n", sl->f, slc_status_name(st));
@@ -563,19 +594,20 @@ static void render_report(FILE *f, int json, void *user)
     const uint64_t p50 = run_hist_percentile(&rs->gpu_ns, 50), p95 = run_hist_percentile(&rs->gpu_ns, 95);
     const uint64_t tri = run_hist_percentile(&rs->triangles, 50), cl = run_hist_percentile(&rs->clusters, 50);
     if (json) {
-        fprintf(f, "  \"render\": {\"frames_rendered\": %u, \"frames_written\": %u, \"width\": %u, \"height\": %u"
-                   ", \"every\": %" PRIu64 ", \"tint\": ",
+        fprintf(f,
+                "  \"render\": {\"frames_rendered\": %u, \"frames_written\": %u, \"width\": %u, \"height\": %u"
+                ", \"every\": %" PRIu64 ", \"tint\": ",
                 rs->rendered, rs->written, rs->width, rs->height, rs->ro.every);
         esc_json(f, rs->ro.tint == 1 ? "lod" : "none");
         fprintf(f, ",\n    \"gpu_ns\": ");
         if (timed) {
-            fprintf(f, "{\"p50\": %" PRIu64 ", \"p95\": %" PRIu64 ", \"max\": %" PRIu64 "}", p50, p95,
-                    rs->gpu_ns.max);
+            fprintf(f, "{\"p50\": %" PRIu64 ", \"p95\": %" PRIu64 ", \"max\": %" PRIu64 "}", p50, p95, rs->gpu_ns.max);
         } else {
             fprintf(f, "null");
         }
-        fprintf(f, ", \"triangles_p50\": %" PRIu64 ", \"clusters_p50\": %" PRIu64 ", \"requests_not_drawn\": %u"
-                   ",\n    \"output\": ",
+        fprintf(f,
+                ", \"triangles_p50\": %" PRIu64 ", \"clusters_p50\": %" PRIu64 ", \"requests_not_drawn\": %u"
+                ",\n    \"output\": ",
                 tri, cl, rs->add_refused);
         esc_json(f, rs->ro.out_dir);
         fprintf(f, ", \"contact_sheet\": ");
@@ -587,8 +619,9 @@ static void render_report(FILE *f, int json, void *user)
         fprintf(f, "render: %u frames rendered at %ux%u%s, none written (no -o DIR)\n", rs->rendered, rs->width,
                 rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "");
     } else {
-        fprintf(f, "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
-                   "sheet %s\n",
+        fprintf(f,
+                "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
+                "sheet %s\n",
                 rs->rendered, rs->width, rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "", rs->written,
                 rs->ro.every, rs->ro.out_dir, rs->contact);
     }
@@ -600,8 +633,9 @@ static void render_report(FILE *f, int json, void *user)
     }
     fprintf(f, "render drawn a frame (median): %" PRIu64 " triangles, %" PRIu64 " clusters\n", tri, cl);
     if (rs->add_refused) {
-        fprintf(f, "render: %u requests not drawn (the frame's draw or placement list was full: [render] max_draws, "
-                   "max_placements)\n",
+        fprintf(f,
+                "render: %u requests not drawn (the frame's draw or placement list was full: [render] max_draws, "
+                "max_placements)\n",
                 rs->add_refused);
     }
 }
@@ -634,8 +668,8 @@ static void render_close(render_state *rs)
 static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref, render_state *rrs)
 {
     char msg[512];
-    if (quality_reference_profile(&r->prof, r->pack, r->pack_name, slc_pack_scratch_size(r->pack),
-                                  RUN_TELEMETRY_FRAMES, &rs->ref_prof, msg, sizeof msg) != 0) {
+    if (quality_reference_profile(&r->prof, r->pack, r->pack_name, slc_pack_scratch_size(r->pack), RUN_TELEMETRY_FRAMES,
+                                  &rs->ref_prof, msg, sizeof msg) != 0) {
         fprintf(stderr, ME ": %s\n", msg);
         return CLI_FAILED;
     }
@@ -675,8 +709,14 @@ static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref,
         return rc;
     }
     const uint32_t floor = rs->ro.psnr_floor > 0 ? (uint32_t)(rs->ro.psnr_floor * 1000.0 + 0.5) : r->prof.min_psnr_mdb;
-    const quality_info qi = {r->pack_name, r->prof.name, rs->ref_prof.name, rs->width, rs->height,
-                             (uint32_t)rs->ro.diff_threshold, floor, rs->ro.psnr_floor > 0 ? "--psnr-threshold" : NULL};
+    const quality_info qi = {r->pack_name,
+                             r->prof.name,
+                             rs->ref_prof.name,
+                             rs->width,
+                             rs->height,
+                             (uint32_t)rs->ro.diff_threshold,
+                             floor,
+                             rs->ro.psnr_floor > 0 ? "--psnr-threshold" : NULL};
     const char *inputs[] = {o->pack_path, o->profile_path, o->trace_path};
     rs->q = malloc(sizeof *rs->q);
     if (rs->q == NULL) {
@@ -736,14 +776,18 @@ static int render_main(run *r, render_state *rs, const run_opts *o)
         rc = collect_rest(rs);
     }
     if (rc == CLI_OK && ref != NULL && rrs->add_refused > 0) {
-        fprintf(stderr, ME ": the reference renderer could not draw %u requests (its lists were full); it is not a "
-                "reference\n", rrs->add_refused);
+        fprintf(stderr,
+                ME ": the reference renderer could not draw %u requests (its lists were full); it is not a "
+                   "reference\n",
+                rrs->add_refused);
         rc = CLI_FAILED;
     }
     if (rc == CLI_OK && ref != NULL && (ref->agg.coarser > 0 || ref->agg.none > 0)) {
         /* the reference profile pins every level: this cannot happen unless it is wrong */
-        fprintf(stderr, ME ": the reference profile '%s' served %" PRIu64 " requests coarser than asked and %" PRIu64
-                " with nothing visible; it is not a reference\n", rs->ref_prof.name, ref->agg.coarser, ref->agg.none);
+        fprintf(stderr,
+                ME ": the reference profile '%s' served %" PRIu64 " requests coarser than asked and %" PRIu64
+                   " with nothing visible; it is not a reference\n",
+                rs->ref_prof.name, ref->agg.coarser, ref->agg.none);
         rc = CLI_FAILED;
     }
     if (rc == CLI_OK && rs->ro.out_dir != NULL) {

@@ -96,9 +96,11 @@ const char *cli_size_approx(uint64_t v, char *buf, size_t cap)
 static void describe(const slc_profile *p, uint64_t block, uint64_t pool, char *what, size_t cap)
 {
     char a[32], b[32], c[32], t[32], pages[96];
-    snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count, cli_size(p->page_size, c, sizeof c));
+    snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count,
+             cli_size(p->page_size, c, sizeof c));
     if (pool == 0) {
-        snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds", cli_size_approx(block, a, sizeof a));
+        snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds",
+                 cli_size_approx(block, a, sizeof a));
     } else if (block == 0) {
         snprintf(what, cap, "host page pool of %s (%s) exceeds", cli_size_approx(pool, a, sizeof a), pages);
     } else {
@@ -124,14 +126,16 @@ int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool
     /* A block already mapped is in the address space in use. */
     uint64_t ask = block_mapped ? pool : block + pool;
     if (lim.address_space_limit != UINT64_MAX) {
-        uint64_t left =
-            lim.address_space_limit > lim.address_space_used ? lim.address_space_limit - lim.address_space_used : 0;
+        uint64_t left = lim.address_space_limit > lim.address_space_used
+                            ? lim.address_space_limit - lim.address_space_used
+                            : 0;
         if (ask > left) {
             describe(p, block_mapped ? 0 : block, pool, what, sizeof what);
             snprintf(msg, cap,
                      "profile '%s': %s the %s that the address-space limit (RLIMIT_AS, ulimit -v) of %s leaves this "
                      "process (%s in use)",
-                     p->name, what, cli_size_approx(left, a, sizeof a), cli_size_approx(lim.address_space_limit, b, sizeof b),
+                     p->name, what, cli_size_approx(left, a, sizeof a),
+                     cli_size_approx(lim.address_space_limit, b, sizeof b),
                      cli_size_approx(lim.address_space_used, c, sizeof c));
             return -1;
         }
@@ -160,7 +164,8 @@ static void report_render_line(FILE *f, const slc_profile *p)
     report_render_field(places, sizeof places, p->render_max_placements);
     fprintf(f, "render: width %s, height %s, draws %s, placements %s a frame; ", w, h, draws, places);
     if (p->min_psnr_mdb) {
-        fprintf(f, "quality floor %" PRIu32 ".%03" PRIu32 " dB PSNR\n", p->min_psnr_mdb / 1000u, p->min_psnr_mdb % 1000u);
+        fprintf(f, "quality floor %" PRIu32 ".%03" PRIu32 " dB PSNR\n", p->min_psnr_mdb / 1000u,
+                p->min_psnr_mdb % 1000u);
     } else {
         fprintf(f, "no quality floor\n");
     }
@@ -234,11 +239,11 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
     }
     fprintf(f, "stream: %" PRIu32 " frames in flight, %" PRIu32 " workers, queues of %" PRIu32 "\n",
             p->frames_in_flight, p->workers, p->queue_capacity);
-    fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n",
-            p->max_objects, p->max_chunks, p->max_lods, cli_size(p->max_string_bytes, l, sizeof l));
+    fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n", p->max_objects,
+            p->max_chunks, p->max_lods, cli_size(p->max_string_bytes, l, sizeof l));
     report_render_line(f, p);
-    fprintf(f, "\nblock: %zu bytes, aligned to %zu (%zu in %" PRIu32 " arenas + %zu of bookkeeping)\n",
-            req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
+    fprintf(f, "\nblock: %zu bytes, aligned to %zu (%zu in %" PRIu32 " arenas + %zu of bookkeeping)\n", req->block_size,
+            req->block_align, req->arena_bytes, req->arena_count, req->overhead);
 }
 
 void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
@@ -249,8 +254,9 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
     /* Every string through esc_json: names come from files. */
     fputs("{\n  \"profile\": ", f);
     esc_json(f, p->name);
-    fprintf(f, ",\n  \"block\": {\"size\": %zu, \"align\": %zu, \"arena_bytes\": %zu, \"arenas\": %" PRIu32
-               ", \"overhead\": %zu},\n",
+    fprintf(f,
+            ",\n  \"block\": {\"size\": %zu, \"align\": %zu, \"arena_bytes\": %zu, \"arenas\": %" PRIu32
+            ", \"overhead\": %zu},\n",
             req->block_size, req->block_align, req->arena_bytes, req->arena_count, req->overhead);
     fprintf(f, "  \"budgets\": [\n");
     for (size_t i = 0; i < n; i++) {
@@ -294,8 +300,9 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
             ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
             ", \"max_string_bytes\": %" PRIu64 "},\n",
-            p->page_size, p->page_count, slc_profile_policy_name(p->eviction), p->frames_in_flight, p->workers, p->queue_capacity, p->staging_size,
-            p->upload_cap, p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
+            p->page_size, p->page_count, slc_profile_policy_name(p->eviction), p->frames_in_flight, p->workers,
+            p->queue_capacity, p->staging_size, p->upload_cap, p->max_objects, p->max_chunks, p->max_lods,
+            p->max_string_bytes);
     fprintf(f,
             "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32
             ", \"max_placements\": %" PRIu32 "},\n",
@@ -325,8 +332,9 @@ static size_t pack_meta_bytes(const slc_io *io)
     /* The tables as slc_pack_open lays them out (each rounded to 16), the
      * reader's own record, and room to spare; a lying header is refused by
      * slc_pack_open before the arena matters. */
-    uint64_t bytes = (uint64_t)h.chunk_count * sizeof(slc_pack_chunk) + (uint64_t)h.object_count * sizeof(slc_pack_object) +
-                     (uint64_t)h.lod_count * sizeof(slc_pack_lod) + (uint64_t)h.span_count * sizeof(slc_pack_span) +
+    uint64_t bytes = (uint64_t)h.chunk_count * sizeof(slc_pack_chunk) +
+                     (uint64_t)h.object_count * sizeof(slc_pack_object) + (uint64_t)h.lod_count * sizeof(slc_pack_lod) +
+                     (uint64_t)h.span_count * sizeof(slc_pack_span) +
                      (uint64_t)h.instance_count * sizeof(slc_pack_instance) + h.string_size + (uint64_t)7 * 16 + 4096;
     return bytes > io->size + 4096 ? (size_t)(io->size + 4096) : (size_t)bytes;
 }

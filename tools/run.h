@@ -49,14 +49,14 @@ struct slc_vulkan; /* sluice/vulkan.h: the struct's layout is the same in a buil
 
 typedef struct run_opts {
     const char *pack_path, *profile_path, *trace_path, *save_trace, *svg, *chrome, *evict_log;
-    const char *backend; /* auto, vulkan, host */
+    const char *backend;        /* auto, vulkan, host */
     const slc_profile *profile; /* when set, used instead of reading profile_path (a derived profile:
                                  * sluice render --reference's); profile_path still names it as an input */
     camera_desc cam;
     int json;
     int allow_load_failures;
-    int mmap; /* map the pack; by default it is read through pread (platform.h: faults) */
-    int validate; /* Vulkan: the Khronos validation layer, its every message a failure */
+    int mmap;                 /* map the pack; by default it is read through pread (platform.h: faults) */
+    int validate;             /* Vulkan: the Khronos validation layer, its every message a failure */
     int64_t workers;          /* -1: the profile's */
     uint64_t frame_budget_ns; /* 0: none */
     int frames_set;
@@ -106,7 +106,7 @@ typedef struct run_frame_rec {
     uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
     uint32_t pool_used;        /* pages not free after end_frame */
     uint32_t objects, exact, coarser, none;
-    uint32_t stalls;           /* begin_frame refused: frames in flight */
+    uint32_t stalls; /* begin_frame refused: frames in flight */
 } run_frame_rec;
 
 typedef struct run_load_span {
@@ -162,7 +162,7 @@ struct run {
     slc_page_store host_store;
     const slc_page_store *store;
     void *vk_mem;
-    struct slc_vulkan *vk; /* NULL on the host backend */
+    struct slc_vulkan *vk;     /* NULL on the host backend */
     run_validation validation; /* --validate: messages the layer sent */
     double store_init_ms;
     /* the stream */
@@ -182,10 +182,10 @@ struct run {
     uint64_t reservations_at_start; /* of every budget outside cpu/driver, when streaming began */
     uint64_t limit[SLC_BUDGET_MAX]; /* every budget's limit, in the telemetry's order */
     size_t nlimit;
-    run_hist caller;                /* caller_ns of every frame */
-    run_summary agg;                /* the frames' counts, maxima and first frames over a limit; summarise
+    run_hist caller;      /* caller_ns of every frame */
+    run_summary agg;      /* the frames' counts, maxima and first frames over a limit; summarise
                                      * starts from a copy and fills in the rest */
-    run_summary *summary;           /* after run_finish: the run judged */
+    run_summary *summary; /* after run_finish: the run judged */
     run_timeline timeline;
     run_files files; /* each through a temporary, committed when the run completes */
     run_chrome chrome;

@@ -82,7 +82,8 @@ static bool work_fn(void *ctx, uint32_t worker)
         size_t head = atomic_load_explicit(&w->head[worker], memory_order_relaxed);
         size_t tail = atomic_load_explicit(&w->tail[worker], memory_order_acquire);
         if (head - tail < RUN_SPAN_RING) {
-            w->spans[worker][head & (RUN_SPAN_RING - 1u)] = (run_load_span){t0 - w->origin, slc_platform_now_ns() - w->origin};
+            w->spans[worker][head & (RUN_SPAN_RING - 1u)] = (run_load_span){t0 - w->origin,
+                                                                            slc_platform_now_ns() - w->origin};
             atomic_store_explicit(&w->head[worker], head + 1u, memory_order_release);
         } else {
             w->dropped[worker]++;
@@ -129,51 +130,112 @@ size_t run_args_table(run_args *a, cli_opt *table, size_t cap)
     a->sse = 1.0;
     o->cam.seed = 1;
     const cli_opt t[] = {
-        {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &o->profile_path, .arg = "FILE",
+        {.name = "--profile",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->profile_path,
+         .arg = "FILE",
          .help = "budget profile (default: " SLUICE_DEFAULT_PROFILE ")"},
-        {.name = "--trace", .kind = CLI_OPT_STRING, .dest = &o->trace_path, .arg = "FILE",
+        {.name = "--trace",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->trace_path,
+         .arg = "FILE",
          .help = "replay a trace (docs/trace-format.md); otherwise the camera runs"},
-        {.name = "--camera", .kind = CLI_OPT_ENUM, .dest = &a->path, .choices = camera_path_names,
-         .bad = "{opt} '{value}': expected fly, orbit or teleport", .arg = "PATH",
+        {.name = "--camera",
+         .kind = CLI_OPT_ENUM,
+         .dest = &a->path,
+         .choices = camera_path_names,
+         .bad = "{opt} '{value}': expected fly, orbit or teleport",
+         .arg = "PATH",
          .help = "built-in camera: fly (default), orbit or teleport"},
-        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &a->frames, .min = 1, .max = TRACE_FRAMES_MAX,
-         .bad = "{opt} '{value}': expected a count in 1..{max}", .seen = &o->frames_set, .arg = "N",
+        {.name = "--frames",
+         .kind = CLI_OPT_U64,
+         .dest = &a->frames,
+         .min = 1,
+         .max = TRACE_FRAMES_MAX,
+         .bad = "{opt} '{value}': expected a count in 1..{max}",
+         .seen = &o->frames_set,
+         .arg = "N",
          .help = "frames the camera runs (default 240)"},
-        {.name = "--seed", .kind = CLI_OPT_U64, .dest = &o->cam.seed, .max = UINT64_MAX,
-         .bad = "{opt} '{value}': expected a number", .arg = "N", .help = "the camera's seed (default 1)"},
-        {.name = "--sse", .kind = CLI_OPT_DOUBLE, .dest = &a->sse, .dmin = 0.0, .open_min = 1, .dmax = 1e6,
-         .bad = "{opt} '{value}': expected pixels above 0", .arg = "PX",
+        {.name = "--seed",
+         .kind = CLI_OPT_U64,
+         .dest = &o->cam.seed,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}': expected a number",
+         .arg = "N",
+         .help = "the camera's seed (default 1)"},
+        {.name = "--sse",
+         .kind = CLI_OPT_DOUBLE,
+         .dest = &a->sse,
+         .dmin = 0.0,
+         .open_min = 1,
+         .dmax = 1e6,
+         .bad = "{opt} '{value}': expected pixels above 0",
+         .arg = "PX",
          .help = "the camera's screen-space error threshold in pixels (default 1)"},
-        {.name = "--save-trace", .kind = CLI_OPT_STRING, .dest = &o->save_trace, .arg = "FILE",
+        {.name = "--save-trace",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->save_trace,
+         .arg = "FILE",
          .help = "write the workload (the camera's too) as a trace, as it runs"},
-        {.name = "--backend", .kind = CLI_OPT_ENUM, .dest = &a->backend, .choices = backends,
-         .bad = "{opt} '{value}': expected auto, vulkan or host", .arg = "B",
+        {.name = "--backend",
+         .kind = CLI_OPT_ENUM,
+         .dest = &a->backend,
+         .choices = backends,
+         .bad = "{opt} '{value}': expected auto, vulkan or host",
+         .arg = "B",
          .help = "auto (default: Vulkan on the default device, the host backend\n"
                  "with a notice when there is none), vulkan or host"},
-        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &a->workers, .max = SLC_PLATFORM_WORKERS_MAX,
-         .bad = "{opt} '{value}': expected a count in 0..{max}", .seen = &a->workers_set, .arg = "N",
+        {.name = "--workers",
+         .kind = CLI_OPT_U64,
+         .dest = &a->workers,
+         .max = SLC_PLATFORM_WORKERS_MAX,
+         .bad = "{opt} '{value}': expected a count in 0..{max}",
+         .seen = &a->workers_set,
+         .arg = "N",
          .help = "override the profile's worker threads (0: loads run inline)"},
-        {.name = "--mmap", .kind = CLI_OPT_FLAG, .dest = &o->mmap,
+        {.name = "--mmap",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o->mmap,
          .help = "map the pack instead of reading it with pread (a pack cut short\n"
                  "while it runs fails the loads of the bytes gone: SLC_E_IO)"},
-        {.name = "--frame-budget-us", .kind = CLI_OPT_U64, .dest = &a->budget_us, .min = 1, .max = UINT64_MAX / 1000u,
-         .bad = "{opt} '{value}': expected microseconds above 0", .arg = "N",
+        {.name = "--frame-budget-us",
+         .kind = CLI_OPT_U64,
+         .dest = &a->budget_us,
+         .min = 1,
+         .max = UINT64_MAX / 1000u,
+         .bad = "{opt} '{value}': expected microseconds above 0",
+         .arg = "N",
          .help = "a frame whose caller time exceeds N microseconds misses its limit"},
-        {.name = "--allow-load-failures", .kind = CLI_OPT_FLAG, .dest = &o->allow_load_failures,
+        {.name = "--allow-load-failures",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o->allow_load_failures,
          .help = "a failed chunk load (checksum, short read, decode) does not fail\n"
                  "the verdict: the run degrades and continues, and the report says so"},
-        {.name = "--validate", .kind = CLI_OPT_FLAG, .dest = &o->validate,
+        {.name = "--validate",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o->validate,
          .help = "Vulkan: enable the Khronos validation layer; each message it\n"
                  "sends is printed and fails the verdict"},
-        {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &o->json,
+        {.name = "--json",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o->json,
          .help = "the report as JSON on stdout instead of the table"},
-        {.name = "--svg", .kind = CLI_OPT_STRING, .dest = &o->svg, .arg = "FILE",
+        {.name = "--svg",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->svg,
+         .arg = "FILE",
          .help = "a timeline: budgets against their limits, pool pages, upload\n"
                  "bytes and misses per frame"},
-        {.name = "--chrome-trace", .kind = CLI_OPT_STRING, .dest = &o->chrome, .arg = "FILE",
+        {.name = "--chrome-trace",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->chrome,
+         .arg = "FILE",
          .help = "Chrome trace-event JSON (Perfetto, chrome://tracing): frames on\n"
                  "the caller's thread, loads on each worker (the first 100000 frames)"},
-        {.name = "--evict-log", .kind = CLI_OPT_STRING, .dest = &o->evict_log, .arg = "FILE",
+        {.name = "--evict-log",
+         .kind = CLI_OPT_STRING,
+         .dest = &o->evict_log,
+         .arg = "FILE",
          .help = "the pool's eviction log, one entry a line"},
     };
     _Static_assert(sizeof t / sizeof t[0] <= RUN_ARGS_MAX, "RUN_ARGS_MAX holds run's options");
@@ -208,10 +270,18 @@ static int parse_args(int argc, char **argv, run_args *a)
     cli_opt table[RUN_ARGS_MAX];
     size_t n = run_args_table(a, table, RUN_ARGS_MAX);
     size_t operands = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = n,
-                           .operands = &a->o.pack_path, .max_operands = 1, .operand_count = &operands,
-                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
-                           .usage = RUN_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = n,
+                           .operands = &a->o.pack_path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = RUN_USAGE,
+                           .usage_after = CLI_ARGS_ALL,
+                           .help = 1,
+                           .help_column = 24};
     int rc = cli_args_parse(&spec, argc, argv);
     if (rc == CLI_ARGS_HELP) {
         fputs(usage_head, stdout);
@@ -289,8 +359,8 @@ static int open_host_store(run *r)
         return CLI_FAILED;
     }
     if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n", r->me,
-                r->prof.name, pages, page_size);
+        fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n",
+                r->me, r->prof.name, pages, page_size);
         return CLI_FAILED;
     }
     slc_status hs = slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
@@ -313,7 +383,8 @@ static VkBool32 VKAPI_PTR on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT s
                                         const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     (void)severity;
-    if ((types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) == 0) {
+    if ((types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) ==
+        0) {
         return VK_FALSE;
     }
     run_validation *v = user;
@@ -392,7 +463,8 @@ static int open_store(run *r)
         rc = open_vulkan_store(r, &why);
         if (rc < 0) {
             if (strcmp(r->o.backend, "vulkan") == 0) {
-                fprintf(stderr, "%s: no Vulkan device: %s\n", r->me, why.message[0] ? why.message : "slc_vulkan_init failed");
+                fprintf(stderr, "%s: no Vulkan device: %s\n", r->me,
+                        why.message[0] ? why.message : "slc_vulkan_init failed");
                 rc = CLI_FAILED;
             } else {
                 fprintf(stderr, "%s: notice: no Vulkan device (%s); running on the host backend\n", r->me,
@@ -521,7 +593,9 @@ int run_frame(run *r, uint32_t f)
             if (r->vk != NULL) {
                 slc_pool_stats ps;
                 slc_pool_get_stats(slc_stream_pool(r->s), &ps);
-                uint64_t want = ps.submitted + 1u > r->prof.frames_in_flight ? ps.submitted + 1u - r->prof.frames_in_flight : 1u;
+                uint64_t want = ps.submitted + 1u > r->prof.frames_in_flight
+                                    ? ps.submitted + 1u - r->prof.frames_in_flight
+                                    : 1u;
                 st = slc_vulkan_wait_frame(r->vk, want, 10ull * 1000000000ull);
                 if (st != SLC_OK) {
                     break;
@@ -683,7 +757,7 @@ static int summarise(run *r, run_summary *s)
  * CLI_OK, or the status of the first step that failed (printed). */
 static int run_open_pack(run *r)
 {
-    const run_paths paths = {r->o.svg, r->o.chrome, r->o.evict_log, r->o.save_trace,
+    const run_paths paths = {r->o.svg,       r->o.chrome,       r->o.evict_log, r->o.save_trace,
                              r->o.pack_path, r->o.profile_path, r->o.trace_path};
     int rc = run_files_open(&r->files, &paths, r->me);
     if (rc != CLI_OK) {
@@ -700,16 +774,23 @@ static int run_open_pack(run *r)
     r->pack_name = strrchr(r->o.pack_path, '/') ? strrchr(r->o.pack_path, '/') + 1 : r->o.pack_path;
     /* pread by default; a mapped pack cut short is a failed load too (the
      * platform's guard turns its SIGBUS into SLC_E_IO, sluice/platform.h). */
-    const tool_session_desc sd = {.me = r->me, .profile = &r->prof, .pack_path = r->o.pack_path,
+    const tool_session_desc sd = {.me = r->me,
+                                  .profile = &r->prof,
+                                  .pack_path = r->o.pack_path,
                                   .file_flags = r->o.mmap ? SLC_PLATFORM_FILE_DEFAULT : SLC_PLATFORM_FILE_PREAD,
-                                  .pack_name = r->pack_name, .check_machine = 1, .profile_path = r->o.profile_path};
+                                  .pack_name = r->pack_name,
+                                  .check_machine = 1,
+                                  .profile_path = r->o.profile_path};
     tool_session_step step = tool_session_open(&sd, &r->ses);
     r->mem = r->ses.mem;
     r->pack = r->ses.pack;
     if (step == TOOL_SESSION_PACK) {
-        fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name, r->prof.name);
+        fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name,
+                r->prof.name);
     }
-    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED; /* else printed or logged */
+    return step == TOOL_SESSION_OPEN   ? CLI_OK
+           : step == TOOL_SESSION_FILE ? CLI_IO
+                                       : CLI_FAILED; /* else printed or logged */
 }
 
 /* Opens the workload (the trace or the camera, sized by the profile's
@@ -799,9 +880,21 @@ static void run_stop_workers(run *r)
  * to their files, which run_files_commit then puts in place. */
 static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int json, void *user), void *user)
 {
-    const run_report_in in = {r->pack_name, r->pack, &r->prof, r->mem, r->backend, r->backend_detail,
-                              r->store_init_ms, r->wl.describe, r->wl.given, r->frame_count, r->wall_ns,
-                              r->o.frame_budget_ns, r->o.allow_load_failures, extra, user};
+    const run_report_in in = {r->pack_name,
+                              r->pack,
+                              &r->prof,
+                              r->mem,
+                              r->backend,
+                              r->backend_detail,
+                              r->store_init_ms,
+                              r->wl.describe,
+                              r->wl.given,
+                              r->frame_count,
+                              r->wall_ns,
+                              r->o.frame_budget_ns,
+                              r->o.allow_load_failures,
+                              extra,
+                              user};
     if (r->o.json) {
         run_report_json(&in, s);
     } else {
@@ -812,8 +905,9 @@ static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int 
                 r->ev_lost);
     }
     if (r->o.svg != NULL) {
-        run_svg_info info = {r->pack_name, r->prof.name, r->backend, s->nreasons == 0, s->b, s->nb,
-                             r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns, r->prof.min_psnr_mdb};
+        run_svg_info info = {
+            r->pack_name, r->prof.name,       r->backend,         s->nreasons == 0,     s->b,
+            s->nb,        r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns, r->prof.min_psnr_mdb};
         (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {

@@ -29,8 +29,8 @@ int run_files_open(run_files *files, const run_paths *paths, const char *me)
             return CLI_USAGE;
         }
         for (size_t j = 0; j < i; j++) {
-            if (outs[j].path != NULL && (strcmp(outs[j].path, outs[i].path) == 0 ||
-                                         atomic_file_same(outs[j].path, outs[i].path))) {
+            if (outs[j].path != NULL &&
+                (strcmp(outs[j].path, outs[i].path) == 0 || atomic_file_same(outs[j].path, outs[i].path))) {
                 fprintf(stderr, "%s: %s '%s' and %s '%s' are the same file\n", me, outs[j].opt, outs[j].path,
                         outs[i].opt, outs[i].path);
                 return CLI_USAGE;
@@ -104,8 +104,7 @@ void run_evict_log_walk(FILE *f, const slc_pool *pool, uint64_t *next, uint64_t 
             snprintf(ld, sizeof ld, "%u", e[i].loaded.index);
             fprintf(f, "%" PRIu64 " %" PRIu64 " %s %u %s %u\n", e[i].seq, e[i].frame,
                     e[i].evicted.index == SLC_CHUNK_NONE_INDEX ? "-" : ev, e[i].page,
-                    e[i].loaded.index == SLC_CHUNK_NONE_INDEX ? "-" : ld,
-                    e[i].partition);
+                    e[i].loaded.index == SLC_CHUNK_NONE_INDEX ? "-" : ld, e[i].partition);
         }
         *next = e[n - 1].seq + 1;
     }

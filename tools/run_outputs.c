@@ -233,8 +233,7 @@ static double svg_top(const run_timeline *t, uint32_t npts, enum svg_series seri
 }
 
 /* The next row, zeroed but for its series, unit and colour. */
-static svg_row *svg_row_add(svg_row *rows, size_t *n, enum svg_series series, enum svg_unit unit,
-                            const char *color)
+static svg_row *svg_row_add(svg_row *rows, size_t *n, enum svg_series series, enum svg_unit unit, const char *color)
 {
     svg_row *r = &rows[(*n)++];
     memset(r, 0, sizeof *r);
@@ -365,21 +364,22 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
             }
             double v = svg_point(t, k, r);
             uint32_t first = k * t->span, count = t->frames - first < t->span ? t->frames - first : t->span;
-            fprintf(f, "%.2f,%.2f ", x0 + pw * (first + 0.5 * count) / n, y0 + ph - ph * (v > r->maxv ? r->maxv : v) / r->maxv);
+            fprintf(f, "%.2f,%.2f ", x0 + pw * (first + 0.5 * count) / n,
+                    y0 + ph - ph * (v > r->maxv ? r->maxv : v) / r->maxv);
         }
         fprintf(f, "\"/>\n");
     }
     if (r->limit >= 0) {
         double y = y0 + ph - ph * (r->limit > r->maxv ? r->maxv : r->limit) / r->maxv;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n", x0,
-                y, x0 + pw, y);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
+                x0, y, x0 + pw, y);
     }
 }
 
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *in)
 {
     static const double ticks_at[] = {0, 0.5, 1}; /* of the scale: the y axis's values */
-    svg_row rows[SLC_BUDGET_MAX + 6]; /* caller, GPU, the budgets, pool, upload, misses, PSNR */
+    svg_row rows[SLC_BUDGET_MAX + 6];             /* caller, GPU, the budgets, pool, upload, misses, PSNR */
     size_t fold[SLC_BUDGET_MAX], nfold = 0;
     const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
     const uint32_t n = t->frames ? t->frames : 1u;
@@ -419,8 +419,8 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
         }
     }
     const double x_label = SVG_PAD, x_axis = x_label + lw + SVG_PAD + aw, x_plot = x_axis + 4;
-    const double title_w = SVG_PAD + svg_text_w(in->pack, RUN_SVG_TITLE_PX) + svg_text_w(in->profile, RUN_SVG_TITLE_PX) +
-                           svg_text_w(in->backend, RUN_SVG_TITLE_PX) +
+    const double title_w = SVG_PAD + svg_text_w(in->pack, RUN_SVG_TITLE_PX) +
+                           svg_text_w(in->profile, RUN_SVG_TITLE_PX) + svg_text_w(in->backend, RUN_SVG_TITLE_PX) +
                            svg_text_w("sluice run: , profile , ", RUN_SVG_TITLE_PX) +
                            svg_text_w(title, RUN_SVG_TITLE_PX) + SVG_PAD;
     const double table_w = x_plot + cw[0] + cw[1] + cw[2] + 4 * SVG_PAD;
@@ -453,8 +453,9 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
         const double y0 = SVG_TOP + (double)i * (SVG_ROW_H + SVG_ROW_GAP);
         svg_text(f, x_label, y0 + 11, NULL, "label", r->name);
         svg_text(f, x_label, y0 + 11 + SVG_LINE_H, NULL, "label", r->detail);
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#ccc\" "
-                   "class=\"plot\"/>\n",
+        fprintf(f,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#ccc\" "
+                "class=\"plot\"/>\n",
                 x_plot, y0, SVG_PLOT_W, SVG_ROW_H);
         fprintf(f, "<path stroke=\"#e2e2e2\" d=\"M%.1f %.1fh%.1f", x_plot, y0 + SVG_ROW_H / 2, SVG_PLOT_W);
         for (uint64_t fr = step; fr < n; fr += step) {
@@ -496,11 +497,15 @@ void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers)
     memset(c, 0, sizeof *c);
     c->f = f;
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
-    fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"sluice run\"}},\n");
+    fprintf(
+        f,
+        "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"sluice run\"}},\n");
     fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"caller\"}}");
     for (uint32_t w = 0; w < workers; w++) {
-        fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u\"}}",
-                w + 1, w);
+        fprintf(
+            f,
+            ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u\"}}",
+            w + 1, w);
     }
 }
 
@@ -532,8 +537,9 @@ void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1)
         c->loads_left_out++;
         return;
     }
-    fprintf(c->f, ",\n{\"name\": \"load\", \"cat\": \"load\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
-                  "\"dur\": %.3f}",
+    fprintf(c->f,
+            ",\n{\"name\": \"load\", \"cat\": \"load\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
+            "\"dur\": %.3f}",
             w + 1, (double)t0 / 1e3, (double)(t1 - t0) / 1e3);
 }
 

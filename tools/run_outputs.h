@@ -45,17 +45,17 @@ typedef struct run_point {
     uint64_t uploaded;
     uint64_t caller_ns; /* the caller's time in the frame (slc_stream_frame_stats.caller_ns) */
     uint32_t pool_used, misses;
-    double psnr_db;     /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
-    uint32_t psnr_set;  /* 1 once a frame of the point was compared */
-    uint64_t gpu_ns;    /* with gpu_set: the most GPU time of its frames (sluice render's timestamps) */
-    uint32_t gpu_set;   /* 1 once a frame of the point was timed on the GPU */
+    double psnr_db;    /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
+    uint32_t psnr_set; /* 1 once a frame of the point was compared */
+    uint64_t gpu_ns;   /* with gpu_set: the most GPU time of its frames (sluice render's timestamps) */
+    uint32_t gpu_set;  /* 1 once a frame of the point was timed on the GPU */
 } run_point;
 
 typedef struct run_timeline {
-    uint32_t span;   /* frames a point: a power of two */
-    uint32_t frames; /* added so far */
-    uint64_t first[SLC_PROFILE_BUDGET_MAX];  /* each budget's use in frame 0 */
-    uint8_t varied[SLC_PROFILE_BUDGET_MAX];  /* 1 once a later frame's use differed from frame 0's */
+    uint32_t span;                          /* frames a point: a power of two */
+    uint32_t frames;                        /* added so far */
+    uint64_t first[SLC_PROFILE_BUDGET_MAX]; /* each budget's use in frame 0 */
+    uint8_t varied[SLC_PROFILE_BUDGET_MAX]; /* 1 once a later frame's use differed from frame 0's */
     run_point p[RUN_TIMELINE_POINTS];
 } run_timeline;
 
@@ -82,13 +82,13 @@ double svg_nice_ceil(double v);
 /* What the SVG's title and rows name. */
 typedef struct run_svg_info {
     const char *pack, *profile, *backend;
-    int ok;                        /* the verdict */
-    const slc_budget_stats *b;     /* every budget, with its limit and peak */
+    int ok;                    /* the verdict */
+    const slc_budget_stats *b; /* every budget, with its limit and peak */
     size_t nb;
     uint32_t page_count;
     uint64_t upload_cap;
-    uint64_t frame_budget_ns;      /* --frame-budget-us, drawn on the caller's row; 0: none */
-    uint32_t min_psnr_mdb;         /* the profile's [quality] floor, drawn on the PSNR row; 0: none */
+    uint64_t frame_budget_ns; /* --frame-budget-us, drawn on the caller's row; 0: none */
+    uint32_t min_psnr_mdb;    /* the profile's [quality] floor, drawn on the PSNR row; 0: none */
 } run_svg_info;
 
 /* The SVG's text is monospace (DejaVu Sans Mono, whose advance is 0.602 em)
@@ -119,8 +119,8 @@ typedef struct run_chrome {
 
 void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers);
 /* Frame k (in order) from start_ns to end_ns on the caller's thread. */
-void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns,
-                      const slc_stream_frame_stats *fs, uint32_t pool_used);
+void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns, const slc_stream_frame_stats *fs,
+                      uint32_t pool_used);
 /* A load on worker w (0-based) from t0 to t1 ns. */
 void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1);
 /* Closes the JSON; -1 when the stream saw a write error. */

@@ -26,7 +26,10 @@ void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
     }
 }
 
-static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
 
 /* "1.52 MiB": sizes for people (exact bytes are in --json). */
 static const char *hsize(uint64_t v, char *buf, size_t cap)
@@ -98,8 +101,8 @@ void run_report_text(const run_report_in *in, const run_summary *s)
     if (s->stalls) {
         printf("frames in flight: begin_frame waited for the GPU %" PRIu64 " times\n", s->stalls);
     }
-    printf("frames over limits: %u over a budget, %u over the upload cap, %u over the time budget%s\n",
-           s->over_budget, s->over_upload, s->over_time, in->frame_budget_ns ? "" : " (none set)");
+    printf("frames over limits: %u over a budget, %u over the upload cap, %u over the time budget%s\n", s->over_budget,
+           s->over_upload, s->over_time, in->frame_budget_ns ? "" : " (none set)");
     printf("allocations after init: %" PRIu64 " budget reservations while streaming (cpu/driver aside)\n",
            s->reservations_while_streaming);
     printf("eviction log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", s->ps.log_count, s->ps.log_hash);
@@ -135,8 +138,7 @@ void run_report_json(const run_report_in *in, const run_summary *s)
     esc_json(f, in->backend_detail);
     fprintf(f, ", \"backend_init_ms\": %.3f,\n  \"workload\": ", in->store_init_ms);
     esc_json(f, in->workload);
-    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", in->frames, in->requests,
-            t->workers);
+    fprintf(f, ", \"frames\": %u, \"trace_requests\": %zu, \"workers\": %u,\n", in->frames, in->requests, t->workers);
     fprintf(f, "  \"budgets\": [\n");
     for (size_t i = 0; i < s->nb; i++) {
         fprintf(f, "    {\"name\": ");
@@ -164,15 +166,15 @@ void run_report_json(const run_report_in *in, const run_summary *s)
     fprintf(f, "],\n");
     fprintf(f,
             "  \"stream\": {\"requests\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"hits\": %" PRIu64
-            ", \"misses\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"worker_loads\": %" PRIu64 ", \"caller_loads\": %" PRIu64
-            ", \"evictions\": %" PRIu64 ", \"deferred\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64
-            ", \"failures\": %" PRIu64 ", \"bytes_read\": %" PRIu64 ", \"bytes_decoded\": %" PRIu64
-            ", \"bytes_uploaded\": %" PRIu64 "},\n",
+            ", \"misses\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"worker_loads\": %" PRIu64
+            ", \"caller_loads\": %" PRIu64 ", \"evictions\": %" PRIu64 ", \"deferred\": %" PRIu64
+            ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64 ", \"failures\": %" PRIu64
+            ", \"bytes_read\": %" PRIu64 ", \"bytes_decoded\": %" PRIu64 ", \"bytes_uploaded\": %" PRIu64 "},\n",
             t->requests, t->refused, t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads,
             t->evictions, t->deferred, t->dropped, t->loads_cancelled, t->failures, t->bytes_read, t->bytes_decoded,
             t->bytes_uploaded);
-    fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count,
-            s->ps.peak_used, s->ps.pinned);
+    fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count, s->ps.peak_used,
+            s->ps.pinned);
     fprintf(f,
             "  \"served\": {\"object_requests\": %" PRIu64 ", \"exact\": %" PRIu64 ", \"coarser\": %" PRIu64
             ", \"none\": %" PRIu64 ", \"exact_fraction\": %.6f},\n",
@@ -181,9 +183,9 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             "  \"caller_ns\": {\"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"wait_max\": %" PRIu64
             "}, \"run_ns\": %" PRIu64 ",\n",
             s->p50, s->p99, s->max, s->wait_max, in->wall_ns);
-    fprintf(f,
-            "  \"frames_over\": {\"budget\": %u, \"upload_cap\": %u, \"time\": %u, \"frame_budget_ns\": %" PRIu64 "},\n",
-            s->over_budget, s->over_upload, s->over_time, in->frame_budget_ns);
+    fprintf(
+        f, "  \"frames_over\": {\"budget\": %u, \"upload_cap\": %u, \"time\": %u, \"frame_budget_ns\": %" PRIu64 "},\n",
+        s->over_budget, s->over_upload, s->over_time, in->frame_budget_ns);
     fprintf(f, "  \"reservations_while_streaming\": %" PRIu64 ",\n", s->reservations_while_streaming);
     fprintf(f, "  \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64 "\"},\n", s->ps.log_count,
             s->ps.log_hash);
@@ -208,4 +210,3 @@ void run_report_json(const run_report_in *in, const run_summary *s)
 }
 
 /* --- the command ----------------------------------------------------------------------------- */
-

@@ -34,14 +34,14 @@ typedef struct run_report_in {
     const char *pack_name;
     const slc_pack *pack;
     const slc_profile *prof;
-    slc_memory *memory;             /* its budgets' phases */
+    slc_memory *memory; /* its budgets' phases */
     const char *backend, *backend_detail;
     double store_init_ms;
-    const char *workload;           /* "camera fly, seed 1, sse 1 px" or "trace NAME" */
-    size_t requests;                /* of the workload, made */
-    uint32_t frames;                /* run */
+    const char *workload; /* "camera fly, seed 1, sse 1 px" or "trace NAME" */
+    size_t requests;      /* of the workload, made */
+    uint32_t frames;      /* run */
     uint64_t wall_ns;
-    uint64_t frame_budget_ns;       /* 0: none */
+    uint64_t frame_budget_ns; /* 0: none */
     int allow_load_failures;
     /* NULL, or a command's own part of the report, before the verdict: lines
      * of text, or (json 1) members of the JSON object, each line

@@ -16,14 +16,14 @@
 
 /* What to open. */
 typedef struct tool_session_desc {
-    const char *me;               /* the prefix of the messages printed here ("sluice run") */
-    const slc_profile *profile;   /* the memory's and the pack's; outlives the session */
-    const char *pack_path;        /* the pack file, opened with file_flags; NULL: io */
-    unsigned file_flags;          /* SLC_PLATFORM_FILE_* */
-    const slc_io *io;             /* with pack_path NULL: a pack already open (outlives the session) */
-    const char *pack_name;        /* the name the reader reports */
-    int check_machine;            /* 1: refuse a block this machine cannot give before mapping it */
-    const char *profile_path;     /* non-NULL: TOOL_SESSION_LAYOUT prints that this profile needs more
+    const char *me;             /* the prefix of the messages printed here ("sluice run") */
+    const slc_profile *profile; /* the memory's and the pack's; outlives the session */
+    const char *pack_path;      /* the pack file, opened with file_flags; NULL: io */
+    unsigned file_flags;        /* SLC_PLATFORM_FILE_* */
+    const slc_io *io;           /* with pack_path NULL: a pack already open (outlives the session) */
+    const char *pack_name;      /* the name the reader reports */
+    int check_machine;          /* 1: refuse a block this machine cannot give before mapping it */
+    const char *profile_path;   /* non-NULL: TOOL_SESSION_LAYOUT prints that this profile needs more
                                    * memory than the machine can address; NULL: the tool says why */
 } tool_session_desc;
 

@@ -14,7 +14,10 @@ typedef struct token {
     size_t n;
 } token;
 
-static int tok_is(const token *t, const char *s) { return t->n == strlen(s) && memcmp(t->p, s, t->n) == 0; }
+static int tok_is(const token *t, const char *s)
+{
+    return t->n == strlen(s) && memcmp(t->p, s, t->n) == 0;
+}
 
 /* A decimal number with no sign and no spaces: 1 when in [0, max], -1 when
  * all digits but above max (out of range, however many digits), 0 when not
@@ -42,7 +45,10 @@ static int tok_u32(const token *t, uint32_t max, uint32_t *out)
 }
 
 /* "what 'tok'" with the token cut to 40 bytes for the message. */
-static int tok_len(const token *t) { return t->n > 40 ? 40 : (int)t->n; }
+static int tok_len(const token *t)
+{
+    return t->n > 40 ? 40 : (int)t->n;
+}
 
 int trace_push(trace *t, const trace_req *r, size_t max_requests)
 {
@@ -148,8 +154,10 @@ static int parse_request(trace_reader *rd, const token *tk, int nt, trace_req *o
         return -1;
     }
     if (k == 0) {
-        rd_err(rd, "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
-                   "or 'FRAME chunk CHUNK PRIORITY')", tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
+        rd_err(rd,
+               "frame '%.*s' is not a number below %u (a line is 'FRAME obj OBJECT LOD PRIORITY' "
+               "or 'FRAME chunk CHUNK PRIORITY')",
+               tok_len(&tk[0]), tk[0].p, TRACE_FRAMES_MAX);
         return -1;
     }
     if (nt < 2) {
@@ -354,8 +362,8 @@ int trace_reader_next(trace_reader *rd, trace_req *out)
                 return -1;
             }
             size_t j = i;
-            while (j < end && text[j] != ' ' && text[j] != '\t' && text[j] != '#' &&
-                   (unsigned char)text[j] >= 0x20 && (unsigned char)text[j] < 0x7f) {
+            while (j < end && text[j] != ' ' && text[j] != '\t' && text[j] != '#' && (unsigned char)text[j] >= 0x20 &&
+                   (unsigned char)text[j] < 0x7f) {
                 j++;
             }
             if (nt == TOKENS_MAX) {

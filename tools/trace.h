@@ -30,36 +30,36 @@ typedef enum trace_kind { TRACE_OBJECT = 0, TRACE_CHUNK = 1 } trace_kind;
 
 typedef struct trace_req {
     uint32_t frame;
-    uint32_t id;        /* object or chunk id */
-    uint32_t line;      /* 1-based line in the file (0: generated) */
-    uint8_t kind;       /* trace_kind */
-    uint8_t lod;        /* TRACE_OBJECT only */
+    uint32_t id;   /* object or chunk id */
+    uint32_t line; /* 1-based line in the file (0: generated) */
+    uint8_t kind;  /* trace_kind */
+    uint8_t lod;   /* TRACE_OBJECT only */
     uint8_t priority;
-    uint8_t partition;  /* index into trace.partitions, or TRACE_PARTITION_DEFAULT */
+    uint8_t partition; /* index into trace.partitions, or TRACE_PARTITION_DEFAULT */
 } trace_req;
 
 typedef struct trace {
-    uint32_t frames;    /* frames to run: the declared count, else the last frame + 1 */
-    uint32_t declared;  /* the "frames N" line's N, 0 if none */
+    uint32_t frames;   /* frames to run: the declared count, else the last frame + 1 */
+    uint32_t declared; /* the "frames N" line's N, 0 if none */
     size_t count;
     size_t cap;
-    trace_req *reqs;    /* malloc'd; trace_free releases it */
+    trace_req *reqs; /* malloc'd; trace_free releases it */
     uint32_t partition_count;
     char partitions[TRACE_PARTITIONS_MAX][TRACE_NAME_MAX];
 } trace;
 
 /* The reader's state; its fields are read-only to callers. */
 typedef struct trace_reader {
-    const char *file;         /* the name in messages */
-    FILE *f;                  /* the source, or NULL: mem */
-    int own;                  /* f was opened by trace_reader_open */
+    const char *file; /* the name in messages */
+    FILE *f;          /* the source, or NULL: mem */
+    int own;          /* f was opened by trace_reader_open */
     const char *mem;
     size_t mem_len, mem_pos;
     size_t max_requests;
-    size_t count;             /* requests returned so far */
-    uint32_t line;            /* lines read so far */
-    uint32_t declared;        /* the "frames N" line's N, 0 if none (known once next returned anything) */
-    uint32_t last_frame;      /* of the last request returned */
+    size_t count;        /* requests returned so far */
+    uint32_t line;       /* lines read so far */
+    uint32_t declared;   /* the "frames N" line's N, 0 if none (known once next returned anything) */
+    uint32_t last_frame; /* of the last request returned */
     int header, ended;
     uint32_t partition_count;
     char partitions[TRACE_PARTITIONS_MAX][TRACE_NAME_MAX];

@@ -23,17 +23,17 @@
 typedef struct workload {
     const slc_pack *pack;
     const char *pack_name;
-    const char *trace_path;  /* NULL: the camera */
+    const char *trace_path; /* NULL: the camera */
     trace_reader rd;
     camera cam;
     uint32_t cam_count, cam_pos; /* the camera's current frame: its requests, the next to give */
-    trace_req pending;       /* the trace's next request, read ahead */
+    trace_req pending;           /* the trace's next request, read ahead */
     int has_pending;
-    size_t given;            /* requests given so far */
+    size_t given; /* requests given so far */
     FILE *save;
-    const char *me;          /* the command, in messages */
-    int rc;                  /* after workload_next returned -1: CLI_FAILED or CLI_IO */
-    char describe[160];      /* "trace NAME" or "camera fly, seed 1, sse 1 px" */
+    const char *me;     /* the command, in messages */
+    int rc;             /* after workload_next returned -1: CLI_FAILED or CLI_IO */
+    char describe[160]; /* "trace NAME" or "camera fly, seed 1, sse 1 px" */
 } workload;
 
 /* Opens the trace at path, or (path NULL) the camera cam over pack (which

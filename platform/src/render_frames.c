@@ -8,12 +8,12 @@
 /* The LOD palette (slc_render_lod_color and the shader's table: the shader
  * gets it from here, through the frame's uniforms) and the objects' colours. */
 static const uint8_t lod_palette[RD_PALETTE][3] = {
-    {46, 204, 64}, {0, 116, 217}, {255, 220, 0}, {255, 133, 27},
+    {46, 204, 64},  {0, 116, 217},   {255, 220, 0},  {255, 133, 27},
     {240, 18, 190}, {127, 219, 255}, {177, 13, 201}, {255, 65, 54},
 };
 static const uint8_t object_palette[RD_PALETTE][3] = {
-    {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {240, 228, 66},
-    {0, 114, 178}, {213, 94, 0}, {204, 121, 167}, {200, 200, 200},
+    {230, 159, 0}, {86, 180, 233}, {0, 158, 115},   {240, 228, 66},
+    {0, 114, 178}, {213, 94, 0},   {204, 121, 167}, {200, 200, 200},
 };
 /* Towards the light (normalised into each frame's uniforms) and the ambient term. */
 static const float light_dir[3] = {0.3f, -0.5f, -0.8f};
@@ -68,12 +68,13 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
 {
     SLC_ASSERT(r != NULL && view != NULL);
     if (r->begun) {
-        return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame %llu is begun and not recorded; frame %llu cannot begin",
-                    (unsigned long long)r->frame, (unsigned long long)frame);
+        return slc__rd_log(&r->log, SLC_E_INVALID,
+                           "render: frame %llu is begun and not recorded; frame %llu cannot begin",
+                           (unsigned long long)r->frame, (unsigned long long)frame);
     }
     if (view->tint > SLC_RENDER_TINT_LOD) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame %llu: tint %u is not an slc_render_tint",
-                    (unsigned long long)frame, view->tint);
+                           (unsigned long long)frame, view->tint);
     }
     if (frame == 0) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame 0 is not a stream frame");
@@ -83,8 +84,8 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
     uint64_t done = retired(r);
     if (sl->frame != 0 && sl->recorded && done < sl->frame) {
         return slc__rd_log(&r->log, SLC_E_FRAMES_IN_FLIGHT,
-                    "render: frame %llu: its slot %u still holds frame %llu, not retired (retired: %llu)",
-                    (unsigned long long)frame, slot, (unsigned long long)sl->frame, (unsigned long long)done);
+                           "render: frame %llu: its slot %u still holds frame %llu, not retired (retired: %llu)",
+                           (unsigned long long)frame, slot, (unsigned long long)sl->frame, (unsigned long long)done);
     }
     r->begun = true;
     r->culled = false;
@@ -156,7 +157,8 @@ slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc
 {
     SLC_ASSERT(r != NULL && res != NULL);
     if (!r->begun || r->culled) {
-        return slc__rd_log(&r->log, SLC_E_INVALID, "render: slc_render_add with no frame begun (or after its cull pass)");
+        return slc__rd_log(&r->log, SLC_E_INVALID,
+                           "render: slc_render_add with no frame begun (or after its cull pass)");
     }
     if (res->lod == SLC_STREAM_LOD_NONE || res->span_count == 0) {
         return SLC_OK;
@@ -180,16 +182,17 @@ slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc
         return SLC_OK;
     }
     if (clusters > r->max_draws - r->draws) {
-        return slc__rd_log(&r->log, SLC_E_CAPACITY,
-                    "render: frame %llu: object %u's %u cluster draws do not fit the draw list (%u of max_draws %u "
-                    "used)",
-                    (unsigned long long)r->frame, o, clusters, r->draws, r->max_draws);
+        return slc__rd_log(
+            &r->log, SLC_E_CAPACITY,
+            "render: frame %llu: object %u's %u cluster draws do not fit the draw list (%u of max_draws %u "
+            "used)",
+            (unsigned long long)r->frame, o, clusters, r->draws, r->max_draws);
     }
     if (kept > r->max_placements - r->placements) {
         return slc__rd_log(&r->log, SLC_E_CAPACITY,
-                    "render: frame %llu: object %u's %u placements do not fit the placement list (%u of "
-                    "max_placements %u used)",
-                    (unsigned long long)r->frame, o, kept, r->placements, r->max_placements);
+                           "render: frame %llu: object %u's %u placements do not fit the placement list (%u of "
+                           "max_placements %u used)",
+                           (unsigned long long)r->frame, o, kept, r->placements, r->max_placements);
     }
     rd_slot *sl = &r->slots[r->slot];
     float *pl = (float *)(void *)(sl->host.map + r->off_placements);
@@ -319,9 +322,10 @@ slc_status slc_render_record_draws(slc_render *r, VkCommandBuffer cmd)
 {
     SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
     if (r->own_target) {
-        return slc__rd_log(&r->log, SLC_E_INVALID,
-                    "render: slc_render_record_draws is for the application's render pass; this renderer owns its "
-                    "target (slc_render_record)");
+        return slc__rd_log(
+            &r->log, SLC_E_INVALID,
+            "render: slc_render_record_draws is for the application's render pass; this renderer owns its "
+            "target (slc_render_record)");
     }
     if (!r->begun || !r->culled) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: slc_render_record_draws before slc_render_record_cull");
@@ -335,9 +339,10 @@ slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd)
 {
     SLC_ASSERT(r != NULL && cmd != VK_NULL_HANDLE);
     if (!r->own_target) {
-        return slc__rd_log(&r->log, SLC_E_INVALID,
-                    "render: slc_render_record needs the renderer's own target; with the application's render pass "
-                    "call slc_render_record_cull and slc_render_record_draws");
+        return slc__rd_log(
+            &r->log, SLC_E_INVALID,
+            "render: slc_render_record needs the renderer's own target; with the application's render pass "
+            "call slc_render_record_cull and slc_render_record_draws");
     }
     slc_status s = slc_render_record_cull(r, cmd);
     if (s != SLC_OK) {
@@ -382,13 +387,14 @@ static slc_status retired_slot(slc_render *r, uint64_t frame, rd_slot **out)
 {
     rd_slot *sl = &r->slots[frame % r->frames];
     if (frame == 0 || sl->frame != frame || !sl->recorded) {
-        return slc__rd_log(&r->log, SLC_E_NOT_FOUND, "render: frame %llu was not recorded, or its slot %u holds frame %llu now",
-                    (unsigned long long)frame, (unsigned)(frame % r->frames), (unsigned long long)sl->frame);
+        return slc__rd_log(&r->log, SLC_E_NOT_FOUND,
+                           "render: frame %llu was not recorded, or its slot %u holds frame %llu now",
+                           (unsigned long long)frame, (unsigned)(frame % r->frames), (unsigned long long)sl->frame);
     }
     uint64_t done = retired(r);
     if (done < frame) {
         return slc__rd_log(&r->log, SLC_E_FRAMES_IN_FLIGHT, "render: frame %llu has not retired (retired: %llu)",
-                    (unsigned long long)frame, (unsigned long long)done);
+                           (unsigned long long)frame, (unsigned long long)done);
     }
     *out = sl;
     return SLC_OK;

@@ -30,18 +30,21 @@ _Static_assert(sizeof(rd_draw) == 32, "rd_draw: 32 bytes");
 
 /* A draw's info word: everything a corner needs of its object, level and
  * placements besides the offsets (render_frame.glsl decodes it). */
-#define RD_INFO_ATTRIBUTES(a) ((uint32_t)(a) & 31u)              /* SLC_PACK_ATTR_*, 5 bits */
-#define RD_INFO_PALETTE(p) (((uint32_t)(p) & 7u) << 5)           /* the object's colour */
+#define RD_INFO_ATTRIBUTES(a) ((uint32_t)(a)&31u)                   /* SLC_PACK_ATTR_*, 5 bits */
+#define RD_INFO_PALETTE(p) (((uint32_t)(p)&7u) << 5)                /* the object's colour */
 #define RD_INFO_LOD_COLOR(l) (((l) < 7u ? (uint32_t)(l) : 7u) << 8) /* the served level's colour */
-#define RD_INFO_COARSER (1u << 11)                               /* served coarser than requested */
-#define RD_INFO_STRIDE(w) (((uint32_t)(w) & 15u) << 12)          /* vertex stride in words, 1..8 */
-#define RD_INFO_AFFINE (1u << 16)                                /* every placement's last row 0 0 0 1 */
-#define RD_INFO_SEGMENT(s) (((uint32_t)(s) & 63u) << 17)         /* < RD_SEGMENTS_MAX */
+#define RD_INFO_COARSER (1u << 11)                                  /* served coarser than requested */
+#define RD_INFO_STRIDE(w) (((uint32_t)(w)&15u) << 12)               /* vertex stride in words, 1..8 */
+#define RD_INFO_AFFINE (1u << 16)                                   /* every placement's last row 0 0 0 1 */
+#define RD_INFO_SEGMENT(s) (((uint32_t)(s)&63u) << 17)              /* < RD_SEGMENTS_MAX */
 _Static_assert(SLC_PACK_ATTR_UV_U16 < 32u, "the attribute bits fit RD_INFO_ATTRIBUTES");
 _Static_assert(RD_SEGMENTS_MAX <= 64u && RD_PALETTE == 8u, "segments and colours fit the info word");
 
 /* An object's colour in the palette. */
-static inline uint32_t rd_palette_index(uint32_t object) { return (object * 2654435761u) >> 29; }
+static inline uint32_t rd_palette_index(uint32_t object)
+{
+    return (object * 2654435761u) >> 29;
+}
 
 typedef struct rd_object {
     float pos_offset[4];
@@ -103,7 +106,7 @@ struct slc_render {
     uint32_t frames;
     uint32_t segments;
     bool own_target;
-    bool multi_draw; /* one vkCmdDrawIndirect a frame (per maxDrawIndirectCount draws), gl_DrawID */
+    bool multi_draw;       /* one vkCmdDrawIndirect a frame (per maxDrawIndirectCount draws), gl_DrawID */
     uint32_t max_indirect; /* maxDrawIndirectCount */
     VkRenderPass app_pass;
     uint32_t subpass;
@@ -114,7 +117,8 @@ struct slc_render {
     uint64_t cpu_charged, gpu_charged;
 
     uint32_t object_count;
-    uint32_t *object_first; /* object_count + 1: placements of object o are instances object_list[first[o]..first[o+1]) */
+    uint32_t
+        *object_first; /* object_count + 1: placements of object o are instances object_list[first[o]..first[o+1]) */
     uint32_t *object_list;
     bool identity; /* the pack has no instances: one identity placement per object */
 

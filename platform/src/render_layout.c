@@ -32,5 +32,4 @@ _Static_assert(sizeof(((slc_pack_cluster *)0)->triangle_count) * 8u == 32u - SLC
                "pack_layout.h: the triangle count is not the counts word's high half");
 _Static_assert(offsetof(slc_pack_cluster, sphere) == SLC_GPU_CLUSTER_SPHERE * RD_WORD,
                "pack_layout.h: SLC_GPU_CLUSTER_SPHERE is not slc_pack_cluster.sphere");
-_Static_assert(sizeof(((slc_pack_cluster *)0)->sphere) == 4u * RD_WORD,
-               "pack_layout.h: the sphere is not four words");
+_Static_assert(sizeof(((slc_pack_cluster *)0)->sphere) == 4u * RD_WORD, "pack_layout.h: the sphere is not four words");

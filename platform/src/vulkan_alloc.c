@@ -9,7 +9,10 @@
  * thread-safe. */
 #include "vulkan_internal.h"
 
-static int align_ok(size_t align) { return align != 0 && (align & (align - 1)) == 0 && align <= SLC_HEAP_MAX_ALIGN; }
+static int align_ok(size_t align)
+{
+    return align != 0 && (align & (align - 1)) == 0 && align <= SLC_HEAP_MAX_ALIGN;
+}
 
 static void *VKAPI_PTR cb_allocation(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
 {

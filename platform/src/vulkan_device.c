@@ -115,7 +115,8 @@ static const char *check_desc(const slc_vulkan_desc *d, vk_config *c)
     if (d->layer_count != 0 && d->layers == NULL) {
         return "layer_count is set but layers is NULL";
     }
-    uint64_t staging = d->staging_size != 0 ? d->staging_size : (uint64_t)SLC_VULKAN_DEFAULT_STAGING_PAGES * c->page_size;
+    uint64_t staging = d->staging_size != 0 ? d->staging_size
+                                            : (uint64_t)SLC_VULKAN_DEFAULT_STAGING_PAGES * c->page_size;
     if (staging < c->page_size) {
         return "staging_size is smaller than a page";
     }
@@ -254,8 +255,7 @@ static void teardown(slc_vulkan *vk)
     }
 }
 
-static slc_status find_budget(slc_vulkan *vk, const char *name, const char *fallback, slc_budget_id *out,
-                              bool required)
+static slc_status find_budget(slc_vulkan *vk, const char *name, const char *fallback, slc_budget_id *out, bool required)
 {
     const char *n = name != NULL ? name : fallback;
     if (slc_budgets_scan(vk->budgets, n, out) != SLC_OK) {
@@ -410,8 +410,8 @@ static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
                            "vulkan: no Vulkan loader (libvulkan.so.1) could be opened");
     }
-    PFN_vkEnumerateInstanceVersion version_fn =
-        (PFN_vkEnumerateInstanceVersion)gipa(VK_NULL_HANDLE, "vkEnumerateInstanceVersion");
+    PFN_vkEnumerateInstanceVersion version_fn = (PFN_vkEnumerateInstanceVersion)gipa(VK_NULL_HANDLE,
+                                                                                     "vkEnumerateInstanceVersion");
     PFN_vkCreateInstance create_fn = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
     uint32_t loader_version = VK_API_VERSION_1_0;
     if (version_fn != NULL && version_fn(&loader_version) != VK_SUCCESS) {
@@ -419,8 +419,8 @@ static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
     }
     if (create_fn == NULL || loader_version < VK_API_VERSION_1_1) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
-                           "vulkan: the Vulkan loader offers %u.%u; sluice needs 1.1", VK_API_VERSION_MAJOR(loader_version),
-                           VK_API_VERSION_MINOR(loader_version));
+                           "vulkan: the Vulkan loader offers %u.%u; sluice needs 1.1",
+                           VK_API_VERSION_MAJOR(loader_version), VK_API_VERSION_MINOR(loader_version));
     }
     /* The newest version this code knows; the device may offer less. */
     vk->api_version = loader_version < VK_API_VERSION_1_3 ? loader_version : VK_API_VERSION_1_3;
@@ -434,7 +434,8 @@ static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
     const char *exts[1];
     uint32_t ext_count = 0;
     VkDebugUtilsMessengerCreateInfoEXT mi = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mi.pfnUserCallback = d->debug_callback;
@@ -461,8 +462,8 @@ static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
                                d->layer_count != 0 ? d->layers[0] : "?");
         }
         if (r == VK_ERROR_EXTENSION_NOT_PRESENT) {
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
-                               "vulkan: vkCreateInstance: %s is not available", VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED, "vulkan: vkCreateInstance: %s is not available",
+                               VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         }
         if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
             return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
@@ -520,8 +521,8 @@ static bool pick_families(slc_vulkan *vk, VkPhysicalDevice pd, uint32_t *main_fa
             best = (int)i;
             best_score = score;
         }
-        if (fam[i].queueCount > 0 && (f & VK_QUEUE_TRANSFER_BIT) && !(f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) &&
-            *transfer_family == UINT32_MAX) {
+        if (fam[i].queueCount > 0 && (f & VK_QUEUE_TRANSFER_BIT) &&
+            !(f & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) && *transfer_family == UINT32_MAX) {
             *transfer_family = i;
         }
     }
@@ -554,7 +555,8 @@ static slc_status pick_physical_device(slc_vulkan *vk)
     }
     if (best < 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
-                           "vulkan: none of the %u Vulkan devices offers Vulkan 1.1 and a graphics or compute queue", n);
+                           "vulkan: none of the %u Vulkan devices offers Vulkan 1.1 and a graphics or compute queue",
+                           n);
     }
     vk->physical = devs[best];
     return SLC_OK;
@@ -593,7 +595,8 @@ static slc_status scan_device_extensions(slc_vulkan *vk, bool *memory_budget, bo
         }
     }
     slc_heap_free(vk->heap, scratch);
-    return r == VK_SUCCESS || r == VK_INCOMPLETE ? SLC_OK : slc__vk_fail(vk, "vkEnumerateDeviceExtensionProperties", r, before);
+    return r == VK_SUCCESS || r == VK_INCOMPLETE ? SLC_OK
+                                                 : slc__vk_fail(vk, "vkEnumerateDeviceExtensionProperties", r, before);
 }
 
 static bool has_unified_type(slc_vulkan *vk)
@@ -623,7 +626,8 @@ static slc_status create_device(slc_vulkan *vk)
     }
     bool timeline = false;
     if (api >= VK_API_VERSION_1_2 || timeline_ext) {
-        VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+        VkPhysicalDeviceTimelineSemaphoreFeatures tf = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
         VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
         f2.pNext = &tf;
         vk->vki.GetPhysicalDeviceFeatures2(vk->physical, &f2);
@@ -653,17 +657,20 @@ static slc_status create_device(slc_vulkan *vk)
     if (timeline && api < VK_API_VERSION_1_2) {
         exts[ext_count++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
     }
-    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     tf.timelineSemaphore = VK_TRUE;
     /* What the renderer (vulkan_render.c) uses, where the device has it. */
-    VkPhysicalDeviceShaderDrawParametersFeatures dpf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    VkPhysicalDeviceShaderDrawParametersFeatures dpf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     have.pNext = &dpf;
     vk->vki.GetPhysicalDeviceFeatures2(vk->physical, &have);
     VkPhysicalDeviceFeatures2 want = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     want.features.multiDrawIndirect = have.features.multiDrawIndirect;
     want.features.shaderStorageBufferArrayDynamicIndexing = have.features.shaderStorageBufferArrayDynamicIndexing;
-    VkPhysicalDeviceShaderDrawParametersFeatures dpw = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    VkPhysicalDeviceShaderDrawParametersFeatures dpw = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     dpw.shaderDrawParameters = dpf.shaderDrawParameters;
     want.pNext = &dpw;
     dpw.pNext = timeline ? &tf : NULL;
@@ -739,8 +746,9 @@ slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
     }
     PFN_vkGetInstanceProcAddr gipa = dev->get_instance_proc_addr != NULL ? dev->get_instance_proc_addr : find_loader();
     if (gipa == NULL) {
-        s = slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
-                        "vulkan: no Vulkan loader (libvulkan.so.1) could be opened, and no vkGetInstanceProcAddr was given");
+        s = slc__vk_log(
+            vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+            "vulkan: no Vulkan loader (libvulkan.so.1) could be opened, and no vkGetInstanceProcAddr was given");
         teardown(vk);
         return s;
     }

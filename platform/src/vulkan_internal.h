@@ -120,10 +120,10 @@ struct slc_vulkan {
     bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
     bool draw_parameters;          /* shaderDrawParameters */
     bool unified;
-    bool coherent;       /* pool memory (unified) or belt memory (staging) */
-    bool timeline;       /* frames tracked with the timeline semaphore */
+    bool coherent; /* pool memory (unified) or belt memory (staging) */
+    bool timeline; /* frames tracked with the timeline semaphore */
     bool memory_budget_used;
-    VkDeviceSize atom;   /* nonCoherentAtomSize */
+    VkDeviceSize atom; /* nonCoherentAtomSize */
     uint32_t pool_type;
     uint32_t pool_heap;
     uint32_t belt_type;
@@ -164,9 +164,9 @@ struct slc_vulkan {
     uint32_t slot_head; /* next slot to give */
     uint32_t slot_tail; /* oldest slot in use */
     uint32_t slots_used;
-    uint64_t *slot_state;  /* SLOT_OPEN, SLOT_QUEUED or the marker value of its copy */
-    uint32_t *page_slot;   /* page -> open slot + 1, 0: none */
-    uint32_t *page_copy;   /* page -> queued copy + 1, 0: none */
+    uint64_t *slot_state; /* SLOT_OPEN, SLOT_QUEUED or the marker value of its copy */
+    uint32_t *page_slot;  /* page -> open slot + 1, 0: none */
+    uint32_t *page_copy;  /* page -> queued copy + 1, 0: none */
     vk_copy *copies;
     uint32_t copy_count;
     VkBufferCopy *regions;

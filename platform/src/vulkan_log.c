@@ -99,17 +99,17 @@ slc_status slc__vk_fail_to(slc_vulkan *vk, const slc_logger *log, const char *wh
             slc_budget_stats b;
             slc_budgets_get(vk->budgets, s.last_budget_refusal.refused_by, &b);
             return log_to(log, SLC_LOG_ERROR, SLC_E_BUDGET_REFUSED,
-                               "%s: %s failed (%s): the %s budget refused %llu bytes of driver host memory "
-                               "(%llu in use of its limit %llu)",
-                               who, call, rn, b.name, (unsigned long long)s.last_budget_refusal.requested,
-                               (unsigned long long)s.last_budget_refusal.current,
-                               (unsigned long long)s.last_budget_refusal.limit);
+                          "%s: %s failed (%s): the %s budget refused %llu bytes of driver host memory "
+                          "(%llu in use of its limit %llu)",
+                          who, call, rn, b.name, (unsigned long long)s.last_budget_refusal.requested,
+                          (unsigned long long)s.last_budget_refusal.current,
+                          (unsigned long long)s.last_budget_refusal.limit);
         }
         if (s.refused_capacity > before.capacity) {
             return log_to(log, SLC_LOG_ERROR, SLC_E_CAPACITY,
-                               "%s: %s failed (%s): the driver heap of %zu bytes has no room for %zu more "
-                               "(%zu in use)",
-                               who, call, rn, s.capacity, s.last_refused, s.used);
+                          "%s: %s failed (%s): the driver heap of %zu bytes has no room for %zu more "
+                          "(%zu in use)",
+                          who, call, rn, s.capacity, s.last_refused, s.used);
         }
     }
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {

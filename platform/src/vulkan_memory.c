@@ -232,7 +232,8 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
     vk->pages_per_segment = (uint32_t)pps;
     vk->segment_size = (VkDeviceSize)pps * vk->page_size;
 
-    VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
     VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
     if (vk->memory_budget_ext) {
         mp2.pNext = &bp;

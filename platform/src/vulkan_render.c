@@ -51,7 +51,10 @@ static slc_status vk_failed(const slc_render *r, const char *call, VkResult res)
 
 /* --- sizes ----------------------------------------------------------------- */
 
-static size_t align_up(size_t x, size_t a) { return (x + a - 1u) & ~(a - 1u); }
+static size_t align_up(size_t x, size_t a)
+{
+    return (x + a - 1u) & ~(a - 1u);
+}
 
 typedef struct rd_dims {
     uint32_t width, height, max_draws, max_placements;
@@ -64,18 +67,19 @@ static bool resolve(const slc_render_desc *desc, rd_dims *out, const slc_logger 
     out->max_draws = desc->max_draws != 0 ? desc->max_draws : SLC_RENDER_DEFAULT_MAX_DRAWS;
     out->max_placements = desc->max_placements != 0 ? desc->max_placements : SLC_RENDER_DEFAULT_MAX_PLACEMENTS;
     if (desc->flags != 0 || desc->reserved0 != 0 || desc->reserved1 != 0) {
-        slc__rd_log(log, SLC_E_INVALID, "render: the desc's flags and reserved fields must be 0 (flags %u)", desc->flags);
+        slc__rd_log(log, SLC_E_INVALID, "render: the desc's flags and reserved fields must be 0 (flags %u)",
+                    desc->flags);
         return false;
     }
     if (out->width > SLC_RENDER_SIZE_MAX || out->height > SLC_RENDER_SIZE_MAX) {
         slc__rd_log(log, SLC_E_INVALID, "render: the target's %ux%u is above SLC_RENDER_SIZE_MAX (%u)", out->width,
-             out->height, SLC_RENDER_SIZE_MAX);
+                    out->height, SLC_RENDER_SIZE_MAX);
         return false;
     }
     /* Draws and placements: their lists' bytes fit 32-bit size_t with room. */
     if (out->max_draws > SLC_RENDER_LIST_MAX || out->max_placements > SLC_RENDER_LIST_MAX) {
         slc__rd_log(log, SLC_E_INVALID, "render: max_draws %u or max_placements %u is above SLC_RENDER_LIST_MAX (%u)",
-             out->max_draws, out->max_placements, SLC_RENDER_LIST_MAX);
+                    out->max_draws, out->max_placements, SLC_RENDER_LIST_MAX);
         return false;
     }
     return true;
@@ -112,8 +116,8 @@ static int find_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, 
             (f & (VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT | VK_MEMORY_PROPERTY_PROTECTED_BIT)) != 0) {
             continue;
         }
-        if (best < 0 || ((f & preferred) == preferred &&
-                         (mp->memoryTypes[best].propertyFlags & preferred) != preferred)) {
+        if (best < 0 ||
+            ((f & preferred) == preferred && (mp->memoryTypes[best].propertyFlags & preferred) != preferred)) {
             best = (int)i;
         }
     }
@@ -130,8 +134,9 @@ static slc_status charge_gpu(slc_render *r, VkDeviceSize bytes, const char *what
         slc_budget_stats b;
         slc_budgets_get(r->budgets, why.refused_by, &b);
         return slc__rd_log(&r->log, SLC_E_BUDGET_REFUSED,
-                    "render: the %s budget refused the %s's %llu bytes (%llu in use of its limit %llu)", b.name, what,
-                    (unsigned long long)bytes, (unsigned long long)why.current, (unsigned long long)why.limit);
+                           "render: the %s budget refused the %s's %llu bytes (%llu in use of its limit %llu)", b.name,
+                           what, (unsigned long long)bytes, (unsigned long long)why.current,
+                           (unsigned long long)why.limit);
     }
     r->gpu_charged += bytes;
     return SLC_OK;
@@ -145,7 +150,7 @@ static slc_status allocate(slc_render *r, const VkMemoryRequirements *req, VkMem
     int t = find_type(&mp.memoryProperties, req->memoryTypeBits, required, preferred);
     if (t < 0) {
         return slc__rd_log(&r->log, SLC_E_UNSUPPORTED, "render: no memory type for the %s (flags 0x%x required)", what,
-                    (unsigned)required);
+                           (unsigned)required);
     }
     slc_status s = charge_gpu(r, req->size, what);
     if (s != SLC_OK) {
@@ -183,8 +188,8 @@ static slc_status make_buffer(slc_render *r, VkDeviceSize size, VkBufferUsageFla
         *bytes_only += req.size;
         return SLC_OK;
     }
-    VkMemoryPropertyFlags required =
-        host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT : 0u;
+    VkMemoryPropertyFlags required = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                          : 0u;
     VkMemoryPropertyFlags preferred = host ? (cached ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0u)
                                            : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     slc_status s = allocate(r, &req, required, preferred, what, &b->memory);
@@ -311,15 +316,16 @@ static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
         r->sizes.lists += bytes_only != NULL ? *bytes_only - b0 : sl->host.alloc + sl->commands.alloc;
         if (s == SLC_OK && r->own_target) {
             uint64_t b1 = bytes_only != NULL ? *bytes_only : 0;
-            s = make_buffer(r, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, true, "readback buffer",
-                            &sl->readback, bytes_only);
+            s = make_buffer(r, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, true, "readback buffer", &sl->readback,
+                            bytes_only);
             r->sizes.readback += bytes_only != NULL ? *bytes_only - b1 : sl->readback.alloc;
         }
     }
     if (s == SLC_OK && r->own_target) {
         uint64_t b0 = bytes_only != NULL ? *bytes_only : 0;
-        s = make_image(r, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                       VK_IMAGE_ASPECT_COLOR_BIT, "colour target", &r->color, bytes_only);
+        s = make_image(r, VK_FORMAT_R8G8B8A8_UNORM,
+                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                       "colour target", &r->color, bytes_only);
         if (s == SLC_OK) {
             s = make_image(r, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                            VK_IMAGE_ASPECT_DEPTH_BIT, "depth target", &r->depth, bytes_only);
@@ -568,19 +574,22 @@ static slc_status make_pipelines(slc_render *r)
         st[1].module = frag;
         st[1].pName = "main";
         VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-        VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo ia = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
         ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
         VkPipelineViewportStateCreateInfo vp = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
         vp.viewportCount = 1;
         vp.scissorCount = 1;
-        VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+        VkPipelineRasterizationStateCreateInfo rs = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
         rs.polygonMode = VK_POLYGON_MODE_FILL;
         rs.cullMode = VK_CULL_MODE_NONE;
         rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
         rs.lineWidth = 1.0f;
         VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
         ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-        VkPipelineDepthStencilStateCreateInfo ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+        VkPipelineDepthStencilStateCreateInfo ds = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
         ds.depthTestEnable = VK_TRUE;
         ds.depthWriteEnable = VK_TRUE;
         ds.depthCompareOp = VK_COMPARE_OP_LESS;
@@ -659,8 +668,8 @@ static slc_status make_queries(slc_render *r)
 
 static slc_status check_objects(const slc_render *r)
 {
-    const uint32_t known = SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 |
-                           SLC_PACK_ATTR_NORMAL_OCT8 | SLC_PACK_ATTR_UV_U16;
+    const uint32_t known = SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8 |
+                           SLC_PACK_ATTR_UV_U16;
     for (uint32_t o = 0; o < r->object_count; o++) {
         const slc_pack_object *ob = slc_pack_get_object(r->pack, (slc_object_id){o});
         uint32_t a = ob->attributes;
@@ -673,10 +682,11 @@ static slc_status check_objects(const slc_render *r)
         }
         if (bad != 0 || ob->vertex_stride % 4u != 0 || ob->vertex_stride == 0) {
             const char *name = ob->name != SLC_PACK_NO_NAME ? slc_pack_get_string(r->pack, ob->name) : NULL;
-            return slc__rd_log(&r->log, SLC_E_UNSUPPORTED,
-                        "render: object %u (%s) has attribute bits 0x%x the renderer cannot decode (0x%x of them; "
-                        "vertex stride %u)",
-                        o, name != NULL ? name : "unnamed", a, bad, ob->vertex_stride);
+            return slc__rd_log(
+                &r->log, SLC_E_UNSUPPORTED,
+                "render: object %u (%s) has attribute bits 0x%x the renderer cannot decode (0x%x of them; "
+                "vertex stride %u)",
+                o, name != NULL ? name : "unnamed", a, bad, ob->vertex_stride);
         }
     }
     return SLC_OK;
@@ -773,34 +783,35 @@ static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, cons
     if (desc->render_pass == VK_NULL_HANDLE) {
         if (dims->width > l->maxFramebufferWidth || dims->height > l->maxFramebufferHeight) {
             return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
-                        "render: the target's %ux%u is above the device's maxFramebufferWidth/Height %ux%u",
-                        dims->width, dims->height, l->maxFramebufferWidth, l->maxFramebufferHeight);
+                               "render: the target's %ux%u is above the device's maxFramebufferWidth/Height %ux%u",
+                               dims->width, dims->height, l->maxFramebufferWidth, l->maxFramebufferHeight);
         }
         if (dims->width > l->maxImageDimension2D || dims->height > l->maxImageDimension2D) {
             return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
-                        "render: the target's %ux%u is above the device's maxImageDimension2D %u", dims->width,
-                        dims->height, l->maxImageDimension2D);
+                               "render: the target's %ux%u is above the device's maxImageDimension2D %u", dims->width,
+                               dims->height, l->maxImageDimension2D);
         }
     }
     if (vk->segment_count > RD_SEGMENTS_MAX) {
-        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED, "render: the pool has %u segments, the renderer binds at most %u",
-                    vk->segment_count, RD_SEGMENTS_MAX);
+        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
+                           "render: the pool has %u segments, the renderer binds at most %u", vk->segment_count,
+                           RD_SEGMENTS_MAX);
     }
     if (vk->segment_count > 1 && !vk->storage_dynamic_indexing) {
-        return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
-                    "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
-                    vk->segment_count);
+        return slc__rd_log(
+            &desc->log, SLC_E_UNSUPPORTED,
+            "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
+            vk->segment_count);
     }
     if (vk->segment_count + 5u > l->maxPerStageDescriptorStorageBuffers) {
         return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
-                    "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
-                    vk->segment_count, l->maxPerStageDescriptorStorageBuffers);
+                           "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
+                           vk->segment_count, l->maxPerStageDescriptorStorageBuffers);
     }
     return SLC_OK;
 }
 
-static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack,
-                  const rd_dims *dims)
+static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, const slc_pack *pack, const rd_dims *dims)
 {
     r->vk = vk;
     r->pack = pack;
@@ -857,10 +868,11 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
     }
     if (((uintptr_t)mem & (SLC_RENDER_ALIGN - 1u)) != 0) {
         return slc__rd_log(&desc->log, SLC_E_BLOCK_MISALIGNED, "render: the memory is not aligned to %u bytes",
-                    SLC_RENDER_ALIGN);
+                           SLC_RENDER_ALIGN);
     }
     if (size < need) {
-        return slc__rd_log(&desc->log, SLC_E_BLOCK_TOO_SMALL, "render: the memory holds %zu bytes, %zu needed", size, need);
+        return slc__rd_log(&desc->log, SLC_E_BLOCK_TOO_SMALL, "render: the memory holds %zu bytes, %zu needed", size,
+                           need);
     }
     slc_status s = check_device(desc, vk, &dims);
     if (s != SLC_OK) {
@@ -888,8 +900,8 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
             slc_budget_stats b;
             slc_budgets_get(desc->budgets, why.refused_by, &b);
             return slc__rd_log(&desc->log, SLC_E_BUDGET_REFUSED,
-                        "render: the %s budget refused the renderer's %zu bytes (%llu in use of its limit %llu)",
-                        b.name, need, (unsigned long long)why.current, (unsigned long long)why.limit);
+                               "render: the %s budget refused the renderer's %zu bytes (%llu in use of its limit %llu)",
+                               b.name, need, (unsigned long long)why.current, (unsigned long long)why.limit);
         }
         r->budgets = desc->budgets;
         r->cpu_charged = need;
@@ -937,4 +949,3 @@ void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out)
     SLC_ASSERT(r != NULL && out != NULL);
     *out = r->sizes;
 }
-

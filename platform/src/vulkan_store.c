@@ -282,8 +282,8 @@ static slc_status wait_value_locked(slc_vulkan *vk, uint64_t target, uint64_t ti
             }
         }
         if (best == NULL) {
-            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_INVALID,
-                               "vulkan: no submission will signal marker %llu", (unsigned long long)target);
+            return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_INVALID, "vulkan: no submission will signal marker %llu",
+                               (unsigned long long)target);
         }
         r = vk->vkd.vkWaitForFences(vk->device, 1, &best->fence, VK_TRUE, timeout_ns);
     }
@@ -482,8 +482,8 @@ static void record_copies(slc_vulkan *vk, VkCommandBuffer cmd, bool release)
         }
     }
     if (release) {
-        vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, NULL,
-                                     n_barriers, vk->barriers, 0, NULL);
+        vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                                     NULL, n_barriers, vk->barriers, 0, NULL);
     } else if (!vk->split_copies) {
         VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -30,10 +30,10 @@ typedef struct workers_state {
     /* The work side: the caller notifies, the workers take wakeups. */
     pthread_mutex_t work_lock;
     pthread_cond_t work_cond;
-    uint32_t pending;  /* wakeups owed, <= count (under work_lock) */
-    uint32_t count;    /* threads running */
-    uint32_t magic;    /* WORKERS_MAGIC while started */
-    atomic_bool stop;  /* written under work_lock; read unlocked between jobs too */
+    uint32_t pending; /* wakeups owed, <= count (under work_lock) */
+    uint32_t count;   /* threads running */
+    uint32_t magic;   /* WORKERS_MAGIC while started */
+    atomic_bool stop; /* written under work_lock; read unlocked between jobs too */
     bool (*work)(void *ctx, uint32_t worker);
     void *ctx;
     /* Keeps the completion lock, taken by every worker after every job, off
@@ -148,8 +148,7 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
     atomic_init(&st->done, false);
     atomic_init(&st->waiting, false);
 
-    static const char *const sync_names[] = {"work lock", "work condition", "completion lock",
-                                             "completion condition"};
+    static const char *const sync_names[] = {"work lock", "work condition", "completion lock", "completion condition"};
     int inits = 0;
     int err = pthread_mutex_init(&st->work_lock, NULL);
     if (err == 0) {

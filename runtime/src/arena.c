@@ -20,9 +20,9 @@ struct slc_arena {
 struct slc_block_pool {
     unsigned char *base; /* first block */
     size_t block_size;
-    size_t capacity;   /* blocks */
-    size_t untouched;  /* blocks [untouched, capacity) were never handed out */
-    void *free_list;   /* freed blocks, linked through their first bytes */
+    size_t capacity;  /* blocks */
+    size_t untouched; /* blocks [untouched, capacity) were never handed out */
+    void *free_list;  /* freed blocks, linked through their first bytes */
     size_t in_use;
     size_t high_water;
     uint64_t allocs;
@@ -241,8 +241,8 @@ bool slc_block_pool_check(const slc_block_pool *p)
     size_t free_count = 0;
     for (const void *at = p->free_list; at != NULL;) {
         const unsigned char *b = at;
-        if (b < p->base || b >= p->base + p->untouched * p->block_size ||
-            (size_t)(b - p->base) % p->block_size != 0 || ++free_count > p->untouched) {
+        if (b < p->base || b >= p->base + p->untouched * p->block_size || (size_t)(b - p->base) % p->block_size != 0 ||
+            ++free_count > p->untouched) {
             return false;
         }
         memcpy(&at, b, sizeof at);

@@ -67,7 +67,10 @@ _Static_assert(sizeof(header_slot) == SLC_BUDGETS_HEADER_SIZE, "header size is p
 _Static_assert((SLC_BUDGETS_HEADER_SIZE % 8) == 0 && (SLC_BUDGETS_NODE_SIZE % 8) == 0,
                "records keep 8-byte alignment for their 64-bit atomics");
 
-static node *node_at(const slc_budgets *b, uint32_t i) { return &b->nodes[i].n; }
+static node *node_at(const slc_budgets *b, uint32_t i)
+{
+    return &b->nodes[i].n;
+}
 
 static entry_slot *entry_at(const slc_budgets *b, uint32_t phase, uint32_t budget)
 {
@@ -77,8 +80,7 @@ static entry_slot *entry_at(const slc_budgets *b, uint32_t phase, uint32_t budge
 static void atomic_max_u64(_Atomic uint64_t *a, uint64_t v)
 {
     uint64_t cur = atomic_load_explicit(a, memory_order_relaxed);
-    while (cur < v &&
-           !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed, memory_order_relaxed)) {
+    while (cur < v && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed, memory_order_relaxed)) {
     }
 }
 
@@ -90,8 +92,8 @@ size_t slc_budgets_footprint(size_t budget_count, size_t phase_capacity)
 static slc_status check_descs(const slc_budget_desc *descs, size_t count, const slc_logger *log)
 {
     if (count == 0 || count > SLC_BUDGET_MAX) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: %zu budgets declared; 1 to %u allowed",
-                        count, SLC_BUDGET_MAX);
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: %zu budgets declared; 1 to %u allowed", count,
+                        SLC_BUDGET_MAX);
     }
     for (size_t i = 0; i < count; i++) {
         const char *name = descs[i].name;
@@ -103,21 +105,19 @@ static slc_status check_descs(const slc_budget_desc *descs, size_t count, const 
         uint16_t parent = descs[i].parent;
         if (parent != SLC_BUDGET_NONE_INDEX && parent >= i) {
             return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                            "budgets: budget '%s': parent %u is not an earlier declaration", name,
-                            (unsigned)parent);
+                            "budgets: budget '%s': parent %u is not an earlier declaration", name, (unsigned)parent);
         }
         uint32_t depth = 0;
         for (uint16_t p = parent; p != SLC_BUDGET_NONE_INDEX; p = descs[p].parent) {
             depth++;
         }
         if (depth > SLC_BUDGET_DEPTH_MAX) {
-            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: budget '%s': depth %u is above %u",
-                            name, depth, SLC_BUDGET_DEPTH_MAX);
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: budget '%s': depth %u is above %u", name,
+                            depth, SLC_BUDGET_DEPTH_MAX);
         }
         for (size_t j = 0; j < i; j++) {
             if (strcmp(descs[j].name, name) == 0) {
-                return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: budget '%s' is declared twice",
-                                name);
+                return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: budget '%s' is declared twice", name);
             }
         }
     }
@@ -127,8 +127,8 @@ static slc_status check_descs(const slc_budget_desc *descs, size_t count, const 
             if (descs[j].parent == i) {
                 if (descs[j].limit > descs[i].limit - sum) {
                     return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                                    "budgets: children of '%s' sum to more than its limit %llu",
-                                    descs[i].name, (unsigned long long)descs[i].limit);
+                                    "budgets: children of '%s' sum to more than its limit %llu", descs[i].name,
+                                    (unsigned long long)descs[i].limit);
                 }
                 sum += descs[j].limit;
             }
@@ -137,8 +137,8 @@ static slc_status check_descs(const slc_budget_desc *descs, size_t count, const 
     return SLC_OK;
 }
 
-slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs, size_t count,
-                            size_t phase_capacity, const slc_logger *log, slc_budgets **out)
+slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs, size_t count, size_t phase_capacity,
+                            const slc_logger *log, slc_budgets **out)
 {
     SLC_ASSERT(out != NULL);
     SLC_ASSERT(descs != NULL || count == 0);
@@ -148,8 +148,8 @@ slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs
     }
     if (((uintptr_t)mem % SLC_BUDGETS_ALIGN) != 0) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_MISALIGNED,
-                        "budgets: memory at 0x%llx is not aligned to %u bytes",
-                        (unsigned long long)(uintptr_t)mem, SLC_BUDGETS_ALIGN);
+                        "budgets: memory at 0x%llx is not aligned to %u bytes", (unsigned long long)(uintptr_t)mem,
+                        SLC_BUDGETS_ALIGN);
     }
     if (phase_capacity == 0 || phase_capacity > UINT32_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: phase capacity %zu is not in 1..%u",
@@ -260,8 +260,8 @@ slc_status slc_budgets_begin_phase(slc_budgets *b, const char *name)
     SLC_ASSERT(b != NULL);
     size_t len = name ? slc__strnlen(name, SLC_NAME_MAX) : 0;
     if (len == 0 || len >= SLC_NAME_MAX) {
-        return slc__log(&b->log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "budgets: phase name is empty or longer than %u bytes", SLC_NAME_MAX - 1);
+        return slc__log(&b->log, SLC_LOG_ERROR, SLC_E_INVALID, "budgets: phase name is empty or longer than %u bytes",
+                        SLC_NAME_MAX - 1);
     }
     uint32_t cur = atomic_load_explicit(&b->phase_count, memory_order_relaxed) - 1;
     if (cur + 1 >= b->phase_capacity) {

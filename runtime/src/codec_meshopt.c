@@ -36,8 +36,8 @@
 
 #define HEAD_BYTES(n) ((uint64_t)sizeof(slc_pack_chunk_header) + (uint64_t)(n) * sizeof(slc_pack_cluster))
 
-static slc_status stream_fail(slc__meshopt_error *err, slc__meshopt_check check, uint32_t cluster, uint64_t a, uint64_t b,
-                       uint64_t c, uint64_t d)
+static slc_status stream_fail(slc__meshopt_error *err, slc__meshopt_check check, uint32_t cluster, uint64_t a,
+                              uint64_t b, uint64_t c, uint64_t d)
 {
     err->check = check;
     err->cluster = cluster;
@@ -109,8 +109,7 @@ slc_status slc__meshopt_decode(const unsigned char *src, size_t size, unsigned c
     /* Decode: the sizes were checked above; each call is still bounded by
      * the sizes it is given, so a stream that changed since cannot make it
      * read or write outside its ranges. */
-    uint16_t *idx = (uint16_t *)(void *)((unsigned char *)scratch +
-                                         ((16u - ((uintptr_t)scratch & 15u)) & 15u));
+    uint16_t *idx = (uint16_t *)(void *)((unsigned char *)scratch + ((16u - ((uintptr_t)scratch & 15u)) & 15u));
     uint64_t at = head;
     pos = head;
     for (uint32_t i = 0; i < n; i++) {
@@ -164,30 +163,42 @@ size_t slc__meshopt_describe(const slc__meshopt_error *e, char *buf, size_t cap)
     unsigned i = e->cluster;
     switch (e->check) {
     case SLC__MESHOPT_SHORT_HEAD:
-        return slc__fmt(buf, cap, "meshopt stream of %llu bytes is shorter than its chunk header and cluster records (%llu bytes)", a, b);
+        return slc__fmt(
+            buf, cap, "meshopt stream of %llu bytes is shorter than its chunk header and cluster records (%llu bytes)",
+            a, b);
     case SLC__MESHOPT_CLUSTER_COUNT:
-        return slc__fmt(buf, cap, "meshopt stream: chunk header (magic 0x%llx) says %llu clusters, the chunk record %llu", c, a, b);
+        return slc__fmt(
+            buf, cap, "meshopt stream: chunk header (magic 0x%llx) says %llu clusters, the chunk record %llu", c, a, b);
     case SLC__MESHOPT_OBJECT:
         return slc__fmt(buf, cap, "meshopt stream cluster %u: object %llu does not exist (%llu objects)", i, a, b);
     case SLC__MESHOPT_COUNTS:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: %llu vertices, %llu triangles (1 to 255 and at most %u)", i, a, b,
-                        SLC_PACK_MESHOPT_MAX_TRIANGLES);
+        return slc__fmt(buf, cap, "meshopt stream cluster %u: %llu vertices, %llu triangles (1 to 255 and at most %u)",
+                        i, a, b, SLC_PACK_MESHOPT_MAX_TRIANGLES);
     case SLC__MESHOPT_LAYOUT:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: vertices at %llu, triangles at %llu; the layout puts them at %llu and %llu", i, a, b, c, d);
+        return slc__fmt(
+            buf, cap,
+            "meshopt stream cluster %u: vertices at %llu, triangles at %llu; the layout puts them at %llu and %llu", i,
+            a, b, c, d);
     case SLC__MESHOPT_PAST_PAGE:
         return slc__fmt(buf, cap, "meshopt stream cluster %u: ends at %llu, past the %llu decoded bytes", i, a, b);
     case SLC__MESHOPT_SHORT_PREFIX:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: its sizes at %llu lie past the %llu stored bytes", i, a, b);
+        return slc__fmt(buf, cap, "meshopt stream cluster %u: its sizes at %llu lie past the %llu stored bytes", i, a,
+                        b);
     case SLC__MESHOPT_PAST_STORED:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: %llu vertex and %llu index bytes at %llu run past the %llu stored bytes", i, a, b, c, d);
+        return slc__fmt(
+            buf, cap,
+            "meshopt stream cluster %u: %llu vertex and %llu index bytes at %llu run past the %llu stored bytes", i, a,
+            b, c, d);
     case SLC__MESHOPT_DECODED_SIZE:
         return slc__fmt(buf, cap, "meshopt stream: its clusters end at %llu bytes, the chunk table says %llu", a, b);
     case SLC__MESHOPT_TRAILING:
         return slc__fmt(buf, cap, "meshopt stream: %llu more bytes after its last cluster", a);
     case SLC__MESHOPT_VERTEX_DECODER:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: the vertex decoder rejects its %llu bytes (error %d)", i, b, (int)(int64_t)a);
+        return slc__fmt(buf, cap, "meshopt stream cluster %u: the vertex decoder rejects its %llu bytes (error %d)", i,
+                        b, (int)(int64_t)a);
     case SLC__MESHOPT_INDEX_DECODER:
-        return slc__fmt(buf, cap, "meshopt stream cluster %u: the index decoder rejects its %llu bytes (error %d)", i, b, (int)(int64_t)a);
+        return slc__fmt(buf, cap, "meshopt stream cluster %u: the index decoder rejects its %llu bytes (error %d)", i,
+                        b, (int)(int64_t)a);
     case SLC__MESHOPT_INDEX_RANGE:
         return slc__fmt(buf, cap, "meshopt stream cluster %u: triangle %llu uses vertex %llu of %llu", i, a, b, c);
     case SLC__MESHOPT_OK:

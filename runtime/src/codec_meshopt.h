@@ -21,12 +21,12 @@
 /* Which check of the stream failed. */
 typedef enum slc__meshopt_check {
     SLC__MESHOPT_OK = 0,
-    SLC__MESHOPT_SHORT_HEAD,     /* a: stream bytes, b: header and records */
-    SLC__MESHOPT_CLUSTER_COUNT,  /* a: header's count, b: record's count, c: magic */
-    SLC__MESHOPT_OBJECT,         /* a: object, b: object count */
-    SLC__MESHOPT_COUNTS,         /* a: vertices, b: triangles */
-    SLC__MESHOPT_LAYOUT,         /* a: vertex_offset, b: index_offset, c: expected vertex_offset, d: expected index_offset */
-    SLC__MESHOPT_PAST_PAGE,      /* a: cluster end, b: decoded size */
+    SLC__MESHOPT_SHORT_HEAD,    /* a: stream bytes, b: header and records */
+    SLC__MESHOPT_CLUSTER_COUNT, /* a: header's count, b: record's count, c: magic */
+    SLC__MESHOPT_OBJECT,        /* a: object, b: object count */
+    SLC__MESHOPT_COUNTS,        /* a: vertices, b: triangles */
+    SLC__MESHOPT_LAYOUT,    /* a: vertex_offset, b: index_offset, c: expected vertex_offset, d: expected index_offset */
+    SLC__MESHOPT_PAST_PAGE, /* a: cluster end, b: decoded size */
     SLC__MESHOPT_SHORT_PREFIX,   /* a: prefix offset, b: stream bytes */
     SLC__MESHOPT_PAST_STORED,    /* a: vertex bytes, b: index bytes, c: offset, d: stream bytes */
     SLC__MESHOPT_DECODED_SIZE,   /* a: where the clusters end, b: decoded size */

@@ -68,7 +68,10 @@ static uint32_t lru_victim(slc_pool *pool, partition_rec *part)
 /* The list is ordered by last use: its head is the first to become safe,
  * so the safe frame's advance needs no call (safe_advanced is NULL). */
 
-static bool lru_check_pool(const slc_pool *pool) { return pool->buckets == NULL && pool->heap == NULL && pool->hist == NULL; }
+static bool lru_check_pool(const slc_pool *pool)
+{
+    return pool->buckets == NULL && pool->heap == NULL && pool->hist == NULL;
+}
 
 static bool lru_check_partition(const slc_pool *pool, uint32_t pi, uint32_t listed, uint32_t bucketed)
 {

@@ -142,7 +142,7 @@ static void heap_remove(slc_pool *pool, partition_rec *part, uint32_t i)
     heap_delete(pool, part, VICTIMS, p->prev);
     p->prev = NONE;
     p->next = NONE;
-    p->flags &= (uint8_t)~(PAGE_IN_HEAP | PAGE_DUE);
+    p->flags &= (uint8_t) ~(PAGE_IN_HEAP | PAGE_DUE);
 }
 
 /* The pages of part that became overdue by the current frame take the
@@ -202,7 +202,10 @@ static void predict_init(slc_pool *pool, unsigned char *mem, const config *c)
     memset(pool->hist, 0, (size_t)SLC_POOL_HISTORY_RECORD_SIZE * c->max_chunks);
 }
 
-static void predict_add(slc_pool *pool, partition_rec *part, uint32_t i) { slc__pool_list_append(pool, part, i); }
+static void predict_add(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    slc__pool_list_append(pool, part, i);
+}
 
 static void predict_remove(slc_pool *pool, partition_rec *part, uint32_t i)
 {
@@ -226,13 +229,25 @@ static uint32_t predict_victim(slc_pool *pool, partition_rec *part)
     return part->bucketed > 0 ? HEAP_PAGE(pool->heap[part->first]) : NONE;
 }
 
-static void predict_dropped(slc_pool *pool, const page_rec *p) { pool->hist[p->chunk].last = (uint32_t)p->last_used; }
+static void predict_dropped(slc_pool *pool, const page_rec *p)
+{
+    pool->hist[p->chunk].last = (uint32_t)p->last_used;
+}
 
-static void predict_acquired(slc_pool *pool, uint32_t chunk) { predict_use(pool, chunk, pool->hist[chunk].last); }
+static void predict_acquired(slc_pool *pool, uint32_t chunk)
+{
+    predict_use(pool, chunk, pool->hist[chunk].last);
+}
 
-static void predict_touched(slc_pool *pool, const page_rec *p) { predict_use(pool, p->chunk, (uint32_t)p->last_used); }
+static void predict_touched(slc_pool *pool, const page_rec *p)
+{
+    predict_use(pool, p->chunk, (uint32_t)p->last_used);
+}
 
-static bool predict_check_pool(const slc_pool *pool) { return pool->buckets == NULL && pool->heap != NULL && pool->hist != NULL; }
+static bool predict_check_pool(const slc_pool *pool)
+{
+    return pool->buckets == NULL && pool->heap != NULL && pool->hist != NULL;
+}
 
 /* A partition's heap: bucketed entries, each naming a page of the partition
  * in the heap at that place, keyed as predict_key says, no entry a better
@@ -263,7 +278,8 @@ static bool check_heap(const slc_pool *pool, const partition_rec *part)
     }
     for (uint32_t at = 0; at < part->due; at++) {
         if (HEAP_PAGE(d[at]) < part->first || HEAP_PAGE(d[at]) >= part->first + part->count ||
-            !(pool->pages[HEAP_PAGE(d[at])].flags & PAGE_DUE) || (at > 0 && heap_before(DUE, &d[at], &d[(at - 1) / HEAP_ARITY]))) {
+            !(pool->pages[HEAP_PAGE(d[at])].flags & PAGE_DUE) ||
+            (at > 0 && heap_before(DUE, &d[at], &d[(at - 1) / HEAP_ARITY]))) {
             return false;
         }
     }

@@ -6,7 +6,10 @@
 
 #include "pool_internal.h"
 
-static uint32_t bucket_of(const page_rec *p) { return (uint32_t)p->priority * SLC_LODS_MAX + p->lod; }
+static uint32_t bucket_of(const page_rec *p)
+{
+    return (uint32_t)p->priority * SLC_LODS_MAX + p->lod;
+}
 
 /* The index of the lowest set bit of x, which is not 0. The same answer on
  * every architecture; the builtin is one instruction where the target has
@@ -159,9 +162,15 @@ static void priority_init(slc_pool *pool, unsigned char *mem, const config *c)
     }
 }
 
-static void priority_add(slc_pool *pool, partition_rec *part, uint32_t i) { bucket_append(pool, part, i); }
+static void priority_add(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    bucket_append(pool, part, i);
+}
 
-static void priority_remove(slc_pool *pool, partition_rec *part, uint32_t i) { bucket_unlink(pool, part, i); }
+static void priority_remove(slc_pool *pool, partition_rec *part, uint32_t i)
+{
+    bucket_unlink(pool, part, i);
+}
 
 /* The priority policy always moves the page (O(1) either way). */
 static bool priority_is_newest(const slc_pool *pool, const partition_rec *part, uint32_t i)
@@ -184,7 +193,10 @@ static void priority_safe_advanced(slc_pool *pool, uint64_t before, uint64_t aft
     }
 }
 
-static bool priority_check_pool(const slc_pool *pool) { return pool->buckets != NULL && pool->heap == NULL && pool->hist == NULL; }
+static bool priority_check_pool(const slc_pool *pool)
+{
+    return pool->buckets != NULL && pool->heap == NULL && pool->hist == NULL;
+}
 
 static bool priority_check_partition(const slc_pool *pool, uint32_t pi, uint32_t listed, uint32_t bucketed)
 {

@@ -4,7 +4,10 @@
 
 #include "hash_xxh.h"
 
-uint64_t slc__xxh3_64_baseline(const void *data, size_t size) { return XXH3_64bits(data, size); }
+uint64_t slc__xxh3_64_baseline(const void *data, size_t size)
+{
+    return XXH3_64bits(data, size);
+}
 
 int slc__xxh3_have_avx2(void)
 {

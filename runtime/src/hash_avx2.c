@@ -21,7 +21,10 @@
 #define XXH_VECTOR XXH_AVX2
 #include "hash_xxh.h"
 
-uint64_t slc__xxh3_64_avx2(const void *data, size_t size) { return XXH3_64bits(data, size); }
+uint64_t slc__xxh3_64_avx2(const void *data, size_t size)
+{
+    return XXH3_64bits(data, size);
+}
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -5,4 +5,7 @@
 #define XXH_VECTOR XXH_SCALAR
 #include "hash_xxh.h"
 
-uint64_t slc__xxh3_64_scalar(const void *data, size_t size) { return XXH3_64bits(data, size); }
+uint64_t slc__xxh3_64_scalar(const void *data, size_t size)
+{
+    return XXH3_64bits(data, size);
+}

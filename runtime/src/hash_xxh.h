@@ -21,7 +21,10 @@ static inline void *slc__xxh_no_malloc(size_t size)
     return NULL;
 }
 
-static inline void slc__xxh_no_free(void *p) { (void)p; }
+static inline void slc__xxh_no_free(void *p)
+{
+    (void)p;
+}
 
 #define malloc(size) slc__xxh_no_malloc(size)
 #define free(p) slc__xxh_no_free(p)

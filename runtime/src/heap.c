@@ -19,7 +19,7 @@
 #define SL_LOG2 4u
 #define SL_COUNT (1u << SL_LOG2)
 #define G_LOG2 4u
-#define FL_SHIFT (SL_LOG2 + G_LOG2)          /* sizes below 2^8 all map to first level 0 */
+#define FL_SHIFT (SL_LOG2 + G_LOG2) /* sizes below 2^8 all map to first level 0 */
 #define SMALL_SIZE ((size_t)1 << FL_SHIFT)
 #define FL_COUNT 32u
 #define HDR ((size_t)SLC_HEAP_BLOCK_OVERHEAD)
@@ -100,7 +100,10 @@ static void heap_lock(slc_heap *h)
     }
 }
 
-static void heap_unlock(slc_heap *h) { atomic_flag_clear_explicit(&h->lock, memory_order_release); }
+static void heap_unlock(slc_heap *h)
+{
+    atomic_flag_clear_explicit(&h->lock, memory_order_release);
+}
 
 static unsigned msb(size_t x) /* x > 0 */
 {
@@ -129,11 +132,26 @@ static unsigned ctz32(uint32_t x) /* x > 0 */
 #endif
 }
 
-static size_t bsize(const block *b) { return b->size & ~FREE_BIT; }
-static int is_free(const block *b) { return (b->size & FREE_BIT) != 0; }
-static block *at(void *base, size_t offset) { return (block *)(void *)((unsigned char *)base + offset); }
-static block *next_phys(block *b) { return at(b, bsize(b)); }
-static void *payload(block *b) { return (unsigned char *)b + HDR; }
+static size_t bsize(const block *b)
+{
+    return b->size & ~FREE_BIT;
+}
+static int is_free(const block *b)
+{
+    return (b->size & FREE_BIT) != 0;
+}
+static block *at(void *base, size_t offset)
+{
+    return (block *)(void *)((unsigned char *)base + offset);
+}
+static block *next_phys(block *b)
+{
+    return at(b, bsize(b));
+}
+static void *payload(block *b)
+{
+    return (unsigned char *)b + HDR;
+}
 /* The block of payload p, which lies in h's area: derived from the area's
  * own pointer, so no const is cast away and no integer becomes a pointer. */
 static block *from_payload(const slc_heap *h, const void *p)
@@ -279,8 +297,8 @@ static block *live_block(slc_heap *h, const void *ptr)
     }
     block *b = from_payload(h, ptr);
     size_t s = bsize(b);
-    if (is_free(b) || s < MIN_BLOCK || (s & (GRAN - 1u)) != 0 || s > (size_t)((unsigned char *)h->end - (unsigned char *)b) ||
-        next_phys(b)->prev_phys != b) {
+    if (is_free(b) || s < MIN_BLOCK || (s & (GRAN - 1u)) != 0 ||
+        s > (size_t)((unsigned char *)h->end - (unsigned char *)b) || next_phys(b)->prev_phys != b) {
         return NULL;
     }
     return b;

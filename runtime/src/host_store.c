@@ -81,7 +81,8 @@ static size_t bytes_of(uint32_t page_count, uint32_t page_size)
     if (page_count == 0 || page_size == 0) {
         return 0;
     }
-    uint64_t stride = ((uint64_t)page_size + (SLC_HOST_STORE_PAGE_ALIGN - 1)) & ~(uint64_t)(SLC_HOST_STORE_PAGE_ALIGN - 1);
+    uint64_t stride = ((uint64_t)page_size + (SLC_HOST_STORE_PAGE_ALIGN - 1)) &
+                      ~(uint64_t)(SLC_HOST_STORE_PAGE_ALIGN - 1);
     uint64_t total = HOST_RECORD_SIZE + stride * page_count; /* stride <= 2^32, page_count < 2^32: no overflow */
     uint64_t padded = total + (SLC_HOST_STORE_PAGE_ALIGN - 1);
     if (padded != (uint64_t)(size_t)padded) {
@@ -134,8 +135,9 @@ slc_status slc_host_store_init(slc_arena *arena, uint32_t page_count, uint32_t p
     slc_status s = slc_arena_alloc(arena, bytes, SLC_HOST_STORE_PAGE_ALIGN, &mem);
     if (s != SLC_OK) {
         return store_fail(log, s,
-                    s == SLC_E_CAPACITY ? "host store: the arena has no room for the pages (slc_host_store_footprint)"
-                                        : "host store: the arena's budget refused the pages");
+                          s == SLC_E_CAPACITY
+                              ? "host store: the arena has no room for the pages (slc_host_store_footprint)"
+                              : "host store: the arena's budget refused the pages");
     }
     /* Aligned, bytes long and nothing to reserve: cannot fail. */
     return slc_host_store_init_at(mem, bytes, NULL, SLC_BUDGET_NONE, page_count, page_size, log, out);

@@ -21,8 +21,7 @@ size_t slc__fmt(char *buf, size_t cap, const char *fmt, ...)
 
 /* Formats a message and hands it to the logger (if any); returns status so
  * callers can `return slc__log(...)`. */
-slc_status slc__log(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt,
-                    ...)
+slc_status slc__log(const slc_logger *log, slc_log_level level, slc_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -39,12 +38,19 @@ static inline slc_status slc__analyzer_status(slc_status status, slc_status logg
     (void)logged;
     return status;
 }
-#define slc__log(log, level, status, ...) slc__analyzer_status((status), slc__log((log), (level), (status), __VA_ARGS__))
+#define slc__log(log, level, status, ...) \
+    slc__analyzer_status((status), slc__log((log), (level), (status), __VA_ARGS__))
 #endif
 
-static inline int slc__is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+static inline int slc__is_pow2(uint64_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
 
-static inline uint64_t slc__align_up(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
+static inline uint64_t slc__align_up(uint64_t x, uint64_t a)
+{
+    return (x + a - 1) & ~(a - 1);
+}
 
 /* strnlen without string.h's optional POSIX part. */
 static inline size_t slc__strnlen(const char *s, size_t max)

@@ -81,8 +81,7 @@ slc_status slc_memory_calculate_requirements(const slc_profile *p, slc_memory_re
     return SLC_OK;
 }
 
-slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const slc_logger *log,
-                           slc_memory **out)
+slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const slc_logger *log, slc_memory **out)
 {
     SLC_ASSERT(p != NULL && out != NULL);
     *out = NULL;
@@ -97,8 +96,8 @@ slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const
     }
     if (((uintptr_t)block % SLC_BLOCK_ALIGN) != 0) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_MISALIGNED,
-                        "memory: the block at 0x%llx is not aligned to %u bytes",
-                        (unsigned long long)(uintptr_t)block, SLC_BLOCK_ALIGN);
+                        "memory: the block at 0x%llx is not aligned to %u bytes", (unsigned long long)(uintptr_t)block,
+                        SLC_BLOCK_ALIGN);
     }
     if (size < req.block_size) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_BLOCK_TOO_SMALL,
@@ -129,7 +128,7 @@ slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const
          * up to the next arena only keeps arenas aligned. */
         s = slc_arena_init(base + at, SLC_ARENA_HEADER_SIZE + (size_t)own, m->budgets, (slc_budget_id){(uint16_t)i},
                            &m->arenas[i]);
-        SLC_ASSERT(s == SLC_OK); /* aligned and large enough by construction */
+        SLC_ASSERT(s == SLC_OK);                                   /* aligned and large enough by construction */
         memset(base + at + SLC_ARENA_HEADER_SIZE, 0, (size_t)own); /* touch: no page fault later */
         at += region;
     }

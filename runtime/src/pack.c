@@ -17,9 +17,8 @@
 #include "internal.h"
 
 #define HEADER_SIZE ((uint32_t)sizeof(slc_pack_header))
-#define ATTR_KNOWN                                                                                                   \
-    (SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8 |                   \
-     SLC_PACK_ATTR_UV_U16)
+#define ATTR_KNOWN \
+    (SLC_PACK_ATTR_NORMAL | SLC_PACK_ATTR_UV | SLC_PACK_ATTR_POS_U16 | SLC_PACK_ATTR_NORMAL_OCT8 | SLC_PACK_ATTR_UV_U16)
 
 struct slc_pack {
     char name[SLC_NAME_MAX];
@@ -110,8 +109,8 @@ static slc_status read_at(const slc_pack *p, uint64_t offset, void *dst, size_t 
     slc_status s = p->io.mapped != NULL ? memory_read_io(&p->io, offset, dst, size)
                                         : p->io.read(p->io.user, offset, dst, size);
     if (s != SLC_OK) {
-        return pack_fail(p, s, "%s: read of %zu bytes at offset %llu failed (%s)", what, size, (unsigned long long)offset,
-                    slc_status_describe(s));
+        return pack_fail(p, s, "%s: read of %zu bytes at offset %llu failed (%s)", what, size,
+                         (unsigned long long)offset, slc_status_describe(s));
     }
     return SLC_OK;
 }
@@ -130,53 +129,52 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
         uint64_t m;
         memcpy(&m, h->magic, sizeof m);
         return pack_fail(p, SLC_E_PACK_MAGIC, "magic bytes 0x%llx are not \"SLCPACK\\0\": not a pack",
-                    (unsigned long long)m);
+                         (unsigned long long)m);
     }
     if (h->version_major != SLC_PACK_VERSION_MAJOR) {
         return pack_fail(p, SLC_E_PACK_VERSION, "format version %u.%u; this reader reads %u.x", h->version_major,
-                    h->version_minor, SLC_PACK_VERSION_MAJOR);
+                         h->version_minor, SLC_PACK_VERSION_MAJOR);
     }
     uint64_t sum = XXH3_64bits(h, offsetof(slc_pack_header, header_xxh3));
     if (sum != h->header_xxh3) {
         return pack_fail(p, SLC_E_PACK_HEADER, "header checksum: XXH3 of the header is 0x%llx, the header says 0x%llx",
-                    (unsigned long long)sum, (unsigned long long)h->header_xxh3);
+                         (unsigned long long)sum, (unsigned long long)h->header_xxh3);
     }
     if ((h->required_features & ~(uint32_t)SLC_PACK_REQUIRED_KNOWN) != 0) {
         return pack_fail(p, SLC_E_PACK_VERSION, "requires features 0x%llx unknown to this reader",
-                    (unsigned long long)(h->required_features & ~(uint32_t)SLC_PACK_REQUIRED_KNOWN));
+                         (unsigned long long)(h->required_features & ~(uint32_t)SLC_PACK_REQUIRED_KNOWN));
     }
     if (h->header_size != HEADER_SIZE) {
         return pack_fail(p, SLC_E_PACK_HEADER, "header size %u; version %u.x headers are %u bytes", h->header_size,
-                    SLC_PACK_VERSION_MAJOR, HEADER_SIZE);
+                         SLC_PACK_VERSION_MAJOR, HEADER_SIZE);
     }
-    if (!slc__is_pow2(h->page_size) || h->page_size < SLC_PAGE_SIZE_MIN ||
-        h->page_size > SLC_PAGE_SIZE_MAX) {
+    if (!slc__is_pow2(h->page_size) || h->page_size < SLC_PAGE_SIZE_MIN || h->page_size > SLC_PAGE_SIZE_MAX) {
         return pack_fail(p, SLC_E_PACK_HEADER, "page size %u is not a power of two from %u to %u", h->page_size,
-                    SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
+                         SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
     }
     if (h->file_size > p->io.size) {
         return pack_fail(p, SLC_E_PACK_TRUNCATED, "the file has %llu bytes; its header says %llu",
-                    (unsigned long long)p->io.size, (unsigned long long)h->file_size);
+                         (unsigned long long)p->io.size, (unsigned long long)h->file_size);
     }
     if (h->file_size < p->io.size) {
         return pack_fail(p, SLC_E_PACK_HEADER, "the file has %llu bytes; its header says %llu",
-                    (unsigned long long)p->io.size, (unsigned long long)h->file_size);
+                         (unsigned long long)p->io.size, (unsigned long long)h->file_size);
     }
     if (h->page_size > limits->page_size) {
         return pack_fail(p, SLC_E_PACK_CAPACITY, "pages of %u bytes do not fit the profile's %llu-byte pages",
-                    h->page_size, (unsigned long long)limits->page_size);
+                         h->page_size, (unsigned long long)limits->page_size);
     }
     if (h->chunk_count > limits->max_chunks) {
         return pack_fail(p, SLC_E_PACK_CAPACITY, "%u chunks; the profile allows %u (max_chunks)", h->chunk_count,
-                    limits->max_chunks);
+                         limits->max_chunks);
     }
     if (h->object_count > limits->max_objects) {
         return pack_fail(p, SLC_E_PACK_CAPACITY, "%u objects; the profile allows %u (max_objects)", h->object_count,
-                    limits->max_objects);
+                         limits->max_objects);
     }
     if (h->string_size > limits->max_string_bytes) {
         return pack_fail(p, SLC_E_PACK_CAPACITY, "%u bytes of strings; the profile allows %llu (max_string_bytes)",
-                    h->string_size, (unsigned long long)limits->max_string_bytes);
+                         h->string_size, (unsigned long long)limits->max_string_bytes);
     }
     const table tables[] = {
         {"chunk table", h->chunk_offset, h->chunk_count, sizeof(slc_pack_chunk)},
@@ -191,12 +189,12 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
         uint64_t bytes = t->count * t->record; /* below 2^32 * 96: no overflow */
         if (t->offset % SLC_PACK_ALIGN != 0) {
             return pack_fail(p, SLC_E_PACK_BOUNDS, "%s at offset %llu is not %u-byte aligned", t->what,
-                        (unsigned long long)t->offset, SLC_PACK_ALIGN);
+                             (unsigned long long)t->offset, SLC_PACK_ALIGN);
         }
         if (t->offset < HEADER_SIZE || t->offset > h->file_size || bytes > h->file_size - t->offset) {
             return pack_fail(p, SLC_E_PACK_BOUNDS, "%s of %llu bytes at offset %llu lies outside the %llu-byte file",
-                        t->what, (unsigned long long)bytes, (unsigned long long)t->offset,
-                        (unsigned long long)h->file_size);
+                             t->what, (unsigned long long)bytes, (unsigned long long)t->offset,
+                             (unsigned long long)h->file_size);
         }
     }
     return SLC_OK;
@@ -284,22 +282,23 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
         }
         if (c->decoded_size > h->page_size) {
             return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %u-byte page", i,
-                        c->decoded_size, h->page_size);
+                             c->decoded_size, h->page_size);
         }
         if (c->decoded_size == 0) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: decodes to 0 bytes", i);
         }
         if (!stored_size_ok(c)) {
-            return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u (%s)",
-                        i, c->stored_size, c->decoded_size, c->codec, codec_names[c->codec]);
+            return pack_fail(p, SLC_E_PACK_RECORD,
+                             "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u (%s)", i,
+                             c->stored_size, c->decoded_size, c->codec, codec_names[c->codec]);
         }
         if (c->offset < HEADER_SIZE || c->offset > h->file_size || c->stored_size > h->file_size - c->offset) {
-            return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file", i,
-                        c->stored_size, (unsigned long long)c->offset, (unsigned long long)h->file_size);
+            return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file",
+                             i, c->stored_size, (unsigned long long)c->offset, (unsigned long long)h->file_size);
         }
         if (c->first_object >= h->object_count) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: first object %u does not exist (%u objects)", i,
-                        c->first_object, h->object_count);
+                             c->first_object, h->object_count);
         }
         size_t need = chunk_scratch(c, p->io.mapped != NULL);
         scratch = need > scratch ? need : scratch;
@@ -309,49 +308,49 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
         const slc_pack_object *o = &p->objects[i];
         if (!name_ok(p, o->name)) {
             return pack_fail(p, SLC_E_PACK_RECORD, "object %u: name at %u lies outside the %u-byte string table", i,
-                        o->name, h->string_size);
+                             o->name, h->string_size);
         }
         if (o->lod_count == 0 || o->first_lod > h->lod_count || o->lod_count > h->lod_count - o->first_lod) {
             return pack_fail(p, SLC_E_PACK_RECORD, "object %u: LODs %u..%u+%u do not exist (%u LODs)", i, o->first_lod,
-                        o->first_lod, o->lod_count, h->lod_count);
+                             o->first_lod, o->lod_count, h->lod_count);
         }
         if (o->lod_count > limits->max_lods) {
             return pack_fail(p, SLC_E_PACK_CAPACITY, "object %u: %u LOD levels; the profile allows %u (max_lods)", i,
-                        o->lod_count, limits->max_lods);
+                             o->lod_count, limits->max_lods);
         }
         if ((o->attributes & ~(uint32_t)ATTR_KNOWN) != 0 || o->vertex_stride != slc_pack_vertex_stride(o->attributes)) {
-            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: attributes 0x%llx with a %u-byte vertex are not valid", i,
-                        (unsigned long long)o->attributes, o->vertex_stride);
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: attributes 0x%llx with a %u-byte vertex are not valid",
+                             i, (unsigned long long)o->attributes, o->vertex_stride);
         }
     }
     for (uint32_t i = 0; i < h->lod_count; i++) {
         const slc_pack_lod *l = &p->lods[i];
         if (l->first_span > h->span_count || l->span_count > h->span_count - l->first_span) {
             return pack_fail(p, SLC_E_PACK_RECORD, "LOD %u: spans %u+%u do not exist (%u spans)", i, l->first_span,
-                        l->span_count, h->span_count);
+                             l->span_count, h->span_count);
         }
     }
     for (uint32_t i = 0; i < h->span_count; i++) {
         const slc_pack_span *s = &p->spans[i];
         if (s->chunk >= h->chunk_count) {
             return pack_fail(p, SLC_E_PACK_RECORD, "span %u: chunk %u does not exist (%u chunks)", i, s->chunk,
-                        h->chunk_count);
+                             h->chunk_count);
         }
         uint32_t clusters = p->chunks[s->chunk].cluster_count;
         if (s->cluster_count == 0 || (uint32_t)s->first_cluster + s->cluster_count > clusters) {
             return pack_fail(p, SLC_E_PACK_RECORD, "span %u: clusters %u+%u do not exist in chunk %u (%u clusters)", i,
-                        s->first_cluster, s->cluster_count, s->chunk, clusters);
+                             s->first_cluster, s->cluster_count, s->chunk, clusters);
         }
     }
     for (uint32_t i = 0; i < h->instance_count; i++) {
         const slc_pack_instance *in = &p->instances[i];
         if (in->object >= h->object_count) {
             return pack_fail(p, SLC_E_PACK_RECORD, "instance %u: object %u does not exist (%u objects)", i, in->object,
-                        h->object_count);
+                             h->object_count);
         }
         if (!name_ok(p, in->name)) {
             return pack_fail(p, SLC_E_PACK_RECORD, "instance %u: name at %u lies outside the %u-byte string table", i,
-                        in->name, h->string_size);
+                             in->name, h->string_size);
         }
     }
     return SLC_OK;
@@ -405,13 +404,16 @@ static slc_status read_tables(slc_pack *p)
     for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
         if (sums[i].sum != sums[i].want) {
             return pack_fail(p, SLC_E_PACK_TABLE_CHECKSUM, "%s: XXH3 is 0x%llx, the header says 0x%llx", sums[i].what,
-                        (unsigned long long)sums[i].sum, (unsigned long long)sums[i].want);
+                             (unsigned long long)sums[i].sum, (unsigned long long)sums[i].want);
         }
     }
     return SLC_OK;
 }
 
-static size_t aligned(uint64_t bytes) { return (size_t)slc__align_up(bytes, 16); }
+static size_t aligned(uint64_t bytes)
+{
+    return (size_t)slc__align_up(bytes, 16);
+}
 
 slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *limits, slc_arena *meta,
                          const slc_logger *log, slc_pack **out)
@@ -433,7 +435,7 @@ slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *
     p->mark = slc_arena_get_mark(meta);
     if (io->size < HEADER_SIZE) {
         return pack_fail(p, SLC_E_PACK_TRUNCATED, "the file has %llu bytes, fewer than the %u-byte header",
-                    (unsigned long long)io->size, HEADER_SIZE);
+                         (unsigned long long)io->size, HEADER_SIZE);
     }
     slc_status s = read_at(p, 0, &p->header, HEADER_SIZE, "header");
     if (s == SLC_OK) {
@@ -462,7 +464,7 @@ slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *
     s = need > SIZE_MAX ? SLC_E_CAPACITY : slc_arena_alloc(meta, (size_t)need, 16, &mem);
     if (s != SLC_OK) {
         return pack_fail(p, s, "its tables need %llu bytes; the meta arena has %zu of %zu left",
-                    (unsigned long long)need, st.capacity - st.used, st.capacity);
+                         (unsigned long long)need, st.capacity - st.used, st.capacity);
     }
     unsigned char *at = mem;
     p = (slc_pack *)(void *)at;
@@ -561,8 +563,8 @@ typedef struct chunk_decode {
     uint64_t sum;
     int got;
     const slc_pack *p;
-    unsigned char *work;       /* scratch past the stored bytes: the meshopt codecs' */
-    slc__meshopt_error merr;   /* what a meshopt stream failed */
+    unsigned char *work;     /* scratch past the stored bytes: the meshopt codecs' */
+    slc__meshopt_error merr; /* what a meshopt stream failed */
 } chunk_decode;
 
 /* The meshopt codecs: codec 3's LZ4 block into scratch first, then the
@@ -622,7 +624,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
     const slc_pack_chunk *c = &p->chunks[chunk];
     if (c->decoded_size > page_size) {
         return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %zu-byte page", chunk,
-                    c->decoded_size, page_size);
+                         c->decoded_size, page_size);
     }
     const unsigned char *src;
     unsigned char *work = scratch;
@@ -644,7 +646,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
     } else {
         if (scratch == NULL || scratch_size < c->stored_size) {
             return pack_fail(p, SLC_E_CAPACITY, "chunk %u: %u stored bytes do not fit %zu bytes of scratch", chunk,
-                        c->stored_size, scratch_size);
+                             c->stored_size, scratch_size);
         }
         slc_status s = read_at(p, c->offset, scratch, c->stored_size, what);
         if (s != SLC_OK) {
@@ -662,8 +664,9 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
                          chunk, c->stored_size, (unsigned long long)c->offset);
     }
     if (ds == SLC_E_PACK_CHUNK_CHECKSUM) {
-        return pack_fail(p, SLC_E_PACK_CHUNK_CHECKSUM, "chunk %u: XXH3 of its %u stored bytes is 0x%llx, the chunk table says 0x%llx",
-                    chunk, c->stored_size, (unsigned long long)d.sum, (unsigned long long)c->xxh3);
+        return pack_fail(p, SLC_E_PACK_CHUNK_CHECKSUM,
+                         "chunk %u: XXH3 of its %u stored bytes is 0x%llx, the chunk table says 0x%llx", chunk,
+                         c->stored_size, (unsigned long long)d.sum, (unsigned long long)c->xxh3);
     }
     if (c->codec == SLC_PACK_CODEC_STORED) {
         return SLC_OK;
@@ -686,8 +689,8 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
     }
 #endif
     if ((uint32_t)got != c->decoded_size) {
-        return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk, got,
-                    c->decoded_size);
+        return pack_fail(p, SLC_E_PACK_DECODED_SIZE, "chunk %u: decoded to %d bytes, the chunk table says %u", chunk,
+                         got, c->decoded_size);
     }
     return SLC_OK;
 }
@@ -707,9 +710,10 @@ slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *
     }
     memcpy(&ch, bytes, sizeof ch);
     if (ch.magic != SLC_PACK_CHUNK_MAGIC || ch.cluster_count != c->cluster_count || ch.lod != c->lod) {
-        return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
-                         "chunk %u: header (magic 0x%llx, %u clusters, LOD %u) disagrees with its record (%u clusters, LOD %u)",
-                         chunk, (unsigned long long)ch.magic, ch.cluster_count, ch.lod, c->cluster_count, c->lod);
+        return pack_fail(
+            p, SLC_E_PACK_CHUNK_CONTENT,
+            "chunk %u: header (magic 0x%llx, %u clusters, LOD %u) disagrees with its record (%u clusters, LOD %u)",
+            chunk, (unsigned long long)ch.magic, ch.cluster_count, ch.lod, c->cluster_count, c->lod);
     }
     if ((uint64_t)ch.cluster_count * sizeof(slc_pack_cluster) > size - sizeof ch) {
         return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT, "chunk %u: %u cluster records do not fit %u decoded bytes", chunk,
@@ -728,8 +732,7 @@ slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *
             vbytes > size - cl.vertex_offset || cl.index_offset > size || ibytes > size - cl.index_offset) {
             return pack_fail(p, SLC_E_PACK_CHUNK_CONTENT,
                              "chunk %u cluster %u: %u vertices at %u or %u triangles at %u lie outside %u bytes", chunk,
-                             i, cl.vertex_count, cl.vertex_offset, cl.triangle_count, cl.index_offset,
-                             c->decoded_size);
+                             i, cl.vertex_count, cl.vertex_offset, cl.triangle_count, cl.index_offset, c->decoded_size);
         }
         /* On the stream's hot path: the largest index in one branch-free
          * pass, the culprit searched for only when there is one. 16 lanes

@@ -13,7 +13,6 @@
 #include "pool_internal.h"
 #include "sluice/profile.h"
 
-
 #define POOL_RECORD_SIZE 512u
 #define PARTITION_RECORD_SIZE 128u
 
@@ -42,7 +41,6 @@ _Static_assert(SLC_PAGE_COUNT_MAX < NONE && SLC_TABLE_COUNT_MAX < NONE, "indices
 _Static_assert(SLC_CHUNK_NONE_INDEX == NONE && SLC_PAGE_NONE == NONE, "a record's NONE is the public one");
 _Static_assert(SLC_POOL_PARTITION_MAX <= 0xFFFFu, "partition indices fit 16 bits");
 _Static_assert(SLC_PAGE_COUNT_MAX <= (1u << HEAP_PAGE_BITS), "a heap entry's page index fits its bits");
-
 
 /* The policies behind the contract of pool_internal.h, indexed by
  * slc_eviction_policy: one row a policy. */
@@ -74,8 +72,8 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
                         SLC_TABLE_COUNT_MAX);
     }
     if (c->frames_in_flight > SLC_FRAMES_IN_FLIGHT_MAX) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: frames_in_flight %u is above %u",
-                        c->frames_in_flight, SLC_FRAMES_IN_FLIGHT_MAX);
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: frames_in_flight %u is above %u", c->frames_in_flight,
+                        SLC_FRAMES_IN_FLIGHT_MAX);
     }
     if (c->log_capacity > SLC_POOL_LOG_CAPACITY_MAX) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: log_capacity %u is above %u", c->log_capacity,
@@ -87,7 +85,8 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
         for (uint32_t i = 0; i < POLICY_COUNT; i++) {
             n += slc__fmt(names + n, sizeof names - n, "%s%u %s", i > 0 ? ", " : "", i, policies[i]->name);
         }
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: eviction %u is not a policy (%s)", c->eviction, names);
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: eviction %u is not a policy (%s)", c->eviction,
+                        names);
     }
     for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; i++) {
         if (d->reserved[i] != 0) {
@@ -96,8 +95,8 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
         }
     }
     if (d->partition_count > SLC_PARTITION_MAX) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: %u partitions named; at most %u",
-                        d->partition_count, SLC_PARTITION_MAX);
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: %u partitions named; at most %u", d->partition_count,
+                        SLC_PARTITION_MAX);
     }
     uint64_t claimed = 0;
     for (uint32_t i = 0; i < d->partition_count; i++) {
@@ -115,8 +114,8 @@ static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, co
         }
         for (uint32_t j = 0; j < i; j++) {
             if (strcmp(pd->name, d->partitions[j].name) == 0) {
-                return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u: '%s' is also partition %u",
-                                i, pd->name, j);
+                return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u: '%s' is also partition %u", i,
+                                pd->name, j);
             }
         }
         if (pd->page_count == 0) {
@@ -307,8 +306,9 @@ slc_status slc_pool_acquire(slc_pool *pool, const slc_pool_request *req, slc_pag
                         chunk, pool->max_chunks);
     }
     if (req->partition.index >= pool->partition_count) {
-        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: partition %u does not exist (%u partitions)",
-                        (unsigned)req->partition.index, pool->partition_count);
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: partition %u does not exist (%u partitions)", (unsigned)req->partition.index,
+                        pool->partition_count);
     }
     if (req->lod >= SLC_LODS_MAX) {
         return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: chunk %u: lod %u is not below %u", chunk,
@@ -384,8 +384,8 @@ slc_status slc_pool_write_begin(slc_pool *pool, slc_page page, void **dst)
                         "pool: page %u (chunk %u) is resident: only a loading page is written", page.index, p->chunk);
     }
     if (p->flags & PAGE_WRITING) {
-        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u (chunk %u): a write is already open",
-                        page.index, p->chunk);
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "pool: page %u (chunk %u): a write is already open", page.index, p->chunk);
     }
     s = pool->store.ops->write_begin(pool->store.self, page.index, dst);
     if (s != SLC_OK) {
@@ -577,8 +577,8 @@ slc_status slc_pool_unpin(slc_pool *pool, slc_page page)
         return s;
     }
     if (p->pins == 0) {
-        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u (chunk %u) holds no pin", page.index,
-                        p->chunk);
+        return slc__log(&pool->logger, SLC_LOG_ERROR, SLC_E_INVALID, "pool: page %u (chunk %u) holds no pin",
+                        page.index, p->chunk);
     }
     p->pins--;
     if (p->pins == 0 && p->state == SLC_PAGE_RESIDENT) {
@@ -627,7 +627,8 @@ slc_status slc_pool_end_frame(slc_pool *pool)
     }
     slc_status s = pool->store.ops->submit(pool->store.self, pool->frame);
     if (s != SLC_OK) {
-        return slc__log(&pool->logger, SLC_LOG_ERROR, s, "pool: the %s store could not submit frame %llu; it stays open",
+        return slc__log(&pool->logger, SLC_LOG_ERROR, s,
+                        "pool: the %s store could not submit frame %llu; it stays open",
                         pool->store.backend != NULL ? pool->store.backend : "page", (unsigned long long)pool->frame);
     }
     pool->frame_open = 0;
@@ -729,7 +730,6 @@ size_t slc_pool_walk_log(const slc_pool *pool, uint64_t first, slc_pool_log_entr
 
 /* --- the invariant checker ------------------------------------------------ */
 
-
 /* The free stack: only free pages of this partition, free_n of them. */
 static bool check_free_stack(const slc_pool *pool, const partition_rec *part, uint32_t free_n)
 {
@@ -774,7 +774,8 @@ static bool check_partition(const slc_pool *pool, uint32_t pi, uint32_t *mapped)
         bool in_bucket = (p->flags & (PAGE_IN_BUCKET | PAGE_IN_HEAP)) != 0; /* counted alike */
         if (p->partition != pi || p->generation == 0 || p->last_used > pool->frame ||
             (p->flags & ~(PAGE_WRITING | PAGE_IN_BUCKET | PAGE_IN_HEAP | PAGE_DUE)) != 0 ||
-            (pool->buckets == NULL && (p->flags & PAGE_IN_BUCKET)) || (pool->heap == NULL && (p->flags & PAGE_IN_HEAP))) {
+            (pool->buckets == NULL && (p->flags & PAGE_IN_BUCKET)) ||
+            (pool->heap == NULL && (p->flags & PAGE_IN_HEAP))) {
             return false;
         }
         if (p->state == SLC_PAGE_FREE) {
@@ -831,8 +832,8 @@ bool slc_pool_check(const slc_pool *pool)
     uint32_t first = 0, mapped = 0, free_total = 0;
     for (uint32_t pi = 0; pi < pool->partition_count; pi++) {
         const partition_rec *part = &pool->parts[pi];
-        if (part->first != first || part->count == 0 || part->name[0] == '\0' ||
-            part->name[SLC_NAME_MAX - 1] != '\0' || !check_partition(pool, pi, &mapped)) {
+        if (part->first != first || part->count == 0 || part->name[0] == '\0' || part->name[SLC_NAME_MAX - 1] != '\0' ||
+            !check_partition(pool, pi, &mapped)) {
             return false;
         }
         first += part->count;

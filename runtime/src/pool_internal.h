@@ -108,7 +108,7 @@ typedef struct partition_rec {
     uint32_t loading;
     uint32_t pinned; /* resident pages with pins (loading ones count as loading) */
     uint32_t peak_used;
-    uint32_t due; /* pages in the DUE heap (SLC_EVICTION_PREDICT) */
+    uint32_t due;          /* pages in the DUE heap (SLC_EVICTION_PREDICT) */
     uint32_t reserved_[3]; /* pads the record to PARTITION_RECORD_SIZE: an array of them is indexed */
     uint64_t acquires;
     uint64_t evictions;
@@ -118,7 +118,7 @@ typedef struct partition_rec {
 
 struct slc_pool {
     page_rec *pages;
-    uint32_t *chunk_map; /* chunk id -> page index, or NONE */
+    uint32_t *chunk_map;   /* chunk id -> page index, or NONE */
     bucket_table *buckets; /* frames_in_flight + 1 per partition; SLC_EVICTION_PRIORITY only, else NULL */
     heap_rec *heap;        /* SLC_EVICTION_PREDICT only: partition P's is heap[P.first .. P.first + P.bucketed) */
     chunk_hist *hist;      /* SLC_EVICTION_PREDICT only: one per chunk id */
@@ -134,7 +134,7 @@ struct slc_pool {
     uint32_t partition_count;
     uint32_t eviction;
     const slc__evict_policy *policy; /* slc__evict_policies[eviction] */
-    uint32_t used; /* pages not free */
+    uint32_t used;                   /* pages not free */
     uint32_t peak_used;
     int frame_open;
     uint64_t frame;

@@ -69,8 +69,8 @@ static const char *const policies[] = {"lru", "priority", "predict"};
 #define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
 /* Budgets every profile must declare: the runtime charges them by name. */
-static const char *const required_budgets[] = {"cpu/meta", "cpu/decode", "cpu/queues", "cpu/driver",
-                                               "gpu/pool", "gpu/staging"};
+static const char *const required_budgets[] = {"cpu/meta",   "cpu/decode", "cpu/queues",
+                                               "cpu/driver", "gpu/pool",   "gpu/staging"};
 
 typedef struct parsed_budget {
     char name[SLC_NAME_MAX];
@@ -166,7 +166,10 @@ static const char *size_z(uint64_t v, char *buf, size_t cap)
     return buf;
 }
 
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* Parses a decimal integer with an optional binary unit (sizes) or none
  * (counts). Returns 0 and *out, or -1 (not a number or unit) or -2 (too large). */
@@ -263,7 +266,10 @@ static const char *milli_z(uint64_t v, char *buf, size_t cap)
     return buf;
 }
 
-static int name_char(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_'; }
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+}
 
 static slc_status parse_budget(parser *ps, span key, span value)
 {
@@ -271,7 +277,7 @@ static slc_status parse_budget(parser *ps, span key, span value)
     span_z(key, kb, sizeof kb);
     if (key.n >= SLC_NAME_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[budgets] %s: name is longer than %u bytes", kb,
-                    SLC_NAME_MAX - 1);
+                          SLC_NAME_MAX - 1);
     }
     uint32_t depth = 0;
     for (size_t i = 0; i < key.n; i++) {
@@ -284,12 +290,12 @@ static slc_status parse_budget(parser *ps, span key, span value)
             depth++;
         } else if (!name_char(c)) {
             return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                        "[budgets] %s: budget names use only a-z, 0-9, '_' and '/'", kb);
+                              "[budgets] %s: budget names use only a-z, 0-9, '_' and '/'", kb);
         }
     }
     if (depth > SLC_BUDGET_DEPTH_MAX) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: %u levels below its root; at most %u",
-                    kb, depth, SLC_BUDGET_DEPTH_MAX);
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: %u levels below its root; at most %u", kb,
+                          depth, SLC_BUDGET_DEPTH_MAX);
     }
     span root = key;
     for (size_t i = 0; i < key.n; i++) {
@@ -300,28 +306,28 @@ static slc_status parse_budget(parser *ps, span key, span value)
     }
     if (!span_eq(root, "cpu") && !span_eq(root, "gpu")) {
         return parse_fail(ps, SLC_E_PROFILE_TREE, ps->line,
-                    "[budgets] %s: unknown root; every budget lives under cpu or gpu", kb);
+                          "[budgets] %s: unknown root; every budget lives under cpu or gpu", kb);
     }
     for (uint32_t i = 0; i < ps->budget_count; i++) {
         if (span_eq(key, ps->budgets[i].name)) {
             return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[budgets] %s: duplicate key (first on line %u)",
-                        kb, ps->budgets[i].line);
+                              kb, ps->budgets[i].line);
         }
     }
     if (ps->budget_count == SLC_PROFILE_BUDGET_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: more than %u budgets", kb,
-                    SLC_PROFILE_BUDGET_MAX);
+                          SLC_PROFILE_BUDGET_MAX);
     }
     uint64_t limit = 0;
     int r = parse_number(value, 1, &limit);
     if (r == -1) {
         return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                    "[budgets] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)", kb,
-                    span_z(value, vb, sizeof vb));
+                          "[budgets] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)", kb,
+                          span_z(value, vb, sizeof vb));
     }
     if (r == -2 || limit > SLC_PROFILE_SIZE_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[budgets] %s: '%s' is out of range (0 to %s)", kb,
-                    span_z(value, vb, sizeof vb), size_z(SLC_PROFILE_SIZE_MAX, sb, sizeof sb));
+                          span_z(value, vb, sizeof vb), size_z(SLC_PROFILE_SIZE_MAX, sb, sizeof sb));
     }
     parsed_budget *b = &ps->budgets[ps->budget_count++];
     memcpy(b->name, key.p, key.n);
@@ -435,20 +441,20 @@ static slc_status parse_key(parser *ps, span key, span value)
     const key_def *d = &keys[k];
     if (ps->key_line[k] != 0) {
         return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", section,
-                    kb, ps->key_line[k]);
+                          kb, ps->key_line[k]);
     }
     unsigned char *field = (unsigned char *)ps->out + d->offset;
     if (d->kind == KIND_NAME) {
         if (value.n >= SLC_NAME_MAX) {
             return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: name is longer than %u bytes", section, kb,
-                        SLC_NAME_MAX - 1);
+                              SLC_NAME_MAX - 1);
         }
         for (size_t i = 0; i < value.n; i++) {
             char c = value.p[i];
             if (!name_char(c) && c != '-' && !(c >= 'A' && c <= 'Z')) {
                 return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                            "[%s] %s: '%s' is not a name (letters, digits, '_' and '-')", section, kb,
-                            span_z(value, vb, sizeof vb));
+                                  "[%s] %s: '%s' is not a name (letters, digits, '_' and '-')", section, kb,
+                                  span_z(value, vb, sizeof vb));
             }
         }
         memcpy(field, value.p, value.n);
@@ -461,8 +467,9 @@ static slc_status parse_key(parser *ps, span key, span value)
             v++;
         }
         if (v == POLICY_COUNT) {
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (lru, priority or predict)",
-                              section, kb, span_z(value, vb, sizeof vb));
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
+                              "[%s] %s: '%s' is not a policy (lru, priority or predict)", section, kb,
+                              span_z(value, vb, sizeof vb));
         }
         store(ps->out, d, v);
         ps->key_line[k] = ps->line;
@@ -475,18 +482,18 @@ static slc_status parse_key(parser *ps, span key, span value)
     int r = parse_number(value, d->kind == KIND_SIZE, &x);
     if (r == -1) {
         return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                    d->kind == KIND_SIZE ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
-                                         : "[%s] %s: '%s' is not a count (a plain decimal integer)",
-                    section, kb, span_z(value, vb, sizeof vb));
+                          d->kind == KIND_SIZE ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
+                                               : "[%s] %s: '%s' is not a count (a plain decimal integer)",
+                          section, kb, span_z(value, vb, sizeof vb));
     }
     if (r == -2 || x < d->min || x > d->max) {
         if (d->kind == KIND_SIZE) {
             return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", section,
-                        kb, span_z(value, vb, sizeof vb), size_z(d->min, lo, sizeof lo),
-                        size_z(d->max, hi, sizeof hi));
+                              kb, span_z(value, vb, sizeof vb), size_z(d->min, lo, sizeof lo),
+                              size_z(d->max, hi, sizeof hi));
         }
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%llu to %llu)", section,
-                    kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
+                          kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
     }
     if (d->pow2 && !slc__is_pow2(x)) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is not a power of two", section, kb,
@@ -502,14 +509,14 @@ static slc_status parse_line(parser *ps, span line)
     char buf[64];
     if (line.n > SLC_PROFILE_LINE_MAX) {
         return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "line is %zu bytes long; at most %u allowed", line.n,
-                    SLC_PROFILE_LINE_MAX);
+                          SLC_PROFILE_LINE_MAX);
     }
     size_t comment = line.n;
     for (size_t i = 0; i < line.n; i++) {
         unsigned char c = (unsigned char)line.p[i];
         if ((c < 0x20 && c != '\t') || c == 0x7f) {
             return parse_fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not text",
-                        (unsigned long long)c, i + 1);
+                              (unsigned long long)c, i + 1);
         }
         if (c == '#' && comment == line.n) {
             comment = i;
@@ -517,7 +524,7 @@ static slc_status parse_line(parser *ps, span line)
         if (c >= 0x80 && comment == line.n) {
             /* Only comments may hold UTF-8; names and values are ASCII. */
             return parse_fail(ps, SLC_E_PROFILE_BINARY, ps->line, "byte 0x%llx at column %zu is not ASCII text",
-                        (unsigned long long)c, i + 1);
+                              (unsigned long long)c, i + 1);
         }
     }
     span s = trim((span){line.p, comment});
@@ -537,7 +544,7 @@ static slc_status parse_line(parser *ps, span line)
             if (span_eq(name, sections[i])) {
                 if (ps->section_line[i] != 0) {
                     return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
-                                "[%s]: duplicate section (first on line %u)", sections[i], ps->section_line[i]);
+                                      "[%s]: duplicate section (first on line %u)", sections[i], ps->section_line[i]);
                 }
                 ps->section = (int)i;
                 ps->section_line[i] = ps->line;
@@ -558,7 +565,7 @@ static slc_status parse_line(parser *ps, span line)
     }
     if (eq == s.n) {
         return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "'%s' is not 'key = value', a [section] or a # comment",
-                    span_z(s, buf, sizeof buf));
+                          span_z(s, buf, sizeof buf));
     }
     span key = trim((span){s.p, eq});
     span value = trim((span){s.p + eq + 1, s.n - eq - 1});
@@ -567,11 +574,11 @@ static slc_status parse_line(parser *ps, span line)
     }
     if (ps->section < 0) {
         return parse_fail(ps, SLC_E_PROFILE_SYNTAX, ps->line, "%s: key outside any [section]",
-                    span_z(key, buf, sizeof buf));
+                          span_z(key, buf, sizeof buf));
     }
     if (value.n == 0) {
         return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty", sections[ps->section],
-                    span_z(key, buf, sizeof buf));
+                          span_z(key, buf, sizeof buf));
     }
     if ((unsigned)ps->section == SECTION_BUDGETS) {
         return parse_budget(ps, key, value);
@@ -618,7 +625,7 @@ static slc_status check_whole(parser *ps)
             }
             uint32_t at = ps->section_line[s] != 0 ? ps->section_line[s] : ps->last_line;
             return parse_fail(ps, SLC_E_PROFILE_MISSING, at, "[%s] %s: required key is missing", keys[k].section,
-                        keys[k].key);
+                              keys[k].key);
         }
         if (keys[k].kind != KIND_NAME) {
             store(p, &keys[k], keys[k].fallback);
@@ -631,7 +638,7 @@ static slc_status check_whole(parser *ps)
     for (size_t r = 0; r < sizeof required_budgets / sizeof required_budgets[0]; r++) {
         if (find_budget(ps, required_budgets[r], strlen(required_budgets[r])) < 0) {
             return parse_fail(ps, SLC_E_PROFILE_MISSING, budgets_at, "[budgets] %s: required budget is missing",
-                        required_budgets[r]);
+                              required_budgets[r]);
         }
     }
     for (uint32_t i = 0; i < ps->budget_count; i++) {
@@ -648,7 +655,7 @@ static slc_status check_whole(parser *ps)
                 memcpy(parent, pb->name, len - 1);
                 parent[len - 1] = '\0';
                 return parse_fail(ps, SLC_E_PROFILE_TREE, pb->line, "[budgets] %s: parent budget '%s' is not declared",
-                            pb->name, parent);
+                                  pb->name, parent);
             }
         }
     }
@@ -661,22 +668,22 @@ static slc_status check_whole(parser *ps)
         }
         if (sum > ps->budgets[i].limit) {
             return parse_fail(ps, SLC_E_PROFILE_TREE, ps->budgets[i].line,
-                        "[budgets] %s: children sum to %s, above its limit %s", ps->budgets[i].name,
-                        size_z(sum, a, sizeof a), size_z(ps->budgets[i].limit, b, sizeof b));
+                              "[budgets] %s: children sum to %s, above its limit %s", ps->budgets[i].name,
+                              size_z(sum, a, sizeof a), size_z(ps->budgets[i].limit, b, sizeof b));
         }
     }
     uint64_t pool = ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
     uint64_t need = (uint64_t)p->page_size * p->page_count; /* at most 2^26 * 2^24 */
     if (need > pool) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
-                    "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
-                    size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
+                          "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
+                          size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
     }
     uint64_t staging = ps->budgets[find_budget(ps, "gpu/staging", 11)].limit;
     if (p->staging_size > staging) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
-                    "[stream] staging_size: %s is above budget gpu/staging %s",
-                    size_z(p->staging_size, a, sizeof a), size_z(staging, b, sizeof b));
+                          "[stream] staging_size: %s is above budget gpu/staging %s",
+                          size_z(p->staging_size, a, sizeof a), size_z(staging, b, sizeof b));
     }
     if (p->staging_size != 0 && p->staging_size < p->page_size) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
@@ -685,8 +692,8 @@ static slc_status check_whole(parser *ps)
     }
     if (p->upload_cap < p->page_size) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "upload_per_frame")],
-                    "[stream] upload_per_frame: %s is below page_size %s, so no page could ever be uploaded",
-                    size_z(p->upload_cap, a, sizeof a), size_z(p->page_size, b, sizeof b));
+                          "[stream] upload_per_frame: %s is below page_size %s, so no page could ever be uploaded",
+                          size_z(p->upload_cap, a, sizeof a), size_z(p->page_size, b, sizeof b));
     }
     uint64_t claimed = 0; /* at most 15 counts of at most 2^24 each */
     for (uint32_t i = 0; i < p->partition_count; i++) {
@@ -800,9 +807,9 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->frames_in_flight == b->frames_in_flight && a->workers == b->workers &&
            a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
-           a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes &&
-           a->max_phases == b->max_phases && a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest &&
-           partitions_equal(a, b) && a->render_width == b->render_width && a->render_height == b->render_height &&
+           a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
+           a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && partitions_equal(a, b) &&
+           a->render_width == b->render_width && a->render_height == b->render_height &&
            a->render_max_draws == b->render_max_draws && a->render_max_placements == b->render_max_placements &&
            a->min_psnr_mdb == b->min_psnr_mdb;
 }

@@ -26,4 +26,7 @@ const char *slc_status_describe(slc_status s)
     return (unsigned)s < SLC_STATUS_COUNT_ ? descriptions[s] : "not a sluice status";
 }
 
-uint32_t slc_version(void) { return SLC_VERSION_NUMBER; }
+uint32_t slc_version(void)
+{
+    return SLC_VERSION_NUMBER;
+}

@@ -12,7 +12,10 @@
 #define ALIGN 64u
 #define NO_SLOT 0xFFFFFFFFu
 
-static size_t align_up(size_t x) { return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN - 1u); }
+static size_t align_up(size_t x)
+{
+    return (x + (ALIGN - 1u)) & ~(size_t)(ALIGN - 1u);
+}
 
 /* --- layout: what the stream takes from each arena ------------------------------- */
 
@@ -171,8 +174,7 @@ static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, uns
 {
     const slc_chunk_id id = {chunk};
     const uint32_t page_size = s->pools[SLC_POOL_GEOMETRY].page_size;
-    slc_status st =
-        slc_pack_load_chunk(s->pack, id, dst, page_size, scratch, scratch != NULL ? s->scratch_size : 0);
+    slc_status st = slc_pack_load_chunk(s->pack, id, dst, page_size, scratch, scratch != NULL ? s->scratch_size : 0);
     return st == SLC_OK ? slc_pack_check_chunk(s->pack, id, dst) : st;
 }
 
@@ -288,9 +290,8 @@ static void apply_due(slc_stream *s, uint64_t frame)
         }
         const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, (slc_chunk_id){slot->chunk});
         slc_page page = {slot->page, slot->generation};
-        slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE
-                            ? (slc_status)slot->status
-                            : SLC_E_INVALID;
+        slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE ? (slc_status)slot->status
+                                                                                              : SLC_E_INVALID;
         if (load_read_its_bytes(st)) {
             s->cur.bytes_read += c->stored_size;
         }
@@ -471,8 +472,8 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
     }
     if (chunk >= s->chunk_count) {
         refuse(s, SLC_E_INVALID);
-        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: request for chunk %u: the pack has %u chunks",
-                        chunk, s->chunk_count);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for chunk %u: the pack has %u chunks", chunk, s->chunk_count);
     }
     if (partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) {
         refuse(s, SLC_E_INVALID);
@@ -993,9 +994,10 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     const slc_profile *p = d->profile;
     if (p->workers > 0 && (d->executor.ops == NULL || d->executor.ops->notify == NULL ||
                            d->executor.ops->completed == NULL || d->executor.ops->wait == NULL)) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: the profile asks for %u workers but the desc has no executor (or one lacking an operation)",
-                        p->workers);
+        return slc__log(
+            log, SLC_LOG_ERROR, SLC_E_INVALID,
+            "stream: the profile asks for %u workers but the desc has no executor (or one lacking an operation)",
+            p->workers);
     }
     /* load_frames is checked by slc_stream_get_upload_cap below, the one
      * place the stream and budget fit take it from. */
@@ -1020,10 +1022,11 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     const slc_pack_header *h = slc_pack_get_header(d->pack);
     const uint32_t page_size = geometry->page_size;
     if (h->chunk_count > p->max_chunks || h->page_size > page_size) {
-        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
-                        "%u-byte pages)",
-                        h->chunk_count, h->page_size, p->max_chunks, page_size);
+        return slc__log(
+            log, SLC_LOG_ERROR, SLC_E_INVALID,
+            "stream: the pack (%u chunks of pages of %u bytes) was not opened with this profile (%u chunks, "
+            "%u-byte pages)",
+            h->chunk_count, h->page_size, p->max_chunks, page_size);
     }
     return SLC_OK;
 }
@@ -1042,7 +1045,8 @@ static slc_status place_record(const slc_stream_desc *d, const create_plan *plan
         st = slc_memory_scan_arena(d->memory, "cpu/decode", &decode);
     }
     if (st != SLC_OK) {
-        return slc__log(log, SLC_LOG_ERROR, st, "stream: the memory lacks an arena for cpu/meta, cpu/queues or cpu/decode");
+        return slc__log(log, SLC_LOG_ERROR, st,
+                        "stream: the memory lacks an arena for cpu/meta, cpu/queues or cpu/decode");
     }
     slc_arena_mark mm = slc_arena_get_mark(meta), qm = slc_arena_get_mark(queues), dm = slc_arena_get_mark(decode);
     void *mem = NULL;
@@ -1132,8 +1136,8 @@ static slc_status carve(slc_stream *s, const slc_stream_desc *d)
         for (uint32_t i = 0; i < pools[k].pool.page_count; i++) {
             atomic_init(&sp->page_busy[i], 0);
         }
-        slc_status st =
-            slc_pool_init(mem[R_POOL + k], r[R_POOL + k].size, &pools[k].pool, d->stores[k], d->log, &sp->pool);
+        slc_status st = slc_pool_init(mem[R_POOL + k], r[R_POOL + k].size, &pools[k].pool, d->stores[k], d->log,
+                                      &sp->pool);
         if (st != SLC_OK) {
             return st;
         }
@@ -1161,8 +1165,8 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
         st = SLC_OK;
     }
     if (st != SLC_OK) {
-        return slc__log(d->log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: pin_partition '%s' is not a partition of the pool",
-                        name);
+        return slc__log(d->log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: pin_partition '%s' is not a partition of the pool", name);
     }
     /* The pinned chunks are written in a frame of their own (1), which the
      * first slc_stream_begin_frame submits: on a staging belt their copies

@@ -17,12 +17,12 @@
 enum { CH_IDLE = 0, CH_LOADING = 1, CH_FAILED = 2 };
 
 typedef struct chunk_rec {
-    uint32_t stamp;    /* the (32-bit) frame that last put the chunk in the frame's list; 0: never */
-    uint32_t index;    /* its index in that list */
-    uint32_t aux;      /* CH_LOADING: the load's sequence number (low 32 bits); CH_FAILED: the frame it failed in */
-    uint8_t state;     /* CH_* */
-    uint8_t attempts;  /* failures in a row */
-    uint16_t status;   /* of the last failure */
+    uint32_t stamp;   /* the (32-bit) frame that last put the chunk in the frame's list; 0: never */
+    uint32_t index;   /* its index in that list */
+    uint32_t aux;     /* CH_LOADING: the load's sequence number (low 32 bits); CH_FAILED: the frame it failed in */
+    uint8_t state;    /* CH_* */
+    uint8_t attempts; /* failures in a row */
+    uint16_t status;  /* of the last failure */
 } chunk_rec;
 _Static_assert(sizeof(chunk_rec) == SLC_STREAM_CHUNK_RECORD_SIZE, "chunk record size");
 
@@ -32,9 +32,9 @@ enum { E_REQUESTED = 1, E_CARRIED = 2 };
 typedef struct entry {
     uint32_t id; /* chunk, or object */
     uint8_t priority;
-    uint8_t flags;   /* E_*; object requests: the requested LOD */
+    uint8_t flags; /* E_*; object requests: the requested LOD */
     uint8_t partition;
-    uint8_t extra;   /* object requests: the resolved LOD */
+    uint8_t extra; /* object requests: the resolved LOD */
 } entry;
 _Static_assert(sizeof(entry) == SLC_STREAM_REQUEST_RECORD_SIZE, "request record size");
 
@@ -83,10 +83,10 @@ struct slc_stream {
     slc_arena_mark meta_mark, queues_mark, decode_mark;
 
     chunk_rec *chunks;
-    entry *objects;                   /* this frame's object requests */
-    entry *list;                      /* this frame's chunks */
-    uint64_t *keys;                   /* sort keys of list */
-    entry *carried;                   /* deferred into the next frame */
+    entry *objects; /* this frame's object requests */
+    entry *list;    /* this frame's chunks */
+    uint64_t *keys; /* sort keys of list */
+    entry *carried; /* deferred into the next frame */
     load_slot *slots;
     slc_stream_frame_stats *ring;
     unsigned char *scratch; /* (workers + 1) x scratch_stride */
@@ -94,7 +94,7 @@ struct slc_stream {
     size_t scratch_size;
 
     uint32_t chunk_count, object_count;
-    uint32_t capacity;         /* queue_capacity */
+    uint32_t capacity; /* queue_capacity */
     uint32_t workers;
     uint32_t load_frames;
     uint32_t ring_capacity;
@@ -105,8 +105,8 @@ struct slc_stream {
     int phase;
     int pool_frame_open;
     uint64_t frame;
-    uint64_t prepared;         /* the frame whose due loads are applied */
-    uint64_t ring_count;       /* frame records ever written */
+    uint64_t prepared;   /* the frame whose due loads are applied */
+    uint64_t ring_count; /* frame records ever written */
     slc_stream_frame_stats cur;
     uint64_t frame_start_ns;
 
@@ -120,7 +120,10 @@ struct slc_stream {
 _Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream record fits its reserved size");
 
 /* The desc's clock, or 0 without one. */
-static inline uint64_t now(const slc_stream *s) { return s->now_ns != NULL ? s->now_ns() : 0; }
+static inline uint64_t now(const slc_stream *s)
+{
+    return s->now_ns != NULL ? s->now_ns() : 0;
+}
 
 /* --- telemetry (stream_telemetry.c) ------------------------------------------- */
 

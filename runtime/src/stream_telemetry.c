@@ -73,7 +73,7 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
     out->workers = s->workers;
     /* the records of failures applied by a frame not yet ended wait for its totals */
     out->failure_records = s->totals.failures < SLC_STREAM_FAILURE_RECORDS ? (uint32_t)s->totals.failures
-                                                                            : SLC_STREAM_FAILURE_RECORDS;
+                                                                           : SLC_STREAM_FAILURE_RECORDS;
     memset(out->first_failures + out->failure_records, 0,
            (SLC_STREAM_FAILURE_RECORDS - out->failure_records) * sizeof out->first_failures[0]);
 }

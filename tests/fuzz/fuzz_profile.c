@@ -36,7 +36,10 @@ static void require(int ok, const char *what, const char *detail)
 #define REQUIRE(x) require((x) != 0, #x, NULL)
 #define REQUIRE_MSG(x, detail) require((x) != 0, #x, detail)
 
-static int is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+static int is_pow2(uint64_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
 
 /* A NUL within the field, non-empty, and only zero bytes after it. */
 static int name_ok(const char *name, size_t cap)
@@ -53,7 +56,10 @@ static int name_ok(const char *name, size_t cap)
     return 1;
 }
 
-static int budget_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/'; }
+static int budget_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '/';
+}
 
 /* Lines as the parser counts them: segments ended by '\n' or by the end. */
 static uint32_t line_count(const char *text, size_t len)
@@ -65,12 +71,13 @@ static uint32_t line_count(const char *text, size_t len)
     return n + (len > 0 && text[len - 1] != '\n' ? 1u : 0u);
 }
 
-static _Alignas(SLC_BUDGETS_ALIGN) unsigned char budgets_mem[SLC_BUDGETS_FOOTPRINT(SLC_PROFILE_BUDGET_MAX,
-                                                                                      SLC_PROFILE_PHASES_MAX)];
+static _Alignas(
+    SLC_BUDGETS_ALIGN) unsigned char budgets_mem[SLC_BUDGETS_FOOTPRINT(SLC_PROFILE_BUDGET_MAX, SLC_PROFILE_PHASES_MAX)];
 
 static void check_budgets(const slc_profile *p)
 {
-    static const char *const required[] = {"cpu/meta", "cpu/decode", "cpu/queues", "cpu/driver", "gpu/pool", "gpu/staging"};
+    static const char *const required[] = {"cpu/meta",   "cpu/decode", "cpu/queues",
+                                           "cpu/driver", "gpu/pool",   "gpu/staging"};
     REQUIRE(p->budget_count >= sizeof required / sizeof required[0] && p->budget_count <= SLC_PROFILE_BUDGET_MAX);
     for (size_t r = 0; r < sizeof required / sizeof required[0]; r++) {
         REQUIRE_MSG(slc_profile_scan_budget(p, required[r]) >= 0, required[r]);
@@ -117,8 +124,7 @@ static void check_values(const slc_profile *p)
         REQUIRE((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
                 *c == '-');
     }
-    REQUIRE(is_pow2(p->page_size) && p->page_size >= SLC_PAGE_SIZE_MIN &&
-            p->page_size <= SLC_PAGE_SIZE_MAX);
+    REQUIRE(is_pow2(p->page_size) && p->page_size >= SLC_PAGE_SIZE_MIN && p->page_size <= SLC_PAGE_SIZE_MAX);
     REQUIRE(p->page_count >= 1 && p->page_count <= SLC_PAGE_COUNT_MAX);
     uint64_t pool = p->budgets[slc_profile_scan_budget(p, "gpu/pool")].limit;
     uint64_t staging = p->budgets[slc_profile_scan_budget(p, "gpu/staging")].limit;
@@ -151,7 +157,8 @@ static void check_values(const slc_profile *p)
     }
     /* [render] and [quality]: 0 (not declared) or within range. */
     REQUIRE(p->render_width <= SLC_PROFILE_RENDER_SIZE_MAX && p->render_height <= SLC_PROFILE_RENDER_SIZE_MAX);
-    REQUIRE(p->render_max_draws <= SLC_PROFILE_RENDER_LIST_MAX && p->render_max_placements <= SLC_PROFILE_RENDER_LIST_MAX);
+    REQUIRE(p->render_max_draws <= SLC_PROFILE_RENDER_LIST_MAX &&
+            p->render_max_placements <= SLC_PROFILE_RENDER_LIST_MAX);
     REQUIRE(p->min_psnr_mdb <= SLC_PROFILE_PSNR_MAX_MDB);
 }
 

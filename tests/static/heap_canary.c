@@ -2,4 +2,7 @@
  * which proves the check can fail. */
 #include <stdlib.h>
 
-void *heap_canary(size_t n) { return malloc(n); }
+void *heap_canary(size_t n)
+{
+    return malloc(n);
+}

@@ -118,7 +118,8 @@ static inline void f32(bin *b, float v)
 {
     uint32_t u;
     memcpy(&u, &v, 4);
-    unsigned char p[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16), (unsigned char)(u >> 24)};
+    unsigned char p[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                          (unsigned char)(u >> 24)};
     put(b, p, 4);
 }
 static inline void u8(bin *b, unsigned v)
@@ -160,7 +161,7 @@ static const float uv5[10] = {0, 0, 1, 0, 0, 1, 1, 1, 2, 0};
 static inline void build_geometry(bin *b)
 {
     memset(b, 0, sizeof *b);
-    f32s(b, 15, pos5); /* 0: view 0, positions */
+    f32s(b, 15, pos5);            /* 0: view 0, positions */
     for (int i = 0; i < 5; i++) { /* 60: view 1, normals */
         f32(b, 0), f32(b, 0), f32(b, 1);
     }
@@ -180,7 +181,7 @@ static inline void build_geometry(bin *b)
     u8(b, 0), u8(b, 1), u8(b, 5); /* 204: view 6, an index out of range */
     pad4(b);
     assert_int_equal(b->n, 208);
-    u16(b, 1), u16(b, 3); /* 208: view 7, sparse indices */
+    u16(b, 1), u16(b, 3);                                             /* 208: view 7, sparse indices */
     f32(b, 5), f32(b, 5), f32(b, 5), f32(b, 7), f32(b, 7), f32(b, 7); /* 212: view 8, sparse values */
     assert_int_equal(b->n, 236);
     static const int sp[9] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1};

@@ -18,9 +18,15 @@ void slc_test_fault_arm(uint64_t n)
     atomic_store(&fail_at, n);
 }
 
-uint64_t slc_test_fault_seen(void) { return atomic_load(&seen); }
+uint64_t slc_test_fault_seen(void)
+{
+    return atomic_load(&seen);
+}
 
-bool slc_test_fault_fired(void) { return atomic_load(&fired); }
+bool slc_test_fault_fired(void)
+{
+    return atomic_load(&fired);
+}
 
 bool slc_test_fault_reserve(void)
 {

@@ -131,16 +131,16 @@ typedef enum sff_access {
 
 /* Where the fixtures of the two tests differ. */
 typedef struct sff_desc {
-    const char *name;       /* the profile's name; its file name is "<name>.profile" */
-    const char *pack_name;  /* the pack's name in its messages */
-    uint32_t pages;         /* the pool's page count (4 KiB pages), and the host store's */
-    uint32_t upload_kib;    /* upload_per_frame */
-    uint32_t workers;       /* worker threads; 0: inline */
+    const char *name;      /* the profile's name; its file name is "<name>.profile" */
+    const char *pack_name; /* the pack's name in its messages */
+    uint32_t pages;        /* the pool's page count (4 KiB pages), and the host store's */
+    uint32_t upload_kib;   /* upload_per_frame */
+    uint32_t workers;      /* worker threads; 0: inline */
     sff_access access;
     slc_platform_file_fault_fn hook; /* SFF_PREAD: the fault hook, NULL for none */
     void *hook_user;
     uint64_t (*now_ns)(void); /* the stream's clock, or NULL */
-    bool check_teardown;    /* sff_close: the store's pages released, then every budget at 0 */
+    bool check_teardown;      /* sff_close: the store's pages released, then every budget at 0 */
 } sff_desc;
 
 typedef struct sff_fixture {
@@ -161,7 +161,10 @@ typedef struct sff_fixture {
     slc_logger pack_logger;
 } sff_fixture;
 
-static inline bool sff_work(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
+static inline bool sff_work(void *ctx, uint32_t worker)
+{
+    return slc_stream_work(ctx, worker);
+}
 
 /* The stream over d's file; its pinned chunks load here, from the file as
  * it is now. */
@@ -171,15 +174,16 @@ static inline void sff_open(sff_fixture *f, const disk *d, const sff_desc *desc)
     f->workers = desc->workers;
     f->check_teardown = desc->check_teardown;
     char text[1024];
-    snprintf(text, sizeof text,
-             "[profile]\nname = %s\n"
-             "[budgets]\ncpu = 1 MiB\ncpu/meta = 256 KiB\ncpu/decode = 64 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
-             "gpu = 1 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-             "[pool]\npage_size = 4 KiB\npage_count = %u\neviction = lru\n"
-             "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = 256\nstaging_size = 0 B\n"
-             "upload_per_frame = %u KiB\npin_coarsest = 1\n"
-             "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
-             desc->name, desc->pages, desc->workers, desc->upload_kib);
+    snprintf(
+        text, sizeof text,
+        "[profile]\nname = %s\n"
+        "[budgets]\ncpu = 1 MiB\ncpu/meta = 256 KiB\ncpu/decode = 64 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
+        "gpu = 1 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
+        "[pool]\npage_size = 4 KiB\npage_count = %u\neviction = lru\n"
+        "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = 256\nstaging_size = 0 B\n"
+        "upload_per_frame = %u KiB\npin_coarsest = 1\n"
+        "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
+        desc->name, desc->pages, desc->workers, desc->upload_kib);
     char profile_file[64];
     snprintf(profile_file, sizeof profile_file, "%s.profile", desc->name);
     slc_profile_diag diag;

@@ -35,8 +35,7 @@ static const sp_params fly_pack = {4096, 48, 3, {6, 2, 1}, 42};
 /* The camera's requests for frame t: objects within 60 units of x(t), the
  * LOD by distance, the priority falling with distance. The camera flies
  * along the line and back. */
-static inline uint32_t sfx_camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out,
-                                           uint32_t cap)
+static inline uint32_t sfx_camera_requests(uint32_t t, uint32_t objects, slc_stream_object_request *out, uint32_t cap)
 {
     uint32_t span = objects * 10u;
     uint32_t pos = (t * 5u / 2u) % (2u * span);
@@ -68,7 +67,10 @@ typedef struct sfx_trace_result {
     double ms; /* the trace's wall time, where a test measures it */
 } sfx_trace_result;
 
-static inline uint64_t sfx_mix(uint64_t h, uint64_t v) { return XXH3_64bits_withSeed(&v, sizeof v, h); }
+static inline uint64_t sfx_mix(uint64_t h, uint64_t v)
+{
+    return XXH3_64bits_withSeed(&v, sizeof v, h);
+}
 
 /* h with the ended frame's resolved LODs folded in, result by result. */
 static inline uint64_t sfx_hash_results(slc_stream *s, uint64_t h)
@@ -84,9 +86,10 @@ static inline uint64_t sfx_hash_results(slc_stream *s, uint64_t h)
 /* h with a frame's counters folded in. */
 static inline uint64_t sfx_hash_frame_stats(uint64_t h, const slc_stream_frame_stats *fs)
 {
-    const uint64_t v[] = {fs->requests, fs->chunks,          fs->hits,     fs->misses,   fs->in_flight,
-                          fs->loads_started, fs->loads_completed, fs->evictions, fs->deferred, fs->dropped,
-                          fs->fallbacks, fs->holes, fs->bytes_read, fs->bytes_uploaded, fs->loads_cancelled};
+    const uint64_t v[] = {
+        fs->requests,      fs->chunks,          fs->hits,       fs->misses,         fs->in_flight,
+        fs->loads_started, fs->loads_completed, fs->evictions,  fs->deferred,       fs->dropped,
+        fs->fallbacks,     fs->holes,           fs->bytes_read, fs->bytes_uploaded, fs->loads_cancelled};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         h = sfx_mix(h, v[i]);
     }
@@ -148,7 +151,10 @@ static inline uint32_t sfx_check_results(slc_stream *s, const slc_pack *pk, sfx_
 
 /* --- setting a stream up -------------------------------------------------------------- */
 
-static inline uint64_t sfx_clock_ns(void) { return slc_platform_now_ns(); }
+static inline uint64_t sfx_clock_ns(void)
+{
+    return slc_platform_now_ns();
+}
 
 /* Parses a profile the test wrote; a refusal fails the test with its message. */
 static inline void sfx_profile_parse(const char *text, const char *file, slc_profile *profile)

@@ -20,9 +20,9 @@
 #define SP_MAX_LODS 4u
 
 typedef struct sp_params {
-    uint32_t page_size;   /* the pack's page size */
+    uint32_t page_size; /* the pack's page size */
     uint32_t objects;
-    uint32_t lods;        /* per object, at most SP_MAX_LODS */
+    uint32_t lods;                /* per object, at most SP_MAX_LODS */
     uint32_t chunks[SP_MAX_LODS]; /* chunks of each level, finest first */
     uint64_t seed;
 } sp_params;
@@ -140,12 +140,12 @@ static inline void sp_build(sp_pack *out, const sp_params *prm)
     h.header_size = sizeof h;
     h.page_size = prm->page_size;
     static const char strings[] = "";
-#define SP_PUT(field_offset, field_count, src, count)                                                              \
-    do {                                                                                                           \
-        h.field_offset = at;                                                                                       \
-        h.field_count = (uint32_t)(count);                                                                         \
-        memcpy(data + at, (src), (size_t)(count) * sizeof((src)[0]));                                              \
-        at = (size_t)slc__test_align(at + (size_t)(count) * sizeof((src)[0]));                                     \
+#define SP_PUT(field_offset, field_count, src, count)                          \
+    do {                                                                       \
+        h.field_offset = at;                                                   \
+        h.field_count = (uint32_t)(count);                                     \
+        memcpy(data + at, (src), (size_t)(count) * sizeof((src)[0]));          \
+        at = (size_t)slc__test_align(at + (size_t)(count) * sizeof((src)[0])); \
     } while (0)
     SP_PUT(chunk_offset, chunk_count, chunks, nchunks);
     SP_PUT(object_offset, object_count, objects, prm->objects);
@@ -194,8 +194,8 @@ static inline void sp_assert_page_holds(const sp_pack *p, const void *host, uint
 #define SP_FAULT_MAX 16u
 typedef struct sp_fault {
     uint32_t chunk;
-    slc_status status;  /* SLC_E_IO or SLC_E_IO_SHORT: returned by read(); SLC_OK: the bytes read are corrupted */
-    uint32_t attempts;  /* how many reads of the chunk fail (UINT32_MAX: all) */
+    slc_status status; /* SLC_E_IO or SLC_E_IO_SHORT: returned by read(); SLC_OK: the bytes read are corrupted */
+    uint32_t attempts; /* how many reads of the chunk fail (UINT32_MAX: all) */
 } sp_fault;
 
 typedef struct sp_io {
@@ -205,7 +205,7 @@ typedef struct sp_io {
     uint32_t fault_count;
     sp_fault faults[SP_FAULT_MAX];
     _Atomic uint32_t reads[SP_FAULT_MAX]; /* reads of each faulty chunk so far */
-    uint32_t max_delay_us;               /* each read sleeps 0..max_delay_us */
+    uint32_t max_delay_us;                /* each read sleeps 0..max_delay_us */
     _Atomic uint64_t rng;
     /* A gate: reads of gate_chunk block until gate_open is set. */
     uint32_t gate_chunk;

@@ -16,7 +16,10 @@
 #define TP_SPANS 4u
 #define TP_INSTANCES 3u
 
-static inline uint64_t slc__test_align(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
+static inline uint64_t slc__test_align(uint64_t x)
+{
+    return (x + 7) & ~(uint64_t)7;
+}
 
 typedef struct test_pack {
     unsigned char *data;
@@ -25,9 +28,15 @@ typedef struct test_pack {
     uint32_t decoded_size[TP_CHUNKS];
 } test_pack;
 
-static inline slc_pack_header *tp_header(test_pack *t) { return (slc_pack_header *)(void *)t->data; }
+static inline slc_pack_header *tp_header(test_pack *t)
+{
+    return (slc_pack_header *)(void *)t->data;
+}
 
-static inline void *tp_at(test_pack *t, uint64_t offset) { return t->data + offset; }
+static inline void *tp_at(test_pack *t, uint64_t offset)
+{
+    return t->data + offset;
+}
 
 /* Recomputes every table checksum and the header checksum, so a test can
  * change a record and reach the checks behind the checksums. */
@@ -157,12 +166,12 @@ static inline void tp_build(test_pack *t)
         inst[i].matrix[12] = (float)i;
     }
     static const char strings[] = "\0box\0tree\0door"; /* 15 bytes with the final NUL */
-#define TP_PUT(field_offset, field_count, src, bytes)                                                              \
-    do {                                                                                                           \
-        h.field_offset = at;                                                                                       \
-        h.field_count = (uint32_t)((bytes) / sizeof((src)[0]));                                                    \
-        memcpy(t->data + at, (src), (bytes));                                                                      \
-        at = (size_t)slc__test_align(at + (bytes));                                                                \
+#define TP_PUT(field_offset, field_count, src, bytes)           \
+    do {                                                        \
+        h.field_offset = at;                                    \
+        h.field_count = (uint32_t)((bytes) / sizeof((src)[0])); \
+        memcpy(t->data + at, (src), (bytes));                   \
+        at = (size_t)slc__test_align(at + (bytes));             \
     } while (0)
     TP_PUT(chunk_offset, chunk_count, chunks, sizeof chunks);
     TP_PUT(object_offset, object_count, objects, sizeof objects);

@@ -100,7 +100,7 @@ struct usdc_writer {
 #define GROW(arr, n, cap)                                          \
     do {                                                           \
         if ((n) == (cap)) {                                        \
-            (cap) = (cap) ? (cap) * 2 : 16;                        \
+            (cap) = (cap) ? (cap)*2 : 16;                          \
             (arr) = realloc((arr), (size_t)(cap) * sizeof *(arr)); \
         }                                                          \
     } while (0)
@@ -444,7 +444,7 @@ uint64_t usdcw_listop(usdc_writer *w, unsigned type, int is_explicit, const usdc
     }
     uint64_t at = align8(w);
     put(&w->out, &h, 1);
-    static const unsigned order[] = {USDCW_LIST_EXPLICIT, USDCW_LIST_ADDED, USDCW_LIST_PREPENDED,
+    static const unsigned order[] = {USDCW_LIST_EXPLICIT, USDCW_LIST_ADDED,   USDCW_LIST_PREPENDED,
                                      USDCW_LIST_APPENDED, USDCW_LIST_DELETED, USDCW_LIST_ORDERED};
     for (size_t k = 0; k < 6; k++) {
         for (const usdcw_part *p = parts; p->bit; p++) {
@@ -551,8 +551,7 @@ void usdcw_override_section(usdc_writer *w, const char *name, const void *data, 
 /* The compressed path tree: depth first, each entry's jump says whether a
  * child follows (-1), a sibling follows (0), both (the sibling's distance)
  * or neither (-2). */
-static void encode_tree(const usdc_writer *w, uint32_t first, uint32_t *idx, int32_t *tok, int32_t *jmp,
-                        uint32_t *n)
+static void encode_tree(const usdc_writer *w, uint32_t first, uint32_t *idx, int32_t *tok, int32_t *jmp, uint32_t *n)
 {
     for (uint32_t p = first; p != UINT32_MAX;) {
         uint32_t next = UINT32_MAX, child = UINT32_MAX;

@@ -16,26 +16,65 @@ typedef struct usdc_writer usdc_writer;
 
 /* Crate value types (CrateDataTypes) the tests use. */
 enum {
-    USDCW_BOOL = 1, USDCW_UCHAR = 2, USDCW_INT = 3, USDCW_UINT = 4, USDCW_INT64 = 5, USDCW_UINT64 = 6,
-    USDCW_HALF = 7, USDCW_FLOAT = 8, USDCW_DOUBLE = 9, USDCW_STRING = 10, USDCW_TOKEN = 11, USDCW_ASSET = 12,
-    USDCW_MATRIX2D = 13, USDCW_MATRIX3D = 14, USDCW_MATRIX4D = 15, USDCW_QUATD = 16, USDCW_QUATF = 17,
-    USDCW_QUATH = 18, USDCW_VEC2F = 20, USDCW_VEC3D = 23, USDCW_VEC3F = 24, USDCW_VEC3H = 25, USDCW_VEC3I = 26,
-    USDCW_DICTIONARY = 31, USDCW_TOKEN_LISTOP = 32, USDCW_STRING_LISTOP = 33, USDCW_PATH_LISTOP = 34,
-    USDCW_REFERENCE_LISTOP = 35, USDCW_PATH_VECTOR = 40, USDCW_TOKEN_VECTOR = 41, USDCW_SPECIFIER = 42,
-    USDCW_VARIABILITY = 44, USDCW_VARIANT_SELECTION_MAP = 45, USDCW_TIME_SAMPLES = 46, USDCW_PAYLOAD = 47,
-    USDCW_DOUBLE_VECTOR = 48, USDCW_STRING_VECTOR = 50, USDCW_VALUE_BLOCK = 51, USDCW_PAYLOAD_LISTOP = 55,
+    USDCW_BOOL = 1,
+    USDCW_UCHAR = 2,
+    USDCW_INT = 3,
+    USDCW_UINT = 4,
+    USDCW_INT64 = 5,
+    USDCW_UINT64 = 6,
+    USDCW_HALF = 7,
+    USDCW_FLOAT = 8,
+    USDCW_DOUBLE = 9,
+    USDCW_STRING = 10,
+    USDCW_TOKEN = 11,
+    USDCW_ASSET = 12,
+    USDCW_MATRIX2D = 13,
+    USDCW_MATRIX3D = 14,
+    USDCW_MATRIX4D = 15,
+    USDCW_QUATD = 16,
+    USDCW_QUATF = 17,
+    USDCW_QUATH = 18,
+    USDCW_VEC2F = 20,
+    USDCW_VEC3D = 23,
+    USDCW_VEC3F = 24,
+    USDCW_VEC3H = 25,
+    USDCW_VEC3I = 26,
+    USDCW_DICTIONARY = 31,
+    USDCW_TOKEN_LISTOP = 32,
+    USDCW_STRING_LISTOP = 33,
+    USDCW_PATH_LISTOP = 34,
+    USDCW_REFERENCE_LISTOP = 35,
+    USDCW_PATH_VECTOR = 40,
+    USDCW_TOKEN_VECTOR = 41,
+    USDCW_SPECIFIER = 42,
+    USDCW_VARIABILITY = 44,
+    USDCW_VARIANT_SELECTION_MAP = 45,
+    USDCW_TIME_SAMPLES = 46,
+    USDCW_PAYLOAD = 47,
+    USDCW_DOUBLE_VECTOR = 48,
+    USDCW_STRING_VECTOR = 50,
+    USDCW_VALUE_BLOCK = 51,
+    USDCW_PAYLOAD_LISTOP = 55,
 };
 
 /* SdfSpecType. */
 enum {
-    USDCW_SPEC_ATTRIBUTE = 1, USDCW_SPEC_PRIM = 6, USDCW_SPEC_PSEUDO_ROOT = 7, USDCW_SPEC_RELATIONSHIP = 8,
-    USDCW_SPEC_VARIANT = 10, USDCW_SPEC_VARIANT_SET = 11,
+    USDCW_SPEC_ATTRIBUTE = 1,
+    USDCW_SPEC_PRIM = 6,
+    USDCW_SPEC_PSEUDO_ROOT = 7,
+    USDCW_SPEC_RELATIONSHIP = 8,
+    USDCW_SPEC_VARIANT = 10,
+    USDCW_SPEC_VARIANT_SET = 11,
 };
 
 /* List-op parts (the header bits). */
 enum {
-    USDCW_LIST_EXPLICIT = 2, USDCW_LIST_ADDED = 4, USDCW_LIST_DELETED = 8, USDCW_LIST_ORDERED = 16,
-    USDCW_LIST_PREPENDED = 32, USDCW_LIST_APPENDED = 64,
+    USDCW_LIST_EXPLICIT = 2,
+    USDCW_LIST_ADDED = 4,
+    USDCW_LIST_DELETED = 8,
+    USDCW_LIST_ORDERED = 16,
+    USDCW_LIST_PREPENDED = 32,
+    USDCW_LIST_APPENDED = 64,
 };
 
 #define USDCW_ROOT 0u
@@ -52,10 +91,10 @@ uint32_t usdcw_child(usdc_writer *w, uint32_t parent, const char *elem, int is_p
 
 /* Value reps. */
 uint64_t usdcw_rep(unsigned type, int array, int inlined, int compressed, uint64_t payload);
-uint64_t usdcw_token_rep(usdc_writer *w, const char *s);   /* inlined token */
-uint64_t usdcw_string_rep(usdc_writer *w, const char *s);  /* inlined string */
-uint64_t usdcw_asset_rep(usdc_writer *w, const char *s);   /* inlined asset path */
-uint64_t usdcw_double_rep(usdc_writer *w, double v);       /* written out (not inlined) */
+uint64_t usdcw_token_rep(usdc_writer *w, const char *s);  /* inlined token */
+uint64_t usdcw_string_rep(usdc_writer *w, const char *s); /* inlined string */
+uint64_t usdcw_asset_rep(usdc_writer *w, const char *s);  /* inlined asset path */
+uint64_t usdcw_double_rep(usdc_writer *w, double v);      /* written out (not inlined) */
 
 /* Raw bytes at the current end of the value area (8-aligned); returns the
  * offset. */

@@ -33,7 +33,8 @@ static int vk_test_instance_open(const char *app_name)
     app.apiVersion = VK_API_VERSION_1_3;
     const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
     VkDebugUtilsMessengerCreateInfoEXT mi = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mi.pfnUserCallback = on_message;
@@ -68,7 +69,8 @@ static int vk_test_instance_open(const char *app_name)
  * features (NULL: none) enabled too. 0, or -1. */
 static int vk_test_device_open(void *features)
 {
-    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     tf.timelineSemaphore = VK_TRUE;
     tf.pNext = features;
     float prio = 1.0f;

@@ -179,8 +179,8 @@ static void test_pool_alloc_free_reuse_and_exhaustion(void **state)
 {
     (void)state;
     slc_block_pool *p;
-    assert_int_equal(slc_block_pool_init(region, slc_block_pool_footprint(64, 64, 4), 64, 64, NULL, SLC_BUDGET_NONE, &p),
-                     SLC_OK);
+    assert_int_equal(
+        slc_block_pool_init(region, slc_block_pool_footprint(64, 64, 4), 64, 64, NULL, SLC_BUDGET_NONE, &p), SLC_OK);
     void *blk[4], *extra;
     for (int i = 0; i < 4; i++) {
         assert_int_equal(slc_block_pool_alloc(p, &blk[i]), SLC_OK);

@@ -7,11 +7,14 @@ static _Alignas(64) unsigned char mem[SLC_BUDGETS_FOOTPRINT(SLC_BUDGET_MAX, PHAS
 
 enum { CPU, META, DECODE, GPU, POOL, COUNT };
 static const slc_budget_desc tree[COUNT] = {
-    {"cpu", 1000, SLC_BUDGET_NONE_INDEX}, {"cpu/meta", 400, CPU}, {"cpu/decode", 500, CPU},
+    {"cpu", 1000, SLC_BUDGET_NONE_INDEX}, {"cpu/meta", 400, CPU},  {"cpu/decode", 500, CPU},
     {"gpu", 2000, SLC_BUDGET_NONE_INDEX}, {"gpu/pool", 1500, GPU},
 };
 
-static slc_budget_id id(uint16_t i) { return (slc_budget_id){i}; }
+static slc_budget_id id(uint16_t i)
+{
+    return (slc_budget_id){i};
+}
 
 static slc_budgets *make(void)
 {
@@ -83,8 +86,8 @@ static void test_init_reports_tree(void **state)
     assert_true(slc_budgets_check(b));
 }
 
-static void expect_init_fails(void *m, size_t size, const slc_budget_desc *d, size_t n, size_t phases,
-                              slc_status want, const char *message)
+static void expect_init_fails(void *m, size_t size, const slc_budget_desc *d, size_t n, size_t phases, slc_status want,
+                              const char *message)
 {
     capture_log c;
     slc_logger log = capture_logger(&c);
@@ -116,8 +119,10 @@ static void test_init_refuses_bad_declarations(void **state)
 {
     (void)state;
     expect_init_fails(mem, sizeof mem, tree, 0, PHASES, SLC_E_INVALID, "budgets: 0 budgets declared; 1 to 64 allowed");
-    expect_init_fails(mem, sizeof mem, tree, 65, PHASES, SLC_E_INVALID, "budgets: 65 budgets declared; 1 to 64 allowed");
-    expect_init_fails(mem, sizeof mem, tree, COUNT, 0, SLC_E_INVALID, "budgets: phase capacity 0 is not in 1..4294967295");
+    expect_init_fails(mem, sizeof mem, tree, 65, PHASES, SLC_E_INVALID,
+                      "budgets: 65 budgets declared; 1 to 64 allowed");
+    expect_init_fails(mem, sizeof mem, tree, COUNT, 0, SLC_E_INVALID,
+                      "budgets: phase capacity 0 is not in 1..4294967295");
 
     slc_budget_desc d[COUNT];
     memcpy(d, tree, sizeof d);
@@ -266,7 +271,7 @@ static void test_phases_keep_start_peak_end(void **state)
     assert_int_equal(slc_budgets_reserve(b, id(META), 100, NULL), SLC_OK); /* init keeps 100 */
     assert_int_equal(slc_budgets_begin_phase(b, "open"), SLC_OK);
     assert_int_equal(slc_budgets_reserve(b, id(META), 250, NULL), SLC_OK); /* open peaks at 350 */
-    slc_budgets_release(b, id(META), 200);                                /* and keeps 150 */
+    slc_budgets_release(b, id(META), 200);                                 /* and keeps 150 */
     assert_int_equal(slc_budgets_begin_phase(b, "stream"), SLC_OK);
     assert_int_equal(slc_budgets_reserve(b, id(META), 20, NULL), SLC_OK);
     assert_int_equal(slc_budgets_phase_count(b), 3);

@@ -69,13 +69,30 @@ static int parse(fixture *f, unsigned usage_after, const char *missing, const ch
     const cli_opt table[] = {
         {.name = "--flag", .kind = CLI_OPT_FLAG, .dest = &f->flag},
         {.name = "--file", .alias = "-f", .kind = CLI_OPT_STRING, .dest = &f->file, .bad = "{opt} needs a file"},
-        {.name = "--count", .kind = CLI_OPT_U64, .dest = &f->count, .min = 2, .max = 40,
-         .bad = "{opt} '{value}': expected a count in {min}..{max}", .seen = &f->seen_count},
-        {.name = "--size", .kind = CLI_OPT_SIZE, .dest = &f->size, .min = 1, .max = UINT32_MAX,
+        {.name = "--count",
+         .kind = CLI_OPT_U64,
+         .dest = &f->count,
+         .min = 2,
+         .max = 40,
+         .bad = "{opt} '{value}': expected a count in {min}..{max}",
+         .seen = &f->seen_count},
+        {.name = "--size",
+         .kind = CLI_OPT_SIZE,
+         .dest = &f->size,
+         .min = 1,
+         .max = UINT32_MAX,
          .bad = "{opt} '{value}' is not a size in bytes"},
-        {.name = "--ratio", .kind = CLI_OPT_DOUBLE, .dest = &f->ratio, .dmin = 0.0, .open_min = 1, .dmax = 10.0,
+        {.name = "--ratio",
+         .kind = CLI_OPT_DOUBLE,
+         .dest = &f->ratio,
+         .dmin = 0.0,
+         .open_min = 1,
+         .dmax = 10.0,
          .bad = "{opt} '{value}': expected a ratio above 0"},
-        {.name = "--colour", .kind = CLI_OPT_ENUM, .dest = &f->choice, .choices = colours,
+        {.name = "--colour",
+         .kind = CLI_OPT_ENUM,
+         .dest = &f->choice,
+         .choices = colours,
          .bad = "{opt} '{value}': expected red, green or blue"},
     };
     char *argv[16];
@@ -86,10 +103,17 @@ static int parse(fixture *f, unsigned usage_after, const char *missing, const ch
         argv[argc++] = (char *)a;
     }
     va_end(ap);
-    const cli_args spec = {.me = "sluice test", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = f->operands, .max_operands = 2, .operand_count = &f->operand_count,
-                           .missing = missing, .unknown = "unexpected argument '{value}'",
-                           .usage = "usage: sluice test [options]\n", .usage_after = usage_after, .help = 1};
+    const cli_args spec = {.me = "sluice test",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = f->operands,
+                           .max_operands = 2,
+                           .operand_count = &f->operand_count,
+                           .missing = missing,
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = "usage: sluice test [options]\n",
+                           .usage_after = usage_after,
+                           .help = 1};
     capture_begin();
     int rc = cli_args_parse(&spec, argc, argv);
     capture_end();
@@ -193,8 +217,8 @@ static void test_bad_number_is_refused(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(parse(&f, CLI_ARGS_BAD, NULL, "--count", bad[i], END), CLI_USAGE);
         char want[128];
-        snprintf(want, sizeof want, "sluice test: --count '%s': expected a count in 2..40\nusage: sluice test [options]\n",
-                 bad[i]);
+        snprintf(want, sizeof want,
+                 "sluice test: --count '%s': expected a count in 2..40\nusage: sluice test [options]\n", bad[i]);
         assert_string_equal(captured, want);
         assert_int_equal(f.count, 0);
         assert_int_equal(f.seen_count, 0);
@@ -261,8 +285,12 @@ static void test_dash_operand(void **state)
     (void)state;
     const char *ops[1];
     size_t n = 0;
-    const cli_args spec = {.me = "sluice test", .operands = ops, .max_operands = 1, .operand_count = &n,
-                           .unknown = "unknown option '{value}'", .dash_operand = 1};
+    const cli_args spec = {.me = "sluice test",
+                           .operands = ops,
+                           .max_operands = 1,
+                           .operand_count = &n,
+                           .unknown = "unknown option '{value}'",
+                           .dash_operand = 1};
     char *argv[] = {"-"};
     capture_begin();
     assert_int_equal(cli_args_parse(&spec, 1, argv), CLI_OK);
@@ -270,8 +298,12 @@ static void test_dash_operand(void **state)
     assert_int_equal(n, 1);
     assert_string_equal(ops[0], "-");
     /* Without help set, -h is an unknown option; without unknown, only the usage. */
-    const cli_args quiet = {.me = "sluice test", .operands = ops, .max_operands = 1, .operand_count = &n,
-                            .usage = "usage: q\n", .usage_after = CLI_ARGS_UNKNOWN};
+    const cli_args quiet = {.me = "sluice test",
+                            .operands = ops,
+                            .max_operands = 1,
+                            .operand_count = &n,
+                            .usage = "usage: q\n",
+                            .usage_after = CLI_ARGS_UNKNOWN};
     char *argv2[] = {"-h"};
     n = 0;
     capture_begin();
@@ -324,7 +356,11 @@ static void test_print_options_pads_to_the_column(void **state)
     const cli_opt table[] = {
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &x, .help = "as JSON"},
         {.name = "--hidden", .kind = CLI_OPT_FLAG, .dest = &x},
-        {.name = "--output", .alias = "-o", .kind = CLI_OPT_STRING, .dest = &x, .arg = "FILE",
+        {.name = "--output",
+         .alias = "-o",
+         .kind = CLI_OPT_STRING,
+         .dest = &x,
+         .arg = "FILE",
          .help = "first line\nsecond line"},
         {.name = "--n", .kind = CLI_OPT_U64, .dest = &x, .arg = "N", .help = "a count"},
     };

@@ -12,8 +12,11 @@
 
 enum { ROOT, A, B, A1, A2, COUNT };
 static const slc_budget_desc tree[COUNT] = {
-    {"cpu", 100000, SLC_BUDGET_NONE_INDEX}, {"cpu/a", 60000, ROOT}, {"cpu/b", 30000, ROOT},
-    {"cpu/a/x", 30000, A},                  {"cpu/a/y", 30000, A},
+    {"cpu", 100000, SLC_BUDGET_NONE_INDEX},
+    {"cpu/a", 60000, ROOT},
+    {"cpu/b", 30000, ROOT},
+    {"cpu/a/x", 30000, A},
+    {"cpu/a/y", 30000, A},
 };
 
 static _Alignas(64) unsigned char mem[SLC_BUDGETS_FOOTPRINT(COUNT, 4)];
@@ -116,9 +119,9 @@ static void test_random_reserve_release_from_threads(void **state)
         print_message("%-8s peak %6llu/%6llu reservations %7llu refused %6llu (here %6llu)\n", s.name,
                       (unsigned long long)s.peak, (unsigned long long)s.limit, (unsigned long long)s.reservations,
                       (unsigned long long)s.refused, (unsigned long long)s.refused_here);
-        assert_int_equal(s.current, 0);      /* every reservation released, no refusal left a trace */
+        assert_int_equal(s.current, 0); /* every reservation released, no refusal left a trace */
         assert_true(s.peak <= s.limit);
-        assert_int_equal(s.refused, seen);   /* every refusal counted */
+        assert_int_equal(s.refused, seen); /* every refusal counted */
         assert_int_equal(s.reservations, ok);
         refused_total += s.refused;
     }

@@ -231,7 +231,10 @@ static slc_status run_pack_open(void)
     return slc_pack_open(&w.io, "sweep", &profile, w.meta, &logger, &w.pack);
 }
 
-static void undo_pack_open(void) { slc_pack_close(w.pack); }
+static void undo_pack_open(void)
+{
+    slc_pack_close(w.pack);
+}
 
 static slc_status run_scratch(void)
 {
@@ -239,7 +242,10 @@ static slc_status run_scratch(void)
     return slc_arena_alloc(w.decode, slc_pack_scratch_size(w.pack), 16, &w.scratch);
 }
 
-static void undo_scratch(void) { slc_arena_reset(w.decode, (slc_arena_mark){0}); }
+static void undo_scratch(void)
+{
+    slc_arena_reset(w.decode, (slc_arena_mark){0});
+}
 
 static slc_status run_host_store(void)
 {
@@ -251,7 +257,10 @@ static slc_status run_host_store(void)
     return slc_host_store_init(w.pages, d.page_count, d.page_size, &logger, &w.store);
 }
 
-static void undo_host_store(void) { slc_arena_reset(w.pages, (slc_arena_mark){0}); }
+static void undo_host_store(void)
+{
+    slc_arena_reset(w.pages, (slc_arena_mark){0});
+}
 
 static slc_status run_pool_memory(void)
 {
@@ -266,7 +275,10 @@ static slc_status run_pool_memory(void)
 
 static slc_arena_mark pool_mark; /* cpu/meta before the pool's record */
 
-static void undo_pool_memory(void) { slc_arena_reset(w.meta, pool_mark); }
+static void undo_pool_memory(void)
+{
+    slc_arena_reset(w.meta, pool_mark);
+}
 
 static slc_status run_pool(void)
 {
@@ -277,7 +289,10 @@ static slc_status run_pool(void)
     return s;
 }
 
-static void undo_pool(void) { w.pool = NULL; } /* the pool owns nothing but its memory */
+static void undo_pool(void)
+{
+    w.pool = NULL;
+} /* the pool owns nothing but its memory */
 
 static slc_status run_ring(void)
 {
@@ -285,7 +300,10 @@ static slc_status run_ring(void)
     return slc_arena_alloc(w.queues, (size_t)profile.queue_capacity * 16u, 64, &w.ring);
 }
 
-static void undo_ring(void) { slc_arena_reset(w.queues, (slc_arena_mark){0}); }
+static void undo_ring(void)
+{
+    slc_arena_reset(w.queues, (slc_arena_mark){0});
+}
 
 static slc_status run_record(int i)
 {
@@ -293,10 +311,22 @@ static slc_status run_record(int i)
     return slc_block_pool_alloc(w.records, &w.record[i]);
 }
 
-static slc_status run_record0(void) { return run_record(0); }
-static slc_status run_record1(void) { return run_record(1); }
-static void undo_record0(void) { slc_block_pool_free(w.records, w.record[0]); }
-static void undo_record1(void) { slc_block_pool_free(w.records, w.record[1]); }
+static slc_status run_record0(void)
+{
+    return run_record(0);
+}
+static slc_status run_record1(void)
+{
+    return run_record(1);
+}
+static void undo_record0(void)
+{
+    slc_block_pool_free(w.records, w.record[0]);
+}
+static void undo_record1(void)
+{
+    slc_block_pool_free(w.records, w.record[1]);
+}
 
 /* The first host allocations a driver makes: small, aligned, large. */
 static slc_status run_driver(int i)
@@ -307,12 +337,30 @@ static slc_status run_driver(int i)
     return slc_heap_alloc(w.heap, sizes[i], aligns[i], &w.driver[i]);
 }
 
-static slc_status run_driver0(void) { return run_driver(0); }
-static slc_status run_driver1(void) { return run_driver(1); }
-static slc_status run_driver2(void) { return run_driver(2); }
-static void undo_driver0(void) { slc_heap_free(w.heap, w.driver[0]); }
-static void undo_driver1(void) { slc_heap_free(w.heap, w.driver[1]); }
-static void undo_driver2(void) { slc_heap_free(w.heap, w.driver[2]); }
+static slc_status run_driver0(void)
+{
+    return run_driver(0);
+}
+static slc_status run_driver1(void)
+{
+    return run_driver(1);
+}
+static slc_status run_driver2(void)
+{
+    return run_driver(2);
+}
+static void undo_driver0(void)
+{
+    slc_heap_free(w.heap, w.driver[0]);
+}
+static void undo_driver1(void)
+{
+    slc_heap_free(w.heap, w.driver[1]);
+}
+static void undo_driver2(void)
+{
+    slc_heap_free(w.heap, w.driver[2]);
+}
 
 static slc_status run_stream(void)
 {
@@ -335,7 +383,10 @@ static slc_status run_stream(void)
     return slc_stream_create(&d, &w.stream);
 }
 
-static void undo_stream(void) { slc_stream_destroy(w.stream); }
+static void undo_stream(void)
+{
+    slc_stream_destroy(w.stream);
+}
 
 /* The parts, one by one. */
 static const step parts[] = {

@@ -176,7 +176,6 @@ static void test_data_uri_buffer_loads(void **state)
     gltf_close(s);
 }
 
-
 static unsigned char glb[16384];
 
 static void test_glb_loads_from_its_bin_chunk(void **state)
@@ -227,7 +226,7 @@ static void test_sparse_accessor_overrides_its_base(void **state)
     gltf_scene *s = open_load("sparse.gltf", &m);
     assert_int_equal(m.vertex_count, 9);
     const float want[27] = {0, 0, 0, 5, 5, 5, 0, 1, 0, 7, 7, 7, 2, 0, 0, /* the base, 1 and 3 replaced */
-                            0, 0, 0, 5, 5, 5, 0, 0, 0, 7, 7, 7};          /* zeros, 1 and 3 replaced */
+                            0, 0, 0, 5, 5, 5, 0, 0, 0, 7, 7, 7};         /* zeros, 1 and 3 replaced */
     expect_floats(m.positions, want, 27);
     const uint32_t idx[12] = {0, 1, 2, 2, 1, 3, 5, 6, 7, 6, 8, 7};
     expect_indices(&m, idx, 12);
@@ -245,12 +244,34 @@ static void test_quantized_attributes_are_converted_per_spec(void **state)
     pk_mesh m;
     gltf_scene *s = open_load("quantized.gltf", &m);
     assert_int_equal(m.vertex_count, 6);
-    const float p[18] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1, /* int16, not normalized */
-                         1, -1, -1, 16384.0f / 32767.0f, 0, 0, 0, 0, 0}; /* int16 normalized: -32768 clamps */
-    const float n[18] = {1, 0, -1, 0, -1, 64.0f / 127.0f, -64.0f / 127.0f, 1, 0, /* int8 normalized */
-                         0, 0, 0, 0, 0, 0, 0, 0, 0}; /* none in the second primitive */
-    const float t[12] = {0, 1, 0.2f, 0.4f, 1, 0,           /* uint8 normalized */
-                         0, 1, 1, 0, 13107.0f / 65535.0f, 0}; /* uint16 normalized */
+    const float p[18] = {100, -200, 300,   0,
+                         0,   0,    32767, -32768,
+                         1, /* int16, not normalized */
+                         1,   -1,   -1,    16384.0f / 32767.0f,
+                         0,   0,    0,     0,
+                         0}; /* int16 normalized: -32768 clamps */
+    const float n[18] = {1,
+                         0,
+                         -1,
+                         0,
+                         -1,
+                         64.0f / 127.0f,
+                         -64.0f / 127.0f,
+                         1,
+                         0, /* int8 normalized */
+                         0,
+                         0,
+                         0,
+                         0,
+                         0,
+                         0,
+                         0,
+                         0,
+                         0}; /* none in the second primitive */
+    const float t[12] = {0, 1, 0.2f, 0.4f, 1,
+                         0, /* uint8 normalized */
+                         0, 1, 1,    0,    13107.0f / 65535.0f,
+                         0}; /* uint16 normalized */
     expect_floats(m.positions, p, 18);
     expect_floats(m.normals, n, 18);
     expect_floats(m.uvs, t, 12);
@@ -489,11 +510,11 @@ static void test_draco_fallback_is_read_when_the_extension_is_only_used(void **s
 
 /* ---- refusals ---------------------------------------------------------- */
 
-#define DRACO_PRIM                                                                                                   \
-    "{'attributes':{'POSITION':18},'extensions':{'KHR_draco_mesh_compression':{'bufferView':0,'attributes':"        \
+#define DRACO_PRIM                                                                                           \
+    "{'attributes':{'POSITION':18},'extensions':{'KHR_draco_mesh_compression':{'bufferView':0,'attributes':" \
     "{'POSITION':0}}}}"
-#define DRACO_WHY                                                                                                    \
-    "extension KHR_draco_mesh_compression is not supported (compressed geometry cannot be read without a Draco "     \
+#define DRACO_WHY                                                                                                \
+    "extension KHR_draco_mesh_compression is not supported (compressed geometry cannot be read without a Draco " \
     "decoder)"
 
 static void test_draco_is_refused_naming_the_extension(void **state)
@@ -693,7 +714,8 @@ static void test_structural_errors_are_refused_at_open(void **state)
     expect_open_error("struct.gltf", 0,
                       "meshes[0].primitives[0].attributes.POSITION: index 99 out of range (20 accessors)");
     write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':'0'}}"));
-    expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].attributes.POSITION: expected an index into accessors");
+    expect_open_error("struct.gltf", 0,
+                      "meshes[0].primitives[0].attributes.POSITION: expected an index into accessors");
     write_gltf("struct.gltf", ONE_PRIM("{'attributes':{'POSITION':7},'mode':9}"));
     expect_open_error("struct.gltf", 0, "meshes[0].primitives[0].mode: 9 is not a glTF primitive mode (0 to 6)");
     write_gltf("struct.gltf", "'extensionsRequired':['EXT_frobnicate'],'meshes':[]}");
@@ -837,8 +859,8 @@ static void test_uri_leaving_the_folder_is_refused_unless_allowed(void **state)
     assert_int_equal(mkdir(path_of("sub/deeper"), 0700), 0);
     char abs_uri[300];
     snprintf(abs_uri, sizeof abs_uri, "%s", path_of("geometry.bin"));
-    const char *outside[] = {"../geometry.bin", "%2e%2e/geometry.bin", "deeper/../../geometry.bin", "..%2Fgeometry.bin", "../sub/../geometry.bin",
-                             abs_uri};
+    const char *outside[] = {"../geometry.bin",   "%2e%2e/geometry.bin",    "deeper/../../geometry.bin",
+                             "..%2Fgeometry.bin", "../sub/../geometry.bin", abs_uri};
     char fmt[8192], member[400], want[640];
     snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
     for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {

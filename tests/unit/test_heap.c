@@ -443,7 +443,7 @@ static void test_contract_violations_assert(void **state)
     expect_assert_failure(slc_heap_realloc(h, (unsigned char *)p + 16, 8, 1, &q));
     slc_heap_free(h, p);
     expect_assert_failure(slc_heap_free(h, p)); /* double free */
-    assert_true(slc_heap_check(h));              /* and the lock was released each time */
+    assert_true(slc_heap_check(h));             /* and the lock was released each time */
     assert_int_equal(slc_heap_alloc(h, 64, 1, &p), SLC_OK);
 }
 
@@ -536,9 +536,8 @@ static void test_random_model(void **state)
     assert_int_equal(st.used, 0);
     assert_int_equal(st.free_blocks, 1);
     assert_int_equal(charged(b), 0);
-    printf("test_random_model: %llu done, %llu refused (%llu by the budget, %llu for room)\n",
-           (unsigned long long)ok, (unsigned long long)refused, (unsigned long long)st.refused_budget,
-           (unsigned long long)st.refused_capacity);
+    printf("test_random_model: %llu done, %llu refused (%llu by the budget, %llu for room)\n", (unsigned long long)ok,
+           (unsigned long long)refused, (unsigned long long)st.refused_budget, (unsigned long long)st.refused_capacity);
     assert_true(ok > OPS / 2);
     assert_true(refused > 0); /* the limits were reached */
 }

@@ -16,9 +16,9 @@ static void assert_store_refused(const slc_host_store_desc *d)
     slc_logger log = capture_logger(&c);
     slc_page_store store;
     memset(&store, 0xa5, sizeof store);
-    assert_int_equal(slc_host_store_init_at(mem, sizeof mem, NULL, SLC_BUDGET_NONE, d->page_count, d->page_size, &log,
-                                            &store),
-                     SLC_E_INVALID);
+    assert_int_equal(
+        slc_host_store_init_at(mem, sizeof mem, NULL, SLC_BUDGET_NONE, d->page_count, d->page_size, &log, &store),
+        SLC_E_INVALID);
     assert_int_equal(c.status, SLC_E_INVALID);
     assert_string_equal(c.message,
                         "host store: page_count and page_size must be non-zero and their product fit this target");

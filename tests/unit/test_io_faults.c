@@ -40,17 +40,17 @@ static const char *const kind_names[F_KINDS] = {"clean", "eio", "short", "trunca
 typedef struct faults {
     const slc_pack_chunk *table; /* the pack's chunk table (sorted by offset) */
     uint32_t chunk_count;
-    _Atomic uint32_t eio;       /* next n reads: pread fails with EIO */
-    _Atomic uint32_t shorts;    /* next n reads: half the bytes, then end of file */
-    _Atomic uint32_t eintr;     /* next n pread calls: EINTR */
-    _Atomic uint32_t partial;   /* next n pread calls: half the bytes asked */
-    _Atomic uint64_t short_end; /* where the short read's file ends (UINT64_MAX: none) */
-    _Atomic uint64_t cut;       /* the file's length after truncation (UINT64_MAX: whole) */
-    _Atomic uint32_t bad_chunk; /* the rewritten chunk (UINT32_MAX: none) */
-    _Atomic uint32_t frame;     /* the stream frame whose loads are being read */
-    _Atomic uint32_t expect[FRAME_SLOTS]; /* loads of each frame the fault breaks */
-    _Atomic uint32_t status[FRAME_SLOTS]; /* and the status they fail with (one per run) */
-    _Atomic uint32_t hit;       /* a chunk an injected eio/short read failed (UINT32_MAX: none) */
+    _Atomic uint32_t eio;                     /* next n reads: pread fails with EIO */
+    _Atomic uint32_t shorts;                  /* next n reads: half the bytes, then end of file */
+    _Atomic uint32_t eintr;                   /* next n pread calls: EINTR */
+    _Atomic uint32_t partial;                 /* next n pread calls: half the bytes asked */
+    _Atomic uint64_t short_end;               /* where the short read's file ends (UINT64_MAX: none) */
+    _Atomic uint64_t cut;                     /* the file's length after truncation (UINT64_MAX: whole) */
+    _Atomic uint32_t bad_chunk;               /* the rewritten chunk (UINT32_MAX: none) */
+    _Atomic uint32_t frame;                   /* the stream frame whose loads are being read */
+    _Atomic uint32_t expect[FRAME_SLOTS];     /* loads of each frame the fault breaks */
+    _Atomic uint32_t status[FRAME_SLOTS];     /* and the status they fail with (one per run) */
+    _Atomic uint32_t hit;                     /* a chunk an injected eio/short read failed (UINT32_MAX: none) */
     _Atomic uint32_t first_read[FRAME_SLOTS]; /* lowest chunk read in each frame (clean run) */
 } faults;
 
@@ -219,11 +219,11 @@ static void run(disk *d, faults *q, uint32_t workers, fault_kind kind, uint32_t 
                 continue;
             }
             const slc_pack_chunk *rec = slc_pack_get_chunk(f.pk, (slc_chunk_id){c});
-            slc_status want = kind == F_EIO                ? SLC_E_IO
-                              : kind == F_SHORT            ? SLC_E_IO_SHORT
-                              : kind == F_TRUNCATE         ? SLC_E_IO_SHORT
-                              : kind == F_REWRITE          ? SLC_E_PACK_CHUNK_CHECKSUM
-                                                           : SLC_OK;
+            slc_status want = kind == F_EIO        ? SLC_E_IO
+                              : kind == F_SHORT    ? SLC_E_IO_SHORT
+                              : kind == F_TRUNCATE ? SLC_E_IO_SHORT
+                              : kind == F_REWRITE  ? SLC_E_PACK_CHUNK_CHECKSUM
+                                                   : SLC_OK;
             if (ci.status != want || ci.attempts == 0 || ci.attempts > SLC_STREAM_MAX_ATTEMPTS) {
                 fail_msg("%s at frame %u: chunk %u failed with %s, %u attempts", kind_names[kind], at, c,
                          slc_status_name(ci.status), ci.attempts);
@@ -365,8 +365,8 @@ static void test_every_fault_at_every_frame(void **state)
             }
         }
     }
-    printf("%u fault points (%u frames x %d kinds x 2 worker counts), each followed by a clean run\n", points,
-           FRAMES, F_KINDS - 1);
+    printf("%u fault points (%u frames x %d kinds x 2 worker counts), each followed by a clean run\n", points, FRAMES,
+           F_KINDS - 1);
     for (int kind = F_EIO; kind < F_KINDS; kind++) {
         printf("  %-8s %" PRIu64 " failed loads in all\n", kind_names[kind], total_failures[kind]);
     }

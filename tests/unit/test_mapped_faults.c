@@ -50,7 +50,10 @@ static void fx_open(sff_fixture *f, const disk *d, uint32_t workers)
     sff_open(f, d, &desc); /* pins load here, from the whole file */
 }
 
-static int pinned(uint32_t chunk) { return chunk % 7u == 6u; }
+static int pinned(uint32_t chunk)
+{
+    return chunk % 7u == 6u;
+}
 
 /* One frame asking for the chunks [first, end) that are not pinned. */
 static void frame(sff_fixture *f, uint32_t first, uint32_t end)
@@ -88,7 +91,8 @@ static void truncation_run(disk *d, uint32_t workers)
     assert_true(ps > 0);
     /* a page boundary at or before chunk n/2: every byte past it is gone */
     uint64_t cut = slc_pack_get_chunk(f.pk, (slc_chunk_id){n / 2u})->offset / (uint64_t)ps * (uint64_t)ps;
-    assert_true(cut > slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->offset + slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->stored_size);
+    assert_true(cut > slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->offset +
+                          slc_pack_get_chunk(f.pk, (slc_chunk_id){8})->stored_size);
 
     /* before the cut: the first 8 chunks */
     frame(&f, 0, 8);
@@ -117,7 +121,8 @@ static void truncation_run(disk *d, uint32_t workers)
                          slc_status_name(ci.status), ci.attempts);
             }
             slc_page_info info;
-            assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){c}, &info), SLC_E_NOT_FOUND); /* nothing published */
+            assert_int_equal(slc_stream_get_chunk_page(f.s, (slc_chunk_id){c}, &info),
+                             SLC_E_NOT_FOUND); /* nothing published */
             gone++;
         } else {
             assert_holds(&f, d, c);

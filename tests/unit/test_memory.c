@@ -4,7 +4,7 @@
 
 static const char profile_text[] =
     "[budgets]\n"
-    "cpu = 1 MiB\n"           /* 64 KiB of its own, beside its children */
+    "cpu = 1 MiB\n" /* 64 KiB of its own, beside its children */
     "cpu/meta = 512 KiB\n"
     "cpu/decode = 256 KiB\n"
     "cpu/queues = 100 B\n"    /* not a multiple of the alignment */
@@ -37,7 +37,7 @@ static size_t expected_block_size(void)
     size_t budgets = SLC_BUDGETS_FOOTPRINT(9, 4); /* 9 budgets, 4 phases: a multiple of 64 */
     size_t arenas = (SLC_ARENA_HEADER_SIZE + 65536) + (SLC_ARENA_HEADER_SIZE + 524288) +
                     (SLC_ARENA_HEADER_SIZE + 262144) + (SLC_ARENA_HEADER_SIZE + 128) + /* 100 rounded to 64 */
-                    (SLC_ARENA_HEADER_SIZE + 196544);                                   /* 196508 rounded */
+                    (SLC_ARENA_HEADER_SIZE + 196544);                                  /* 196508 rounded */
     return SLC_MEMORY_HEADER_SIZE + budgets + arenas;
 }
 
@@ -121,8 +121,9 @@ static void test_init_carves_arenas_for_cpu_budgets(void **state)
     static const struct {
         const char *name;
         size_t capacity; /* 0: no arena */
-    } want[] = {{"cpu", 65536}, {"cpu/meta", 524288}, {"cpu/decode", 262144}, {"cpu/queues", 100},
-                {"cpu/driver", 196508}, {"cpu/spare", 0}, {"gpu", 0}, {"gpu/pool", 0}, {"gpu/staging", 0}};
+    } want[] = {{"cpu", 65536},      {"cpu/meta", 524288},   {"cpu/decode", 262144},
+                {"cpu/queues", 100}, {"cpu/driver", 196508}, {"cpu/spare", 0},
+                {"gpu", 0},          {"gpu/pool", 0},        {"gpu/staging", 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         slc_budget_id id;
         assert_int_equal(slc_budgets_scan(b, want[i].name, &id), SLC_OK);
@@ -184,7 +185,8 @@ static void test_init_refuses_bad_blocks_with_both_numbers(void **state)
     assert_null(m);
     assert_string_equal(c.message, "memory: the block is NULL");
 
-    assert_int_equal(slc_memory_init((char *)block.base + 32, r.block_size, &profile, &log, &m), SLC_E_BLOCK_MISALIGNED);
+    assert_int_equal(slc_memory_init((char *)block.base + 32, r.block_size, &profile, &log, &m),
+                     SLC_E_BLOCK_MISALIGNED);
     assert_non_null(strstr(c.message, "is not aligned to 64 bytes"));
 
     assert_int_equal(slc_memory_init(block.base, r.block_size - 1, &profile, &log, &m), SLC_E_BLOCK_TOO_SMALL);

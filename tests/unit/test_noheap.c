@@ -32,9 +32,9 @@ static void exercise(slc_memory *m, const slc_profile *p, const char *text, size
     void *pool_mem;
     assert_int_equal(slc_arena_alloc(scratch, slc_block_pool_footprint(256, 64, 64), 64, &pool_mem), SLC_OK);
     slc_block_pool *records;
-    assert_int_equal(slc_block_pool_init(pool_mem, slc_block_pool_footprint(256, 64, 64), 256, 64, NULL, SLC_BUDGET_NONE,
-                                         &records),
-                     SLC_OK);
+    assert_int_equal(
+        slc_block_pool_init(pool_mem, slc_block_pool_footprint(256, 64, 64), 256, 64, NULL, SLC_BUDGET_NONE, &records),
+        SLC_OK);
     assert_int_equal(slc_budgets_begin_phase(b, "stream"), SLC_OK);
     for (int frame = 0; frame < 1000; frame++) {
         void *blk[8];
@@ -127,7 +127,8 @@ static void test_no_heap_while_meshopt_chunks_load(void **state)
 #endif
     static _Alignas(64) unsigned char meta_mem[SLC_ARENA_FOOTPRINT(1 << 16)];
     static unsigned char page[4096], scratch[16384];
-    const char *files[] = {"tests/fuzz/corpus/pack/box-meshopt.pack", "tests/fuzz/corpus/pack/quantized-meshopt-lz4.pack"};
+    const char *files[] = {"tests/fuzz/corpus/pack/box-meshopt.pack",
+                           "tests/fuzz/corpus/pack/quantized-meshopt-lz4.pack"};
     slc_profile limits;
     memset(&limits, 0, sizeof limits);
     limits.page_size = 4096;

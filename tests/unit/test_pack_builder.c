@@ -244,9 +244,8 @@ static void spec_meshopt_decode(const parsed *p, const unsigned char *m, size_t 
         memcpy(&mc, m + pos, sizeof mc);
         pos += sizeof mc;
         assert_true(pos + mc.vertex_bytes + mc.index_bytes <= size);
-        assert_int_equal(meshopt_decodeVertexBuffer(dec + cl.vertex_offset, cl.vertex_count, stride, m + pos,
-                                                    mc.vertex_bytes),
-                         0);
+        assert_int_equal(
+            meshopt_decodeVertexBuffer(dec + cl.vertex_offset, cl.vertex_count, stride, m + pos, mc.vertex_bytes), 0);
         pos += mc.vertex_bytes;
         unsigned short idx[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
         assert_true(cl.triangle_count <= SLC_PACK_MESHOPT_MAX_TRIANGLES);
@@ -259,7 +258,7 @@ static void spec_meshopt_decode(const parsed *p, const unsigned char *m, size_t 
                                 {idx[3 * t + 2], idx[3 * t], idx[3 * t + 1]}};
             int best = 0;
             for (int k = 1; k < 3; k++) {
-                int less = r[k][0] != r[best][0] ? r[k][0] < r[best][0]
+                int less = r[k][0] != r[best][0]   ? r[k][0] < r[best][0]
                            : r[k][1] != r[best][1] ? r[k][1] < r[best][1]
                                                    : r[k][2] < r[best][2];
                 best = less ? k : best;
@@ -509,7 +508,8 @@ static void check_pack(const char *path, parsed *p)
                 assert_true(sp->chunk < h->chunk_count);
                 const slc_pack_chunk *ch = &p->chunks[sp->chunk];
                 assert_int_equal(ch->lod, l);
-                assert_true(sp->cluster_count >= 1 && (uint32_t)sp->first_cluster + sp->cluster_count <= ch->cluster_count);
+                assert_true(sp->cluster_count >= 1 &&
+                            (uint32_t)sp->first_cluster + sp->cluster_count <= ch->cluster_count);
                 for (uint32_t i = sp->first_cluster; i < (uint32_t)sp->first_cluster + sp->cluster_count; i++) {
                     const slc_pack_cluster *cl = cluster_at(p, sp->chunk, i);
                     assert_int_equal(cl->object, o);
@@ -949,7 +949,7 @@ static void test_every_codec_decodes_to_the_stored_bytes(void **state)
                 assert_memory_equal(p.decoded[k], base.decoded[k], base.chunks[k].decoded_size);
             }
             bytes[o.codec] = st.bytes_stored;
-            uint32_t forced = o.codec == PK_CODEC_LZ4          ? SLC_PACK_CODEC_LZ4
+            uint32_t forced = o.codec == PK_CODEC_LZ4           ? SLC_PACK_CODEC_LZ4
                               : o.codec == PK_CODEC_MESHOPT     ? SLC_PACK_CODEC_MESHOPT
                               : o.codec == PK_CODEC_MESHOPT_LZ4 ? SLC_PACK_CODEC_MESHOPT_LZ4
                                                                 : UINT32_MAX;
@@ -957,9 +957,8 @@ static void test_every_codec_decodes_to_the_stored_bytes(void **state)
                 assert_int_equal(st.chunks_codec[forced] + st.chunks_codec[SLC_PACK_CODEC_STORED], st.chunks);
                 assert_true(st.chunks_codec[forced] > 0);
             }
-            assert_int_equal(p.h.version_minor, st.chunks_codec[SLC_PACK_CODEC_MESHOPT] +
-                                                            st.chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4] >
-                                                        0);
+            assert_int_equal(p.h.version_minor,
+                             st.chunks_codec[SLC_PACK_CODEC_MESHOPT] + st.chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4] > 0);
             size_t n1, n2;
             unsigned char *f1 = read_all(temp_path(1), &n1);
             build_city_with(temp_path(2), 1u << 19, 3, &o, &st);
@@ -990,8 +989,8 @@ static void test_city_pages_are_well_filled(void **state)
     build_city(path, 8u << 20, 1, &st);
     parsed p;
     check_pack(path, &p);
-    printf("city 8 MiB, seed 1: %u objects, %u instances, %u chunks, fill %.3f, ratio %.3f\n", st.objects,
-           st.instances, st.chunks, st.page_fill, st.ratio);
+    printf("city 8 MiB, seed 1: %u objects, %u instances, %u chunks, fill %.3f, ratio %.3f\n", st.objects, st.instances,
+           st.chunks, st.page_fill, st.ratio);
     assert_true(st.page_fill >= 0.9);
     assert_true(st.ratio > 1.1); /* structured float data: compressible, not trivially */
     assert_true(st.instances > st.objects);

@@ -60,7 +60,6 @@ static void make_stream(stream *s, const unsigned int tri0[3])
     s->size = pos;
 }
 
-
 /* A pack of one object (normals, 24-byte vertices) and one chunk: the
  * stored bytes given, with codec and decoded size. */
 static void make_pack(const void *stored, size_t stored_size, uint8_t codec, uint32_t decoded_size)
@@ -101,12 +100,12 @@ static void make_pack(const void *stored, size_t stored_size, uint8_t codec, uin
     l.vertex_count = 88;
     slc_pack_span sp = {0, 0, 2};
     static const char strings[1] = {0};
-#define MP_PUT(field_offset, field_count, src, count, bytes)                                                       \
-    do {                                                                                                           \
-        h.field_offset = at;                                                                                       \
-        h.field_count = (count);                                                                                   \
-        memcpy(pack + at, (src), (bytes));                                                                         \
-        at = (size_t)slc__test_align(at + (bytes));                                                                \
+#define MP_PUT(field_offset, field_count, src, count, bytes) \
+    do {                                                     \
+        h.field_offset = at;                                 \
+        h.field_count = (count);                             \
+        memcpy(pack + at, (src), (bytes));                   \
+        at = (size_t)slc__test_align(at + (bytes));          \
     } while (0)
     MP_PUT(chunk_offset, chunk_count, &c, 1, sizeof c);
     MP_PUT(object_offset, object_count, &o, 1, sizeof o);
@@ -122,7 +121,10 @@ static void make_pack(const void *stored, size_t stored_size, uint8_t codec, uin
     tp_reseal(&t);
 }
 
-static void make_meshopt_pack(const stream *s) { make_pack(s->bytes, s->size, SLC_PACK_CODEC_MESHOPT, MP_DECODED); }
+static void make_meshopt_pack(const stream *s)
+{
+    make_pack(s->bytes, s->size, SLC_PACK_CODEC_MESHOPT, MP_DECODED);
+}
 
 /* A read callback over the pack bytes: the reader's path without a mapping. */
 static slc_status read_pack(void *user, uint64_t offset, void *dst, size_t size)
@@ -295,9 +297,11 @@ static void test_scratch_smaller_than_needed_is_refused(void **state)
     assert_int_equal(open_pack(1, &p), SLC_OK);
     assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){0}, page, sizeof page, scratch, MP_SCRATCH - 1),
                      SLC_E_CAPACITY);
-    assert_string_equal(logged.message, "pack 'm.pack': chunk 0: its meshopt decode needs 3088 bytes of scratch, 3087 given");
+    assert_string_equal(logged.message,
+                        "pack 'm.pack': chunk 0: its meshopt decode needs 3088 bytes of scratch, 3087 given");
     assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){0}, page, sizeof page, NULL, 0), SLC_E_CAPACITY);
-    assert_string_equal(logged.message, "pack 'm.pack': chunk 0: its meshopt decode needs 3088 bytes of scratch, 0 given");
+    assert_string_equal(logged.message,
+                        "pack 'm.pack': chunk 0: its meshopt decode needs 3088 bytes of scratch, 0 given");
     slc_pack_close(p);
 }
 
@@ -309,16 +313,19 @@ static void test_stored_size_is_checked_at_open(void **state)
     make_pack(s.bytes, MP_HEAD - 1, SLC_PACK_CODEC_MESHOPT, MP_DECODED); /* not even the records */
     slc_pack *p = NULL;
     assert_int_equal(open_pack(1, &p), SLC_E_PACK_RECORD);
-    assert_string_equal(logged.message,
-                        "pack 'm.pack': chunk 0: 79 stored bytes cannot hold 2462 decoded bytes with codec 2 (meshopt)");
+    assert_string_equal(
+        logged.message,
+        "pack 'm.pack': chunk 0: 79 stored bytes cannot hold 2462 decoded bytes with codec 2 (meshopt)");
     make_pack(s.bytes, MP_DECODED + 1, SLC_PACK_CODEC_MESHOPT, MP_DECODED); /* more than stored would take */
     assert_int_equal(open_pack(1, &p), SLC_E_PACK_RECORD);
-    assert_string_equal(logged.message,
-                        "pack 'm.pack': chunk 0: 2463 stored bytes cannot hold 2462 decoded bytes with codec 2 (meshopt)");
+    assert_string_equal(
+        logged.message,
+        "pack 'm.pack': chunk 0: 2463 stored bytes cannot hold 2462 decoded bytes with codec 2 (meshopt)");
     make_pack(s.bytes, (size_t)LZ4_COMPRESSBOUND(MP_DECODED) + 1, SLC_PACK_CODEC_MESHOPT_LZ4, MP_DECODED);
     assert_int_equal(open_pack(1, &p), SLC_E_PACK_RECORD);
-    assert_string_equal(logged.message,
-                        "pack 'm.pack': chunk 0: 2488 stored bytes cannot hold 2462 decoded bytes with codec 3 (meshopt-lz4)");
+    assert_string_equal(
+        logged.message,
+        "pack 'm.pack': chunk 0: 2488 stored bytes cannot hold 2462 decoded bytes with codec 3 (meshopt-lz4)");
 }
 
 static void test_truncated_streams_are_corrupt(void **state)
@@ -360,7 +367,10 @@ static void test_a_size_past_the_stored_bytes_is_corrupt(void **state)
 }
 
 /* Changes cluster i's record inside the stream (and what it decodes to). */
-static void set_cluster(stream *s, int i, const slc_pack_cluster *cl) { memcpy(s->bytes + 16 + 32 * i, cl, sizeof *cl); }
+static void set_cluster(stream *s, int i, const slc_pack_cluster *cl)
+{
+    memcpy(s->bytes + 16 + 32 * i, cl, sizeof *cl);
+}
 
 static slc_pack_cluster cluster_of(const stream *s, int i)
 {
@@ -392,7 +402,8 @@ static void test_cluster_records_are_checked_before_decoding(void **state)
     cl.triangle_count = 513;
     set_cluster(&s, 1, &cl);
     make_meshopt_pack(&s);
-    expect_load(1, SLC_E_PACK_CORRUPT, "meshopt stream cluster 1: 48 vertices, 513 triangles (1 to 255 and at most 512)");
+    expect_load(1, SLC_E_PACK_CORRUPT,
+                "meshopt stream cluster 1: 48 vertices, 513 triangles (1 to 255 and at most 512)");
 
     make_stream(&s, NULL);
     cl = cluster_of(&s, 1);
@@ -416,7 +427,8 @@ static void test_decoded_size_other_than_the_record_is_refused(void **state)
     stream s;
     make_stream(&s, NULL);
     make_pack(s.bytes, s.size, SLC_PACK_CODEC_MESHOPT, MP_DECODED + 4);
-    expect_load(1, SLC_E_PACK_DECODED_SIZE, "meshopt stream: its clusters end at 2462 bytes, the chunk table says 2466");
+    expect_load(1, SLC_E_PACK_DECODED_SIZE,
+                "meshopt stream: its clusters end at 2462 bytes, the chunk table says 2466");
 }
 
 static void test_decoder_errors_are_corrupt(void **state)
@@ -511,7 +523,10 @@ static void *count_alloc(size_t n)
     allocations++;
     return malloc(n);
 }
-static void count_free(void *p) { free(p); }
+static void count_free(void *p)
+{
+    free(p);
+}
 
 static void test_decoders_allocate_nothing(void **state)
 {
@@ -543,8 +558,9 @@ static void test_reader_without_the_codec_refuses_at_open(void **state)
     slc_pack *p = (slc_pack *)1;
     assert_int_equal(open_pack(1, &p), SLC_E_PACK_VERSION);
     assert_null(p);
-    assert_string_equal(logged.message,
-                        "pack 'm.pack': chunk 0: codec 2 (meshopt) is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)");
+    assert_string_equal(
+        logged.message,
+        "pack 'm.pack': chunk 0: codec 2 (meshopt) is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)");
     char lz[4096];
     int n = LZ4_compress_default((const char *)s.bytes, lz, (int)s.size, (int)sizeof lz);
     make_pack(lz, (size_t)n, SLC_PACK_CODEC_MESHOPT_LZ4, MP_DECODED);

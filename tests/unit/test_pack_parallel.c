@@ -580,9 +580,18 @@ static void edit_part_entry(const char *path, void (*edit)(pk_part_entry *))
     free(f);
 }
 
-static void wrong_bundle(pk_part_entry *e) { e->bundle += 5; }
-static void wrong_records_size(pk_part_entry *e) { e->records_size -= 8; }
-static void payload_outside(pk_part_entry *e) { e->payload_size = UINT64_MAX / 2; }
+static void wrong_bundle(pk_part_entry *e)
+{
+    e->bundle += 5;
+}
+static void wrong_records_size(pk_part_entry *e)
+{
+    e->records_size -= 8;
+}
+static void payload_outside(pk_part_entry *e)
+{
+    e->payload_size = UINT64_MAX / 2;
+}
 
 /* A part whose checksums hold but whose directory does not: each check
  * named. */

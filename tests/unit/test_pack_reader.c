@@ -112,7 +112,8 @@ static void test_opens_valid_pack_from_memory(void **state)
     slc_pack_close(p);
     slc_arena_get_stats(meta, &st);
     assert_int_equal(st.used, 0);
-    expect_assert_failure(slc_pack_get_chunk(p, (slc_chunk_id){TP_CHUNKS})); /* p's memory is reused, but the index check holds */
+    expect_assert_failure(
+        slc_pack_get_chunk(p, (slc_chunk_id){TP_CHUNKS})); /* p's memory is reused, but the index check holds */
 }
 
 static void test_opens_valid_pack_from_file_mapped_and_pread(void **state)
@@ -158,7 +159,8 @@ static void test_rejects_bad_magic(void **state)
 {
     (void)state;
     tp.data[0] = 'X';
-    expect_open_fails(SLC_E_PACK_MAGIC, "pack 't.pack': magic bytes 0x4b434150434c58 are not \"SLCPACK\\0\": not a pack");
+    expect_open_fails(SLC_E_PACK_MAGIC,
+                      "pack 't.pack': magic bytes 0x4b434150434c58 are not \"SLCPACK\\0\": not a pack");
 }
 
 static void test_rejects_unknown_version_and_features(void **state)
@@ -211,8 +213,7 @@ static void test_rejects_bad_header(void **state)
     tp.data[24] ^= 1; /* page_size, without resealing */
     char want[200];
     uint64_t sum = XXH3_64bits(tp.data, 152);
-    snprintf(want, sizeof want,
-             "pack 't.pack': header checksum: XXH3 of the header is 0x%llx, the header says 0x%llx",
+    snprintf(want, sizeof want, "pack 't.pack': header checksum: XXH3 of the header is 0x%llx, the header says 0x%llx",
              (unsigned long long)sum, (unsigned long long)tp_header(&tp)->header_xxh3);
     expect_open_fails(SLC_E_PACK_HEADER, want);
     fresh(NULL);
@@ -273,13 +274,17 @@ static void test_rejects_tables_out_of_bounds(void **state)
 static void test_rejects_table_checksums(void **state)
 {
     (void)state;
-    const char *names[] = {"chunk table", "object table", "LOD and span tables", "LOD and span tables",
-                           "instance and string tables", "instance and string tables"};
+    const char *names[] = {"chunk table",
+                           "object table",
+                           "LOD and span tables",
+                           "LOD and span tables",
+                           "instance and string tables",
+                           "instance and string tables"};
     for (int t = 0; t < 6; t++) {
         fresh(NULL);
         slc_pack_header *h = tp_header(&tp);
-        uint64_t offsets[] = {h->chunk_offset, h->object_offset, h->lod_offset, h->span_offset, h->instance_offset,
-                              h->string_offset};
+        uint64_t offsets[] = {h->chunk_offset, h->object_offset,   h->lod_offset,
+                              h->span_offset,  h->instance_offset, h->string_offset};
         tp.data[offsets[t] + 1] ^= 0x10;
         slc_pack *p = (slc_pack *)1;
         assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_E_PACK_TABLE_CHECKSUM);
@@ -334,7 +339,8 @@ static void test_rejects_inconsistent_records(void **state)
     fresh(NULL);
     tp_chunk(&tp, 0)->stored_size = 999;
     tp_reseal(&tp);
-    expect_open_fails(SLC_E_PACK_RECORD, "pack 't.pack': chunk 0: 999 stored bytes cannot hold 1000 decoded bytes with codec 0 (stored)");
+    expect_open_fails(SLC_E_PACK_RECORD,
+                      "pack 't.pack': chunk 0: 999 stored bytes cannot hold 1000 decoded bytes with codec 0 (stored)");
     fresh(NULL);
     h = tp_header(&tp);
     tp.data[h->string_offset + h->string_size - 1] = 'x';
@@ -353,13 +359,15 @@ static void test_rejects_what_exceeds_the_profile(void **state)
     expect_open_fails(SLC_E_PACK_CAPACITY, "pack 't.pack': 2 objects; the profile allows 1 (max_objects)");
     limits = saved;
     limits.max_string_bytes = 14;
-    expect_open_fails(SLC_E_PACK_CAPACITY, "pack 't.pack': 15 bytes of strings; the profile allows 14 (max_string_bytes)");
+    expect_open_fails(SLC_E_PACK_CAPACITY,
+                      "pack 't.pack': 15 bytes of strings; the profile allows 14 (max_string_bytes)");
     limits = saved;
     limits.max_lods = 1;
     expect_open_fails(SLC_E_PACK_CAPACITY, "pack 't.pack': object 0: 2 LOD levels; the profile allows 1 (max_lods)");
     limits = saved;
     limits.page_size = 2048;
-    expect_open_fails(SLC_E_PACK_CAPACITY, "pack 't.pack': pages of 4096 bytes do not fit the profile's 2048-byte pages");
+    expect_open_fails(SLC_E_PACK_CAPACITY,
+                      "pack 't.pack': pages of 4096 bytes do not fit the profile's 2048-byte pages");
     limits = saved;
 }
 
@@ -389,7 +397,8 @@ static void test_chunk_larger_than_a_page(void **state)
     (void)state;
     tp_chunk(&tp, 2)->decoded_size = TP_PAGE + 1;
     tp_reseal(&tp);
-    expect_open_fails(SLC_E_PACK_CHUNK_SIZE, "pack 't.pack': chunk 2: decodes to 4097 bytes, more than the 4096-byte page");
+    expect_open_fails(SLC_E_PACK_CHUNK_SIZE,
+                      "pack 't.pack': chunk 2: decodes to 4097 bytes, more than the 4096-byte page");
     fresh(NULL);
     slc_pack *p;
     assert_int_equal(open_bytes(tp.data, tp.size, &p), SLC_OK);
@@ -488,14 +497,16 @@ static void test_read_errors_are_named(void **state)
             assert_int_equal(s, SLC_OK);
             /* Chunk 1 is LZ4: its read goes to scratch. */
             f.reads_left = 0;
-            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch), f.failure);
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch),
+                             f.failure);
             char want[200];
             snprintf(want, sizeof want, "pack 'io.pack': chunk 1: read of %u bytes at offset %llu failed (%s)",
                      tp_chunk(&tp, 1)->stored_size, (unsigned long long)tp_chunk(&tp, 1)->offset,
                      slc_status_describe(f.failure));
             assert_string_equal(logged.message, want);
             f.reads_left = 100;
-            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch), SLC_OK);
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){1}, page, sizeof page, scratch, sizeof scratch),
+                             SLC_OK);
             slc_pack_close(p);
         }
     }
@@ -550,12 +561,31 @@ static void expect_content(void (*edit)(unsigned char *), slc_status want, const
     slc_pack_close(p);
 }
 
-static void edit_nothing(unsigned char *b) { (void)b; }
-static void edit_magic(unsigned char *b) { b[0] ^= 1; }
-static void edit_object(unsigned char *b) { b[16 + 32] = 7; }            /* cluster 1's object */
-static void edit_vertex_offset(unsigned char *b) { b[16 + 4] = 82; }     /* cluster 0, misaligned */
-static void edit_index_range(unsigned char *b) { b[16 + 32 + 8] = 0xff; b[16 + 32 + 9] = 0x03; } /* past 1000 */
-static void edit_index_value(unsigned char *b) { b[252 + 4] = 4; }       /* cluster 1 has 4 vertices */
+static void edit_nothing(unsigned char *b)
+{
+    (void)b;
+}
+static void edit_magic(unsigned char *b)
+{
+    b[0] ^= 1;
+}
+static void edit_object(unsigned char *b)
+{
+    b[16 + 32] = 7;
+} /* cluster 1's object */
+static void edit_vertex_offset(unsigned char *b)
+{
+    b[16 + 4] = 82;
+} /* cluster 0, misaligned */
+static void edit_index_range(unsigned char *b)
+{
+    b[16 + 32 + 8] = 0xff;
+    b[16 + 32 + 9] = 0x03;
+} /* past 1000 */
+static void edit_index_value(unsigned char *b)
+{
+    b[252 + 4] = 4;
+} /* cluster 1 has 4 vertices */
 
 /* Cluster 1 grown to 249 triangles (747 index bytes up to the chunk's end:
  * 46 blocks of 16 for the vectorised maximum and a tail of 11), every index

@@ -64,7 +64,10 @@ static uint32_t object_of(const src_scene *sc, uint32_t mesh)
     return sc->object_of != NULL ? sc->object_of[mesh] : mesh;
 }
 
-#define IDENTITY {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+#define IDENTITY                                       \
+    {                                                  \
+        1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 \
+    }
 
 /* The shared buffer's attributes (build_geometry in gltf_writer.h). */
 static const float nrm5_z[15] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
@@ -85,8 +88,7 @@ static void on_warning(void *user, const char *message)
 /* tools/pack_cmd.c's pack_gltf: every mesh loaded and added in order (a
  * mesh left without triangles adds nothing), then every instance with its
  * mesh mapped to the object the builder returned. */
-static void pack_like_cli(const char *gltf_name, const pk_build_options *opt, const char *pack_name,
-                          pk_build_stats *st)
+static void pack_like_cli(const char *gltf_name, const pk_build_options *opt, const char *pack_name, pk_build_stats *st)
 {
     gltf_options go = {0, on_warning, NULL, 0};
     gltf_scene *s = NULL;
@@ -681,8 +683,8 @@ static void test_khr_mesh_quantization_normalized_ints_round_trip(void **state)
     /* int16 positions as they are; normalized: c / 32767 (int16), c / 127
      * (int8), clamped at -1; c / 255 (uint8), c / 65535 (uint16). The
      * second primitive has no NORMAL: zero. */
-    static const float p[18] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1,
-                                1,   -1,   -1,  16384.0f / 32767.0f, 0, 0, 0, 0, 0};
+    static const float p[18] = {100, -200, 300, 0, 0, 0, 32767, -32768, 1, 1, -1, -1, 16384.0f / 32767.0f,
+                                0,   0,    0,   0, 0};
     static const float n[18] = {1, 0, -1, 0, -1, 64.0f / 127.0f, -64.0f / 127.0f, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     static const float t[12] = {0, 1, 51.0f / 255.0f, 102.0f / 255.0f, 1, 0, 0, 1, 1, 0, 13107.0f / 65535.0f, 0};
     static const uint32_t tri[6] = {0, 1, 2, 3, 4, 5};
@@ -797,8 +799,8 @@ static void test_node_matrix_and_trs_hierarchy_round_trips(void **state)
      * oblique rotation, non-uniform scale) > group (no mesh, TRS) > leaf
      * (translation only). */
     static const double parent[16] = {0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1};
-    static const double ct[3] = {1, -2, 0.5}, cq[4] = {0.18257418583505536, 0.36514837167011072,
-                                                      0.54772255750516607, 0.73029674334022143},
+    static const double ct[3] = {1, -2, 0.5},
+                        cq[4] = {0.18257418583505536, 0.36514837167011072, 0.54772255750516607, 0.73029674334022143},
                         cs[3] = {1, 2, 3};
     static const double gt[3] = {0, 0, -4}, gq[4] = {0, 0, 0, 1}, gs[3] = {0.5, 0.5, 0.5};
     static const double lt[3] = {3, 0, 0}, lq[4] = {0, 0, 0, 1}, ls[3] = {1, 1, 1};

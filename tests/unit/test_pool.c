@@ -152,7 +152,10 @@ static slc_page load_in(slc_pool *pool, uint32_t chunk, uint16_t partition, uint
     return page;
 }
 
-static slc_page load(slc_pool *pool, uint32_t chunk) { return load_in(pool, chunk, 0, 0, 0); }
+static slc_page load(slc_pool *pool, uint32_t chunk)
+{
+    return load_in(pool, chunk, 0, 0, 0);
+}
 
 static uint64_t begin(slc_pool *pool)
 {
@@ -203,8 +206,8 @@ static void expect_logged(slc_status got, slc_status want, const char *message)
 static uint64_t chain_hash(uint64_t h, const slc_pool_log_entry *e)
 {
     unsigned char b[24];
-    const uint32_t words[6] = {(uint32_t)e->frame, (uint32_t)(e->frame >> 32), e->evicted.index, e->page, e->loaded.index,
-                               e->partition};
+    const uint32_t words[6] = {
+        (uint32_t)e->frame, (uint32_t)(e->frame >> 32), e->evicted.index, e->page, e->loaded.index, e->partition};
     for (int w = 0; w < 6; w++) {
         for (int i = 0; i < 4; i++) {
             b[w * 4 + i] = (unsigned char)(words[w] >> (8 * i));
@@ -221,7 +224,8 @@ static void test_footprint_matches_macro_and_defaults(void **state)
     slc_pool_desc zero;
     memset(&zero, 0, sizeof zero);
     size_t defaults = SLC_POOL_FOOTPRINT(SLC_DEFAULT_PAGE_COUNT, SLC_POOL_DEFAULT_MAX_CHUNKS,
-                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU, 1, SLC_DEFAULT_FRAMES_IN_FLIGHT);
+                                         SLC_POOL_DEFAULT_LOG_CAPACITY, SLC_EVICTION_LRU, 1,
+                                         SLC_DEFAULT_FRAMES_IN_FLIGHT);
     assert_int_equal(slc_pool_footprint(&zero), defaults);
     assert_int_equal(slc_pool_footprint(NULL), defaults);
     /* By hand: header, 32 B a page, 4 B a chunk id, 24 B a log entry, each
@@ -451,7 +455,8 @@ static void test_states_from_free_to_pinned_and_back(void **state)
     assert_int_equal(page.index, 0); /* free pages go lowest index first */
     assert_int_equal(page.generation, 1);
     assert_int_equal(state_of(pool, page), SLC_PAGE_LOADING);
-    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){7}, &info), SLC_OK); /* a loading page is found, with its state */
+    assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){7}, &info),
+                     SLC_OK); /* a loading page is found, with its state */
     assert_int_equal(info.state, SLC_PAGE_LOADING);
     assert_int_equal(info.lod, 2);
     assert_int_equal(info.priority, 9);
@@ -529,7 +534,8 @@ static void test_lookup_gives_location_and_generation(void **state)
     assert_int_equal(((unsigned char *)info.location.host)[0], 29);
     assert_int_equal(slc_pool_lookup(pool, (slc_chunk_id){31}, &info), SLC_E_NOT_FOUND);
     logged.message[0] = '\0';
-    expect_logged(slc_pool_lookup(pool, (slc_chunk_id){32}, &info), SLC_E_INVALID, "pool: chunk 32 is out of range (max_chunks 32)");
+    expect_logged(slc_pool_lookup(pool, (slc_chunk_id){32}, &info), SLC_E_INVALID,
+                  "pool: chunk 32 is out of range (max_chunks 32)");
     assert_int_equal(info.page.index, SLC_PAGE_NONE);
 }
 
@@ -602,7 +608,8 @@ static void test_write_refusals(void **state)
     CHECK(pool);
     fake.write_begin_status = SLC_OK;
     assert_int_equal(slc_pool_write_begin(pool, page, &dst), SLC_OK);
-    expect_logged(slc_pool_write_begin(pool, page, &dst), SLC_E_INVALID, "pool: page 1 (chunk 2): a write is already open");
+    expect_logged(slc_pool_write_begin(pool, page, &dst), SLC_E_INVALID,
+                  "pool: page 1 (chunk 2): a write is already open");
     expect_logged(slc_pool_write_end(pool, page, FAKE_PAGE_SIZE + 1), SLC_E_INVALID,
                   "pool: page 1 (chunk 2): 65 bytes written; a page holds 64");
     fake.write_end_status = SLC_E_DEVICE;
@@ -630,7 +637,7 @@ static void test_stale_handles_are_detected_never_aliased(void **state)
     begin(pool);
     assert_int_equal(slc_pool_touch(pool, old, 0), SLC_OK);
     end(pool);
-    begin(pool); /* frame 1 is safe now */
+    begin(pool);                  /* frame 1 is safe now */
     slc_page now = load(pool, 2); /* evicts chunk 1 from the same page */
     assert_int_equal(now.index, old.index);
     assert_int_not_equal(now.generation, old.generation);
@@ -708,7 +715,8 @@ static void test_frames_gate_and_misuse(void **state)
                   "pool: page 1 (chunk 2) is still loading: a frame cannot use it");
     /* A store that cannot submit: the frame stays open, the message says so. */
     fake.submit_status = SLC_E_DEVICE;
-    expect_logged(slc_pool_end_frame(pool), SLC_E_DEVICE, "pool: the fake store could not submit frame 1; it stays open");
+    expect_logged(slc_pool_end_frame(pool), SLC_E_DEVICE,
+                  "pool: the fake store could not submit frame 1; it stays open");
     fake.submit_status = SLC_OK;
     end(pool);
     assert_int_equal(begin(pool), 2);
@@ -901,8 +909,8 @@ static void test_priority_buckets_span_the_whole_bitmap(void **state)
     static const struct {
         uint8_t lod, priority;
     } pages[N] = {
-        {15, 255}, {0, 0}, {3, 128}, {15, 3}, {0, 4}, {7, 200}, {0, 0},
-        {0, 255},  {2, 64}, {1, 63}, {15, 255}, {0, 130}, {14, 0}, {2, 64},
+        {15, 255}, {0, 0},  {3, 128}, {15, 3},   {0, 4},   {7, 200}, {0, 0},
+        {0, 255},  {2, 64}, {1, 63},  {15, 255}, {0, 130}, {14, 0},  {2, 64},
     };
     for (uint32_t i = 0; i < N; i++) {
         load_in(pool, i, 0, pages[i].lod, pages[i].priority);
@@ -910,9 +918,9 @@ static void test_priority_buckets_span_the_whole_bitmap(void **state)
     uint32_t order[N];
     for (uint32_t i = 0; i < N; i++) { /* a stable insertion sort by (priority, lod) */
         uint32_t at = i;
-        while (at > 0 && (pages[order[at - 1]].priority > pages[i].priority ||
-                          (pages[order[at - 1]].priority == pages[i].priority &&
-                           pages[order[at - 1]].lod > pages[i].lod))) {
+        while (at > 0 &&
+               (pages[order[at - 1]].priority > pages[i].priority ||
+                (pages[order[at - 1]].priority == pages[i].priority && pages[order[at - 1]].lod > pages[i].lod))) {
             order[at] = order[at - 1];
             at--;
         }
@@ -1254,8 +1262,8 @@ static void test_partition_flood_leaves_other_partitions_untouched(void **state)
         assert_true(ps.evictions > 500);
         assert_int_equal(ps.peak_used, 8);
         print_message("%s: navigation loaded %llu tiles, evicted %llu, was refused %llu times\n",
-                      policy ? "priority" : "lru", (unsigned long long)ps.acquires,
-                      (unsigned long long)ps.evictions, (unsigned long long)ps.busy);
+                      policy ? "priority" : "lru", (unsigned long long)ps.acquires, (unsigned long long)ps.evictions,
+                      (unsigned long long)ps.busy);
         /* And the gauges still get pages from their own share when they ask. */
         frames(pool, 2);
         slc_pool_request r = req_of(9, gauges.index, 0, 0);
@@ -1286,8 +1294,8 @@ static void test_eviction_log_entries_ring_and_hash(void **state)
     end(pool);
     const uint32_t N = SLC_CHUNK_NONE_INDEX;
     const slc_pool_log_entry want[] = {
-        {0, 0, {N}, 0, {5}, 0}, {1, 0, {N}, 1, {6}, 1}, {2, 1, {5}, 0, {7}, 0}, {3, 1, {6}, 1, {N}, 1},
-        {4, 1, {N}, 1, {8}, 1},
+        {0, 0, {N}, 0, {5}, 0}, {1, 0, {N}, 1, {6}, 1}, {2, 1, {5}, 0, {7}, 0},
+        {3, 1, {6}, 1, {N}, 1}, {4, 1, {N}, 1, {8}, 1},
     };
     uint64_t hash = 0;
     for (int i = 0; i < 5; i++) {
@@ -1377,7 +1385,10 @@ static void model_init(model *m, const slc_pool_desc *d)
     }
 }
 
-static uint64_t model_safe(const model *m) { return m->frame >= m->fif ? m->frame - m->fif : 0; }
+static uint64_t model_safe(const model *m)
+{
+    return m->frame >= m->fif ? m->frame - m->fif : 0;
+}
 
 static void model_log(model *m, uint32_t evicted, uint32_t page, uint32_t loaded, uint32_t part)
 {
@@ -1623,9 +1634,15 @@ typedef struct driver {
     uint64_t steps;
 } driver;
 
-static uint32_t pick(driver *d, uint32_t n) { return (uint32_t)(rng_next(&d->rng) % n); }
+static uint32_t pick(driver *d, uint32_t n)
+{
+    return (uint32_t)(rng_next(&d->rng) % n);
+}
 
-static void remember(driver *d, slc_page h) { d->handles[d->nh++ % HANDLES] = h; }
+static void remember(driver *d, slc_page h)
+{
+    d->handles[d->nh++ % HANDLES] = h;
+}
 
 /* A handle to act on: the current one of a page, an old one, or a forgery. */
 static slc_page some_handle(driver *d)
@@ -1659,8 +1676,8 @@ static void compare_with_model(driver *d)
         slc_pool_get_page(d->pool, i, &info);
         const mpage *p = &m->pg[i];
         slc_page_state want = p->state == SLC_PAGE_RESIDENT && p->pins > 0 ? SLC_PAGE_PINNED : (slc_page_state)p->state;
-        if (info.state != want || info.chunk.index != p->chunk || info.page.generation != p->gen || info.pins != p->pins ||
-            (p->state != SLC_PAGE_FREE && info.last_used != p->last_used) ||
+        if (info.state != want || info.chunk.index != p->chunk || info.page.generation != p->gen ||
+            info.pins != p->pins || (p->state != SLC_PAGE_FREE && info.last_used != p->last_used) ||
             (p->state != SLC_PAGE_FREE && (info.lod != p->lod || info.priority != p->prio))) {
             fail_msg("step %llu: page %u: pool (state %d, chunk %u, generation %u, pins %u, last use %llu), model "
                      "(state %d, chunk %u, generation %u, pins %u, last use %llu)",
@@ -2006,7 +2023,8 @@ static void test_predict_keeps_the_chunk_back_sooner(void **state)
     begin(pool);     /* frame 11 */
     touch_chunk(pool, 2);
     end(pool);
-    begin(pool); /* frame 12: 1 predicted at 5 (overdue? away 9 frames > 2 x 2: yes, so 3 + 256 = 259), 2 at 21, 3 at 257 */
+    begin(
+        pool); /* frame 12: 1 predicted at 5 (overdue? away 9 frames > 2 x 2: yes, so 3 + 256 = 259), 2 at 21, 3 at 257 */
     assert_int_equal(load_evicting(pool, 4), 1);
     end(pool);
     begin(pool); /* frame 13: 2 at 21 (away 2 <= 20), 3 at 257, 4 (new, no gap) at 12 + 256 = 268: 4 goes */
@@ -2038,7 +2056,7 @@ static void test_predict_history_outlives_the_page(void **state)
     assert_int_equal(load_evicting(pool, 3), 1);
     end(pool);
     frames(pool, 2); /* frames 3, 4 */
-    begin(pool); /* frame 5: 2 at 1 + 256, 3 at 2 + 256: 3 goes; chunk 1 is back after 4 frames (it
+    begin(pool);     /* frame 5: 2 at 1 + 256, 3 at 2 + 256: 3 goes; chunk 1 is back after 4 frames (it
                   * lost its page with its last use, 1, remembered): gap 4 */
     assert_int_equal(load_evicting(pool, 1), 3);
     end(pool);
@@ -2146,8 +2164,8 @@ static void test_predict_fixed_trace_hash_is_constant(void **state)
     (void)state;
     slc_pool_stats st = fixed_trace(SLC_EVICTION_PREDICT);
     print_message("predict: %llu entries, hash 0x%016llx, %llu evictions, %llu refused\n",
-                  (unsigned long long)st.log_count, (unsigned long long)st.log_hash,
-                  (unsigned long long)st.evictions, (unsigned long long)st.busy);
+                  (unsigned long long)st.log_count, (unsigned long long)st.log_hash, (unsigned long long)st.evictions,
+                  (unsigned long long)st.busy);
     assert_true(st.evictions > 1000);
     assert_int_equal(st.log_count, TRACE_PREDICT_LOGGED);
     assert_int_equal(st.log_hash, TRACE_PREDICT_HASH);
@@ -2261,7 +2279,9 @@ static void test_host_store_at_charges_its_pages(void **state)
                      SLC_E_BUDGET_REFUSED);
     assert_string_equal(c.message, "host store: the budget refused the pages");
     assert_null(store.ops);
-    assert_int_equal(slc_host_store_init_at(mem, fp - SLC_HOST_STORE_PAGE_ALIGN, b, (slc_budget_id){1}, 4, 100, &log, &store), SLC_E_INVALID);
+    assert_int_equal(
+        slc_host_store_init_at(mem, fp - SLC_HOST_STORE_PAGE_ALIGN, b, (slc_budget_id){1}, 4, 100, &log, &store),
+        SLC_E_INVALID);
     assert_string_equal(c.message, "host store: the memory is misaligned or smaller than slc_host_store_footprint");
     assert_int_equal(slc_host_store_init_at(mem + 8, fp, b, (slc_budget_id){1}, 4, 100, &log, &store), SLC_E_INVALID);
     assert_int_equal(slc_host_store_init_at(mem, fp, b, (slc_budget_id){1}, 0, 100, &log, &store), SLC_E_INVALID);

@@ -2,37 +2,36 @@
  * its exact message, every prefix of a valid file, the shipped profiles. */
 #include "test_util.h"
 
-static const char base[] =
-    "# test profile\n"           /* 1 */
-    "[profile]\n"                /* 2 */
-    "name = test\n"              /* 3 */
-    "\n"                         /* 4 */
-    "[budgets]\n"                /* 5 */
-    "cpu = 16 MiB\n"             /* 6 */
-    "cpu/meta = 4 MiB\n"         /* 7 */
-    "cpu/decode = 4 MiB\n"       /* 8 */
-    "cpu/queues = 1 MiB\n"       /* 9 */
-    "cpu/driver = 4 MiB\n"       /* 10 */
-    "gpu = 80 MiB\n"             /* 11 */
-    "gpu/pool = 64 MiB\n"        /* 12 */
-    "gpu/staging = 16 MiB\n"     /* 13 */
-    "\n"                         /* 14 */
-    "[pool]\n"                   /* 15 */
-    "page_size = 64 KiB\n"       /* 16 */
-    "page_count = 1024\n"        /* 17 */
-    "\n"                         /* 18 */
-    "[stream]\n"                 /* 19 */
-    "frames_in_flight = 2\n"     /* 20 */
-    "workers = 2\n"              /* 21 */
-    "queue_capacity = 256\n"     /* 22 */
-    "staging_size = 8 MiB\n"     /* 23 */
-    "upload_per_frame = 4 MiB\n" /* 24 */
-    "\n"                         /* 25 */
-    "[tables]\n"                 /* 26 */
-    "max_objects = 1000\n"       /* 27 */
-    "max_chunks = 20000\n"       /* 28 */
-    "max_lods = 8\n"             /* 29 */
-    "max_string_bytes = 64 KiB\n"; /* 30 */
+static const char base[] = "# test profile\n"             /* 1 */
+                           "[profile]\n"                  /* 2 */
+                           "name = test\n"                /* 3 */
+                           "\n"                           /* 4 */
+                           "[budgets]\n"                  /* 5 */
+                           "cpu = 16 MiB\n"               /* 6 */
+                           "cpu/meta = 4 MiB\n"           /* 7 */
+                           "cpu/decode = 4 MiB\n"         /* 8 */
+                           "cpu/queues = 1 MiB\n"         /* 9 */
+                           "cpu/driver = 4 MiB\n"         /* 10 */
+                           "gpu = 80 MiB\n"               /* 11 */
+                           "gpu/pool = 64 MiB\n"          /* 12 */
+                           "gpu/staging = 16 MiB\n"       /* 13 */
+                           "\n"                           /* 14 */
+                           "[pool]\n"                     /* 15 */
+                           "page_size = 64 KiB\n"         /* 16 */
+                           "page_count = 1024\n"          /* 17 */
+                           "\n"                           /* 18 */
+                           "[stream]\n"                   /* 19 */
+                           "frames_in_flight = 2\n"       /* 20 */
+                           "workers = 2\n"                /* 21 */
+                           "queue_capacity = 256\n"       /* 22 */
+                           "staging_size = 8 MiB\n"       /* 23 */
+                           "upload_per_frame = 4 MiB\n"   /* 24 */
+                           "\n"                           /* 25 */
+                           "[tables]\n"                   /* 26 */
+                           "max_objects = 1000\n"         /* 27 */
+                           "max_chunks = 20000\n"         /* 28 */
+                           "max_lods = 8\n"               /* 29 */
+                           "max_string_bytes = 64 KiB\n"; /* 30 */
 
 static char text[8192];
 
@@ -117,9 +116,9 @@ static void test_parses_valid_profile(void **state)
     assert_int_equal(p.max_chunks, 20000);
     assert_int_equal(p.max_lods, 8);
     assert_int_equal(p.max_string_bytes, 65536);
-    assert_int_equal(p.max_phases, 8); /* the default */
+    assert_int_equal(p.max_phases, 8);                  /* the default */
     assert_int_equal(p.eviction, SLC_EVICTION_PREDICT); /* the default */
-    assert_int_equal(p.partition_count, 0);         /* one implied "default" partition of every page */
+    assert_int_equal(p.partition_count, 0);             /* one implied "default" partition of every page */
     assert_int_equal(slc_profile_scan_partition(&p, "default"), -1);
     assert_int_equal(slc_profile_scan_budget(&p, "cpu/driver"), 5);
     assert_int_equal(slc_profile_scan_budget(&p, "cpu/drive"), -1);
@@ -133,8 +132,7 @@ static void test_parses_valid_profile(void **state)
 static void test_accepts_units_comments_crlf_and_any_order(void **state)
 {
     (void)state;
-    const char *t =
-        "\xef\xbb\xbf"; /* a BOM is not text the parser accepts: checked below */
+    const char *t = "\xef\xbb\xbf"; /* a BOM is not text the parser accepts: checked below */
     slc_profile p, q;
     slc_profile_diag d;
     assert_int_equal(slc_profile_parse(t, strlen(t), "bom.profile", &p, &d), SLC_E_PROFILE_BINARY);
@@ -201,7 +199,8 @@ static void test_rejects_syntax(void **state)
     memset(longline, ' ', sizeof longline);
     memcpy(longline, "# ", 2);
     longline[257] = '\0'; /* 257 bytes */
-    EXPECT("# test profile", longline, SLC_E_PROFILE_SYNTAX, 1, "t.profile:1: line is 257 bytes long; at most 256 allowed");
+    EXPECT("# test profile", longline, SLC_E_PROFILE_SYNTAX, 1,
+           "t.profile:1: line is 257 bytes long; at most 256 allowed");
     longline[256] = '\0'; /* 256 bytes: accepted */
     slc_profile p;
     assert_int_equal(slc_profile_parse(text, edited("# test profile", longline), "t", &p, NULL), SLC_OK);
@@ -287,8 +286,8 @@ static void test_rejects_missing_required(void **state)
     static const edit_case cases[] = {
         {"page_count = 1024\n", "", SLC_E_PROFILE_MISSING, 15,
          "t.profile:15: [pool] page_count: required key is missing"},
-        {"[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "", SLC_E_PROFILE_MISSING, 25,
-         "t.profile:25: [tables] max_objects: required key is missing"},
+        {"[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "",
+         SLC_E_PROFILE_MISSING, 25, "t.profile:25: [tables] max_objects: required key is missing"},
         {"cpu/driver = 4 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
          "t.profile:5: [budgets] cpu/driver: required budget is missing"},
     };
@@ -446,7 +445,8 @@ static void test_rejects_bad_partitions(void **state)
     expect_edits(cases, sizeof cases / sizeof cases[0]);
     /* 31 bytes is the longest name; 15 partitions the most. */
     slc_profile p;
-    assert_int_equal(slc_profile_parse(text, PARTITIONS("a_partition_name_of_31_bytes_xy = 10\n"), "t", &p, NULL), SLC_OK);
+    assert_int_equal(slc_profile_parse(text, PARTITIONS("a_partition_name_of_31_bytes_xy = 10\n"), "t", &p, NULL),
+                     SLC_OK);
     char many[1024] = "";
     for (int i = 0; i < 15; i++) {
         char line[32];
@@ -543,9 +543,9 @@ static void test_parses_render_and_quality(void **state)
     static const struct {
         const char *value;
         uint32_t mdb;
-    } decimals[] = {{"30", 30000},      {"30.5", 30500},  {"30.25", 30250}, {"30.125", 30125}, {"0.001", 1},
-                    {"0.5", 500},       {"200", 200000},  {"200.000", 200000}, {"007.100", 7100}, {"1.0", 1000},
-                    {"199.999", 199999}, {"42\t# dB", 42000}};
+    } decimals[] = {{"30", 30000},     {"30.5", 30500}, {"30.25", 30250},    {"30.125", 30125},
+                    {"0.001", 1},      {"0.5", 500},    {"200", 200000},     {"200.000", 200000},
+                    {"007.100", 7100}, {"1.0", 1000},   {"199.999", 199999}, {"42\t# dB", 42000}};
     for (size_t i = 0; i < sizeof decimals / sizeof decimals[0]; i++) {
         char lines[64];
         snprintf(lines, sizeof lines, "[quality]\nmin_psnr_db = %s\n", decimals[i].value);
@@ -582,7 +582,8 @@ static void test_rejects_bad_render(void **state)
 {
     (void)state;
     static const edit_case cases[] = {
-        {APPENDED_EDIT("[render]\ndepth = 24\n"), SLC_E_PROFILE_UNKNOWN, 32, "t.profile:32: [render] depth: unknown key"},
+        {APPENDED_EDIT("[render]\ndepth = 24\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [render] depth: unknown key"},
         {APPENDED_EDIT("[render]\npage_size = 4 KiB\n"), SLC_E_PROFILE_UNKNOWN, 32,
          "t.profile:32: [render] page_size: unknown key"},
         {APPENDED_EDIT("[render]\nmin_psnr_db = 30\n"), SLC_E_PROFILE_UNKNOWN, 32,
@@ -628,11 +629,17 @@ static void test_rejects_bad_quality(void **state)
 {
     (void)state;
 #define Q(value) APPENDED_EDIT("[quality]\nmin_psnr_db = " value "\n")
-#define NOT_DECIMAL(value)                                                                                            \
-    {Q(value), SLC_E_PROFILE_VALUE, 32,                                                                               \
-     "t.profile:32: [quality] min_psnr_db: '" value "' is not a decimal (digits, optionally a '.' and up to 3 more)"}
-#define OUT_OF_RANGE(value)                                                                                           \
-    {Q(value), SLC_E_PROFILE_RANGE, 32, "t.profile:32: [quality] min_psnr_db: '" value "' is out of range (0.001 to 200)"}
+#define NOT_DECIMAL(value)                                                   \
+    {                                                                        \
+        Q(value), SLC_E_PROFILE_VALUE, 32,                                   \
+            "t.profile:32: [quality] min_psnr_db: '" value                   \
+            "' is not a decimal (digits, optionally a '.' and up to 3 more)" \
+    }
+#define OUT_OF_RANGE(value)                                                                   \
+    {                                                                                         \
+        Q(value), SLC_E_PROFILE_RANGE, 32,                                                    \
+            "t.profile:32: [quality] min_psnr_db: '" value "' is out of range (0.001 to 200)" \
+    }
     static const edit_case cases[] = {
         NOT_DECIMAL("abc"),
         NOT_DECIMAL("-1"),
@@ -668,10 +675,12 @@ static void test_rejects_bad_quality(void **state)
          "t.profile:32: [quality] min_psnr_db: 'abc' is not a decimal (digits, optionally a '.' and up to 3 more)"},
         {APPENDED_EDIT("[quality]\nmin_psnr = 30\n"), SLC_E_PROFILE_UNKNOWN, 32,
          "t.profile:32: [quality] min_psnr: unknown key"},
-        {APPENDED_EDIT("[quality]\nwidth = 30\n"), SLC_E_PROFILE_UNKNOWN, 32, "t.profile:32: [quality] width: unknown key"},
+        {APPENDED_EDIT("[quality]\nwidth = 30\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [quality] width: unknown key"},
         {APPENDED_EDIT("[quality]\n[quality]\n"), SLC_E_PROFILE_DUPLICATE, 32,
          "t.profile:32: [quality]: duplicate section (first on line 31)"},
-        {"workers = 2", "min_psnr_db = 30", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] min_psnr_db: unknown key"},
+        {"workers = 2", "min_psnr_db = 30", SLC_E_PROFILE_UNKNOWN, 21,
+         "t.profile:21: [stream] min_psnr_db: unknown key"},
     };
 #undef OUT_OF_RANGE
 #undef NOT_DECIMAL

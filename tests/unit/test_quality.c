@@ -39,7 +39,10 @@ static void img_fill(img *m, uint32_t w, uint32_t h, uint8_t grey)
     m->q = (quality_image){w, h, IMG_STRIDE, m->px};
 }
 
-static uint8_t *img_at(img *m, uint32_t x, uint32_t y) { return &m->px[y * IMG_STRIDE + x * 4u]; }
+static uint8_t *img_at(img *m, uint32_t x, uint32_t y)
+{
+    return &m->px[y * IMG_STRIDE + x * 4u];
+}
 
 static void img_set(img *m, uint32_t x, uint32_t y, uint8_t r, uint8_t g, uint8_t b)
 {
@@ -165,8 +168,8 @@ static void test_series_percentiles_of_a_known_series(void **state)
     assert_int_equal(q.frames, 20);
     assert_true(q.min_db == 30.0);
     assert_int_equal(q.worst_frame, 0);
-    assert_true(q.p5_db == 30.0);       /* rank 1 */
-    assert_true(q.median_db == 32.25);  /* rank 10: 30 + 9 x 0.25 */
+    assert_true(q.p5_db == 30.0);      /* rank 1 */
+    assert_true(q.median_db == 32.25); /* rank 10: 30 + 9 x 0.25 */
     assert_true(quality_series_percentile(&series, 100) == 34.75);
     assert_true(quality_series_percentile(&series, 90) == 34.25); /* rank 18 */
     /* within a bin: never above the exact value, at most 0.01 dB below */
@@ -253,8 +256,8 @@ static void test_series_points_bounded_each_the_lowest_of_its_frames(void **stat
     assert_int_equal(series.frames, n);
     assert_int_equal(series.span, 8); /* 5000 frames in at most 1024 points */
     assert_true(series.points[4321u / 8u] == 12.5);
-    assert_true(series.points[17u / 8u] == 40.0);       /* frames 16..23, 17 identical: 21 % 7 = 0 the lowest */
-    assert_true(series.points[(n - 1u) / 8u] == 40.0);  /* frames 4992..4999: 4998 % 7 = 0 */
+    assert_true(series.points[17u / 8u] == 40.0);      /* frames 16..23, 17 identical: 21 % 7 = 0 the lowest */
+    assert_true(series.points[(n - 1u) / 8u] == 40.0); /* frames 4992..4999: 4998 % 7 = 0 */
     assert_true(series.points[(n - 1u) / 8u - 1u] == 40.0);
     /* at most 1024 points however many frames: the first span-merge keeps the minima */
     quality_series_init(&series);
@@ -426,8 +429,11 @@ static void test_reference_profile_of_a_small_pack(void **state)
                      SLC_OK);
     capture_log log = {0};
     slc_logger logger = capture_logger(&log);
-    slc_stream_desc d = {
-        .profile = &ref, .memory = o.mem, .pack = o.pk, .stores = {[SLC_POOL_GEOMETRY] = &store}, .log = &logger};
+    slc_stream_desc d = {.profile = &ref,
+                         .memory = o.mem,
+                         .pack = o.pk,
+                         .stores = {[SLC_POOL_GEOMETRY] = &store},
+                         .log = &logger};
     slc_stream *s = NULL;
     sfx_stream_start(&d, 0, NULL, &log, &s);
     slc_stream_stats ss;
@@ -479,8 +485,8 @@ static void test_reference_profile_keeps_partitions_and_belt(void **state)
     assert_int_equal(base.partition_count, 1);
     assert_int_equal(base.staging_size, 8192);
     assert_int_equal(limit_of(&base, "gpu/staging"), 16384);
-    quality_pack_figures fig = {.name = "p.pack", .page_size = 4096, .chunk_count = 42, .object_count = 6,
-                                .max_lods = 3, .string_size = 10};
+    quality_pack_figures fig =
+        {.name = "p.pack", .page_size = 4096, .chunk_count = 42, .object_count = 6, .max_lods = 3, .string_size = 10};
     char msg[256] = "";
     assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), 0);
     assert_int_equal(ref.page_count, 46); /* every chunk in default, besides nav's 4 */
@@ -500,9 +506,13 @@ static void test_reference_profile_refusals(void **state)
     slc_profile base, ref;
     sfx_profile_parse(base_text, "qbase.profile", &base);
     char msg[256] = "";
-    quality_pack_figures fig = {.name = "huge.pack", .page_size = 4096, .chunk_count = SLC_PAGE_COUNT_MAX,
-                                .object_count = 1, .max_lods = 1};
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), 0); /* exactly the bound */
+    quality_pack_figures fig = {.name = "huge.pack",
+                                .page_size = 4096,
+                                .chunk_count = SLC_PAGE_COUNT_MAX,
+                                .object_count = 1,
+                                .max_lods = 1};
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg),
+                     0); /* exactly the bound */
     assert_int_equal(ref.page_count, SLC_PAGE_COUNT_MAX);
     fig.chunk_count = SLC_PAGE_COUNT_MAX + 1u;
     assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
@@ -569,8 +579,13 @@ static void test_reference_profile_name_is_cut_to_fit(void **state)
 static char *mem_buf;
 static size_t mem_len;
 
-static const quality_info hostile = {.pack = "a\"b<&>.pack", .profile = "p&q", .reference = "p&q-reference",
-                                     .width = 160, .height = 90, .threshold = 8, .min_psnr_mdb = 30500};
+static const quality_info hostile = {.pack = "a\"b<&>.pack",
+                                     .profile = "p&q",
+                                     .reference = "p&q-reference",
+                                     .width = 160,
+                                     .height = 90,
+                                     .threshold = 8,
+                                     .min_psnr_mdb = 30500};
 
 static void test_json_escapes_names_and_writes_null_for_inf(void **state)
 {
@@ -663,8 +678,13 @@ static void test_timeline_psnr_row_only_when_compared(void **state)
     for (uint32_t k = 0; k < 3000; k++) {
         run_timeline_add(&timeline, &fs, 1);
     }
-    const run_svg_info in = {.pack = "c.pack", .profile = "p", .backend = "vulkan", .ok = 1, .page_count = 8,
-                             .upload_cap = 4096, .min_psnr_mdb = 30500};
+    const run_svg_info in = {.pack = "c.pack",
+                             .profile = "p",
+                             .backend = "vulkan",
+                             .ok = 1,
+                             .page_count = 8,
+                             .upload_cap = 4096,
+                             .min_psnr_mdb = 30500};
     char *a = timeline_svg(&in);
     assert_null(strstr(a, "PSNR")); /* nothing compared: no row */
     free(a);
@@ -709,8 +729,8 @@ static void test_timeline_gpu_row_only_when_timed(void **state)
     for (uint32_t k = 0; k < 3000; k++) {
         run_timeline_add(&timeline, &fs, 1);
     }
-    const run_svg_info in = {.pack = "c.pack", .profile = "p", .backend = "vulkan", .ok = 1, .page_count = 8,
-                             .upload_cap = 4096};
+    const run_svg_info in =
+        {.pack = "c.pack", .profile = "p", .backend = "vulkan", .ok = 1, .page_count = 8, .upload_cap = 4096};
     char *a = timeline_svg(&in);
     assert_null(strstr(a, "GPU time")); /* nothing timed: no row */
     free(a);

@@ -51,7 +51,8 @@ static int create_test_device(void)
     if (vk_test_instance_open("test_render") != 0) {
         return -1;
     }
-    VkPhysicalDeviceShaderDrawParametersFeatures dp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    VkPhysicalDeviceShaderDrawParametersFeatures dp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &dp;
     vkGetPhysicalDeviceFeatures2(t_physical, &f2);
@@ -59,7 +60,8 @@ static int create_test_device(void)
     want.features.multiDrawIndirect = f2.features.multiDrawIndirect;
     want.features.shaderStorageBufferArrayDynamicIndexing = f2.features.shaderStorageBufferArrayDynamicIndexing;
     t_features = want.features;
-    VkPhysicalDeviceShaderDrawParametersFeatures dpw = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
+    VkPhysicalDeviceShaderDrawParametersFeatures dpw = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     dpw.shaderDrawParameters = dp.shaderDrawParameters;
     t_draw_parameters = dp.shaderDrawParameters;
     want.pNext = &dpw;
@@ -160,7 +162,10 @@ static uint16_t quant16(float x, float off, float scale)
     return (uint16_t)(q < 0 ? 0 : q > 65535 ? 65535 : q);
 }
 
-static int8_t snorm8(float v) { return (int8_t)lroundf(fmaxf(-1.0f, fminf(1.0f, v)) * 127.0f); }
+static int8_t snorm8(float v)
+{
+    return (int8_t)lroundf(fmaxf(-1.0f, fminf(1.0f, v)) * 127.0f);
+}
 
 static size_t encode_vertex(const slc_pack_object *o, const pw_vertex *v, unsigned char *out)
 {
@@ -208,7 +213,10 @@ static size_t encode_vertex(const slc_pack_object *o, const pw_vertex *v, unsign
     return at;
 }
 
-static size_t align8(size_t x) { return (x + 7u) & ~(size_t)7u; }
+static size_t align8(size_t x)
+{
+    return (x + 7u) & ~(size_t)7u;
+}
 
 /* The scene as a pack: one chunk per level of each object (stored, not
  * compressed), one span per level; returns malloc'd bytes. */
@@ -335,9 +343,9 @@ static unsigned char *pw_write(const pw_scene *sc, size_t *size)
     h.span_count = lods;
     h.instance_count = sc->instances;
     h.string_size = 1;
-#define PW_TABLE(field, src, bytes)        \
-    h.field = at;                          \
-    memcpy(b + at, (src), (bytes));        \
+#define PW_TABLE(field, src, bytes) \
+    h.field = at;                   \
+    memcpy(b + at, (src), (bytes)); \
     at = align8(at + (bytes));
     PW_TABLE(chunk_offset, ch, chunks * sizeof(slc_pack_chunk));
     PW_TABLE(object_offset, objs, sc->objects * sizeof(slc_pack_object));
@@ -410,16 +418,15 @@ static void profile_text(char *buf, size_t cap, uint32_t page_size, uint32_t wor
              "upload_per_frame = 1 MiB\npin_coarsest = %u\n"
              "[tables]\nmax_objects = 64\nmax_chunks = 256\nmax_lods = 4\nmax_string_bytes = 4 KiB\n",
              render_limits != NULL ? render_limits : "cpu/render = 256 KiB\n",
-             render_limits != NULL ? "gpu/render = 4 KiB\n" : "gpu/render = 16 MiB\n", page_size, FRAMES, workers,
-             pin);
+             render_limits != NULL ? "gpu/render = 4 KiB\n" : "gpu/render = 16 MiB\n", page_size, FRAMES, workers, pin);
 }
 
 /* How the next fixture's backend is made (reset by every case's setup). */
 typedef struct fx_backend {
-    uint32_t placement;         /* slc_vulkan_placement */
-    uint64_t max_segment_size;  /* 0: the device's */
-    bool no_multi_draw;         /* the application says multiDrawIndirect is not enabled */
-    bool charge_driver;         /* the backend charges the driver's host memory to cpu/driver */
+    uint32_t placement;        /* slc_vulkan_placement */
+    uint64_t max_segment_size; /* 0: the device's */
+    bool no_multi_draw;        /* the application says multiDrawIndirect is not enabled */
+    bool charge_driver;        /* the backend charges the driver's host memory to cpu/driver */
 } fx_backend;
 static fx_backend next_backend;
 
@@ -682,7 +689,10 @@ static void expect_pixel(const slc_render_image *img, uint32_t x, uint32_t y, co
 
 static const uint8_t black[3] = {0, 0, 0};
 
-static void lod_rgb(uint32_t lod, uint8_t rgb[3]) { slc_render_lod_color(lod, rgb); }
+static void lod_rgb(uint32_t lod, uint8_t rgb[3])
+{
+    slc_render_lod_color(lod, rgb);
+}
 
 /* Object o: the same quad at every one of its lods levels. */
 static void scene_quad(pw_scene *sc, uint32_t lods, float x0, float y0, float x1, float y1, float z)
@@ -713,7 +723,7 @@ static void test_quads_give_exact_pixels(void **state)
 {
     (void)state;
     pw_scene *sc = scene_new();
-    scene_quad(sc, 2, 8, 8, 40, 30, 0.5f);   /* object 0, far, drawn at lod 0 */
+    scene_quad(sc, 2, 8, 8, 40, 30, 0.5f);    /* object 0, far, drawn at lod 0 */
     scene_quad(sc, 2, 24, 16, 56, 40, 0.25f); /* object 1, near, drawn at lod 1 */
     fixture f;
     fx_open(&f, sc, 0, 0);
@@ -972,7 +982,8 @@ static void scene_surface(pw_scene *sc, uint32_t attributes)
                     v->p[0] = x;
                     v->p[1] = y;
                     v->p[2] = 0.5f + 0.05f * sinf(a) * cosf(b);
-                    float nx = -0.05f * 0.15f * cosf(a) * cosf(b) * 40.0f, ny = 0.05f * 0.2f * sinf(a) * sinf(b) * 40.0f;
+                    float nx = -0.05f * 0.15f * cosf(a) * cosf(b) * 40.0f,
+                          ny = 0.05f * 0.2f * sinf(a) * sinf(b) * 40.0f;
                     float l = sqrtf(nx * nx + ny * ny + 1.0f);
                     v->n[0] = nx / l;
                     v->n[1] = ny / l;
@@ -984,7 +995,8 @@ static void scene_surface(pw_scene *sc, uint32_t attributes)
             for (uint32_t j = 0; j < n; j++) {
                 for (uint32_t i = 0; i < n; i++) {
                     uint8_t a = (uint8_t)(j * (n + 1) + i);
-                    uint8_t t[2][3] = {{a, (uint8_t)(a + 1), (uint8_t)(a + n + 2)}, {a, (uint8_t)(a + n + 2), (uint8_t)(a + n + 1)}};
+                    uint8_t t[2][3] = {{a, (uint8_t)(a + 1), (uint8_t)(a + n + 2)},
+                                       {a, (uint8_t)(a + n + 2), (uint8_t)(a + n + 1)}};
                     memcpy(c->tri[c->nt++], t[0], 3);
                     memcpy(c->tri[c->nt++], t[1], 3);
                 }
@@ -993,7 +1005,10 @@ static void scene_surface(pw_scene *sc, uint32_t attributes)
     }
 }
 
-static double luma(const uint8_t *p) { return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]; }
+static double luma(const uint8_t *p)
+{
+    return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+}
 
 static void shade(uint32_t attributes, uint8_t *out)
 {
@@ -1143,7 +1158,8 @@ static void test_draws_inside_the_application_render_pass(void **state)
         at[i].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
         at[i].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
         at[i].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        at[i].finalLayout = i == 0 ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+        at[i].finalLayout = i == 0 ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                                   : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
     }
     VkAttachmentReference cref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     VkAttachmentReference dref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
@@ -1297,7 +1313,8 @@ static void test_init_refuses_bad_descs_and_memory(void **state)
     d = render_desc(&f);
     d.max_draws = SLC_RENDER_LIST_MAX + 1u;
     assert_int_equal(slc_render_init(mem, size, &d, f.vk, f.pk, &f.r), SLC_E_INVALID);
-    assert_non_null(strstr(f.rlog.message, "max_draws 16777217 or max_placements 16 is above SLC_RENDER_LIST_MAX (16777216)"));
+    assert_non_null(
+        strstr(f.rlog.message, "max_draws 16777217 or max_placements 16 is above SLC_RENDER_LIST_MAX (16777216)"));
     d = render_desc(&f);
     size_t need = slc_render_footprint(&d, f.pk);
     assert_int_equal(slc_render_init(NULL, need, &d, f.vk, f.pk, &f.r), SLC_E_BLOCK_NULL);
@@ -1489,9 +1506,10 @@ static void test_add_refuses_full_lists(void **state)
     char expect[128];
     snprintf(expect, sizeof expect, "render: frame %llu is begun and not recorded", (unsigned long long)fr);
     assert_non_null(strstr(f.rlog.message, expect));
-    assert_int_equal(slc_render_add(f.r, &res[0], spans[0]), SLC_OK); /* 1 draw, 1 placement */
+    assert_int_equal(slc_render_add(f.r, &res[0], spans[0]), SLC_OK);         /* 1 draw, 1 placement */
     assert_int_equal(slc_render_add(f.r, &res[1], spans[1]), SLC_E_CAPACITY); /* 2 draws: 1 left */
-    assert_non_null(strstr(f.rlog.message, "object 1's 2 cluster draws do not fit the draw list (1 of max_draws 2 used)"));
+    assert_non_null(
+        strstr(f.rlog.message, "object 1's 2 cluster draws do not fit the draw list (1 of max_draws 2 used)"));
     fx_close(&f);
     free(sc);
 }
@@ -1542,7 +1560,8 @@ static void test_begin_refuses_a_slot_in_flight(void **state)
     assert_int_equal(slc_stream_resident(f.s, 0, &res, spans, 4), SLC_OK);
     assert_int_equal(res.lod, 0);
     assert_int_equal(slc_render_add(f.r, &res, spans), SLC_E_CAPACITY);
-    assert_non_null(strstr(f.rlog.message, "object 0's 3 placements do not fit the placement list (0 of max_placements 2 used)"));
+    assert_non_null(
+        strstr(f.rlog.message, "object 0's 3 placements do not fit the placement list (0 of max_placements 2 used)"));
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     assert_int_equal(t_table.vkResetCommandBuffer(f.cmd, 0), VK_SUCCESS);
     assert_int_equal(t_table.vkBeginCommandBuffer(f.cmd, &bi), VK_SUCCESS);

@@ -105,9 +105,9 @@ static void test_timeline_one_point_a_frame_up_to_its_size(void **state)
     slc_stream_frame_stats fs = frame_with(5000);
     run_timeline_add(&tl, &fs, 1);
     assert_int_equal(tl.span, 2);
-    assert_int_equal(tl.p[0].budgets[0], 1);        /* max of frames 0 and 1 */
-    assert_int_equal(tl.p[511].budgets[0], 1023);   /* max of frames 1022 and 1023 */
-    assert_int_equal(tl.p[512].budgets[0], 5000);   /* frame 1024 alone so far */
+    assert_int_equal(tl.p[0].budgets[0], 1);      /* max of frames 0 and 1 */
+    assert_int_equal(tl.p[511].budgets[0], 1023); /* max of frames 1022 and 1023 */
+    assert_int_equal(tl.p[512].budgets[0], 5000); /* frame 1024 alone so far */
     assert_int_equal(tl.p[513].budgets[0], 0);
 }
 
@@ -251,7 +251,7 @@ static void test_svg_labels_axes_and_flat_budgets_in_a_table(void **state)
     (void)state;
     slc_budget_stats b[3];
     memset(b, 0, sizeof b);
-    snprintf(b[0].name, sizeof b[0].name, "cpu/meta");      /* carved at init: the same every frame */
+    snprintf(b[0].name, sizeof b[0].name, "cpu/meta"); /* carved at init: the same every frame */
     b[0].limit = 8u << 20;
     b[0].peak = 1478656; /* 1.41 MiB */
     b[0].id.index = 0;
@@ -259,7 +259,7 @@ static void test_svg_labels_axes_and_flat_budgets_in_a_table(void **state)
     b[1].limit = 48u << 20;
     b[1].peak = 6184960; /* 5.9 MiB: a label cut at the margin before */
     b[1].id.index = 1;
-    snprintf(b[2].name, sizeof b[2].name, "gpu/staging");   /* never used: neither plotted nor listed */
+    snprintf(b[2].name, sizeof b[2].name, "gpu/staging"); /* never used: neither plotted nor listed */
     b[2].limit = 32u << 20;
     b[2].id.index = 2;
     run_svg_info in = {"city.pack", "default", "host", 1, b, 3, 4096, 16u << 20, 2000000};

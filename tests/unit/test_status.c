@@ -14,7 +14,8 @@ static void test_every_status_has_name_and_description(void **state)
     }
     assert_string_equal(slc_status_name(SLC_OK), "SLC_OK");
     assert_string_equal(slc_status_name(SLC_E_BUDGET_REFUSED), "SLC_E_BUDGET_REFUSED");
-    assert_string_equal(slc_status_describe(SLC_E_BLOCK_TOO_SMALL), "the memory block is smaller than the profile requires");
+    assert_string_equal(slc_status_describe(SLC_E_BLOCK_TOO_SMALL),
+                        "the memory block is smaller than the profile requires");
 }
 
 static void test_unknown_status_is_named_unknown(void **state)

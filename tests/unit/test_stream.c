@@ -23,7 +23,7 @@ typedef struct params {
     uint32_t load_frames;
     uint32_t delay_us;
     const char *eviction;
-    const char *partitions; /* "[partitions]" body, or NULL */
+    const char *partitions;    /* "[partitions]" body, or NULL */
     const char *queues_budget; /* "1 MiB" unless set */
 } params;
 
@@ -56,9 +56,9 @@ static void profile_text(char *buf, size_t cap, const params *p)
              "[stream]\nframes_in_flight = 2\nworkers = %u\nqueue_capacity = %u\nstaging_size = 0 B\n"
              "upload_per_frame = %u KiB\npin_coarsest = %u\n"
              "[tables]\nmax_objects = 1024\nmax_chunks = 4096\nmax_lods = 4\nmax_string_bytes = 4 KiB\n%s%s",
-             p->queues_budget != NULL ? p->queues_budget : "1 MiB", p->pages,
-             p->eviction != NULL ? p->eviction : "lru", p->workers, p->queue, p->upload_kib, p->pin,
-             p->partitions != NULL ? "[partitions]\n" : "", p->partitions != NULL ? p->partitions : "");
+             p->queues_budget != NULL ? p->queues_budget : "1 MiB", p->pages, p->eviction != NULL ? p->eviction : "lru",
+             p->workers, p->queue, p->upload_kib, p->pin, p->partitions != NULL ? "[partitions]\n" : "",
+             p->partitions != NULL ? p->partitions : "");
 }
 
 /* Everything up to the stream; fx_create makes the stream. */
@@ -124,7 +124,10 @@ static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 
 /* Checks every result of the ended frame (sfx_check_results, each span's
  * page read through its host address); returns the number of holes. */
-static uint32_t check_results(fixture *f) { return sfx_check_results(f->s, f->pk, span_holds, f); }
+static uint32_t check_results(fixture *f)
+{
+    return sfx_check_results(f->s, f->pk, span_holds, f);
+}
 
 static void run_trace(fixture *f, uint32_t frames, sfx_trace_result *out)
 {
@@ -202,7 +205,7 @@ static void test_fly_through_inline(void **state)
     assert_true(f.pack.chunk_count >= 4u * fly.pages);
     slc_stream_stats st;
     slc_stream_get_stats(f.s, &st);
-    assert_int_equal(st.pinned_chunks, 48); /* one coarsest chunk per object */
+    assert_int_equal(st.pinned_chunks, 48);   /* one coarsest chunk per object */
     assert_int_equal(st.upload_cap_pages, 4); /* 16 KiB of 4 KiB pages */
     sfx_trace_result r;
     run_trace(&f, FLY_FRAMES, &r);
@@ -247,7 +250,6 @@ static void test_fly_through_is_the_same_with_workers_and_delays(void **state)
         fx_close(&f);
     }
 }
-
 
 /* The priority policy streams the same trace deterministically too. */
 #define FLY_PRIORITY_LOG_HASH 0x9af8ed1c981de385ull
@@ -484,8 +486,8 @@ static void test_cancellation_through_the_generation(void **state)
         f.io.gate_chunk = 0;
         fx_create(&f);
         frame_begin(&f, 1);
-        want(&f, 0, 9);  /* first: the worker takes it and blocks in its read */
-        want(&f, 1, 1);  /* queued behind it with one worker */
+        want(&f, 0, 9); /* first: the worker takes it and blocks in its read */
+        want(&f, 1, 1); /* queued behind it with one worker */
         assert_int_equal(slc_stream_end_frame(f.s), SLC_OK);
         while (!atomic_load(&f.io.gate_entered)) {
             sp_sleep_us(100);
@@ -623,7 +625,7 @@ static void test_faults_fall_back_and_retry(void **state)
             slc_stream_span spans[4];
             assert_int_equal(slc_stream_resident(f.s, 0, &r, spans, 4), SLC_OK);
             assert_true(r.lod != SLC_STREAM_LOD_NONE); /* the pinned coarsest at worst */
-            assert_true(r.lod > 0);                   /* never the level with the failed chunk */
+            assert_true(r.lod > 0);                    /* never the level with the failed chunk */
             if (fs.failures > 0) {
                 assert_int_equal(fs.failures, 1);
                 assert_int_equal(f.pack_log.status, fc->expect);
@@ -681,7 +683,8 @@ static void test_faults_fall_back_and_retry(void **state)
         /* Only chunk 1 loaded (the pinned coarsest are not counted): bytes
          * decoded are its, and chunk 0's stored bytes count as read only
          * when its read succeeded (three times). */
-        const slc_pack_chunk *c0 = slc_pack_get_chunk(f.pk, (slc_chunk_id){0}), *c1 = slc_pack_get_chunk(f.pk, (slc_chunk_id){1});
+        const slc_pack_chunk *c0 = slc_pack_get_chunk(f.pk, (slc_chunk_id){0}),
+                             *c1 = slc_pack_get_chunk(f.pk, (slc_chunk_id){1});
         assert_int_equal(st.loads_completed, 1);
         assert_int_equal(st.bytes_decoded, c1->decoded_size);
         assert_int_equal(st.bytes_uploaded, st.bytes_decoded);
@@ -781,8 +784,9 @@ static void test_pinning_errors(void **state)
     slc_stream_desc d = fx_desc(&f);
     assert_int_equal(slc_stream_create(&d, &f.s), SLC_E_POOL_BUSY);
     assert_null(f.s);
-    assert_string_equal(f.log.message,
-                        "stream: pinning the 1 coarsest level(s) of every object needs 48 pages; partition 'default' has 40");
+    assert_string_equal(
+        f.log.message,
+        "stream: pinning the 1 coarsest level(s) of every object needs 48 pages; partition 'default' has 40");
     slc_arena_get_stats(meta, &m1);
     slc_arena_get_stats(queues, &q1);
     assert_int_equal(m1.used, m0.used);
@@ -844,14 +848,14 @@ static void test_create_errors(void **state)
     fixture f;
     fx_open(&f, &p, &fly_pack);
     slc_stream_desc d = fx_desc(&f);
-#define EXPECT_CREATE(edit, status, msg)                                                                           \
-    do {                                                                                                           \
-        slc_stream_desc e = d;                                                                                     \
-        edit;                                                                                                      \
-        slc_stream *s = (slc_stream *)&e;                                                                          \
-        assert_int_equal(slc_stream_create(&e, &s), status);                                                       \
-        assert_null(s);                                                                                            \
-        assert_string_equal(f.log.message, msg);                                                                   \
+#define EXPECT_CREATE(edit, status, msg)                     \
+    do {                                                     \
+        slc_stream_desc e = d;                               \
+        edit;                                                \
+        slc_stream *s = (slc_stream *)&e;                    \
+        assert_int_equal(slc_stream_create(&e, &s), status); \
+        assert_null(s);                                      \
+        assert_string_equal(f.log.message, msg);             \
     } while (0)
     EXPECT_CREATE(e.profile = NULL, SLC_E_INVALID, "stream: the desc lacks its profile");
     EXPECT_CREATE(e.memory = NULL, SLC_E_INVALID, "stream: the desc lacks its memory");
@@ -987,7 +991,7 @@ static void test_request_errors(void **state)
     slc_stream_frame_stats fs = last_frame(&f);
     assert_int_equal(fs.requests, 1);
     assert_int_equal(fs.refused, 6); /* the two before the frame count in the totals only */
-    assert_int_equal(fs.chunks, 1); /* the refused request added nothing */
+    assert_int_equal(fs.chunks, 1);  /* the refused request added nothing */
     assert_int_equal(slc_stream_result_count(f.s), 1);
     slc_stream_result r;
     assert_int_equal(slc_stream_resident(f.s, 1, &r, NULL, 0), SLC_E_INVALID);

@@ -48,7 +48,7 @@ static void test_upload_cap_mapped_is_whole_pages_of_upload_per_frame(void **sta
     uint32_t pages = 99;
     assert_int_equal(slc_stream_get_upload_cap(&p, 1, false, &log, &pages), SLC_OK);
     assert_int_equal(pages, 16); /* 64 KiB of 4 KiB pages */
-    p.upload_cap = 4096;          /* exactly one page */
+    p.upload_cap = 4096;         /* exactly one page */
     assert_int_equal(slc_stream_get_upload_cap(&p, 1, false, &log, &pages), SLC_OK);
     assert_int_equal(pages, 1);
     p.upload_cap = 2u * 4096u - 1u; /* whole pages only */
@@ -72,7 +72,8 @@ static void test_upload_cap_below_one_page_is_refused(void **state)
     assert_int_equal(slc_stream_get_upload_cap(&p, 1, false, &log, &pages), SLC_E_INVALID);
     assert_int_equal(pages, 0);
     assert_int_equal(c.status, SLC_E_INVALID);
-    assert_string_equal(c.message, "stream: upload_per_frame 4095 is below the page size 4096: no page could be loaded");
+    assert_string_equal(c.message,
+                        "stream: upload_per_frame 4095 is below the page size 4096: no page could be loaded");
     /* staged or not, the same check first; a NULL logger is allowed */
     pages = 99;
     assert_int_equal(slc_stream_get_upload_cap(&p, 1, true, NULL, &pages), SLC_E_INVALID);
@@ -370,12 +371,9 @@ static void test_stream_accepts_what_admit_accepts(void **state)
         {false, 9, 0, 1}, /* one more: refused */
         {true, 0, 0, 0},  /* the same LOD again: no new chunk */
         {true, 0, 2, 1},  /* refused: a new chunk */
-        {true, 0, 1, 0},
-        {true, 0, 0, 0},
-        {true, 0, 1, 0},
-        {true, 0, 0, 0},
-        {true, 0, 1, 0}, /* the 8th object request accepted */
-        {true, 0, 0, 0}, /* the 9th: object requests full */
+        {true, 0, 1, 0},  {true, 0, 0, 0}, {true, 0, 1, 0},
+        {true, 0, 0, 0},  {true, 0, 1, 0}, /* the 8th object request accepted */
+        {true, 0, 0, 0},                   /* the 9th: object requests full */
     };
     uint32_t objects = 0, chunks = 0, refused = 0;
     for (uint32_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {

@@ -102,11 +102,11 @@ typedef struct fixture {
     slc_logger logger;
     capture_log pack_log;
     slc_logger pack_logger;
-    uint32_t refusals;  /* begin_frame refused with SLC_E_FRAMES_IN_FLIGHT */
-    kept_span *kept;    /* the previous frame's spans (VULKAN_STAGING) */
+    uint32_t refusals; /* begin_frame refused with SLC_E_FRAMES_IN_FLIGHT */
+    kept_span *kept;   /* the previous frame's spans (VULKAN_STAGING) */
     uint32_t kept_count;
-    uint64_t spans;     /* spans checked */
-    uint64_t early;     /* VULKAN_STAGING: spans whose bytes were not on the device yet when handed out */
+    uint64_t spans; /* spans checked */
+    uint64_t early; /* VULKAN_STAGING: spans whose bytes were not on the device yet when handed out */
 } fixture;
 
 /* test_stream.c's profile with its `fly` parameters (96 pages of 4 KiB,
@@ -131,7 +131,10 @@ static void profile_text(char *buf, size_t cap, const params *p)
              FRAMES_IN_FLIGHT, p->workers);
 }
 
-static double ms_since(uint64_t t0) { return (double)(slc_platform_now_ns() - t0) / 1e6; }
+static double ms_since(uint64_t t0)
+{
+    return (double)(slc_platform_now_ns() - t0) / 1e6;
+}
 
 /* The page store: a headless instance and device with validation, the pool
  * (and belt) from the profile, charged to the memory's budgets. */
@@ -338,7 +341,10 @@ static void span_holds(void *user, const slc_stream_span *span, uint64_t frame)
 
 /* Checks every result of the ended frame (sfx_check_results: the LOD, the
  * spans, each span's page by span_holds). Returns the number of holes. */
-static uint32_t check_results(fixture *f) { return sfx_check_results(f->s, f->pk, span_holds, f); }
+static uint32_t check_results(fixture *f)
+{
+    return sfx_check_results(f->s, f->pk, span_holds, f);
+}
 
 /* Begins frame t. The Vulkan store refuses a frame while frames_in_flight
  * frames are not retired (the host store never does: it retires at
@@ -532,10 +538,8 @@ int main(void)
     (void)dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
     setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fly_through_unified_inline),
-        cmocka_unit_test(test_fly_through_unified_two_workers),
-        cmocka_unit_test(test_fly_through_host_as_a_belt),
-        cmocka_unit_test(test_fly_through_staging_inline),
+        cmocka_unit_test(test_fly_through_unified_inline),      cmocka_unit_test(test_fly_through_unified_two_workers),
+        cmocka_unit_test(test_fly_through_host_as_a_belt),      cmocka_unit_test(test_fly_through_staging_inline),
         cmocka_unit_test(test_fly_through_staging_two_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,8 +27,11 @@ static slc_profile default_profile(void)
 /* Opens the file at path (under the source tree) as a pack with p. */
 static tool_session_step open_file(const slc_profile *p, const char *path, tool_session *s)
 {
-    const tool_session_desc d = {.me = "test", .profile = p, .pack_path = path,
-                                 .file_flags = SLC_PLATFORM_FILE_PREAD, .pack_name = strrchr(path, '/') + 1};
+    const tool_session_desc d = {.me = "test",
+                                 .profile = p,
+                                 .pack_path = path,
+                                 .file_flags = SLC_PLATFORM_FILE_PREAD,
+                                 .pack_name = strrchr(path, '/') + 1};
     return tool_session_open(&d, s);
 }
 

@@ -826,13 +826,15 @@ static void test_op_name_errors(void **state)
     usd_xform_op op;
     pk_diag d = {{0}};
     assert_int_equal(usd_xform_op_parse("xformOp:spin", 2, &op, &ctx, &d), -1);
-    assert_string_equal(d.message, "t.usda: /M: xformOpOrder[2]: 'xformOp:spin' is not an xformOp (unknown op type 'spin')");
+    assert_string_equal(d.message,
+                        "t.usda: /M: xformOpOrder[2]: 'xformOp:spin' is not an xformOp (unknown op type 'spin')");
     assert_int_equal(usd_xform_op_parse("xformOp:translatex:a", 0, &op, &ctx, &d), -1);
     assert_string_equal(d.message,
                         "t.usda: /M: xformOpOrder[0]: 'xformOp:translatex:a' is not an xformOp (unknown op type "
                         "'translatex')");
     assert_int_equal(usd_xform_op_parse("translate", 1, &op, &ctx, &d), -1);
-    assert_string_equal(d.message, "t.usda: /M: xformOpOrder[1]: 'translate' is not an xformOp (no 'xformOp:' namespace)");
+    assert_string_equal(d.message,
+                        "t.usda: /M: xformOpOrder[1]: 'translate' is not an xformOp (no 'xformOp:' namespace)");
     assert_int_equal(usd_xform_op_parse("!invert!!resetXformStack!", 3, &op, &ctx, &d), -1);
     assert_string_equal(d.message, "t.usda: /M: xformOpOrder[3]: '!invert!!resetXformStack!' is not an xformOp (no "
                                    "'xformOp:' namespace)");
@@ -878,12 +880,12 @@ static void test_each_rotation_order(void **state)
     static const char *const names[] = {"xformOp:rotateXYZ", "xformOp:rotateXZY", "xformOp:rotateYXZ",
                                         "xformOp:rotateYZX", "xformOp:rotateZXY", "xformOp:rotateZYX"};
     static const double want[6][16] = {
-        {0, 1, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0, 0, 0, 0, 1},  /* XYZ */
-        {0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 1},  /* XZY */
-        {0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1},    /* YXZ */
-        {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},    /* YZX */
-        {0, 0, 1, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 1},  /* ZXY */
-        {0, 0, -1, 0, -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},  /* ZYX */
+        {0, 1, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0, 0, 0, 0, 1}, /* XYZ */
+        {0, -1, 0, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 1}, /* XZY */
+        {0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1},   /* YXZ */
+        {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},   /* YZX */
+        {0, 0, 1, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 1}, /* ZXY */
+        {0, 0, -1, 0, -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1}, /* ZYX */
     };
     const double v[] = {90, 180, 270};
     for (int i = 0; i < 6; i++) {
@@ -1029,7 +1031,8 @@ static void naive_point(const usd_xform_op *ops, int n, const double in[3], doub
             memcpy(p, q, sizeof q);
             break;
         }
-        default: fail_msg("op kind %d not in the naive path", (int)o->kind);
+        default:
+            fail_msg("op kind %d not in the naive path", (int)o->kind);
         }
     }
 }
@@ -1051,17 +1054,10 @@ static void test_complex_transform_stack(void **state)
                                         "xformOp:scale",
                                         "!invert!xformOp:translate:scalePivot"};
     static const double vals[12][16] = {
-        {1, 2, 3},
-        {4, 5, 6},
-        {7, 8, 9},
-        {10, 11, 12},
-        {110, 120, 130},
-        {7, 8, 9},
-        {1, 2, 3},
-        {4, 5, 6},
-        {1, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
-        {7, 8, 9},
-        {0.1f, 0.2f, 0.3f}, /* float3 in the file */
+        {1, 2, 3},    {4, 5, 6},          {7, 8, 9},
+        {10, 11, 12}, {110, 120, 130},    {7, 8, 9},
+        {1, 2, 3},    {4, 5, 6},          {1, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
+        {7, 8, 9},    {0.1f, 0.2f, 0.3f}, /* float3 in the file */
         {4, 5, 6},
     };
     usd_xform_op ops[12];
@@ -1093,8 +1089,7 @@ static void test_reset_xform_stack_and_empty_order(void **state)
 {
     (void)state;
     usd_xform_op ops[3] = {op_of("xformOp:translate", (const double[]){5, 5, 5}, 3),
-                           op_of("!resetXformStack!", NULL, 0),
-                           op_of("xformOp:scale", (const double[]){2, 2, 2}, 3)};
+                           op_of("!resetXformStack!", NULL, 0), op_of("xformOp:scale", (const double[]){2, 2, 2}, 3)};
     ops[0].value_count = 1; /* bad, but before the reset: ignored */
     double m[16];
     int resets = 0;

@@ -533,7 +533,7 @@ static void test_quaternions_halves_and_wide_integers(void **state)
     usdcw_spec(w, i64, USDCW_SPEC_ATTRIBUTE);
     usdcw_field(w, "typeName", usdcw_token_rep(w, "int64"));
     usdcw_field(w, "default", usdcw_rep(USDCW_INT64, 0, 1, 0, 0xfffffff6u)); /* -10, inlined as int32 */
-    uint16_t qhv[8] = {0x3c00, 0, 0, 0x3800, 0, 0xbc00, 0, 0}; /* (1, 0, 0, 0.5), (0, -1, 0, 0) */
+    uint16_t qhv[8] = {0x3c00, 0, 0, 0x3800, 0, 0xbc00, 0, 0};               /* (1, 0, 0, 0.5), (0, -1, 0, 0) */
     usdcw_spec(w, qh, USDCW_SPEC_ATTRIBUTE);
     usdcw_field(w, "typeName", usdcw_token_rep(w, "quath[]"));
     usdcw_field(w, "default", usdcw_array(w, USDCW_QUATH, qhv, 2, 8));
@@ -718,7 +718,8 @@ static void test_lying_offsets_and_counts(void **state)
     expect_patched_u64(&f, start, 200000000u, "specs cannot fit in section SPECS");
     usdcw_section(f.w, "PATHS", &start, &size);
     expect_patched_u64(&f, start + 8, 200000000u, "encoded paths cannot fit in section PATHS");
-    expect_patched_u64(&f, start + 8, 1ull << 45, "35184372088832 encoded paths: more than this reader can index (section PATHS)");
+    expect_patched_u64(&f, start + 8, 1ull << 45,
+                       "35184372088832 encoded paths: more than this reader can index (section PATHS)");
     /* a missing section */
     uint8_t *copy = malloc(f.size);
     memcpy(copy, f.data, f.size);
@@ -757,8 +758,8 @@ static void expect_override(const char *section, const uint8_t *bytes, size_t n,
 }
 
 /* PATHS: npaths, nenc, then the three compressed arrays. */
-static size_t paths_section(uint8_t *out, uint64_t npaths, const uint32_t *idx, const int32_t *tok,
-                            const int32_t *jmp, uint32_t n)
+static size_t paths_section(uint8_t *out, uint64_t npaths, const uint32_t *idx, const int32_t *tok, const int32_t *jmp,
+                            uint32_t n)
 {
     size_t k = 0;
     for (int i = 0; i < 8; i++) {
@@ -1084,7 +1085,9 @@ static void test_usdz_root_is_first_layer_entry(void **state)
     sample_file f;
     write_sample(&f, 8);
     static const uint8_t png[] = {0x89, 'P', 'N', 'G'};
-    zip_entry e[] = {{"tex/a.png", png, 4, 0}, {"scene.usdc", f.data, f.size, 0}, {"sub/other.usdc", f.data, f.size, 0}};
+    zip_entry e[] = {{"tex/a.png", png, 4, 0},
+                     {"scene.usdc", f.data, f.size, 0},
+                     {"sub/other.usdc", f.data, f.size, 0}};
     size_t zs;
     uint8_t *z = make_zip(e, 3, &zs);
     usd_layer *L = NULL;
@@ -1339,9 +1342,12 @@ static void walk_values(const usd_prim *p, int *values)
 static void test_sample_crates_read_every_value(void **state)
 {
     (void)state;
-    static const char *const files[] = {"tinyusdz/suzanne.usdc",       "tinyusdz/translated-cube.usdc",
-                                        "tinyusdz/texturedcube.usdc",  "tinyusdz/skintest.usdc",
-                                        "tinyusdz/cube.usdz",          "pairs/BoxAnimated/BoxAnimated.usdz",
+    static const char *const files[] = {"tinyusdz/suzanne.usdc",
+                                        "tinyusdz/translated-cube.usdc",
+                                        "tinyusdz/texturedcube.usdc",
+                                        "tinyusdz/skintest.usdc",
+                                        "tinyusdz/cube.usdz",
+                                        "pairs/BoxAnimated/BoxAnimated.usdz",
                                         "pairs/InterpolationTest/InterpolationTest.usdz",
                                         "usdwg/RoughnessTest/RoughnessTest.usdz"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

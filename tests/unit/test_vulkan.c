@@ -64,7 +64,10 @@ static void skip_in_fence_mode(void)
 
 #include "vk_messages.h" /* messages, oom_expected, expected_oom, on_message */
 
-static void expect_no_validation_messages(void) { assert_int_equal(atomic_load(&messages), 0); }
+static void expect_no_validation_messages(void)
+{
+    assert_int_equal(atomic_load(&messages), 0);
+}
 
 static int reset_messages(void **state)
 {
@@ -87,8 +90,10 @@ static _Alignas(64) unsigned char budget_mem[SLC_BUDGETS_FOOTPRINT(B_COUNT, 2)];
 static slc_budgets *budgets(uint64_t driver, uint64_t pool, uint64_t staging)
 {
     slc_budget_desc tree[B_COUNT] = {
-        {"cpu", 1024ull * MiB, SLC_BUDGET_NONE_INDEX}, {"cpu/driver", driver, B_CPU},
-        {"gpu", 2048ull * MiB, SLC_BUDGET_NONE_INDEX}, {"gpu/pool", pool, B_GPU},
+        {"cpu", 1024ull * MiB, SLC_BUDGET_NONE_INDEX},
+        {"cpu/driver", driver, B_CPU},
+        {"gpu", 2048ull * MiB, SLC_BUDGET_NONE_INDEX},
+        {"gpu/pool", pool, B_GPU},
         {"gpu/staging", staging, B_GPU},
     };
     slc_budgets *b;
@@ -300,8 +305,8 @@ static void gpu_submit_checksums(gpu *g, slc_vulkan *vk)
     VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    d->vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL,
-                            0, NULL);
+    d->vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                            NULL, 0, NULL);
     assert_int_equal(d->vkEndCommandBuffer(g->cmd), VK_SUCCESS);
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
@@ -394,7 +399,8 @@ static void cpu_checksums(slc_vulkan *vk, uint32_t *sums)
             assert_int_equal(d->vkMapMemory(info.device, seg.memory, 0, VK_WHOLE_SIZE, 0, &map), VK_SUCCESS);
         }
         for (uint32_t p = 0; p < seg.page_count; p++) {
-            sums[seg.first_page + p] = fnv_words((const unsigned char *)map + (size_t)p * info.page_size, info.page_size);
+            sums[seg.first_page + p] = fnv_words((const unsigned char *)map + (size_t)p * info.page_size,
+                                                 info.page_size);
         }
         if (seg.mapped == NULL) {
             d->vkUnmapMemory(info.device, seg.memory);
@@ -1069,8 +1075,9 @@ static void test_gpu_budgets_refuse_the_pool_and_belt(void **state)
     slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_BUDGET_REFUSED);
-    assert_string_equal(tl.last_error,
-                        "vulkan: the gpu/pool budget refused the page pool's 4194304 bytes (0 in use of its limit 2097152)");
+    assert_string_equal(
+        tl.last_error,
+        "vulkan: the gpu/pool budget refused the page pool's 4194304 bytes (0 in use of its limit 2097152)");
     expect_budgets_back_to_zero(b);
     b = budgets(64 * MiB, 8 * MiB, 128 * 1024);
     d.budgets = b;
@@ -1207,7 +1214,8 @@ static void test_bad_desc_and_memory_are_refused(void **state)
     d.page_size = 3000;
     assert_int_equal(slc_vulkan_footprint(&d), 0);
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
-    assert_string_equal(tl.last_error, "vulkan: invalid desc: page_size is not a power of two between 4 KiB and 64 MiB");
+    assert_string_equal(tl.last_error,
+                        "vulkan: invalid desc: page_size is not a power of two between 4 KiB and 64 MiB");
     d.page_size = 0;
     d.frames_in_flight = SLC_FRAMES_IN_FLIGHT_MAX + 1;
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
@@ -1253,14 +1261,14 @@ static void test_contract_violations_assert(void **state)
     slc_vulkan *vk = adopt(&d, &mem);
     slc_page_store *st = slc_vulkan_get_store(vk);
     void *dst;
-    expect_assert_failure(st->ops->write_end(st->self, 1, 10));  /* no write_begin */
+    expect_assert_failure(st->ops->write_end(st->self, 1, 10));     /* no write_begin */
     expect_assert_failure(st->ops->write_begin(st->self, 4, &dst)); /* past the pool */
     assert_int_equal(st->ops->write_begin(st->self, 1, &dst), SLC_OK);
     expect_assert_failure(st->ops->write_begin(st->self, 1, &dst)); /* twice */
     expect_assert_failure(st->ops->write_end(st->self, 1, PAGE + 1));
     assert_int_equal(st->ops->write_end(st->self, 1, 0), SLC_OK); /* abandoned */
     assert_int_equal(st->ops->submit(st->self, 2), SLC_OK);
-    expect_assert_failure(st->ops->submit(st->self, 2)); /* frames only increase */
+    expect_assert_failure(st->ops->submit(st->self, 2));         /* frames only increase */
     expect_assert_failure(slc_vulkan_wait_frame(vk, 3, SECOND)); /* never submitted */
     assert_int_equal(slc_vulkan_wait_frame(vk, 2, 10 * SECOND), SLC_OK);
     release(vk, mem);
@@ -1341,7 +1349,9 @@ static trace_result run_trace(const slc_page_store *store, slc_vulkan *vk, slc_e
                 assert_int_equal(slc_pool_touch(pool, info.page, (uint8_t)(x >> 16)), SLC_OK);
                 continue;
             }
-            slc_pool_request req = {{chunk}, (chunk & 3) == 0 ? near_part : far_part, (uint8_t)(chunk % 4),
+            slc_pool_request req = {{chunk},
+                                    (chunk & 3) == 0 ? near_part : far_part,
+                                    (uint8_t)(chunk % 4),
                                     (uint8_t)(x >> 24)};
             slc_page page;
             s = slc_pool_acquire(pool, &req, &page);
@@ -1426,9 +1436,8 @@ static void test_pool_decides_the_same_on_host_and_vulkan(void **state)
             assert_string_equal(store->backend, "vulkan");
             trace_result v = run_trace(store, vk, ev);
             print_message("%s, %s: %llu log entries, %llu evictions, %llu busy, hash 0x%llx (host 0x%llx)\n",
-                          policy ? "priority" : "lru", staging ? "staging" : "unified",
-                          (unsigned long long)v.log_count, (unsigned long long)v.evictions,
-                          (unsigned long long)v.busy, (unsigned long long)v.log_hash,
+                          policy ? "priority" : "lru", staging ? "staging" : "unified", (unsigned long long)v.log_count,
+                          (unsigned long long)v.evictions, (unsigned long long)v.busy, (unsigned long long)v.log_hash,
                           (unsigned long long)h.log_hash);
             assert_int_equal(v.log_hash, h.log_hash);
             assert_int_equal(v.log_count, h.log_count);

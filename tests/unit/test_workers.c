@@ -29,10 +29,10 @@ int __real_pthread_mutex_destroy(pthread_mutex_t *m);
 int __real_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
 int __real_pthread_cond_destroy(pthread_cond_t *c);
 
-static atomic_int inject_calls;  /* init and create calls since inject() */
+static atomic_int inject_calls; /* init and create calls since inject() */
 static atomic_int inject_fail_at = -1;
-static atomic_int threads_live;  /* created minus joined */
-static atomic_int syncs_live;    /* mutexes and conditions initialised minus destroyed */
+static atomic_int threads_live; /* created minus joined */
+static atomic_int syncs_live;   /* mutexes and conditions initialised minus destroyed */
 
 static void inject(int fail_at)
 {
@@ -123,8 +123,8 @@ typedef struct jobs {
     atomic_uchar runs[JOBS_MAX];
     uint32_t payload[JOBS_MAX]; /* plain: written by the job, read after wait */
     atomic_int busy[SLC_PLATFORM_WORKERS_MAX];
-    atomic_uint bad_index; /* a worker number at or above threads */
-    atomic_uint overlap;   /* a worker number running twice at once */
+    atomic_uint bad_index;   /* a worker number at or above threads */
+    atomic_uint overlap;     /* a worker number running twice at once */
     atomic_ulong idle_calls; /* work calls that found no job */
     uint32_t threads;
     unsigned job_sleep_us;

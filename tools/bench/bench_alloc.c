@@ -22,8 +22,16 @@
 #define BENCH_INLINE static inline
 #endif
 
-enum { ROUND = 1024, SIZE_COUNT = 4 * ROUND, SIZE_LO = 16, SIZE_HI = 4096, ALIGN = 16, META_BYTES = 64,
-       BLOCK = 256, REPEATS_MAX = 15 };
+enum {
+    ROUND = 1024,
+    SIZE_COUNT = 4 * ROUND,
+    SIZE_LO = 16,
+    SIZE_HI = 4096,
+    ALIGN = 16,
+    META_BYTES = 64,
+    BLOCK = 256,
+    REPEATS_MAX = 15
+};
 #define ARENA_CAPACITY ((size_t)8 << 20) /* > 1024 * (4096 + 15): a round always fits */
 
 typedef struct bench {
@@ -54,15 +62,15 @@ static inline uint32_t clamp32(uint64_t v)
 }
 
 /* Runs stmt; with lat (a constant NULL in batch mode, folded away), times it alone. */
-#define CALL(lat, n, stmt)                                                                                 \
-    do {                                                                                                   \
-        if (lat) {                                                                                         \
-            uint64_t t0_ = slc_platform_now_ns();                                                          \
-            stmt;                                                                                          \
-            (lat)[(n)++] = clamp32(slc_platform_now_ns() - t0_);                                           \
-        } else {                                                                                           \
-            stmt;                                                                                          \
-        }                                                                                                  \
+#define CALL(lat, n, stmt)                                       \
+    do {                                                         \
+        if (lat) {                                               \
+            uint64_t t0_ = slc_platform_now_ns();                \
+            stmt;                                                \
+            (lat)[(n)++] = clamp32(slc_platform_now_ns() - t0_); \
+        } else {                                                 \
+            stmt;                                                \
+        }                                                        \
     } while (0)
 
 BENCH_INLINE size_t run_reserve(bench *b, size_t rounds, uint32_t *lat)
@@ -163,7 +171,10 @@ BENCH_INLINE size_t run_pool_on(bench *b, size_t rounds, uint32_t *lat, slc_bloc
     return n;
 }
 
-BENCH_INLINE size_t run_pool(bench *b, size_t rounds, uint32_t *lat) { return run_pool_on(b, rounds, lat, b->pool); }
+BENCH_INLINE size_t run_pool(bench *b, size_t rounds, uint32_t *lat)
+{
+    return run_pool_on(b, rounds, lat, b->pool);
+}
 
 BENCH_INLINE size_t run_pool_free(bench *b, size_t rounds, uint32_t *lat)
 {
@@ -176,9 +187,15 @@ BENCH_INLINE size_t run_malloc256(bench *b, size_t rounds, uint32_t *lat)
 }
 
 /* Each case twice: untimed calls for batches, timed calls for latency. */
-#define BENCH_PAIR(name)                                                                                   \
-    static void name##_batch(bench *b, size_t rounds) { (void)name(b, rounds, NULL); }                     \
-    static size_t name##_lat(bench *b, size_t rounds, uint32_t *lat) { return name(b, rounds, lat); }
+#define BENCH_PAIR(name)                                             \
+    static void name##_batch(bench *b, size_t rounds)                \
+    {                                                                \
+        (void)name(b, rounds, NULL);                                 \
+    }                                                                \
+    static size_t name##_lat(bench *b, size_t rounds, uint32_t *lat) \
+    {                                                                \
+        return name(b, rounds, lat);                                 \
+    }
 BENCH_PAIR(run_reserve)
 BENCH_PAIR(run_malloc64)
 BENCH_PAIR(run_arena)
@@ -244,15 +261,16 @@ static int alloc_measure(int quick, int json)
     void *bmem = alloc64(fp), *amem = alloc64(arena_fp), *pmem = alloc64(pool_fp);
     void *amem_free = alloc64(arena_fp), *pmem_free = alloc64(pool_fp);
     slc_budget_id scratch, pool;
-    cli_need(NEED_ME, slc_budgets_init(bmem, fp, descs, 4, 1, &cli_stderr_logger, &b.budgets) == SLC_OK &&
-             slc_budgets_scan(b.budgets, "cpu/meta", &b.meta) == SLC_OK &&
-             slc_budgets_scan(b.budgets, "cpu/scratch", &scratch) == SLC_OK &&
-             slc_budgets_scan(b.budgets, "cpu/pool", &pool) == SLC_OK &&
-             slc_arena_init(amem, arena_fp, b.budgets, scratch, &b.arena) == SLC_OK &&
-             slc_block_pool_init(pmem, pool_fp, BLOCK, ALIGN, b.budgets, pool, &b.pool) == SLC_OK &&
-             slc_arena_init(amem_free, arena_fp, NULL, SLC_BUDGET_NONE, &b.arena_free) == SLC_OK &&
-             slc_block_pool_init(pmem_free, pool_fp, BLOCK, ALIGN, NULL, SLC_BUDGET_NONE, &b.pool_free) == SLC_OK,
-         "setting up the budgets, arena or pool failed");
+    cli_need(NEED_ME,
+             slc_budgets_init(bmem, fp, descs, 4, 1, &cli_stderr_logger, &b.budgets) == SLC_OK &&
+                 slc_budgets_scan(b.budgets, "cpu/meta", &b.meta) == SLC_OK &&
+                 slc_budgets_scan(b.budgets, "cpu/scratch", &scratch) == SLC_OK &&
+                 slc_budgets_scan(b.budgets, "cpu/pool", &pool) == SLC_OK &&
+                 slc_arena_init(amem, arena_fp, b.budgets, scratch, &b.arena) == SLC_OK &&
+                 slc_block_pool_init(pmem, pool_fp, BLOCK, ALIGN, b.budgets, pool, &b.pool) == SLC_OK &&
+                 slc_arena_init(amem_free, arena_fp, NULL, SLC_BUDGET_NONE, &b.arena_free) == SLC_OK &&
+                 slc_block_pool_init(pmem_free, pool_fp, BLOCK, ALIGN, NULL, SLC_BUDGET_NONE, &b.pool_free) == SLC_OK,
+             "setting up the budgets, arena or pool failed");
     b.mark = slc_arena_get_mark(b.arena);
     b.mark_free = slc_arena_get_mark(b.arena_free);
     uint64_t seed = 0x9E3779B97F4A7C15u;
@@ -350,13 +368,18 @@ int bench_alloc(int argc, char **argv)
 {
     int quick = 0, json = 0;
     const cli_opt table[] = {
-        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+        {.name = "--quick",
+         .kind = CLI_OPT_FLAG,
+         .dest = &quick,
          .help = "fewer repeats (a smoke run, not a measurement)"},
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the figures as JSON on stdout"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice bench alloc", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operand_count = &operands, .help_column = 14}; /* any error: the usage below */
+    const cli_args spec = {.me = "sluice bench alloc",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operand_count = &operands,
+                           .help_column = 14}; /* any error: the usage below */
     if (cli_wants_help(argc, argv)) {
         return bench_help(&spec, "usage: sluice bench alloc [--quick] [--json]\n\n"
                                  "Budget reserve/release, arena and block-pool costs against glibc malloc/free,\n"

@@ -36,7 +36,7 @@
 extern char **environ;
 
 #define ME "sluice bench codec"
-#define USAGE                                                                                                   \
+#define USAGE                                                                                             \
     "usage: sluice bench codec INPUT.gltf|INPUT.glb... [--reps N] [--quick] [--json] [--gltfpack PROG]\n" \
     "                          [--lz4 PROG]\n"
 #define MODELS_MAX 64u
@@ -72,18 +72,18 @@ static const char *const anchor_labels[ANCHORS] = {"gltfpack -cc", "gltfpack -cc
 
 typedef struct anchor {
     int ok;
-    uint64_t geometry; /* bytes of the POSITION, NORMAL, TEXCOORD_0 and index views as stored */
-    uint64_t lz4;      /* those bytes after lz4 -9 (a frame, as the lz4 tool writes it) */
-    uint64_t file;     /* the .gltf and the .bin */
-    uint64_t other;    /* bytes of the .bin's other views (animations, skins, morph targets, images) */
-    uint64_t triangles; /* of every primitive of its meshes, each mesh once */
-    int morph_shared;  /* a counted view also holds a morph target's accessor (gltfpack packs them together) */
-    int reps;          /* in: timed samples of the decode below */
-    uint64_t target;   /* in: bytes a sample decodes at least (0: one pass) */
-    double decode_gbps; /* meshoptimizer's decoders over the compressed geometry views, one core; 0: none */
-    uint64_t decoded;   /* bytes those views decode to */
+    uint64_t geometry;    /* bytes of the POSITION, NORMAL, TEXCOORD_0 and index views as stored */
+    uint64_t lz4;         /* those bytes after lz4 -9 (a frame, as the lz4 tool writes it) */
+    uint64_t file;        /* the .gltf and the .bin */
+    uint64_t other;       /* bytes of the .bin's other views (animations, skins, morph targets, images) */
+    uint64_t triangles;   /* of every primitive of its meshes, each mesh once */
+    int morph_shared;     /* a counted view also holds a morph target's accessor (gltfpack packs them together) */
+    int reps;             /* in: timed samples of the decode below */
+    uint64_t target;      /* in: bytes a sample decodes at least (0: one pass) */
+    double decode_gbps;   /* meshoptimizer's decoders over the compressed geometry views, one core; 0: none */
+    uint64_t decoded;     /* bytes those views decode to */
     char decode_why[160]; /* decode_gbps 0: why */
-    char why[256];     /* !ok: what failed */
+    char why[256];        /* !ok: what failed */
 } anchor;
 
 typedef struct codec_result {
@@ -440,8 +440,7 @@ static int mark_view(const cJSON *accessors, const cJSON *v, unsigned char *used
         return 0; /* no view: zeros, no bytes */
     }
     if (view < 0 || view >= views) {
-        snprintf(why, cap, "out.gltf: accessors[%d].bufferView: not a view index below %d", (int)v->valuedouble,
-                 views);
+        snprintf(why, cap, "out.gltf: accessors[%d].bufferView: not a view index below %d", (int)v->valuedouble, views);
         return -1;
     }
     used[(int)view] = VIEW_USED;
@@ -953,8 +952,7 @@ static void print_bytes_row(const model *m)
         snprintf(r1, sizeof r1, "%.2fx", ratio_to_anchor(m, A_BITS16));
     }
     printf(" %10s %10s %10s %11s %8s\n", num(a->ok, a->geometry, b[CODECS], sizeof b[0]),
-           num(a->ok, a->lz4, b[CODECS + 1], sizeof b[0]), num(a16->ok, a16->lz4, b[CODECS + 2], sizeof b[0]), r0,
-           r1);
+           num(a->ok, a->lz4, b[CODECS + 1], sizeof b[0]), num(a16->ok, a16->lz4, b[CODECS + 2], sizeof b[0]), r0, r1);
 }
 
 /* What the table leaves out about anchor w of m (measured, not skipped):
@@ -1000,7 +998,7 @@ static void print_model_notes(const model *m, int anchors_on)
 static void print_text(const model *ms, size_t n, int reps, int anchors_on)
 {
     printf(ME ": LOD 0 (--max-lods 1), quantized (--quantize): positions 3 x 16-bit over each object's box\n"
-           "  (a scale per axis), normals octahedral 2 x 8-bit, uvs 2 x 16-bit over the object's uv range\n");
+              "  (a scale per axis), normals octahedral 2 x 8-bit, uvs 2 x 16-bit over the object's uv range\n");
     printf("anchor: %s, then lz4 -9 of its geometry: the bytes of the views its meshes' POSITION, NORMAL,\n"
            "  TEXCOORD_0 and indices read, as stored (no textures, animations, skins or morph targets; no JSON);\n"
            "  gltfpack's defaults: positions 14-bit integers over one cube for the scene (a uniform scale, so\n"
@@ -1184,14 +1182,30 @@ int bench_codec(int argc, char **argv)
     uint64_t reps = 0;
     const char *gltfpack = "gltfpack", *lz4 = "lz4";
     const cli_opt table[] = {
-        {.name = "--reps", .kind = CLI_OPT_U64, .dest = &reps, .min = 1, .max = 1000, .arg = "N",
-         .bad = "--reps needs a count in {min}..{max}", .help = "timed samples per codec (9; --quick: 3)"},
-        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+        {.name = "--reps",
+         .kind = CLI_OPT_U64,
+         .dest = &reps,
+         .min = 1,
+         .max = 1000,
+         .arg = "N",
+         .bad = "--reps needs a count in {min}..{max}",
+         .help = "timed samples per codec (9; --quick: 3)"},
+        {.name = "--quick",
+         .kind = CLI_OPT_FLAG,
+         .dest = &quick,
          .help = "one pass a sample (a smoke run, not a measurement)"},
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &json, .help = "the figures as JSON on stdout"},
-        {.name = "--gltfpack", .kind = CLI_OPT_STRING, .dest = &gltfpack, .arg = "PROG",
-         .bad = "--gltfpack needs a program", .help = "the anchor's gltfpack (gltfpack; none: no anchor)"},
-        {.name = "--lz4", .kind = CLI_OPT_STRING, .dest = &lz4, .arg = "PROG", .bad = "--lz4 needs a program",
+        {.name = "--gltfpack",
+         .kind = CLI_OPT_STRING,
+         .dest = &gltfpack,
+         .arg = "PROG",
+         .bad = "--gltfpack needs a program",
+         .help = "the anchor's gltfpack (gltfpack; none: no anchor)"},
+        {.name = "--lz4",
+         .kind = CLI_OPT_STRING,
+         .dest = &lz4,
+         .arg = "PROG",
+         .bad = "--lz4 needs a program",
          .help = "the lz4 tool (lz4)"},
     };
     const cli_args spec = {.me = ME,

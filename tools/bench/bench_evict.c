@@ -99,11 +99,10 @@ static const char usage_text[] =
     "\n"
     "options:\n";
 
-static const char usage_tail[] =
-    "  -h, --help            this text\n"
-    "\n"
-    "exit codes: 0 ok; 1 input judged bad (profile, pack, trace); 2 bad command line;\n"
-    "3 a file not readable\n";
+static const char usage_tail[] = "  -h, --help            this text\n"
+                                 "\n"
+                                 "exit codes: 0 ok; 1 input judged bad (profile, pack, trace); 2 bad command line;\n"
+                                 "3 a file not readable\n";
 
 #define EV_USAGE "usage: sluice bench evict PACK [options] (sluice bench evict --help: every option)\n"
 
@@ -120,16 +119,16 @@ typedef struct ev_seq {
     size_t n, cap;
     uint32_t *frame_end; /* frame k's entries end at frame_end[k] */
     uint32_t frames, frames_cap;
-    uint32_t *next;      /* index of the chunk's next entry, EV_NEVER */
+    uint32_t *next; /* index of the chunk's next entry, EV_NEVER */
     uint32_t nchunks, nobjects;
-    uint8_t *pinned;     /* chunk -> 1 when pinned */
-    uint32_t *pin_list;  /* pinned chunks in id order */
+    uint8_t *pinned;    /* chunk -> 1 when pinned */
+    uint32_t *pin_list; /* pinned chunks in id order */
     uint32_t pin_count;
     uint32_t part_count, pin_part;
     uint32_t part_pages[EV_PARTS];
     uint32_t part_pinned[EV_PARTS];
-    uint64_t refused;    /* requests the stream would refuse (queue_capacity) */
-    uint64_t distinct;   /* distinct chunks in the sequence: loads no policy avoids */
+    uint64_t refused;  /* requests the stream would refuse (queue_capacity) */
+    uint64_t distinct; /* distinct chunks in the sequence: loads no policy avoids */
 } ev_seq;
 
 static void seq_free(ev_seq *s)
@@ -289,9 +288,8 @@ static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t policy)
     memset(p, 0, sizeof *p);
     size_t sfp = slc_host_store_footprint(prof->page_count, EV_HOST_PAGE);
     p->store_mem = sfp ? alloc64(sfp) : NULL;
-    if (p->store_mem == NULL ||
-        slc_host_store_init_at(p->store_mem, sfp, NULL, SLC_BUDGET_NONE, prof->page_count, EV_HOST_PAGE,
-                               &cli_stderr_logger, &p->store) != SLC_OK) {
+    if (p->store_mem == NULL || slc_host_store_init_at(p->store_mem, sfp, NULL, SLC_BUDGET_NONE, prof->page_count,
+                                                       EV_HOST_PAGE, &cli_stderr_logger, &p->store) != SLC_OK) {
         fprintf(stderr, ME ": a host store of %u pages cannot be made\n", prof->page_count);
         return CLI_FAILED;
     }
@@ -512,7 +510,8 @@ static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy
             slc_pool_request q = {{s->pin_list[i]}, {(uint16_t)s->pin_part}, 0, 0};
             slc_page pg;
             void *dst = NULL;
-            if ((st = slc_pool_acquire(p.pool, &q, &pg)) == SLC_OK && (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK &&
+            if ((st = slc_pool_acquire(p.pool, &q, &pg)) == SLC_OK &&
+                (st = slc_pool_write_begin(p.pool, pg, &dst)) == SLC_OK &&
                 (st = slc_pool_write_end(p.pool, pg, 0)) == SLC_OK) {
                 st = slc_pool_pin(p.pool, pg);
             }
@@ -698,26 +697,26 @@ static int replay_opt(const ev_seq *s, uint32_t fif, ev_result *out)
 /* --- the simulator of candidate policies ------------------------------------------------- */
 
 typedef enum sim_policy {
-    SIM_LRU,      /* the pool's LRU: least recently used (a use: load or hit) */
-    SIM_PRIORITY, /* the pool's priority order: (priority, LOD, last-used frame, chunk) */
-    SIM_LOD_LRU,  /* LRU on last-used frame + param x LOD: a coarser level counts as param frames fresher */
-    SIM_OBJECT,   /* LRU by the last use of the chunk's (first) object, then the page's own */
-    SIM_LRU2,     /* LRU-2: the oldest second-to-last use (history kept past eviction), then LRU */
-    SIM_2Q,       /* full 2Q: A1in FIFO of param% of the pages, A1out ghosts of half, Am LRU */
+    SIM_LRU,       /* the pool's LRU: least recently used (a use: load or hit) */
+    SIM_PRIORITY,  /* the pool's priority order: (priority, LOD, last-used frame, chunk) */
+    SIM_LOD_LRU,   /* LRU on last-used frame + param x LOD: a coarser level counts as param frames fresher */
+    SIM_OBJECT,    /* LRU by the last use of the chunk's (first) object, then the page's own */
+    SIM_LRU2,      /* LRU-2: the oldest second-to-last use (history kept past eviction), then LRU */
+    SIM_2Q,        /* full 2Q: A1in FIFO of param% of the pages, A1out ghosts of half, Am LRU */
     SIM_EPI_BONUS, /* LRU on last-used frame + param for a chunk seen in 2+ episodes (runs of frames), history kept */
-    SIM_EPI_2Q,   /* two LRU lists, first-episode chunks and returning ones; the first evicted while over param% */
-    SIM_PREDICT,  /* OPT on a prediction: next use = last use + the chunk's last gap between episodes (param if none) */
+    SIM_EPI_2Q,    /* two LRU lists, first-episode chunks and returning ones; the first evicted while over param% */
+    SIM_PREDICT, /* OPT on a prediction: next use = last use + the chunk's last gap between episodes (param if none) */
     SIM_PREDICT2, /* as SIM_PREDICT, a chunk without a gap (or overdue): frame + age while young (age < w), last + l once old,
                    * never after amax frames (w, l, amax from param: w | l << 10 | amax << 20) */
-    SIM_AGED,     /* by age a = frame - last use, in frames, (w, l, amax) packed in param as for SIM_PREDICT2:
+    SIM_AGED,       /* by age a = frame - last use, in frames, (w, l, amax) packed in param as for SIM_PREDICT2:
                    * a >= amax first (least recently used of them), then the larger of "young" a < w, oldest
                    * first, predicted back at frame + a, and "old", most recently used first, predicted back
                    * at last use + l (old wins a tie): LRU for what left the view lately, MRU (a loop's
                    * optimum) for what left long ago, and nothing kept past amax. One recency list and a
                    * cursor at the young/old boundary: O(1) amortised in a pool */
     SIM_PREDICT_OD, /* SIM_PREDICT, a chunk overdue (away longer than twice its last gap) predicted as one without a gap */
-    SIM_MRU,      /* the most recently used safe page first (loop-resistant, for reference) */
-    SIM_FREQ,     /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
+    SIM_MRU,        /* the most recently used safe page first (loop-resistant, for reference) */
+    SIM_FREQ,       /* LRU on last-used frame + param x log2(frames the chunk was used in, history kept) */
     SIM_FREQ_RES, /* the same, the count restarting at each load */
     SIM_LIRS,     /* LIRS on episodes, resident HIR param% of the partition (replay_lists) */
     SIM_ARC,      /* ARC on episodes (replay_lists) */
@@ -731,10 +730,16 @@ typedef struct sim_def {
 } sim_def;
 
 static const sim_def sim_defs[] = {
-    {"sim-lru", SIM_LRU, 0},           {"sim-priority", SIM_PRIORITY, 0}, {"sim-predict", SIM_PREDICT_OD, SLC_POOL_PREDICT_HORIZON},
+    {"sim-lru", SIM_LRU, 0},
+    {"sim-priority", SIM_PRIORITY, 0},
+    {"sim-predict", SIM_PREDICT_OD, SLC_POOL_PREDICT_HORIZON},
     {"sim-lod-lru-2", SIM_LOD_LRU, 2},
-    {"sim-lod-lru-8", SIM_LOD_LRU, 8}, {"sim-lod-lru-32", SIM_LOD_LRU, 32}, {"sim-object", SIM_OBJECT, 0},
-    {"sim-lru2", SIM_LRU2, 0},         {"sim-2q-25", SIM_2Q, 25},       {"sim-2q-50", SIM_2Q, 50},
+    {"sim-lod-lru-8", SIM_LOD_LRU, 8},
+    {"sim-lod-lru-32", SIM_LOD_LRU, 32},
+    {"sim-object", SIM_OBJECT, 0},
+    {"sim-lru2", SIM_LRU2, 0},
+    {"sim-2q-25", SIM_2Q, 25},
+    {"sim-2q-50", SIM_2Q, 50},
     {"sim-mru", SIM_MRU, 0},
     {"sim-predod-1024", SIM_PREDICT_OD, 1024},
     {"sim-p2-50-300-600", SIM_PREDICT2, 50u | 300u << 10 | 600u << 20},
@@ -747,12 +752,25 @@ static const sim_def sim_defs[] = {
     {"sim-aged-100-400-800", SIM_AGED, 100u | 400u << 10 | 800u << 20},
     {"sim-aged-50-200-400", SIM_AGED, 50u | 200u << 10 | 400u << 20},
     {"sim-aged-150-300-900", SIM_AGED, 150u | 300u << 10 | 900u << 20},
-    {"sim-predict-64", SIM_PREDICT, 64}, {"sim-predict-256", SIM_PREDICT, 256}, {"sim-predict-1024", SIM_PREDICT, 1024},
-    {"sim-epi-32", SIM_EPI_BONUS, 32}, {"sim-epi-128", SIM_EPI_BONUS, 128}, {"sim-epi-512", SIM_EPI_BONUS, 512},
-    {"sim-epi2q-25", SIM_EPI_2Q, 25}, {"sim-epi2q-50", SIM_EPI_2Q, 50}, {"sim-epi2q-75", SIM_EPI_2Q, 75},
-    {"sim-freq-4", SIM_FREQ, 4},       {"sim-freq-16", SIM_FREQ, 16},   {"sim-freq-64", SIM_FREQ, 64},
-    {"sim-freqres-4", SIM_FREQ_RES, 4}, {"sim-freqres-16", SIM_FREQ_RES, 16}, {"sim-freqres-64", SIM_FREQ_RES, 64},
-    {"sim-lirs-1", SIM_LIRS, 1}, {"sim-lirs-3", SIM_LIRS, 3}, {"sim-lirs-10", SIM_LIRS, 10}, {"sim-lirs-50", SIM_LIRS, 50},
+    {"sim-predict-64", SIM_PREDICT, 64},
+    {"sim-predict-256", SIM_PREDICT, 256},
+    {"sim-predict-1024", SIM_PREDICT, 1024},
+    {"sim-epi-32", SIM_EPI_BONUS, 32},
+    {"sim-epi-128", SIM_EPI_BONUS, 128},
+    {"sim-epi-512", SIM_EPI_BONUS, 512},
+    {"sim-epi2q-25", SIM_EPI_2Q, 25},
+    {"sim-epi2q-50", SIM_EPI_2Q, 50},
+    {"sim-epi2q-75", SIM_EPI_2Q, 75},
+    {"sim-freq-4", SIM_FREQ, 4},
+    {"sim-freq-16", SIM_FREQ, 16},
+    {"sim-freq-64", SIM_FREQ, 64},
+    {"sim-freqres-4", SIM_FREQ_RES, 4},
+    {"sim-freqres-16", SIM_FREQ_RES, 16},
+    {"sim-freqres-64", SIM_FREQ_RES, 64},
+    {"sim-lirs-1", SIM_LIRS, 1},
+    {"sim-lirs-3", SIM_LIRS, 3},
+    {"sim-lirs-10", SIM_LIRS, 10},
+    {"sim-lirs-50", SIM_LIRS, 50},
     {"sim-arc", SIM_ARC, 0},
 };
 #define SIM_DEFS (sizeof sim_defs / sizeof sim_defs[0])
@@ -760,7 +778,7 @@ static const sim_def sim_defs[] = {
 typedef struct sim_page {
     uint32_t chunk, object, last_frame;
     uint64_t stamp;
-    uint32_t uses; /* frames used in since loaded */
+    uint32_t uses;                        /* frames used in since loaded */
     uint8_t priority, lod, queue, pinned; /* queue: 2Q's 0 A1in, 1 Am */
 } sim_page;
 
@@ -777,15 +795,15 @@ static uint32_t ev_log2(uint32_t x)
 typedef struct sim {
     const sim_def *def;
     sim_page *pg;
-    uint32_t *map;       /* chunk -> page, EV_NEVER */
+    uint32_t *map; /* chunk -> page, EV_NEVER */
     uint64_t *obj_stamp;
     uint32_t *use1, *use2; /* chunk -> last and second-to-last use frame (0: none), kept past eviction */
     uint32_t *uses;        /* chunk -> frames used in, kept past eviction */
     uint32_t *epis;        /* chunk -> episodes (runs of consecutive frames) it was used in */
     uint32_t *gap;         /* chunk -> frames between its last two episodes (0: one episode so far) */
-    uint64_t *ghost;     /* chunk -> 2Q A1out sequence + 1, 0: not a ghost */
+    uint64_t *ghost;       /* chunk -> 2Q A1out sequence + 1, 0: not a ghost */
     uint64_t ghost_seq;
-    uint32_t *ring;      /* 2Q A1out, a FIFO of chunks */
+    uint32_t *ring; /* 2Q A1out, a FIFO of chunks */
     size_t ring_head, ring_n, ring_cap;
     uint64_t clock;
     uint32_t frame;
@@ -965,8 +983,8 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     m.ghost = calloc(s->nchunks + 1u, sizeof *m.ghost);
     m.ring_cap = pages / 2u + 1u;
     m.ring = malloc(m.ring_cap * sizeof *m.ring);
-    if (m.pg == NULL || m.map == NULL || m.obj_stamp == NULL || m.use1 == NULL || m.use2 == NULL || m.uses == NULL || m.epis == NULL || m.gap == NULL || m.ghost == NULL ||
-        m.ring == NULL) {
+    if (m.pg == NULL || m.map == NULL || m.obj_stamp == NULL || m.use1 == NULL || m.use2 == NULL || m.uses == NULL ||
+        m.epis == NULL || m.gap == NULL || m.ghost == NULL || m.ring == NULL) {
         sim_free(&m);
         fprintf(stderr, ME ": out of memory for the simulator\n");
         return CLI_FAILED;
@@ -1106,11 +1124,11 @@ enum { LS_NONE, LS_LIR, LS_HIR, LS_GHOST }; /* LIRS states; ARC: LS_NONE, then 1
 
 typedef struct lsim {
     const sim_def *def;
-    uint32_t *page;  /* chunk -> page, EV_NEVER */
-    uint32_t *last;  /* chunk -> last use frame, 0 none */
+    uint32_t *page;   /* chunk -> page, EV_NEVER */
+    uint32_t *last;   /* chunk -> last use frame, 0 none */
     uint32_t *pchunk; /* page -> chunk, EV_NEVER */
     uint8_t *state, *in_s, *part;
-    ev_links s, q;   /* LIRS: stack S and queue Q; ARC: s links T1/T2/B1/B2 */
+    ev_links s, q; /* LIRS: stack S and queue Q; ARC: s links T1/T2/B1/B2 */
     ev_dl S[EV_PARTS], Q[EV_PARTS], T[EV_PARTS][4];
     uint32_t lir[EV_PARTS], cap[EV_PARTS], arc_p[EV_PARTS];
     uint32_t first[EV_PARTS], count[EV_PARTS], next_free[EV_PARTS];
@@ -1253,8 +1271,8 @@ static int lsim_init(lsim *m, const ev_seq *s, const slc_profile *prof, const si
     m->s.next = malloc(nc * sizeof(uint32_t));
     m->q.prev = malloc(nc * sizeof(uint32_t));
     m->q.next = malloc(nc * sizeof(uint32_t));
-    if (m->page == NULL || m->last == NULL || m->pchunk == NULL || m->state == NULL || m->in_s == NULL || m->part == NULL ||
-        m->s.prev == NULL || m->s.next == NULL || m->q.prev == NULL || m->q.next == NULL) {
+    if (m->page == NULL || m->last == NULL || m->pchunk == NULL || m->state == NULL || m->in_s == NULL ||
+        m->part == NULL || m->s.prev == NULL || m->s.next == NULL || m->q.prev == NULL || m->q.next == NULL) {
         lsim_free(m);
         fprintf(stderr, ME ": out of memory for the simulator\n");
         return CLI_FAILED;
@@ -1527,7 +1545,8 @@ static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, s
     esc_json(stdout, c->prof.name);
     printf(", \"workload\": ");
     esc_json(stdout, c->wl.describe);
-    printf(", \"frames\": %u, \"requests\": %zu, \"refused\": %" PRIu64 ", \"distinct\": %" PRIu64 ", \"pages\": %u, \"pinned\": %u, "
+    printf(", \"frames\": %u, \"requests\": %zu, \"refused\": %" PRIu64 ", \"distinct\": %" PRIu64
+           ", \"pages\": %u, \"pinned\": %u, "
            "\"frames_in_flight\": %u, \"policies\": [",
            s->frames, s->n, s->refused, s->distinct, c->prof.page_count, s->pin_count, c->prof.frames_in_flight);
     for (size_t i = 0; i < n; i++) {
@@ -1551,9 +1570,9 @@ static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, s
 /* Options of run this command has no use for (outputs, backends, timing). */
 static int run_option_kept(const char *name)
 {
-    static const char *const dropped[] = {"--save-trace", "--backend", "--mmap", "--frame-budget-us",
-                                          "--allow-load-failures", "--validate", "--svg", "--chrome-trace",
-                                          "--evict-log"};
+    static const char *const dropped[] = {
+        "--save-trace", "--backend", "--mmap",         "--frame-budget-us", "--allow-load-failures",
+        "--validate",   "--svg",     "--chrome-trace", "--evict-log"};
     for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++) {
         if (strcmp(name, dropped[i]) == 0) {
             return 0;
@@ -1573,13 +1592,23 @@ int bench_evict(int argc, char **argv)
         }
     }
     int no_stream = 0;
-    table[count++] = (cli_opt){.name = "--no-stream", .kind = CLI_OPT_FLAG, .dest = &no_stream,
+    table[count++] = (cli_opt){.name = "--no-stream",
+                               .kind = CLI_OPT_FLAG,
+                               .dest = &no_stream,
                                .help = "only the replays: do not also stream with each pool policy"};
     size_t operands = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = count,
-                           .operands = &a.o.pack_path, .max_operands = 1, .operand_count = &operands,
-                           .missing = "{opt} needs a value", .unknown = "unexpected argument '{value}'",
-                           .usage = EV_USAGE, .usage_after = CLI_ARGS_ALL, .help = 1, .help_column = 24};
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = count,
+                           .operands = &a.o.pack_path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .missing = "{opt} needs a value",
+                           .unknown = "unexpected argument '{value}'",
+                           .usage = EV_USAGE,
+                           .usage_after = CLI_ARGS_ALL,
+                           .help = 1,
+                           .help_column = 24};
     int rc = cli_args_parse(&spec, argc, argv);
     if (rc == CLI_ARGS_HELP) {
         fputs(usage_text, stdout);

@@ -37,7 +37,8 @@ static uint64_t pass(const run_ctx *r, int mode)
             } else {
                 memcpy(page, src, c->stored_size);
             }
-        } else if (slc_pack_load_chunk(r->pack, (slc_chunk_id){i}, page, r->page_size, r->scratch, r->scratch_size) != SLC_OK) {
+        } else if (slc_pack_load_chunk(r->pack, (slc_chunk_id){i}, page, r->page_size, r->scratch, r->scratch_size) !=
+                   SLC_OK) {
             return 0;
         }
         bytes += c->decoded_size;
@@ -51,13 +52,20 @@ int bench_load(int argc, char **argv)
     int repeats = 9, use_pread = 0;
     int quick = 0;
     const cli_opt table[] = {
-        {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick,
+        {.name = "--quick",
+         .kind = CLI_OPT_FLAG,
+         .dest = &quick,
          .help = "fewer repeats (a smoke run, not a measurement)"},
         {.name = "--pread", .kind = CLI_OPT_FLAG, .dest = &use_pread, .help = "also measure loads through pread"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice bench load", .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &path, .max_operands = 1, .operand_count = &operands, .help_column = 14};
+    const cli_args spec = {.me = "sluice bench load",
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = &path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .help_column = 14};
     if (cli_wants_help(argc, argv)) {
         return bench_help(&spec, "usage: sluice bench load PACK [--quick] [--pread]\n\n"
                                  "Chunk load (read, verify, decode) through the pack reader against plain\n"

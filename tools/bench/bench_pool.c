@@ -74,7 +74,8 @@ static inline void real_tick(real *r)
 {
     if (++r->in_frame == r->per_frame) {
         r->in_frame = 0;
-        cli_need(NEED_ME, slc_pool_end_frame(r->pool) == SLC_OK && slc_pool_begin_frame(r->pool, NULL) == SLC_OK, "frame refused");
+        cli_need(NEED_ME, slc_pool_end_frame(r->pool) == SLC_OK && slc_pool_begin_frame(r->pool, NULL) == SLC_OK,
+                 "frame refused");
     }
 }
 
@@ -100,9 +101,10 @@ static void real_init(real *r, uint32_t n, slc_eviction_policy policy)
     size_t store_fp = slc_host_store_footprint(n, HOST_PAGE_SIZE);
     r->store_mem = alloc64(SLC_ARENA_FOOTPRINT(store_fp));
     slc_arena *arena;
-    cli_need(NEED_ME, slc_arena_init(r->store_mem, SLC_ARENA_FOOTPRINT(store_fp), NULL, SLC_BUDGET_NONE, &arena) == SLC_OK &&
-             slc_host_store_init(arena, n, HOST_PAGE_SIZE, &cli_stderr_logger, &r->store) == SLC_OK,
-         "host store init failed");
+    cli_need(NEED_ME,
+             slc_arena_init(r->store_mem, SLC_ARENA_FOOTPRINT(store_fp), NULL, SLC_BUDGET_NONE, &arena) == SLC_OK &&
+                 slc_host_store_init(arena, n, HOST_PAGE_SIZE, &cli_stderr_logger, &r->store) == SLC_OK,
+             "host store init failed");
     slc_pool_desc d;
     memset(&d, 0, sizeof d);
     d.page_count = n;
@@ -113,7 +115,8 @@ static void real_init(real *r, uint32_t n, slc_eviction_policy policy)
     size_t fp = slc_pool_footprint(&d);
     cli_need(NEED_ME, fp > 0, "bad pool desc");
     r->pool_mem = alloc64(fp);
-    cli_need(NEED_ME, slc_pool_init(r->pool_mem, fp, &d, &r->store, &cli_stderr_logger, &r->pool) == SLC_OK, "pool init failed");
+    cli_need(NEED_ME, slc_pool_init(r->pool_mem, fp, &d, &r->store, &cli_stderr_logger, &r->pool) == SLC_OK,
+             "pool init failed");
     real_begin(r);
     for (uint32_t c = 0; c < n; c++) { /* fill: chunks 0 .. n-1 */
         real_load(r, c, (uint8_t)(c % 4), (uint8_t)(c % 8));
@@ -192,7 +195,7 @@ static int naive_before(const naive *v, uint32_t i, uint32_t best)
     }
     return v->prio[i] != v->prio[best] ? v->prio[i] < v->prio[best]
            : v->lod[i] != v->lod[best] ? v->lod[i] < v->lod[best]
-           : v->stamp[i] < v->stamp[best]; /* least recently used, as LRU */
+                                       : v->stamp[i] < v->stamp[best]; /* least recently used, as LRU */
 }
 
 /* The O(n) scan: the safe page that comes first in the policy's order. */
@@ -342,16 +345,16 @@ typedef struct row {
     size_t ops, naive_ops;
 } row;
 
-#define TIME_MEDIAN(out, repeats, ops, body)                                                                \
-    do {                                                                                                    \
-        double reps_[REPEATS_MAX] = {0};                                                                    \
-        for (size_t r_ = 0; r_ < (repeats); r_++) {                                                         \
-            uint64_t t0_ = slc_platform_now_ns();                                                           \
-            body;                                                                                           \
-            reps_[r_] = (double)(slc_platform_now_ns() - t0_) / (double)(ops);                              \
-        }                                                                                                   \
-        qsort(reps_, (repeats), sizeof reps_[0], cli_cmp_double);                                           \
-        (out) = reps_[(repeats) / 2];                                                                       \
+#define TIME_MEDIAN(out, repeats, ops, body)                                   \
+    do {                                                                       \
+        double reps_[REPEATS_MAX] = {0};                                       \
+        for (size_t r_ = 0; r_ < (repeats); r_++) {                            \
+            uint64_t t0_ = slc_platform_now_ns();                              \
+            body;                                                              \
+            reps_[r_] = (double)(slc_platform_now_ns() - t0_) / (double)(ops); \
+        }                                                                      \
+        qsort(reps_, (repeats), sizeof reps_[0], cli_cmp_double);              \
+        (out) = reps_[(repeats) / 2];                                          \
     } while (0)
 
 static volatile uint32_t sink;
@@ -474,8 +477,12 @@ int bench_pool(int argc, char **argv)
     const cli_opt table[] = {
         {.name = "--quick", .kind = CLI_OPT_FLAG, .dest = &quick, .help = "1k and 64k pages, fewer repeats"}};
     size_t operands = 0;
-    const cli_args spec = {.me = "sluice bench pool", .opts = table, .count = 1, .operand_count = &operands,
-                           .usage = "usage: sluice bench pool [--quick]\n", .usage_after = CLI_ARGS_ALL,
+    const cli_args spec = {.me = "sluice bench pool",
+                           .opts = table,
+                           .count = 1,
+                           .operand_count = &operands,
+                           .usage = "usage: sluice bench pool [--quick]\n",
+                           .usage_after = CLI_ARGS_ALL,
                            .help_column = 14};
     if (cli_wants_help(argc, argv)) {
         return bench_help(&spec, "usage: sluice bench pool [--quick]\n\n"
@@ -501,8 +508,8 @@ int bench_pool(int argc, char **argv)
            "ns/op = median of %zu repeats. naive = the same policy finding its victim by an O(n) scan\n"
            "(same decisions: checked on %d requests at %d pages, lru and priority).\n\n",
            quick ? " --quick" : "", FIF, repeats, VERIFY_STEPS, VERIFY_PAGES);
-    printf("%-18s %8s %12s %12s %12s %10s %10s\n", "operation", "pages", "sluice ns/op", "naive ns/op",
-           "naive/sluice", "ops", "naive ops");
+    printf("%-18s %8s %12s %12s %12s %10s %10s\n", "operation", "pages", "sluice ns/op", "naive ns/op", "naive/sluice",
+           "ops", "naive ops");
     for (size_t i = 0; i < count; i++) {
         const row *r = &rows[i];
         printf("%-18s %8u %12.1f %12.1f %11.2fx %10zu %10zu\n", r->op, r->pages, r->ns, r->naive_ns,

@@ -59,8 +59,8 @@
 #include "run.h"
 #include "session.h"
 
-#define USAGE                                                                                                         \
-    "usage: sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n"   \
+#define USAGE                                                                                                     \
+    "usage: sluice bench render [--synthetic KIND[:SIZE] | PACK [PACK]] [--size WxH] [--frames N] [--repeat R]\n" \
     "                           [--profile FILE] [--breakdown] [--validate]\n"
 #define ME "sluice bench render"
 
@@ -128,10 +128,14 @@ enum {
     VAR_PULL_APP = 7,
     VARIANTS = 8
 };
-static const char *const variant_names[VARIANTS] = {
-    "pulling", "classic", "classic, a draw a cluster", "classic, unindexed", "classic, unindexed, a draw a cluster",
-    "classic, pulled from storage buffers", "classic, pulled from storage buffers, indexed",
-    "pulling in the classic render pass"};
+static const char *const variant_names[VARIANTS] = {"pulling",
+                                                    "classic",
+                                                    "classic, a draw a cluster",
+                                                    "classic, unindexed",
+                                                    "classic, unindexed, a draw a cluster",
+                                                    "classic, pulled from storage buffers",
+                                                    "classic, pulled from storage buffers, indexed",
+                                                    "pulling in the classic render pass"};
 
 #define WAIT_NS (30ull * 1000000000ull)
 
@@ -283,7 +287,9 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     memset(r, 0, sizeof *r);
     r->prof = *base;
     r->prof.workers = 0;
-    const tool_session_desc sesd = {.me = ME, .profile = &r->prof, .pack_path = path,
+    const tool_session_desc sesd = {.me = ME,
+                                    .profile = &r->prof,
+                                    .pack_path = path,
                                     .file_flags = SLC_PLATFORM_FILE_PREAD,
                                     .pack_name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path};
     tool_session_step step = tool_session_open(&sesd, &r->ses);
@@ -442,7 +448,7 @@ typedef struct classic {
     rig *r;
     uint32_t width, height;
     VkPhysicalDeviceMemoryProperties mp;
-    float timestamp_period; /* ns a tick */
+    float timestamp_period;  /* ns a tick */
     uint64_t timestamp_mask; /* the queue's valid bits */
     gpu_buffer vertices, indices, instances;
     gpu_buffer corners; /* --breakdown: every index's vertex, in index order (unindexed draws) */
@@ -469,7 +475,7 @@ typedef struct classic {
     uint32_t draw_count;
     classic_draw *cluster_draws; /* a cluster each */
     uint32_t cluster_count;
-    uint64_t triangles;  /* a frame: every draw's triangles times its placements */
+    uint64_t triangles; /* a frame: every draw's triangles times its placements */
     uint64_t vertex_count, index_count, instance_count;
     uint64_t device_bytes; /* device memory of the buffers and images */
 } classic;
@@ -539,8 +545,14 @@ static int make_buffer(classic *c, gpu_buffer *b, VkBufferUsageFlags usage, cons
 {
     const struct VolkDeviceTable *t = c->r->t;
     VkDevice dev = c->r->info.device;
-    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, size,
-                             usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_SHARING_MODE_EXCLUSIVE, 0, NULL};
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                             NULL,
+                             0,
+                             size,
+                             usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             VK_SHARING_MODE_EXCLUSIVE,
+                             0,
+                             NULL};
     VkResult res = t->vkCreateBuffer(dev, &bi, c->r->alloc, &b->buffer);
     if (res != VK_SUCCESS) {
         return vk_fail("vkCreateBuffer", res);
@@ -627,16 +639,21 @@ static int make_image(classic *c, VkFormat format, VkImageUsageFlags usage, VkIm
     }
     VkMemoryRequirements mr;
     t->vkGetImageMemoryRequirements(dev, *image, &mr);
-    if (!alloc_memory(c, mr, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, mem, NULL) &&
-        !alloc_memory(c, mr, 0, mem, NULL)) {
+    if (!alloc_memory(c, mr, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, mem, NULL) && !alloc_memory(c, mr, 0, mem, NULL)) {
         fprintf(stderr, ME ": no device memory for a %ux%u image\n", c->width, c->height);
         return CLI_FAILED;
     }
     if ((res = t->vkBindImageMemory(dev, *image, *mem, 0)) != VK_SUCCESS) {
         return vk_fail("vkBindImageMemory", res);
     }
-    VkImageViewCreateInfo vi = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, NULL, 0, *image, VK_IMAGE_VIEW_TYPE_2D,
-                                format, {0}, {aspect, 0, 1, 0, 1}};
+    VkImageViewCreateInfo vi = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                NULL,
+                                0,
+                                *image,
+                                VK_IMAGE_VIEW_TYPE_2D,
+                                format,
+                                {0},
+                                {aspect, 0, 1, 0, 1}};
     if ((res = t->vkCreateImageView(dev, &vi, c->r->alloc, view)) != VK_SUCCESS) {
         return vk_fail("vkCreateImageView", res);
     }
@@ -833,8 +850,8 @@ static int classic_pipeline(classic *c, int breakdown)
         return vk_fail("vkCreateRenderPass", res);
     }
     VkImageView views[2] = {c->color_view, c->depth_view};
-    VkFramebufferCreateInfo fbi = {VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, c->pass, 2, views, c->width,
-                                   c->height, 1};
+    VkFramebufferCreateInfo fbi = {
+        VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, c->pass, 2, views, c->width, c->height, 1};
     if ((res = t->vkCreateFramebuffer(dev, &fbi, a, &c->fb)) != VK_SUCCESS) {
         return vk_fail("vkCreateFramebuffer", res);
     }
@@ -860,18 +877,18 @@ static int classic_pipeline(classic *c, int breakdown)
     VkVertexInputBindingDescription bind[2] = {{0, 24, VK_VERTEX_INPUT_RATE_VERTEX},
                                                {1, (uint32_t)sizeof(placement), VK_VERTEX_INPUT_RATE_INSTANCE}};
     VkVertexInputAttributeDescription attr[7] = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},      {1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12},
-        {2, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 0},   {3, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
-        {4, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 32},  {5, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12},
+        {2, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {3, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {4, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {5, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
         {6, 1, VK_FORMAT_R32G32B32A32_SFLOAT, 64}};
-    VkPipelineVertexInputStateCreateInfo vin = {VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-                                                NULL, 0, 2, bind, 7, attr};
+    VkPipelineVertexInputStateCreateInfo vin = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, NULL, 0, 2, bind, 7, attr};
     VkPipelineInputAssemblyStateCreateInfo ia = {VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, NULL, 0,
                                                  VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_FALSE};
     VkViewport vp = {0.0f, 0.0f, (float)c->width, (float)c->height, 0.0f, 1.0f};
     VkRect2D sc = {{0, 0}, {c->width, c->height}};
-    VkPipelineViewportStateCreateInfo vps = {VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, NULL, 0, 1, &vp,
-                                             1, &sc};
+    VkPipelineViewportStateCreateInfo vps = {
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, NULL, 0, 1, &vp, 1, &sc};
     VkPipelineRasterizationStateCreateInfo rs = {VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
                                                  NULL,
                                                  0,
@@ -885,16 +902,32 @@ static int classic_pipeline(classic *c, int breakdown)
                                                  0.0f,
                                                  0.0f,
                                                  1.0f};
-    VkPipelineMultisampleStateCreateInfo ms = {VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO, NULL, 0,
-                                               VK_SAMPLE_COUNT_1_BIT, VK_FALSE, 0.0f, NULL, VK_FALSE, VK_FALSE};
+    VkPipelineMultisampleStateCreateInfo ms = {VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                               NULL,
+                                               0,
+                                               VK_SAMPLE_COUNT_1_BIT,
+                                               VK_FALSE,
+                                               0.0f,
+                                               NULL,
+                                               VK_FALSE,
+                                               VK_FALSE};
     VkPipelineDepthStencilStateCreateInfo ds = {VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-                                                NULL, 0, VK_TRUE, VK_TRUE, VK_COMPARE_OP_LESS, VK_FALSE, VK_FALSE,
-                                                {0}, {0}, 0.0f, 1.0f};
+                                                NULL,
+                                                0,
+                                                VK_TRUE,
+                                                VK_TRUE,
+                                                VK_COMPARE_OP_LESS,
+                                                VK_FALSE,
+                                                VK_FALSE,
+                                                {0},
+                                                {0},
+                                                0.0f,
+                                                1.0f};
     VkPipelineColorBlendAttachmentState cba = {0};
     cba.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                          VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo cb = {VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                              NULL, 0, VK_FALSE, VK_LOGIC_OP_COPY, 1, &cba, {0}};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, NULL, 0, VK_FALSE, VK_LOGIC_OP_COPY, 1, &cba, {0}};
     VkGraphicsPipelineCreateInfo gpi = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
                                         NULL,
                                         0,
@@ -950,8 +983,8 @@ static int classic_pipeline(classic *c, int breakdown)
         VkDescriptorBufferInfo bufs[3] = {{k ? c->vertices.buffer : c->corners.buffer, 0, VK_WHOLE_SIZE},
                                           {c->instances.buffer, 0, VK_WHOLE_SIZE},
                                           {c->indices.buffer, 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, c->sets[k], 0, 0, 3,
-                                  VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, bufs, NULL};
+        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, c->sets[k], 0,   0, 3,
+                                  VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,      NULL, bufs,       NULL};
         t->vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
     }
     pli.setLayoutCount = 1;
@@ -959,8 +992,8 @@ static int classic_pipeline(classic *c, int breakdown)
     if ((res = t->vkCreatePipelineLayout(dev, &pli, a, &c->pulled_layout)) != VK_SUCCESS) {
         return vk_fail("vkCreatePipelineLayout", res);
     }
-    VkPipelineVertexInputStateCreateInfo none = {VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, NULL, 0,
-                                                 0, NULL, 0, NULL};
+    VkPipelineVertexInputStateCreateInfo none = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, NULL, 0, 0, NULL, 0, NULL};
     VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
     for (uint32_t k = 0; k < 2; k++) {
         VkSpecializationInfo spec = {1, &entry, sizeof k, &k};
@@ -986,8 +1019,8 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
     VkDevice dev = r->info.device;
     PFN_vkGetPhysicalDeviceMemoryProperties get_mp = (PFN_vkGetPhysicalDeviceMemoryProperties)vkGetInstanceProcAddr(
         r->info.instance, "vkGetPhysicalDeviceMemoryProperties");
-    PFN_vkGetPhysicalDeviceProperties get_props =
-        (PFN_vkGetPhysicalDeviceProperties)vkGetInstanceProcAddr(r->info.instance, "vkGetPhysicalDeviceProperties");
+    PFN_vkGetPhysicalDeviceProperties get_props = (PFN_vkGetPhysicalDeviceProperties)vkGetInstanceProcAddr(
+        r->info.instance, "vkGetPhysicalDeviceProperties");
     PFN_vkGetPhysicalDeviceQueueFamilyProperties get_qf = (PFN_vkGetPhysicalDeviceQueueFamilyProperties)
         vkGetInstanceProcAddr(r->info.instance, "vkGetPhysicalDeviceQueueFamilyProperties");
     if (get_mp == NULL || get_props == NULL || get_qf == NULL) {
@@ -1004,8 +1037,7 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
     get_qf(r->info.physical_device, &nq, qf);
     if (r->info.queue_family >= nq || qf[r->info.queue_family].timestampValidBits == 0 ||
         props.limits.timestampPeriod <= 0.0f) {
-        fprintf(stderr, ME ": %s: its queue has no timestamps, so GPU time cannot be measured\n",
-                r->info.device_name);
+        fprintf(stderr, ME ": %s: its queue has no timestamps, so GPU time cannot be measured\n", r->info.device_name);
         return CLI_FAILED;
     }
     if (width > props.limits.maxFramebufferWidth || height > props.limits.maxFramebufferHeight) {
@@ -1064,8 +1096,7 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
         }
         if (rc == CLI_OK) {
             rc = make_buffer(c, &c->corners, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                             corners,
-                             (VkDeviceSize)(c->index_count > 0 ? c->index_count : 1u) * 24u);
+                             corners, (VkDeviceSize)(c->index_count > 0 ? c->index_count : 1u) * 24u);
         }
         free(corners);
     }
@@ -1078,8 +1109,8 @@ static int classic_open(classic *c, rig *r, uint32_t width, uint32_t height, int
                         VK_IMAGE_ASPECT_COLOR_BIT, &c->color, &c->color_mem, &c->color_view);
     }
     if (rc == CLI_OK) {
-        rc = make_image(c, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                        VK_IMAGE_ASPECT_DEPTH_BIT, &c->depth, &c->depth_mem, &c->depth_view);
+        rc = make_image(c, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+                        &c->depth, &c->depth_mem, &c->depth_view);
     }
     if (rc == CLI_OK) {
         rc = classic_pipeline(c, breakdown);
@@ -1098,7 +1129,7 @@ static void classic_begin_pass(classic *c)
     clear[0].color.float32[3] = 1.0f;
     clear[1].depthStencil.depth = 1.0f;
     VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, c->pass, c->fb,
-                                 {{0, 0}, {c->width, c->height}}, 2, clear};
+                                 {{0, 0}, {c->width, c->height}},          2,    clear};
     c->r->t->vkCmdBeginRenderPass(c->cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 }
 
@@ -1176,7 +1207,7 @@ static int classic_frame(classic *c, int var, const float view_proj[16], const f
 /* --- the pulling path ------------------------------------------------------------------------ */
 
 typedef struct pulling {
-    slc_render *r;   /* its own target */
+    slc_render *r; /* its own target */
     void *mem;
     slc_render *app; /* --breakdown: drawing inside the classic path's render pass */
     void *app_mem;
@@ -1459,10 +1490,10 @@ static int bench_pack(const opts *o, const slc_profile *prof, const char *path, 
 static void render_help(const cli_args *spec)
 {
     bench_help(spec, USAGE "\n"
-                     "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
-                     "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
-                     "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
-                     "float and for quantized pages.\n\n");
+                           "GPU time a frame drawing every object's level 0 from one fixed view: by vertex\n"
+                           "pulling from the Vulkan page pool (the reference renderer) against a classic\n"
+                           "pipeline of ordinary vertex and 32-bit index buffers decoded on the CPU, for\n"
+                           "float and for quantized pages.\n\n");
 }
 
 /* "WxH" into o->width, o->height. */
@@ -1512,19 +1543,48 @@ int bench_render(int argc, char **argv)
     o.repeat = 3;
     o.profile_path = SLUICE_DEFAULT_PROFILE;
     const cli_opt table[] = {
-        {.name = "--synthetic", .kind = CLI_OPT_STRING, .dest = &o.synthetic, .bad = "{opt} needs KIND[:SIZE]",
-         .arg = "KIND[:SIZE]", .help = "build the scene twice, float and quantized (default:\ncity:4MiB; SIZE as sluice pack --size)"},
-        {.name = "--size", .kind = CLI_OPT_STRING, .dest = &o.size, .bad = "{opt} needs WxH", .arg = "WxH",
+        {.name = "--synthetic",
+         .kind = CLI_OPT_STRING,
+         .dest = &o.synthetic,
+         .bad = "{opt} needs KIND[:SIZE]",
+         .arg = "KIND[:SIZE]",
+         .help = "build the scene twice, float and quantized (default:\ncity:4MiB; SIZE as sluice pack --size)"},
+        {.name = "--size",
+         .kind = CLI_OPT_STRING,
+         .dest = &o.size,
+         .bad = "{opt} needs WxH",
+         .arg = "WxH",
          .help = "the targets' size (default: 1280x720)"},
-        {.name = "--frames", .kind = CLI_OPT_U64, .dest = &o.frames, .min = 1, .max = FRAMES_MAX,
-         .bad = "{opt} needs a count in {min}..{max}", .arg = "N", .help = "timed frames a variant and repeat (10)"},
-        {.name = "--repeat", .kind = CLI_OPT_U64, .dest = &o.repeat, .min = 1, .max = REPEAT_MAX,
-         .bad = "{opt} needs a count in {min}..{max}", .arg = "R", .help = "rounds of both variants (3)"},
-        {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &o.profile_path, .bad = "{opt} needs a file",
-         .arg = "FILE", .help = "budgets and pool (default: budgets/default.profile)"},
-        {.name = "--breakdown", .kind = CLI_OPT_FLAG, .dest = &o.breakdown,
-         .help = "also the classic path a draw a cluster, unindexed, both, and\nread by the vertex shader from storage buffers:\nwhere pulling's time goes"},
-        {.name = "--validate", .kind = CLI_OPT_FLAG, .dest = &o.validate,
+        {.name = "--frames",
+         .kind = CLI_OPT_U64,
+         .dest = &o.frames,
+         .min = 1,
+         .max = FRAMES_MAX,
+         .bad = "{opt} needs a count in {min}..{max}",
+         .arg = "N",
+         .help = "timed frames a variant and repeat (10)"},
+        {.name = "--repeat",
+         .kind = CLI_OPT_U64,
+         .dest = &o.repeat,
+         .min = 1,
+         .max = REPEAT_MAX,
+         .bad = "{opt} needs a count in {min}..{max}",
+         .arg = "R",
+         .help = "rounds of both variants (3)"},
+        {.name = "--profile",
+         .kind = CLI_OPT_STRING,
+         .dest = &o.profile_path,
+         .bad = "{opt} needs a file",
+         .arg = "FILE",
+         .help = "budgets and pool (default: budgets/default.profile)"},
+        {.name = "--breakdown",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o.breakdown,
+         .help =
+             "also the classic path a draw a cluster, unindexed, both, and\nread by the vertex shader from storage buffers:\nwhere pulling's time goes"},
+        {.name = "--validate",
+         .kind = CLI_OPT_FLAG,
+         .dest = &o.validate,
          .help = "the Khronos validation layer on; any message fails the run\n(distorts timing: for tests)"},
     };
     const cli_args spec = {.me = ME,
@@ -1595,8 +1655,8 @@ int bench_render(int argc, char **argv)
         rc = bench_pack(&o, &prof, paths[i], labels[i]);
     }
     if (rc == CLI_OK && validation.messages > 0) {
-        fprintf(stderr, ME ": the validation layer reported %llu message%s\n",
-                (unsigned long long)validation.messages, validation.messages == 1 ? "" : "s");
+        fprintf(stderr, ME ": the validation layer reported %llu message%s\n", (unsigned long long)validation.messages,
+                validation.messages == 1 ? "" : "s");
         rc = CLI_FAILED;
     }
     remove_tmp();

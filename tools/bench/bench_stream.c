@@ -76,11 +76,11 @@ typedef struct bench {
     cli_pack info;       /* mapped, with the format's limits: the header and the raw baseline */
     int info_open;
     const slc_pack_header *h;
-    uint64_t decoded;    /* decoded bytes of every chunk */
+    uint64_t decoded;                         /* decoded bytes of every chunk */
     uint32_t *by_codec[SLC_PACK_CODEC_COUNT]; /* the chunk ids of each codec, in id order */
     uint32_t codec_count[SLC_PACK_CODEC_COUNT];
     uint64_t codec_decoded[SLC_PACK_CODEC_COUNT];
-    uint32_t workers;    /* N */
+    uint32_t workers; /* N */
     uint32_t reps;
     uint32_t pool_pages; /* of the memory runs */
     int json;
@@ -112,7 +112,10 @@ static uint64_t cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
+static double mib(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0);
+}
 
 static void *alloc_touched(size_t size)
 {
@@ -136,13 +139,16 @@ typedef struct rig {
     tool_session ses; /* the memory block, the memory, the pack */
     slc_memory *mem;  /* ses.mem */
     slc_page_store store;
-    slc_pack *pack;   /* ses.pack */
+    slc_pack *pack;               /* ses.pack */
     slc_platform_workers workers; /* must not move while started: a rig is never copied */
     slc_stream *s;
     int charged; /* the store is charged to gpu/pool */
 } rig;
 
-static bool work_fn(void *ctx, uint32_t worker) { return slc_stream_work(ctx, worker); }
+static bool work_fn(void *ctx, uint32_t worker)
+{
+    return slc_stream_work(ctx, worker);
+}
 
 /* An executor with no threads, for a profile of 1 worker: nobody claims a
  * load, so the caller's thread runs them all while it waits in begin_frame,
@@ -154,7 +160,10 @@ static void null_notify(void *self, uint32_t jobs)
     (void)self;
     (void)jobs;
 }
-static void null_event(void *self) { (void)self; }
+static void null_event(void *self)
+{
+    (void)self;
+}
 static const slc_stream_executor_ops null_ops = {null_notify, null_event, null_event};
 
 static void rig_close(rig *r)
@@ -241,8 +250,8 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
 /* --- one pass over the pack ------------------------------------------------------ */
 
 typedef struct pass_result {
-    uint64_t ns;       /* first begin_frame to the one that applied the last load */
-    uint64_t cpu_ns;   /* CPU time of the process (every thread) meanwhile */
+    uint64_t ns;     /* first begin_frame to the one that applied the last load */
+    uint64_t cpu_ns; /* CPU time of the process (every thread) meanwhile */
     uint64_t frames, requests, loads, evictions;
     uint64_t bytes;    /* decoded bytes made resident */
     uint64_t sched_ns; /* begin_frame..end_frame on the caller's thread, less wait_ns */
@@ -251,7 +260,10 @@ typedef struct pass_result {
 } pass_result;
 
 /* The k-th chunk of a pass: ids[k], or k itself when ids is NULL. */
-static uint32_t id_at(const uint32_t *ids, uint32_t k) { return ids != NULL ? ids[k] : k; }
+static uint32_t id_at(const uint32_t *ids, uint32_t k)
+{
+    return ids != NULL ? ids[k] : k;
+}
 
 /* Requests every chunk once, in chunk-id order (see the top of the file),
  * or only the n chunks ids lists (every chunk when ids is NULL). */
@@ -268,7 +280,7 @@ static int stream_pass(rig *r, const uint32_t *ids, uint32_t n, pass_result *out
     /* The window: what the frame's cap lets start, in whole pages as the
      * stream applies it (and in bytes, which never asks for more). */
     const uint32_t cap_pages = before.upload_cap_pages < r->prof.queue_capacity ? before.upload_cap_pages
-                                                                                 : r->prof.queue_capacity;
+                                                                                : r->prof.queue_capacity;
     const uint64_t c0 = cpu_ns(), t0 = slc_platform_now_ns();
     for (;;) {
         const uint64_t f0 = slc_platform_now_ns();
@@ -323,7 +335,7 @@ static int stream_pass(rig *r, const uint32_t *ids, uint32_t n, pass_result *out
     }
     out->ns = slc_platform_now_ns() - t0;
     out->cpu_ns = cpu_ns() - c0;
-    out->frames++; /* the frame that applied the last loads */
+    out->frames++;                              /* the frame that applied the last loads */
     if (slc_stream_end_frame(r->s) != SLC_OK) { /* close it (untimed) */
         return CLI_FAILED;
     }
@@ -550,8 +562,7 @@ static int rss_work(const bench *b, int kind, rss_result *out)
     size_t store_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(prof.page_count, prof.page_size));
     void *store_mem = alloc_touched(store_size);
     static rig r; /* static: it must not move, and it is large */
-    int rc = store_mem != NULL ? rig_open(&r, &prof, io, b->name, store_mem, store_size, 0)
-                               : CLI_FAILED;
+    int rc = store_mem != NULL ? rig_open(&r, &prof, io, b->name, store_mem, store_size, 0) : CLI_FAILED;
     if (rc == CLI_OK) {
         pass_result pr;
         rc = stream_pass(&r, NULL, 0, &pr);
@@ -607,8 +618,8 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
         return CLI_FAILED;
     }
     if (out->rc == CLI_OK && kind != RSS_IDLE && out->bytes != b->decoded) {
-        fprintf(stderr, ME ": the memory-measuring child loaded %llu of %llu bytes\n",
-                (unsigned long long)out->bytes, (unsigned long long)b->decoded);
+        fprintf(stderr, ME ": the memory-measuring child loaded %llu of %llu bytes\n", (unsigned long long)out->bytes,
+                (unsigned long long)b->decoded);
         return CLI_FAILED;
     }
     return out->rc;
@@ -619,9 +630,9 @@ static int rss_measure(const bench *b, int kind, rss_result *out)
 static void stream_help(const cli_args *spec)
 {
     bench_help(spec, USAGE "\n"
-                     "The stream scheduler end to end on the host backend: GB/s against plain\n"
-                     "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
-                     "through a pool of pack/50 pages against loading everything.\n\n");
+                           "The stream scheduler end to end on the host backend: GB/s against plain\n"
+                           "decode (LZ4, meshopt), ns a request on hits and misses, and peak RSS\n"
+                           "through a pool of pack/50 pages against loading everything.\n\n");
 }
 
 /* Returns CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
@@ -633,22 +644,48 @@ static int parse_args(int argc, char **argv, bench *b)
     b->profile_path = SLUICE_DEFAULT_PROFILE;
     uint64_t workers = b->workers, reps = b->reps, pool_pages = b->pool_pages;
     const cli_opt table[] = {
-        {.name = "--profile", .kind = CLI_OPT_STRING, .dest = &b->profile_path, .bad = "{opt} needs a file",
-         .arg = "FILE", .help = "budgets and stream settings (default: budgets/default.profile)"},
-        {.name = "--workers", .kind = CLI_OPT_U64, .dest = &workers, .min = 1, .max = SLC_PLATFORM_WORKERS_MAX,
-         .bad = "{opt} needs a count in {min}..{max}", .arg = "N",
+        {.name = "--profile",
+         .kind = CLI_OPT_STRING,
+         .dest = &b->profile_path,
+         .bad = "{opt} needs a file",
+         .arg = "FILE",
+         .help = "budgets and stream settings (default: budgets/default.profile)"},
+        {.name = "--workers",
+         .kind = CLI_OPT_U64,
+         .dest = &workers,
+         .min = 1,
+         .max = SLC_PLATFORM_WORKERS_MAX,
+         .bad = "{opt} needs a count in {min}..{max}",
+         .arg = "N",
          .help = "worker threads, 1..64 (default: the online CPUs)"},
-        {.name = "--reps", .kind = CLI_OPT_U64, .dest = &reps, .min = 1, .max = REPS_MAX,
-         .bad = "{opt} needs a count in {min}..{max}", .arg = "N", .help = "repetitions, 1..99 (default 5)"},
-        {.name = "--pool-pages", .kind = CLI_OPT_U64, .dest = &pool_pages, .min = 1, .max = SLC_PAGE_COUNT_MAX,
-         .bad = "{opt} needs a page count of at least 1", .arg = "N",
+        {.name = "--reps",
+         .kind = CLI_OPT_U64,
+         .dest = &reps,
+         .min = 1,
+         .max = REPS_MAX,
+         .bad = "{opt} needs a count in {min}..{max}",
+         .arg = "N",
+         .help = "repetitions, 1..99 (default 5)"},
+        {.name = "--pool-pages",
+         .kind = CLI_OPT_U64,
+         .dest = &pool_pages,
+         .min = 1,
+         .max = SLC_PAGE_COUNT_MAX,
+         .bad = "{opt} needs a page count of at least 1",
+         .arg = "N",
          .help = "pages of the streaming pool (default: pack/50)"},
         {.name = "--json", .kind = CLI_OPT_FLAG, .dest = &b->json, .help = "the figures as JSON on stdout"},
     };
     size_t operands = 0;
-    const cli_args spec = {.me = ME, .opts = table, .count = sizeof table / sizeof table[0],
-                           .operands = &b->pack_path, .max_operands = 1, .operand_count = &operands,
-                           .unknown = "unknown argument '{value}'", .usage = USAGE, .usage_after = CLI_ARGS_ALL,
+    const cli_args spec = {.me = ME,
+                           .opts = table,
+                           .count = sizeof table / sizeof table[0],
+                           .operands = &b->pack_path,
+                           .max_operands = 1,
+                           .operand_count = &operands,
+                           .unknown = "unknown argument '{value}'",
+                           .usage = USAGE,
+                           .usage_after = CLI_ARGS_ALL,
                            .help_column = 18};
     if (cli_wants_help(argc, argv)) {
         stream_help(&spec);
@@ -769,9 +806,7 @@ static int setup(bench *b)
     }
     if (b->pool_pages == 0) { /* the largest pool of at most a fiftieth of the pack */
         uint64_t pages = b->h->file_size / 50u / b->profile.page_size;
-        b->pool_pages = pages < 1                            ? 1u
-                        : pages > SLC_PAGE_COUNT_MAX ? SLC_PAGE_COUNT_MAX
-                                                             : (uint32_t)pages;
+        b->pool_pages = pages < 1 ? 1u : pages > SLC_PAGE_COUNT_MAX ? SLC_PAGE_COUNT_MAX : (uint32_t)pages;
     }
     return CLI_OK;
 }
@@ -783,8 +818,8 @@ typedef struct results {
     double raw2_gbps, raw2_cpu_gbps; /* raw by two threads at once */
     uint32_t codecs_present;
     double codec_raw_cpu[SLC_PACK_CODEC_COUNT], codec_stream_cpu[SLC_PACK_CODEC_COUNT]; /* inline, one thread */
-    pass_result pass[MODES]; /* of the last repeat */
-    pass_result miss;        /* of the last repeat */
+    pass_result pass[MODES];                                                            /* of the last repeat */
+    pass_result miss;                                                                   /* of the last repeat */
     double miss_ns, miss_tele_ns;
     uint32_t hit_count, hit_frames;
     double hit_ns, hit_tele_ns;
@@ -807,9 +842,9 @@ static void print_text(const bench *b, const results *res)
 {
     char s1[32], s2[32], s3[32], label[64];
     const slc_profile *p = &b->profile;
-    printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes (%.1f MiB), file %.1f MiB\n",
-           b->pack_path, b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded,
-           mib(b->decoded), mib(b->h->file_size));
+    printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes (%.1f MiB), file %.1f MiB\n", b->pack_path,
+           b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded, mib(b->decoded),
+           mib(b->h->file_size));
     printf("profile %s (%s): %s pages, pool %u pages (%s), upload cap %s a frame, queue %u, %u frames in flight;\n"
            "host backend, load_frames 1%s%s\n",
            b->profile_path, p->name, cli_size(p->page_size, s1, sizeof s1), p->page_count,
@@ -820,8 +855,8 @@ static void print_text(const bench *b, const results *res)
                                 "the store is charged to no budget"
                               : "");
     printf("\nthroughput: median of %u passes, each requesting every chunk once in chunk-id order\n\n", b->reps);
-    printf("%-28s %7s %7s %9s %7s %7s %7s %9s %9s\n", "path", "GB/s", "vs raw", "GB/cpu-s", "vs raw", "frames",
-           "loads", "by caller", "evictions");
+    printf("%-28s %7s %7s %9s %7s %7s %7s %9s %9s\n", "path", "GB/s", "vs raw", "GB/cpu-s", "vs raw", "frames", "loads",
+           "by caller", "evictions");
     for (uint32_t m = 0; m < res->modes; m++) {
         const pass_result *pr = &res->pass[m];
         mode_label(res, m, label, sizeof label);
@@ -881,8 +916,8 @@ static void print_text(const bench *b, const results *res)
     snprintf(label, sizeof label, "hit: %u resident chunks x %u frames", res->hit_count, res->hit_frames);
     printf("%-44s %12.1f %14.1f\n", label, res->hit_ns, res->hit_tele_ns);
     snprintf(label, sizeof label, "miss: %llu requests, %llu loads, %llu frames",
-             (unsigned long long)res->miss.requests,
-             (unsigned long long)res->miss.loads, (unsigned long long)res->miss.frames);
+             (unsigned long long)res->miss.requests, (unsigned long long)res->miss.loads,
+             (unsigned long long)res->miss.frames);
     printf("%-44s %12.1f %14.1f\n", label, res->miss_ns, res->miss_tele_ns);
     printf("hit: the same resident chunks asked for every frame (inline stream). miss: a pass over the pack whose\n"
            "every request is a chunk neither resident nor loading, with 1 worker whose executor has no threads, so\n"

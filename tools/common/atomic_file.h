@@ -22,11 +22,11 @@
 #define ATOMIC_FILE_MAX 16
 
 typedef struct atomic_file {
-    FILE *f;     /* the temporary as a stream, for writers that print */
-    int fd;      /* the same file, for writers that pwrite (do not mix) */
-    char *path;  /* the target (symbolic links resolved) */
-    char *tmp;   /* the temporary; NULL when written in place */
-    int slot;    /* entry in the cleanup registry, -1 when none */
+    FILE *f;    /* the temporary as a stream, for writers that print */
+    int fd;     /* the same file, for writers that pwrite (do not mix) */
+    char *path; /* the target (symbolic links resolved) */
+    char *tmp;  /* the temporary; NULL when written in place */
+    int slot;   /* entry in the cleanup registry, -1 when none */
 } atomic_file;
 
 /* Creates the temporary for path (mode "w" semantics: the target's mode is

@@ -53,12 +53,24 @@ void esc_json(FILE *f, const char *s)
             p++;
         } else if (c < 0x20) {
             switch (c) {
-            case '\b': fputs("\\b", f); break;
-            case '\f': fputs("\\f", f); break;
-            case '\n': fputs("\\n", f); break;
-            case '\r': fputs("\\r", f); break;
-            case '\t': fputs("\\t", f); break;
-            default: fprintf(f, "\\u%04x", c); break;
+            case '\b':
+                fputs("\\b", f);
+                break;
+            case '\f':
+                fputs("\\f", f);
+                break;
+            case '\n':
+                fputs("\\n", f);
+                break;
+            case '\r':
+                fputs("\\r", f);
+                break;
+            case '\t':
+                fputs("\\t", f);
+                break;
+            default:
+                fprintf(f, "\\u%04x", c);
+                break;
             }
             p++;
         } else if (c == 0x7F) {
@@ -87,15 +99,40 @@ void esc_xml(FILE *f, const char *s)
     while (*p) {
         unsigned c = *p;
         switch (c) {
-        case '&': fputs("&amp;", f); p++; continue;
-        case '<': fputs("&lt;", f); p++; continue;
-        case '>': fputs("&gt;", f); p++; continue;
-        case '"': fputs("&quot;", f); p++; continue;
-        case '\'': fputs("&apos;", f); p++; continue;
-        case '\t': fputs("&#9;", f); p++; continue;
-        case '\n': fputs("&#10;", f); p++; continue;
-        case '\r': fputs("&#13;", f); p++; continue;
-        default: break;
+        case '&':
+            fputs("&amp;", f);
+            p++;
+            continue;
+        case '<':
+            fputs("&lt;", f);
+            p++;
+            continue;
+        case '>':
+            fputs("&gt;", f);
+            p++;
+            continue;
+        case '"':
+            fputs("&quot;", f);
+            p++;
+            continue;
+        case '\'':
+            fputs("&apos;", f);
+            p++;
+            continue;
+        case '\t':
+            fputs("&#9;", f);
+            p++;
+            continue;
+        case '\n':
+            fputs("&#10;", f);
+            p++;
+            continue;
+        case '\r':
+            fputs("&#13;", f);
+            p++;
+            continue;
+        default:
+            break;
         }
         if (c < 0x20 || c == 0x7F) {
             fputs("\xEF\xBF\xBD", f);

@@ -74,7 +74,7 @@
 #define MAX_PAGE_CLUSTERS 65535u       /* span.first_cluster is a uint16 */
 #define LOD_MIN_REDUCTION 0.95         /* a level must keep fewer than 95% of the triangles */
 #define SIMPLIFY_TARGET_ERROR 1.0f     /* relative to the mesh extent: the triangle count decides */
-#define PAGE_SLOTS (2u * SLC_LODS_MAX)  /* (level, coarsest) */
+#define PAGE_SLOTS (2u * SLC_LODS_MAX) /* (level, coarsest) */
 #define DEFAULT_BUNDLE_SIZE (64ull << 20)
 #define MAX_JOBS 256u
 
@@ -109,8 +109,8 @@ typedef struct page_job {
     int state;
     uint32_t chunk; /* bundle-local index */
     uint32_t decoded, clusters;
-    slc_pack_chunk rec; /* all but offset once encoded */
-    const void *stored; /* rec.stored_size bytes: one of the buffers below */
+    slc_pack_chunk rec;       /* all but offset once encoded */
+    const void *stored;       /* rec.stored_size bytes: one of the buffers below */
     unsigned char *assembled; /* page_size bytes: the decoded chunk */
     char *compressed;         /* LZ4_compressBound(page_size) bytes */
     char *mcompressed;        /* the same: the meshopt stream through LZ4 */
@@ -154,11 +154,11 @@ typedef struct task {
 } task;
 
 struct pk_builder {
-    char *path; /* the target, as the caller named it (for messages) */
-    pk_writer *writer; /* a pack, or ... */
+    char *path;           /* the target, as the caller named it (for messages) */
+    pk_writer *writer;    /* a pack, or ... */
     pk_part_writer *part; /* ... a partial pack */
-    int failed;    /* a write failed or a mesh was left half-built: only abort is accepted */
-    int io_failed; /* ... and it was a write or read of the file */
+    int failed;           /* a write failed or a mesh was left half-built: only abort is accepted */
+    int io_failed;        /* ... and it was a write or read of the file */
     pk_build_options opt;
     struct timespec t0;
     XXH3_state_t fingerprint; /* options, mesh hashes and names, instances, in order */
@@ -206,7 +206,10 @@ struct pk_builder {
 
 #define fail pk_fail
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
 #define grow pk_grow
 
 static const char *mesh_label(const pk_mesh *m, uint32_t index, char *buf, size_t cap)
@@ -262,8 +265,8 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
     }
     if ((o->page_size & (o->page_size - 1)) != 0 || o->page_size < SLC_PAGE_SIZE_MIN ||
         o->page_size > SLC_PAGE_SIZE_MAX) {
-        return fail(d, "page size %u is not a power of two from %u to %u bytes", o->page_size,
-                    SLC_PAGE_SIZE_MIN, SLC_PAGE_SIZE_MAX);
+        return fail(d, "page size %u is not a power of two from %u to %u bytes", o->page_size, SLC_PAGE_SIZE_MIN,
+                    SLC_PAGE_SIZE_MAX);
     }
     if ((unsigned)o->codec >= PK_CODEC_COUNT) {
         return fail(d, "codec %d is not one of auto, stored, lz4, meshopt, meshopt-lz4", (int)o->codec);
@@ -293,8 +296,7 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
         o->max_cluster_vertices = PK_DEFAULT_CLUSTER_VERTICES;
     }
     if (o->max_cluster_vertices < 3 || o->max_cluster_vertices > PK_MAX_CLUSTER_VERTICES) {
-        return fail(d, "cluster vertex limit %u is not from 3 to %u", o->max_cluster_vertices,
-                    PK_MAX_CLUSTER_VERTICES);
+        return fail(d, "cluster vertex limit %u is not from 3 to %u", o->max_cluster_vertices, PK_MAX_CLUSTER_VERTICES);
     }
     if (o->max_cluster_triangles == 0) {
         o->max_cluster_triangles = PK_DEFAULT_CLUSTER_TRIANGLES;
@@ -336,9 +338,9 @@ static void hash_options(XXH3_state_t *st, const pk_build_options *o)
 {
     uint64_t ratio_bits;
     memcpy(&ratio_bits, &o->stored_ratio_threshold, sizeof ratio_bits);
-    uint64_t v[9] = {(uint64_t)o->codec,      o->page_size, (uint64_t)(int64_t)o->lz4_level,
-                     (uint64_t)o->quantize,   o->max_lods,  ratio_bits,
-                     o->max_cluster_vertices, o->max_cluster_triangles, o->bundle_size};
+    uint64_t v[9] = {(uint64_t)o->codec, o->page_size, (uint64_t)(int64_t)o->lz4_level, (uint64_t)o->quantize,
+                     o->max_lods,        ratio_bits,   o->max_cluster_vertices,         o->max_cluster_triangles,
+                     o->bundle_size};
     XXH3_64bits_update(st, v, sizeof v);
 }
 
@@ -404,7 +406,8 @@ static size_t meshopt_stream(page_job *p, const unsigned char *chunk, uint32_t n
         unsigned char tcheck[SLC_PACK_MESHOPT_MAX_TRIANGLES * 3];
         uint16_t icheck[PK_MESHOPT_INDICES];
         if (stride > WIDEST_VERTEX ||
-            pk_meshopt_decode_cluster(at, mc, cl.vertex_count, stride, cl.triangle_count, vcheck, tcheck, icheck) != 0 ||
+            pk_meshopt_decode_cluster(at, mc, cl.vertex_count, stride, cl.triangle_count, vcheck, tcheck, icheck) !=
+                0 ||
             memcmp(vcheck, chunk + cl.vertex_offset, (size_t)cl.vertex_count * stride) != 0 ||
             memcmp(tcheck, chunk + cl.index_offset, count) != 0) {
             return 0;
@@ -452,7 +455,8 @@ static void choose_codec(const pk_build_options *opt, void *lz4_state, page_job 
         if (m > 0 && m <= decoded && mode != PK_CODEC_MESHOPT) {
             int n = LZ4_compress_HC_extStateHC(lz4_state, (const char *)p->mstream, p->mcompressed, (int)m, cap,
                                                opt->lz4_level);
-            double floor_l = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
+            double floor_l = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING)
+                                                   : (double)decoded - 0.5;
             if (n > 0 && (double)n <= floor_l) {
                 codec = SLC_PACK_CODEC_MESHOPT_LZ4;
                 size = (uint32_t)n;
@@ -471,8 +475,8 @@ static void choose_codec(const pk_build_options *opt, void *lz4_state, page_job 
 /* What an object's vertices look like in the file, and how to get there. */
 typedef struct vertex_format {
     uint32_t attributes;
-    uint32_t stride;      /* bytes in the file */
-    uint32_t fstride;     /* floats in the working buffer */
+    uint32_t stride;  /* bytes in the file */
+    uint32_t fstride; /* floats in the working buffer */
     int has_normal, has_uv;
     float pos_min[3], pos_scale[3];
     float uv_min[2], uv_scale[2];
@@ -691,7 +695,7 @@ static int check_mesh(const pk_mesh *m, const char *label, pk_diag *d)
     for (uint32_t i = 0; i < m->index_count; i++) {
         if (m->indices[i] >= m->vertex_count) {
             return pk_fail(d, "%s: index %u at position %u is out of range (%u vertices)", label, m->indices[i], i,
-                        m->vertex_count);
+                           m->vertex_count);
         }
     }
     const struct {
@@ -768,8 +772,8 @@ static int build_levels(const pk_build_options *opt, work *w, size_t vertex_coun
              * buildings). The sloppy one merges across parts: coarse levels
              * must be small, since the coarsest level of everything stays
              * resident. */
-            got = meshopt_simplifySloppy(out, w->levels[n - 1], prev, w->fetched, vertex_count,
-                                         fstride * sizeof(float), target, SIMPLIFY_TARGET_ERROR, &err);
+            got = meshopt_simplifySloppy(out, w->levels[n - 1], prev, w->fetched, vertex_count, fstride * sizeof(float),
+                                         target, SIMPLIFY_TARGET_ERROR, &err);
         }
         if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
             free(out);
@@ -1750,8 +1754,8 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
     }
     if (b->bundle_built) {
         if (add_string(b, inst->name, sizeof inst->name, &r.name) != 0 ||
-            grow((void **)&b->t.instances, &b->t.instance_cap, (uint64_t)b->t.instance_count + 1, sizeof *b->t.instances) !=
-                0) {
+            grow((void **)&b->t.instances, &b->t.instance_cap, (uint64_t)b->t.instance_count + 1,
+                 sizeof *b->t.instances) != 0) {
             return fail(d, "instance %u: too many instances or out of memory", b->stats.instances_added);
         }
         b->t.instances[b->t.instance_count++] = r;
@@ -1766,7 +1770,10 @@ int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
 
 /* --- finish -------------------------------------------------------------- */
 
-int pk_builder_write_failed(const pk_builder *b) { return b->io_failed; }
+int pk_builder_write_failed(const pk_builder *b)
+{
+    return b->io_failed;
+}
 
 void pk_builder_abort(pk_builder *b)
 {

@@ -55,7 +55,7 @@
 #define PK_DEFAULT_CLUSTER_TRIANGLES 124u
 #define PK_MAX_CLUSTER_VERTICES 255u  /* local indices are uint8 */
 #define PK_MAX_CLUSTER_TRIANGLES 512u /* meshoptimizer's limit */
-#define PK_DEFAULT_MAX_JOBS 64u /* jobs 0 takes the online cores, at most this many */
+#define PK_DEFAULT_MAX_JOBS 64u       /* jobs 0 takes the online cores, at most this many */
 #define PK_MAX_PARTS PK_PART_MAX_PARTS
 
 /* How chunks are stored (pk_build_options.codec). */
@@ -122,18 +122,18 @@ typedef struct pk_build_options {
 
 /* What a finished build did. Counts of the whole pack. */
 typedef struct pk_build_stats {
-    uint32_t objects;             /* object records written */
-    uint32_t meshes;              /* pk_builder_add_mesh calls that succeeded */
-    uint32_t meshes_deduplicated; /* meshes identical to an earlier one: no new object */
-    uint32_t instances;       /* instance records written */
-    uint32_t instances_added; /* pk_builder_add_instance calls that succeeded */
-    uint32_t bundles;         /* of the whole input */
-    uint32_t bundles_built;   /* in this file (all of them but for a partial pack) */
+    uint32_t objects;               /* object records written */
+    uint32_t meshes;                /* pk_builder_add_mesh calls that succeeded */
+    uint32_t meshes_deduplicated;   /* meshes identical to an earlier one: no new object */
+    uint32_t instances;             /* instance records written */
+    uint32_t instances_added;       /* pk_builder_add_instance calls that succeeded */
+    uint32_t bundles;               /* of the whole input */
+    uint32_t bundles_built;         /* in this file (all of them but for a partial pack) */
     uint32_t peak_meshes_in_flight; /* most meshes handed to the pipeline and not yet placed */
     uint32_t peak_pages_in_flight;  /* most finished pages not yet written */
-    uint64_t fingerprint; /* XXH3 of the options, mesh hashes and names, instances, in order */
-    uint64_t triangles_lod0; /* triangles of every object's level 0 */
-    uint64_t triangles_all;  /* triangles of every level of every object */
+    uint64_t fingerprint;           /* XXH3 of the options, mesh hashes and names, instances, in order */
+    uint64_t triangles_lod0;        /* triangles of every object's level 0 */
+    uint64_t triangles_all;         /* triangles of every level of every object */
     uint64_t clusters;
     uint32_t chunks;              /* chunk records */
     uint32_t chunks_deduplicated; /* chunk records pointing at an earlier chunk's bytes */
@@ -143,9 +143,9 @@ typedef struct pk_build_stats {
     uint64_t bytes_raw;           /* decoded bytes of every chunk record */
     uint64_t bytes_stored;        /* stored chunk bytes in the file (duplicates once) */
     uint64_t file_size;
-    double ratio;     /* bytes_raw / bytes_stored */
-    double page_fill; /* bytes_raw / (chunks x page_size) */
-    double seconds;   /* wall clock from open to the end of finish */
+    double ratio;      /* bytes_raw / bytes_stored */
+    double page_fill;  /* bytes_raw / (chunks x page_size) */
+    double seconds;    /* wall clock from open to the end of finish */
     uint64_t peak_rss; /* bytes: the process's peak resident set (getrusage) */
     /* The options in force, defaults and cluster shrinking applied. */
     pk_build_options options;

@@ -51,7 +51,12 @@ const pk_importer *pk_importer_for_kind(const char *kind)
     return NULL;
 }
 
-uint32_t pk_importer_count(void) { return IMPORTER_COUNT; }
+uint32_t pk_importer_count(void)
+{
+    return IMPORTER_COUNT;
+}
 
-const pk_importer *pk_importer_at(uint32_t i) { return i < IMPORTER_COUNT ? importers[i] : NULL; }
-
+const pk_importer *pk_importer_at(uint32_t i)
+{
+    return i < IMPORTER_COUNT ? importers[i] : NULL;
+}

@@ -9,13 +9,13 @@
 
 /* One mesh as an indexed triangle list, every attribute as float. */
 typedef struct pk_mesh {
-    char name[64];          /* "" when unnamed */
+    char name[64]; /* "" when unnamed */
     uint32_t vertex_count;
-    float *positions;       /* 3 per vertex, never NULL when vertex_count > 0 */
-    float *normals;         /* 3 per vertex, or NULL */
-    float *uvs;             /* 2 per vertex, or NULL */
-    uint32_t index_count;   /* a multiple of 3 */
-    uint32_t *indices;      /* each < vertex_count */
+    float *positions;     /* 3 per vertex, never NULL when vertex_count > 0 */
+    float *normals;       /* 3 per vertex, or NULL */
+    float *uvs;           /* 2 per vertex, or NULL */
+    uint32_t index_count; /* a multiple of 3 */
+    uint32_t *indices;    /* each < vertex_count */
 } pk_mesh;
 
 /* A placement of a mesh in the scene: the node's world matrix. */

@@ -37,9 +37,9 @@ size_t pk_meshopt_decode_stream(const unsigned char *src, unsigned char *page, u
         memcpy(&mc, src + pos, sizeof mc);
         pos += sizeof mc;
         memset(page + at, 0, cl.vertex_offset - at); /* alignment padding */
-        if (pk_meshopt_decode_cluster(src + pos, mc, cl.vertex_count, (cl.index_offset - cl.vertex_offset) / cl.vertex_count,
-                                      cl.triangle_count, page + cl.vertex_offset, page + cl.index_offset,
-                                      indices) != 0) {
+        if (pk_meshopt_decode_cluster(src + pos, mc, cl.vertex_count,
+                                      (cl.index_offset - cl.vertex_offset) / cl.vertex_count, cl.triangle_count,
+                                      page + cl.vertex_offset, page + cl.index_offset, indices) != 0) {
             return 0;
         }
         pos += (size_t)mc.vertex_bytes + mc.index_bytes;

@@ -32,7 +32,7 @@ struct pk_writer {
     int io_failed;
     uint32_t page_size;
     int quantize;
-    uint64_t end; /* bytes written: the next chunk goes at align8(end) */
+    uint64_t end;            /* bytes written: the next chunk goes at align8(end) */
     unsigned char *readback; /* LZ4_compressBound(page_size) bytes */
     size_t readback_cap;
 
@@ -146,14 +146,17 @@ int pk_pread_all(int fd, void *data, size_t size, uint64_t offset)
     return 0;
 }
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
 
 static int write_at(pk_writer *w, uint64_t offset, const void *data, size_t size, pk_diag *d)
 {
     if (pk_pwrite_all(w->out.fd, data, size, offset) != 0) {
         w->io_failed = 1;
-        return pk_fail(d, "%s: write of %zu bytes at offset %llu failed: %s", w->path, size,
-                       (unsigned long long)offset, errno != 0 ? strerror(errno) : "no progress");
+        return pk_fail(d, "%s: write of %zu bytes at offset %llu failed: %s", w->path, size, (unsigned long long)offset,
+                       errno != 0 ? strerror(errno) : "no progress");
     }
     return 0;
 }
@@ -298,7 +301,8 @@ int pk_writer_chunk(pk_writer *w, uint32_t local, const slc_pack_chunk *rec, con
     if (w->chunk_set[local]) {
         return pk_fail(d, "%s: chunk %u of the bundle given twice", w->path, local);
     }
-    if (rec->stored_size > w->readback_cap || rec->decoded_size > w->page_size || rec->codec > SLC_PACK_CODEC_MESHOPT_LZ4) {
+    if (rec->stored_size > w->readback_cap || rec->decoded_size > w->page_size ||
+        rec->codec > SLC_PACK_CODEC_MESHOPT_LZ4) {
         return pk_fail(d, "%s: chunk %u of the bundle: %u stored bytes, %u decoded or codec %u out of range", w->path,
                        local, rec->stored_size, rec->decoded_size, rec->codec);
     }
@@ -333,7 +337,10 @@ int pk_writer_chunk(pk_writer *w, uint32_t local, const slc_pack_chunk *rec, con
 
 /* --- bundles ------------------------------------------------------------- */
 
-static uint32_t rebase_name(uint32_t name, uint32_t base) { return name == SLC_PACK_NO_NAME ? name : name + base; }
+static uint32_t rebase_name(uint32_t name, uint32_t base)
+{
+    return name == SLC_PACK_NO_NAME ? name : name + base;
+}
 
 int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
 {
@@ -368,8 +375,8 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
         const slc_pack_instance *in = &r->instances[i];
         if (in->object >= (uint64_t)w->object_count + r->object_count ||
             (in->name != SLC_PACK_NO_NAME && in->name >= r->string_size)) {
-            return pk_fail(d, "%s: instance %u of the bundle names object %u or a string outside the pack", w->path,
-                           i, in->object);
+            return pk_fail(d, "%s: instance %u of the bundle names object %u or a string outside the pack", w->path, i,
+                           in->object);
         }
     }
     uint64_t strings = (uint64_t)w->t.string_size + r->string_size;
@@ -377,7 +384,8 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
         pk_grow((void **)&w->objects, &w->object_cap, (uint64_t)w->object_count + r->object_count,
                 sizeof *w->objects) != 0 ||
         pk_grow((void **)&w->t.lods, &w->t.lod_cap, (uint64_t)w->t.lod_count + r->lod_count, sizeof *w->t.lods) != 0 ||
-        pk_grow((void **)&w->t.spans, &w->t.span_cap, (uint64_t)w->t.span_count + r->span_count, sizeof *w->t.spans) != 0 ||
+        pk_grow((void **)&w->t.spans, &w->t.span_cap, (uint64_t)w->t.span_count + r->span_count, sizeof *w->t.spans) !=
+            0 ||
         pk_grow((void **)&w->t.instances, &w->t.instance_cap, (uint64_t)w->t.instance_count + r->instance_count,
                 sizeof *w->t.instances) != 0 ||
         pk_grow((void **)&w->t.strings, &w->t.string_cap, strings, 1) != 0) {
@@ -418,9 +426,15 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
     return 0;
 }
 
-uint32_t pk_writer_object_count(const pk_writer *w) { return w->object_count; }
+uint32_t pk_writer_object_count(const pk_writer *w)
+{
+    return w->object_count;
+}
 
-int pk_writer_io_failed(const pk_writer *w) { return w->io_failed; }
+int pk_writer_io_failed(const pk_writer *w)
+{
+    return w->io_failed;
+}
 
 void pk_writer_abort(pk_writer *w)
 {

@@ -24,7 +24,10 @@
 #define PART_HEADER_BYTES ((uint32_t)sizeof(pk_part_header))
 #define CHECK_BUFFER (1u << 20) /* bytes read at a time when checksums are verified */
 
-static uint64_t align8(uint64_t v) { return (v + 7u) & ~(uint64_t)7u; }
+static uint64_t align8(uint64_t v)
+{
+    return (v + 7u) & ~(uint64_t)7u;
+}
 
 /* The bytes of a bundle's records for these counts (part.h, the layout). */
 static uint64_t records_bytes(const pk_part_entry *e)
@@ -60,8 +63,8 @@ static int emit(pk_part_writer *w, const void *data, size_t size, pk_diag *d)
     }
     if (pk_pwrite_all(w->out.fd, data, size, w->end) != 0) {
         w->io_failed = 1;
-        return pk_fail(d, "%s: write of %zu bytes at offset %llu failed: %s", w->path, size,
-                       (unsigned long long)w->end, errno != 0 ? strerror(errno) : "no progress");
+        return pk_fail(d, "%s: write of %zu bytes at offset %llu failed: %s", w->path, size, (unsigned long long)w->end,
+                       errno != 0 ? strerror(errno) : "no progress");
     }
     XXH3_64bits_update(&w->hash, data, size);
     w->end += size;
@@ -161,8 +164,7 @@ int pk_part_bundle(pk_part_writer *w, uint32_t bundle, uint32_t first_object, co
         return -1;
     }
     if (w->order_count != r->chunk_count) {
-        return pk_fail(d, "%s: bundle %u has %u chunks, %u appended", w->path, bundle, r->chunk_count,
-                       w->order_count);
+        return pk_fail(d, "%s: bundle %u has %u chunks, %u appended", w->path, bundle, r->chunk_count, w->order_count);
     }
     if (pk_grow((void **)&w->dir, &w->dir_cap, (uint64_t)w->dir_count + 1, sizeof *w->dir) != 0) {
         return pk_fail(d, "%s: out of memory", w->path);
@@ -246,7 +248,10 @@ int pk_part_finish(pk_part_writer *w, const pk_part_info *info, pk_part_stats *s
     return 0;
 }
 
-int pk_part_io_failed(const pk_part_writer *w) { return w->io_failed; }
+int pk_part_io_failed(const pk_part_writer *w)
+{
+    return w->io_failed;
+}
 
 void pk_part_abort(pk_part_writer *w)
 {
@@ -269,8 +274,8 @@ struct pk_part_reader {
 int pk_part_read(pk_part_reader *r, uint64_t offset, void *buf, size_t size, pk_diag *d)
 {
     if (pk_pread_all(r->fd, buf, size, offset) != 0) {
-        return pk_fail(d, "%s: read of %zu bytes at offset %llu failed: %s", r->path, size,
-                       (unsigned long long)offset, errno != 0 ? strerror(errno) : "end of file");
+        return pk_fail(d, "%s: read of %zu bytes at offset %llu failed: %s", r->path, size, (unsigned long long)offset,
+                       errno != 0 ? strerror(errno) : "end of file");
     }
     return 0;
 }
@@ -361,8 +366,7 @@ int pk_part_reader_open(const char *path, pk_part_reader **out, pk_diag *d)
     } else if (memcmp(h->magic, PK_PART_MAGIC, sizeof h->magic) != 0) {
         rc = pk_fail(d, "%s: not a partial pack (bad magic)", path);
     } else if (h->version != PK_PART_VERSION) {
-        rc = pk_fail(d, "%s: partial pack version %u, this sluice reads version %u", path, h->version,
-                     PK_PART_VERSION);
+        rc = pk_fail(d, "%s: partial pack version %u, this sluice reads version %u", path, h->version, PK_PART_VERSION);
     } else if (h->header_xxh3 != XXH3_64bits(h, offsetof(pk_part_header, header_xxh3))) {
         rc = pk_fail(d, "%s: header checksum mismatch", path);
     } else if (h->header_size != PART_HEADER_BYTES) {
@@ -375,8 +379,7 @@ int pk_part_reader_open(const char *path, pk_part_reader **out, pk_diag *d)
                      PK_PART_MAX_PARTS);
     } else if (h->bundles_here != bundles_of_part(h->bundle_count, h->part, h->part_count)) {
         rc = pk_fail(d, "%s: %u bundles in the directory, part %u of %u of %u bundles has %u", path, h->bundles_here,
-                     h->part, h->part_count, h->bundle_count,
-                     bundles_of_part(h->bundle_count, h->part, h->part_count));
+                     h->part, h->part_count, h->bundle_count, bundles_of_part(h->bundle_count, h->part, h->part_count));
     } else if (h->directory_offset > size ||
                (uint64_t)h->bundles_here * sizeof(pk_part_entry) > size - h->directory_offset) {
         rc = pk_fail(d, "%s: the directory lies outside the file", path);
@@ -413,10 +416,12 @@ int pk_part_reader_open(const char *path, pk_part_reader **out, pk_diag *d)
     return 0;
 }
 
-const pk_part_header *pk_part_reader_header(const pk_part_reader *r) { return &r->h; }
+const pk_part_header *pk_part_reader_header(const pk_part_reader *r)
+{
+    return &r->h;
+}
 
-int pk_part_load_bundle(pk_part_reader *r, uint32_t i, const pk_part_entry **entry, pk_part_records *out,
-                        pk_diag *d)
+int pk_part_load_bundle(pk_part_reader *r, uint32_t i, const pk_part_entry **entry, pk_part_records *out, pk_diag *d)
 {
     const pk_part_entry *e = &r->dir[i];
     *entry = e;

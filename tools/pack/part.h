@@ -127,8 +127,7 @@ const pk_part_header *pk_part_reader_header(const pk_part_reader *r);
 
 /* Loads directory entry i's records (checked again against their checksum
  * and their ranges). 0, or -1 with d->message. */
-int pk_part_load_bundle(pk_part_reader *r, uint32_t i, const pk_part_entry **entry, pk_part_records *out,
-                        pk_diag *d);
+int pk_part_load_bundle(pk_part_reader *r, uint32_t i, const pk_part_entry **entry, pk_part_records *out, pk_diag *d);
 
 /* Reads size bytes at offset of the part into buf. 0, or -1 with d->message. */
 int pk_part_read(pk_part_reader *r, uint64_t offset, void *buf, size_t size, pk_diag *d);

@@ -75,9 +75,9 @@ typedef int (*slc_platform_file_fault_fn)(void *user, uint64_t offset, size_t *s
 
 /* A file opened for reading through an slc_io (for slc_pack_open). */
 typedef struct slc_platform_file {
-    slc_io io;  /* read-at-offset, size, and the mapping when mapped */
+    slc_io io; /* read-at-offset, size, and the mapping when mapped */
     int fd;
-    void *map;  /* the mapping, or NULL when read through pread */
+    void *map; /* the mapping, or NULL when read through pread */
     uint64_t size;
     slc_platform_file_fault_fn fault; /* NULL unless a test set one */
     void *fault_user;

@@ -96,7 +96,7 @@ extern "C" {
 
 #define SLC_RENDER_DEFAULT_WIDTH 1280u
 #define SLC_RENDER_DEFAULT_HEIGHT 720u
-#define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u     /* cluster draws a frame */
+#define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u      /* cluster draws a frame */
 #define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
 /* Width and height (the device's limits may be lower), and max_draws and
  * max_placements: the profile's [render] bounds, so every profile the parser
@@ -126,7 +126,7 @@ typedef struct slc_render_desc {
      * render pass and subpass the pipeline is made for. */
     VkRenderPass render_pass;
     uint32_t subpass;
-    uint32_t reserved1;      /* 0 */
+    uint32_t reserved1; /* 0 */
 
     /* Budgets to charge (NULL: none). Names NULL mean "cpu/render" and
      * "gpu/render"; with budgets set, both must exist. */
@@ -150,12 +150,12 @@ typedef struct slc_render_view {
 /* What a frame drew, filled once it has retired. */
 typedef struct slc_render_frame {
     uint64_t frame;
-    uint32_t draws;          /* cluster draws recorded (before GPU culling) */
-    uint32_t placements;     /* instance placements kept by the CPU test */
+    uint32_t draws;             /* cluster draws recorded (before GPU culling) */
+    uint32_t placements;        /* instance placements kept by the CPU test */
     uint32_t placements_culled; /* dropped by it */
-    uint32_t clusters_drawn; /* cluster draws the GPU kept (instance count > 0) */
-    uint64_t triangles;      /* triangles of the draws kept, times their placements */
-    uint64_t gpu_ns;         /* cull pass and draws; 0 without timestamps */
+    uint32_t clusters_drawn;    /* cluster draws the GPU kept (instance count > 0) */
+    uint64_t triangles;         /* triangles of the draws kept, times their placements */
+    uint64_t gpu_ns;            /* cull pass and draws; 0 without timestamps */
     bool timed;
 } slc_render_frame;
 
@@ -268,10 +268,10 @@ void slc_render_lod_color(uint32_t lod, uint8_t rgb[3]);
 /* Bytes of the own target's colour image, depth image and readback
  * buffers, and of the per-frame lists, for a profile's justification. */
 typedef struct slc_render_sizes {
-    uint64_t target;    /* colour + depth */
-    uint64_t readback;  /* all slots */
-    uint64_t lists;     /* draws, indirect commands, placements, uniforms: all slots */
-    uint64_t objects;   /* the object table */
+    uint64_t target;   /* colour + depth */
+    uint64_t readback; /* all slots */
+    uint64_t lists;    /* draws, indirect commands, placements, uniforms: all slots */
+    uint64_t objects;  /* the object table */
 } slc_render_sizes;
 void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out);
 

@@ -139,8 +139,9 @@ typedef struct slc_vulkan_desc {
     uint32_t reserved0;        /* must be zero */
     uint64_t staging_size;     /* bytes of the staging belt (whole pages); 0: 16 pages */
     uint64_t driver_heap_size; /* bytes of memory for the driver's host allocations, heap record included; 0: 16 MiB */
-    VkBufferUsageFlags extra_usage; /* usage the pool's buffers get beyond STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST */
-    uint32_t reserved1;        /* must be zero */
+    VkBufferUsageFlags
+        extra_usage;    /* usage the pool's buffers get beyond STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST */
+    uint32_t reserved1; /* must be zero */
 
     /* Budgets to charge (NULL: none). Each name NULL means its default:
      * "cpu/driver", "gpu/pool" and "gpu/staging" (the last only when the belt
@@ -175,7 +176,7 @@ typedef struct slc_vulkan_device_info {
     VkInstance instance;
     VkPhysicalDevice physical_device;
     VkDevice device;
-    VkQueue queue;          /* where copies (unless transfer_queue is set) and frame markers are submitted */
+    VkQueue queue; /* where copies (unless transfer_queue is set) and frame markers are submitted */
     uint32_t queue_family;
     uint32_t api_version;   /* VkApplicationInfo::apiVersion of the instance; 0: 1.1 */
     VkQueue transfer_queue; /* optional: the staging copies run here; VK_NULL_HANDLE: on queue */
@@ -184,9 +185,10 @@ typedef struct slc_vulkan_device_info {
     VkBool32 memory_budget;      /* the device was created with VK_EXT_memory_budget enabled */
     /* Features the application enabled that the renderer (sluice/render.h)
      * uses where present; VK_FALSE (zero): not enabled. */
-    VkBool32 multi_draw_indirect;                    /* multiDrawIndirect: one indirect call a frame */
-    VkBool32 storage_buffer_array_dynamic_indexing;  /* shaderStorageBufferArrayDynamicIndexing: pools of several segments */
-    VkBool32 shader_draw_parameters;                 /* shaderDrawParameters: gl_DrawID */
+    VkBool32 multi_draw_indirect; /* multiDrawIndirect: one indirect call a frame */
+    VkBool32
+        storage_buffer_array_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing: pools of several segments */
+    VkBool32 shader_draw_parameters;           /* shaderDrawParameters: gl_DrawID */
     /* Where function pointers come from; NULL: the Vulkan loader volk finds. */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
 } slc_vulkan_device_info;
@@ -210,15 +212,15 @@ typedef struct slc_vulkan_info {
     VkDevice device;
     VkQueue queue;
     uint32_t queue_family;
-    uint32_t copy_family;   /* where the staging copies run (queue_family unless a transfer queue is used) */
-    uint32_t api_version;   /* the version the backend uses the device at */
+    uint32_t copy_family; /* where the staging copies run (queue_family unless a transfer queue is used) */
+    uint32_t api_version; /* the version the backend uses the device at */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-    bool created;           /* true: slc_vulkan_init made the instance and device */
-    bool unified;           /* pages are mapped; false: written through the staging belt */
-    bool coherent;          /* the pool's (or belt's) memory is HOST_COHERENT */
-    bool timeline;          /* frames are tracked with a timeline semaphore */
-    bool memory_budget;     /* VK_EXT_memory_budget was used for the heap check */
-    bool split_copies;      /* staging copies are submitted on their own queue */
+    bool created;                  /* true: slc_vulkan_init made the instance and device */
+    bool unified;                  /* pages are mapped; false: written through the staging belt */
+    bool coherent;                 /* the pool's (or belt's) memory is HOST_COHERENT */
+    bool timeline;                 /* frames are tracked with a timeline semaphore */
+    bool memory_budget;            /* VK_EXT_memory_budget was used for the heap check */
+    bool split_copies;             /* staging copies are submitted on their own queue */
     bool multi_draw_indirect;      /* features enabled on the device (adopted: as the application said) */
     bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
     bool draw_parameters;          /* shaderDrawParameters */
@@ -226,28 +228,28 @@ typedef struct slc_vulkan_info {
     uint32_t pool_heap;
     uint64_t heap_available; /* bytes the pool's heap could give at init (budget, heap size or override) */
     uint64_t non_coherent_atom;
-    uint64_t segment_size;  /* bytes of a full segment */
+    uint64_t segment_size; /* bytes of a full segment */
     uint32_t pages_per_segment;
     uint32_t segment_count;
     uint32_t page_size;
     uint32_t page_count;
     uint32_t frames_in_flight;
-    uint32_t belt_slots;    /* pages the staging belt holds (0: no belt) */
+    uint32_t belt_slots; /* pages the staging belt holds (0: no belt) */
 } slc_vulkan_info;
 
 /* Counters, by value; all but driver_used and driver_live never decrease. */
 typedef struct slc_vulkan_stats {
-    uint64_t driver_used;       /* bytes the driver holds through the callbacks now */
-    uint64_t driver_peak;       /* most it ever held */
-    uint64_t driver_live;       /* its allocations not yet freed */
+    uint64_t driver_used; /* bytes the driver holds through the callbacks now */
+    uint64_t driver_peak; /* most it ever held */
+    uint64_t driver_live; /* its allocations not yet freed */
     uint64_t driver_allocs;
-    uint64_t driver_refused;    /* callback requests refused (budget or heap room) */
-    uint64_t driver_internal;   /* bytes the driver reported allocating by itself (pfnInternalAllocation), now */
+    uint64_t driver_refused;  /* callback requests refused (budget or heap room) */
+    uint64_t driver_internal; /* bytes the driver reported allocating by itself (pfnInternalAllocation), now */
     uint64_t frames_submitted;
-    uint64_t copies;            /* belt-to-page copies submitted */
+    uint64_t copies; /* belt-to-page copies submitted */
     uint64_t bytes_copied;
-    uint64_t bytes_flushed;     /* mapped bytes flushed (non-coherent memory) */
-    uint64_t belt_full;         /* write_begin refusals: no free belt slot */
+    uint64_t bytes_flushed; /* mapped bytes flushed (non-coherent memory) */
+    uint64_t belt_full;     /* write_begin refusals: no free belt slot */
 } slc_vulkan_stats;
 
 typedef struct slc_vulkan slc_vulkan;
@@ -298,8 +300,8 @@ slc_status slc_vulkan_init(void *mem, size_t size, const slc_vulkan_desc *desc, 
  * fields for instance creation are ignored. Fails as slc_vulkan_init does
  * (but creates no instance or device). Allocates only through the driver
  * heap. */
-slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
-                            const slc_vulkan_device_info *device, slc_vulkan **out);
+slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc, const slc_vulkan_device_info *device,
+                            slc_vulkan **out);
 
 /* Waits (up to 10 s) for the backend's own submissions, destroys every object
  * it created (the device and instance too, after slc_vulkan_init), releases

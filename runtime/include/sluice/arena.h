@@ -74,8 +74,7 @@ typedef struct slc_block_pool_stats {
  * Fails iff base is NULL (SLC_E_BLOCK_NULL), not aligned to SLC_ARENA_ALIGN
  * (SLC_E_BLOCK_MISALIGNED) or size is below SLC_ARENA_HEADER_SIZE
  * (SLC_E_BLOCK_TOO_SMALL). O(1). */
-slc_status slc_arena_init(void *base, size_t size, slc_budgets *b, slc_budget_id budget,
-                          slc_arena **out);
+slc_status slc_arena_init(void *base, size_t size, slc_budgets *b, slc_budget_id budget, slc_arena **out);
 
 /* Allocates size bytes aligned to align (a power of two, at most
  * SLC_ARENA_MAX_ALIGN: SLC_ASSERT). size 0 gives a valid pointer to no bytes.
@@ -102,8 +101,8 @@ size_t slc_block_pool_footprint(size_t block_size, size_t align, size_t count);
  * b; b may be NULL. Fails iff base is NULL (SLC_E_BLOCK_NULL), misaligned to
  * SLC_ARENA_ALIGN (SLC_E_BLOCK_MISALIGNED), or too small for one block
  * (SLC_E_BLOCK_TOO_SMALL). O(1): blocks never handed out are not walked. */
-slc_status slc_block_pool_init(void *base, size_t size, size_t block_size, size_t align,
-                               slc_budgets *b, slc_budget_id budget, slc_block_pool **out);
+slc_status slc_block_pool_init(void *base, size_t size, size_t block_size, size_t align, slc_budgets *b,
+                               slc_budget_id budget, slc_block_pool **out);
 
 /* Takes one block. Fails iff every block is in use (SLC_E_CAPACITY) or the
  * budget refused (SLC_E_BUDGET_REFUSED); then *out is NULL. O(depth). */

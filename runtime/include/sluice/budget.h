@@ -40,9 +40,9 @@ extern "C" {
 #define SLC_BUDGETS_NODE_SIZE 128u
 #define SLC_BUDGETS_PHASE_SIZE 64u
 #define SLC_BUDGETS_PHASE_ENTRY_SIZE 32u
-#define SLC_BUDGETS_FOOTPRINT(budget_count, phase_capacity)                                 \
-    ((size_t)SLC_BUDGETS_HEADER_SIZE + (size_t)SLC_BUDGETS_NODE_SIZE * (budget_count) +   \
-     (size_t)SLC_BUDGETS_PHASE_SIZE * (phase_capacity) +                                   \
+#define SLC_BUDGETS_FOOTPRINT(budget_count, phase_capacity)                             \
+    ((size_t)SLC_BUDGETS_HEADER_SIZE + (size_t)SLC_BUDGETS_NODE_SIZE * (budget_count) + \
+     (size_t)SLC_BUDGETS_PHASE_SIZE * (phase_capacity) +                                \
      (size_t)SLC_BUDGETS_PHASE_ENTRY_SIZE * (budget_count) * (phase_capacity))
 
 /* Alignment slc_budgets_init requires of its memory. */
@@ -124,8 +124,8 @@ size_t slc_budgets_footprint(size_t budget_count, size_t phase_capacity);
  * an earlier declaration, a path deeper than SLC_BUDGET_DEPTH_MAX, or children
  * whose limits sum above their parent's. On failure *out is NULL.
  * O(count^2) for the duplicate check; never allocates. */
-slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs, size_t count,
-                            size_t phase_capacity, const slc_logger *log, slc_budgets **out);
+slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs, size_t count, size_t phase_capacity,
+                            const slc_logger *log, slc_budgets **out);
 
 /* Reserves bytes on budget and each ancestor, all or nothing. Fails iff some
  * level would exceed its limit (SLC_E_BUDGET_REFUSED): then no level has
@@ -137,8 +137,7 @@ slc_status slc_budgets_init(void *mem, size_t size, const slc_budget_desc *descs
  * for an instant while a concurrent reservation that will be refused is
  * rolled back; a reservation racing with it near the limit may then be
  * refused too. Refusals are conservative: use never exceeds a limit. */
-slc_status slc_budgets_reserve(slc_budgets *b, slc_budget_id budget, uint64_t bytes,
-                               slc_budget_refusal *why);
+slc_status slc_budgets_reserve(slc_budgets *b, slc_budget_id budget, uint64_t bytes, slc_budget_refusal *why);
 
 /* Returns bytes reserved earlier on budget to it and its ancestors. Releasing
  * more than the budget's current use is a contract violation (SLC_ASSERT).
@@ -168,8 +167,7 @@ void slc_budgets_get(const slc_budgets *b, slc_budget_id budget, slc_budget_stat
 
 /* The counters of one budget in one phase. Both indices must be valid
  * (SLC_ASSERT). O(1). */
-void slc_budgets_get_phase(const slc_budgets *b, size_t phase, slc_budget_id budget,
-                           slc_phase_stats *out);
+void slc_budgets_get_phase(const slc_budgets *b, size_t phase, slc_budget_id budget, slc_phase_stats *out);
 
 /* The whole report: writes the counters of up to cap budgets, in declaration
  * order, and returns the number of budgets (which may exceed cap). O(count). */

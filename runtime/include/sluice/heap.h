@@ -68,17 +68,17 @@ typedef struct slc_heap slc_heap;
 
 /* Counters of a heap, by value. high_water and the counts never decrease. */
 typedef struct slc_heap_stats {
-    size_t capacity;         /* bytes blocks may occupy; the largest single block */
-    size_t used;             /* bytes of allocated blocks, headers and rounding included */
-    size_t high_water;       /* most bytes ever used at once */
-    size_t live;             /* allocations not yet freed */
-    size_t free_blocks;      /* free blocks (fragmentation: 1 when fully merged) */
-    uint64_t allocs;         /* successful allocations, reallocations that moved included */
-    uint64_t frees;          /* blocks returned, reallocations that moved included */
-    uint64_t reallocs;       /* successful reallocations of an existing block */
-    uint64_t refused_capacity; /* requests no free block could hold */
-    uint64_t refused_budget;   /* requests the budget refused */
-    size_t last_refused;     /* bytes asked by the newest refused request (0: none yet) */
+    size_t capacity;                        /* bytes blocks may occupy; the largest single block */
+    size_t used;                            /* bytes of allocated blocks, headers and rounding included */
+    size_t high_water;                      /* most bytes ever used at once */
+    size_t live;                            /* allocations not yet freed */
+    size_t free_blocks;                     /* free blocks (fragmentation: 1 when fully merged) */
+    uint64_t allocs;                        /* successful allocations, reallocations that moved included */
+    uint64_t frees;                         /* blocks returned, reallocations that moved included */
+    uint64_t reallocs;                      /* successful reallocations of an existing block */
+    uint64_t refused_capacity;              /* requests no free block could hold */
+    uint64_t refused_budget;                /* requests the budget refused */
+    size_t last_refused;                    /* bytes asked by the newest refused request (0: none yet) */
     slc_budget_refusal last_budget_refusal; /* the budget's reason for the newest budget refusal */
 } slc_heap_stats;
 

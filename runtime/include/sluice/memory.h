@@ -52,8 +52,7 @@ slc_status slc_memory_calculate_requirements(const slc_profile *p, slc_memory_re
  * smaller than required (SLC_E_BLOCK_TOO_SMALL; the message gives both
  * numbers) or the profile is inconsistent (SLC_E_INVALID). O(block size)
  * because of the touch; never allocates. */
-slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const slc_logger *log,
-                           slc_memory **out);
+slc_status slc_memory_init(void *block, size_t size, const slc_profile *p, const slc_logger *log, slc_memory **out);
 
 /* Ends the memory system; the block may be reused afterwards. Outstanding
  * allocations are dropped with it. O(1). */

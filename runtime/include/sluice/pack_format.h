@@ -74,11 +74,11 @@ typedef struct slc_pack_meshopt_cluster {
 
 /* Bits of slc_pack_object.attributes: which vertex attributes the object's
  * clusters carry, and how each is encoded (see docs/pack-format.md). */
-#define SLC_PACK_ATTR_NORMAL 1u     /* normals present */
-#define SLC_PACK_ATTR_UV 2u         /* one set of texture coordinates present */
-#define SLC_PACK_ATTR_POS_U16 4u    /* positions: 3 x uint16, offset + q / 65535 * scale */
+#define SLC_PACK_ATTR_NORMAL 1u      /* normals present */
+#define SLC_PACK_ATTR_UV 2u          /* one set of texture coordinates present */
+#define SLC_PACK_ATTR_POS_U16 4u     /* positions: 3 x uint16, offset + q / 65535 * scale */
 #define SLC_PACK_ATTR_NORMAL_OCT8 8u /* normals: octahedral 2 x snorm8, 2 bytes padding */
-#define SLC_PACK_ATTR_UV_U16 16u    /* uvs: 2 x uint16, uv_offset + q / 65535 * uv_scale */
+#define SLC_PACK_ATTR_UV_U16 16u     /* uvs: 2 x uint16, uv_offset + q / 65535 * uv_scale */
 
 /* No name: the string offset of an unnamed object or instance. */
 #define SLC_PACK_NO_NAME 0xFFFFFFFFu
@@ -161,16 +161,16 @@ typedef struct slc_pack_lod {
 
 /* Where some of an LOD's clusters lie: a run of clusters in one chunk. 8 bytes. */
 typedef struct slc_pack_span {
-    uint32_t chunk;          /* 0 */
-    uint16_t first_cluster;  /* 4 */
-    uint16_t cluster_count;  /* 6: >= 1 */
+    uint32_t chunk;         /* 0 */
+    uint16_t first_cluster; /* 4 */
+    uint16_t cluster_count; /* 6: >= 1 */
 } slc_pack_span;
 
 /* A placement of an object in the scene. 80 bytes. */
 typedef struct slc_pack_instance {
-    uint32_t object;     /*  0 */
-    uint32_t name;       /*  4: string table offset, or SLC_PACK_NO_NAME */
-    float matrix[16];    /*  8: object to scene, column-major */
+    uint32_t object;      /*  0 */
+    uint32_t name;        /*  4: string table offset, or SLC_PACK_NO_NAME */
+    float matrix[16];     /*  8: object to scene, column-major */
     uint32_t reserved[2]; /* 72: 0 */
 } slc_pack_instance;
 

@@ -166,12 +166,11 @@
 extern "C" {
 #endif
 
-
 /* How the pool picks the page to evict ("Eviction" above documents both
  * orders exactly; a profile names one in [pool] eviction). 0, LRU, is the
  * default. */
 typedef enum slc_eviction_policy {
-    SLC_EVICTION_LRU = 0,     /* least recently used first */
+    SLC_EVICTION_LRU = 0,      /* least recently used first */
     SLC_EVICTION_PRIORITY = 1, /* lowest requested priority, then finest LOD, then least recently used */
     SLC_EVICTION_PREDICT = 2   /* the chunk predicted back last: last use + its last gap between runs of use */
 } slc_eviction_policy;
@@ -201,10 +200,11 @@ typedef enum slc_eviction_policy {
 #define SLC_POOL_HEADER_SIZE 2560u /* the pool record and SLC_POOL_PARTITION_MAX partition records */
 #define SLC_POOL_PAGE_RECORD_SIZE 32u
 #define SLC_POOL_CHUNK_RECORD_SIZE 4u
-#define SLC_POOL_BUCKET_TABLE_SIZE 16960u /* SLC_EVICTION_PRIORITY only, frames_in_flight + 1 per partition:
+#define SLC_POOL_BUCKET_TABLE_SIZE \
+    16960u                              /* SLC_EVICTION_PRIORITY only, frames_in_flight + 1 per partition:
                                              256 x SLC_LODS_MAX bucket heads and their bitmaps */
-#define SLC_POOL_HEAP_RECORD_SIZE 32u    /* SLC_EVICTION_PREDICT only, per page: its entries in two heaps */
-#define SLC_POOL_HISTORY_RECORD_SIZE 8u  /* SLC_EVICTION_PREDICT only, per chunk id */
+#define SLC_POOL_HEAP_RECORD_SIZE 32u   /* SLC_EVICTION_PREDICT only, per page: its entries in two heaps */
+#define SLC_POOL_HISTORY_RECORD_SIZE 8u /* SLC_EVICTION_PREDICT only, per chunk id */
 #define SLC_POOL_LOG_RECORD_SIZE 24u
 #define SLC_POOL_ALIGN_UP_(x) (((size_t)(x) + (SLC_POOL_ALIGN - 1u)) & ~(size_t)(SLC_POOL_ALIGN - 1u))
 /* Bytes of a pool of pages pages, chunk ids below max_chunks, a log ring of
@@ -213,16 +213,15 @@ typedef enum slc_eviction_policy {
  * ones leave pages over; SLC_POOL_PARTITION_MAX bounds every desc) and
  * frames_in_flight; no field may be 0 (the defaults are resolved by
  * slc_pool_footprint, not here). */
-#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy, partitions, frames_in_flight)        \
-    ((size_t)SLC_POOL_HEADER_SIZE + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * (pages)) +    \
-     SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * (max_chunks)) +                            \
-     ((policy) == SLC_EVICTION_PRIORITY                                                                  \
-          ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions) * ((size_t)(frames_in_flight) + 1u)        \
-          : (size_t)0) +                                                                                \
-     ((policy) == SLC_EVICTION_PREDICT                                                                   \
-          ? SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HEAP_RECORD_SIZE * (pages)) +                           \
-                SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HISTORY_RECORD_SIZE * (max_chunks))                  \
-          : (size_t)0) +                                                                                \
+#define SLC_POOL_FOOTPRINT(pages, max_chunks, log_capacity, policy, partitions, frames_in_flight)                    \
+    ((size_t)SLC_POOL_HEADER_SIZE + SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_PAGE_RECORD_SIZE * (pages)) +                \
+     SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_CHUNK_RECORD_SIZE * (max_chunks)) +                                         \
+     ((policy) == SLC_EVICTION_PRIORITY                                                                              \
+          ? (size_t)SLC_POOL_BUCKET_TABLE_SIZE * (partitions) * ((size_t)(frames_in_flight) + 1u)                    \
+          : (size_t)0) +                                                                                             \
+     ((policy) == SLC_EVICTION_PREDICT ? SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HEAP_RECORD_SIZE * (pages)) +           \
+                                             SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_HISTORY_RECORD_SIZE * (max_chunks)) \
+                                       : (size_t)0) +                                                                \
      SLC_POOL_ALIGN_UP_((size_t)SLC_POOL_LOG_RECORD_SIZE * (log_capacity)))
 
 typedef struct slc_pool slc_pool;
@@ -280,14 +279,14 @@ typedef struct slc_page_info {
     uint16_t pins;
     uint8_t lod;
     uint8_t priority;
-    uint64_t last_used;          /* frame; see "Last use" above */
+    uint64_t last_used;         /* frame; see "Last use" above */
     slc_page_location location; /* segment, offset and host address, from the store */
 } slc_page_info;
 
 /* One entry of the eviction log; seq counts from 0 over the pool's life. */
 typedef struct slc_pool_log_entry {
     uint64_t seq;
-    uint64_t frame;   /* the newest begun frame when the change happened (0 before the first) */
+    uint64_t frame;       /* the newest begun frame when the change happened (0 before the first) */
     slc_chunk_id evicted; /* the chunk the page held, or SLC_CHUNK_NONE */
     uint32_t page;
     slc_chunk_id loaded; /* the chunk the page now holds, or SLC_CHUNK_NONE (release) */
@@ -307,11 +306,11 @@ typedef struct slc_pool_stats {
     uint64_t acquires;        /* successful acquires */
     uint64_t evictions;       /* acquires that evicted a chunk */
     uint64_t releases;
-    uint64_t busy;            /* acquires and releases refused with SLC_E_POOL_BUSY */
-    uint64_t stale;           /* calls refused with SLC_E_STALE */
-    uint64_t frames_refused;  /* begin_frame refused with SLC_E_FRAMES_IN_FLIGHT */
-    uint64_t log_count;       /* entries ever logged */
-    uint64_t log_hash;        /* the running hash over all of them */
+    uint64_t busy;           /* acquires and releases refused with SLC_E_POOL_BUSY */
+    uint64_t stale;          /* calls refused with SLC_E_STALE */
+    uint64_t frames_refused; /* begin_frame refused with SLC_E_FRAMES_IN_FLIGHT */
+    uint64_t log_count;      /* entries ever logged */
+    uint64_t log_hash;       /* the running hash over all of them */
 } slc_pool_stats;
 
 typedef struct slc_pool_partition_stats {

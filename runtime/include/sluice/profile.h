@@ -134,8 +134,8 @@ typedef struct slc_profile_diag {
  * NULL) says why, and the status says which class of rule broke:
  * SLC_E_PROFILE_SYNTAX, _UNKNOWN, _DUPLICATE, _VALUE, _MISSING, _RANGE,
  * _TREE or _BINARY. O(len + budgets^2); never allocates. */
-slc_status slc_profile_parse(const char *text, size_t len, const char *file_name,
-                             slc_profile *out, slc_profile_diag *diag);
+slc_status slc_profile_parse(const char *text, size_t len, const char *file_name, slc_profile *out,
+                             slc_profile_diag *diag);
 
 /* Fills cap budget declarations (pointing into p's names) for
  * slc_budgets_init and returns p->budget_count. O(budgets). */

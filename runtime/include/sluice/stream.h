@@ -200,12 +200,12 @@ typedef struct slc_stream_desc {
      * stores[SLC_POOL_GEOMETRY] holds the geometry pages. */
     const slc_page_store *stores[SLC_POOL_KIND_COUNT];
     slc_stream_executor executor;
-    uint64_t (*now_ns)(void);    /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
-    uint32_t load_frames;        /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX;
+    uint64_t (*now_ns)(void);  /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
+    uint32_t load_frames;      /* frames from publication to visibility, 1..SLC_STREAM_LOAD_FRAMES_MAX;
                                   * 0: SLC_STREAM_DEFAULT_LOAD_FRAMES */
-    uint32_t telemetry_frames;   /* frames the telemetry ring keeps; 0: SLC_STREAM_DEFAULT_TELEMETRY_FRAMES */
-    const char *pin_partition;   /* where pinned chunks go; NULL: "default", or the first partition if none */
-    const slc_logger *log;       /* the reason of a failed create and of contract violations; may be NULL */
+    uint32_t telemetry_frames; /* frames the telemetry ring keeps; 0: SLC_STREAM_DEFAULT_TELEMETRY_FRAMES */
+    const char *pin_partition; /* where pinned chunks go; NULL: "default", or the first partition if none */
+    const slc_logger *log;     /* the reason of a failed create and of contract violations; may be NULL */
 } slc_stream_desc;
 
 /* A request for an object's level of detail. */
@@ -230,10 +230,10 @@ typedef struct slc_stream_span {
 typedef struct slc_stream_result {
     slc_object_id object;
     uint8_t requested_lod;
-    uint8_t lod;          /* the visible LOD drawn, or SLC_STREAM_LOD_NONE */
+    uint8_t lod; /* the visible LOD drawn, or SLC_STREAM_LOD_NONE */
     uint8_t priority;
     uint8_t reserved;
-    uint32_t span_count;  /* spans of lod (0 with SLC_STREAM_LOD_NONE) */
+    uint32_t span_count; /* spans of lod (0 with SLC_STREAM_LOD_NONE) */
 } slc_stream_result;
 
 typedef enum slc_stream_chunk_state {
@@ -245,8 +245,8 @@ typedef enum slc_stream_chunk_state {
 
 typedef struct slc_stream_chunk_info {
     slc_stream_chunk_state state;
-    slc_status status;  /* of the last failed load, SLC_OK if none */
-    uint32_t attempts;  /* failures in a row */
+    slc_status status;    /* of the last failed load, SLC_OK if none */
+    uint32_t attempts;    /* failures in a row */
     uint64_t retry_frame; /* FAILED: the first frame it may be loaded again (UINT64_MAX: never, until retry_failed) */
 } slc_stream_chunk_info;
 
@@ -254,32 +254,32 @@ typedef struct slc_stream_chunk_info {
  * budget's current use when the frame ended (index as in the profile). */
 typedef struct slc_stream_frame_stats {
     uint64_t frame;
-    uint32_t requests;        /* object and chunk requests accepted */
-    uint32_t refused;         /* requests refused: capacity or an invalid object, LOD, chunk or partition */
-    uint32_t chunks;          /* distinct chunks scheduled (requested and carried) */
-    uint32_t hits;            /* chunks resident when scheduled */
-    uint32_t misses;          /* chunks neither resident nor loading */
-    uint32_t in_flight;       /* chunks already loading */
+    uint32_t requests;  /* object and chunk requests accepted */
+    uint32_t refused;   /* requests refused: capacity or an invalid object, LOD, chunk or partition */
+    uint32_t chunks;    /* distinct chunks scheduled (requested and carried) */
+    uint32_t hits;      /* chunks resident when scheduled */
+    uint32_t misses;    /* chunks neither resident nor loading */
+    uint32_t in_flight; /* chunks already loading */
     uint32_t loads_started;
     uint32_t loads_completed; /* applied this frame, successful */
     uint32_t loads_cancelled;
-    uint32_t failures;        /* applied this frame, failed (any stage: read, checksum, decode, content) */
-    uint32_t failed_skips;    /* requests of a failed chunk waiting out its retry delay */
+    uint32_t failures;     /* applied this frame, failed (any stage: read, checksum, decode, content) */
+    uint32_t failed_skips; /* requests of a failed chunk waiting out its retry delay */
     uint32_t evictions;
     uint32_t deferred;
     uint32_t dropped;
-    uint32_t fallbacks;       /* object requests resolved to a coarser LOD than asked */
-    uint32_t holes;           /* object requests with no visible LOD at all */
+    uint32_t fallbacks; /* object requests resolved to a coarser LOD than asked */
+    uint32_t holes;     /* object requests with no visible LOD at all */
     uint32_t budget_count;
-    uint64_t bytes_read;      /* stored bytes read by the loads applied this frame (a load whose read
+    uint64_t bytes_read;     /* stored bytes read by the loads applied this frame (a load whose read
                                * failed, or that never read, counts none; one that failed its checksum,
                                * decode or content check counts its stored bytes) */
-    uint64_t bytes_decoded;   /* decoded bytes of the loads applied this frame that decoded and passed
+    uint64_t bytes_decoded;  /* decoded bytes of the loads applied this frame that decoded and passed
                                * the content check (failed loads count none) */
-    uint64_t bytes_uploaded;  /* decoded bytes made resident (successful loads) */
-    uint64_t caller_ns;       /* time in begin_frame and end_frame on the caller's thread (requests are
+    uint64_t bytes_uploaded; /* decoded bytes made resident (successful loads) */
+    uint64_t caller_ns;      /* time in begin_frame and end_frame on the caller's thread (requests are
                                * not timed: a clock read would cost more than a request) */
-    uint64_t wait_ns;         /* of which waiting at begin_frame for loads due */
+    uint64_t wait_ns;        /* of which waiting at begin_frame for loads due */
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
 } slc_stream_frame_stats;
 
@@ -293,15 +293,15 @@ typedef struct slc_stream_failure {
 /* Totals over the stream's life (never decrease) and the current state.
  * The counters mean what slc_stream_frame_stats says, summed over frames. */
 typedef struct slc_stream_stats {
-    uint64_t frame;           /* newest begun frame */
+    uint64_t frame; /* newest begun frame */
     uint64_t requests, refused, hits, misses, loads_started, loads_completed, loads_cancelled;
     uint64_t failures, failed_skips, evictions, deferred, dropped, fallbacks, holes;
     uint64_t bytes_read, bytes_decoded, bytes_uploaded;
     uint64_t wait_ns;
-    uint64_t worker_loads;    /* loads run by slc_stream_work on a worker's thread */
-    uint64_t caller_loads;    /* loads run on the caller's thread */
-    uint64_t skipped_loads;   /* cancelled loads a worker never started */
-    uint32_t in_flight;       /* loads published and not yet applied */
+    uint64_t worker_loads;  /* loads run by slc_stream_work on a worker's thread */
+    uint64_t caller_loads;  /* loads run on the caller's thread */
+    uint64_t skipped_loads; /* cancelled loads a worker never started */
+    uint32_t in_flight;     /* loads published and not yet applied */
     uint32_t pinned_chunks;
     uint32_t upload_cap_pages; /* the per-frame upload cap in whole pages, as the stream applies it */
     uint32_t workers;

@@ -1,4 +1,7 @@
 /* See a.h. */
 #include "a.h"
 
-int cycle_canary_a(int n) { return n <= 0 ? 0 : cycle_canary_b(n - 1) + 1; }
+int cycle_canary_a(int n)
+{
+    return n <= 0 ? 0 : cycle_canary_b(n - 1) + 1;
+}

@@ -255,8 +255,8 @@ static int js_index(gltf_scene *s, const cJSON *obj, const char *what, const cha
 }
 
 /* An element of an index array (scene.nodes, node.children). */
-static int js_index_item(gltf_scene *s, const cJSON *v, const char *what, uint32_t k, uint32_t count,
-                         const char *array, uint32_t *out)
+static int js_index_item(gltf_scene *s, const cJSON *v, const char *what, uint32_t k, uint32_t count, const char *array,
+                         uint32_t *out)
 {
     char path[160];
     snprintf(path, sizeof path, "%s[%u]", what, k);
@@ -468,8 +468,8 @@ static char *uri_to_path(const char *dir, const char *uri, size_t *rel, const ch
 {
     /* A scheme ("http:", "file:") is letters, digits, + - . before a ':'. */
     const char *c = uri;
-    while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' ||
-           *c == '-' || *c == '.') {
+    while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' || *c == '-' ||
+           *c == '.') {
         c++;
     }
     if (*c == ':' && c != uri) {
@@ -808,8 +808,8 @@ static int accessor_unreadable(const gltf_scene *s, uint32_t ai, char *why, size
 {
     const gl_accessor *a = &s->accessors[ai];
     return (a->view != GL_NONE && view_unreadable(s, a->view, why, n)) ||
-           (a->sparse_count > 0 && (view_unreadable(s, a->sparse_index_view, why, n) ||
-                                    view_unreadable(s, a->sparse_value_view, why, n)));
+           (a->sparse_count > 0 &&
+            (view_unreadable(s, a->sparse_index_view, why, n) || view_unreadable(s, a->sparse_value_view, why, n)));
 }
 
 /* Checks that count elements of esz bytes, stride apart (0: esz), from
@@ -827,8 +827,9 @@ static int range_check(const rd_ctx *c, uint32_t vi, uint64_t offset, uint32_t c
     }
     uint64_t end = offset + (uint64_t)(count - 1) * st + esz; /* offset <= 2^53: no overflow */
     if (end > v->length) {
-        return rd_fail(c, "%s%u elements of %u bytes (stride %u) from byte %llu end at byte %llu, past the end of "
-                          "bufferView %u (%llu bytes)",
+        return rd_fail(c,
+                       "%s%u elements of %u bytes (stride %u) from byte %llu end at byte %llu, past the end of "
+                       "bufferView %u (%llu bytes)",
                        part, count, esz, st, (unsigned long long)offset, (unsigned long long)end, vi,
                        (unsigned long long)v->length);
     }
@@ -856,8 +857,8 @@ static int accessor_check(const rd_ctx *c, uint8_t want)
     if (a->sparse_count > 0) {
         if (range_check(c, a->sparse_index_view, a->sparse_index_offset, a->sparse_count,
                         comp_size(a->sparse_index_ctype), 0, "sparse indices: ") != 0 ||
-            range_check(c, a->sparse_value_view, a->sparse_value_offset, a->sparse_count, esz, 0,
-                        "sparse values: ") != 0) {
+            range_check(c, a->sparse_value_view, a->sparse_value_offset, a->sparse_count, esz, 0, "sparse values: ") !=
+                0) {
             return -1;
         }
     }
@@ -956,8 +957,8 @@ static int read_accessor(const rd_ctx *c, float *fout, uint32_t *uout)
     const gl_accessor *a = &s->accessors[c->accessor];
     uint32_t ncomp = a->type;
     if (a->view != GL_NONE) {
-        if (read_span(c, a->view, a->offset, a->count, s->views[a->view].stride, a->ctype, ncomp, a->normalized,
-                      fout, uout, "") != 0) {
+        if (read_span(c, a->view, a->offset, a->count, s->views[a->view].stride, a->ctype, ncomp, a->normalized, fout,
+                      uout, "") != 0) {
             return -1;
         }
     } else if (fout != NULL) {
@@ -972,16 +973,15 @@ static int read_accessor(const rd_ctx *c, float *fout, uint32_t *uout)
     uint32_t isz = comp_size(a->sparse_index_ctype);
     for (uint32_t k = 0; k < a->sparse_count;) {
         uint32_t n = a->sparse_count - k < GL_SPARSE_CHUNK ? a->sparse_count - k : GL_SPARSE_CHUNK;
-        if (read_span(c, a->sparse_index_view, a->sparse_index_offset + (uint64_t)k * isz, n, 0,
-                      a->sparse_index_ctype, 1, 0, NULL, idx, "sparse indices: ") != 0 ||
+        if (read_span(c, a->sparse_index_view, a->sparse_index_offset + (uint64_t)k * isz, n, 0, a->sparse_index_ctype,
+                      1, 0, NULL, idx, "sparse indices: ") != 0 ||
             read_span(c, a->sparse_value_view, a->sparse_value_offset + (uint64_t)k * esz, n, 0, a->ctype, ncomp,
                       a->normalized, fout != NULL ? fval : NULL, fout != NULL ? NULL : uval, "sparse values: ") != 0) {
             return -1;
         }
         for (uint32_t e = 0; e < n; e++) {
             if (idx[e] >= a->count) {
-                return rd_fail(c, "sparse index %u (entry %u) is out of range (%u elements)", idx[e], k + e,
-                               a->count);
+                return rd_fail(c, "sparse index %u (entry %u) is out of range (%u elements)", idx[e], k + e, a->count);
             }
             if (fout != NULL) {
                 memcpy(fout + (size_t)idx[e] * ncomp, fval + (size_t)e * ncomp, ncomp * sizeof *fout);
@@ -1024,7 +1024,8 @@ static int parse_views(gltf_scene *s, const cJSON *root)
         if (js_index(s, item, what, "buffer", s->buffer_count, "buffers", 1, &v->buffer) != 0 ||
             js_uint(s, item, what, "byteOffset", GL_MAX_SAFE_INT, 0, 0, &v->offset) != 0 ||
             js_uint(s, item, what, "byteLength", GL_MAX_SAFE_INT, 1, 0, &v->length) != 0 ||
-            js_u32(s, item, what, "byteStride", 0, 0, &stride) != 0 || js_object(s, item, what, "extensions", &ext) != 0) {
+            js_u32(s, item, what, "byteStride", 0, 0, &stride) != 0 ||
+            js_object(s, item, what, "extensions", &ext) != 0) {
             return -1;
         }
         if (cJSON_HasObjectItem(item, "byteStride") && (stride < 1 || stride > 252)) {
@@ -1240,8 +1241,8 @@ static int parse_meshes(gltf_scene *s, const cJSON *root)
 
 static const char *mode_name(uint32_t mode)
 {
-    static const char *const names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
-                                        "TRIANGLE_FAN"};
+    static const char *const names[] = {"POINTS",    "LINES",          "LINE_LOOP",   "LINE_STRIP",
+                                        "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
     return mode < 7 ? names[mode] : "?";
 }
 
@@ -1294,8 +1295,8 @@ typedef struct gl_node {
     uint32_t mesh;
     uint32_t first_child, child_count;
     uint32_t parent_count;
-    const char *name;          /* in the JSON tree, or NULL */
-    const cJSON *instancing;   /* EXT_mesh_gpu_instancing.attributes, or NULL */
+    const char *name;        /* in the JSON tree, or NULL */
+    const cJSON *instancing; /* EXT_mesh_gpu_instancing.attributes, or NULL */
 } gl_node;
 
 typedef struct gl_nodes {
@@ -1657,8 +1658,8 @@ static int walk_scene(gltf_scene *s, const cJSON *root, const gl_nodes *g)
 
 static int extension_supported(const char *name)
 {
-    static const char *const prefixes[] = {"KHR_materials_", "KHR_texture_", "EXT_texture_", "MSFT_texture_",
-                                           "KHR_lights_",    "EXT_lights_"};
+    static const char *const prefixes[] = {"KHR_materials_", "KHR_texture_", "EXT_texture_",
+                                           "MSFT_texture_",  "KHR_lights_",  "EXT_lights_"};
     static const char *const names[] = {"KHR_mesh_quantization", EXT_INSTANCING, "KHR_xmp_json_ld", "KHR_xmp",
                                         "KHR_animation_pointer"};
     for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOT_SPACING 64.0f        /* metres between lot centres: the widest building plus a street */
+#define LOT_SPACING 64.0f         /* metres between lot centres: the widest building plus a street */
 #define EST_BUILDING_BYTES 600000 /* a typical building, to size the lot grid */
-#define TEX_METRES 3.0f          /* one uv unit is this many metres of facade */
+#define TEX_METRES 3.0f           /* one uv unit is this many metres of facade */
 #define PARAPET_THICKNESS 0.3f
 #define MAX_SIDES 24
 #define MAX_TIERS 3
@@ -51,7 +51,10 @@ static float rnd_range(uint64_t *s, float lo, float hi)
 }
 
 /* Uniform integer in [lo, hi]. */
-static int rnd_int(uint64_t *s, int lo, int hi) { return lo + (int)(rnd_next(s) % (uint64_t)(hi - lo + 1)); }
+static int rnd_int(uint64_t *s, int lo, int hi)
+{
+    return lo + (int)(rnd_next(s) % (uint64_t)(hi - lo + 1));
+}
 
 /* --- mesh under construction --------------------------------------------- */
 
@@ -72,11 +75,26 @@ static v3 v3_make(float x, float y, float z)
     v3 r = {x, y, z};
     return r;
 }
-static v3 add(v3 a, v3 b) { return v3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static v3 sub(v3 a, v3 b) { return v3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-static v3 scale(v3 a, float s) { return v3_make(a.x * s, a.y * s, a.z * s); }
-static float dot(v3 a, v3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static v3 cross(v3 a, v3 b) { return v3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+static v3 add(v3 a, v3 b)
+{
+    return v3_make(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+static v3 sub(v3 a, v3 b)
+{
+    return v3_make(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+static v3 scale(v3 a, float s)
+{
+    return v3_make(a.x * s, a.y * s, a.z * s);
+}
+static float dot(v3 a, v3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+static v3 cross(v3 a, v3 b)
+{
+    return v3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
 
 static int reserve(gen *g, uint32_t verts, uint32_t idx)
 {
@@ -235,7 +253,7 @@ typedef struct floor_plan {
     int floors;
     float ground_height; /* 0: no ground floor (upper tiers) */
     float floor_height;
-    float window_ratio;  /* of a bay's width */
+    float window_ratio; /* of a bay's width */
     float sill, window_height;
     float shop_sill, shop_top; /* ground floor: taller windows in the same bays */
     float bay_width;
@@ -308,10 +326,10 @@ static void wall(gen *g, v3 p0, v3 p1, v3 n, float y0, const floor_plan *fp, flo
             v3 od = add(origin, add(scale(t, ua), scale(up, vb)));
             float du = (uv0 + ua) / TEX_METRES, dv = va / TEX_METRES;
             float eu = (uv0 + ub) / TEX_METRES, ev = vb / TEX_METRES, dd = fp->depth / TEX_METRES;
-            quad(g, oa, ob, add(ob, in), add(oa, in), up, du, 0.0f, eu, dd);                 /* sill */
-            quad(g, od, oc, add(oc, in), add(od, in), scale(up, -1.0f), du, 0.0f, eu, dd);   /* head */
-            quad(g, oa, od, add(od, in), add(oa, in), t, dv, 0.0f, ev, dd);                  /* left jamb */
-            quad(g, ob, oc, add(oc, in), add(ob, in), scale(t, -1.0f), dv, 0.0f, ev, dd);    /* right jamb */
+            quad(g, oa, ob, add(ob, in), add(oa, in), up, du, 0.0f, eu, dd);               /* sill */
+            quad(g, od, oc, add(oc, in), add(od, in), scale(up, -1.0f), du, 0.0f, eu, dd); /* head */
+            quad(g, oa, od, add(od, in), add(oa, in), t, dv, 0.0f, ev, dd);                /* left jamb */
+            quad(g, ob, oc, add(oc, in), add(ob, in), scale(t, -1.0f), dv, 0.0f, ev, dd);  /* right jamb */
             float pu[3] = {ua, 0.5f * (ua + ub), ub}, pv[3] = {va, va + 0.6f * (vb - va), vb};
             grid(g, add(origin, in), t, up, n, pu, 3, pv, 3, uv0, NULL, NULL);
         }
@@ -618,8 +636,17 @@ int pk_synth_next(pk_synth *s, pk_mesh *mesh, pk_instance inst[PK_SYNTH_MAX_INST
     return 1;
 }
 
-uint64_t pk_synth_bytes_done(const pk_synth *s) { return s->done; }
+uint64_t pk_synth_bytes_done(const pk_synth *s)
+{
+    return s->done;
+}
 
-uint64_t pk_synth_bytes_target(const pk_synth *s) { return s->target; }
+uint64_t pk_synth_bytes_target(const pk_synth *s)
+{
+    return s->target;
+}
 
-void pk_synth_close(pk_synth *s) { free(s); }
+void pk_synth_close(pk_synth *s)
+{
+    free(s);
+}

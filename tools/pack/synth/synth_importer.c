@@ -88,8 +88,7 @@ static int synth_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
         }
         if (sink->progress != NULL) {
             char x[32], y[32];
-            snprintf(what, sizeof what, "%s of %s",
-                     pk_human_bytes((double)pk_synth_bytes_done(in->synth), x, sizeof x),
+            snprintf(what, sizeof what, "%s of %s", pk_human_bytes((double)pk_synth_bytes_done(in->synth), x, sizeof x),
                      pk_human_bytes((double)pk_synth_bytes_target(in->synth), y, sizeof y));
             sink->progress(sink->user, pk_synth_bytes_done(in->synth), what);
         }

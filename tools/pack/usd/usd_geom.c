@@ -66,7 +66,6 @@ static int fits_size(uint64_t bytes)
     return (uint64_t)(size_t)bytes == bytes;
 }
 
-
 /* Scratch for one polygon of up to n vertices: its projection and a ring. */
 typedef struct ug_poly {
     double *xy;     /* 2 per vertex */
@@ -136,8 +135,7 @@ static void ear_clip(usd_triangles *out, uint32_t face, uint32_t base, uint32_t 
         int ear = cross2(pa, pb, pc) > eps;
         for (uint32_t k = p->next[c]; ear && k != a; k = p->next[k]) {
             const double *pk = xy_at(p, k);
-            if (!same_point(pk, pa) && !same_point(pk, pb) && !same_point(pk, pc) &&
-                in_triangle(pk, pa, pb, pc, eps)) {
+            if (!same_point(pk, pa) && !same_point(pk, pb) && !same_point(pk, pc) && in_triangle(pk, pa, pb, pc, eps)) {
                 ear = 0;
             }
         }
@@ -166,8 +164,8 @@ static void ear_clip(usd_triangles *out, uint32_t face, uint32_t base, uint32_t 
 }
 
 /* Triangulates one face of n >= 4 vertices starting at corner base. */
-static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *ctx, usd_triangles *out,
-                                uint32_t face, uint32_t base, uint32_t n, const ug_poly *p)
+static void triangulate_polygon(const usd_mesh_topology *t, const usd_geom_ctx *ctx, usd_triangles *out, uint32_t face,
+                                uint32_t base, uint32_t n, const ug_poly *p)
 {
     /* Newell normal and extent. */
     double nx = 0.0, ny = 0.0, nz = 0.0, lo[3], hi[3];
@@ -319,8 +317,7 @@ int usd_geom_triangulate(const usd_mesh_topology *t, const usd_geom_ctx *ctx, us
     }
     if (tris > UINT32_MAX / 3u || !fits_size(tris * 3u * sizeof(uint32_t))) {
         free(hole);
-        return fail(ctx, d, "%llu triangles: over the %u a mesh can index", (unsigned long long)tris,
-                    UINT32_MAX / 3u);
+        return fail(ctx, d, "%llu triangles: over the %u a mesh can index", (unsigned long long)tris, UINT32_MAX / 3u);
     }
     ug_poly p = {0};
     out->corners = malloc((size_t)tris * 3u * sizeof(uint32_t));
@@ -405,12 +402,22 @@ static int check_primvar(const usd_mesh_input *in, const usd_primvar *pv, const 
     char why[400];
     uint32_t need = 0;
     switch (pv->interp) {
-    case USD_INTERP_CONSTANT: need = 1; break;
-    case USD_INTERP_UNIFORM: need = t->face_count; break;
+    case USD_INTERP_CONSTANT:
+        need = 1;
+        break;
+    case USD_INTERP_UNIFORM:
+        need = t->face_count;
+        break;
     case USD_INTERP_VERTEX:
-    case USD_INTERP_VARYING: need = t->point_count; break;
-    case USD_INTERP_FACE_VARYING: need = t->index_count; break;
-    default: snprintf(why, sizeof why, "%s: interpolation %d unknown", pv->name, (int)pv->interp); goto bad;
+    case USD_INTERP_VARYING:
+        need = t->point_count;
+        break;
+    case USD_INTERP_FACE_VARYING:
+        need = t->index_count;
+        break;
+    default:
+        snprintf(why, sizeof why, "%s: interpolation %d unknown", pv->name, (int)pv->interp);
+        goto bad;
     }
     assert(pv->value_count == 0 || pv->values != NULL);
     assert(pv->index_count == 0 || pv->indices != NULL);
@@ -420,8 +427,8 @@ static int check_primvar(const usd_mesh_input *in, const usd_primvar *pv, const 
     }
     if (pv->indices != NULL) {
         if (pv->index_count != need) {
-            snprintf(why, sizeof why, "%s:indices: %s needs %u elements, has %u", pv->name,
-                     usd_interp_name(pv->interp), need, pv->index_count);
+            snprintf(why, sizeof why, "%s:indices: %s needs %u elements, has %u", pv->name, usd_interp_name(pv->interp),
+                     need, pv->index_count);
             goto bad;
         }
         for (uint32_t i = 0; i < pv->index_count; i++) {
@@ -446,16 +453,24 @@ bad:
 }
 
 /* The value number of the primvar at corner c of triangle tri. */
-static uint32_t primvar_value(const usd_primvar *pv, const usd_mesh_topology *t, const usd_triangles *tr,
-                              uint32_t tri, uint32_t c)
+static uint32_t primvar_value(const usd_primvar *pv, const usd_mesh_topology *t, const usd_triangles *tr, uint32_t tri,
+                              uint32_t c)
 {
     uint32_t e = 0;
     switch (pv->interp) {
-    case USD_INTERP_UNIFORM: e = tr->faces[tri]; break;
+    case USD_INTERP_UNIFORM:
+        e = tr->faces[tri];
+        break;
     case USD_INTERP_VERTEX:
-    case USD_INTERP_VARYING: e = (uint32_t)t->face_vertex_indices[c]; break;
-    case USD_INTERP_FACE_VARYING: e = c; break;
-    default: e = 0; break;
+    case USD_INTERP_VARYING:
+        e = (uint32_t)t->face_vertex_indices[c];
+        break;
+    case USD_INTERP_FACE_VARYING:
+        e = c;
+        break;
+    default:
+        e = 0;
+        break;
     }
     return pv->indices != NULL ? (uint32_t)pv->indices[e] : e;
 }
@@ -698,15 +713,24 @@ static const struct {
     usd_xform_op_kind kind;
     uint32_t values;
 } op_kinds[] = {
-    {"translate", USD_XFORM_TRANSLATE, 3},   {"translateX", USD_XFORM_TRANSLATE_X, 1},
-    {"translateY", USD_XFORM_TRANSLATE_Y, 1}, {"translateZ", USD_XFORM_TRANSLATE_Z, 1},
-    {"scale", USD_XFORM_SCALE, 3},           {"scaleX", USD_XFORM_SCALE_X, 1},
-    {"scaleY", USD_XFORM_SCALE_Y, 1},        {"scaleZ", USD_XFORM_SCALE_Z, 1},
-    {"rotateX", USD_XFORM_ROTATE_X, 1},      {"rotateY", USD_XFORM_ROTATE_Y, 1},
-    {"rotateZ", USD_XFORM_ROTATE_Z, 1},      {"rotateXYZ", USD_XFORM_ROTATE_XYZ, 3},
-    {"rotateXZY", USD_XFORM_ROTATE_XZY, 3},  {"rotateYXZ", USD_XFORM_ROTATE_YXZ, 3},
-    {"rotateYZX", USD_XFORM_ROTATE_YZX, 3},  {"rotateZXY", USD_XFORM_ROTATE_ZXY, 3},
-    {"rotateZYX", USD_XFORM_ROTATE_ZYX, 3},  {"orient", USD_XFORM_ORIENT, 4},
+    {"translate", USD_XFORM_TRANSLATE, 3},
+    {"translateX", USD_XFORM_TRANSLATE_X, 1},
+    {"translateY", USD_XFORM_TRANSLATE_Y, 1},
+    {"translateZ", USD_XFORM_TRANSLATE_Z, 1},
+    {"scale", USD_XFORM_SCALE, 3},
+    {"scaleX", USD_XFORM_SCALE_X, 1},
+    {"scaleY", USD_XFORM_SCALE_Y, 1},
+    {"scaleZ", USD_XFORM_SCALE_Z, 1},
+    {"rotateX", USD_XFORM_ROTATE_X, 1},
+    {"rotateY", USD_XFORM_ROTATE_Y, 1},
+    {"rotateZ", USD_XFORM_ROTATE_Z, 1},
+    {"rotateXYZ", USD_XFORM_ROTATE_XYZ, 3},
+    {"rotateXZY", USD_XFORM_ROTATE_XZY, 3},
+    {"rotateYXZ", USD_XFORM_ROTATE_YXZ, 3},
+    {"rotateYZX", USD_XFORM_ROTATE_YZX, 3},
+    {"rotateZXY", USD_XFORM_ROTATE_ZXY, 3},
+    {"rotateZYX", USD_XFORM_ROTATE_ZYX, 3},
+    {"orient", USD_XFORM_ORIENT, 4},
     {"transform", USD_XFORM_TRANSFORM, 16},
 };
 #define OP_KIND_COUNT (sizeof op_kinds / sizeof op_kinds[0])
@@ -801,17 +825,39 @@ int usd_xform_op_matrix(const usd_xform_op *op, const usd_geom_ctx *ctx, double 
     double m[16];
     usd_geom_matrix_identity(m);
     switch (op->kind) {
-    case USD_XFORM_TRANSLATE: m[12] = v[0], m[13] = v[1], m[14] = v[2]; break;
-    case USD_XFORM_TRANSLATE_X: m[12] = v[0]; break;
-    case USD_XFORM_TRANSLATE_Y: m[13] = v[0]; break;
-    case USD_XFORM_TRANSLATE_Z: m[14] = v[0]; break;
-    case USD_XFORM_SCALE: m[0] = v[0], m[5] = v[1], m[10] = v[2]; break;
-    case USD_XFORM_SCALE_X: m[0] = v[0]; break;
-    case USD_XFORM_SCALE_Y: m[5] = v[0]; break;
-    case USD_XFORM_SCALE_Z: m[10] = v[0]; break;
-    case USD_XFORM_ROTATE_X: rotation_axis(0, v[0], m); break;
-    case USD_XFORM_ROTATE_Y: rotation_axis(1, v[0], m); break;
-    case USD_XFORM_ROTATE_Z: rotation_axis(2, v[0], m); break;
+    case USD_XFORM_TRANSLATE:
+        m[12] = v[0], m[13] = v[1], m[14] = v[2];
+        break;
+    case USD_XFORM_TRANSLATE_X:
+        m[12] = v[0];
+        break;
+    case USD_XFORM_TRANSLATE_Y:
+        m[13] = v[0];
+        break;
+    case USD_XFORM_TRANSLATE_Z:
+        m[14] = v[0];
+        break;
+    case USD_XFORM_SCALE:
+        m[0] = v[0], m[5] = v[1], m[10] = v[2];
+        break;
+    case USD_XFORM_SCALE_X:
+        m[0] = v[0];
+        break;
+    case USD_XFORM_SCALE_Y:
+        m[5] = v[0];
+        break;
+    case USD_XFORM_SCALE_Z:
+        m[10] = v[0];
+        break;
+    case USD_XFORM_ROTATE_X:
+        rotation_axis(0, v[0], m);
+        break;
+    case USD_XFORM_ROTATE_Y:
+        rotation_axis(1, v[0], m);
+        break;
+    case USD_XFORM_ROTATE_Z:
+        rotation_axis(2, v[0], m);
+        break;
     case USD_XFORM_ROTATE_XYZ:
     case USD_XFORM_ROTATE_XZY:
     case USD_XFORM_ROTATE_YXZ:
@@ -847,8 +893,10 @@ int usd_xform_op_matrix(const usd_xform_op *op, const usd_geom_ctx *ctx, double 
          * transposed, column-vector matrix: the same 16 numbers. */
         memcpy(m, v, sizeof m);
         break;
-    case USD_XFORM_RESET_STACK: break;
-    default: return fail(ctx, d, "%s: op kind %d unknown", attr, (int)op->kind);
+    case USD_XFORM_RESET_STACK:
+        break;
+    default:
+        return fail(ctx, d, "%s: op kind %d unknown", attr, (int)op->kind);
     }
     if (op->invert && op->kind != USD_XFORM_RESET_STACK) {
         if (usd_geom_matrix_invert(m, out) != 0) {
@@ -903,8 +951,7 @@ int usd_up_axis_parse(const char *token, usd_up_axis *out)
     return -1;
 }
 
-int usd_geom_stage_matrix(usd_up_axis up, double meters_per_unit, const usd_geom_ctx *ctx, double out[16],
-                          pk_diag *d)
+int usd_geom_stage_matrix(usd_up_axis up, double meters_per_unit, const usd_geom_ctx *ctx, double out[16], pk_diag *d)
 {
     assert(out != NULL && d != NULL);
     if (!isfinite(meters_per_unit) || !(meters_per_unit > 0.0)) {

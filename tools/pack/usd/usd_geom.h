@@ -115,9 +115,9 @@ const char *usd_interp_name(usd_interp i);
  * each (normals 3, texcoords 2), optionally indexed (primvars:X:indices):
  * element i is values[indices[i]]. */
 typedef struct usd_primvar {
-    const char *name;      /* for messages: "primvars:st" */
+    const char *name; /* for messages: "primvars:st" */
     const float *values;
-    uint32_t value_count;  /* elements, not floats */
+    uint32_t value_count;   /* elements, not floats */
     const int32_t *indices; /* NULL: not indexed */
     uint32_t index_count;
     usd_interp interp;
@@ -176,22 +176,22 @@ typedef enum usd_xform_op_kind {
     USD_XFORM_TRANSLATE_X,   /* 1 value each (newer USD) */
     USD_XFORM_TRANSLATE_Y,
     USD_XFORM_TRANSLATE_Z,
-    USD_XFORM_SCALE,         /* 3 */
-    USD_XFORM_SCALE_X,       /* 1 */
+    USD_XFORM_SCALE,   /* 3 */
+    USD_XFORM_SCALE_X, /* 1 */
     USD_XFORM_SCALE_Y,
     USD_XFORM_SCALE_Z,
-    USD_XFORM_ROTATE_X,      /* 1, degrees */
+    USD_XFORM_ROTATE_X, /* 1, degrees */
     USD_XFORM_ROTATE_Y,
     USD_XFORM_ROTATE_Z,
-    USD_XFORM_ROTATE_XYZ,    /* 3, degrees, always (x, y, z) whatever the order */
+    USD_XFORM_ROTATE_XYZ, /* 3, degrees, always (x, y, z) whatever the order */
     USD_XFORM_ROTATE_XZY,
     USD_XFORM_ROTATE_YXZ,
     USD_XFORM_ROTATE_YZX,
     USD_XFORM_ROTATE_ZXY,
     USD_XFORM_ROTATE_ZYX,
-    USD_XFORM_ORIENT,        /* 4: quaternion (w, x, y, z) */
-    USD_XFORM_TRANSFORM,     /* 16: matrix4d, row-major as USD writes it */
-    USD_XFORM_RESET_STACK    /* "!resetXformStack!": no value, no attribute */
+    USD_XFORM_ORIENT,     /* 4: quaternion (w, x, y, z) */
+    USD_XFORM_TRANSFORM,  /* 16: matrix4d, row-major as USD writes it */
+    USD_XFORM_RESET_STACK /* "!resetXformStack!": no value, no attribute */
 } usd_xform_op_kind;
 
 /* One entry of xformOpOrder, parsed, with the value the caller read from
@@ -250,8 +250,7 @@ int usd_up_axis_parse(const char *token, usd_up_axis *out);
  * ((x, y, z) -> (x, z, -y)), then scaled by metersPerUnit to metres (USD's
  * fallback is 0.01: pass what the layer says, or 0.01 when unset). Fails
  * (-1) iff meters_per_unit is not finite or not positive. O(1). */
-int usd_geom_stage_matrix(usd_up_axis up, double meters_per_unit, const usd_geom_ctx *ctx, double out[16],
-                          pk_diag *d);
+int usd_geom_stage_matrix(usd_up_axis up, double meters_per_unit, const usd_geom_ctx *ctx, double out[16], pk_diag *d);
 
 /* ---- Matrix helpers ---------------------------------------------------------- */
 

@@ -63,8 +63,8 @@ enum { MAP_CHILD = 1, MAP_PROP, MAP_VSET, MAP_VARIANT, MAP_SEL };
 typedef struct map_entry {
     const void *owner;
     const char *a, *b;
-    void *value;   /* children, properties, variants */
-    size_t index;  /* variant sets and selections: 1 + their index */
+    void *value;  /* children, properties, variants */
+    size_t index; /* variant sets and selections: 1 + their index */
     uint32_t kind;
 } map_entry;
 
@@ -332,9 +332,15 @@ const void *usd_layer_data(const usd_layer *L, size_t *size)
     return L->data;
 }
 
-const usd_layer_options *usd_layer_get_options(const usd_layer *L) { return &L->opt; }
+const usd_layer_options *usd_layer_get_options(const usd_layer *L)
+{
+    return &L->opt;
+}
 
-void usd_layer_set_hooks(usd_layer *L, const usd_value_hooks *hooks) { L->hooks = hooks; }
+void usd_layer_set_hooks(usd_layer *L, const usd_value_hooks *hooks)
+{
+    L->hooks = hooks;
+}
 
 int usd_layer_set_package(usd_layer *L, const char *package, const char *entry)
 {
@@ -365,7 +371,10 @@ int usd_build_up_axis(usd_layer *L, const char *s, size_t n)
     return 0;
 }
 
-void usd_build_meters_per_unit(usd_layer *L, double mpu) { L->info.meters_per_unit = mpu; }
+void usd_build_meters_per_unit(usd_layer *L, double mpu)
+{
+    L->info.meters_per_unit = mpu;
+}
 
 int usd_build_sublayer(usd_layer *L, const char *asset, size_t n)
 {
@@ -379,7 +388,10 @@ int usd_build_sublayer(usd_layer *L, const char *asset, size_t n)
     return 0;
 }
 
-usd_prim *usd_build_root(usd_layer *L) { return &L->root.pub; }
+usd_prim *usd_build_root(usd_layer *L)
+{
+    return &L->root.pub;
+}
 
 static prim_x *new_prim(usd_layer *L, usd_prim *parent, const char *name, size_t name_len)
 {
@@ -413,14 +425,18 @@ usd_prim *usd_build_prim(usd_layer *L, usd_prim *parent, const char *name, size_
         if (!x->pub.type_name)
             return NULL;
     }
-    const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
+    const usd_prim **slot = vec_push(L, &parent->children, &parent->child_count,
+                                     sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot || map_put(L, MAP_CHILD, parent, x->pub.name, NULL, x, 0) != 0)
         return NULL;
     *slot = &x->pub;
     return &x->pub;
 }
 
-static int name_eq(const char *a, const char *b, size_t bn) { return strlen(a) == bn && memcmp(a, b, bn) == 0; }
+static int name_eq(const char *a, const char *b, size_t bn)
+{
+    return strlen(a) == bn && memcmp(a, b, bn) == 0;
+}
 
 usd_prim *usd_build_find_child(usd_prim *parent, const char *name, size_t name_len)
 {
@@ -472,7 +488,8 @@ usd_prim *usd_build_variant(usd_layer *L, usd_prim *prim, const char *set, size_
         return NULL;
     x->pub.is_variant = 1;
     x->set_name = vs->name;
-    const usd_prim **slot = vec_push(L, &vs->variants, &vs->variant_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
+    const usd_prim **slot = vec_push(L, &vs->variants, &vs->variant_count,
+                                     sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot)
         return NULL;
     *slot = &x->pub;
@@ -519,7 +536,10 @@ int usd_build_listop_item(usd_layer *L, usd_prim *prim, usd_field field, usd_lis
     return 0;
 }
 
-void usd_build_listop_explicit(usd_prim *prim, usd_field field) { prim->listops[field].explicit_set = 1; }
+void usd_build_listop_explicit(usd_prim *prim, usd_field field)
+{
+    prim->listops[field].explicit_set = 1;
+}
 
 usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t name_len, usd_prop_kind kind,
                          const char *type, size_t type_len)
@@ -537,7 +557,8 @@ usd_prop *usd_build_prop(usd_layer *L, usd_prim *prim, const char *name, size_t 
     p->interpolation = empty;
     size_t tl = type ? type_len : 0;
     p->is_array = tl >= 2 && type[tl - 2] == '[' && type[tl - 1] == ']';
-    const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count, sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
+    const usd_prop **slot = vec_push(L, &prim->props, &prim->prop_count,
+                                     sizeof *slot); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
     if (!slot || map_put(L, MAP_PROP, prim, p->name, NULL, p, 0) != 0)
         return NULL;
     *slot = p;
@@ -667,9 +688,15 @@ void usd_layer_close(usd_layer *L)
 
 /* ---- lookups ---------------------------------------------------------- */
 
-const usd_layer_info *usd_layer_get_info(const usd_layer *L) { return &L->info; }
+const usd_layer_info *usd_layer_get_info(const usd_layer *L)
+{
+    return &L->info;
+}
 
-const usd_prim *usd_layer_get_root(const usd_layer *L) { return &L->root.pub; }
+const usd_prim *usd_layer_get_root(const usd_layer *L)
+{
+    return &L->root.pub;
+}
 
 static const usd_prim *child_n(const usd_prim *prim, const char *name, size_t n)
 {
@@ -844,8 +871,7 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
             item_put(out, cap, &total, &pre[i]);
     for (uint32_t i = 0; i < weaker_count; i++) {
         const usd_listop_item *it = &weaker[i];
-        if (!item_in(del, ndel, it) && !item_in(pre, npre, it) && !item_in(app, napp, it) &&
-            !item_in(weaker, i, it))
+        if (!item_in(del, ndel, it) && !item_in(pre, npre, it) && !item_in(app, napp, it) && !item_in(weaker, i, it))
             item_put(out, cap, &total, it);
     }
     for (uint32_t i = 0; i < napp; i++)
@@ -872,22 +898,19 @@ typedef struct type_row {
 } type_row;
 
 static const type_row k_types[] = {
-    {"bool", USD_SCALAR_BOOL, 1},       {"uchar", USD_SCALAR_UCHAR, 1},
-    {"int", USD_SCALAR_INT, 1},         {"uint", USD_SCALAR_UINT, 1},
-    {"int64", USD_SCALAR_INT64, 1},     {"uint64", USD_SCALAR_UINT64, 1},
-    {"half", USD_SCALAR_HALF, 1},       {"float", USD_SCALAR_FLOAT, 1},
-    {"double", USD_SCALAR_DOUBLE, 1},   {"timecode", USD_SCALAR_TIMECODE, 1},
-    {"string", USD_SCALAR_STRING, 1},   {"token", USD_SCALAR_TOKEN, 1},
-    {"asset", USD_SCALAR_ASSET, 1},     {"dictionary", USD_SCALAR_DICTIONARY, 1},
-    {"matrix2d", USD_SCALAR_DOUBLE, 4}, {"matrix3d", USD_SCALAR_DOUBLE, 9},
-    {"matrix4d", USD_SCALAR_DOUBLE, 16}, {"frame4d", USD_SCALAR_DOUBLE, 16},
-    {"quath", USD_SCALAR_HALF, 4},      {"quatf", USD_SCALAR_FLOAT, 4},
-    {"quatd", USD_SCALAR_DOUBLE, 4},    {"opaque", USD_SCALAR_OTHER, 1},
-    {"pathExpression", USD_SCALAR_OTHER, 1},
+    {"bool", USD_SCALAR_BOOL, 1},         {"uchar", USD_SCALAR_UCHAR, 1},           {"int", USD_SCALAR_INT, 1},
+    {"uint", USD_SCALAR_UINT, 1},         {"int64", USD_SCALAR_INT64, 1},           {"uint64", USD_SCALAR_UINT64, 1},
+    {"half", USD_SCALAR_HALF, 1},         {"float", USD_SCALAR_FLOAT, 1},           {"double", USD_SCALAR_DOUBLE, 1},
+    {"timecode", USD_SCALAR_TIMECODE, 1}, {"string", USD_SCALAR_STRING, 1},         {"token", USD_SCALAR_TOKEN, 1},
+    {"asset", USD_SCALAR_ASSET, 1},       {"dictionary", USD_SCALAR_DICTIONARY, 1}, {"matrix2d", USD_SCALAR_DOUBLE, 4},
+    {"matrix3d", USD_SCALAR_DOUBLE, 9},   {"matrix4d", USD_SCALAR_DOUBLE, 16},      {"frame4d", USD_SCALAR_DOUBLE, 16},
+    {"quath", USD_SCALAR_HALF, 4},        {"quatf", USD_SCALAR_FLOAT, 4},           {"quatd", USD_SCALAR_DOUBLE, 4},
+    {"opaque", USD_SCALAR_OTHER, 1},      {"pathExpression", USD_SCALAR_OTHER, 1},
 };
 
 /* Vector types: a base name, then the component count, then h/f/d/i. */
-static const char *const k_roles[] = {"int", "half", "float", "double", "point", "normal", "vector", "color", "texCoord"};
+static const char *const k_roles[] = {"int",    "half",   "float", "double",  "point",
+                                      "normal", "vector", "color", "texCoord"};
 
 usd_scalar usd_type_scalar(const char *type_name, uint32_t *components, int *is_array)
 {
@@ -1047,7 +1070,10 @@ static const usd_value_ref *pick_or_fail(const usd_prop *p, int which, pk_diag *
     return v;
 }
 
-int usd_prop_has_value(const usd_prop *p, int which) { return pick(p, which) != NULL; }
+int usd_prop_has_value(const usd_prop *p, int which)
+{
+    return pick(p, which) != NULL;
+}
 
 int usd_prop_value_count(const usd_prop *p, int which, uint64_t *count, uint32_t *components, pk_diag *d)
 {
@@ -1112,7 +1138,8 @@ int usd_prop_read_token(const usd_prop *p, int which, size_t index, char *buf, s
     if (cap)
         buf[0] = '\0';
     usd_scalar sc = usd_type_scalar(p->type_name, NULL, NULL);
-    if (p->kind == USD_PROP_RELATIONSHIP || (sc != USD_SCALAR_TOKEN && sc != USD_SCALAR_STRING && sc != USD_SCALAR_ASSET))
+    if (p->kind == USD_PROP_RELATIONSHIP ||
+        (sc != USD_SCALAR_TOKEN && sc != USD_SCALAR_STRING && sc != USD_SCALAR_ASSET))
         return usd_value_fail(p, p->line, d, "type '%s' is not a token, string or asset", p->type_name);
     if (!p->is_array && index != 0)
         return usd_value_fail(p, p->line, d, "element %zu of a scalar", index);

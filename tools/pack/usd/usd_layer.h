@@ -120,25 +120,25 @@ typedef struct usd_variant_selection {
  * when not authored, else 0 or 1. */
 struct usd_prim {
     const usd_layer *layer;
-    const usd_prim *parent;        /* NULL for the pseudo-root */
-    const char *name;              /* "" for the pseudo-root */
-    const char *type_name;         /* "" when untyped */
-    const char *kind;              /* "" when not authored */
-    usd_specifier specifier;       /* the pseudo-root and variants: DEF */
-    uint8_t is_variant;            /* 1: a variant of a variant set of parent */
+    const usd_prim *parent;  /* NULL for the pseudo-root */
+    const char *name;        /* "" for the pseudo-root */
+    const char *type_name;   /* "" when untyped */
+    const char *kind;        /* "" when not authored */
+    usd_specifier specifier; /* the pseudo-root and variants: DEF */
+    uint8_t is_variant;      /* 1: a variant of a variant set of parent */
     int8_t active;
     int8_t instanceable;
     int8_t hidden;
     usd_listop listops[USD_FIELD_COUNT];
     uint32_t child_count;
-    const usd_prim *const *children;      /* in file order */
+    const usd_prim *const *children; /* in file order */
     uint32_t prop_count;
-    const usd_prop *const *props;         /* in file order */
+    const usd_prop *const *props; /* in file order */
     uint32_t variant_set_count;
-    const usd_variant_set *variant_sets;  /* in file order */
+    const usd_variant_set *variant_sets; /* in file order */
     uint32_t selection_count;
     const usd_variant_selection *selections;
-    uint32_t line;                 /* usda: the line of its specifier; usdc: 0 */
+    uint32_t line; /* usda: the line of its specifier; usdc: 0 */
 };
 
 typedef enum usd_prop_kind {
@@ -166,32 +166,32 @@ typedef struct usd_time_sample {
  * samples (sorted by time, ties in file order) are kept as references. */
 struct usd_prop {
     const usd_prim *owner;
-    const char *name;        /* with namespaces: "primvars:st:indices" */
-    const char *type_name;   /* "point3f[]", "matrix4d", "token"; "" for relationships */
+    const char *name;      /* with namespaces: "primvars:st:indices" */
+    const char *type_name; /* "point3f[]", "matrix4d", "token"; "" for relationships */
     usd_prop_kind kind;
-    uint8_t is_array;        /* type_name ends with "[]" */
-    uint8_t uniform;         /* declared "uniform" */
-    uint8_t custom;          /* declared "custom" */
-    uint8_t has_default;     /* a default value is written (None included) */
-    const char *interpolation;  /* "" when not authored */
-    uint32_t element_size;      /* 0 when not authored */
+    uint8_t is_array;          /* type_name ends with "[]" */
+    uint8_t uniform;           /* declared "uniform" */
+    uint8_t custom;            /* declared "custom" */
+    uint8_t has_default;       /* a default value is written (None included) */
+    const char *interpolation; /* "" when not authored */
+    uint32_t element_size;     /* 0 when not authored */
     uint32_t sample_count;
     const usd_time_sample *samples;
     /* Connections (attribute ".connect") or relationship targets, in file
      * order (the explicit or appended/prepended items together). */
     uint32_t target_count;
     const char *const *targets;
-    uint32_t line;           /* usda: the line of its declaration; usdc: 0 */
-    usd_value_ref value;     /* the default value (when has_default) */
+    uint32_t line;       /* usda: the line of its declaration; usdc: 0 */
+    usd_value_ref value; /* the default value (when has_default) */
 };
 
 /* Layer metadata. */
 typedef struct usd_layer_info {
     usd_format format;
-    const char *name;          /* the path or name the layer was opened with */
-    const char *default_prim;  /* "" when not authored */
-    const char *up_axis;       /* "" when not authored, else "Y" / "Z" as written */
-    double meters_per_unit;    /* 0 when not authored */
+    const char *name;         /* the path or name the layer was opened with */
+    const char *default_prim; /* "" when not authored */
+    const char *up_axis;      /* "" when not authored, else "Y" / "Z" as written */
+    double meters_per_unit;   /* 0 when not authored */
     uint32_t sublayer_count;
     const char *const *sublayers; /* asset paths in order (layer offsets ignored) */
     /* The .usdz file the layer was read from, or "" for a plain file. */

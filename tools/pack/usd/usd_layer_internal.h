@@ -52,8 +52,8 @@ void usd_layer_set_release(usd_layer *layer, void (*release)(void *ctx, const vo
 
 /* As usd_layer_set_release, but release gets data/size (e.g. the whole
  * mapping of a package, of which the layer reads a slice). */
-void usd_layer_set_release_range(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size),
-                                 void *ctx, const void *data, size_t size);
+void usd_layer_set_release_range(usd_layer *layer, void (*release)(void *ctx, const void *data, size_t size), void *ctx,
+                                 const void *data, size_t size);
 
 /* The bytes the layer was created over. */
 const void *usd_layer_data(const usd_layer *layer, size_t *size);
@@ -87,8 +87,8 @@ usd_prim *usd_build_root(usd_layer *layer);
 /* Adds a child prim to parent (a prim or a variant node) at the end of
  * its children. type may be NULL or empty. NULL when out of memory. The
  * caller may set the tri-state fields, kind (interned) and line directly. */
-usd_prim *usd_build_prim(usd_layer *layer, usd_prim *parent, const char *name, size_t name_len,
-                         usd_specifier spec, const char *type, size_t type_len);
+usd_prim *usd_build_prim(usd_layer *layer, usd_prim *parent, const char *name, size_t name_len, usd_specifier spec,
+                         const char *type, size_t type_len);
 
 /* Finds a child of parent already added, by name (O(1) expected: every
  * name lookup goes through one hash map of the layer); NULL when absent.
@@ -116,9 +116,8 @@ int usd_build_selection(usd_layer *layer, usd_prim *prim, const char *set, size_
                         size_t variant_len);
 
 /* Appends an item to part of field of prim. asset/path may be NULL (""). */
-int usd_build_listop_item(usd_layer *layer, usd_prim *prim, usd_field field, usd_listop_part part,
-                          const char *asset, size_t asset_len, const char *path, size_t path_len, double offset,
-                          double scale);
+int usd_build_listop_item(usd_layer *layer, usd_prim *prim, usd_field field, usd_listop_part part, const char *asset,
+                          size_t asset_len, const char *path, size_t path_len, double offset, double scale);
 
 /* Marks the explicit part of field as set (possibly empty). */
 void usd_build_listop_explicit(usd_prim *prim, usd_field field);

@@ -32,7 +32,6 @@ static void diag_set(pk_diag *d, const char *fmt, ...)
     va_end(ap);
 }
 
-
 static int open_data(const char *name, const void *data, size_t size, const char *entry, const usd_layer_options *opt,
                      usd_layer **out, pk_diag *d)
 {
@@ -138,4 +137,3 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
     *out = L;
     return 0;
 }
-

@@ -32,11 +32,11 @@
 
 typedef struct stage_layer {
     usd_layer *layer;
-    char *key;            /* realpath, or realpath(package) + "[entry]" */
-    char *file;           /* the file on disk: the package for an entry */
-    uint32_t *stack;      /* this layer then its sublayers', strongest first */
+    char *key;       /* realpath, or realpath(package) + "[entry]" */
+    char *file;      /* the file on disk: the package for an entry */
+    uint32_t *stack; /* this layer then its sublayers', strongest first */
     uint32_t stack_count;
-    int stack_state;      /* 0: not built, 1: being built, 2: built */
+    int stack_state; /* 0: not built, 1: being built, 2: built */
 } stage_layer;
 
 typedef struct site {
@@ -202,8 +202,8 @@ static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint
     if (check_outside && !s->opt.allow_outside_paths) {
         size_t rn = strlen(s->root_dir);
         if (strncmp(real, s->root_dir, rn) != 0 || (real[rn] != '/' && strcmp(s->root_dir, "/") != 0)) {
-            return fail(d, "layer '%s' is outside the root layer's folder %s (--allow-outside-paths opens it)", resolved,
-                        s->root_dir);
+            return fail(d, "layer '%s' is outside the root layer's folder %s (--allow-outside-paths opens it)",
+                        resolved, s->root_dir);
         }
     }
     char key[PATH_MAX + USD_MAX_PATH];
@@ -499,7 +499,7 @@ static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const c
         for (uint32_t k = 0; k < x.spec->variant_set_count; k++) {
             const usd_variant_set *vs = &x.spec->variant_sets[k];
             const char *sel = selection_of(l, vs->name);
-            const usd_prim *v = sel != NULL ? usd_variant_set_find(vs, sel)
+            const usd_prim *v = sel != NULL             ? usd_variant_set_find(vs, sel)
                                 : vs->variant_count > 0 ? vs->variants[0]
                                                         : NULL;
             if (v == NULL) {
@@ -595,8 +595,7 @@ static const char *composed_type(const site_list *l)
 }
 
 /* Tri-state metadata: the strongest authored value, else dflt. */
-#define COMPOSED_FLAG(l, field, dflt)                                                                                  \
-    composed_flag_((l), offsetof(usd_prim, field), (dflt))
+#define COMPOSED_FLAG(l, field, dflt) composed_flag_((l), offsetof(usd_prim, field), (dflt))
 
 static int composed_flag_(const site_list *l, size_t offset, int dflt)
 {
@@ -629,8 +628,8 @@ static int read_array(walk *w, const usd_prop *p, uint32_t want_components, int 
                     layer_name(w->s, layer_index(w->s, p->owner->layer)), w->path, p->name, c, want_components);
     }
     if (n > UINT32_MAX / want_components || n * want_components > SIZE_MAX / 8u) {
-        return fail(w->d, "%s: <%s>: %s: %llu elements is too many", layer_name(w->s, layer_index(w->s, p->owner->layer)),
-                    w->path, p->name, (unsigned long long)n);
+        return fail(w->d, "%s: <%s>: %s: %llu elements is too many",
+                    layer_name(w->s, layer_index(w->s, p->owner->layer)), w->path, p->name, (unsigned long long)n);
     }
     size_t total = (size_t)n * want_components;
     void *buf = malloc(total * (ints ? sizeof(int32_t) : sizeof(float)));
@@ -808,8 +807,8 @@ static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, 
 /* ---- prims ------------------------------------------------------------------ */
 
 static const char *const refused_types[] = {
-    "BasisCurves", "NurbsCurves", "HermiteCurves", "Points", "NurbsPatch", "TetMesh", "Volume",
-    "Cube",        "Sphere",      "Cylinder",      "Cone",   "Capsule",    "Plane",   "Cylinder_1", "Capsule_1",
+    "BasisCurves", "NurbsCurves", "HermiteCurves", "Points",  "NurbsPatch", "TetMesh",    "Volume",    "Cube",
+    "Sphere",      "Cylinder",    "Cone",          "Capsule", "Plane",      "Cylinder_1", "Capsule_1",
 };
 
 /* The arrays mesh_prim reads, freed together: the topology, then normals and texture coordinates with their
@@ -1040,8 +1039,8 @@ static int walk_children(walk *w, const site_list *l, const double world[16], ui
 {
     if (depth >= USD_STAGE_MAX_DEPTH) {
         /* The path itself is cut: it is at least USD_STAGE_MAX_DEPTH names long. */
-        return fail(w->d, "%s: <%.160s...>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer),
-                    w->path, USD_STAGE_MAX_DEPTH);
+        return fail(w->d, "%s: <%.160s...>: namespace deeper than %u prims", layer_name(w->s, l->v[0].layer), w->path,
+                    USD_STAGE_MAX_DEPTH);
     }
     const char **names = NULL;
     uint32_t n = 0, cap = 0;
@@ -1149,8 +1148,9 @@ static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname,
         site_list pl = {NULL, 0, 0};
         int found = compose_path(w, rel->targets[j], &pl);
         if (found != 0) {
-            rc = found < 0 ? -1
-                           : fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, rel->targets[j]);
+            rc = found < 0
+                     ? -1
+                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, rel->targets[j]);
             break;
         }
         XXH3_state_t st;
@@ -1234,8 +1234,7 @@ static int instancer_read_arrays(walk *w, const site_list *l, const char *lname,
         rc = instancer_orientations(w, p, lname, a);
     }
     if (rc == 0 && n > 0 && (a->npos != n || (a->nsc != 0 && a->nsc != n))) {
-        rc = fail(w->d, "%s: <%s>: %u protoIndices but %u positions and %u scales", lname, w->path, n, a->npos,
-                  a->nsc);
+        rc = fail(w->d, "%s: <%s>: %u protoIndices but %u positions and %u scales", lname, w->path, n, a->npos, a->nsc);
     }
     return rc;
 }
@@ -1257,8 +1256,8 @@ static int instance_local(walk *w, const instancer_arrays *a, uint32_t i, const 
         ops[2].value[k] = a->sc != NULL && a->nsc != 0 ? ((const float *)a->sc)[(size_t)i * 3 + (size_t)k] : 1.0;
     }
     for (int k = 0; k < 4; k++) {
-        ops[1].value[k] =
-            a->orient != NULL && a->nor != 0 ? a->orient[(size_t)i * 4 + (size_t)k] : (k == 0 ? 1.0 : 0.0);
+        ops[1].value[k] = a->orient != NULL && a->nor != 0 ? a->orient[(size_t)i * 4 + (size_t)k]
+                                                           : (k == 0 ? 1.0 : 0.0);
     }
     return usd_xform_compose(ops, 3, ctx, local, NULL, w->d);
 }

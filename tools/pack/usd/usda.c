@@ -30,7 +30,7 @@ typedef struct tok {
     size_t start, end;     /* the raw span */
     size_t body, body_len; /* strings, assets, paths: the inside */
     uint32_t line, col;
-    uint8_t triple;        /* a ''' / """ string, or a @@@ asset */
+    uint8_t triple; /* a ''' / """ string, or a @@@ asset */
 } tok;
 
 typedef struct lexer {
@@ -103,7 +103,10 @@ static int fail_tok(parser *P, const tok *t, const char *fmt, ...)
     return fail_at(P, t->line, t->col, "%s", what);
 }
 
-static int oom(parser *P) { return fail_at(P, P->lx.line, 1, "out of memory"); }
+static int oom(parser *P)
+{
+    return fail_at(P, P->lx.line, 1, "out of memory");
+}
 
 /* A token's text for messages: at most 40 bytes, control bytes as '?'. */
 static const char *tok_text(const lexer *lx, const tok *t, char *buf, size_t cap)
@@ -128,9 +131,18 @@ static const char *tok_text(const lexer *lx, const tok *t, char *buf, size_t cap
 
 /* ---- lexer ------------------------------------------------------------ */
 
-static int is_ident_start(unsigned char c) { return c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || c >= 0x80; }
-static int is_ident_char(unsigned char c) { return is_ident_start(c) || (unsigned)(c - '0') < 10u || c == ':'; }
-static int is_digit(unsigned char c) { return (unsigned)(c - '0') < 10u; }
+static int is_ident_start(unsigned char c)
+{
+    return c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || c >= 0x80;
+}
+static int is_ident_char(unsigned char c)
+{
+    return is_ident_start(c) || (unsigned)(c - '0') < 10u || c == ':';
+}
+static int is_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10u;
+}
 
 static void newline(lexer *lx, size_t at)
 {
@@ -232,8 +244,7 @@ static int lex_string(parser *P, lexer *lx, tok *t, unsigned char c)
         if (s[p] == '\n') {
             newline(lx, p);
         }
-        if (s[p] == (char)c &&
-            (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c))) {
+        if (s[p] == (char)c && (!triple || (p + 2 < lx->n && s[p + 1] == (char)c && s[p + 2] == (char)c))) {
             break;
         }
         p++;
@@ -330,8 +341,7 @@ static int lex_ident(parser *P, lexer *lx, tok *t)
     t->end = p;
     lx->pos = p;
     if (p - t->start > USD_MAX_IDENTIFIER) {
-        return P ? fail_tok(P, t, "identifier too long (%zu bytes, at most %u)", p - t->start, USD_MAX_IDENTIFIER)
-                 : -1;
+        return P ? fail_tok(P, t, "identifier too long (%zu bytes, at most %u)", p - t->start, USD_MAX_IDENTIFIER) : -1;
     }
     return 0;
 }
@@ -342,8 +352,8 @@ static int starts_number(const lexer *lx, unsigned char c)
 {
     const char *s = lx->s;
     return is_digit(c) || ((c == '-' || c == '+' || c == '.') && lx->pos + 1 < lx->n &&
-                           (is_digit((unsigned char)s[lx->pos + 1]) || s[lx->pos + 1] == '.' ||
-                            s[lx->pos + 1] == 'i' || s[lx->pos + 1] == 'n'));
+                           (is_digit((unsigned char)s[lx->pos + 1]) || s[lx->pos + 1] == '.' || s[lx->pos + 1] == 'i' ||
+                            s[lx->pos + 1] == 'n'));
 }
 
 /* Lexes the next token. Returns 0, or -1 with a message through P (P may
@@ -409,7 +419,10 @@ static int tok_is(const lexer *lx, const tok *t, const char *word)
     return t->kind == T_IDENT && t->end - t->start == n && memcmp(lx->s + t->start, word, n) == 0;
 }
 
-static int is_punct(const tok *t, char c) { return t->kind == T_PUNCT && t->punct == c; }
+static int is_punct(const tok *t, char c)
+{
+    return t->kind == T_PUNCT && t->punct == c;
+}
 
 static int expect_punct(parser *P, char c, const char *after)
 {
@@ -541,19 +554,34 @@ static size_t decode_string(const char *s, size_t n, int asset, char *out, size_
         } else if (c == '\\' && i + 1 < n) {
             char e = s[++i];
             switch (e) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'a': c = '\a'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'v': c = '\v'; break;
-            case '\n': continue; /* a line continuation */
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'a':
+                c = '\a';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
+            case 'v':
+                c = '\v';
+                break;
+            case '\n':
+                continue; /* a line continuation */
             case 'x': {
                 unsigned v = 0, k = 0;
                 while (k < 2 && i + 1 < n) {
                     char h = s[i + 1];
-                    unsigned dgt = is_digit((unsigned char)h) ? (unsigned)(h - '0')
+                    unsigned dgt = is_digit((unsigned char)h)               ? (unsigned)(h - '0')
                                    : (h | 0x20) >= 'a' && (h | 0x20) <= 'f' ? (unsigned)((h | 0x20) - 'a' + 10)
                                                                             : 99u;
                     if (dgt > 15) {
@@ -807,8 +835,7 @@ static int parse_one_item(parser *P, usd_prim *prim, usd_field field, usd_listop
             path = P->lx.s + t->body;
             plen = t->body_len;
         } else {
-            return fail_tok(P, t, "expected an asset path or a path, found '%s'",
-                            tok_text(&P->lx, t, buf, sizeof buf));
+            return fail_tok(P, t, "expected an asset path or a path, found '%s'", tok_text(&P->lx, t, buf, sizeof buf));
         }
         tok u;
         if (peek(P, &u) != 0) {
@@ -942,12 +969,9 @@ static const struct {
     usd_field field;
     item_kind kind;
 } prim_list_meta[] = {
-    {"references", USD_FIELD_REFERENCES, ITEM_REF},
-    {"payload", USD_FIELD_PAYLOAD, ITEM_REF},
-    {"inherits", USD_FIELD_INHERITS, ITEM_PATH},
-    {"specializes", USD_FIELD_SPECIALIZES, ITEM_PATH},
-    {"apiSchemas", USD_FIELD_API_SCHEMAS, ITEM_TOKEN},
-    {"variantSets", USD_FIELD_VARIANT_SET_NAMES, ITEM_TOKEN},
+    {"references", USD_FIELD_REFERENCES, ITEM_REF},    {"payload", USD_FIELD_PAYLOAD, ITEM_REF},
+    {"inherits", USD_FIELD_INHERITS, ITEM_PATH},       {"specializes", USD_FIELD_SPECIALIZES, ITEM_PATH},
+    {"apiSchemas", USD_FIELD_API_SCHEMAS, ITEM_TOKEN}, {"variantSets", USD_FIELD_VARIANT_SET_NAMES, ITEM_TOKEN},
 };
 
 /* A prim's metadata value after "KEY =": 1 read, 0 not a prim key (the value is left unread), -1 failed. */
@@ -1003,8 +1027,7 @@ static int prop_meta(parser *P, usd_prop *prop, const tok *key)
         if (next(P, &P->lx, &v) != 0) {
             return -1;
         }
-        if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x >= 1 && x <= 1e9) ||
-            x != floor(x)) {
+        if (v.kind != T_NUMBER || parse_number_tok(&P->lx, &v, &x) != 0 || !(x >= 1 && x <= 1e9) || x != floor(x)) {
             return fail_tok(P, &v, "elementSize must be a positive integer, found '%s'",
                             tok_text(&P->lx, &v, buf, sizeof buf));
         }
@@ -1343,8 +1366,8 @@ static int parse_variant_set(parser *P, usd_prim *prim, const tok *kw)
             }
         }
         if (!is_punct(&u, '{')) {
-            return fail_tok(P, &u, "expected '{' to open variant '%.*s', found '%s'", (int)t.body_len,
-                            P->lx.s + t.body, tok_text(&P->lx, &u, buf, sizeof buf));
+            return fail_tok(P, &u, "expected '{' to open variant '%.*s', found '%s'", (int)t.body_len, P->lx.s + t.body,
+                            tok_text(&P->lx, &u, buf, sizeof buf));
         }
         if (parse_body(P, v, &u) != 0) {
             return -1;
@@ -1482,8 +1505,8 @@ static int parse_prop_field(parser *P, const tok *nt, int rel, prop_field *field
 
 /* The property NAME of PRIM, made on first sight (TYPE is NULL for a relationship); a second declaration must
  * agree in kind and type. NULL with a message on a mismatch or out of memory. */
-static usd_prop *declare_prop(parser *P, usd_prim *prim, const tok *nt, int rel, const char *type,
-                              size_t type_len, uint32_t line)
+static usd_prop *declare_prop(parser *P, usd_prim *prim, const tok *nt, int rel, const char *type, size_t type_len,
+                              uint32_t line)
 {
     const char *name = P->lx.s + nt->start;
     size_t name_len = nt->end - nt->start;
@@ -1508,8 +1531,7 @@ static usd_prop *declare_prop(parser *P, usd_prim *prim, const tok *nt, int rel,
 
 /* The value after "NAME =" for FIELD of PROP (NT names it in messages): time samples, targets (a relationship
  * or .connect; PART delete lists them without adding), a spline (skipped) or the one default value. 0 or -1. */
-static int parse_prop_value(parser *P, usd_prop *prop, prop_field field, int rel, usd_listop_part part,
-                            const tok *nt)
+static int parse_prop_value(parser *P, usd_prop *prop, prop_field field, int rel, usd_listop_part part, const tok *nt)
 {
     if (field == F_SAMPLES) {
         if (parse_samples(P, prop) != 0) {
@@ -1648,12 +1670,11 @@ static int parse_body(parser *P, usd_prim *prim, const tok *open)
         } else if (tok_is(lx, &t, "variantSet")) {
             rc = parse_variant_set(P, prim, &t);
         } else if (tok_is(lx, &t, "reorder") && peek(P, &t) == 0 &&
-                 (tok_is(lx, &t, "nameChildren") || tok_is(lx, &t, "properties"))) {
+                   (tok_is(lx, &t, "nameChildren") || tok_is(lx, &t, "properties"))) {
             next(P, &P->lx, &t);
             tok v;
             size_t end = 0;
-            rc = expect_punct(P, '=', "after reorder") != 0 || next(P, &P->lx, &v) != 0 ||
-                         skip_value(P, &v, &end) != 0
+            rc = expect_punct(P, '=', "after reorder") != 0 || next(P, &P->lx, &v) != 0 || skip_value(P, &v, &end) != 0
                      ? -1
                      : 0;
         } else {
@@ -1711,10 +1732,10 @@ static int parse_layer(parser *P)
             size_t end = 0;
             rc = next(P, lx, &v) != 0 || !tok_is(lx, &v, "rootPrims")
                      ? fail_tok(P, &v, "expected rootPrims after reorder")
-                     : expect_punct(P, '=', "after reorder rootPrims") != 0 || next(P, lx, &v) != 0 ||
-                               skip_value(P, &v, &end) != 0
-                           ? -1
-                           : 0;
+                 : expect_punct(P, '=', "after reorder rootPrims") != 0 || next(P, lx, &v) != 0 ||
+                         skip_value(P, &v, &end) != 0
+                     ? -1
+                     : 0;
         } else {
             rc = fail_tok(P, &t, "expected def, over or class, found '%s'", tok_text(lx, &t, buf, sizeof buf));
         }
@@ -1746,7 +1767,7 @@ typedef struct num_walk {
     int dst;
     void *out;
     size_t cap;
-    size_t idx;    /* numbers read */
+    size_t idx;     /* numbers read */
     uint64_t elems; /* elements read */
 } num_walk;
 
@@ -1822,8 +1843,8 @@ static int walk_element(num_walk *w, lexer *lx, tok *t, uint32_t comps)
         }
     }
     if (w->idx - first != comps) {
-        return usd_value_fail(p, t->line, w->d, "element %llu has %zu values, type '%s' has %u", elems,
-                              w->idx - first, p->type_name, comps);
+        return usd_value_fail(p, t->line, w->d, "element %llu has %zu values, type '%s' has %u", elems, w->idx - first,
+                              p->type_name, comps);
     }
     return 0;
 }
@@ -1973,8 +1994,7 @@ static int hook_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
     return walk_num(p, v, dst, out, cap, n, NULL, d);
 }
 
-static int hook_read_token(const usd_prop *p, const usd_value_ref *v, size_t index, char *buf, size_t cap,
-                           pk_diag *d)
+static int hook_read_token(const usd_prop *p, const usd_value_ref *v, size_t index, char *buf, size_t cap, pk_diag *d)
 {
     lexer lx;
     span_lexer(p->owner->layer, v, &lx);

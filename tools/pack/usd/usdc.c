@@ -90,7 +90,8 @@ static void usdc_crate_close(usdc_crate *c);
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ...);
+static int
+usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ...);
 static int usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ...)
 {
     if (c->diag == NULL) {
@@ -101,8 +102,7 @@ static int usdc_fail_impl(const usdc_crate *c, uint64_t off, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(c->diag->message, sizeof c->diag->message, "%s: offset %llu: %s", c->name,
-             (unsigned long long)off, what);
+    snprintf(c->diag->message, sizeof c->diag->message, "%s: offset %llu: %s", c->name, (unsigned long long)off, what);
     return -1;
 }
 
@@ -219,8 +219,8 @@ static int usdc_lz4(const usdc_crate *c, uint64_t off, uint64_t n, void *out, ui
 
 /* Decodes n integers of width w (4 or 8) from an encoded buffer of enc_size
  * bytes: the common delta, 2-bit codes, then the variable-width deltas. */
-static int decode_ints(const usdc_crate *c, uint64_t off, const uint8_t *enc, uint64_t enc_size, uint64_t n,
-                       unsigned w, void *out, const char *what)
+static int decode_ints(const usdc_crate *c, uint64_t off, const uint8_t *enc, uint64_t enc_size, uint64_t n, unsigned w,
+                       void *out, const char *what)
 {
     uint64_t codes = (n * 2 + 7) / 8;
     if (enc_size < w || enc_size - w < codes) {
@@ -247,10 +247,18 @@ static int decode_ints(const usdc_crate *c, uint64_t off, const uint8_t *enc, ui
             }
             const uint8_t *v = enc + vpos;
             switch (bytes) {
-            case 1: delta = s8(v[0]); break;
-            case 2: delta = (int16_t)(uint16_t)(v[0] | v[1] << 8); break;
-            case 4: delta = (int32_t)rd_u32(v); break;
-            default: delta = (int64_t)rd_u64(v); break;
+            case 1:
+                delta = s8(v[0]);
+                break;
+            case 2:
+                delta = (int16_t)(uint16_t)(v[0] | v[1] << 8);
+                break;
+            case 4:
+                delta = (int32_t)rd_u32(v);
+                break;
+            default:
+                delta = (int64_t)rd_u64(v);
+                break;
             }
             vpos += bytes;
         }
@@ -265,7 +273,7 @@ static int decode_ints(const usdc_crate *c, uint64_t off, const uint8_t *enc, ui
 }
 
 static int usdc_compressed_ints(const usdc_crate *c, uint64_t off, uint64_t n, unsigned w, void *out, uint64_t *end,
-                         const char *what)
+                                const char *what)
 {
     uint64_t csz;
     if (usdc_read_u64(c, off, &csz, what) != 0) {
@@ -285,8 +293,8 @@ static int usdc_compressed_ints(const usdc_crate *c, uint64_t off, uint64_t n, u
     /* The codes alone take n/4 bytes; LZ4 cannot have made them from fewer
      * than 1/255 of that. */
     if (n / 4 > csz * LZ4_MAX_RATIO + 64) {
-        return usdc_fail(c, off, "count %llu of %s cannot come from %llu compressed bytes",
-                         (unsigned long long)n, what, (unsigned long long)csz);
+        return usdc_fail(c, off, "count %llu of %s cannot come from %llu compressed bytes", (unsigned long long)n, what,
+                         (unsigned long long)csz);
     }
     uint64_t cap = csz * LZ4_MAX_RATIO + 64;
     if (cap > enc_size) {
@@ -374,8 +382,7 @@ static int read_boot(usdc_crate *c)
         if (!in_file(c, s->start, s->size)) {
             return usdc_fail(c, c->toc_offset + 8 + i * 32,
                              "section %s [%llu, +%llu) past the end of the file (%llu bytes)", s->name,
-                             (unsigned long long)s->start, (unsigned long long)s->size,
-                             (unsigned long long)c->size);
+                             (unsigned long long)s->start, (unsigned long long)s->size, (unsigned long long)c->size);
         }
     }
     return 0;
@@ -402,7 +409,8 @@ static int read_tokens(usdc_crate *c)
                          (unsigned long long)comp);
     }
     if (raw > comp * LZ4_MAX_RATIO + 64 || n > raw || raw >= UINT32_MAX || raw > SIZE_MAX / 2) {
-        return usdc_fail(c, s->start, "%llu tokens in %llu bytes cannot come from %llu compressed bytes (section TOKENS)",
+        return usdc_fail(c, s->start,
+                         "%llu tokens in %llu bytes cannot come from %llu compressed bytes (section TOKENS)",
                          (unsigned long long)n, (unsigned long long)raw, (unsigned long long)comp);
     }
     c->token_chars = malloc(raw ? (size_t)raw : 1);
@@ -439,8 +447,7 @@ static int read_strings(usdc_crate *c)
         return -1;
     }
     if (n > (c->size - s->start - 8) / 4) {
-        return usdc_fail(c, s->start, "%llu strings past the end of the file (section STRINGS)",
-                         (unsigned long long)n);
+        return usdc_fail(c, s->start, "%llu strings past the end of the file (section STRINGS)", (unsigned long long)n);
     }
     c->strings = malloc((n ? (size_t)n : 1) * sizeof *c->strings);
     if (c->strings == NULL) {
@@ -449,7 +456,8 @@ static int read_strings(usdc_crate *c)
     for (uint64_t i = 0; i < n; i++) {
         uint32_t t = rd_u32(c->data + s->start + 8 + i * 4);
         if (t >= c->ntokens) {
-            return usdc_fail(c, s->start + 8 + i * 4, "string %llu: token index %u out of range (%llu tokens) (section STRINGS)",
+            return usdc_fail(c, s->start + 8 + i * 4,
+                             "string %llu: token index %u out of range (%llu tokens) (section STRINGS)",
                              (unsigned long long)i, t, (unsigned long long)c->ntokens);
         }
         c->strings[i] = t;
@@ -464,12 +472,12 @@ static int plausible_count(const usdc_crate *c, const usdc_section *s, uint64_t 
     /* Indices are 32-bit (UINT32_MAX ends a field set), and the tables of
      * n entries must be addressable here (32-bit size_t included). */
     if (n >= UINT32_MAX || n > SIZE_MAX / 16) {
-        return usdc_fail(c, s->start, "%llu %s: more than this reader can index (section %s)",
-                         (unsigned long long)n, what, s->name);
+        return usdc_fail(c, s->start, "%llu %s: more than this reader can index (section %s)", (unsigned long long)n,
+                         what, s->name);
     }
     if (n / 4 > s->size * LZ4_MAX_RATIO + 64) {
-        return usdc_fail(c, s->start, "%llu %s cannot fit in section %s of %llu bytes", (unsigned long long)n,
-                         what, s->name, (unsigned long long)s->size);
+        return usdc_fail(c, s->start, "%llu %s cannot fit in section %s of %llu bytes", (unsigned long long)n, what,
+                         s->name, (unsigned long long)s->size);
     }
     return 0;
 }
@@ -540,7 +548,8 @@ static int read_fieldsets(usdc_crate *c)
     }
     for (uint64_t i = 0; i < n; i++) {
         if (c->fieldsets[i] != UINT32_MAX && c->fieldsets[i] >= c->nfields) {
-            return usdc_fail(c, s->start, "field set entry %llu: field index %u out of range (%llu fields) (section FIELDSETS)",
+            return usdc_fail(c, s->start,
+                             "field set entry %llu: field index %u out of range (%llu fields) (section FIELDSETS)",
                              (unsigned long long)i, c->fieldsets[i], (unsigned long long)c->nfields);
         }
     }
@@ -613,8 +622,8 @@ static int read_paths(usdc_crate *c)
         return -1;
     }
     if (nenc > npaths) {
-        return usdc_fail(c, s->start + 8, "%llu encoded paths for %llu paths (section PATHS)",
-                         (unsigned long long)nenc, (unsigned long long)npaths);
+        return usdc_fail(c, s->start + 8, "%llu encoded paths for %llu paths (section PATHS)", (unsigned long long)nenc,
+                         (unsigned long long)npaths);
     }
     size_t np = npaths ? (size_t)npaths : 1, ne = nenc ? (size_t)nenc : 1;
     c->path_parent = malloc(np * sizeof *c->path_parent);
@@ -661,8 +670,9 @@ static int read_paths(usdc_crate *c)
             int sibling = j >= 0;
             if (child && sibling) {
                 if ((uint64_t)j > nenc - i) {
-                    (void)usdc_fail(c, s->start, "path entry %llu: sibling jump %d past the %llu encoded paths (section PATHS)",
-                              (unsigned long long)i, j, (unsigned long long)nenc);
+                    (void)usdc_fail(c, s->start,
+                                    "path entry %llu: sibling jump %d past the %llu encoded paths (section PATHS)",
+                                    (unsigned long long)i, j, (unsigned long long)nenc);
                     goto done;
                 }
                 stack[sp * 2] = (uint32_t)(i + (uint64_t)j);
@@ -672,7 +682,7 @@ static int read_paths(usdc_crate *c)
             if (child) {
                 if (c->path_prop[pi]) {
                     (void)usdc_fail(c, s->start, "path entry %llu: a property path with children (section PATHS)",
-                              (unsigned long long)i);
+                                    (unsigned long long)i);
                     goto done;
                 }
                 parent = pi;
@@ -724,8 +734,8 @@ static int read_specs(usdc_crate *c)
         }
     }
     for (uint64_t i = 0; i < n; i++) {
-        if (c->spec_path[i] >= c->npaths || (c->path_elem[c->spec_path[i]] == USDC_NO_PATH &&
-                                              c->spec_path[i] != c->root_path)) {
+        if (c->spec_path[i] >= c->npaths ||
+            (c->path_elem[c->spec_path[i]] == USDC_NO_PATH && c->spec_path[i] != c->root_path)) {
             return usdc_fail(c, s->start, "spec %llu: path index %u out of range (%llu paths) (section SPECS)",
                              (unsigned long long)i, c->spec_path[i], (unsigned long long)c->npaths);
         }
@@ -847,18 +857,66 @@ static size_t usdc_path_string(const usdc_crate *c, uint32_t p, char *out, size_
 #define REP_INLINED(r) (((r) >> 62) & 1u)
 #define REP_COMPRESSED(r) (((r) >> 61) & 1u)
 #define REP_TYPE(r) ((unsigned)(((r) >> 48) & 0xffu))
-#define REP_PAYLOAD(r) ((r) & 0xffffffffffffull)
+#define REP_PAYLOAD(r) ((r)&0xffffffffffffull)
 
 /* The crate's value types (CrateDataTypes) this reader knows. */
 enum {
-    T_BOOL = 1, T_UCHAR, T_INT, T_UINT, T_INT64, T_UINT64, T_HALF, T_FLOAT, T_DOUBLE, T_STRING, T_TOKEN,
-    T_ASSET, T_MATRIX2D, T_MATRIX3D, T_MATRIX4D, T_QUATD, T_QUATF, T_QUATH, T_VEC2D, T_VEC2F, T_VEC2H,
-    T_VEC2I, T_VEC3D, T_VEC3F, T_VEC3H, T_VEC3I, T_VEC4D, T_VEC4F, T_VEC4H, T_VEC4I, T_DICTIONARY,
-    T_TOKEN_LISTOP, T_STRING_LISTOP, T_PATH_LISTOP, T_REFERENCE_LISTOP, T_INT_LISTOP, T_INT64_LISTOP,
-    T_UINT_LISTOP, T_UINT64_LISTOP, T_PATH_VECTOR, T_TOKEN_VECTOR, T_SPECIFIER, T_PERMISSION,
-    T_VARIABILITY, T_VARIANT_SELECTION_MAP, T_TIME_SAMPLES, T_PAYLOAD, T_DOUBLE_VECTOR,
-    T_LAYER_OFFSET_VECTOR, T_STRING_VECTOR, T_VALUE_BLOCK, T_VALUE, T_UNREGISTERED_VALUE,
-    T_UNREGISTERED_VALUE_LISTOP, T_PAYLOAD_LISTOP, T_TIMECODE
+    T_BOOL = 1,
+    T_UCHAR,
+    T_INT,
+    T_UINT,
+    T_INT64,
+    T_UINT64,
+    T_HALF,
+    T_FLOAT,
+    T_DOUBLE,
+    T_STRING,
+    T_TOKEN,
+    T_ASSET,
+    T_MATRIX2D,
+    T_MATRIX3D,
+    T_MATRIX4D,
+    T_QUATD,
+    T_QUATF,
+    T_QUATH,
+    T_VEC2D,
+    T_VEC2F,
+    T_VEC2H,
+    T_VEC2I,
+    T_VEC3D,
+    T_VEC3F,
+    T_VEC3H,
+    T_VEC3I,
+    T_VEC4D,
+    T_VEC4F,
+    T_VEC4H,
+    T_VEC4I,
+    T_DICTIONARY,
+    T_TOKEN_LISTOP,
+    T_STRING_LISTOP,
+    T_PATH_LISTOP,
+    T_REFERENCE_LISTOP,
+    T_INT_LISTOP,
+    T_INT64_LISTOP,
+    T_UINT_LISTOP,
+    T_UINT64_LISTOP,
+    T_PATH_VECTOR,
+    T_TOKEN_VECTOR,
+    T_SPECIFIER,
+    T_PERMISSION,
+    T_VARIABILITY,
+    T_VARIANT_SELECTION_MAP,
+    T_TIME_SAMPLES,
+    T_PAYLOAD,
+    T_DOUBLE_VECTOR,
+    T_LAYER_OFFSET_VECTOR,
+    T_STRING_VECTOR,
+    T_VALUE_BLOCK,
+    T_VALUE,
+    T_UNREGISTERED_VALUE,
+    T_UNREGISTERED_VALUE_LISTOP,
+    T_PAYLOAD_LISTOP,
+    T_TIMECODE
 };
 
 /* Scalar component kinds. */
@@ -876,33 +934,88 @@ static num_type numeric_type(unsigned t)
 {
     num_type n = {K_NONE, 0, 0, 0};
     switch (t) {
-    case T_BOOL: case T_UCHAR: n = (num_type){K_U8, 1, 1, 0}; break;
-    case T_INT: n = (num_type){K_I32, 1, 4, 0}; break;
-    case T_UINT: n = (num_type){K_U32, 1, 4, 0}; break;
-    case T_INT64: n = (num_type){K_I64, 1, 8, 0}; break;
-    case T_UINT64: n = (num_type){K_U64, 1, 8, 0}; break;
-    case T_HALF: n = (num_type){K_HALF, 1, 2, 0}; break;
-    case T_FLOAT: n = (num_type){K_FLOAT, 1, 4, 0}; break;
-    case T_DOUBLE: case T_TIMECODE: n = (num_type){K_DOUBLE, 1, 8, 0}; break;
-    case T_MATRIX2D: n = (num_type){K_DOUBLE, 4, 8, 2}; break;
-    case T_MATRIX3D: n = (num_type){K_DOUBLE, 9, 8, 3}; break;
-    case T_MATRIX4D: n = (num_type){K_DOUBLE, 16, 8, 4}; break;
-    case T_QUATD: n = (num_type){K_DOUBLE, 4, 8, 0}; break;
-    case T_QUATF: n = (num_type){K_FLOAT, 4, 4, 0}; break;
-    case T_QUATH: n = (num_type){K_HALF, 4, 2, 0}; break;
-    case T_VEC2D: n = (num_type){K_DOUBLE, 2, 8, 0}; break;
-    case T_VEC2F: n = (num_type){K_FLOAT, 2, 4, 0}; break;
-    case T_VEC2H: n = (num_type){K_HALF, 2, 2, 0}; break;
-    case T_VEC2I: n = (num_type){K_I32, 2, 4, 0}; break;
-    case T_VEC3D: n = (num_type){K_DOUBLE, 3, 8, 0}; break;
-    case T_VEC3F: n = (num_type){K_FLOAT, 3, 4, 0}; break;
-    case T_VEC3H: n = (num_type){K_HALF, 3, 2, 0}; break;
-    case T_VEC3I: n = (num_type){K_I32, 3, 4, 0}; break;
-    case T_VEC4D: n = (num_type){K_DOUBLE, 4, 8, 0}; break;
-    case T_VEC4F: n = (num_type){K_FLOAT, 4, 4, 0}; break;
-    case T_VEC4H: n = (num_type){K_HALF, 4, 2, 0}; break;
-    case T_VEC4I: n = (num_type){K_I32, 4, 4, 0}; break;
-    default: break;
+    case T_BOOL:
+    case T_UCHAR:
+        n = (num_type){K_U8, 1, 1, 0};
+        break;
+    case T_INT:
+        n = (num_type){K_I32, 1, 4, 0};
+        break;
+    case T_UINT:
+        n = (num_type){K_U32, 1, 4, 0};
+        break;
+    case T_INT64:
+        n = (num_type){K_I64, 1, 8, 0};
+        break;
+    case T_UINT64:
+        n = (num_type){K_U64, 1, 8, 0};
+        break;
+    case T_HALF:
+        n = (num_type){K_HALF, 1, 2, 0};
+        break;
+    case T_FLOAT:
+        n = (num_type){K_FLOAT, 1, 4, 0};
+        break;
+    case T_DOUBLE:
+    case T_TIMECODE:
+        n = (num_type){K_DOUBLE, 1, 8, 0};
+        break;
+    case T_MATRIX2D:
+        n = (num_type){K_DOUBLE, 4, 8, 2};
+        break;
+    case T_MATRIX3D:
+        n = (num_type){K_DOUBLE, 9, 8, 3};
+        break;
+    case T_MATRIX4D:
+        n = (num_type){K_DOUBLE, 16, 8, 4};
+        break;
+    case T_QUATD:
+        n = (num_type){K_DOUBLE, 4, 8, 0};
+        break;
+    case T_QUATF:
+        n = (num_type){K_FLOAT, 4, 4, 0};
+        break;
+    case T_QUATH:
+        n = (num_type){K_HALF, 4, 2, 0};
+        break;
+    case T_VEC2D:
+        n = (num_type){K_DOUBLE, 2, 8, 0};
+        break;
+    case T_VEC2F:
+        n = (num_type){K_FLOAT, 2, 4, 0};
+        break;
+    case T_VEC2H:
+        n = (num_type){K_HALF, 2, 2, 0};
+        break;
+    case T_VEC2I:
+        n = (num_type){K_I32, 2, 4, 0};
+        break;
+    case T_VEC3D:
+        n = (num_type){K_DOUBLE, 3, 8, 0};
+        break;
+    case T_VEC3F:
+        n = (num_type){K_FLOAT, 3, 4, 0};
+        break;
+    case T_VEC3H:
+        n = (num_type){K_HALF, 3, 2, 0};
+        break;
+    case T_VEC3I:
+        n = (num_type){K_I32, 3, 4, 0};
+        break;
+    case T_VEC4D:
+        n = (num_type){K_DOUBLE, 4, 8, 0};
+        break;
+    case T_VEC4F:
+        n = (num_type){K_FLOAT, 4, 4, 0};
+        break;
+    case T_VEC4H:
+        n = (num_type){K_HALF, 4, 2, 0};
+        break;
+    case T_VEC4I:
+        n = (num_type){K_I32, 4, 4, 0};
+        break;
+    default:
+        break;
     }
     return n;
 }
@@ -910,12 +1023,18 @@ static num_type numeric_type(unsigned t)
 static double component_f64(const uint8_t *p, unsigned kind)
 {
     switch (kind) {
-    case K_U8: return p[0];
-    case K_I32: return (double)(int32_t)rd_u32(p);
-    case K_U32: return (double)rd_u32(p);
-    case K_I64: return (double)(int64_t)rd_u64(p);
-    case K_U64: return (double)rd_u64(p);
-    case K_HALF: return (double)usd_half_to_float((uint16_t)(p[0] | p[1] << 8));
+    case K_U8:
+        return p[0];
+    case K_I32:
+        return (double)(int32_t)rd_u32(p);
+    case K_U32:
+        return (double)rd_u32(p);
+    case K_I64:
+        return (double)(int64_t)rd_u64(p);
+    case K_U64:
+        return (double)rd_u64(p);
+    case K_HALF:
+        return (double)usd_half_to_float((uint16_t)(p[0] | p[1] << 8));
     case K_FLOAT: {
         uint32_t b = rd_u32(p);
         float f;
@@ -1029,8 +1148,8 @@ static int usdc_count(const usd_prop *p, const usd_value_ref *v, uint64_t *count
         }
     } else if (n > room / esz) {
         char m[160];
-        snprintf(m, sizeof m, "truncated: %llu elements of %llu bytes past the end of the file",
-                 (unsigned long long)n, (unsigned long long)esz);
+        snprintf(m, sizeof m, "truncated: %llu elements of %llu bytes past the end of the file", (unsigned long long)n,
+                 (unsigned long long)esz);
         return value_fail(p, c, data, d, m);
     }
     *count = n;
@@ -1092,10 +1211,18 @@ static int read_num_inlined(const usd_prop *p, const usdc_crate *c, unsigned t, 
     double vals[16];
     if (nt.components == 1) {
         switch (nt.kind) {
-        case K_I64: vals[0] = (double)(int32_t)bits; break;
-        case K_U64: vals[0] = (double)bits; break;
-        case K_DOUBLE: vals[0] = component_f64(b, K_FLOAT); break;
-        default: vals[0] = component_f64(b, nt.kind); break;
+        case K_I64:
+            vals[0] = (double)(int32_t)bits;
+            break;
+        case K_U64:
+            vals[0] = (double)bits;
+            break;
+        case K_DOUBLE:
+            vals[0] = component_f64(b, K_FLOAT);
+            break;
+        default:
+            vals[0] = component_f64(b, nt.kind);
+            break;
         }
     } else if (nt.matrix != 0) {
         /* A diagonal matrix of small integers: its diagonal as int8. */
@@ -1272,8 +1399,7 @@ static int usdc_read_num(const usd_prop *p, const usd_value_ref *v, int dst, voi
     return 0;
 }
 
-static int usdc_read_token(const usd_prop *p, const usd_value_ref *v, size_t index, char *buf, size_t cap,
-                           pk_diag *d)
+static int usdc_read_token(const usd_prop *p, const usd_value_ref *v, size_t index, char *buf, size_t cap, pk_diag *d)
 {
     const usdc_crate *c = crate_of(v);
     uint64_t rep = v->a;
@@ -1330,10 +1456,10 @@ static const usd_value_hooks usdc_hooks = {usdc_count, usdc_read_num, usdc_read_
 typedef struct builder {
     usdc_crate *c;
     usd_layer *layer;
-    uint32_t *spec_of_path;  /* spec index per path, UINT32_MAX when none */
-    uint32_t *first_child;   /* per path: the first child path, path order */
+    uint32_t *spec_of_path; /* spec index per path, UINT32_MAX when none */
+    uint32_t *first_child;  /* per path: the first child path, path order */
     uint32_t *next_sibling;
-    uint32_t cur_spec;       /* for messages */
+    uint32_t cur_spec; /* for messages */
     const char *cur_field;
     uint8_t *known_of_token; /* per token: 1 + its index in known_fields, or 0 */
     uint32_t *tok_child;     /* per token: a child path while ordering, else UINT32_MAX */
@@ -1341,24 +1467,27 @@ typedef struct builder {
     uint32_t *scratch;       /* per path: one prim's children while ordering */
     uint32_t table_spec;     /* the spec whose fields are in table */
     uint64_t table[32];
-    uint32_t table_has;      /* bit k: known field k present */
-    uint64_t fields_walked;  /* over all specs, bounded */
+    uint32_t table_has;     /* bit k: known field k present */
+    uint64_t fields_walked; /* over all specs, bounded */
 } builder;
 
 /* The fields this reader uses; a spec's fields are looked up in one pass
  * over its field set, so a lookup costs O(1) and a spec O(its fields). */
-static const char *const known_fields[] = {
-    "typeName", "variability", "custom", "interpolation", "elementSize", "default", "timeSamples",
-    "connectionPaths", "targetPaths", "specifier", "active", "instanceable", "hidden", "kind", "references",
-    "payload", "inherits", "specializes", "apiSchemas", "variantSetNames", "variantSelection", "primChildren",
-    "properties", "defaultPrim", "upAxis", "metersPerUnit", "subLayers"};
+static const char *const known_fields[] = {"typeName",         "variability",   "custom",      "interpolation",
+                                           "elementSize",      "default",       "timeSamples", "connectionPaths",
+                                           "targetPaths",      "specifier",     "active",      "instanceable",
+                                           "hidden",           "kind",          "references",  "payload",
+                                           "inherits",         "specializes",   "apiSchemas",  "variantSetNames",
+                                           "variantSelection", "primChildren",  "properties",  "defaultPrim",
+                                           "upAxis",           "metersPerUnit", "subLayers"};
 #define KNOWN_FIELDS (sizeof known_fields / sizeof known_fields[0])
 
 /* "offset N: what (spec </path> / field F)" */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int spec_fail_impl(const builder *b, uint64_t off, const char *fmt, ...);
+static int
+spec_fail_impl(const builder *b, uint64_t off, const char *fmt, ...);
 static int spec_fail_impl(const builder *b, uint64_t off, const char *fmt, ...)
 {
     char what[256], path[512];
@@ -1480,8 +1609,7 @@ static int index_vector(const builder *b, uint64_t off, uint64_t *n, uint64_t *i
     }
     *n = rd_u64(b->c->data + off);
     if (*n > (b->c->size - off - 8) / 4) {
-        return spec_fail(b, off, "truncated: vector of %llu items past the end of the file",
-                         (unsigned long long)*n);
+        return spec_fail(b, off, "truncated: vector of %llu items past the end of the file", (unsigned long long)*n);
     }
     *items = off + 8;
     *end = off + 8 + *n * 4;
@@ -1503,8 +1631,7 @@ static int string_at(const builder *b, uint64_t off, const char **out)
     uint32_t i = rd_u32(b->c->data + off);
     *out = usdc_string(b->c, i);
     if (*out == NULL) {
-        return spec_fail(b, off, "string index %u out of range (%llu strings)", i,
-                         (unsigned long long)b->c->nstrings);
+        return spec_fail(b, off, "string index %u out of range (%llu strings)", i, (unsigned long long)b->c->nstrings);
     }
     return 0;
 }
@@ -1628,8 +1755,8 @@ static int read_listop(const builder *b, usd_prim *prim, usd_field field, uint64
             ls = component_f64(c->data + off + 16, K_DOUBLE);
         }
         usd_build_listop_explicit(prim, field);
-        if (usd_build_listop_item(b->layer, prim, field, USD_LISTOP_EXPLICIT, asset, strlen(asset), path,
-                                  strlen(path), lo, ls) != 0) {
+        if (usd_build_listop_item(b->layer, prim, field, USD_LISTOP_EXPLICIT, asset, strlen(asset), path, strlen(path),
+                                  lo, ls) != 0) {
             return oom(b);
         }
         return 0;
@@ -1672,8 +1799,8 @@ static int read_listop(const builder *b, usd_prim *prim, usd_field field, uint64
             if (listop_item(b, t, off, payload_offset, &pos, path, &asset, &lo, &ls) != 0) {
                 return -1;
             }
-            if (usd_build_listop_item(b->layer, prim, field, parts[k].part, asset, strlen(asset), path,
-                                      strlen(path), lo, ls) != 0) {
+            if (usd_build_listop_item(b->layer, prim, field, parts[k].part, asset, strlen(asset), path, strlen(path),
+                                      lo, ls) != 0) {
                 return oom(b);
             }
         }
@@ -1741,8 +1868,7 @@ static int read_time_samples(const builder *b, usd_prop *prop, uint64_t rep)
     uint64_t nvals = rd_u64(c->data + vat);
     vat += 8;
     if (nvals > (c->size - vat) / 8) {
-        return spec_fail(b, vat - 8, "time samples: %llu values past the end of the file",
-                         (unsigned long long)nvals);
+        return spec_fail(b, vat - 8, "time samples: %llu values past the end of the file", (unsigned long long)nvals);
     }
     /* The times: a DoubleVector (or a double array), uncompressed. */
     uint64_t tn, tdata;
@@ -1818,8 +1944,8 @@ static int build_prop(builder *b, usd_prim *prim, uint32_t path)
         return -1;
     }
     usd_prop *p = usd_build_prop(b->layer, prim, name, strlen(name),
-                                 kind == USDC_SPEC_ATTRIBUTE ? USD_PROP_ATTRIBUTE : USD_PROP_RELATIONSHIP,
-                                 type, strlen(type));
+                                 kind == USDC_SPEC_ATTRIBUTE ? USD_PROP_ATTRIBUTE : USD_PROP_RELATIONSHIP, type,
+                                 strlen(type));
     if (p == NULL) {
         return oom(b);
     }
@@ -1969,8 +2095,7 @@ static int prim_variant_selection(builder *b, usd_prim *prim, uint32_t s)
     }
     uint64_t n = rd_u64(c->data + off);
     if (n > (c->size - off - 8) / 8) {
-        return spec_fail(b, off, "variant selection of %llu entries past the end of the file",
-                         (unsigned long long)n);
+        return spec_fail(b, off, "variant selection of %llu entries past the end of the file", (unsigned long long)n);
     }
     for (uint64_t i = 0; i < n; i++) {
         const char *set, *var;

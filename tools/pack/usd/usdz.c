@@ -32,8 +32,8 @@ static uint32_t rd32(const uint8_t *p)
 static int zfail(pk_diag *d, const char *pkg, uint64_t off, const char *what, const char *entry)
 {
     if (entry != NULL) {
-        snprintf(d->message, sizeof d->message, "%.180s: offset %llu: %.100s (entry '%.180s')", pkg, (unsigned long long)off,
-                 what, entry);
+        snprintf(d->message, sizeof d->message, "%.180s: offset %llu: %.100s (entry '%.180s')", pkg,
+                 (unsigned long long)off, what, entry);
     } else {
         snprintf(d->message, sizeof d->message, "%.180s: offset %llu: %.100s", pkg, (unsigned long long)off, what);
     }
