@@ -831,21 +831,54 @@ static uint64_t sim_aged(const sim *m, const sim_page *p, int *cls)
     return age >= amax ? UINT64_MAX : age < w ? m->frame + age : (uint64_t)p->last_frame + l;
 }
 
+/* sim_before under SIM_PRIORITY: the lower priority, then the lower lod,
+ * then the least recently used, then the lower chunk id. */
+static int sim_before_priority(const sim_page *a, const sim_page *b)
+{
+    if (a->priority != b->priority) {
+        return a->priority < b->priority;
+    }
+    if (a->lod != b->lod) {
+        return a->lod < b->lod;
+    }
+    if (a->last_frame != b->last_frame) {
+        return a->last_frame < b->last_frame;
+    }
+    return a->chunk < b->chunk;
+}
+
+/* sim_before under SIM_PREDICT_OD: the later predicted next use, a gap
+ * overdue by twice its length taken as the default. */
+static int sim_before_predict_od(const sim *m, const sim_page *a, const sim_page *b)
+{
+    uint64_t ga = m->gap[a->chunk], gb = m->gap[b->chunk];
+    ga = ga != 0 && m->frame - a->last_frame <= 2u * ga ? ga : m->def->param;
+    gb = gb != 0 && m->frame - b->last_frame <= 2u * gb ? gb : m->def->param;
+    uint64_t x = (uint64_t)a->last_frame + ga, y = (uint64_t)b->last_frame + gb;
+    return x != y ? x > y : a->stamp < b->stamp;
+}
+
+/* sim_before under SIM_AGED: the later key of sim_aged, then the older
+ * class, then by stamp (the newest first among the old). */
+static int sim_before_aged(const sim *m, const sim_page *a, const sim_page *b)
+{
+    int ca, cb; /* 2 expired, 1 old, 0 young */
+    uint64_t x = sim_aged(m, a, &ca), y = sim_aged(m, b, &cb);
+    if (x != y) {
+        return x > y;
+    }
+    if (ca != cb) {
+        return ca > cb;
+    }
+    return ca == 1 ? a->stamp > b->stamp : a->stamp < b->stamp;
+}
+
 /* a is a better victim than b under the policy. */
 static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int prefer_a1in)
 {
     switch (m->def->policy) {
     case SIM_PRIORITY:
-        if (a->priority != b->priority) {
-            return a->priority < b->priority;
-        }
-        if (a->lod != b->lod) {
-            return a->lod < b->lod;
-        }
-        if (a->last_frame != b->last_frame) {
-            return a->last_frame < b->last_frame;
-        }
-        return a->chunk < b->chunk;
+        return sim_before_priority(a, b);
     case SIM_LOD_LRU: {
         uint64_t x = (uint64_t)a->last_frame + (uint64_t)m->def->param * a->lod;
         uint64_t y = (uint64_t)b->last_frame + (uint64_t)m->def->param * b->lod;
@@ -878,26 +911,12 @@ static int sim_before(const sim *m, const sim_page *a, const sim_page *b, int pr
         uint64_t y = (uint64_t)b->last_frame + (m->gap[b->chunk] ? m->gap[b->chunk] : m->def->param);
         return x != y ? x > y : a->stamp < b->stamp;
     }
-    case SIM_PREDICT_OD: {
-        uint64_t ga = m->gap[a->chunk], gb = m->gap[b->chunk];
-        ga = ga != 0 && m->frame - a->last_frame <= 2u * ga ? ga : m->def->param;
-        gb = gb != 0 && m->frame - b->last_frame <= 2u * gb ? gb : m->def->param;
-        uint64_t x = (uint64_t)a->last_frame + ga, y = (uint64_t)b->last_frame + gb;
-        return x != y ? x > y : a->stamp < b->stamp;
-    }
+    case SIM_PREDICT_OD:
+        return sim_before_predict_od(m, a, b);
     case SIM_PREDICT2:
         return sim_pred2(m, a) != sim_pred2(m, b) ? sim_pred2(m, a) > sim_pred2(m, b) : a->stamp < b->stamp;
-    case SIM_AGED: {
-        int ca, cb; /* 2 expired, 1 old, 0 young */
-        uint64_t x = sim_aged(m, a, &ca), y = sim_aged(m, b, &cb);
-        if (x != y) {
-            return x > y;
-        }
-        if (ca != cb) {
-            return ca > cb;
-        }
-        return ca == 1 ? a->stamp > b->stamp : a->stamp < b->stamp;
-    }
+    case SIM_AGED:
+        return sim_before_aged(m, a, b);
     case SIM_EPI_BONUS: {
         uint64_t x = (uint64_t)a->last_frame + (m->epis[a->chunk] >= 2u ? m->def->param : 0u);
         uint64_t y = (uint64_t)b->last_frame + (m->epis[b->chunk] >= 2u ? m->def->param : 0u);
