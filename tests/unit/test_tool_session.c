@@ -2,7 +2,8 @@
  * fails is named, with its status, and tool_session_close undoes any state
  * tool_session_open left; a pack the tool already holds (an io) opens
  * without a file; tool_session_stream_desc takes the session's memory and
- * pack. */
+ * pack; a stream started on the session and the store handed to it close
+ * with it, the stream first, the store's close once, before the pack. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "sluice/host_store.h"
 #include "session.h"
 #include "test_pack.h" /* tp_build: a small pack written by hand */
 
@@ -117,12 +119,157 @@ static void test_a_pack_in_memory_opens(void **state)
     free(tp.data);
 }
 
+/* The tool's side of a store handed to the session: its close counts the
+ * calls and notes whether the pack was still open then. */
+typedef struct store_rig {
+    tool_session *s;
+    slc_page_store store;
+    void *mem;
+    int closes;
+    int pack_open_at_close;
+} store_rig;
+
+static void rig_store_close(void *ctx)
+{
+    store_rig *g = ctx;
+    g->closes++;
+    g->pack_open_at_close = g->s->pack != NULL;
+    if (g->store.ops != NULL) {
+        slc_host_store_deinit(&g->store);
+    }
+    free(g->mem);
+    g->mem = NULL;
+}
+
+/* A host store for p's pool, uncharged, in g->mem. */
+static void open_host_store(const slc_profile *p, store_rig *g)
+{
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(p, SLC_POOL_GEOMETRY, &spec);
+    slc_host_store_desc hd;
+    slc_host_store_desc_from_spec(&spec, &hd);
+    size_t fp = slc_host_store_footprint(hd.page_count, hd.page_size);
+    assert_int_not_equal(fp, 0);
+    fp = (fp + SLC_HOST_STORE_PAGE_ALIGN - 1u) & ~(size_t)(SLC_HOST_STORE_PAGE_ALIGN - 1u);
+    g->mem = aligned_alloc(SLC_HOST_STORE_PAGE_ALIGN, fp);
+    assert_non_null(g->mem);
+    assert_int_equal(
+        slc_host_store_init_at(g->mem, fp, NULL, SLC_BUDGET_NONE, hd.page_count, hd.page_size, NULL, &g->store),
+        SLC_OK);
+}
+
+/* Opens the hand-made pack in memory with p (no workers). */
+static void open_memory_pack(slc_profile *p, test_pack *tp, slc_io *io, tool_session *s)
+{
+    *p = default_profile();
+    p->workers = 0;
+    tp_build(tp);
+    *io = (slc_io){.read = mem_read, .user = tp, .size = tp->size};
+    const tool_session_desc d = {.me = "test", .profile = p, .io = io, .pack_name = "t.pack"};
+    assert_int_equal(tool_session_open(&d, s), TOOL_SESSION_OPEN);
+}
+
+static void test_a_stream_and_its_store_close_with_the_session(void **state)
+{
+    (void)state;
+    slc_profile p;
+    static test_pack tp;
+    slc_io io;
+    tool_session s;
+    open_memory_pack(&p, &tp, &io, &s);
+    store_rig g = {.s = &s};
+    open_host_store(&p, &g);
+    tool_session_set_store(&s, &g.store, rig_store_close, &g);
+    assert_ptr_equal(s.store, &g.store);
+
+    slc_stream_desc sd;
+    tool_session_stream_desc(&s, &p, s.store, NULL, &sd);
+    assert_ptr_equal(sd.stores[SLC_POOL_GEOMETRY], &g.store);
+    assert_int_equal(tool_session_start_stream(&s, &sd), SLC_OK);
+    assert_non_null(s.stream);
+    assert_non_null(slc_stream_pool(s.stream));
+    assert_int_equal(slc_stream_begin_frame(s.stream, NULL), SLC_OK);
+    assert_int_equal(slc_stream_request_chunk(s.stream, (slc_chunk_id){0}, 0, (slc_partition){0}), SLC_OK);
+    assert_int_equal(slc_stream_end_frame(s.stream), SLC_OK);
+
+    tool_session_close(&s);
+    assert_int_equal(g.closes, 1);
+    assert_int_equal(g.pack_open_at_close, 1); /* the store closes before the pack */
+    assert_null(g.store.ops);
+    assert_null(s.stream);
+    assert_null(s.store);
+    assert_null(s.store_close);
+    assert_closed(&s);
+    tool_session_close(&s); /* closed: nothing more to close */
+    assert_int_equal(g.closes, 1);
+    free(tp.data);
+}
+
+static void test_a_refused_stream_still_closes_the_store(void **state)
+{
+    (void)state;
+    slc_profile p;
+    static test_pack tp;
+    slc_io io;
+    tool_session s;
+    open_memory_pack(&p, &tp, &io, &s);
+    store_rig g = {.s = &s};
+    tool_session_set_store(&s, NULL, rig_store_close, &g); /* a store the tool opened part-way */
+
+    slc_stream_desc sd;
+    tool_session_stream_desc(&s, &p, s.store, NULL, &sd); /* no page store: slc_stream_create refuses it */
+    assert_int_equal(tool_session_start_stream(&s, &sd), SLC_E_INVALID);
+    assert_null(s.stream);
+
+    tool_session_close(&s);
+    assert_int_equal(g.closes, 1);
+    assert_int_equal(g.pack_open_at_close, 1);
+    assert_closed(&s);
+    free(tp.data);
+}
+
+static void test_a_store_closes_from_a_failed_open(void **state)
+{
+    (void)state;
+    slc_profile p = default_profile();
+    tool_session s;
+    assert_int_equal(open_file(&p, SLUICE_SOURCE_DIR "/no/such.pack", &s), TOOL_SESSION_FILE);
+    store_rig g = {.s = &s};
+    tool_session_set_store(&s, NULL, rig_store_close, &g);
+    store_rig h = {.s = &s};
+    tool_session_set_store(&s, NULL, rig_store_close, &h); /* the second replaces the first */
+    tool_session_close(&s);
+    assert_int_equal(g.closes, 0);
+    assert_int_equal(h.closes, 1);
+    assert_int_equal(h.pack_open_at_close, 0);
+    assert_closed(&s);
+}
+
+static void test_an_open_session_without_a_store_closes(void **state)
+{
+    (void)state;
+    slc_profile p;
+    static test_pack tp;
+    slc_io io;
+    tool_session s;
+    open_memory_pack(&p, &tp, &io, &s);
+    assert_null(s.store_close);
+    assert_null(s.stream);
+    tool_session_close(&s);
+    assert_closed(&s);
+    free(tp.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_file_is_the_file_step),
         cmocka_unit_test(test_not_a_pack_is_the_pack_step),
         cmocka_unit_test(test_a_pack_in_memory_opens),
+        cmocka_unit_test(test_a_stream_and_its_store_close_with_the_session),
+        cmocka_unit_test(test_a_refused_stream_still_closes_the_store),
+        cmocka_unit_test(test_a_store_closes_from_a_failed_open),
+        cmocka_unit_test(test_an_open_session_without_a_store_closes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
