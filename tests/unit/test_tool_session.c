@@ -158,74 +158,80 @@ static void open_host_store(const slc_profile *p, store_rig *g)
         SLC_OK);
 }
 
-/* Opens the hand-made pack in memory with p (no workers). */
-static void open_memory_pack(slc_profile *p, test_pack *tp, slc_io *io, tool_session *s)
+/* A session over the hand-made pack in memory (no workers), and the
+ * tool's store rig on it. */
+typedef struct memory_session {
+    slc_profile p;
+    test_pack tp;
+    slc_io io;
+    tool_session s;
+    store_rig g;
+} memory_session;
+
+static void open_memory_session(memory_session *m)
 {
-    *p = default_profile();
-    p->workers = 0;
-    tp_build(tp);
-    *io = (slc_io){.read = mem_read, .user = tp, .size = tp->size};
-    const tool_session_desc d = {.me = "test", .profile = p, .io = io, .pack_name = "t.pack"};
-    assert_int_equal(tool_session_open(&d, s), TOOL_SESSION_OPEN);
+    memset(m, 0, sizeof *m);
+    m->p = default_profile();
+    m->p.workers = 0;
+    tp_build(&m->tp);
+    m->io = (slc_io){.read = mem_read, .user = &m->tp, .size = m->tp.size};
+    m->g.s = &m->s;
+    const tool_session_desc d = {.me = "test", .profile = &m->p, .io = &m->io, .pack_name = "t.pack"};
+    assert_int_equal(tool_session_open(&d, &m->s), TOOL_SESSION_OPEN);
+}
+
+/* Closes m's session: the store's close ran once, with the pack still open. */
+static void close_memory_session(memory_session *m, int store_closes)
+{
+    tool_session_close(&m->s);
+    assert_int_equal(m->g.closes, store_closes);
+    assert_int_equal(m->g.pack_open_at_close, store_closes); /* the store closes before the pack */
+    assert_null(m->s.stream);
+    assert_null(m->s.store);
+    assert_null(m->s.store_close);
+    assert_closed(&m->s);
+    tool_session_close(&m->s); /* closed: nothing more to close */
+    assert_int_equal(m->g.closes, store_closes);
+    free(m->tp.data);
 }
 
 static void test_a_stream_and_its_store_close_with_the_session(void **state)
 {
     (void)state;
-    slc_profile p;
-    static test_pack tp;
-    slc_io io;
-    tool_session s;
-    open_memory_pack(&p, &tp, &io, &s);
-    store_rig g = {.s = &s};
-    open_host_store(&p, &g);
-    tool_session_set_store(&s, &g.store, rig_store_close, &g);
-    assert_ptr_equal(s.store, &g.store);
+    static memory_session m;
+    open_memory_session(&m);
+    open_host_store(&m.p, &m.g);
+    tool_session_set_store(&m.s, &m.g.store, rig_store_close, &m.g);
+    assert_ptr_equal(m.s.store, &m.g.store);
 
     slc_stream_desc sd;
-    tool_session_stream_desc(&s, &p, s.store, NULL, &sd);
-    assert_ptr_equal(sd.stores[SLC_POOL_GEOMETRY], &g.store);
-    assert_int_equal(tool_session_start_stream(&s, &sd), SLC_OK);
-    assert_non_null(s.stream);
-    assert_non_null(slc_stream_pool(s.stream));
-    assert_int_equal(slc_stream_begin_frame(s.stream, NULL), SLC_OK);
-    assert_int_equal(slc_stream_request_chunk(s.stream, (slc_chunk_id){0}, 0, (slc_partition){0}), SLC_OK);
-    assert_int_equal(slc_stream_end_frame(s.stream), SLC_OK);
+    tool_session_stream_desc(&m.s, &m.p, m.s.store, NULL, &sd);
+    assert_ptr_equal(sd.stores[SLC_POOL_GEOMETRY], &m.g.store);
+    assert_int_equal(tool_session_start_stream(&m.s, &sd), SLC_OK);
+    slc_stream *st = m.s.stream;
+    assert_non_null(st);
+    assert_non_null(slc_stream_pool(st));
+    assert_int_equal(slc_stream_begin_frame(st, NULL), SLC_OK);
+    assert_int_equal(slc_stream_request_chunk(st, (slc_chunk_id){0}, 0, (slc_partition){0}), SLC_OK);
+    assert_int_equal(slc_stream_end_frame(st), SLC_OK);
 
-    tool_session_close(&s);
-    assert_int_equal(g.closes, 1);
-    assert_int_equal(g.pack_open_at_close, 1); /* the store closes before the pack */
-    assert_null(g.store.ops);
-    assert_null(s.stream);
-    assert_null(s.store);
-    assert_null(s.store_close);
-    assert_closed(&s);
-    tool_session_close(&s); /* closed: nothing more to close */
-    assert_int_equal(g.closes, 1);
-    free(tp.data);
+    close_memory_session(&m, 1);
+    assert_null(m.g.store.ops); /* the tool's close deinited it */
 }
 
 static void test_a_refused_stream_still_closes_the_store(void **state)
 {
     (void)state;
-    slc_profile p;
-    static test_pack tp;
-    slc_io io;
-    tool_session s;
-    open_memory_pack(&p, &tp, &io, &s);
-    store_rig g = {.s = &s};
-    tool_session_set_store(&s, NULL, rig_store_close, &g); /* a store the tool opened part-way */
+    static memory_session m;
+    open_memory_session(&m);
+    tool_session_set_store(&m.s, NULL, rig_store_close, &m.g); /* a store the tool opened part-way */
 
     slc_stream_desc sd;
-    tool_session_stream_desc(&s, &p, s.store, NULL, &sd); /* no page store: slc_stream_create refuses it */
-    assert_int_equal(tool_session_start_stream(&s, &sd), SLC_E_INVALID);
-    assert_null(s.stream);
+    tool_session_stream_desc(&m.s, &m.p, m.s.store, NULL, &sd); /* no page store: slc_stream_create refuses it */
+    assert_int_equal(tool_session_start_stream(&m.s, &sd), SLC_E_INVALID);
+    assert_null(m.s.stream);
 
-    tool_session_close(&s);
-    assert_int_equal(g.closes, 1);
-    assert_int_equal(g.pack_open_at_close, 1);
-    assert_closed(&s);
-    free(tp.data);
+    close_memory_session(&m, 1);
 }
 
 static void test_a_store_closes_from_a_failed_open(void **state)
@@ -248,16 +254,11 @@ static void test_a_store_closes_from_a_failed_open(void **state)
 static void test_an_open_session_without_a_store_closes(void **state)
 {
     (void)state;
-    slc_profile p;
-    static test_pack tp;
-    slc_io io;
-    tool_session s;
-    open_memory_pack(&p, &tp, &io, &s);
-    assert_null(s.store_close);
-    assert_null(s.stream);
-    tool_session_close(&s);
-    assert_closed(&s);
-    free(tp.data);
+    static memory_session m;
+    open_memory_session(&m);
+    assert_null(m.s.store_close);
+    assert_null(m.s.stream);
+    close_memory_session(&m, 0);
 }
 
 int main(void)
