@@ -72,7 +72,7 @@ tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s)
 void tool_session_set_store(tool_session *s, const slc_page_store *store, void (*close)(void *ctx), void *ctx);
 
 /* Creates s->stream from d (tool_session_stream_desc's, with the tool's
- * executor and telemetry). Returns SLC_OK, or slc_stream_create's refusal
+ * executor and telemetry), once: s has no stream yet. Returns SLC_OK, or slc_stream_create's refusal
  * (s->stream then NULL; s still to be closed). Fails iff slc_stream_create
  * fails; prints nothing (the stream logs to d->log). Allocates what
  * slc_stream_create does (in the session's memory). Not thread-safe for
