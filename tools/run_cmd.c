@@ -301,10 +301,23 @@ void run_close(run *r)
     free(r->summary);
     r->summary = NULL;
     slc_platform_workers_stop(&r->workers);
-    if (r->s != NULL) {
-        slc_stream_destroy(r->s);
-        r->s = NULL;
+    tool_session_close(&r->ses); /* the stream, the store (close_store), the pack, the memory */
+    r->s = NULL;
+    r->pack = NULL;
+    r->mem = NULL;
+    for (uint32_t i = 0; i < SLC_PLATFORM_WORKERS_MAX; i++) {
+        free(r->wctx.spans[i]);
+        r->wctx.spans[i] = NULL;
     }
+    workload_close(&r->wl);
+    run_files_abort(&r->files); /* a run that failed: its files are incomplete, the old ones stay */
+    r->evlog = NULL;
+}
+
+/* The session's close of the store open_store opened, in any state. */
+static void close_store(void *ctx)
+{
+    run *r = ctx;
 #ifdef SLUICE_HAVE_VULKAN
     if (r->vk != NULL) {
         slc_vulkan_deinit(r->vk);
@@ -319,16 +332,6 @@ void run_close(run *r)
     if (r->page_block.base != NULL) {
         slc_platform_block_unmap(&r->page_block);
     }
-    tool_session_close(&r->ses);
-    r->pack = NULL;
-    r->mem = NULL;
-    for (uint32_t i = 0; i < SLC_PLATFORM_WORKERS_MAX; i++) {
-        free(r->wctx.spans[i]);
-        r->wctx.spans[i] = NULL;
-    }
-    workload_close(&r->wl);
-    run_files_abort(&r->files); /* a run that failed: its files are incomplete, the old ones stay */
-    r->evlog = NULL;
 }
 
 /* The host store: pages in host memory mapped once, exactly their bytes
@@ -482,6 +485,7 @@ static int open_store(run *r)
 #endif
     }
     r->store_init_ms = (double)(slc_platform_now_ns() - t0) / 1e6;
+    tool_session_set_store(&r->ses, rc == CLI_OK ? r->store : NULL, close_store, r);
     return rc;
 }
 
@@ -831,7 +835,8 @@ static int run_start_stream(run *r)
     if (r->prof.workers > 0) {
         slc_platform_workers_executor(&r->workers, &d.executor);
     }
-    slc_status st = slc_stream_create(&d, &r->s);
+    slc_status st = tool_session_start_stream(&r->ses, &d);
+    r->s = r->ses.stream;
     if (st != SLC_OK) {
         fprintf(stderr, "%s: the stream cannot start with pack '%s' and profile '%s' (%s)\n", r->me, r->pack_name,
                 r->prof.name, slc_status_name(st));

@@ -55,8 +55,26 @@ tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s)
     return TOOL_SESSION_OPEN;
 }
 
+void tool_session_set_store(tool_session *s, const slc_page_store *store, void (*close)(void *ctx), void *ctx)
+{
+    s->store = store;
+    s->store_close = close;
+    s->store_ctx = ctx;
+}
+
+slc_status tool_session_start_stream(tool_session *s, const slc_stream_desc *d)
+{
+    return slc_stream_create(d, &s->stream);
+}
+
 void tool_session_close(tool_session *s)
 {
+    if (s->stream != NULL) {
+        slc_stream_destroy(s->stream);
+    }
+    if (s->store_close != NULL) {
+        s->store_close(s->store_ctx);
+    }
     if (s->pack != NULL) {
         slc_pack_close(s->pack);
     }

@@ -1,11 +1,12 @@
 /* The start-up every streaming tool shares (sluice run and render, budget
  * fit, bench stream, bench render): the pack file, the memory block the
  * profile describes, the memory laid out in it and the pack opened in its
- * cpu/meta arena, and their one teardown. The page store and the stream
- * differ between the tools (host or Vulkan, workers or not) and stay
- * theirs: they open them on the session (tool_session_stream_desc fills
- * what every stream takes from it) and close them before
- * tool_session_close. */
+ * cpu/meta arena, the page store and the stream, and their one teardown.
+ * The page store differs between the tools (host or Vulkan): the tool
+ * builds it and hands it to the session with tool_session_set_store, which
+ * closes it; the stream (tool_session_stream_desc fills what every stream
+ * takes from the session, the tool adds its executor) starts with
+ * tool_session_start_stream. */
 #ifndef SLUICE_TOOLS_SESSION_H
 #define SLUICE_TOOLS_SESSION_H
 
@@ -46,7 +47,11 @@ typedef struct tool_session {
     slc_platform_block block;
     slc_memory *mem;
     slc_pack *pack;
-    slc_status status; /* of the step that failed */
+    slc_status status;              /* of the step that failed */
+    const slc_page_store *store;    /* tool_session_set_store's; NULL: none, or a store opened part-way */
+    void (*store_close)(void *ctx); /* closes the tool's store; NULL: nothing to close */
+    void *store_ctx;                /* store_close's argument */
+    slc_stream *stream;             /* tool_session_start_stream's */
 } tool_session;
 
 /* Opens the pack file (or takes d->io), maps the block d->profile needs,
@@ -58,9 +63,25 @@ typedef struct tool_session {
  * thread-safe for one s. */
 tool_session_step tool_session_open(const tool_session_desc *d, tool_session *s);
 
-/* Closes what tool_session_open opened, in any state it left s (the pack,
- * the file, the memory, the block), and zeroes s. The tool closes its
- * stream and store first. */
+/* Hands the tool's page store to s: store (NULL when the tool opened it
+ * only part-way) and close, which tool_session_close calls once with ctx,
+ * after the stream and before the pack, to close what the tool opened of it
+ * in any state (NULL: nothing to close). A second call replaces the first
+ * (close is then called for the last one only). Cannot fail; allocates
+ * nothing. Not thread-safe for one s. */
+void tool_session_set_store(tool_session *s, const slc_page_store *store, void (*close)(void *ctx), void *ctx);
+
+/* Creates s->stream from d (tool_session_stream_desc's, with the tool's
+ * executor and telemetry), once: s has no stream yet. Returns SLC_OK, or slc_stream_create's refusal
+ * (s->stream then NULL; s still to be closed). Fails iff slc_stream_create
+ * fails; prints nothing (the stream logs to d->log). Allocates what
+ * slc_stream_create does (in the session's memory). Not thread-safe for
+ * one s. */
+slc_status tool_session_start_stream(tool_session *s, const slc_stream_desc *d);
+
+/* Closes, in any state s is in, the stream, then the store (its close), then
+ * what tool_session_open opened (the pack, the file, the memory, the block),
+ * and zeroes s. The tool stops the stream's workers first. */
 void tool_session_close(tool_session *s);
 
 /* out: a stream description over the session's memory and pack with prof

@@ -265,16 +265,19 @@ typedef struct rig {
 
 static run_validation validation = {ME, 0}; /* --validate */
 
-static void rig_close(rig *r)
+/* The session's close of the Vulkan backend rig_open made, in any state. */
+static void close_backend(void *ctx)
 {
-    if (r->s != NULL) {
-        slc_stream_destroy(r->s);
-    }
+    rig *r = ctx;
     if (r->vk != NULL) {
         slc_vulkan_deinit(r->vk);
     }
     free(r->vk_mem);
-    tool_session_close(&r->ses);
+}
+
+static void rig_close(rig *r)
+{
+    tool_session_close(&r->ses); /* the stream, the backend (close_backend), the pack, the memory */
     free(r->spans);
     memset(r, 0, sizeof *r);
 }
@@ -354,6 +357,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
         return CLI_FAILED;
     }
     r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
+    tool_session_set_store(&r->ses, NULL, close_backend, r);
     if (r->vk_mem == NULL || (st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk)) != SLC_OK) {
         fprintf(stderr, ME ": no Vulkan backend (%s)\n", r->vk_mem == NULL ? "out of memory" : slc_status_name(st));
         rig_close(r);
@@ -363,9 +367,12 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     r->t = slc_vulkan_get_device_table(r->vk);
     r->alloc = slc_vulkan_get_allocator(r->vk);
 
+    tool_session_set_store(&r->ses, slc_vulkan_get_store(r->vk), close_backend, r);
     slc_stream_desc sd;
-    tool_session_stream_desc(&r->ses, &r->prof, slc_vulkan_get_store(r->vk), &cli_stderr_logger, &sd);
-    if ((st = slc_stream_create(&sd, &r->s)) != SLC_OK) {
+    tool_session_stream_desc(&r->ses, &r->prof, r->ses.store, &cli_stderr_logger, &sd);
+    st = tool_session_start_stream(&r->ses, &sd);
+    r->s = r->ses.stream;
+    if (st != SLC_OK) {
         fprintf(stderr, ME ": could not create the stream (%s)\n", slc_status_name(st));
         rig_close(r);
         return CLI_FAILED;

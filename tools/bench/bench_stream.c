@@ -169,16 +169,19 @@ static const slc_stream_executor_ops null_ops = {null_notify, null_event, null_e
 static void rig_close(rig *r)
 {
     slc_platform_workers_stop(&r->workers); /* a no-op when not started */
-    if (r->s != NULL) {
-        slc_stream_destroy(r->s);
-    }
-    if (r->store.ops != NULL) {
-        slc_host_store_deinit(&r->store);
-    }
-    tool_session_close(&r->ses);
+    tool_session_close(&r->ses);            /* the stream, the store (close_store), the pack, the memory */
     r->s = NULL;
     r->pack = NULL;
     r->mem = NULL;
+}
+
+/* The session's close of rig_store's store. */
+static void close_store(void *ctx)
+{
+    rig *r = ctx;
+    if (r->store.ops != NULL) {
+        slc_host_store_deinit(&r->store);
+    }
 }
 
 /* The host store's pages in store_mem, exactly their bytes charged to
@@ -225,6 +228,7 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
     slc_status st = step == TOOL_SESSION_OPEN ? SLC_OK : r->ses.status;
     if (st == SLC_OK) {
         st = rig_store(r, store_mem, store_size);
+        tool_session_set_store(&r->ses, st == SLC_OK ? &r->store : NULL, close_store, r);
     }
     if (st == SLC_OK) {
         slc_stream_desc d;
@@ -234,7 +238,8 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
         } else if (r->prof.workers > 0) {
             slc_platform_workers_executor(&r->workers, &d.executor);
         }
-        st = slc_stream_create(&d, &r->s);
+        st = tool_session_start_stream(&r->ses, &d);
+        r->s = r->ses.stream;
     }
     if (st == SLC_OK && r->prof.workers > 0 && !no_threads) {
         st = slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, r->s, &cli_stderr_logger);
