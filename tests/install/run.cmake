@@ -12,7 +12,7 @@ foreach(mode cmake pkgconfig)
   execute_process(COMMAND ${CMAKE_COMMAND} --build ${b} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
   execute_process(COMMAND ${b}/consumer ${prefix}/share/sluice/budgets/default.profile
                   OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
-  if(NOT out MATCHES "consumer: profile default, block [0-9]+ bytes, cpu/meta arena ok")
+  if(NOT out MATCHES "consumer: profile default, block [0-9]+ bytes, cpu/meta arena ok, empty pack refused: SLC_E_")
     message(FATAL_ERROR "consumer (${mode}) printed: ${out}")
   endif()
   message(STATUS "${mode}: ${out}")

@@ -1,4 +1,6 @@
-/* Reads a profile, maps the block it needs, carves it, allocates once. */
+/* Reads a profile, maps the block it needs, carves it, allocates once, and
+ * opens an empty pack: the pack reader brings lz4, xxhash and the codecs
+ * into the link, so a package that leaves one out fails to build here. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,7 +32,14 @@ int main(int argc, char **argv)
         slc_memory_scan_arena(m, "cpu/meta", &meta) != SLC_OK || slc_arena_alloc(meta, 4096, 64, &ptr) != SLC_OK) {
         return 1;
     }
-    printf("consumer: profile %s, block %zu bytes, cpu/meta arena ok\n", p.name, req.block_size);
+    static const slc_io empty = {0};
+    slc_pack *pack = NULL;
+    slc_status st = slc_pack_open(&empty, "empty.pack", &p, meta, NULL, &pack);
+    if (st == SLC_OK) {
+        return 1;
+    }
+    printf("consumer: profile %s, block %zu bytes, cpu/meta arena ok, empty pack refused: %s\n", p.name,
+           req.block_size, slc_status_name(st));
     slc_memory_deinit(m);
     slc_platform_block_unmap(&block);
     return 0;
