@@ -42,6 +42,12 @@ static inline slc_status slc__analyzer_status(slc_status status, slc_status logg
     slc__analyzer_status((status), slc__log((log), (level), (status), __VA_ARGS__))
 #endif
 
+/* The profile keyword of eviction policy `eviction` (slc_eviction_policy),
+ * from the pool's table of policies (pool.c), or NULL past its last row:
+ * the one list of policies that the pool, the profile parser and its
+ * messages read. O(1). */
+const char *slc__evict_policy_name(uint32_t eviction);
+
 static inline int slc__is_pow2(uint64_t x)
 {
     return x != 0 && (x & (x - 1)) == 0;

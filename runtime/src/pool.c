@@ -51,6 +51,11 @@ static const slc__evict_policy *const policies[] = {
 };
 #define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
+const char *slc__evict_policy_name(uint32_t eviction)
+{
+    return eviction < POLICY_COUNT ? policies[eviction]->name : NULL;
+}
+
 static const slc_pool_desc zero_desc;
 
 static slc_status resolve_desc(const slc_pool_desc *d, const slc_logger *log, config *c)

@@ -182,10 +182,12 @@ typedef struct config {
  *
  * Adding a policy: a file evict_NAME.c (listed in runtime/CMakeLists.txt)
  * defining one slc__evict_policy, declared below; its row in policies[]
- * (pool.c); the enum value in sluice/pool.h and the profile's keyword
- * (profile.c). */
+ * (pool.c); the enum value in sluice/pool.h. Its name is the profile's
+ * keyword: profile.c reads the keywords from policies[]
+ * (slc__evict_policy_name). */
 struct slc__evict_policy {
-    /* The profile's keyword for it ([pool] eviction), in pool messages. */
+    /* The profile's keyword for it ([pool] eviction), in the profile's and
+     * the pool's messages. */
     const char *name;
     /* Bytes of the policy's region (after the chunk map), a multiple of
      * SLC_POOL_ALIGN; 0 if it needs none. */

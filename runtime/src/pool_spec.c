@@ -27,7 +27,7 @@ void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_po
     d->page_count = p->page_count;
     d->max_chunks = p->max_chunks;
     d->frames_in_flight = p->frames_in_flight;
-    d->eviction = p->eviction <= SLC_EVICTION_PREDICT ? p->eviction : SLC_EVICTION_LRU;
+    d->eviction = slc__evict_policy_name(p->eviction) != NULL ? p->eviction : SLC_EVICTION_LRU;
     d->partition_count = p->partition_count;
     for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
         d->partitions[i].name = p->partitions[i].name;

@@ -65,8 +65,6 @@ static const char *const sections[] = {"profile", "budgets", "pool",   "partitio
 #define SECTION_PARTITIONS 3u
 
 /* The values of [pool] eviction, indexed by slc_eviction_policy. */
-static const char *const policies[] = {"lru", "priority", "predict"};
-#define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
 /* Budgets every profile must declare: the runtime charges them by name. */
 static const char *const required_budgets[] = {"cpu/meta",   "cpu/decode", "cpu/queues",
@@ -462,14 +460,19 @@ static slc_status parse_key(parser *ps, span key, span value)
         return SLC_OK;
     }
     if (d->kind == KIND_POLICY) {
-        size_t v = 0;
-        while (v < POLICY_COUNT && !span_eq(value, policies[v])) {
+        uint32_t v = 0;
+        while (slc__evict_policy_name(v) != NULL && !span_eq(value, slc__evict_policy_name(v))) {
             v++;
         }
-        if (v == POLICY_COUNT) {
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                              "[%s] %s: '%s' is not a policy (lru, priority or predict)", section, kb,
-                              span_z(value, vb, sizeof vb));
+        if (slc__evict_policy_name(v) == NULL) {
+            char names[64];
+            size_t n = 0;
+            for (uint32_t i = 0; slc__evict_policy_name(i) != NULL; i++) {
+                const char *sep = i == 0 ? "" : slc__evict_policy_name(i + 1) == NULL ? " or " : ", ";
+                n += slc__fmt(names + n, sizeof names - n, "%s%s", sep, slc__evict_policy_name(i));
+            }
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (%s)", section, kb,
+                              span_z(value, vb, sizeof vb), names);
         }
         store(ps->out, d, v);
         ps->key_line[k] = ps->line;
@@ -827,7 +830,8 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name)
 
 const char *slc_profile_policy_name(uint32_t eviction)
 {
-    return eviction < POLICY_COUNT ? policies[eviction] : "?";
+    const char *name = slc__evict_policy_name(eviction);
+    return name != NULL ? name : "?";
 }
 
 int slc_profile_scan_partition(const slc_profile *p, const char *name)
