@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench-codec.sh [SLUICE] [OPTIONS...]: `sluice bench codec` over every model
 # of the samples folder's MANIFEST.tsv (GLTF_DIR, ../shared/gltf beside the
 # repository by default): per model, pack bytes at LOD 0 per chunk codec

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The large-pack benchmark (not part of ctest: minutes at 8 GiB):
 #
 #   scripts/bench-pack-large.sh [SIZE] [WORKDIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench-pack.sh [--quick] [--reps N] [--jobs "1 2"] [--only "NAME..."] [SLUICE]: `sluice pack`
 # throughput at each --jobs on the same inputs, in the same run: a synthetic
 # city of 64 MiB and of 256 MiB (left out with --quick), the largest glTF

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench-usd.sh SLUICE [SAMPLES] [REPS]: USD import speed and memory.
 #
 # For the largest text (.usda) and crate (.usdc / .usdz) samples of SAMPLES

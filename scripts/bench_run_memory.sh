@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_run_memory.sh [SLUICE] [FRAMES...]: peak RSS of `sluice run` with
 # the built-in camera over a small synthetic city (2 MiB, the default
 # profile, host backend) at 10^3 and 10^6 frames (or the FRAMES given),

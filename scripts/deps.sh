@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs every Debian package that building and testing sluice needs (the
 # tests render `sluice run --svg` with librsvg2-bin's rsvg-convert; `sluice
 # render` writes PNG through libpng, so the tools need libpng-dev; `sluice

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Formats sluice's C with clang-format (.clang-format at the root):
 #   scripts/format.sh            rewrites every tracked .c and .h file of
 #                                runtime/, platform/, tools/ and tests/ in place

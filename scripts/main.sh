@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: installs what is missing, builds sluice, packs a synthetic
 # city (once; about 730 MiB of pack from 512 MiB of float geometry, nearly
 # three times the default pool), streams a 600-frame fly-through of it under

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Static analysis of sluice, every part of which fails the step:
 #   layout       scripts/format.sh --check (.clang-format)
+#   licence      scripts/spdx.sh --check (an SPDX line in every source file)
 #   structure    the ctest tests labelled static of the default build:
 #                check_layers (no include of a higher layer: runtime <
 #                platform < tools < tests), check_cycles (no include or call
@@ -34,6 +36,9 @@ if ! scripts/format.sh --check; then
     status=1
 fi
 echo "static: format: $(( $(date +%s) - start )) s"
+if ! scripts/spdx.sh --check; then
+    status=1
+fi
 
 cmake --preset default >/dev/null
 cmake --build --preset default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every test of sluice: installs what is missing (scripts/deps.sh),
 # then builds and tests, each in its own build folder:
 #   default  native build: unit, CLI, install and static checks, each fuzz

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails if the runtime library references any heap or mapping function, or
 # if any platform object but the one block-mapping file does.
 # cmake -DNM=... -DRUNTIME=lib -DPLATFORM=lib -P check_heap_symbols.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for 64-bit ARM Linux (AArch64), against Debian's multiarch
 # packages: crossbuild-essential-arm64, liblz4-dev:arm64, libxxhash-dev:arm64,
 # libcmocka-dev:arm64 (scripts/deps.sh --cross installs them).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for 32-bit ARM Linux with hardware floating point (ARMv7-A,
 # armhf), against Debian's multiarch packages: crossbuild-essential-armhf,
 # liblz4-dev:armhf, libxxhash-dev:armhf, libcmocka-dev:armhf

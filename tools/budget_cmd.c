@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice budget: check a profile and print its memory report; emit it as a C header. */
 #include <ctype.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: the built-in camera (see camera.h). */
 #include "camera.h"
 

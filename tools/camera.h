@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: a built-in camera that turns a pack into a workload trace.
  *
  * The camera moves through the scene the pack's instances place (each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice CLI: subcommands and the helpers they share. */
 #ifndef SLUICE_TOOLS_CLI_H
 #define SLUICE_TOOLS_CLI_H

@@ -1,4 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /* The CLI's option tables and small helpers (cli_args.h). */
+#define _POSIX_C_SOURCE 200809L /* readlink */
 #include "cli_args.h"
 
 #include <errno.h>
@@ -7,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -260,4 +263,36 @@ void cli_args_print_options(FILE *f, const cli_args *spec)
             line = end != NULL ? end + 1 : NULL;
         } while (line != NULL);
     }
+}
+
+#ifndef SLUICE_SOURCE_PROFILE
+#define SLUICE_SOURCE_PROFILE "budgets/default.profile"
+#endif
+#ifndef SLUICE_BIN_TO_PROFILE
+#define SLUICE_BIN_TO_PROFILE "../share/sluice/budgets/default.profile"
+#endif
+
+const char *cli_default_profile(void)
+{
+    static char path[4096];
+    static const char *chosen;
+    if (chosen != NULL) {
+        return chosen;
+    }
+    chosen = SLUICE_SOURCE_PROFILE;
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) {
+        return chosen;
+    }
+    path[n] = '\0';
+    char *slash = strrchr(path, '/');
+    size_t dir = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+    if (dir + sizeof SLUICE_BIN_TO_PROFILE > sizeof path) {
+        return chosen;
+    }
+    memcpy(path + dir, SLUICE_BIN_TO_PROFILE, sizeof SLUICE_BIN_TO_PROFILE);
+    if (access(path, R_OK) == 0) {
+        chosen = path;
+    }
+    return chosen;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CLI's command lines and small helpers, in one place: every command
  * describes its options with a table of cli_opt (name, kind, where the value
  * goes, the message for a refused value) and hands it to cli_args_parse, and
@@ -118,5 +119,15 @@ static inline void cli_need(const char *me, int ok, const char *what)
 int cli_cmp_u32(const void *a, const void *b);
 int cli_cmp_u64(const void *a, const void *b);
 int cli_cmp_double(const void *a, const void *b);
+
+/* The profile a command reads when it is given no --profile: the installed
+ * one, <bindir>/../share/sluice/budgets/default.profile beside the running
+ * executable (found through /proc/self/exe), when that file is readable;
+ * else the source tree's budgets/default.profile, the path this build was
+ * configured from (so a build folder works without an install). The same
+ * answer on every call; the string lives as long as the process.
+ * CLI_DEFAULT_PROFILE_HELP says so in the options' help. */
+const char *cli_default_profile(void);
+#define CLI_DEFAULT_PROFILE_HELP "the installed share/sluice/budgets/default.profile, else the source tree's"
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice budget fit: the offline fit check (docs/budget-fit.md).
  *
  * From a profile, a pack and a workload alone — no stream, no page store, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice inspect: what a pack holds, and --verify that every chunk loads. */
 #include <inttypes.h>
 #include <stdio.h>

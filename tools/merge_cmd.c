@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice merge: join the partial packs of `sluice pack --part K/N` into the
  * pack one process would have written (tools/pack/part.h, pack_writer.h). */
 #define _POSIX_C_SOURCE 200809L

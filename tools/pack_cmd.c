@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: build a pack from input files or a synthetic scene, each read
  * by its importer (pack/importer.h). */
 #define _POSIX_C_SOURCE 200809L

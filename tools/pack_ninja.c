@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack --emit-ninja / --emit-make: see pack_ninja.h. */
 #define _GNU_SOURCE /* realpath */
 

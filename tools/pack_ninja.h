@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack --emit-ninja FILE / --emit-make FILE --parts N: instead of
  * packing, writes a build graph that packs in N parts and merges them:
  *

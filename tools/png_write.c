@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PNG files through libpng and atomic_file.h (see png_write.h). */
 #include "png_write.h"
 

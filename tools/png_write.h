@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PNG files of RGBA8 images (libpng), written through atomic_file.h: a
  * failed write leaves no file, or the old one as it was, never a part of
  * one. Deterministic: the same pixels give the same bytes (no time chunk,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A progress bar on stderr: see progress.h. */
 #define _POSIX_C_SOURCE 200809L
 

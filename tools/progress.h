@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A progress bar on stderr for the long commands (pack, merge):
  *
  *     progress pg;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice render --reference: image quality under a budget (see quality.h). */
 #include "quality.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice render --reference: image quality under a budget.
  *
  * The same workload is rendered twice in lockstep: under the profile, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice render: stream a workload exactly as `sluice run` does on the
  * Vulkan backend (run.h: the same run, the same eviction log) and draw
  * every frame with the reference renderer (sluice/render.h) into its own

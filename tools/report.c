@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice CLI: shared helpers and the memory report's text and JSON forms. */
 #include <errno.h>
 #include <inttypes.h>

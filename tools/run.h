@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run as a context: a workload streamed through a profile and a
  * pack on a backend, opened, stepped one frame at a time and closed, so
  * that a command built on it (`sluice render`, an image comparison of two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: stream a workload through a profile and a pack on a backend,
  * frame by frame, with the real scheduler (sluice/stream.h), the profile's
  * worker threads, memory from one mapped block, and a page store (Vulkan,
@@ -42,10 +43,6 @@
 #include "run.h"
 #ifdef SLUICE_HAVE_VULKAN
 #include "sluice/vulkan.h"
-#endif
-
-#ifndef SLUICE_DEFAULT_PROFILE
-#define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
 #endif
 
 #define ME "sluice run"
@@ -124,7 +121,7 @@ size_t run_args_table(run_args *a, cli_opt *table, size_t cap)
     static const char *const backends[] = {"auto", "vulkan", "host", NULL};
     memset(a, 0, sizeof *a);
     run_opts *o = &a->o;
-    o->profile_path = SLUICE_DEFAULT_PROFILE;
+    o->profile_path = cli_default_profile();
     a->path = CAMERA_FLY;
     a->frames = 240;
     a->sse = 1.0;
@@ -134,7 +131,7 @@ size_t run_args_table(run_args *a, cli_opt *table, size_t cap)
          .kind = CLI_OPT_STRING,
          .dest = &o->profile_path,
          .arg = "FILE",
-         .help = "budget profile (default: " SLUICE_DEFAULT_PROFILE ")"},
+         .help = "budget profile (default: " CLI_DEFAULT_PROFILE_HELP ")"},
         {.name = "--trace",
          .kind = CLI_OPT_STRING,
          .dest = &o->trace_path,

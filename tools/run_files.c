@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run's output files (run_files.h). */
 #include "run_files.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run's output files: the timeline (--svg), the Chrome trace
  * (--chrome-trace), the eviction log (--evict-log) and the saved workload
  * (--save-trace). Each is refused when it names an input or another output,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: aggregated per-frame figures and the files made from them (see run_outputs.h). */
 #include "run_outputs.h"
 

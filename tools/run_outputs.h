@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: per-frame figures aggregated as frames pass, in memory that
  * does not grow with the frame count, and the files written from them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: the report's text and JSON forms (see run_report.h). */
 #include "run_report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: the report, as a table or as JSON (stdout), from the run's
  * summary (every figure aggregated while it streamed) and what it ran. */
 #ifndef SLUICE_TOOLS_RUN_REPORT_H

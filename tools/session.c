@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The streaming tools' shared start-up (session.h). */
 #include "session.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The start-up every streaming tool shares (sluice run and render, budget
  * fit, bench stream, bench render): the pack file, the memory block the
  * profile describes, the memory laid out in it and the pack opened in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: the trace reader and writer (docs/trace-format.md). */
 #define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #include "trace.h"

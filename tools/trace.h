@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run: workload traces (docs/trace-format.md).
  *
  * A trace is a list of requests, each tagged with the frame it belongs to,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The workload of `sluice run` and `sluice budget fit` (see workload.h). */
 #include "workload.h"
 

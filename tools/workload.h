@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The workload of `sluice run` and `sluice budget fit`: a trace read as a
  * stream (trace.h) or the built-in camera made frame by frame (camera.h),
  * each request checked against the pack as it is given. Its memory does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // sluice renderer: the decoded chunk's layout (runtime/include/sluice/
 // pack_format.h, slc_pack_chunk_header and slc_pack_cluster) as the shaders
 // read it, in 32-bit words. This file is both GLSL and C: only #defines of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice renderer: shading. TINT_NONE: lambert from a fixed light with an
 // ambient term, the object's palette colour, the vertex normal or (no

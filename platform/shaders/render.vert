@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice renderer: vertex pulling. Finds its draw record by the push
 // constant plus gl_DrawID (SLC_DRAW_ID: shaderDrawParameters enabled, one

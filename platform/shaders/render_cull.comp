@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice renderer: the cull pass. One invocation a cluster draw: the
 // cluster's bounding sphere (read from its page) against the frustum under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // sluice renderer: what the three stages share: the frame's uniform block
 // (its layout is struct rd_frame in platform/src/render_internal.h, std140)
 // and the decoding of a draw's info word, which the vertex shader reads and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // sluice renderer: the page pool and the draw lists, read as 32-bit words
 // only (no 8- or 16-bit storage features). Layouts: docs/pack-format.md
 // "Decoded chunk" for the pages; rd_draw, RD_INFO_* and rd_object in

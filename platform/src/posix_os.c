@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the POSIX side of platform/ (Linux, and any POSIX firmware OS). */
 #define _GNU_SOURCE 1
 

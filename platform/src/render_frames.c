@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the reference renderer's frames (see sluice/render.h): begin,
  * the draw lists, recording, and reading back what a retired frame drew. */
 #include "render_internal.h"

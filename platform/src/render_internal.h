@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: what the renderer's files share (vulkan_render.c: init, the
  * tables, resources and pipelines; render_frames.c: the frames); not
  * installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the shaders' view of a decoded chunk (platform/shaders/
  * pack_layout.h, GLSL and C) checked against the format's one definition
  * (sluice/pack_format.h). Nothing here runs: a layout change that only one

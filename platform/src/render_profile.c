@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the renderer's desc from a profile's [render] section (see
  * sluice/render.h). */
 #include "sluice/render.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the VkAllocationCallbacks of the Vulkan backend.
  *
  * Every Vulkan object the backend creates passes these callbacks, so the

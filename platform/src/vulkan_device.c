@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the Vulkan backend — instance and device, adoption, the memory
  * layout, init and deinit (see sluice/vulkan.h). */
 #include "vulkan_internal.h"

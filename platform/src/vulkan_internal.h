@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: what the Vulkan backend's files share; not installed. */
 #ifndef SLUICE_VULKAN_INTERNAL_H
 #define SLUICE_VULKAN_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the Vulkan backend's messages — result names, the logger, and the
  * explanation of a failed Vulkan call (see vulkan_internal.h). Every other
  * file of the backend calls into this one; it calls none of them. */

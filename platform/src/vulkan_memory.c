@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the Vulkan backend's device memory — memory types, the heap
  * budget check, the pool's segments and the staging belt. Everything here
  * is allocated once, at init. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the reference renderer (see sluice/render.h). Vertex pulling from
  * the page pool of the Vulkan backend: a compute pass culls cluster draws
  * and writes their indirect commands, a graphics pipeline without vertex

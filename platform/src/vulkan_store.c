@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the Vulkan backend's page store — writes into mapped pages or the
  * staging belt, copies, frame markers and retirement. */
 #include "vulkan_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: worker threads on POSIX threads (sluice/workers.h). */
 #define _GNU_SOURCE 1
 

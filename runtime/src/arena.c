@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: linear arenas and fixed-block pools (see sluice/arena.h). */
 #include "sluice/arena.h"
 

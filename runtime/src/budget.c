@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the MemoryBudgetManager (see sluice/budget.h). */
 #include "sluice/budget.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the meshopt chunk codecs' decoder (see codec_meshopt.h and
  * docs/pack-format.md, "Meshopt stream").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the meshopt chunk codecs' decoder (docs/pack-format.md, "Meshopt
  * stream"); internal to the runtime, used by pack.c. Built when
  * SLC_CODEC_MESHOPT is 1 (CMake option SLUICE_CODEC_MESHOPT). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the page pool's SLC_EVICTION_LRU policy (see "Eviction" in
  * sluice/pool.h): each partition's recency list, the victim its head once
  * that page's last use is safe. Behind the contract of pool_internal.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the page pool's SLC_EVICTION_PREDICT policy (see "Eviction" in
  * sluice/pool.h): pages enter from the recency list into two heaps per
  * partition once safe, keyed by the frame their chunk is predicted back at,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the page pool's SLC_EVICTION_PRIORITY policy (see "Eviction" in
  * sluice/pool.h): bucket tables per partition, one circular list per
  * (priority, lod), the victim the head of the lowest non-empty bucket of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the runtime's small formatter and the logger call. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: XXH3 for the target's baseline instruction set, and the choice
  * of variant (see hash.h). */
 #include "hash.h"

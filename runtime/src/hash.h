@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: XXH3 of payload bytes, built into the runtime for the instruction
  * sets of the target and picked per call from what the CPU has; not
  * installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: XXH3 compiled for AVX2, on x86-64 only (see hash.h). Only this
  * file's functions carry the AVX2 target, so nothing else in the runtime
  * can use an AVX2 instruction on a CPU without it; slc__xxh3_64 calls in

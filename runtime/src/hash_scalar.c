@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: XXH3 without vector instructions (see hash.h): the reference the
  * tests hold every vector variant to. Nothing on the load path calls it. */
 #include "hash.h"

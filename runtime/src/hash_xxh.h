@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: xxhash.h inlined (XXH_INLINE_ALL) without a reference to the
  * heap, for the hash_*.c files only; each defines XXH_VECTOR (or leaves it
  * to the target) first, and includes this once. Not installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the TLSF heap (see sluice/heap.h).
  *
  * Blocks tile the memory after the control record, each starting with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the host backend of the page pool (see sluice/host_store.h). No OS
  * header, no heap: the pages come from the caller's arena or memory. */
 #include "sluice/host_store.h"

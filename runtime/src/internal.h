@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: helpers shared by the runtime's own files; not installed. */
 #ifndef SLUICE_INTERNAL_H
 #define SLUICE_INTERNAL_H

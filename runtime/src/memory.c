@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the one block of memory (see sluice/memory.h). This is the init
  * path that carves every CPU arena; nothing here or anywhere in the runtime
  * calls the heap. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the pack reader (see sluice/pack.h, docs/pack-format.md). */
 #include "sluice/pack.h"
 

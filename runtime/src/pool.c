@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the GPU page pool (see sluice/pool.h, which documents the policy). */
 #include "sluice/pool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the page pool's records, shared by pool.c (the pages, the
  * partitions, the frame, the log) and the eviction policies behind the
  * contract below (evict_lru.c, evict_priority.c, evict_predict.c). Not a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: one description per pool, made once from its profile section
  * (see sluice/pool_spec.h). */
 #include "sluice/pool_spec.h"

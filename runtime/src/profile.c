@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the budget profile parser (see sluice/profile.h, budgets/README.md). */
 #include "sluice/profile.h"
 

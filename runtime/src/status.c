@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: status names and descriptions, from SLC_STATUS_LIST. */
 #include "sluice/status.h"
 #include "sluice/version.h"

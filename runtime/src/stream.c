@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the streaming scheduler (see sluice/stream.h). */
 #include "sluice/stream.h"
 

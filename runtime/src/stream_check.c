@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the stream's invariant checker (slc_stream_check, see sluice/stream.h). */
 #include "sluice/stream.h"
 

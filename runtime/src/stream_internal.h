@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: what the stream's files share (the scheduler in stream.c, its
  * telemetry in stream_telemetry.c, its checker in stream_check.c); not
  * installed. stream.c calls the other two, never the reverse. */

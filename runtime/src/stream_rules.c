@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the scheduler's rules as pure functions (see sluice/stream.h),
  * shared by the stream and the offline fit check. */
 #include <stdbool.h>

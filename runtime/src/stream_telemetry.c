@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the stream's telemetry: the frame records, their ring, the totals
  * and the first failures' records (see sluice/stream.h). */
 #include "sluice/stream.h"

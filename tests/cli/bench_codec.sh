@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_codec.sh WORKDIR SLUICE...: a smoke run of `sluice bench codec` on a
 # small grid written here (512 triangles, positions, normals and uvs), with
 # a stand-in gltfpack that writes a known glTF, so the anchor's columns are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_evict.sh OUTDIR PACK PROFILE SLUICE...: the smoke test of `sluice bench
 # evict` (tiny sizes; no figure is judged against a threshold):
 #   - on a 96-page copy of PROFILE the fly camera's table has a line for opt,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench_render.sh WORKDIR PROFILE SLUICE...: a smoke run of `sluice bench
 # render` at tiny sizes with the validation layer on (--validate: any message
 # fails the run), and its refusals. Checks the report's lines exist for float

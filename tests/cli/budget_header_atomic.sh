@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # budget_header_atomic.sh OUTDIR PROFILE SLUICE...: `sluice budget header -o`
 # never destroys what it would replace.
 #   - a write that fails midway (the file size limit, SIGXFSZ ignored, so the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fit_crosscheck.sh EXPECT PACK PROFILE SLUICE... -- CAMERA ARGS...: checks
 # `sluice budget fit` against `sluice run` (host backend) of the same
 # workload. Both must see the same object requests; then, by EXPECT:

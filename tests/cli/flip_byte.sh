@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # flip_byte.sh IN OUT OFFSET: copies IN to OUT with the byte at OFFSET inverted.
 set -e
 cp "$1" "$2"

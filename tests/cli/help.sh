@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # help.sh "WORDS" SLUICE...: `sluice WORDS --help` and `sluice WORDS -h` print
 # that subcommand's usage ("usage: sluice WORDS") on stdout, nothing on
 # stderr, and exit 0.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # json_names.sh OUTDIR PACK PROFILE SLUICE...: machine-readable output is
 # valid JSON whatever the names in it. A copy of PACK named with '"', '\',
 # '<', '&', a control character and a byte that is not UTF-8: `inspect

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # machine_memory.sh CASE OUTDIR PACK SLUICE...: memory this machine cannot give
 # is refused before it is mapped, naming the profile, the size and what is
 # available, never populated until the kernel refuses and never blamed on a

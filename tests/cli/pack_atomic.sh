@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_atomic.sh CASE OUTDIR SLUICE...: `sluice pack` over an existing valid
 # pack that does not complete leaves the old pack byte for byte as it was
 # (compared with a copy and verified by `sluice inspect --verify`) and no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_codecs.sh OUTDIR SLUICE...: the same synthetic city packed with each
 # --codec streams the same way: every pack verifies (inspect --verify decodes
 # and checks every chunk), a pack with meshopt chunks says format 1.1 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_inputs.sh CASE WORKDIR SLUICE...: `sluice pack` against its inputs.
 # Writes a one-triangle scene into WORKDIR/CASE (tri.gltf reading tri.bin,
 # and tri.glb), then runs CASE:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_interrupt.sh CASE WORKDIR SLUICE...: SIGINT or SIGTERM to `sluice pack
 # --jobs 2` (worker threads running) or to `sluice merge`, sent once the
 # output's temporary (".NAME.XXXXXX" beside it) exists, leaves no output, no

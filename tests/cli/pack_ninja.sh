@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_ninja.sh CASE WORKDIR SLUICE: `sluice pack --emit-ninja FILE --parts N`
 # (and --emit-make) in a folder whose path has a space and a '$'.
 #   city    N = 3 over a small synthetic city cut into small bundles: ninja

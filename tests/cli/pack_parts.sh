@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_parts.sh CASE WORKDIR SLUICE...: `sluice pack --jobs`, `--part K/N`
 # and `sluice merge`. Inputs: a synthetic city of 9 buildings with
 # --bundle-size 1 (a bundle per building: 9 bundles) and three glTF files,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pack_usd.sh CASE WORKDIR SLUICE...: `sluice pack` of USD inputs. Writes a
 # small stage into WORKDIR/CASE (root.usda placing two instances of a quad
 # from asset.usda, and tri.gltf, one glTF triangle), then runs CASE:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # render_bad.sh OUTDIR PROFILE SLUICE...: each bad input of `sluice render`
 # gets its message and exit code (2 a bad command line, 3 a folder or file
 # that cannot be written, 1 a profile or device the renderer cannot use),

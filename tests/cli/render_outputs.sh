@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # render_outputs.sh OUTDIR SLUICE...: what `sluice render` writes and says.
 #   - --json: the run's report with a "render" member (frames rendered and
 #     written, size, every, tint, GPU time, what was drawn, the folder and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # render_quality.sh OUTDIR PROFILE SLUICE...: `sluice render --reference`
 # on a 1 MiB city at 160x90:
 #   - under PROFILE: exit 0, the report's quality line, --quality-json

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # render_workers.sh OUTDIR SLUICE...: `sluice render` is deterministic. A
 # small synthetic city, 8 frames of the camera at 160x90, every 3rd frame
 # written (0, 3, 6) and the last (7): with --workers 0, 1 and 2 every PNG and

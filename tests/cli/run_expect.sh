@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_expect.sh CODE REGEX COMMAND...: runs COMMAND, fails unless it exits
 # with CODE and its stdout+stderr match the extended regular expression REGEX.
 want=$1

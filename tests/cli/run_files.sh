@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_files.sh OUTDIR PACK SLUICE...: the files `sluice run` writes.
 #   - A run that fails leaves every existing output byte for byte and no
 #     temporary behind: once when an output cannot be created (the run

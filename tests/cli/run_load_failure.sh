@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_load_failure.sh OUTDIR PACK SLUICE: a pack whose chunk 5 has one stored
 # byte inverted (flip_byte.sh; the chunk table's offset read with python3)
 # and a trace asking for chunk 5: the load fails its checksum, so the verdict

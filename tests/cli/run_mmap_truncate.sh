@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_mmap_truncate.sh OUTDIR PACK SLUICE: a pack mapped by `sluice run
 # --mmap` is cut short while the run holds it. The trace comes through a
 # FIFO: the run maps the pack and reads its tables before it opens the

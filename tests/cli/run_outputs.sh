@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_outputs.sh OUTDIR PACK SLUICE...: `sluice run` on the host backend with
 # every output file, then checks each: the SVG starts with "<svg", the Chrome
 # trace holds traceEvents with frames and the workers' loads, the eviction log has

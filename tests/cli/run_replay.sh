@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_replay.sh OUTDIR PACK BACKEND SLUICE...: the camera's workload saved
 # with --save-trace (host backend, the profile's workers), then replayed from
 # the file on BACKEND with --workers 0 and with --workers 3: each run's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_stream.sh OUTDIR PACK FRAMES SLUICE...: `sluice run` reads its trace as a
 # stream and keeps no per-frame state:
 #   - a line of 3 MB fails at its 1025th byte: "FILE:2: line longer than 1024

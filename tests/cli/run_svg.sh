@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_svg.sh OUTDIR PACK RUN_OUTPUTS_H SLUICE...: `sluice run --svg` over
 # 2000 frames (more than the timeline's points, so each point spans frames),
 # the SVG rendered to PNG by rsvg-convert as a person would open it, and its

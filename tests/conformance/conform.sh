@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One conformance case: streams a workload under a budget profile with 1 and
 # then 2 worker threads (host backend: the decisions are the same on every
 # backend) and asserts that the verdict holds (every budget within its

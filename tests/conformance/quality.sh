@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One conformance quality case: renders a small workload under a budget
 # profile and, in lockstep, under its reference profile (every chunk of the
 # pack resident, every level pinned: `sluice render --reference`), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes a thrashing trace: every frame asks for a window of WINDOW chunks
 # that moves by WINDOW each frame, cycling over the pack's first CHUNKS
 # chunks, so a pool smaller than CHUNKS pages (and LRU with it) evicts

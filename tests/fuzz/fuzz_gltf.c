@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the packer's glTF importer (JSON and the GLB container)
  * on any bytes, written to a file as the importer reads files, then every
  * mesh and instance loaded. */

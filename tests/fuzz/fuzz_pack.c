@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the pack reader, open and every chunk load, on any bytes.
  * Built by the `fuzz` preset (clang, ASan+UBSan); run by the test command for
  * a bounded time, and longer by hand (see README.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the budget profile parser (slc_profile_parse) on any
  * bytes, checked for properties, not only for crashes. Built by the `fuzz`
  * preset (clang, ASan+UBSan) and run by the test command for a bounded time;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the trace parser of `sluice run` (trace_parse,
  * tools/trace.c, compiled into the target) on any bytes, checked for
  * properties, not only for crashes. Built by the `fuzz` preset (clang,

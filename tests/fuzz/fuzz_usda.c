@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the USD layer model and its USDA text parser on any
  * bytes (an exact-size copy, so a read past the end is caught), then every
  * prim, list op and property walked and every value read through each

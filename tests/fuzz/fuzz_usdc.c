@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the crate (.usdc) and package (.usdz) readers on any
  * bytes, opened from memory as the importer opens a file's mapping; then
  * every prim, variant and property walked and every value read (count,

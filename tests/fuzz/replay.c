@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays inputs through a libFuzzer target without libFuzzer, so that every
  * build (not only the clang `fuzz` preset) runs each target's seed corpus,
  * and any input a campaign found and added to it, as a regression test:

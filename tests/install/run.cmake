@@ -1,10 +1,17 @@
+# SPDX-License-Identifier: MIT
 # Installs the build into a scratch prefix, then builds and runs a consumer
-# project against it twice: with find_package(sluice) and with pkg-config.
+# project against it twice: with find_package(sluice) and with pkg-config;
+# checks the licence is installed and that the installed tool finds the
+# installed default profile.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=tests/install -DWORK_DIR=... -P run.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} COMMAND_ERROR_IS_FATAL ANY
                 OUTPUT_QUIET)
+# The licence travels with the libraries (share/doc/sluice/LICENSE).
+if(NOT EXISTS ${prefix}/share/doc/sluice/LICENSE)
+  message(FATAL_ERROR "install: no share/doc/sluice/LICENSE under ${prefix}")
+endif()
 foreach(mode cmake pkgconfig)
   set(b ${WORK_DIR}/build-${mode})
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${b} -G Ninja -DMODE=${mode}
@@ -17,3 +24,17 @@ foreach(mode cmake pkgconfig)
   endif()
   message(STATUS "${mode}: ${out}")
 endforeach()
+
+# The installed tool reads the installed default profile, not the source
+# tree's: with the installed default.profile replaced by sbc-rpi5's, a run
+# given no --profile names sbc-rpi5.
+set(budgets ${prefix}/share/sluice/budgets)
+file(COPY_FILE ${budgets}/sbc-rpi5.profile ${budgets}/default.profile)
+execute_process(COMMAND ${prefix}/bin/sluice pack --synthetic city --size 4MiB -o ${WORK_DIR}/city.pack
+                OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${prefix}/bin/sluice run ${WORK_DIR}/city.pack --frames 2 --backend host
+                OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
+if(NOT out MATCHES "^sluice run: pack city\\.pack \\([^)]*\\), profile sbc-rpi5\n")
+  message(FATAL_ERROR "installed sluice run did not read the installed default profile: ${out}")
+endif()
+message(STATUS "installed default profile: ${budgets}/default.profile")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // One invocation per page of a segment: FNV-1a over the page's 32-bit words,
 // written to sums[first_page + page]. test_vulkan.c computes the same on the
 // CPU and compares, so every byte a page holds is read by the GPU.

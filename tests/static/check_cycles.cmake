@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails if two of the project's files include each other in a loop, or two
 # of its object files call each other in a loop, and names each loop found.
 #

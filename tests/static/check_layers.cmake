@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails if a file includes a file of a layer above its own, and names each
 # such include. The layers, lowest first, are the top-level folders
 #   runtime < platform < tools < tests

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compiles platform/src/render_layout.c (the shaders' page layout,
 # platform/shaders/pack_layout.h, asserted against sluice/pack_format.h) with
 # a copy of one of the two headers in which FROM is replaced by TO, found

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compiles tests/static/typed_ids.c with -DCASE=${CASE} and the runtime's
 # public headers. CASE 0 (the right types) must compile; every other case
 # must fail with a diagnostic that names an incompatible type and EXPECT (the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUT: the entries of IN (a compile_commands.json) for the files the
 # static analysis covers (runtime/, platform/, tools/ under SOURCE_DIR), one
 # entry per file. The tests compile the runtime a second time with the test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # compile_outcome(): runs a compiler over a case of a compile test and judges
 # the outcome, for the static tests that prove a mistake cannot compile
 # (check_typed_ids.cmake, check_pack_layout.cmake). Case 0 must compile;

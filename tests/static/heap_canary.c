@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library that does call the heap: check_heap_symbols must reject it,
  * which proves the check can fail. */
 #include <stdlib.h>

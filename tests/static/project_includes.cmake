@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # project_includes(FILE OUT_VAR): sets OUT_VAR to the project files that FILE
 # (a path relative to SOURCE_DIR) includes, each relative to SOURCE_DIR, in
 # the order of its #include lines (check_cycles.cmake, check_layers.cmake).

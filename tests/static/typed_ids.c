@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chunk and object ids do not convert: each CASE below but 0 passes one id
  * where another is expected (or a bare integer where an id is, or an id
  * where an integer is) and must fail to compile; CASE 0 makes the same calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small glTF files written by the tests themselves, shared by the importer's
  * test (test_gltf_import.c) and the round trip (test_pack_roundtrip.c): a
  * temporary folder, raw bytes, JSON with ' for ", one shared geometry

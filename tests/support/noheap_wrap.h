@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The heap and mapping calls counted, for the tests that prove a stretch of
  * code makes none (test_noheap.c, test_stream.c built as
  * test_stream_noheap): the binary is linked with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test configuration of the runtime: SLC_ASSERT goes to cmocka, so a test
  * can expect a contract violation with expect_assert_failure(); and budget
  * reservations can be refused on purpose (SLC_FAULT_RESERVE, config.h). */

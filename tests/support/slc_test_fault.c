@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fault injection for the checked runtime (see slc_test_config.h): refuses
  * the nth budget reservation after slc_test_fault_arm(n). Atomic, so the
  * threaded tests that share the checked runtime stay race-free; disarmed it

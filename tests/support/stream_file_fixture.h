@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stream over a pack in a real file, for the tests of the platform's file
  * reader under faults (test_io_faults.c, test_mapped_faults.c): the
  * generated pack written to a temporary file (disk), a logger the workers

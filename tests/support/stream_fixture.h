@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the stream's tests share over any page store (test_stream.c on the
  * host store, test_stream_vulkan.c on the Vulkan backend and on the host
  * store dressed as a belt; test_io_faults.c flies the same camera over a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A pack for the stream's tests, generated in memory from a seed: objects
  * laid out on a line, each with a chain of LODs whose finer levels span more
  * chunks, every chunk a valid decoded chunk (sluice/pack_format.h) padded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small pack written by hand, byte by byte from sluice/pack_format.h, for
  * the reader's tests: the runtime's tests do not depend on the packer. */
 #ifndef SLUICE_TEST_PACK_H

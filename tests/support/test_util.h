@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the unit tests. */
 #ifndef SLUICE_TEST_UTIL_H
 #define SLUICE_TEST_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal crate writer for tests (see usdc_writer.h). */
 #include "usdc_writer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal USD crate (.usdc) writer for tests: tokens, strings, fields,
  * field sets, the compressed path tree, specs, inlined values, uncompressed
  * and compressed int/float arrays, list ops, time samples. Tests build the

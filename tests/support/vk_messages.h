@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The validation messages a Vulkan test counts (test_vulkan.c, test_stream_vulkan.c,
  * test_render.c): the debug messenger's callback, on_message, counts every
  * WARNING or ERROR message in messages (the current case; a case asserts it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one instance and device a Vulkan test binary (test_vulkan.c,
  * test_render.c) makes for its cases, with VK_LAYER_KHRONOS_validation and a
  * debug messenger calling vk_messages.h's on_message. Include after volk.h

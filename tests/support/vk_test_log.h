@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the Vulkan backend logs in its tests (test_vulkan.c,
  * test_stream_vulkan.c): printed on stderr, errors and the driver's leak
  * reports counted, the last error kept. One copy per test binary (static). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linear arenas and fixed-block pools: alignment, charging, refusals,
  * mark/reset, high-water marks, contract checks. */
 #include "test_util.h"

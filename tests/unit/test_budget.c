@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The MemoryBudgetManager: declaration checks, all-or-nothing reservations,
  * refusals, peaks, phases, the report. */
 #include "test_util.h"

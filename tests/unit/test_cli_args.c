@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CLI's option table (tools/cli_args.c): every kind stores what it
  * parsed, and every error (unknown option, missing value, bad number, out of
  * range, an operand too many) returns CLI_USAGE with its message on stderr. */

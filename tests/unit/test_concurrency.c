@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Threads reserve and release at random on a shared tree while a watcher
  * samples it; afterwards every use is back to zero, no peak ever went above
  * its limit, and every refusal a thread saw is counted. Run under TSan too. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every reservation of the init paths, refused in turn.
  *
  * Two setups, each what a host program does before its first frame. Both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glTF importer of the packer: each feature on a small file this test
  * writes (.gltf + .bin, data: URI, .glb, interleaving, sparse, quantized
  * attributes, index types, strips and fans, the node hierarchy, GPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* XXH3 of payloads (runtime/src/hash.c): every variant built into the
  * runtime (the baseline, scalar and, on x86-64, AVX2 builds of xxhash.h)
  * returns the library's XXH3_64bits on every size and alignment, including

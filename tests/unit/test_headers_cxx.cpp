@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The public headers compile as C++ and link from C++.
 #include <sluice/host_store.h>
 #include <sluice/platform.h>

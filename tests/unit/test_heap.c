@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TLSF heap: alignment, budget charging, merging, realloc in place and
  * by moving, exhaustion and refusals that change nothing, the invariant
  * checker, a seeded model check against a list of live blocks, and a

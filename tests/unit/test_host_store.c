@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host store's desc from a profile's pool spec (runtime/src/host_store.c,
  * runtime/src/pool_spec.c): the
  * values it takes, the profiles a target cannot hold, the contract on its

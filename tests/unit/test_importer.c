@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The importer interface (tools/pack/importer.h): the table's rows and how
  * an input picks one, and each importer behind it on small inputs the test
  * writes: what scan and file report, a failing sink's message named after

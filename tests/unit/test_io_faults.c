@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* I/O faults through platform/, on a real file: a generated pack written to
  * a temporary file, opened with slc_platform_file_open(SLC_PLATFORM_FILE_PREAD)
  * and streamed by the fly-through of stream_fixture.h (its pack and its

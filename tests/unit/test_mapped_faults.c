@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A mapped pack whose file shrinks under the reader: a generated pack
  * written to a temporary file, opened with slc_platform_file_open (mapped),
  * streamed on the host backend inline and with 2 workers, and cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one block: exact requirements from a profile, carving, refusals. */
 #include "sluice/platform.h"
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* No heap after init: with malloc, calloc, realloc, free, aligned_alloc,
  * posix_memalign, mmap and munmap wrapped by the linker, everything the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pack builder (tools/pack): packs built from meshes made here are read
  * back byte by byte with sluice/pack_format.h alone (header, layout,
  * checksums, every chunk decoded and walked, every LOD's spans), level 0 is

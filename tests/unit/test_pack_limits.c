@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The largest scene a pack holds (tools/pack/pack_limits.c): the limits as
  * the format's record types and the runtime's bounds give them, the chunk
  * estimate, and each refusal of pk_limits_check_plan with its message. */

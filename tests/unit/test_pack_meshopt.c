@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The meshopt chunk codecs (2: meshopt, 3: meshopt-lz4) in the reader: a
  * pack written by hand from docs/pack-format.md ("Meshopt stream") with
  * meshoptimizer's encoders, decoded to its bytes through memory and through

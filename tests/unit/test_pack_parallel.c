@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pack builder's pipeline (pk_build_options.jobs), bundles and partial
  * packs: every jobs gives the same bytes, with one bundle or many; an error
  * of mesh k is reported as mesh k's whatever is in flight; abort with meshes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pack reader: a valid pack through memory, mmap and pread; every
  * error class with its status and message; every truncation; every byte
  * flipped; a reader that stays usable after a bad chunk. */

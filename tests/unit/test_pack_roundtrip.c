@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF -> pack -> runtime reader, one glTF feature a test: each test writes
  * a small glTF file (gltf_writer.h), packs it as the CLI does (importer,
  * then builder; one float pack and one quantized pack), opens the pack with

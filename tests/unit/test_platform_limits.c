@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slc_platform_query_memory_limits (platform/src/posix_os.c): what this
  * machine can give a mapping, for the checks made before mapping. */
 #define _GNU_SOURCE

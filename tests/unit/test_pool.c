@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GPU page pool (backend-neutral) and its host backend: every call and
  * every refusal with its exact status and message, the states, stale
  * handles, frames-in-flight safety, partition isolation, the LRU and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The budget profile parser: a valid profile, every rule it enforces with
  * its exact message, every prefix of a valid file, the shipped profiles. */
 #include "test_util.h"

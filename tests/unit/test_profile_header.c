@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every profile in budgets/ (and tests/unit/render_quality.profile, which
  * sets every [render] and [quality] key), emitted as a C header by `sluice
  * budget header`, compiles, holds the same configuration as the parsed file,

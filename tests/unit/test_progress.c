@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The progress line of pack and merge (tools/progress.c): what it says at
  * each point of a job (percent, rate, ETA unknown, minutes, hours), how it
  * fits a narrow terminal, and that nothing is drawn when stderr is not a

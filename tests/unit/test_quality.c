@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Image quality under a budget (tools/quality.c): the luminance PSNR and the
  * share of pixels over the threshold of small synthetic images, exactly;
  * the series' minimum, worst frame (the earliest on a tie), percentiles and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reference renderer (platform/src/vulkan_render.c) on lavapipe with
  * VK_LAYER_KHRONOS_validation: any warning or error fails the test. One
  * instance and device for every case (the application's, adopted by a

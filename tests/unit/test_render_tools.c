@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice render's host-side pieces: the camera's view for drawing
  * (tools/camera.c: camera_get_view, camera_overview) in Vulkan's clip
  * space, and the PNG writer and contact sheet (tools/png_write.c): pixels

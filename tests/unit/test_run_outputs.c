@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice run's aggregates (tools/run_outputs.c): the log-bucket percentiles
  * against the exact nearest-rank value, within the documented 1/128; the
  * timeline's points, one a frame up to RUN_TIMELINE_POINTS frames and then

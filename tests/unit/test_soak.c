@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Soak: the streaming scheduler on the host backend for a long time, with a
  * wandering camera over a pack several times larger than the pool.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status codes: names and descriptions come from one list. */
 #include "test_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The streaming scheduler on the host backend: a fly-through of a pack
  * several times larger than the pool with every visible page checked
  * against the pack; budgets never exceeded; determinism across worker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scheduler's rules as pure functions (sluice/stream.h): the upload cap
  * in pages, the acceptance of a frame's requests and the walk over the
  * chunks pinning loads, at their edges and with their messages; and a real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The streaming scheduler on the Vulkan backend (lavapipe, with
  * VK_LAYER_KHRONOS_validation: any warning or error fails the test): the
  * fly-through of test_stream.c, the same pack, profile and camera, over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every tool shares (tools/common): files written through a temporary
  * and a rename (atomic_file), and the JSON and XML escaping of every string
  * in machine-readable output (escape). */

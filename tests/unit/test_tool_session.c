@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The streaming tools' shared start-up (tools/session.c): each step that
  * fails is named, with its status, and tool_session_close undoes any state
  * tool_session_open left; a pack the tool already holds (an io) opens

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* USD geometry (tools/pack/usd_geom.c): triangulation, primvars and vertex
  * splitting, xformOp stacks, stage units; every error with its message. */
 #include <math.h>

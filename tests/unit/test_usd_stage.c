@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* USD composition and traversal (tools/pack/usd_stage.h) on .usda files this
  * test writes: subLayers and their strength, internal and external
  * references with and without a prim path, payloads, inherits, specializes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The USD layer model (tools/pack/usd_layer.h) and the USDA text parser
  * (tools/pack/usda.c): every construct of the grammar on small layers
  * written here, every accessor, every error message with its file, line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The crate (.usdc) and package (.usdz) readers (tools/pack/usdc.c,
  * usdz.c): files written by tests/support/usdc_writer.c cover every
  * structural section, every value encoding and every refusal; the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Vulkan backend of the page store, on lavapipe with
  * VK_LAYER_KHRONOS_validation on (synchronization validation too): a debug
  * messenger counts every warning and error, and each test ends by checking

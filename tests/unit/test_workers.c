@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The platform's worker threads (platform/src/workers.c) as the stream's
  * executor: jobs claimed through an atomic counter run exactly once with 1,
  * 2, 4 and 64 threads, each worker number in range and never running twice

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench: the dispatcher. Each bench is one file in tools/bench/ and
  * one row of the table below: its word, its entry, its synopsis (what
  * `sluice bench` prints when the word is missing or unknown) and its lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench: every bench's entry and the dispatcher's texts. A new bench
  * is one file in tools/bench/ with its entry declared here and one row in
  * the table of bench.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench alloc: what the runtime's allocators cost on this machine, each
  * against glibc malloc/free doing the same work in the same run.
  *

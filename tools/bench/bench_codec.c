@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench codec: pack bytes at LOD 0 per chunk codec against the
  * anchor, gltfpack -cc followed by lz4 -9 (both run as child processes), and
  * the decode speed of each codec through slc_pack_load_chunk against plain

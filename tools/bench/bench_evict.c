@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench evict: eviction policies against Belady's optimum (OPT) on
  * one request sequence.
  *

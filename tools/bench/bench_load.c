@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench load: chunk load (read + verify + decode into the page)
  * against plain LZ4_decompress_safe of the same chunks, in one run. */
 #include <lz4.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench pool: the page pool's request bookkeeping at 1k, 64k and 1M
  * pages on the host backend, against a naive pool in the same run.
  *

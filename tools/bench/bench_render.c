@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench render: the reference renderer's vertex pulling from the page
  * pool (sluice/render.h) against a classic pipeline of ordinary vertex and
  * index buffers, on the Vulkan backend, timed on the GPU.
@@ -89,10 +90,6 @@ int bench_render(int argc, char **argv)
 /* The format's decoding of a vertex (written from docs/pack-format.md, the
  * pack tests decode with it too): the classic path's CPU decode. */
 #include "pack_decode.h"
-
-#ifndef SLUICE_DEFAULT_PROFILE
-#define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
-#endif
 
 static const uint32_t classic_vert_spv[] =
 #include "classic.vert.inc"
@@ -1548,7 +1545,7 @@ int bench_render(int argc, char **argv)
     o.size = "1280x720";
     o.frames = 10;
     o.repeat = 3;
-    o.profile_path = SLUICE_DEFAULT_PROFILE;
+    o.profile_path = cli_default_profile();
     const cli_opt table[] = {
         {.name = "--synthetic",
          .kind = CLI_OPT_STRING,
@@ -1583,7 +1580,7 @@ int bench_render(int argc, char **argv)
          .dest = &o.profile_path,
          .bad = "{opt} needs a file",
          .arg = "FILE",
-         .help = "budgets and pool (default: budgets/default.profile)"},
+         .help = "budgets and pool (default: " CLI_DEFAULT_PROFILE_HELP ")"},
         {.name = "--breakdown",
          .kind = CLI_OPT_FLAG,
          .dest = &o.breakdown,

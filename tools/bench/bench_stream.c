@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice bench stream: the streaming scheduler end to end on the host
  * backend (sluice/stream.h), against plain LZ4 decode and a load-everything
  * loader in the same run.
@@ -59,10 +60,6 @@
 #include "sluice/platform.h"
 #include "sluice/stream.h"
 #include "sluice/workers.h"
-
-#ifndef SLUICE_DEFAULT_PROFILE
-#define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
-#endif
 
 enum { REPS_MAX = 99, MODES = 4, MODE_RAW = 0, IDLE_FRAMES_MAX = 64, HIT_REQUESTS = 1000000, RAW_THREADS_MAX = 2 };
 #define USAGE "usage: sluice bench stream PACK [--profile FILE] [--workers N] [--reps N] [--pool-pages N] [--json]\n"
@@ -646,7 +643,7 @@ static int parse_args(int argc, char **argv, bench *b)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     b->workers = n < 1 ? 1u : n > (long)SLC_PLATFORM_WORKERS_MAX ? SLC_PLATFORM_WORKERS_MAX : (uint32_t)n;
     b->reps = 5;
-    b->profile_path = SLUICE_DEFAULT_PROFILE;
+    b->profile_path = cli_default_profile();
     uint64_t workers = b->workers, reps = b->reps, pool_pages = b->pool_pages;
     const cli_opt table[] = {
         {.name = "--profile",
@@ -654,7 +651,7 @@ static int parse_args(int argc, char **argv, bench *b)
          .dest = &b->profile_path,
          .bad = "{opt} needs a file",
          .arg = "FILE",
-         .help = "budgets and stream settings (default: budgets/default.profile)"},
+         .help = "budgets and stream settings (default: " CLI_DEFAULT_PROFILE_HELP ")"},
         {.name = "--workers",
          .kind = CLI_OPT_U64,
          .dest = &workers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the benches share (bench.h), apart from the dispatcher: a bench
  * calls these, the dispatcher calls the benches. */
 #include <stdio.h>

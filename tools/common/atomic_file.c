@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files written through a temporary and a rename (see atomic_file.h). */
 #define _GNU_SOURCE /* realpath */
 #define _POSIX_C_SOURCE 200809L

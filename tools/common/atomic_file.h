@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Files the tools write, written so that a failure never destroys the old
  * one: the bytes go to a temporary in the target's directory, which is
  * flushed (fsync) and renamed over the target only when complete

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON and XML escaping (see escape.h). */
 #include "escape.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strings in machine-readable output, escaped once for every tool: a file
  * name or a profile name with quotes, backslashes, markup characters,
  * control characters or bytes that are not UTF-8 still gives valid JSON and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Decoding a pack's vertices as docs/pack-format.md specifies, written from
  * the specification alone (not from the builder or the runtime), shared by
  * bench render's classic path (tools/bench/bench_render.c), the builder's

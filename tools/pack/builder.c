@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the pack builder (see builder.h, docs/pack-format.md).
  *
  * How clusters become chunks. Every cluster of a chunk has the same LOD

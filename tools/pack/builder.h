@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the pack builder. It takes meshes one at a time, turns each
  * into an LOD chain of clusters (meshoptimizer), fills page-sized chunks with
  * the clusters, compresses them (LZ4 HC, meshoptimizer's codecs) and writes the pack as it goes, in

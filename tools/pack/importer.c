@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: what the importers share (importer.h): a failure named
  * after its input, sizes for messages. The table is importer_table.c, so
  * the importers call this file and the table calls them, never in a loop. */

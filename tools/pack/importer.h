@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the importer interface. Every input format is one folder
  * under tools/pack (gltf/, usd/, synth/) that fills one pk_importer, and one
  * row of the table in importer_table.c; the pack command, the build graph emitter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the table of importers and how an input picks its row
  * (importer.h). Adding an input format: its folder, and one row here. */
 #include "importer.h"

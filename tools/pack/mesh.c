@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the in-memory mesh. */
 #include <stdlib.h>
 #include <string.h>

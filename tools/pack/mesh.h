@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the in-memory form of one mesh between an importer (glTF or
  * the synthetic generator) and the pack builder. The packer holds one mesh
  * at a time, so its memory does not grow with the number of meshes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the tools' decoder of known-good meshopt streams (see
  * meshopt_stream.h). */
 #include "meshopt_stream.h"

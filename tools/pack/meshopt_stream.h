@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the tools' decoder of the meshopt stream the packer writes
  * (docs/pack-format.md, "Meshopt stream"), for streams already known good:
  * the packer's own check of each cluster it encodes, and bench stream's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the largest scene a pack holds (pack_limits.h). */
 #define _POSIX_C_SOURCE 200809L
 

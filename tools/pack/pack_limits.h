@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the largest scene a pack holds, and the check that refuses a
  * scene past it before anything is packed.
  *

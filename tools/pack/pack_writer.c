@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the appender (see pack_writer.h, docs/pack-format.md). */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the appender. The one place a pack file is laid out: the
  * single-process builder (builder.c) and `sluice merge` (merge_cmd.c) both
  * append finished bundles through it, so their output is the same by

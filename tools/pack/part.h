@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: partial packs (`sluice pack --part K/N`, `sluice merge`).
  *
  * A partial pack holds, for each bundle b of the input with b % N == K - 1,

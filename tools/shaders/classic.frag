@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice bench render: the classic pipeline's fragment shader, the reference
 // renderer's shading (platform/shaders/render.frag, TINT_NONE) so both

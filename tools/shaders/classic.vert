@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice bench render: the classic pipeline's vertex shader. Vertices come
 // from an ordinary vertex buffer (float position and normal, already

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #version 450
 // sluice bench render, --breakdown: the classic pipeline's vertices fetched
 // by the shader from storage buffers instead of by the vertex input stage,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: what differs per operating system, behind one narrow interface.
  *
  * This header declares the OS side used by the runtime and the tools: the

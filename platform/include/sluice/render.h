@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the reference renderer. Draws what the stream reports resident,
  * straight from the page pool of the Vulkan backend (sluice/vulkan.h).
  *

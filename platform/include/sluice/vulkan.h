@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the Vulkan backend of the page store.
  *
  * The page pool lives in device memory allocated once at init: page_count

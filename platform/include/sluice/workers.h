@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: worker threads that run the stream's loads (an slc_stream_executor).
  *
  * A fixed set of threads, created once at start (the init path) and joined

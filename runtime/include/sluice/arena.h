@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: arenas.
  *
  * Two allocators, both built in memory the caller hands in (the control

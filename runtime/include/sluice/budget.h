@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the MemoryBudgetManager.
  *
  * A tree of named budgets declared once at init, each with a limit in bytes.

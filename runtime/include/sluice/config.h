@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: compile-time configuration and the overridable check macros.
  *
  * A build may define SLC_CONFIG_HEADER as the name of a header (in quotes or

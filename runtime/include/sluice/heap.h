@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: a general-purpose heap in caller memory.
  *
  * Some callers need malloc, realloc and free of any size and alignment: the

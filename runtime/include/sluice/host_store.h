@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the host backend of the page pool.
  *
  * An slc_page_store whose pages live in host memory taken from an arena:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the ids of a pack's chunks and objects.
  *
  * A chunk and an object are each named by their index into the pack's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the limits and defaults the modules share.
  *
  * The profile parser, the page pool, the stream and the page stores (host

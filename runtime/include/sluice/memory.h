@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the one block of memory.
  *
  * Everything the runtime holds on the CPU is carved at init from ONE block

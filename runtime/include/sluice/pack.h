@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the pack reader.
  *
  * A pack (docs/pack-format.md, sluice/pack_format.h) is read through an

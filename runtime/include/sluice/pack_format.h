@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the on-disk layout of a pack, version 1.1.
  *
  * docs/pack-format.md is the specification; this header states the same

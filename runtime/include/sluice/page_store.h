@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the memory behind the page pool, as a backend provides it.
  *
  * The page pool (sluice/pool.h) decides which chunk lives in which page; it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the GPU page pool.
  *
  * A fixed number of fixed-size pages, allocated once by a backend (an

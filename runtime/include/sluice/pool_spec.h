@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: one description per pool, made once from its profile section.
  *
  * A pool's numbers (page size and count, chunk ids, frames in flight,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: budget profiles.
  *
  * A profile declares, for one target class, every budget and the sizes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: streams 3D content into a GPU under fixed, declared memory budgets.
  * This header includes every public header of the runtime. */
 #ifndef SLUICE_SLUICE_H

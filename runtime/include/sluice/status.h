@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: status codes and the injected logger.
  *
  * Every fallible call returns an slc_status. Codes, names and one-line

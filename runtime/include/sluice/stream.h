@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: the streaming scheduler.
  *
  * The stream joins a pack (sluice/pack.h) and a page pool (sluice/pool.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice: version of the library and of the formats it reads. */
 #ifndef SLUICE_VERSION_H
 #define SLUICE_VERSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reads a profile, maps the block it needs, carves it, allocates once, and
  * opens an empty pack: the pack reader brings lz4, xxhash and the codecs
  * into the link, so a package that leaves one out fails to build here. */
@@ -38,8 +39,8 @@ int main(int argc, char **argv)
     if (st == SLC_OK) {
         return 1;
     }
-    printf("consumer: profile %s, block %zu bytes, cpu/meta arena ok, empty pack refused: %s\n", p.name,
-           req.block_size, slc_status_name(st));
+    printf("consumer: profile %s, block %zu bytes, cpu/meta arena ok, empty pack refused: %s\n", p.name, req.block_size,
+           slc_status_name(st));
     slc_memory_deinit(m);
     slc_platform_block_unmap(&block);
     return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See a.h. */
 #include "b.h"
 

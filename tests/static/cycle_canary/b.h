@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See a.h. */
 #ifndef CYCLE_CANARY_B_H
 #define CYCLE_CANARY_B_H

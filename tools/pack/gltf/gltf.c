@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the glTF 2.0 importer.
  *
  * gltf_open reads the JSON (from a .gltf, or a GLB's JSON chunk), checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the glTF 2.0 importer (.gltf with .bin files or data: URIs,
  * and .glb). It reads the JSON and keeps the buffers as open files, then
  * loads one mesh at a time on request, so the packer's memory stays bounded

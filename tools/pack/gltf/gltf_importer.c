@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the glTF importer behind the importer interface
  * (importer.h): gltf.h's scene, pulled mesh by mesh into the sink. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: synthetic scenes (see synth.h). */
 #include "synth.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: synthetic scenes of any size, for tests and benchmarks.
  *
  * A generator hands out one mesh at a time with its placements, so a scene of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the synthetic scenes behind the importer interface
  * (importer.h): synth.h's generator, iterated mesh by mesh into the sink. */
 #include <stdlib.h>

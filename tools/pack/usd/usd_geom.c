@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: USD geometry as pure functions (see usd_geom.h). */
 #include <assert.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: USD geometry as pure functions. A Mesh prim's properties, as
  * plain arrays a layer reader returns, become a pk_mesh in the prim's local
  * space; an xformOpOrder with its op values becomes a local matrix; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the USD importer behind the importer interface
  * (importer.h): usd_stage.h's stage, which pushes meshes and placements
  * through its own sink. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the USD layer container (usd_layer.h): arena, interned
  * strings, the build calls the parsers use, lookups, list ops, value
  * readers (which value, type checks, then the parser's hook), format

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: one USD layer as the importer reads it (.usda text, .usdc
  * crate, or the root layer of a .usdz package), before any composition.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: how the USD parsers (usda.c, usdc.c, usdz.c) fill a layer
  * (usd_layer.h). Not for the layer's users.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: opening a USD layer (usd_layer_open, usd_layer_open_memory
  * of usd_layer.h): the file mapped, its format told by its bytes, and the
  * parser of that format run (usda.c, usdc.c, or usdz.c for a package).

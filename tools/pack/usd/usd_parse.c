@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: a created layer handed to the parser of its format
  * (usd_layer_parse, usd_layer_internal.h). Its own file, shared by the file
  * opener (usd_open.c) and the package reader (usdz.c), so neither calls the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: USD composition and traversal (usd_stage.h).
  *
  * A composed prim is its list of sites: (prim spec, layer, layer stack)

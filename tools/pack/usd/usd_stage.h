@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the USD importer's composition and traversal. A stage is a
  * root layer (.usda, .usdc or .usdz, told apart by its bytes) with every
  * layer its composition arcs reach; usd_stage_import walks the composed

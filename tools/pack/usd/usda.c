@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the USDA text parser (usd_layer_internal.h).
  *
  * One pass over the text builds the layer's structure; property values are

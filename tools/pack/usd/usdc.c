@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The USD crate (.usdc) reader: bootstrap, table of contents, the six
  * structural sections (TOKENS, STRINGS, FIELDS, FIELDSETS, PATHS, SPECS) and
  * the ValueRep decoder, written from the format's public description

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The USDZ package reader: a zip archive of stored (uncompressed) entries
  * whose first .usda/.usdc/.usd entry is the root layer. The end of central
  * directory record is found from the end of the file (a bounded search over

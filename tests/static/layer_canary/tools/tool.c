@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer canary: a tool including the runtime and the platform (allowed) and
  * a test's support file (reported). */
 #include "../runtime/core.h"

@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer canary: a tool's header. */
 int canary_tool(void);
