@@ -37,7 +37,7 @@ static void usage(FILE *f)
                "                                    stream as run does on Vulkan and draw every frame with\n"
                "                                    the reference renderer: PNG frames and a contact sheet\n"
                "                                    (sluice render --help: options)\n"
-               "  version, --version                print the library version\n"
+               "  version, --version, -V            print the library version\n"
                "  help                              this text (COMMAND --help: that command's options)\n"
                "\n"
                "exit codes: 0 ok, 1 input judged bad, 2 bad command line, 3 file not readable or writable\n");
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "render") == 0) {
         return cmd_render(argc - 2, argv + 2);
     }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         unsigned v = slc_version();
         printf("sluice %u.%u.%u\n", v / 10000, v / 100 % 100, v % 100);
         return CLI_OK;
