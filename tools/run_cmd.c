@@ -20,7 +20,9 @@
  * leaves the old files as they were.
  *
  * The verdict checks, and only these: every budget's peak within its limit
- * (from the budget manager, over the whole run); no reservation refused; in
+ * (from the budget manager, over the whole run); no reservation refused; no
+ * request refused (queue_capacity, or an invalid id: budget fit's "does not
+ * hold" for the same workload); in
  * every frame's telemetry, every budget within its limit and the decoded
  * bytes of the loads the frame applied within the profile's upload cap; with
  * --frame-budget-us, the caller's time in the frame (the telemetry's
@@ -60,8 +62,8 @@ static const char usage_head[] =
 static const char usage_tail[] =
     "  -h, --help            this text\n"
     "\n"
-    "The verdict checks every budget's peak against its limit, that no reservation was\n"
-    "refused, that no chunk load failed, and in each frame the budgets, the decoded bytes\n"
+    "The verdict checks every budget's peak against its limit, that no reservation and no\n"
+    "request was refused, that no chunk load failed, and in each frame the budgets, the decoded bytes\n"
     "of the loads applied against the upload cap, and (--frame-budget-us) the caller's time.\n"
     "Files are written through a temporary renamed over the target when the run completes:\n"
     "a failed run leaves an existing file as it was. An output may not name an input.\n"
@@ -742,6 +744,13 @@ static int summarise(run *r, run_summary *s)
     if (s->over_time) {
         add_reason(s, "%u of %u frames over --frame-budget-us %" PRIu64 " (first: frame %u, max %.1f us)", s->over_time,
                    r->frame_count, r->o.frame_budget_ns / 1000u, s->first_over_time, (double)s->max / 1e3);
+    }
+    if (s->st.refused > 0) {
+        /* budget fit's "does not hold" for the same requests (one rule:
+         * slc_stream_admit), so the two never disagree. */
+        add_reason(
+            s, "%" PRIu64 " of %" PRIu64 " requests refused (the profile's queue_capacity bounds a frame's requests)",
+            s->st.refused, s->st.requests + s->st.refused);
     }
     run_describe_failures(&s->st, s->failed, sizeof s->failed);
     if (s->st.failures > 0 && !r->o.allow_load_failures) {
