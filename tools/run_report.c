@@ -27,6 +27,13 @@ void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
     }
 }
 
+uint64_t run_loads_unapplied(const slc_stream_stats *st)
+{
+    uint64_t run = st->worker_loads + st->caller_loads;
+    uint64_t done = st->loads_completed + st->failures + st->loads_cancelled;
+    return run > done ? run - done : 0;
+}
+
 static double pct(uint64_t a, uint64_t b)
 {
     return b ? 100.0 * (double)a / (double)b : 0.0;
@@ -82,11 +89,12 @@ void run_report_text(const run_report_in *in, const run_summary *s)
         }
     }
     const slc_stream_stats *t = &s->st;
-    printf("\nchunks: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " loads (%" PRIu64 " by workers, %" PRIu64
-           " on the caller), %" PRIu64 " evictions, %" PRIu64 " deferred, %" PRIu64 " dropped, %" PRIu64
-           " cancelled, %" PRIu64 " failures\n",
-           t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads, t->evictions, t->deferred,
-           t->dropped, t->loads_cancelled, t->failures);
+    printf("\nchunks: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " loads applied, %" PRIu64 " failed, %" PRIu64
+           " cancelled, %" PRIu64 " run but not yet applied at the end (%" PRIu64 " run: %" PRIu64
+           " by workers, %" PRIu64 " on the caller), %" PRIu64 " evictions, %" PRIu64 " deferred, %" PRIu64
+           " dropped\n",
+           t->hits, t->misses, t->loads_completed, t->failures, t->loads_cancelled, run_loads_unapplied(t),
+           t->worker_loads + t->caller_loads, t->worker_loads, t->caller_loads, t->evictions, t->deferred, t->dropped);
     printf("requests: %" PRIu64 " accepted, %" PRIu64 " refused\n", t->requests, t->refused);
     printf("bytes: %s read, %s decoded, %s uploaded\n", hsize(t->bytes_read, a, sizeof a),
            hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));

@@ -57,6 +57,13 @@ uint32_t run_failures_named(const slc_stream_stats *st);
 /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." into buf. */
 void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap);
 
+/* The loads a worker or the caller ran that the stream had not applied
+ * when the stats were taken (they were in flight at the end of the run):
+ * worker_loads + caller_loads less the loads applied, failed and
+ * cancelled, so that the report's parts add up to the loads run. 0 if
+ * those exceed the loads run. O(1). */
+uint64_t run_loads_unapplied(const slc_stream_stats *st);
+
 void run_report_text(const run_report_in *in, const run_summary *s);
 void run_report_json(const run_report_in *in, const run_summary *s);
 

@@ -30,6 +30,7 @@ printf '%s\n' "$msg"
 printf '%s\n' "$msg" | grep -q '^verdict: FAILED$' || fail "no 'verdict: FAILED'"
 printf '%s\n' "$msg" | grep -Eq '^  - 1 chunk loads failed \(first: chunk 5 SLC_E_PACK_CHUNK_CHECKSUM \(frame [0-9]+\)\)$' ||
     fail "no reason naming the count, chunk 5 and its status"
+printf '%s\n' "$msg" | "$dir/loads_add_up.sh" run_load_failure || fail "the loads do not add up with a failure"
 
 msg=$(run --json)
 rc=$?

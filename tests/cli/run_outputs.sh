@@ -22,8 +22,9 @@ grep -q '"name": "frame 119"' "$out/run.json" || { echo "run_outputs: frame 119 
 # Worker load spans: one at least when the report counts loads by workers,
 # none when it counts none (on a busy machine the caller may make every load
 # itself: the split is not deterministic, the spans must follow it).
-by_workers=$(printf '%s\n' "$report" | sed -n 's/^chunks: .* loads (\([0-9]*\) by workers.*/\1/p')
+by_workers=$(printf '%s\n' "$report" | sed -n 's/^chunks: .* run: \([0-9]*\) by workers.*/\1/p')
 [ -n "$by_workers" ] || { echo "run_outputs: no 'N by workers' in the report" >&2; exit 1; }
+printf '%s\n' "$report" | "$(dirname "$0")/loads_add_up.sh" run_outputs || exit 1
 spans=$(grep -c '"name": "load"' "$out/run.json")
 if [ "$by_workers" -gt 0 ]; then
     [ "$spans" -gt 0 ] || { echo "run_outputs: $by_workers loads by workers, no worker load spans in run.json" >&2; exit 1; }
