@@ -176,12 +176,12 @@ void run_report_json(const run_report_in *in, const run_summary *s)
     fprintf(f,
             "  \"stream\": {\"requests\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"hits\": %" PRIu64
             ", \"misses\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"worker_loads\": %" PRIu64
-            ", \"caller_loads\": %" PRIu64 ", \"evictions\": %" PRIu64 ", \"deferred\": %" PRIu64
-            ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64 ", \"failures\": %" PRIu64
+            ", \"caller_loads\": %" PRIu64 ", \"unapplied_loads\": %" PRIu64 ", \"evictions\": %" PRIu64
+            ", \"deferred\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"cancelled\": %" PRIu64 ", \"failures\": %" PRIu64
             ", \"bytes_read\": %" PRIu64 ", \"bytes_decoded\": %" PRIu64 ", \"bytes_uploaded\": %" PRIu64 "},\n",
             t->requests, t->refused, t->hits, t->misses, t->loads_completed, t->worker_loads, t->caller_loads,
-            t->evictions, t->deferred, t->dropped, t->loads_cancelled, t->failures, t->bytes_read, t->bytes_decoded,
-            t->bytes_uploaded);
+            run_loads_unapplied(t), t->evictions, t->deferred, t->dropped, t->loads_cancelled, t->failures,
+            t->bytes_read, t->bytes_decoded, t->bytes_uploaded);
     fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count, s->ps.peak_used,
             s->ps.pinned);
     fprintf(f,

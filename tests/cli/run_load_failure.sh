@@ -43,6 +43,8 @@ assert r["verdict"]["ok"] is False, r["verdict"]
 assert lf["count"] == 1 and lf["allowed"] is False, lf
 assert lf["first"][0]["chunk"] == 5 and lf["first"][0]["status"] == "SLC_E_PACK_CHUNK_CHECKSUM", lf
 assert any("chunk loads failed" in x for x in r["verdict"]["reasons"]), r["verdict"]
+t = r["stream"]
+assert t["loads"] + t["failures"] + t["cancelled"] + t["unapplied_loads"] == t["worker_loads"] + t["caller_loads"], t
 ' || fail "--json: the report does not fail the verdict on the failed load"
 
 msg=$(run --allow-load-failures)
