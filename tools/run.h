@@ -107,7 +107,8 @@ typedef struct run_frame_rec {
     uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
     uint32_t pool_used;        /* pages not free after end_frame */
     uint32_t objects, exact, coarser, none;
-    uint32_t stalls; /* begin_frame refused: frames in flight */
+    uint32_t stalls;       /* begin_frame refused: frames in flight */
+    uint64_t caller_loads; /* loads run on the caller's thread in the frame (counted with --chrome-trace only) */
 } run_frame_rec;
 
 typedef struct run_load_span {
@@ -180,8 +181,9 @@ struct run {
     /* results, aggregated frame by frame */
     uint32_t frame_count;
     uint64_t t_start, wall_ns;
-    uint64_t reservations_at_start; /* of every budget outside cpu/driver, when streaming began */
-    uint64_t limit[SLC_BUDGET_MAX]; /* every budget's limit, in the telemetry's order */
+    uint64_t reservations_at_start;                  /* of every budget outside cpu/driver, when streaming began */
+    uint64_t limit[SLC_BUDGET_MAX];                  /* every budget's limit, in the telemetry's order */
+    slc_budget_stats chrome_budgets[SLC_BUDGET_MAX]; /* their names, for the Chrome trace's counter tracks */
     size_t nlimit;
     run_hist caller;      /* caller_ns of every frame */
     run_summary agg;      /* the frames' counts, maxima and first frames over a limit; summarise

@@ -557,7 +557,7 @@ static void add_frame(run *r, uint32_t f, const run_frame_rec *fr)
     }
     run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
     if (r->o.chrome != NULL) {
-        run_chrome_frame(&r->chrome, f, fr->start_ns, fr->end_ns, &fr->t, fr->pool_used);
+        run_chrome_frame(&r->chrome, f, fr->start_ns, fr->end_ns, &fr->t, fr->pool_used, fr->caller_loads);
         drain_spans(r);
     }
 }
@@ -589,6 +589,12 @@ int run_frame(run *r, uint32_t f)
         run_frame_rec rec, *fr = &rec;
         memset(fr, 0, sizeof *fr);
         fr->start_ns = slc_platform_now_ns() - origin;
+        uint64_t caller_before = 0;
+        if (r->o.chrome != NULL) {
+            slc_stream_stats ss;
+            slc_stream_get_stats(r->s, &ss);
+            caller_before = ss.caller_loads;
+        }
         slc_status st;
         while ((st = slc_stream_begin_frame(r->s, &r->frame)) == SLC_E_FRAMES_IN_FLIGHT) {
             fr->stalls++;
@@ -657,6 +663,11 @@ int run_frame(run *r, uint32_t f)
             }
         }
         fr->end_ns = slc_platform_now_ns() - origin;
+        if (r->o.chrome != NULL) {
+            slc_stream_stats ss;
+            slc_stream_get_stats(r->s, &ss);
+            fr->caller_loads = ss.caller_loads - caller_before;
+        }
         if (r->hooks.frame != NULL) {
             int rc = r->hooks.frame(r->hooks.user, r, f, r->frame);
             if (rc != CLI_OK) {
@@ -859,7 +870,9 @@ static int run_start_stream(run *r)
                 return CLI_FAILED;
             }
         }
-        run_chrome_begin(&r->chrome, r->files.chrome.f, r->prof.workers);
+        size_t nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), r->chrome_budgets, SLC_BUDGET_MAX);
+        run_chrome_begin(&r->chrome, r->files.chrome.f, r->prof.workers, r->chrome_budgets,
+                         nb < SLC_BUDGET_MAX ? nb : SLC_BUDGET_MAX);
     }
     if (r->prof.workers > 0) {
         if (slc_platform_workers_start(&r->workers, r->prof.workers, work_fn, &r->wctx, &cli_stderr_logger) != SLC_OK) {

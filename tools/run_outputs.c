@@ -493,10 +493,13 @@ int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *i
     return ferror(f) ? -1 : 0;
 }
 
-void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers)
+void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers, const slc_budget_stats *budgets, size_t budget_count)
 {
     memset(c, 0, sizeof *c);
     c->f = f;
+    c->budgets = budgets;
+    c->budget_count = budget_count < SLC_PROFILE_BUDGET_MAX ? budget_count : SLC_PROFILE_BUDGET_MAX;
+    memset(c->last, 0xff, sizeof c->last);
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
     fprintf(
         f,
@@ -511,7 +514,7 @@ void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers)
 }
 
 void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns, const slc_stream_frame_stats *fs,
-                      uint32_t pool_used)
+                      uint32_t pool_used, uint64_t caller_loads)
 {
     if (c->frames_written >= RUN_CHROME_FRAMES_MAX) {
         c->frames_left_out++;
@@ -519,17 +522,34 @@ void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end
     }
     c->frames_written++;
     FILE *f = c->f;
-    fprintf(f,
-            ",\n{\"name\": \"frame %u\", \"cat\": \"frame\", \"ph\": \"X\", \"pid\": 1, \"tid\": 0, \"ts\": %.3f, "
-            "\"dur\": %.3f, \"args\": {\"requests\": %u, \"hits\": %u, \"misses\": %u, \"loads_started\": %u, "
-            "\"evictions\": %u, \"deferred\": %u, \"failures\": %u, \"caller_ns\": %" PRIu64 ", \"wait_ns\": %" PRIu64
-            "}}",
-            k, (double)start_ns / 1e3, (double)(end_ns - start_ns) / 1e3, fs->requests, fs->hits, fs->misses,
-            fs->loads_started, fs->evictions, fs->deferred, fs->failures, fs->caller_ns, fs->wait_ns);
+    fprintf(
+        f,
+        ",\n{\"name\": \"frame\", \"cat\": \"frame\", \"ph\": \"X\", \"pid\": 1, \"tid\": 0, \"ts\": %.3f, "
+        "\"dur\": %.3f, \"args\": {\"frame\": %u, \"requests\": %u, \"hits\": %u, \"misses\": %u, \"loads_started\": %u, "
+        "\"evictions\": %u, \"deferred\": %u, \"failures\": %u, \"caller_ns\": %" PRIu64 ", \"wait_ns\": %" PRIu64 "}}",
+        (double)start_ns / 1e3, (double)(end_ns - start_ns) / 1e3, k, fs->requests, fs->hits, fs->misses,
+        fs->loads_started, fs->evictions, fs->deferred, fs->failures, fs->caller_ns, fs->wait_ns);
     fprintf(f,
             ",\n{\"name\": \"pool\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"pages used\": %u}}"
             ",\n{\"name\": \"upload\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"bytes\": %" PRIu64 "}}",
             (double)end_ns / 1e3, pool_used, (double)end_ns / 1e3, fs->bytes_uploaded);
+    fprintf(f,
+            ",\n{\"name\": \"misses\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"misses\": %u}}"
+            ",\n{\"name\": \"caller loads\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"loads\": %" PRIu64
+            "}}",
+            (double)end_ns / 1e3, fs->misses, (double)end_ns / 1e3, caller_loads);
+    for (size_t i = 0; i < c->budget_count && i < fs->budget_count; i++) {
+        if (fs->budgets[i] == c->last[i]) {
+            continue;
+        }
+        c->last[i] = fs->budgets[i];
+        char name[SLC_NAME_MAX + 8];
+        snprintf(name, sizeof name, "budget %s", c->budgets[i].name);
+        fprintf(f, ",\n{\"name\": ");
+        esc_json(f, name);
+        fprintf(f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"bytes\": %" PRIu64 "}}",
+                (double)end_ns / 1e3, fs->budgets[i]);
+    }
 }
 
 void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1)

@@ -116,12 +116,25 @@ typedef struct run_chrome {
     FILE *f;
     uint32_t frames_written;
     uint64_t frames_left_out, loads_left_out;
+    const slc_budget_stats *budgets; /* the telemetry's budgets, in its order (names) */
+    size_t budget_count;
+    uint64_t last[SLC_PROFILE_BUDGET_MAX]; /* each budget's value in its counter track's last sample */
 } run_chrome;
 
-void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers);
-/* Frame k (in order) from start_ns to end_ns on the caller's thread. */
+/* Starts the trace: the process, the caller's and each worker's thread.
+ * budgets[0 .. budget_count) names the telemetry's budgets, in its order
+ * (slc_budgets_walk_report); they must live until run_chrome_end. */
+void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers, const slc_budget_stats *budgets, size_t budget_count);
+/* Frame k (in order) from start_ns to end_ns on the caller's thread: a slice
+ * named "frame" (every frame the same name, so a viewer groups them; the
+ * number is its "frame" argument) with the frame's counters as arguments,
+ * and samples of the counter tracks at its end: "pool" (pages used),
+ * "misses", "upload" (bytes), "caller loads" (loads the caller ran in the
+ * frame: caller_loads), and "budget NAME" (bytes in use) for each budget,
+ * sampled where its value changed (a track holds its value until the next
+ * sample), every name escaped. */
 void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns, const slc_stream_frame_stats *fs,
-                      uint32_t pool_used);
+                      uint32_t pool_used, uint64_t caller_loads);
 /* A load on worker w (0-based) from t0 to t1 ns. */
 void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1);
 /* Closes the JSON; -1 when the stream saw a write error. */

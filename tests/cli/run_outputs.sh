@@ -18,7 +18,18 @@ printf '%s\n' "$report"
 head -c 4 "$out/run.svg" | grep -q '^<svg' || { echo "run_outputs: run.svg does not start with <svg" >&2; exit 1; }
 grep -q '</svg>' "$out/run.svg" || { echo "run_outputs: run.svg is not closed" >&2; exit 1; }
 grep -q '"traceEvents"' "$out/run.json" || { echo "run_outputs: no traceEvents in run.json" >&2; exit 1; }
-grep -q '"name": "frame 119"' "$out/run.json" || { echo "run_outputs: frame 119 missing from run.json" >&2; exit 1; }
+grep -q '"name": "frame", .*"args": {"frame": 119,' "$out/run.json" || { echo "run_outputs: frame 119 missing from run.json" >&2; exit 1; }
+# counter tracks: pool pages, misses, the caller's loads and every budget (sampled where it changed)
+python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+frames = [e for e in ev if e["ph"] == "X" and e.get("cat") == "frame"]
+assert {e["name"] for e in frames} == {"frame"}, "frame slices with other names"
+assert [e["args"]["frame"] for e in frames] == list(range(120)), "frame numbers"
+counters = {e["name"] for e in ev if e["ph"] == "C"}
+for name in ("pool", "misses", "upload", "caller loads", "budget gpu/pool", "budget cpu/meta"):
+    assert name in counters, name + " track missing: " + str(sorted(counters))
+' "$out/run.json" || { echo "run_outputs: run.json lacks a frame slice or a counter track" >&2; exit 1; }
 # Worker load spans: one at least when the report counts loads by workers,
 # none when it counts none (on a busy machine the caller may make every load
 # itself: the split is not deterministic, the spans must follow it).

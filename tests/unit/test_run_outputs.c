@@ -75,6 +75,16 @@ static void test_hist_percentiles_within_one_in_128(void **state)
 
 static run_timeline tl;
 
+/* Occurrences of needle in s. */
+static size_t count(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, needle); p != NULL; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
+}
+
 static slc_stream_frame_stats frame_with(uint64_t v)
 {
     slc_stream_frame_stats fs;
@@ -350,10 +360,10 @@ static void test_chrome_trace_stops_at_its_cap(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     run_chrome c;
-    run_chrome_begin(&c, f, 1);
+    run_chrome_begin(&c, f, 1, NULL, 0);
     slc_stream_frame_stats fs = frame_with(1);
     for (uint32_t k = 0; k < RUN_CHROME_FRAMES_MAX + 5u; k++) {
-        run_chrome_frame(&c, k, 1000u * k, 1000u * k + 500u, &fs, 1);
+        run_chrome_frame(&c, k, 1000u * k, 1000u * k + 500u, &fs, 1, 0);
         run_chrome_load(&c, 0, 1000u * k, 1000u * k + 100u);
     }
     assert_int_equal(run_chrome_end(&c, 2), 0);
@@ -361,10 +371,44 @@ static void test_chrome_trace_stops_at_its_cap(void **state)
     assert_int_equal(c.frames_written, RUN_CHROME_FRAMES_MAX);
     assert_int_equal(c.frames_left_out, 5);
     assert_int_equal(c.loads_left_out, 5); /* the loads of the frames left out */
-    assert_non_null(strstr(buf, "\"name\": \"frame 99999\""));
-    assert_null(strstr(buf, "\"name\": \"frame 100000\""));
+    assert_non_null(strstr(buf, "\"args\": {\"frame\": 99999,"));
+    assert_null(strstr(buf, "\"args\": {\"frame\": 100000,"));
     assert_non_null(strstr(buf, "not recorded: 5 frames after the first 100000, 7 loads"));
     assert_int_equal(strcmp(buf + len - 4, "\n]}\n"), 0);
+    free(buf);
+}
+
+/* Every frame slice has one name, its number an argument; the counter
+ * tracks are sampled each frame, a budget's only where its value changed,
+ * and budget names are escaped. */
+static void test_chrome_trace_counter_tracks(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    slc_budget_stats b[2];
+    memset(b, 0, sizeof b);
+    strcpy(b[0].name, "gpu/pool");
+    strcpy(b[1].name, "cpu/\"q\"");
+    run_chrome c;
+    run_chrome_begin(&c, f, 0, b, 2);
+    slc_stream_frame_stats fs = frame_with(5);
+    run_chrome_frame(&c, 0, 0, 500, &fs, 7, 3);
+    run_chrome_frame(&c, 1, 1000, 1500, &fs, 7, 0); /* no budget changed */
+    fs.budgets[1] = 11;
+    run_chrome_frame(&c, 2, 2000, 2500, &fs, 8, 1); /* budget 1 changed */
+    assert_int_equal(run_chrome_end(&c, 0), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(count(buf, "\"name\": \"frame\", \"cat\": \"frame\""), 3);
+    assert_non_null(strstr(buf, "\"args\": {\"frame\": 2, \"requests\""));
+    assert_int_equal(count(buf, "\"name\": \"misses\", \"ph\": \"C\""), 3);
+    assert_int_equal(count(buf, "\"name\": \"caller loads\", \"ph\": \"C\""), 3);
+    assert_non_null(strstr(buf, "\"ts\": 0.500, \"args\": {\"loads\": 3}"));
+    assert_int_equal(count(buf, "\"name\": \"budget gpu/pool\""), 1);
+    assert_int_equal(count(buf, "\"name\": \"budget cpu/\\\"q\\\"\""), 2);
+    assert_non_null(strstr(buf, "\"ts\": 2.500, \"args\": {\"bytes\": 11}"));
     free(buf);
 }
 
@@ -378,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_svg_escapes_names_and_stays_small),
         cmocka_unit_test(test_svg_labels_axes_and_flat_budgets_in_a_table),
         cmocka_unit_test(test_chrome_trace_stops_at_its_cap),
+        cmocka_unit_test(test_chrome_trace_counter_tracks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
