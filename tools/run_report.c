@@ -137,7 +137,9 @@ void run_report_json(const run_report_in *in, const run_summary *s)
     FILE *f = stdout;
     const slc_pack_header *h = slc_pack_get_header(in->pack);
     const slc_stream_stats *t = &s->st;
-    fprintf(f, "{\n  \"pack\": ");
+    /* RUN_REPORT_SCHEMA: raised whenever a member changes meaning or goes
+     * away (a new member does not raise it). */
+    fprintf(f, "{\n  \"schema_version\": %d,\n  \"pack\": ", RUN_REPORT_SCHEMA);
     esc_json(f, in->pack_name);
     fprintf(f, ", \"objects\": %u, \"chunks\": %u,\n  \"profile\": ", h->object_count, h->chunk_count);
     esc_json(f, in->prof->name);

@@ -64,6 +64,9 @@ void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap);
  * those exceed the loads run. O(1). */
 uint64_t run_loads_unapplied(const slc_stream_stats *st);
 
+/* The version of run --json's layout, its "schema_version" member. */
+#define RUN_REPORT_SCHEMA 1
+
 void run_report_text(const run_report_in *in, const run_summary *s);
 void run_report_json(const run_report_in *in, const run_summary *s);
 

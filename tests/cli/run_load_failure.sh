@@ -39,6 +39,7 @@ printf '%s\n' "$msg" | sed -n '/^{/,$p' | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 lf = r["load_failures"]
+assert r["schema_version"] == 1, r["schema_version"]
 assert r["verdict"]["ok"] is False, r["verdict"]
 assert lf["count"] == 1 and lf["allowed"] is False, lf
 assert lf["first"][0]["chunk"] == 5 and lf["first"][0]["status"] == "SLC_E_PACK_CHUNK_CHECKSUM", lf
