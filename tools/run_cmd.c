@@ -727,6 +727,8 @@ static int summarise(run *r, run_summary *s)
     if (s->nb > SLC_BUDGET_MAX) {
         s->nb = SLC_BUDGET_MAX;
     }
+    run_pool_holders(r->pack, slc_stream_pool(r->s), s->holders, &s->holders_named, &s->holders_count,
+                     &s->holders_pages);
     s->p50 = run_hist_percentile(&r->caller, 50);
     s->p99 = run_hist_percentile(&r->caller, 99);
     s->max = r->caller.max;

@@ -27,6 +27,64 @@ void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
     }
 }
 
+/* Inserts h into top[0 .. *n) by share, largest first, ties by object. */
+static void holders_insert(run_holder *top, uint32_t *n, const run_holder *h)
+{
+    uint32_t at = *n;
+    while (at > 0 &&
+           (top[at - 1].pages < h->pages || (top[at - 1].pages == h->pages && top[at - 1].object > h->object))) {
+        at--;
+    }
+    if (at >= RUN_HOLDERS_MAX) {
+        return;
+    }
+    uint32_t last = *n < RUN_HOLDERS_MAX ? *n : RUN_HOLDERS_MAX - 1u;
+    for (uint32_t i = last; i > at; i--) {
+        top[i] = top[i - 1];
+    }
+    top[at] = *h;
+    if (*n < RUN_HOLDERS_MAX) {
+        (*n)++;
+    }
+}
+
+void run_pool_holders(const slc_pack *pack, const slc_pool *pool, run_holder top[RUN_HOLDERS_MAX], uint32_t *named,
+                      uint32_t *holders, uint32_t *pages)
+{
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    *named = 0;
+    *holders = 0;
+    *pages = 0;
+    for (uint32_t c = 0; c < h->chunk_count; c++) {
+        slc_page_info info;
+        if (slc_pool_lookup(pool, (slc_chunk_id){c}, &info) == SLC_OK && info.state >= SLC_PAGE_RESIDENT) {
+            (*pages)++;
+        }
+    }
+    for (uint32_t o = 0; o < h->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){o});
+        double share = 0.0;
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            const slc_pack_lod *lod = slc_pack_get_lod(pack, ob->first_lod + l);
+            for (uint32_t k = 0; k < lod->span_count; k++) {
+                const slc_pack_span *sp = slc_pack_get_span(pack, lod->first_span + k);
+                slc_page_info info;
+                if (slc_pool_lookup(pool, (slc_chunk_id){sp->chunk}, &info) != SLC_OK ||
+                    info.state < SLC_PAGE_RESIDENT) {
+                    continue;
+                }
+                const slc_pack_chunk *ch = slc_pack_get_chunk(pack, (slc_chunk_id){sp->chunk});
+                share += (double)sp->cluster_count / (double)ch->cluster_count;
+            }
+        }
+        if (share > 0.0) {
+            (*holders)++;
+            const run_holder r = {o, ob->name == SLC_PACK_NO_NAME ? NULL : slc_pack_get_string(pack, ob->name), share};
+            holders_insert(top, named, &r);
+        }
+    }
+}
+
 uint64_t run_loads_unapplied(const slc_stream_stats *st)
 {
     uint64_t run = st->worker_loads + st->caller_loads;
@@ -99,6 +157,19 @@ void run_report_text(const run_report_in *in, const run_summary *s)
     printf("bytes: %s read, %s decoded, %s uploaded\n", hsize(t->bytes_read, a, sizeof a),
            hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
     printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
+    if (s->holders_named > 0) {
+        printf("pool at the end: %u pages resident, held by %u objects; most by", s->holders_pages, s->holders_count);
+        for (uint32_t i = 0; i < s->holders_named; i++) {
+            const run_holder *hd = &s->holders[i];
+            printf("%s object %u", i ? "," : "", hd->object);
+            if (hd->name != NULL) {
+                printf(" '%s'", hd->name);
+            }
+            printf(" %.1f pages (%.1f%%)", hd->pages,
+                   s->holders_pages ? 100.0 * hd->pages / (double)s->holders_pages : 0.0);
+        }
+        printf("\n");
+    }
     printf("served: %" PRIu64 " object requests: %" PRIu64 " at the requested LOD (%.1f%%), %" PRIu64
            " coarser (%.1f%%), %" PRIu64 " nothing visible (%.1f%%)\n",
            s->objects, s->exact, pct(s->exact, s->objects), s->coarser, pct(s->coarser, s->objects), s->none,
@@ -186,6 +257,18 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             t->bytes_read, t->bytes_decoded, t->bytes_uploaded);
     fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count, s->ps.peak_used,
             s->ps.pinned);
+    fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
+            s->holders_count);
+    for (uint32_t i = 0; i < s->holders_named; i++) {
+        fprintf(f, "%s{\"object\": %u, \"name\": ", i ? ", " : "", s->holders[i].object);
+        if (s->holders[i].name != NULL) {
+            esc_json(f, s->holders[i].name);
+        } else {
+            fprintf(f, "null");
+        }
+        fprintf(f, ", \"pages\": %.3f}", s->holders[i].pages);
+    }
+    fprintf(f, "]},\n");
     fprintf(f,
             "  \"served\": {\"object_requests\": %" PRIu64 ", \"exact\": %" PRIu64 ", \"coarser\": %" PRIu64
             ", \"none\": %" PRIu64 ", \"exact_fraction\": %.6f},\n",

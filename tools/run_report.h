@@ -12,6 +12,24 @@
 
 #define RUN_REASONS_MAX 16
 #define RUN_FAILED_NAMED_MAX 4u /* failed chunk loads the report names */
+#define RUN_HOLDERS_MAX 5u      /* objects the report names as holding most of the pool */
+
+/* An object's share of the pool's resident (and pinned) pages: each page
+ * its chunk's clusters of the object over all its clusters, so shared
+ * pages are split and the shares of every object add up to the pages. */
+typedef struct run_holder {
+    uint32_t object;
+    const char *name; /* the pack's string, or NULL for an unnamed object */
+    double pages;
+} run_holder;
+
+/* The pool's holders: top[0 .. *named) are the RUN_HOLDERS_MAX objects
+ * with the largest shares, largest first (ties: the lower object id
+ * first); *holders counts the objects with any share, *pages the resident
+ * and pinned pages of the pack's chunks. Allocates nothing; O(the pack's
+ * spans), one pool lookup each. */
+void run_pool_holders(const slc_pack *pack, const slc_pool *pool, run_holder top[RUN_HOLDERS_MAX], uint32_t *named,
+                      uint32_t *holders, uint32_t *pages);
 
 /* The run judged: the stream's, pool's and budgets' totals, the frames'
  * aggregates, and every reason the verdict failed (none: it holds). */
@@ -28,6 +46,8 @@ typedef struct run_summary {
     char failed[256]; /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
     char reasons[RUN_REASONS_MAX][320];
     uint32_t nreasons;
+    run_holder holders[RUN_HOLDERS_MAX]; /* run_pool_holders at the end of the run */
+    uint32_t holders_named, holders_count, holders_pages;
 } run_summary;
 
 /* What the run ran: the report's head and its context. */
