@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the build into a scratch prefix, then builds and runs a consumer
-# project against it twice: with find_package(sluice) and with pkg-config;
+# project against it twice: with find_package(sluice) and with pkg-config,
+# each a consumer that opens a pack and README.md's embedding example, which
+# streams EMBED_PACK with worker threads;
 # checks the licence is installed and that the installed tool finds the
 # installed default profile.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=tests/install -DWORK_DIR=... -P run.cmake
@@ -15,12 +17,18 @@ endif()
 foreach(mode cmake pkgconfig)
   set(b ${WORK_DIR}/build-${mode})
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${b} -G Ninja -DMODE=${mode}
-                          -DCMAKE_PREFIX_PATH=${prefix} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
+                          -DCMAKE_PREFIX_PATH=${prefix} -DEMBED_SOURCE=${EMBED_SOURCE} -DEMBED_INCLUDE=${EMBED_INCLUDE}
+                          COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
   execute_process(COMMAND ${CMAKE_COMMAND} --build ${b} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
   execute_process(COMMAND ${b}/consumer ${prefix}/share/sluice/budgets/default.profile
                   OUTPUT_VARIABLE out COMMAND_ERROR_IS_FATAL ANY)
   if(NOT out MATCHES "consumer: profile default, block [0-9]+ bytes, cpu/meta arena ok, empty pack refused: SLC_E_")
     message(FATAL_ERROR "consumer (${mode}) printed: ${out}")
+  endif()
+  message(STATUS "${mode}: ${out}")
+  execute_process(COMMAND ${b}/embed ${EMBED_PACK} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "embed: up to frame 241, [1-9][0-9]* loads, [0-9]+ MiB decoded into pages, [1-9][0-9]* spans drawn, 0 holes")
+    message(FATAL_ERROR "embed (${mode}) exited ${rc}: ${out}${err}")
   endif()
   message(STATUS "${mode}: ${out}")
 endforeach()
