@@ -10,8 +10,8 @@ static slc_status quality_line(void *ctx, const char *key, const char *value, ui
         return slc_profile_refuse_key("quality", key, strcmp(key, "min_psnr_db") == 0 ? q->line : 0, why, cap);
     }
     uint64_t mdb = 0;
-    slc_status s =
-        slc_profile_read_decimal("quality", key, value, QUALITY_PSNR_DIGITS, 1, QUALITY_PSNR_MAX_MDB, &mdb, why, cap);
+    slc_status s = slc_profile_read_decimal("quality", key, value, QUALITY_PSNR_DIGITS, 1, QUALITY_PSNR_MAX_MDB, &mdb,
+                                            why, cap);
     if (s != SLC_OK) {
         return s;
     }
