@@ -86,7 +86,8 @@ static int budget_check(int argc, char **argv)
         return CLI_USAGE;
     }
     slc_profile p;
-    rc = cli_load_profile(path, &p);
+    tool_profile_sections sec;
+    rc = cli_load_profile_sections(path, &p, &sec);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -126,9 +127,9 @@ static int budget_check(int argc, char **argv)
         return CLI_FAILED;
     }
     if (json) {
-        report_memory_json(stdout, &p, &req, m);
+        report_memory_json(stdout, &p, &sec, &req, m);
     } else {
-        report_memory_text(stdout, &p, &req, m);
+        report_memory_text(stdout, &p, &sec, &req, m);
     }
     slc_memory_deinit(m);
     slc_platform_block_unmap(&block);
@@ -249,13 +250,9 @@ static int budget_header(int argc, char **argv)
         }
         fprintf(f, "    },\n");
     }
-    /* [render] and [quality]: 0 is "not declared" (the renderer's defaults,
-     * no quality floor), emitted as it is so the header says so. */
-    fprintf(f, "    .render_width = %" PRIu32 "u,\n    .render_height = %" PRIu32 "u,\n", p.render_width,
-            p.render_height);
-    fprintf(f, "    .render_max_draws = %" PRIu32 "u,\n    .render_max_placements = %" PRIu32 "u,\n",
-            p.render_max_draws, p.render_max_placements);
-    fprintf(f, "    .min_psnr_mdb = %" PRIu32 "u,\n", p.min_psnr_mdb);
+    /* Only the runtime's sections: [render] and [quality] are the host
+     * renderer's and the quality check's, which a firmware does not link
+     * (budgets/README.md, "Profiles as C headers"). */
     fprintf(f, "};\n\n#endif\n");
     if (out_path != NULL && atomic_file_commit(&af, err, sizeof err) != 0) {
         fprintf(stderr, "sluice: %s\n", err);

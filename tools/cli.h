@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli_args.h"
+#include "profile_sections.h"
 #include "sluice/platform.h"
 #include "sluice/sluice.h"
 #include "trace.h"
@@ -34,9 +35,12 @@ int cmd_inspect(int argc, char **argv);
  * on failure. */
 char *cli_read_file(const char *path, size_t max, size_t *len);
 
-/* Reads and parses a profile file; prints the diagnostic and returns the
- * exit code on failure. */
+/* Reads and parses a profile file (tool_profile_parse: the runtime's
+ * sections, [render] and [quality]); prints the diagnostic and returns the
+ * exit code on failure. cli_load_profile_sections also gives [render] and
+ * [quality]'s values (sections may be NULL). */
 int cli_load_profile(const char *path, slc_profile *out);
+int cli_load_profile_sections(const char *path, slc_profile *out, tool_profile_sections *sections);
 
 /* A logger that prints "sluice: level: message" on stderr. */
 extern const slc_logger cli_stderr_logger;
@@ -78,7 +82,9 @@ int cli_check_machine_memory(const slc_profile *p, uint64_t block, uint64_t pool
                              size_t cap);
 
 /* The memory report of an initialised memory system, as a table or JSON. */
-void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
-void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m);
+void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sections *sec,
+                        const slc_memory_requirements *req, slc_memory *m);
+void report_memory_json(FILE *f, const slc_profile *p, const tool_profile_sections *sec,
+                        const slc_memory_requirements *req, slc_memory *m);
 
 #endif

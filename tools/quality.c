@@ -237,7 +237,8 @@ static const char *settle(slc_profile *p)
 }
 
 int quality_reference_profile_for(const slc_profile *base, const quality_pack_figures *pk, size_t scratch_size,
-                                  uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap)
+                                  uint32_t telemetry_frames, slc_profile *out, slc_render_profile *render, char *msg,
+                                  size_t cap)
 {
     *out = *base;
     if (pk->page_size < SLC_PAGE_SIZE_MIN || pk->page_size > SLC_PAGE_SIZE_MAX ||
@@ -294,12 +295,6 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
         *out = *base;
         return -1;
     }
-    out->render_max_draws = (uint32_t)(pk->max_draws > SLC_PROFILE_RENDER_LIST_MAX
-                                           ? SLC_PROFILE_RENDER_LIST_MAX
-                                           : max_u64(base->render_max_draws, pk->max_draws));
-    out->render_max_placements = (uint32_t)(pk->max_placements > SLC_PROFILE_RENDER_LIST_MAX
-                                                ? SLC_PROFILE_RENDER_LIST_MAX
-                                                : max_u64(base->render_max_placements, pk->max_placements));
     add(out, "cpu/meta", fr.meta > fb.meta ? fr.meta - fb.meta : 0);
     add(out, "cpu/queues", fr.queues > fb.queues ? fr.queues - fb.queues : 0);
     add(out, "cpu/decode", fr.decode > fb.decode ? fr.decode - fb.decode : 0);
@@ -313,6 +308,13 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
                  base->name, pk->name, over, (uint64_t)SLC_PROFILE_SIZE_MAX);
         *out = *base;
         return -1;
+    }
+    if (render != NULL) {
+        render->max_draws = (uint32_t)(pk->max_draws > SLC_RENDER_LIST_MAX ? SLC_RENDER_LIST_MAX
+                                                                           : max_u64(render->max_draws, pk->max_draws));
+        render->max_placements = (uint32_t)(pk->max_placements > SLC_RENDER_LIST_MAX
+                                                ? SLC_RENDER_LIST_MAX
+                                                : max_u64(render->max_placements, pk->max_placements));
     }
     return 0;
 }
@@ -337,11 +339,12 @@ int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char
 }
 
 int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name, size_t scratch_size,
-                              uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap)
+                              uint32_t telemetry_frames, slc_profile *out, slc_render_profile *render, char *msg,
+                              size_t cap)
 {
     quality_pack_figures fig;
     quality_pack_figures_get(pack, pack_name, &fig);
-    return quality_reference_profile_for(base, &fig, scratch_size, telemetry_frames, out, msg, cap);
+    return quality_reference_profile_for(base, &fig, scratch_size, telemetry_frames, out, render, msg, cap);
 }
 
 /* --- JSON ------------------------------------------------------------------------------ */

@@ -36,8 +36,10 @@
 #include <stdio.h>
 
 #include "atomic_file.h"
+#include "quality_profile.h"
 #include "sluice/pack.h"
 #include "sluice/profile.h"
+#include "sluice/render_profile.h"
 
 #define QUALITY_DIFF_THRESHOLD_DEFAULT 8u /* levels of 255 */
 #define QUALITY_HIST_MAX_DB 200u
@@ -123,9 +125,11 @@ int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const c
  * cpu/meta, cpu/queues and cpu/decode by what the stream needs beyond base's
  * (slc_stream_calculate_footprint of both, for scratch_size and
  * telemetry_frames as the caller will create the stream with); then every
- * parent to at least the sum of its children; the renderer's [render]
- * max_draws and max_placements at least what drawing every object once at
- * its largest level takes (the caller grows cpu/render and gpu/render by
+ * parent to at least the sum of its children; and, when render is not
+ * NULL (in: the base's [render]; out: the reference's, written only on
+ * success), the renderer's max_draws and max_placements at least what
+ * drawing every object once at its largest level takes, at most
+ * SLC_RENDER_LIST_MAX (the caller grows cpu/render and gpu/render by
  * what those lists cost on its device: quality_profile_add). The name becomes
  * "NAME-reference" (cut to fit). Whether the device holds the union is the
  * backend's to say at init.
@@ -155,9 +159,11 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
  * would pass SLC_PROFILE_SIZE_MAX (p unchanged). O(budgets). */
 int quality_profile_add(slc_profile *p, const char *budget, uint64_t bytes, char *msg, size_t cap);
 int quality_reference_profile_for(const slc_profile *base, const quality_pack_figures *pack, size_t scratch_size,
-                                  uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
+                                  uint32_t telemetry_frames, slc_profile *out, slc_render_profile *render, char *msg,
+                                  size_t cap);
 int quality_reference_profile(const slc_profile *base, const slc_pack *pack, const char *pack_name, size_t scratch_size,
-                              uint32_t telemetry_frames, slc_profile *out, char *msg, size_t cap);
+                              uint32_t telemetry_frames, slc_profile *out, slc_render_profile *render, char *msg,
+                              size_t cap);
 
 /* What the JSON and the SVG name. */
 typedef struct quality_info {

@@ -310,6 +310,7 @@ typedef struct render_state {
     int keep_image;
     slc_render_image last; /* the image collect read last, valid until its slot is reused */
     slc_profile ref_prof;
+    tool_profile_sections ref_sections; /* the run's, the reference's lists grown to the pack's */
     quality_session *q;
     quality_summary qs;
     int quality_done, quality_fails;
@@ -341,7 +342,7 @@ static int render_start(void *user, run *r)
         }
     }
     memset(&rs->desc, 0, sizeof rs->desc);
-    slc_render_desc_from_profile(&rs->desc, &r->prof);
+    slc_render_desc_from_profile(&rs->desc, &r->sections.render);
     if (rs->ro.size != NULL) {
         rs->desc.width = rs->ro.width;
         rs->desc.height = rs->ro.height;
@@ -669,8 +670,9 @@ static void render_close(render_state *rs)
 static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref, render_state *rrs)
 {
     char msg[512];
+    rs->ref_sections = r->sections;
     if (quality_reference_profile(&r->prof, r->pack, r->pack_name, slc_pack_scratch_size(r->pack), RUN_TELEMETRY_FRAMES,
-                                  &rs->ref_prof, msg, sizeof msg) != 0) {
+                                  &rs->ref_prof, &rs->ref_sections.render, msg, sizeof msg) != 0) {
         fprintf(stderr, ME ": %s\n", msg);
         return CLI_FAILED;
     }
@@ -679,8 +681,8 @@ static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref,
      * this device beyond the profile's. */
     slc_render_desc bd = rs->desc, rd = rs->desc;
     bd.budgets = rd.budgets = NULL;
-    rd.max_draws = rs->ref_prof.render_max_draws;
-    rd.max_placements = rs->ref_prof.render_max_placements;
+    rd.max_draws = rs->ref_sections.render.max_draws;
+    rd.max_placements = rs->ref_sections.render.max_placements;
     const size_t cb = slc_render_footprint(&bd, r->pack), cr = slc_render_footprint(&rd, r->pack);
     const uint64_t gb = slc_render_device_bytes(&bd, r->pack, r->vk), gr = slc_render_device_bytes(&rd, r->pack, r->vk);
     if (cr == 0 || gr == 0) {
@@ -695,6 +697,7 @@ static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref,
     }
     run_opts ro = *o;
     ro.profile = &rs->ref_prof;
+    ro.sections = &rs->ref_sections;
     ro.svg = ro.chrome = ro.evict_log = ro.save_trace = NULL;
     ro.json = 0;
     rrs->ro = rs->ro;
@@ -709,7 +712,8 @@ static int reference_open(run *r, render_state *rs, const run_opts *o, run *ref,
                 rs->ref_prof.name, rs->ref_prof.page_count, rs->ref_prof.page_size, r->pack_name);
         return rc;
     }
-    const uint32_t floor = rs->ro.psnr_floor > 0 ? (uint32_t)(rs->ro.psnr_floor * 1000.0 + 0.5) : r->prof.min_psnr_mdb;
+    const uint32_t floor = rs->ro.psnr_floor > 0 ? (uint32_t)(rs->ro.psnr_floor * 1000.0 + 0.5)
+                                                 : r->sections.quality.min_psnr_mdb;
     const quality_info qi = {r->pack_name,
                              r->prof.name,
                              rs->ref_prof.name,

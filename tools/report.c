@@ -47,13 +47,18 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
 
 int cli_load_profile(const char *path, slc_profile *out)
 {
+    return cli_load_profile_sections(path, out, NULL);
+}
+
+int cli_load_profile_sections(const char *path, slc_profile *out, tool_profile_sections *sections)
+{
     size_t len = 0;
     char *text = cli_read_file(path, 1u << 20, &len);
     if (text == NULL) {
         return CLI_IO;
     }
     slc_profile_diag diag;
-    slc_status s = slc_profile_parse(text, len, path, out, &diag);
+    slc_status s = tool_profile_parse(text, len, path, out, sections, &diag);
     free(text);
     if (s != SLC_OK) {
         fprintf(stderr, "%s (%s)\n", diag.message, slc_status_name(s));
@@ -156,23 +161,25 @@ static void report_render_field(char *buf, size_t cap, uint32_t v)
     }
 }
 
-static void report_render_line(FILE *f, const slc_profile *p)
+static void report_render_line(FILE *f, const tool_profile_sections *sec)
 {
     char w[16], h[16], draws[16], places[16];
-    report_render_field(w, sizeof w, p->render_width);
-    report_render_field(h, sizeof h, p->render_height);
-    report_render_field(draws, sizeof draws, p->render_max_draws);
-    report_render_field(places, sizeof places, p->render_max_placements);
+    const slc_render_profile *rp = &sec->render;
+    const uint32_t floor = sec->quality.min_psnr_mdb;
+    report_render_field(w, sizeof w, rp->width);
+    report_render_field(h, sizeof h, rp->height);
+    report_render_field(draws, sizeof draws, rp->max_draws);
+    report_render_field(places, sizeof places, rp->max_placements);
     fprintf(f, "render: width %s, height %s, draws %s, placements %s a frame; ", w, h, draws, places);
-    if (p->min_psnr_mdb) {
-        fprintf(f, "quality floor %" PRIu32 ".%03" PRIu32 " dB PSNR\n", p->min_psnr_mdb / 1000u,
-                p->min_psnr_mdb % 1000u);
+    if (floor) {
+        fprintf(f, "quality floor %" PRIu32 ".%03" PRIu32 " dB PSNR\n", floor / 1000u, floor % 1000u);
     } else {
         fprintf(f, "no quality floor\n");
     }
 }
 
-void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
+void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sections *sec,
+                        const slc_memory_requirements *req, slc_memory *m)
 {
     slc_budgets *b = slc_memory_budgets(m);
     slc_budget_stats st[SLC_BUDGET_MAX];
@@ -242,12 +249,13 @@ void report_memory_text(FILE *f, const slc_profile *p, const slc_memory_requirem
             p->frames_in_flight, p->workers, p->queue_capacity);
     fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n", p->max_objects,
             p->max_chunks, p->max_lods, cli_size(p->max_string_bytes, l, sizeof l));
-    report_render_line(f, p);
+    report_render_line(f, sec);
     fprintf(f, "\nblock: %zu bytes, aligned to %zu (%zu in %" PRIu32 " arenas + %zu of bookkeeping)\n", req->block_size,
             req->block_align, req->arena_bytes, req->arena_count, req->overhead);
 }
 
-void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirements *req, slc_memory *m)
+void report_memory_json(FILE *f, const slc_profile *p, const tool_profile_sections *sec,
+                        const slc_memory_requirements *req, slc_memory *m)
 {
     slc_budgets *b = slc_memory_budgets(m);
     slc_budget_stats st[SLC_BUDGET_MAX];
@@ -307,10 +315,10 @@ void report_memory_json(FILE *f, const slc_profile *p, const slc_memory_requirem
     fprintf(f,
             "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32
             ", \"max_placements\": %" PRIu32 "},\n",
-            p->render_width, p->render_height, p->render_max_draws, p->render_max_placements);
-    if (p->min_psnr_mdb) {
-        fprintf(f, "  \"quality\": {\"min_psnr_db\": %" PRIu32 ".%03" PRIu32 "},\n", p->min_psnr_mdb / 1000u,
-                p->min_psnr_mdb % 1000u);
+            sec->render.width, sec->render.height, sec->render.max_draws, sec->render.max_placements);
+    if (sec->quality.min_psnr_mdb) {
+        fprintf(f, "  \"quality\": {\"min_psnr_db\": %" PRIu32 ".%03" PRIu32 "},\n", sec->quality.min_psnr_mdb / 1000u,
+                sec->quality.min_psnr_mdb % 1000u);
     } else {
         fprintf(f, "  \"quality\": {\"min_psnr_db\": null},\n");
     }

@@ -26,6 +26,7 @@
 
 #include "camera.h"
 #include "cli_args.h"
+#include "profile_sections.h"
 #include "run_files.h"
 #include "run_outputs.h"
 #include "run_report.h"
@@ -50,9 +51,10 @@ struct slc_vulkan; /* sluice/vulkan.h: the struct's layout is the same in a buil
 
 typedef struct run_opts {
     const char *pack_path, *profile_path, *trace_path, *save_trace, *svg, *chrome, *evict_log;
-    const char *backend;        /* auto, vulkan, host */
-    const slc_profile *profile; /* when set, used instead of reading profile_path (a derived profile:
+    const char *backend;                   /* auto, vulkan, host */
+    const slc_profile *profile;            /* when set, used instead of reading profile_path (a derived profile:
                                  * sluice render --reference's); profile_path still names it as an input */
+    const tool_profile_sections *sections; /* with profile: its [render] and [quality] (NULL: none declared) */
     camera_desc cam;
     int json;
     int allow_load_failures;
@@ -153,6 +155,7 @@ struct run {
     run_hooks hooks;
     const char *me; /* "sluice run": the command, in messages */
     slc_profile prof;
+    tool_profile_sections sections; /* the profile's [render] and [quality] */
     const char *pack_name;
     tool_session ses; /* the pack file, the memory block, the memory, the pack */
     slc_memory *mem;  /* ses.mem */

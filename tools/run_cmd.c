@@ -788,7 +788,12 @@ static int run_open_pack(run *r)
     }
     if (r->o.profile != NULL) {
         r->prof = *r->o.profile;
-    } else if ((rc = cli_load_profile(r->o.profile_path, &r->prof)) != CLI_OK) {
+        if (r->o.sections != NULL) {
+            r->sections = *r->o.sections;
+        } else {
+            memset(&r->sections, 0, sizeof r->sections);
+        }
+    } else if ((rc = cli_load_profile_sections(r->o.profile_path, &r->prof, &r->sections)) != CLI_OK) {
         return rc;
     }
     if (r->o.workers >= 0) {
@@ -931,9 +936,16 @@ static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int 
                 r->ev_lost);
     }
     if (r->o.svg != NULL) {
-        run_svg_info info = {
-            r->pack_name, r->prof.name,       r->backend,         s->nreasons == 0,     s->b,
-            s->nb,        r->prof.page_count, r->prof.upload_cap, r->o.frame_budget_ns, r->prof.min_psnr_mdb};
+        run_svg_info info = {r->pack_name,
+                             r->prof.name,
+                             r->backend,
+                             s->nreasons == 0,
+                             s->b,
+                             s->nb,
+                             r->prof.page_count,
+                             r->prof.upload_cap,
+                             r->o.frame_budget_ns,
+                             r->sections.quality.min_psnr_mdb};
         (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {

@@ -5,11 +5,11 @@
 
 #include "sluice/config.h"
 
-void slc_render_desc_from_profile(slc_render_desc *desc, const slc_profile *profile)
+void slc_render_desc_from_profile(slc_render_desc *desc, const slc_render_profile *profile)
 {
     SLC_ASSERT(desc != NULL && profile != NULL);
-    desc->width = profile->render_width;
-    desc->height = profile->render_height;
-    desc->max_draws = profile->render_max_draws;
-    desc->max_placements = profile->render_max_placements;
+    desc->width = profile->width;
+    desc->height = profile->height;
+    desc->max_draws = profile->max_draws;
+    desc->max_placements = profile->max_placements;
 }

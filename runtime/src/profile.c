@@ -13,17 +13,14 @@
 #define GIB ((uint64_t)1 << 30)
 #define TIB ((uint64_t)1 << 40)
 
-/* KIND_MILLI: a decimal with at most SLC_PROFILE_PSNR_FRACTION_DIGITS
- * fractional digits, stored in thousandths (parsed in integers: the runtime
- * has no floating-point parsing and no stdio). */
-typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY, KIND_MILLI } value_kind;
+typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY } value_kind;
 
 typedef struct key_def {
     const char *section;
     const char *key;
     value_kind kind;
     size_t offset; /* into slc_profile */
-    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY, KIND_MILLI: 4) */
+    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY: 4) */
     uint64_t min;
     uint64_t max;
     int required;
@@ -50,17 +47,12 @@ static const key_def keys[] = {
     {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, SLC_PROFILE_STRING_BYTES_MAX, 1, 0, 0},
     {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
      SLC_PROFILE_PHASES_DEFAULT},
-    /* Optional, 0 when absent: the renderer's defaults, no quality floor. */
-    {"render", "width", KIND_COUNT, FIELD(render_width), 1, SLC_PROFILE_RENDER_SIZE_MAX, 0, 0, 0},
-    {"render", "height", KIND_COUNT, FIELD(render_height), 1, SLC_PROFILE_RENDER_SIZE_MAX, 0, 0, 0},
-    {"render", "max_draws", KIND_COUNT, FIELD(render_max_draws), 1, SLC_PROFILE_RENDER_LIST_MAX, 0, 0, 0},
-    {"render", "max_placements", KIND_COUNT, FIELD(render_max_placements), 1, SLC_PROFILE_RENDER_LIST_MAX, 0, 0, 0},
-    {"quality", "min_psnr_db", KIND_MILLI, FIELD(min_psnr_mdb), 1, SLC_PROFILE_PSNR_MAX_MDB, 0, 0, 0},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
-static const char *const sections[] = {"profile", "budgets", "pool",   "partitions", "stream",
-                                       "tables",  "report",  "render", "quality"};
+/* The runtime's sections; a parse's caller may pass more
+ * (slc_profile_section), numbered after these. */
+static const char *const sections[] = {"profile", "budgets", "pool", "partitions", "stream", "tables", "report"};
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 #define SECTION_BUDGETS 1u
 #define SECTION_PARTITIONS 3u
@@ -85,8 +77,10 @@ typedef struct parser {
     slc_profile *out;
     uint32_t line;
     uint32_t last_line;
-    int section; /* index into sections, -1 before the first */
-    uint32_t section_line[SECTION_COUNT];
+    const slc_profile_section *ext; /* the caller's sections */
+    size_t ext_count;
+    int section; /* index into sections, then into ext after SECTION_COUNT; -1 before the first */
+    uint32_t section_line[SECTION_COUNT + SLC_PROFILE_SECTIONS_MAX];
     uint32_t key_line[KEY_COUNT];
     parsed_budget budgets[SLC_PROFILE_BUDGET_MAX];
     uint32_t budget_count;
@@ -148,6 +142,17 @@ static slc_status parse_fail(parser *ps, slc_status status, uint32_t line, const
         va_end(ap);
     }
     return status;
+}
+
+/* Fails with a refusal written by a helper or a section's handler. */
+static slc_status parse_refused(parser *ps, slc_status status, uint32_t line, const char *why)
+{
+    return parse_fail(ps, status, line, "%s", why);
+}
+
+static const char *section_name(const parser *ps, size_t i)
+{
+    return i < SECTION_COUNT ? sections[i] : ps->ext[i - SECTION_COUNT].name;
 }
 
 /* "64 MiB" when the size is a whole number of a binary unit, else "N B". */
@@ -399,49 +404,92 @@ static void store(slc_profile *p, const key_def *d, uint64_t x)
     }
 }
 
-/* A decimal setting (KIND_MILLI) whose key k was looked up and is not a
- * duplicate. */
-static slc_status parse_milli_key(parser *ps, const key_def *d, size_t k, span value)
+/* The refusal of a key the section does not know (first_line 0) or already
+ * read on first_line. */
+static slc_status refuse_key(const char *section, const char *kb, uint32_t first_line, char *why, size_t cap)
+{
+    if (first_line != 0) {
+        slc__fmt(why, cap, "[%s] %s: duplicate key (first on line %u)", section, kb, first_line);
+        return SLC_E_PROFILE_DUPLICATE;
+    }
+    slc__fmt(why, cap, "[%s] %s: unknown key", section, kb);
+    return SLC_E_PROFILE_UNKNOWN;
+}
+
+/* A size (sizes != 0) or a count in min..max, a power of two when pow2. */
+static slc_status read_number(const char *section, const char *kb, span value, int sizes, uint64_t min, uint64_t max,
+                              int pow2, uint64_t *out, char *why, size_t cap)
 {
     char vb[64], lo[32], hi[32];
     uint64_t x = 0;
-    int r = parse_milli(value, SLC_PROFILE_PSNR_FRACTION_DIGITS, &x);
+    int r = parse_number(value, sizes, &x);
     span_z(value, vb, sizeof vb);
     if (r == -1) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                          "[%s] %s: '%s' is not a decimal (digits, optionally a '.' and up to %u more)", d->section,
-                          d->key, vb, SLC_PROFILE_PSNR_FRACTION_DIGITS);
+        slc__fmt(why, cap,
+                 sizes ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
+                       : "[%s] %s: '%s' is not a count (a plain decimal integer)",
+                 section, kb, vb);
+        return SLC_E_PROFILE_VALUE;
+    }
+    if (r == -2 || x < min || x > max) {
+        if (sizes) {
+            slc__fmt(why, cap, "[%s] %s: '%s' is out of range (%s to %s)", section, kb, vb, size_z(min, lo, sizeof lo),
+                     size_z(max, hi, sizeof hi));
+        } else {
+            slc__fmt(why, cap, "[%s] %s: '%s' is out of range (%llu to %llu)", section, kb, vb, (unsigned long long)min,
+                     (unsigned long long)max);
+        }
+        return SLC_E_PROFILE_RANGE;
+    }
+    if (pow2 && !slc__is_pow2(x)) {
+        slc__fmt(why, cap, "[%s] %s: '%s' is not a power of two", section, kb, vb);
+        return SLC_E_PROFILE_RANGE;
+    }
+    *out = x;
+    return SLC_OK;
+}
+
+/* A decimal of at most digits fractional digits, in thousandths, in
+ * min..max. */
+static slc_status read_milli(const char *section, const char *kb, span value, uint32_t digits, uint64_t min,
+                             uint64_t max, uint64_t *out, char *why, size_t cap)
+{
+    char vb[64], lo[32], hi[32];
+    uint64_t x = 0;
+    int r = parse_milli(value, digits, &x);
+    span_z(value, vb, sizeof vb);
+    if (r == -1) {
+        slc__fmt(why, cap, "[%s] %s: '%s' is not a decimal (digits, optionally a '.' and up to %u more)", section, kb,
+                 vb, digits);
+        return SLC_E_PROFILE_VALUE;
     }
     if (r == -3) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' has more than %u digits after the point",
-                          d->section, d->key, vb, SLC_PROFILE_PSNR_FRACTION_DIGITS);
+        slc__fmt(why, cap, "[%s] %s: '%s' has more than %u digits after the point", section, kb, vb, digits);
+        return SLC_E_PROFILE_VALUE;
     }
-    if (r == -2 || x < d->min || x > d->max) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", d->section,
-                          d->key, vb, milli_z(d->min, lo, sizeof lo), milli_z(d->max, hi, sizeof hi));
+    if (r == -2 || x < min || x > max) {
+        slc__fmt(why, cap, "[%s] %s: '%s' is out of range (%s to %s)", section, kb, vb, milli_z(min, lo, sizeof lo),
+                 milli_z(max, hi, sizeof hi));
+        return SLC_E_PROFILE_RANGE;
     }
-    store(ps->out, d, x);
-    ps->key_line[k] = ps->line;
+    *out = x;
     return SLC_OK;
 }
 
 static slc_status parse_key(parser *ps, span key, span value)
 {
-    char kb[64], vb[64], lo[32], hi[32];
+    char kb[64], vb[64], why[256];
     const char *section = sections[ps->section];
     span_z(key, kb, sizeof kb);
     size_t k = 0;
     while (k < KEY_COUNT && !(strcmp(keys[k].section, section) == 0 && span_eq(key, keys[k].key))) {
         k++;
     }
-    if (k == KEY_COUNT) {
-        return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s] %s: unknown key", section, kb);
+    if (k == KEY_COUNT || ps->key_line[k] != 0) {
+        slc_status s = refuse_key(section, kb, k == KEY_COUNT ? 0 : ps->key_line[k], why, sizeof why);
+        return parse_refused(ps, s, ps->line, why);
     }
     const key_def *d = &keys[k];
-    if (ps->key_line[k] != 0) {
-        return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", section,
-                          kb, ps->key_line[k]);
-    }
     unsigned char *field = (unsigned char *)ps->out + d->offset;
     if (d->kind == KIND_NAME) {
         if (value.n >= SLC_NAME_MAX) {
@@ -479,33 +527,35 @@ static slc_status parse_key(parser *ps, span key, span value)
         ps->key_line[k] = ps->line;
         return SLC_OK;
     }
-    if (d->kind == KIND_MILLI) {
-        return parse_milli_key(ps, d, k, value);
-    }
     uint64_t x = 0;
-    int r = parse_number(value, d->kind == KIND_SIZE, &x);
-    if (r == -1) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                          d->kind == KIND_SIZE ? "[%s] %s: '%s' is not a size (an integer with B, KiB, MiB, GiB or TiB)"
-                                               : "[%s] %s: '%s' is not a count (a plain decimal integer)",
-                          section, kb, span_z(value, vb, sizeof vb));
-    }
-    if (r == -2 || x < d->min || x > d->max) {
-        if (d->kind == KIND_SIZE) {
-            return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%s to %s)", section,
-                              kb, span_z(value, vb, sizeof vb), size_z(d->min, lo, sizeof lo),
-                              size_z(d->max, hi, sizeof hi));
-        }
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (%llu to %llu)", section,
-                          kb, span_z(value, vb, sizeof vb), (unsigned long long)d->min, (unsigned long long)d->max);
-    }
-    if (d->pow2 && !slc__is_pow2(x)) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is not a power of two", section, kb,
-                          span_z(value, vb, sizeof vb));
+    slc_status s = read_number(section, kb, value, d->kind == KIND_SIZE, d->min, d->max, d->pow2, &x, why, sizeof why);
+    if (s != SLC_OK) {
+        return parse_refused(ps, s, ps->line, why);
     }
     store(ps->out, d, x);
     ps->key_line[k] = ps->line;
     return SLC_OK;
+}
+
+/* A line of a section the caller owns: its handler takes it or refuses. */
+static slc_status parse_ext_line(parser *ps, span key, span value)
+{
+    const slc_profile_section *e = &ps->ext[(size_t)ps->section - SECTION_COUNT];
+    char kz[SLC_PROFILE_LINE_MAX + 1], vz[SLC_PROFILE_LINE_MAX + 1], why[256];
+    memcpy(kz, key.p, key.n); /* both within the line's SLC_PROFILE_LINE_MAX bytes */
+    kz[key.n] = '\0';
+    memcpy(vz, value.p, value.n);
+    vz[value.n] = '\0';
+    why[0] = '\0';
+    slc_status s = e->line(e->ctx, kz, vz, ps->line, why, sizeof why);
+    if (s == SLC_OK) {
+        return SLC_OK;
+    }
+    if (why[0] == '\0') {
+        char kb[64];
+        slc__fmt(why, sizeof why, "[%s] %s: refused", e->name, span_z(key, kb, sizeof kb));
+    }
+    return parse_refused(ps, s, ps->line, why);
 }
 
 static slc_status parse_line(parser *ps, span line)
@@ -544,21 +594,22 @@ static slc_status parse_line(parser *ps, span line)
                               span_z(s, buf, sizeof buf));
         }
         span name = trim((span){s.p + 1, s.n - 2});
-        for (size_t i = 0; i < SECTION_COUNT; i++) {
-            if (span_eq(name, sections[i])) {
+        for (size_t i = 0; i < SECTION_COUNT + ps->ext_count; i++) {
+            if (span_eq(name, section_name(ps, i))) {
                 if (ps->section_line[i] != 0) {
                     return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
-                                      "[%s]: duplicate section (first on line %u)", sections[i], ps->section_line[i]);
+                                      "[%s]: duplicate section (first on line %u)", section_name(ps, i),
+                                      ps->section_line[i]);
                 }
                 ps->section = (int)i;
                 ps->section_line[i] = ps->line;
                 return SLC_OK;
             }
         }
-        char known[128];
+        char known[192];
         size_t n = 0;
-        for (size_t i = 0; i < SECTION_COUNT; i++) {
-            n += slc__fmt(known + n, sizeof known - n, "%s%s", i == 0 ? "" : ", ", sections[i]);
+        for (size_t i = 0; i < SECTION_COUNT + ps->ext_count; i++) {
+            n += slc__fmt(known + n, sizeof known - n, "%s%s", i == 0 ? "" : ", ", section_name(ps, i));
         }
         return parse_fail(ps, SLC_E_PROFILE_UNKNOWN, ps->line, "[%s]: unknown section (known: %s)",
                           span_z(name, buf, sizeof buf), known);
@@ -581,8 +632,11 @@ static slc_status parse_line(parser *ps, span line)
                           span_z(key, buf, sizeof buf));
     }
     if (value.n == 0) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty", sections[ps->section],
-                          span_z(key, buf, sizeof buf));
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: value is empty",
+                          section_name(ps, (size_t)ps->section), span_z(key, buf, sizeof buf));
+    }
+    if ((unsigned)ps->section >= SECTION_COUNT) {
+        return parse_ext_line(ps, key, value);
     }
     if ((unsigned)ps->section == SECTION_BUDGETS) {
         return parse_budget(ps, key, value);
@@ -728,17 +782,56 @@ static slc_status check_whole(parser *ps)
     return SLC_OK;
 }
 
+/* The end handlers of the caller's sections, in the order passed. */
+static slc_status end_sections(parser *ps)
+{
+    for (size_t i = 0; i < ps->ext_count; i++) {
+        const slc_profile_section *e = &ps->ext[i];
+        if (e->end == NULL) {
+            continue;
+        }
+        uint32_t at = ps->section_line[SECTION_COUNT + i];
+        char why[256];
+        why[0] = '\0';
+        slc_status s = e->end(e->ctx, at, why, sizeof why);
+        if (s != SLC_OK) {
+            if (why[0] == '\0') {
+                slc__fmt(why, sizeof why, "[%s]: refused", e->name);
+            }
+            return parse_refused(ps, s, at != 0 ? at : ps->last_line, why);
+        }
+    }
+    return SLC_OK;
+}
+
 slc_status slc_profile_parse(const char *text, size_t len, const char *file_name, slc_profile *out,
                              slc_profile_diag *diag)
 {
+    return slc_profile_parse_sections(text, len, file_name, NULL, 0, out, diag);
+}
+
+slc_status slc_profile_parse_sections(const char *text, size_t len, const char *file_name,
+                                      const slc_profile_section *sections_in, size_t count, slc_profile *out,
+                                      slc_profile_diag *diag)
+{
     SLC_ASSERT(out != NULL);
     SLC_ASSERT(text != NULL || len == 0);
+    SLC_ASSERT(count <= SLC_PROFILE_SECTIONS_MAX && (sections_in != NULL || count == 0));
+    for (size_t i = 0; i < count; i++) {
+        SLC_ASSERT(sections_in[i].name != NULL && sections_in[i].line != NULL);
+        for (size_t j = 0; j < SECTION_COUNT + i; j++) {
+            SLC_ASSERT(strcmp(sections_in[i].name,
+                              j < SECTION_COUNT ? sections[j] : sections_in[j - SECTION_COUNT].name) != 0);
+        }
+    }
     parser ps;
     memset(&ps, 0, sizeof ps);
     memset(out, 0, sizeof *out);
     ps.file = file_name != NULL ? file_name : "<profile>";
     ps.diag = diag;
     ps.out = out;
+    ps.ext = sections_in;
+    ps.ext_count = count;
     ps.section = -1;
     if (diag != NULL) {
         diag->line = 0;
@@ -762,6 +855,9 @@ slc_status slc_profile_parse(const char *text, size_t len, const char *file_name
     ps.last_line = ps.line;
     if (s == SLC_OK) {
         s = check_whole(&ps);
+    }
+    if (s == SLC_OK) {
+        s = end_sections(&ps);
     }
     if (s != SLC_OK) {
         memset(out, 0, sizeof *out);
@@ -812,10 +908,7 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
-           a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && partitions_equal(a, b) &&
-           a->render_width == b->render_width && a->render_height == b->render_height &&
-           a->render_max_draws == b->render_max_draws && a->render_max_placements == b->render_max_placements &&
-           a->min_psnr_mdb == b->min_psnr_mdb;
+           a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && partitions_equal(a, b);
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)
@@ -844,4 +937,35 @@ int slc_profile_scan_partition(const slc_profile *p, const char *name)
         }
     }
     return -1;
+}
+
+/* The key as the parser's messages name it: elided past 60 bytes. */
+static const char *key_z(const char *key, char *buf, size_t cap)
+{
+    return span_z((span){key, strlen(key)}, buf, cap);
+}
+
+slc_status slc_profile_read_count(const char *section, const char *key, const char *value, uint64_t min, uint64_t max,
+                                  uint64_t *out, char *why, size_t cap)
+{
+    SLC_ASSERT(section != NULL && key != NULL && value != NULL && out != NULL && why != NULL && cap > 0);
+    char kb[64];
+    return read_number(section, key_z(key, kb, sizeof kb), (span){value, strlen(value)}, 0, min, max, 0, out, why, cap);
+}
+
+slc_status slc_profile_read_decimal(const char *section, const char *key, const char *value, uint32_t digits,
+                                    uint64_t min, uint64_t max, uint64_t *out, char *why, size_t cap)
+{
+    SLC_ASSERT(section != NULL && key != NULL && value != NULL && out != NULL && why != NULL && cap > 0);
+    SLC_ASSERT(digits <= SLC_PROFILE_DECIMAL_DIGITS_MAX);
+    char kb[64];
+    return read_milli(section, key_z(key, kb, sizeof kb), (span){value, strlen(value)}, digits, min, max, out, why,
+                      cap);
+}
+
+slc_status slc_profile_refuse_key(const char *section, const char *key, uint32_t first_line, char *why, size_t cap)
+{
+    SLC_ASSERT(section != NULL && key != NULL && why != NULL && cap > 0);
+    char kb[64];
+    return refuse_key(section, key_z(key, kb, sizeof kb), first_line, why, cap);
 }

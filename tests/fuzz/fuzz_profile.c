@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: the budget profile parser (slc_profile_parse) on any
- * bytes, checked for properties, not only for crashes. Built by the `fuzz`
+/* libFuzzer target: the budget profile parser on any bytes, with the
+ * sections the tools attach ([render], [quality]: tool_profile_parse),
+ * checked for properties, not only for crashes. Built by the `fuzz`
  * preset (clang, ASan+UBSan) and run by the test command for a bounded time;
  * every other preset replays the seed corpus (tests/fuzz/corpus/profile)
  * through tests/fuzz/replay.c.
@@ -12,7 +13,8 @@
  * two, the pool within gpu/pool, ...), the memory block and the page pool
  * accept it, slc_profile_equal(p, p) holds, parsing again gives the same
  * bytes, and the profile written back as canonical text parses to an equal
- * profile. On failure the status is a profile status, *out is all zero, and
+ * profile ([render] and [quality] included). On failure the status is a
+ * profile status, *out and the sections' values are all zero, and
  * the diagnostic is non-empty, NUL-terminated, "file:line: ..." with the
  * file name given (or "<profile>") and a line of the input; the status does
  * not depend on the file name or on whether a diagnostic is asked for. A
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_sections.h"
 #include "sluice/sluice.h"
 
 #define FILE_NAME "fuzz.profile"
@@ -156,16 +159,29 @@ static void check_values(const slc_profile *p)
     for (uint32_t i = p->partition_count; i < SLC_PARTITION_MAX; i++) {
         REQUIRE(p->partitions[i].page_count == 0 && p->partitions[i].name[0] == '\0');
     }
-    /* [render] and [quality]: 0 (not declared) or within range. */
-    REQUIRE(p->render_width <= SLC_PROFILE_RENDER_SIZE_MAX && p->render_height <= SLC_PROFILE_RENDER_SIZE_MAX);
-    REQUIRE(p->render_max_draws <= SLC_PROFILE_RENDER_LIST_MAX &&
-            p->render_max_placements <= SLC_PROFILE_RENDER_LIST_MAX);
-    REQUIRE(p->min_psnr_mdb <= SLC_PROFILE_PSNR_MAX_MDB);
+}
+
+/* [render] and [quality]: 0 (not declared) or within range. */
+static void check_sections(const tool_profile_sections *sec)
+{
+    const slc_render_profile *r = &sec->render;
+    REQUIRE(r->width <= SLC_RENDER_SIZE_MAX && r->height <= SLC_RENDER_SIZE_MAX);
+    REQUIRE(r->max_draws <= SLC_RENDER_LIST_MAX && r->max_placements <= SLC_RENDER_LIST_MAX);
+    REQUIRE(sec->quality.min_psnr_mdb <= QUALITY_PSNR_MAX_MDB);
+}
+
+/* The values of two parses' sections are equal (the lines they were read on
+ * may differ). */
+static int sections_equal(const tool_profile_sections *a, const tool_profile_sections *b)
+{
+    return a->render.width == b->render.width && a->render.height == b->render.height &&
+           a->render.max_draws == b->render.max_draws && a->render.max_placements == b->render.max_placements &&
+           a->quality.min_psnr_mdb == b->quality.min_psnr_mdb;
 }
 
 /* The profile as canonical text: every key, sizes in bytes, budgets in the
  * profile's order (which is how the parser orders them again). */
-static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
+static size_t write_profile(const slc_profile *p, const tool_profile_sections *sec, char *buf, size_t cap)
 {
     size_t n = 0;
 #define PUT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__))
@@ -187,7 +203,8 @@ static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
         p->max_objects, p->max_chunks, p->max_lods, p->max_string_bytes);
     PUT("[report]\nmax_phases = %" PRIu32 "\n", p->max_phases);
     PUT("[render]\n"); /* only what is declared: 0 is not a value the parser takes */
-    const uint32_t render[] = {p->render_width, p->render_height, p->render_max_draws, p->render_max_placements};
+    const uint32_t render[] = {sec->render.width, sec->render.height, sec->render.max_draws,
+                               sec->render.max_placements};
     const char *const render_keys[] = {"width", "height", "max_draws", "max_placements"};
     for (size_t i = 0; i < 4; i++) {
         if (render[i] != 0) {
@@ -195,17 +212,19 @@ static size_t write_profile(const slc_profile *p, char *buf, size_t cap)
         }
     }
     PUT("[quality]\n");
-    if (p->min_psnr_mdb != 0) {
-        PUT("min_psnr_db = %" PRIu32 ".%03" PRIu32 "\n", p->min_psnr_mdb / 1000u, p->min_psnr_mdb % 1000u);
+    const uint32_t mdb = sec->quality.min_psnr_mdb;
+    if (mdb != 0) {
+        PUT("min_psnr_db = %" PRIu32 ".%03" PRIu32 "\n", mdb / 1000u, mdb % 1000u);
     }
 #undef PUT
     return n;
 }
 
-static void check_ok(const char *text, size_t len, const slc_profile *p)
+static void check_ok(const char *text, size_t len, const slc_profile *p, const tool_profile_sections *sec)
 {
     check_budgets(p);
     check_values(p);
+    check_sections(sec);
     REQUIRE(slc_profile_equal(p, p));
 
     /* The memory block and the page pool accept what the parser accepted. */
@@ -219,19 +238,23 @@ static void check_ok(const char *text, size_t len, const slc_profile *p)
 
     /* Deterministic, byte for byte (unused name bytes and padding are zero). */
     static slc_profile again;
-    REQUIRE(slc_profile_parse(text, len, FILE_NAME, &again, NULL) == SLC_OK);
+    static tool_profile_sections sec_again;
+    REQUIRE(tool_profile_parse(text, len, FILE_NAME, &again, &sec_again, NULL) == SLC_OK);
     REQUIRE(memcmp(p, &again, sizeof *p) == 0);
+    REQUIRE(memcmp(sec, &sec_again, sizeof *sec) == 0);
 
     /* Written back as text, it parses to the same profile. */
     static char canonical[8192];
-    size_t n = write_profile(p, canonical, sizeof canonical);
+    size_t n = write_profile(p, sec, canonical, sizeof canonical);
     REQUIRE(n < sizeof canonical);
     static slc_profile round;
+    static tool_profile_sections sec_round;
     slc_profile_diag d;
-    slc_status s = slc_profile_parse(canonical, n, "canonical", &round, &d);
+    slc_status s = tool_profile_parse(canonical, n, "canonical", &round, &sec_round, &d);
     REQUIRE_MSG(s == SLC_OK, d.message);
     REQUIRE(slc_profile_equal(p, &round) && slc_profile_equal(&round, p));
     REQUIRE(memcmp(p, &round, sizeof *p) == 0);
+    REQUIRE(sections_equal(sec, &sec_round));
 }
 
 static int is_profile_status(slc_status s)
@@ -268,22 +291,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
     static slc_profile p;
+    static tool_profile_sections sec;
     slc_profile_diag d;
     memset(&d, 0xA5, sizeof d); /* the parser must write all of what it reports */
-    slc_status s = slc_profile_parse(text, size, FILE_NAME, &p, &d);
+    slc_status s = tool_profile_parse(text, size, FILE_NAME, &p, &sec, &d);
     if (s == SLC_OK) {
-        check_ok(text, size, &p);
+        check_ok(text, size, &p, &sec);
         return 0;
     }
     uint32_t lines = line_count(text, size);
     REQUIRE_MSG(is_profile_status(s), slc_status_name(s));
-    REQUIRE(all_zero(&p, sizeof p));
+    REQUIRE(all_zero(&p, sizeof p) && all_zero(&sec, sizeof sec));
     check_diag(&d, FILE_NAME, lines);
 
     /* The same failure without a file name ("<profile>") and without a
      * diagnostic. */
     slc_profile_diag d2;
-    REQUIRE(slc_profile_parse(text, size, NULL, &p, &d2) == s);
+    REQUIRE(tool_profile_parse(text, size, NULL, &p, &sec, &d2) == s);
     REQUIRE(all_zero(&p, sizeof p));
     REQUIRE(d2.line == d.line);
     check_diag(&d2, "<profile>", lines);
@@ -292,7 +316,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *rest = d.message + strlen(FILE_NAME), *rest2 = d2.message + strlen("<profile>");
     size_t len = strlen(rest), len2 = strlen(rest2);
     REQUIRE_MSG(strncmp(rest, rest2, len < len2 ? len : len2) == 0, d2.message);
-    REQUIRE(slc_profile_parse(text, size, FILE_NAME, &p, NULL) == s);
+    REQUIRE(tool_profile_parse(text, size, FILE_NAME, &p, NULL, NULL) == s);
     REQUIRE(all_zero(&p, sizeof p));
     return 0;
 }

@@ -5,6 +5,7 @@
  * arguments; and the store made in an arena being the store over caller
  * memory (one init behind both). The store's pages, writes and refusals are
  * tested with the pool (test_pool.c). */
+#include "profile_sections.h"
 #include "sluice/host_store.h"
 #include "test_util.h"
 
@@ -33,7 +34,7 @@ static void test_desc_from_spec_takes_the_pool_pages(void **state)
     char *text = read_source_file("budgets/default.profile", &len);
     slc_profile p;
     slc_profile_diag diag;
-    assert_int_equal(slc_profile_parse(text, len, "default.profile", &p, &diag), SLC_OK);
+    assert_int_equal(tool_profile_parse(text, len, "default.profile", &p, NULL, &diag), SLC_OK);
     free(text);
 
     slc_host_store_desc d;

@@ -6,6 +6,7 @@
  * and not one of those calls happens. The block itself is mapped once, by
  * the platform, before init. The wrappers: noheap_wrap.h. */
 #include "noheap_wrap.h"
+#include "profile_sections.h"
 #include "sluice/platform.h"
 #include "test_util.h"
 
@@ -65,8 +66,8 @@ static void exercise(slc_memory *m, const slc_profile *p, const char *text, size
     /* The parser is heap-free too, on good and bad input. */
     slc_profile again;
     slc_profile_diag d;
-    assert_int_equal(slc_profile_parse(text, len, "default.profile", &again, &d), SLC_OK);
-    assert_int_equal(slc_profile_parse(text, len / 2, "half.profile", &again, &d) != SLC_OK, 1);
+    assert_int_equal(tool_profile_parse(text, len, "default.profile", &again, NULL, &d), SLC_OK);
+    assert_int_equal(tool_profile_parse(text, len / 2, "half.profile", &again, NULL, &d) != SLC_OK, 1);
     slc_memory_requirements r;
     assert_int_equal(slc_memory_calculate_requirements(p, &r), SLC_OK);
     (void)slc_status_name(SLC_E_CAPACITY);
@@ -79,7 +80,7 @@ static void test_no_heap_between_init_and_deinit(void **state)
     char *text = read_source_file("budgets/default.profile", &len);
     slc_profile p;
     slc_profile_diag d;
-    assert_int_equal(slc_profile_parse(text, len, "default.profile", &p, &d), SLC_OK);
+    assert_int_equal(tool_profile_parse(text, len, "default.profile", &p, NULL, &d), SLC_OK);
     slc_memory_requirements r;
     assert_int_equal(slc_memory_calculate_requirements(&p, &r), SLC_OK);
 

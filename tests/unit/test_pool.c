@@ -8,6 +8,7 @@
 #include <time.h>
 #include <xxhash.h>
 
+#include "profile_sections.h"
 #include "sluice/host_store.h"
 #include "sluice/pool.h"
 #include "test_util.h"
@@ -394,7 +395,7 @@ static void test_spec_from_profile_builds_the_partitions(void **state)
     char *text = read_source_file("budgets/auto-cluster.profile", &len);
     slc_profile prof;
     slc_profile_diag diag;
-    if (slc_profile_parse(text, len, "auto-cluster.profile", &prof, &diag) != SLC_OK) {
+    if (tool_profile_parse(text, len, "auto-cluster.profile", &prof, NULL, &diag) != SLC_OK) {
         fail_msg("%s", diag.message);
     }
     free(text);

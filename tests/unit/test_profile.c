@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The budget profile parser: a valid profile, every rule it enforces with
- * its exact message, every prefix of a valid file, the shipped profiles. */
+ * its exact message, every prefix of a valid file, the shipped profiles; the
+ * sections its callers own (slc_profile_parse_sections), and the two the
+ * tools attach, the renderer's [render] and the quality check's [quality],
+ * through their owners' handlers (tool_profile_parse). */
+#include "profile_sections.h"
 #include "test_util.h"
 
 static const char base[] = "# test profile\n"             /* 1 */
@@ -47,15 +51,17 @@ static size_t edited(const char *find, const char *repl)
     return (size_t)n;
 }
 
-/* The first len bytes of text are refused with status want, on line `line`,
- * with exactly this message, and leave the profile zeroed; a failure names
- * the case by what. */
+/* The first len bytes of text, read as the tools read a profile, are refused
+ * with status want, on line `line`, with exactly this message, and leave
+ * the profile and the sections zeroed; a failure names the case by what. */
 static void expect_error_in(const char *what, size_t len, slc_status want, uint32_t line, const char *message)
 {
     slc_profile p;
+    tool_profile_sections sec;
     slc_profile_diag d;
     memset(&p, 0x5a, sizeof p);
-    slc_status s = slc_profile_parse(text, len, "t.profile", &p, &d);
+    memset(&sec, 0x5a, sizeof sec);
+    slc_status s = tool_profile_parse(text, len, "t.profile", &p, &sec, &d);
     if (s != want || strcmp(d.message, message) != 0 || d.line != line) {
         fail_msg("%s: got %s \"%s\" (line %u), want %s \"%s\" (line %u)", what, slc_status_name(s), d.message, d.line,
                  slc_status_name(want), message, line);
@@ -63,6 +69,9 @@ static void expect_error_in(const char *what, size_t len, slc_status want, uint3
     slc_profile zero;
     memset(&zero, 0, sizeof zero);
     assert_memory_equal(&p, &zero, sizeof p); /* nothing half-done is left */
+    tool_profile_sections zero_sec;
+    memset(&zero_sec, 0, sizeof zero_sec);
+    assert_memory_equal(&sec, &zero_sec, sizeof sec);
 }
 
 static void expect_error(size_t len, slc_status want, uint32_t line, const char *message)
@@ -487,7 +496,11 @@ static void test_rejects_bad_eviction(void **state)
  * an edit_case; lines is a string literal. */
 #define APPENDED_EDIT(lines) "max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n" lines
 
-/* The profile base + lines gives, parsed; the test fails with the message. */
+/* The [render] and [quality] values of the last parse_appended. */
+static tool_profile_sections sections;
+
+/* The profile base + lines gives, parsed as the tools parse it (its
+ * [render] and [quality] in sections); the test fails with the message. */
 static slc_profile parse_appended(const char *lines)
 {
     size_t head = strlen(base);
@@ -495,7 +508,7 @@ static slc_profile parse_appended(const char *lines)
     assert_true(n > 0 && (size_t)n < sizeof text);
     slc_profile p;
     slc_profile_diag d;
-    if (slc_profile_parse(text, (size_t)n, "t.profile", &p, &d) != SLC_OK) {
+    if (tool_profile_parse(text, (size_t)n, "t.profile", &p, &sections, &d) != SLC_OK) {
         fail_msg("%s (after line 30: %s)", d.message, text + head);
     }
     return p;
@@ -505,40 +518,41 @@ static void test_parses_render_and_quality(void **state)
 {
     (void)state;
     /* Absent: 0 everywhere, the renderer's defaults and no floor. */
-    slc_profile p = parse_appended("");
-    assert_int_equal(p.render_width, 0);
-    assert_int_equal(p.render_height, 0);
-    assert_int_equal(p.render_max_draws, 0);
-    assert_int_equal(p.render_max_placements, 0);
-    assert_int_equal(p.min_psnr_mdb, 0);
+    (void)parse_appended("");
+    assert_int_equal(sections.render.width, 0);
+    assert_int_equal(sections.render.height, 0);
+    assert_int_equal(sections.render.max_draws, 0);
+    assert_int_equal(sections.render.max_placements, 0);
+    assert_int_equal(sections.quality.min_psnr_mdb, 0);
     /* Empty sections are allowed and declare nothing. */
-    p = parse_appended("[render]\n[quality]\n");
-    assert_int_equal(p.render_width, 0);
-    assert_int_equal(p.min_psnr_mdb, 0);
-    p = parse_appended("[render]\nwidth = 1832\nheight = 1920   # one eye\nmax_draws = 100000\n"
-                       "max_placements = 16777216\n[quality]\nmin_psnr_db = 30.5\n");
-    assert_int_equal(p.render_width, 1832);
-    assert_int_equal(p.render_height, 1920);
-    assert_int_equal(p.render_max_draws, 100000);
-    assert_int_equal(p.render_max_placements, 1u << 24);
-    assert_int_equal(p.min_psnr_mdb, 30500);
+    (void)parse_appended("[render]\n[quality]\n");
+    assert_int_equal(sections.render.width, 0);
+    assert_int_equal(sections.quality.min_psnr_mdb, 0);
+    (void)parse_appended("[render]\nwidth = 1832\nheight = 1920   # one eye\nmax_draws = 100000\n"
+                         "max_placements = 16777216\n[quality]\nmin_psnr_db = 30.5\n");
+    assert_int_equal(sections.render.width, 1832);
+    assert_int_equal(sections.render.height, 1920);
+    assert_int_equal(sections.render.max_draws, 100000);
+    assert_int_equal(sections.render.max_placements, 1u << 24);
+    assert_int_equal(sections.quality.min_psnr_mdb, 30500);
     /* Each key on its own; the others stay undeclared. */
-    p = parse_appended("[render]\nheight = 1\n");
-    assert_int_equal(p.render_width, 0);
-    assert_int_equal(p.render_height, 1);
-    p = parse_appended("[render]\nwidth = 16384\nmax_placements = 1\n");
-    assert_int_equal(p.render_width, 16384);
-    assert_int_equal(p.render_height, 0);
-    assert_int_equal(p.render_max_draws, 0);
-    assert_int_equal(p.render_max_placements, 1);
+    (void)parse_appended("[render]\nheight = 1\n");
+    assert_int_equal(sections.render.width, 0);
+    assert_int_equal(sections.render.height, 1);
+    (void)parse_appended("[render]\nwidth = 16384\nmax_placements = 1\n");
+    assert_int_equal(sections.render.width, 16384);
+    assert_int_equal(sections.render.height, 0);
+    assert_int_equal(sections.render.max_draws, 0);
+    assert_int_equal(sections.render.max_placements, 1);
     /* Sections in any order, [quality] before [render] and [pool]. */
     const char *moved = strstr(base, "[pool]");
     int n = snprintf(text, sizeof text, "%.*s[quality]\nmin_psnr_db = 7\n[render]\nmax_draws = 1\n%s",
                      (int)(moved - base), base, moved);
+    slc_profile p;
     slc_profile_diag d;
-    assert_int_equal(slc_profile_parse(text, (size_t)n, "t.profile", &p, &d), SLC_OK);
-    assert_int_equal(p.min_psnr_mdb, 7000);
-    assert_int_equal(p.render_max_draws, 1);
+    assert_int_equal(tool_profile_parse(text, (size_t)n, "t.profile", &p, &sections, &d), SLC_OK);
+    assert_int_equal(sections.quality.min_psnr_mdb, 7000);
+    assert_int_equal(sections.render.max_draws, 1);
     /* Decimals: whole, up to three fractional digits, leading and trailing
      * zeros, the bounds. */
     static const struct {
@@ -550,33 +564,40 @@ static void test_parses_render_and_quality(void **state)
     for (size_t i = 0; i < sizeof decimals / sizeof decimals[0]; i++) {
         char lines[64];
         snprintf(lines, sizeof lines, "[quality]\nmin_psnr_db = %s\n", decimals[i].value);
-        p = parse_appended(lines);
-        if (p.min_psnr_mdb != decimals[i].mdb) {
-            fail_msg("min_psnr_db = %s: %u milli-dB, want %u", decimals[i].value, p.min_psnr_mdb, decimals[i].mdb);
+        (void)parse_appended(lines);
+        if (sections.quality.min_psnr_mdb != decimals[i].mdb) {
+            fail_msg("min_psnr_db = %s: %u milli-dB, want %u", decimals[i].value, sections.quality.min_psnr_mdb,
+                     decimals[i].mdb);
         }
     }
 }
 
-static void test_equal_sees_render_and_quality(void **state)
+/* [render] and [quality] are their owners': the runtime's profile is the
+ * same, byte for byte, with or without them, and the sections' values are
+ * the parse's, each key's line with it. */
+static void test_runtime_profile_holds_no_render_or_quality(void **state)
 {
     (void)state;
     const char *lines = "[render]\nwidth = 640\nheight = 480\nmax_draws = 1000\nmax_placements = 2000\n"
                         "[quality]\nmin_psnr_db = 25.125\n";
-    slc_profile p = parse_appended(lines), q = parse_appended(lines);
-    assert_true(slc_profile_equal(&p, &q));
-    uint32_t *fields[] = {&q.render_width, &q.render_height, &q.render_max_draws, &q.render_max_placements,
-                          &q.min_psnr_mdb};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        (*fields[i])++;
-        if (slc_profile_equal(&p, &q) || slc_profile_equal(&q, &p)) {
-            fail_msg("field %zu of the [render] and [quality] fields changed, and the profiles still equal", i);
-        }
-        (*fields[i])--;
-    }
-    assert_true(slc_profile_equal(&p, &q));
-    /* Declared or not is a difference too. */
+    slc_profile p = parse_appended(lines);
+    tool_profile_sections with = sections;
     slc_profile none = parse_appended("");
-    assert_false(slc_profile_equal(&p, &none));
+    assert_true(slc_profile_equal(&p, &none));
+    assert_memory_equal(&p, &none, sizeof p);
+    assert_int_equal(with.render.width, 640);
+    assert_int_equal(with.render.height, 480);
+    assert_int_equal(with.render.max_draws, 1000);
+    assert_int_equal(with.render.max_placements, 2000);
+    assert_int_equal(with.quality.min_psnr_mdb, 25125);
+    const uint32_t want_lines[] = {32, 33, 34, 35};
+    assert_memory_equal(with.render.lines, want_lines, sizeof want_lines);
+    assert_int_equal(with.quality.line, 37);
+    /* Dropped when not asked for: parsed and checked all the same. */
+    int n = snprintf(text, sizeof text, "%s%s", base, "[render]\nwidth = 0\n");
+    slc_profile_diag d;
+    assert_int_equal(tool_profile_parse(text, (size_t)n, "t.profile", &p, NULL, &d), SLC_E_PROFILE_RANGE);
+    assert_string_equal(d.message, "t.profile:32: [render] width: '0' is out of range (1 to 16384)");
 }
 
 static void test_rejects_bad_render(void **state)
@@ -689,6 +710,193 @@ static void test_rejects_bad_quality(void **state)
     expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* --- sections the caller owns ---------------------------------------------------------- */
+
+/* A section [extra] whose handlers record what they were given. */
+typedef struct extra_ctx {
+    uint32_t calls, ends;
+    char keys[4][32], values[4][32];
+    uint32_t lines[4];
+    uint32_t end_line; /* section_line as end saw it */
+    int require;       /* end refuses when no key "need" was read */
+    int need_read;
+} extra_ctx;
+
+static slc_status extra_line(void *ctx, const char *key, const char *value, uint32_t line, char *why, size_t cap)
+{
+    extra_ctx *x = ctx;
+    if (strcmp(key, "bad") == 0) {
+        snprintf(why, cap, "[extra] bad: '%s' is never good", value);
+        return SLC_E_PROFILE_VALUE;
+    }
+    if (strcmp(key, "mute") == 0) {
+        return SLC_E_PROFILE_RANGE; /* no message: the parser says "refused" */
+    }
+    if (strcmp(key, "count") == 0) {
+        uint64_t v = 0;
+        slc_status s = slc_profile_read_count("extra", key, value, 2, 9, &v, why, cap);
+        if (s != SLC_OK) {
+            return s;
+        }
+    }
+    x->need_read |= strcmp(key, "need") == 0;
+    if (x->calls < 4) {
+        snprintf(x->keys[x->calls], sizeof x->keys[0], "%s", key);
+        snprintf(x->values[x->calls], sizeof x->values[0], "%s", value);
+        x->lines[x->calls] = line;
+    }
+    x->calls++;
+    return SLC_OK;
+}
+
+static slc_status extra_end(void *ctx, uint32_t section_line, char *why, size_t cap)
+{
+    extra_ctx *x = ctx;
+    x->ends++;
+    x->end_line = section_line;
+    if (x->require == 1 && !x->need_read) {
+        snprintf(why, cap, "[extra] need: required key is missing");
+        return SLC_E_PROFILE_MISSING;
+    }
+    if (x->require == 2) {
+        return SLC_E_PROFILE_MISSING; /* no message */
+    }
+    return SLC_OK;
+}
+
+/* base + lines parsed with [extra] attached: the status, diag and *p. */
+static slc_status parse_extra(const char *lines, extra_ctx *x, slc_profile *p, slc_profile_diag *d)
+{
+    int n = snprintf(text, sizeof text, "%s%s", base, lines);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    const slc_profile_section extra = {"extra", extra_line, extra_end, x};
+    return slc_profile_parse_sections(text, (size_t)n, "t.profile", &extra, 1, p, d);
+}
+
+static void test_caller_section_gets_its_lines(void **state)
+{
+    (void)state;
+    extra_ctx x = {0};
+    slc_profile p, plain;
+    slc_profile_diag d;
+    assert_int_equal(parse_extra("[extra]\n  alpha   =  one two  # comment\n\ncount = 9\n", &x, &p, &d), SLC_OK);
+    assert_int_equal(x.calls, 2);
+    assert_string_equal(x.keys[0], "alpha");
+    assert_string_equal(x.values[0], "one two"); /* trimmed, without the comment */
+    assert_int_equal(x.lines[0], 32);
+    assert_string_equal(x.keys[1], "count");
+    assert_string_equal(x.values[1], "9");
+    assert_int_equal(x.lines[1], 34);
+    assert_int_equal(x.ends, 1);
+    assert_int_equal(x.end_line, 31);
+    /* The runtime's profile is as without the section. */
+    assert_int_equal(slc_profile_parse(base, strlen(base), "t.profile", &plain, &d), SLC_OK);
+    assert_memory_equal(&p, &plain, sizeof p);
+    /* Absent: end is still called, with line 0. */
+    memset(&x, 0, sizeof x);
+    assert_int_equal(parse_extra("", &x, &p, &d), SLC_OK);
+    assert_int_equal(x.calls, 0);
+    assert_int_equal(x.ends, 1);
+    assert_int_equal(x.end_line, 0);
+}
+
+static void test_caller_section_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *lines;
+        int require;
+        slc_status status;
+        uint32_t line;
+        const char *message;
+    } cases[] = {
+        {"[extra]\nbad = x\n", 0, SLC_E_PROFILE_VALUE, 32, "t.profile:32: [extra] bad: 'x' is never good"},
+        {"[extra]\nmute = 1\n", 0, SLC_E_PROFILE_RANGE, 32, "t.profile:32: [extra] mute: refused"},
+        {"[extra]\ncount = 10\n", 0, SLC_E_PROFILE_RANGE, 32,
+         "t.profile:32: [extra] count: '10' is out of range (2 to 9)"},
+        {"[extra]\ncount = 2x\n", 0, SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [extra] count: '2x' is not a count (a plain decimal integer)"},
+        {"[extra]\nalpha =\n", 0, SLC_E_PROFILE_VALUE, 32, "t.profile:32: [extra] alpha: value is empty"},
+        {"[extra]\n[extra]\n", 0, SLC_E_PROFILE_DUPLICATE, 32,
+         "t.profile:32: [extra]: duplicate section (first on line 31)"},
+        {"[extras]\n", 0, SLC_E_PROFILE_UNKNOWN, 31,
+         "t.profile:31: [extras]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
+         "extra)"},
+        {"[extra]\nalpha = 1\n", 1, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra] need: required key is missing"},
+        {"\n\n", 1, SLC_E_PROFILE_MISSING, 32, "t.profile:32: [extra] need: required key is missing"},
+        {"[extra]\n", 2, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra]: refused"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        extra_ctx x = {0};
+        x.require = cases[i].require;
+        slc_profile p;
+        slc_profile_diag d;
+        memset(&p, 0x5a, sizeof p);
+        slc_status s = parse_extra(cases[i].lines, &x, &p, &d);
+        if (s != cases[i].status || strcmp(d.message, cases[i].message) != 0 || d.line != cases[i].line) {
+            fail_msg("case %zu: got %s \"%s\" (line %u), want %s \"%s\" (line %u)", i, slc_status_name(s), d.message,
+                     d.line, slc_status_name(cases[i].status), cases[i].message, cases[i].line);
+        }
+        slc_profile zero;
+        memset(&zero, 0, sizeof zero);
+        assert_memory_equal(&p, &zero, sizeof p);
+        /* end runs only after every line was taken. */
+        assert_int_equal(x.ends, cases[i].require != 0 ? 1 : 0);
+    }
+    /* The runtime's own refusal comes first: end is not called. */
+    extra_ctx x = {0};
+    slc_profile p;
+    slc_profile_diag d;
+    int n = snprintf(text, sizeof text, "%s", base);
+    *strstr(text, "gpu/staging") = 'x'; /* "xpu/staging": unknown root */
+    const slc_profile_section extra = {"extra", extra_line, extra_end, &x};
+    assert_int_equal(slc_profile_parse_sections(text, (size_t)n, "t.profile", &extra, 1, &p, &d), SLC_E_PROFILE_TREE);
+    assert_int_equal(x.ends, 0);
+}
+
+/* The runtime alone owns none of the tools' sections. */
+static void test_runtime_alone_refuses_render_and_quality(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"[render]\nwidth = 640\n", "[quality]\nmin_psnr_db = 30\n"};
+    static const char *const messages[] = {
+        "t.profile:31: [render]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)",
+        "t.profile:31: [quality]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)"};
+    for (size_t i = 0; i < 2; i++) {
+        int n = snprintf(text, sizeof text, "%s%s", base, lines[i]);
+        slc_profile p;
+        slc_profile_diag d;
+        assert_int_equal(slc_profile_parse(text, (size_t)n, "t.profile", &p, &d), SLC_E_PROFILE_UNKNOWN);
+        assert_string_equal(d.message, messages[i]);
+    }
+}
+
+/* The helpers' wording, with a long key and value elided as the parser's. */
+static void test_read_helpers(void **state)
+{
+    (void)state;
+    char why[256];
+    uint64_t v = 0;
+    assert_int_equal(slc_profile_read_count("s", "k", "17", 1, 17, &v, why, sizeof why), SLC_OK);
+    assert_int_equal(v, 17);
+    assert_int_equal(slc_profile_read_decimal("s", "k", "1.25", 2, 1, 2000, &v, why, sizeof why), SLC_OK);
+    assert_int_equal(v, 1250);
+    assert_int_equal(slc_profile_read_decimal("s", "k", "1.125", 2, 1, 2000, &v, why, sizeof why), SLC_E_PROFILE_VALUE);
+    assert_string_equal(why, "[s] k: '1.125' has more than 2 digits after the point");
+    assert_int_equal(slc_profile_refuse_key("s", "k", 0, why, sizeof why), SLC_E_PROFILE_UNKNOWN);
+    assert_string_equal(why, "[s] k: unknown key");
+    assert_int_equal(slc_profile_refuse_key("s", "k", 12, why, sizeof why), SLC_E_PROFILE_DUPLICATE);
+    assert_string_equal(why, "[s] k: duplicate key (first on line 12)");
+    char longer[100];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    assert_int_equal(slc_profile_read_count("s", longer, longer, 1, 2, &v, why, sizeof why), SLC_E_PROFILE_VALUE);
+    assert_string_equal(why,
+                        "[s] aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: "
+                        "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is not a count (a plain "
+                        "decimal integer)");
+}
+
 static void test_rejects_binary_garbage(void **state)
 {
     (void)state;
@@ -752,7 +960,7 @@ static void test_shipped_profiles_parse(void **state)
         char *t = read_source_file(files[i], &len);
         slc_profile p;
         slc_profile_diag d;
-        if (slc_profile_parse(t, len, files[i], &p, &d) != SLC_OK) {
+        if (tool_profile_parse(t, len, files[i], &p, &sections, &d) != SLC_OK) {
             fail_msg("%s", d.message);
         }
         assert_string_equal(p.name, names[i]);
@@ -786,22 +994,22 @@ static void test_shipped_profiles_budget_the_renderer(void **state)
         char *t = read_source_file(files[i], &len);
         slc_profile p;
         slc_profile_diag d;
-        if (slc_profile_parse(t, len, files[i], &p, &d) != SLC_OK) {
+        if (tool_profile_parse(t, len, files[i], &p, &sections, &d) != SLC_OK) {
             fail_msg("%s", d.message);
         }
         free(t);
         int cpu = slc_profile_scan_budget(&p, "cpu/render"), gpu = slc_profile_scan_budget(&p, "gpu/render");
-        if (cpu < 0 || gpu < 0 || p.render_width == 0 || p.render_height == 0 || p.render_max_draws == 0 ||
-            p.render_max_placements == 0) {
+        const slc_render_profile *r = &sections.render;
+        if (cpu < 0 || gpu < 0 || r->width == 0 || r->height == 0 || r->max_draws == 0 || r->max_placements == 0) {
             fail_msg("%s: cpu/render, gpu/render and every [render] key must be declared", files[i]);
         }
-        uint64_t pixels = (uint64_t)p.render_width * p.render_height, frames = p.frames_in_flight;
-        uint64_t draws = p.render_max_draws, placements = p.render_max_placements;
+        uint64_t pixels = (uint64_t)r->width * r->height, frames = p.frames_in_flight;
+        uint64_t draws = r->max_draws, placements = r->max_placements;
         uint64_t device = pixels * 8u + pixels * 4u * frames + frames * (draws * 48u + placements * 80u) +
                           (uint64_t)p.max_objects * 64u + (1u << 20);
         uint64_t host = (2u << 10) + ((uint64_t)p.max_objects + 1u) * 4u + placements * 4u;
-        print_message("%s: %ux%u, gpu/render %llu of %llu bytes, cpu/render %llu of %llu\n", p.name, p.render_width,
-                      p.render_height, (unsigned long long)device, (unsigned long long)p.budgets[gpu].limit,
+        print_message("%s: %ux%u, gpu/render %llu of %llu bytes, cpu/render %llu of %llu\n", p.name, r->width,
+                      r->height, (unsigned long long)device, (unsigned long long)p.budgets[gpu].limit,
                       (unsigned long long)host, (unsigned long long)p.budgets[cpu].limit);
         if (p.budgets[gpu].limit < device || p.budgets[cpu].limit < host) {
             fail_msg("%s: gpu/render %llu B (needs %llu), cpu/render %llu B (needs %llu)", files[i],
@@ -828,9 +1036,13 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_partitions),
         cmocka_unit_test(test_rejects_bad_eviction),
         cmocka_unit_test(test_parses_render_and_quality),
-        cmocka_unit_test(test_equal_sees_render_and_quality),
+        cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),
         cmocka_unit_test(test_rejects_bad_quality),
+        cmocka_unit_test(test_caller_section_gets_its_lines),
+        cmocka_unit_test(test_caller_section_refusals),
+        cmocka_unit_test(test_runtime_alone_refuses_render_and_quality),
+        cmocka_unit_test(test_read_helpers),
         cmocka_unit_test(test_rejects_binary_garbage),
         cmocka_unit_test(test_every_prefix_is_refused_or_valid),
         cmocka_unit_test(test_shipped_profiles_parse),

@@ -5,6 +5,7 @@
  * byte for byte, and states the block size the runtime computes on this
  * architecture. */
 #include "all_profiles.h"
+#include "profile_sections.h"
 #include "test_util.h"
 
 static const struct {
@@ -25,7 +26,7 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
         fclose(f);
         slc_profile parsed;
         slc_profile_diag d;
-        if (slc_profile_parse(text, len, profiles[i].path, &parsed, &d) != SLC_OK) {
+        if (tool_profile_parse(text, len, profiles[i].path, &parsed, NULL, &d) != SLC_OK) {
             fail_msg("%s", d.message);
         }
         if (!slc_profile_equal(&parsed, profiles[i].emitted)) {
@@ -43,21 +44,35 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
     }
 }
 
-/* The emitted header carries the [render] and [quality] sections: the test
- * profile's values, and default.profile's 28 dB floor in milli-dB. */
-static void test_emitted_header_carries_render_and_quality(void **state)
+/* The emitted header holds the runtime's sections only; [render] and
+ * [quality] are their owners', read from the file: the test profile's
+ * values, and default.profile's 1280x720 target and 28 dB floor in
+ * milli-dB. */
+static void test_render_and_quality_come_from_their_owners(void **state)
 {
     (void)state;
-    const slc_profile *p = &slc_profile_render_quality;
-    assert_string_equal(p->name, "render-quality");
-    assert_int_equal(p->render_width, 641);
-    assert_int_equal(p->render_height, 479);
-    assert_int_equal(p->render_max_draws, 12345);
-    assert_int_equal(p->render_max_placements, 1u << 24);
-    assert_int_equal(p->min_psnr_mdb, 31125);
-    assert_int_equal(slc_profile_default.render_width, 1280);
-    assert_int_equal(slc_profile_default.render_height, 720);
-    assert_int_equal(slc_profile_default.min_psnr_mdb, 28000); /* [quality] min_psnr_db = 28 */
+    assert_string_equal(slc_profile_render_quality.name, "render-quality");
+    static const struct {
+        const char *path;
+        uint32_t width, height, max_draws, max_placements, min_psnr_mdb;
+    } want[] = {{"tests/unit/render_quality.profile", 641, 479, 12345, 1u << 24, 31125},
+                {"budgets/default.profile", 1280, 720, 65536, 65536, 28000}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        size_t len;
+        char *text = read_source_file(want[i].path, &len);
+        slc_profile parsed;
+        tool_profile_sections sec;
+        slc_profile_diag d;
+        if (tool_profile_parse(text, len, want[i].path, &parsed, &sec, &d) != SLC_OK) {
+            fail_msg("%s", d.message);
+        }
+        free(text);
+        assert_int_equal(sec.render.width, want[i].width);
+        assert_int_equal(sec.render.height, want[i].height);
+        assert_int_equal(sec.render.max_draws, want[i].max_draws);
+        assert_int_equal(sec.render.max_placements, want[i].max_placements);
+        assert_int_equal(sec.quality.min_psnr_mdb, want[i].min_psnr_mdb);
+    }
 }
 
 /* Firmware that cannot read files: a static block sized by the emitted
@@ -88,7 +103,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emitted_headers_match_parsed_profiles),
-        cmocka_unit_test(test_emitted_header_carries_render_and_quality),
+        cmocka_unit_test(test_render_and_quality_come_from_their_owners),
         cmocka_unit_test(test_static_block_from_emitted_header_initialises),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -388,7 +388,9 @@ static void test_reference_profile_of_a_small_pack(void **state)
     assert_int_equal(fig.max_placements, 6); /* no instances: each object placed once */
     char msg[256] = "";
     const size_t scratch = slc_pack_scratch_size(o.pk);
-    assert_int_equal(quality_reference_profile(&base, o.pk, "small.pack", scratch, 0, &ref, msg, sizeof msg), 0);
+    slc_render_profile render = {0}; /* base declares no [render] */
+    assert_int_equal(quality_reference_profile(&base, o.pk, "small.pack", scratch, 0, &ref, &render, msg, sizeof msg),
+                     0);
     close_pack(&o);
 
     assert_string_equal(ref.name, "qbase-reference");
@@ -401,8 +403,8 @@ static void test_reference_profile_of_a_small_pack(void **state)
     assert_int_equal(ref.frames_in_flight, base.frames_in_flight);
     assert_int_equal(ref.workers, base.workers);
     assert_int_equal(ref.max_chunks, 256);
-    assert_int_equal(ref.render_max_draws, draws); /* base's 0 (the renderer's default) grown to the pack's bound */
-    assert_int_equal(ref.render_max_placements, 6);
+    assert_int_equal(render.max_draws, draws); /* base's 0 (the renderer's default) grown to the pack's bound */
+    assert_int_equal(render.max_placements, 6);
     assert_int_equal(limit_of(&ref, "gpu/pool"), 42u * 4096u);
     assert_int_equal(limit_of(&ref, "gpu"), 1u << 20); /* its children still fit */
     assert_int_equal(limit_of(&ref, "cpu/driver"), 1u << 20);
@@ -489,7 +491,7 @@ static void test_reference_profile_keeps_partitions_and_belt(void **state)
     quality_pack_figures fig =
         {.name = "p.pack", .page_size = 4096, .chunk_count = 42, .object_count = 6, .max_lods = 3, .string_size = 10};
     char msg[256] = "";
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), 0);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), 0);
     assert_int_equal(ref.page_count, 46); /* every chunk in default, besides nav's 4 */
     assert_int_equal(ref.partition_count, 1);
     assert_string_equal(ref.partitions[0].name, "nav");
@@ -512,28 +514,28 @@ static void test_reference_profile_refusals(void **state)
                                 .chunk_count = SLC_PAGE_COUNT_MAX,
                                 .object_count = 1,
                                 .max_lods = 1};
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg),
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg),
                      0); /* exactly the bound */
     assert_int_equal(ref.page_count, SLC_PAGE_COUNT_MAX);
     fig.chunk_count = SLC_PAGE_COUNT_MAX + 1u;
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), -1);
     assert_string_equal(msg, "reference profile of 'qbase' for pack 'huge.pack': 16777217 pages (16777217 chunks and 0 "
                              "in named partitions) exceed the pool's bound of 16777216 (SLC_PAGE_COUNT_MAX)");
     fig.chunk_count = 10;
     fig.page_size = 3000;
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), -1);
     assert_string_equal(msg, "reference profile of 'qbase' for pack 'huge.pack': the pack's page size 3000 is not a "
                              "power of two in 4096..67108864");
     fig.page_size = 4096;
     fig.max_lods = 17;
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), -1);
     assert_string_equal(msg, "reference profile of 'qbase' for pack 'huge.pack': an object has 17 levels; a profile "
                              "pins at most 16");
     /* a pool whose bytes a profile cannot declare */
     fig.max_lods = 1;
     fig.page_size = SLC_PAGE_SIZE_MAX;
     fig.chunk_count = SLC_PAGE_COUNT_MAX;
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), -1);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "reference profile of 'qbase' for pack 'huge.pack': "));
     assert_true(slc_profile_equal(&ref, &base)); /* refused: out is base */
 }
@@ -571,7 +573,7 @@ static void test_reference_profile_name_is_cut_to_fit(void **state)
     snprintf(base.name, sizeof base.name, "%s", "abcdefghijklmnopqrstuvwxyz01234"); /* 31 bytes */
     quality_pack_figures fig = {.name = "p", .page_size = 4096, .chunk_count = 5, .object_count = 1, .max_lods = 1};
     char msg[256];
-    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, msg, sizeof msg), 0);
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), 0);
     assert_string_equal(ref.name, "abcdefghijklmnopqrstu-reference");
 }
 

@@ -1650,18 +1650,23 @@ static void test_desc_from_profile(void **state)
     char buf[1024];
     snprintf(buf, sizeof buf, "%s[render]\nwidth = 320\nheight = 200\nmax_draws = 1000\nmax_placements = 77\n", text);
     slc_profile p;
-    sfx_profile_parse(buf, "r.profile", &p);
+    slc_render_profile rp;
+    slc_profile_section sec = slc_render_profile_section(&rp);
+    slc_profile_diag diag;
+    assert_int_equal(slc_profile_parse_sections(buf, strlen(buf), "r.profile", &sec, 1, &p, &diag), SLC_OK);
+    assert_int_equal(rp.lines[0], 27); /* width, the line after the [render] header */
     slc_render_desc d;
     memset(&d, 0, sizeof d);
     d.subpass = 3;
-    slc_render_desc_from_profile(&d, &p);
+    slc_render_desc_from_profile(&d, &rp);
     assert_int_equal(d.width, 320);
     assert_int_equal(d.height, 200);
     assert_int_equal(d.max_draws, 1000);
     assert_int_equal(d.max_placements, 77);
     assert_int_equal(d.subpass, 3); /* the rest as it was */
-    sfx_profile_parse(text, "r.profile", &p);
-    slc_render_desc_from_profile(&d, &p);
+    sec = slc_render_profile_section(&rp);
+    assert_int_equal(slc_profile_parse_sections(text, strlen(text), "r.profile", &sec, 1, &p, &diag), SLC_OK);
+    slc_render_desc_from_profile(&d, &rp);
     assert_int_equal(d.width, 0);
     assert_int_equal(d.height, 0);
     assert_int_equal(d.max_draws, 0);

@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "profile_sections.h"
 #include "sluice/host_store.h"
 #include "sluice/pool.h"
 #include "sluice/vulkan.h"
@@ -1236,7 +1237,7 @@ static void test_profile_fills_the_desc(void **state)
     size_t len;
     char *text = read_source_file("budgets/default.profile", &len);
     slc_profile p;
-    assert_int_equal(slc_profile_parse(text, len, "default.profile", &p, NULL), SLC_OK);
+    assert_int_equal(tool_profile_parse(text, len, "default.profile", &p, NULL, NULL), SLC_OK);
     free(text);
     slc_vulkan_desc d = {0};
     slc_pool_spec spec;

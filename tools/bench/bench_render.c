@@ -142,6 +142,7 @@ typedef struct opts {
     const char *synthetic; /* KIND[:SIZE] */
     const char *size;      /* WxH */
     const char *profile_path;
+    slc_render_profile render; /* the profile's [render] */
     uint64_t frames, repeat;
     int validate;
     int breakdown; /* also the classic path's variants towards pulling */
@@ -246,9 +247,10 @@ static void object_color(uint32_t object, float rgba[4])
 
 typedef struct rig {
     slc_profile prof;
-    tool_session ses; /* the pack file, the memory block, the memory, the pack */
-    slc_memory *mem;  /* ses.mem */
-    slc_pack *pack;   /* ses.pack */
+    slc_render_profile render; /* the profile's [render] */
+    tool_session ses;          /* the pack file, the memory block, the memory, the pack */
+    slc_memory *mem;           /* ses.mem */
+    slc_pack *pack;            /* ses.pack */
     void *vk_mem;
     slc_vulkan *vk;
     slc_vulkan_info info;
@@ -287,6 +289,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     memset(r, 0, sizeof *r);
     r->prof = *base;
     r->prof.workers = 0;
+    r->render = o->render;
     const tool_session_desc sesd = {.me = ME,
                                     .profile = &r->prof,
                                     .pack_path = path,
@@ -1236,7 +1239,7 @@ static int render_open(rig *r, uint32_t width, uint32_t height, VkRenderPass pas
 {
     slc_render_desc d;
     memset(&d, 0, sizeof d);
-    slc_render_desc_from_profile(&d, &r->prof);
+    slc_render_desc_from_profile(&d, &r->render);
     d.width = width;
     d.height = height;
     d.render_pass = pass;
@@ -1620,9 +1623,11 @@ int bench_render(int argc, char **argv)
         return rc;
     }
     slc_profile prof;
-    if ((rc = cli_load_profile(o.profile_path, &prof)) != CLI_OK) {
+    tool_profile_sections sec;
+    if ((rc = cli_load_profile_sections(o.profile_path, &prof, &sec)) != CLI_OK) {
         return rc;
     }
+    o.render = sec.render;
     const char *paths[PACKS_MAX];
     const char *labels[PACKS_MAX];
     size_t n = o.npacks;

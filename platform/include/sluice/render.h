@@ -85,6 +85,7 @@
 #include "sluice/budget.h"
 #include "sluice/pack.h"
 #include "sluice/profile.h"
+#include "sluice/render_profile.h"
 #include "sluice/status.h"
 #include "sluice/stream.h"
 #include "sluice/vulkan.h"
@@ -100,10 +101,9 @@ extern "C" {
 #define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u      /* cluster draws a frame */
 #define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
 /* Width and height (the device's limits may be lower), and max_draws and
- * max_placements: the profile's [render] bounds, so every profile the parser
- * accepts gives a desc init accepts. */
-#define SLC_RENDER_SIZE_MAX SLC_PROFILE_RENDER_SIZE_MAX
-#define SLC_RENDER_LIST_MAX SLC_PROFILE_RENDER_LIST_MAX
+ * max_placements: SLC_RENDER_SIZE_MAX and SLC_RENDER_LIST_MAX, the bounds of
+ * a profile's [render] (sluice/render_profile.h), so every [render] its
+ * parser accepts gives a desc init accepts. */
 
 typedef enum slc_render_tint {
     /* Shaded: a fixed light on the normals (the face's normal where the
@@ -176,9 +176,10 @@ typedef struct slc_render slc_render;
  * invalid. */
 size_t slc_render_footprint(const slc_render_desc *desc, const slc_pack *pack);
 
-/* Fills width, height, max_draws and max_placements from the profile's
- * [render] section (profiles without one keep the defaults). */
-void slc_render_desc_from_profile(slc_render_desc *desc, const slc_profile *profile);
+/* Fills width, height, max_draws and max_placements from a profile's
+ * [render] section as slc_render_profile_section read it (0, the defaults,
+ * for keys it does not declare). O(1). */
+void slc_render_desc_from_profile(slc_render_desc *desc, const slc_render_profile *profile);
 
 /* Bytes of device memory init will charge to `gpu/render` for desc on vk
  * (exact: the sizes the driver reports), so a tool can check a profile

@@ -4,15 +4,21 @@
  * A profile declares, for one target class, every budget and the sizes of
  * everything the runtime will ever hold: the GPU page size and count, the
  * staging size, the per-frame upload cap, frames in flight, worker threads
- * and table capacities; optionally the reference renderer's target size and
- * per-frame lists ([render]) and the image-quality floor its frames must
- * keep ([quality]). Its text format is documented in budgets/README.md.
+ * and table capacities. Its text format is documented in budgets/README.md.
  *
  * slc_profile is plain data. The parser reads a memory buffer, never
  * allocates, and rejects malformed input with "file:line: [section] key:
  * rule" in its diagnostic. `sluice budget header` turns a profile into a C
  * header holding the same slc_profile as static data, for firmware that
- * cannot read files. */
+ * cannot read files.
+ *
+ * A profile file may also hold sections for code outside the runtime (the
+ * reference renderer's [render], the tools' [quality]): their owners parse
+ * them, through slc_profile_section handlers passed to
+ * slc_profile_parse_sections. The runtime knows none of their names or
+ * keys; it splits their lines, keeps its own rules for the file (syntax,
+ * duplicate sections, line numbers) and reports their handlers' refusals as
+ * its own. */
 #ifndef SLUICE_PROFILE_H
 #define SLUICE_PROFILE_H
 
@@ -48,15 +54,10 @@ extern "C" {
 #define SLC_PROFILE_PHASES_MIN 2u
 #define SLC_PROFILE_PHASES_MAX 64u
 #define SLC_PROFILE_PHASES_DEFAULT 8u /* [report] max_phases: the default when absent */
-/* [render] width and height (the renderer's own target); max_draws and
- * max_placements (its per-frame lists). The renderer's own bound on a
- * target's side, SLC_RENDER_SIZE_MAX in sluice/render.h, is the same 16384. */
-#define SLC_PROFILE_RENDER_SIZE_MAX 16384u
-#define SLC_PROFILE_RENDER_LIST_MAX (1u << 24)
-/* [quality] min_psnr_db: a decimal of at most 3 fractional digits, above 0
- * and at most 200 dB, stored in milli-dB (1 to 200000). */
-#define SLC_PROFILE_PSNR_FRACTION_DIGITS 3u
-#define SLC_PROFILE_PSNR_MAX_MDB 200000u
+/* Most sections one parse takes from its caller (slc_profile_section), and
+ * most digits after the point slc_profile_read_decimal reads. */
+#define SLC_PROFILE_SECTIONS_MAX 8u
+#define SLC_PROFILE_DECIMAL_DIGITS_MAX 3u
 
 /* The partition of the pages no named partition claims ([partitions] names
  * at most SLC_PARTITION_MAX others). */
@@ -110,16 +111,6 @@ typedef struct slc_profile {
     /* [stream] pin_coarsest: how many of every object's coarsest levels the
      * stream pins at create (0: none; optional, default 0) */
     uint32_t pin_coarsest;
-    /* [render]: the reference renderer's own target, in pixels (1 to
-     * SLC_PROFILE_RENDER_SIZE_MAX), and its per-frame cluster draws and
-     * instance placements (1 to SLC_PROFILE_RENDER_LIST_MAX). Each optional:
-     * 0 means not declared, and the renderer takes its default
-     * (slc_render_desc_from_profile). */
-    uint32_t render_width, render_height, render_max_draws, render_max_placements;
-    /* [quality] min_psnr_db in milli-dB (30.5 dB is 30500): the lowest PSNR
-     * a frame rendered under this profile may have against the unlimited
-     * reference. 0: no floor declared. */
-    uint32_t min_psnr_mdb;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,
@@ -137,6 +128,73 @@ typedef struct slc_profile_diag {
  * _TREE or _BINARY. O(len + budgets^2); never allocates. */
 slc_status slc_profile_parse(const char *text, size_t len, const char *file_name, slc_profile *out,
                              slc_profile_diag *diag);
+
+/* A section of the profile file that the caller owns, with its handlers.
+ *
+ * line is called for each `key = value` line of [name], in file order, with
+ * the key and the value trimmed and NUL-terminated (both non-empty: the
+ * parser refuses an empty value itself, as "[name] key: value is empty"),
+ * and the line's 1-based number. It returns SLC_OK to take the line, or one
+ * of the SLC_E_PROFILE_* statuses with why (cap bytes) holding
+ * "[name] key: rule"; the parser then fails with that status and the
+ * diagnostic "file:line: " + why, as it does for its own keys. The
+ * slc_profile_read_* helpers below write the runtime's own wording.
+ *
+ * end (may be NULL) is called once per successful parse, after the
+ * runtime's own whole-file checks, for every passed section in the order
+ * passed, present or not: section_line is the line of its [name] header, 0
+ * when the file has none. It fills defaults and checks required keys or
+ * keys that go together; a refusal is reported like line's, on
+ * section_line, or on the file's last line when the section is absent (the
+ * runtime's rule for its own missing keys).
+ *
+ * The parser never calls a handler after one refused, and calls none of a
+ * section's handlers when an earlier line failed. ctx is the handlers' own;
+ * the parser only passes it on. */
+typedef struct slc_profile_section {
+    const char *name; /* without brackets; not one of the runtime's sections */
+    slc_status (*line)(void *ctx, const char *key, const char *value, uint32_t line, char *why, size_t cap);
+    slc_status (*end)(void *ctx, uint32_t section_line, char *why, size_t cap);
+    void *ctx;
+} slc_profile_section;
+
+/* slc_profile_parse, with count more sections (at most
+ * SLC_PROFILE_SECTIONS_MAX, names distinct from the runtime's and from each
+ * other: checked by SLC_ASSERT) parsed by their handlers. A section that
+ * neither the runtime nor one of these owns is refused (SLC_E_PROFILE_UNKNOWN,
+ * the message listing the runtime's sections then these, in order). Fails
+ * iff slc_profile_parse would on the runtime's sections, or a handler
+ * refuses; on failure *out is zeroed and the contexts hold whatever their
+ * handlers left (a caller discards them). O(len + budgets^2) plus the
+ * handlers' costs; never allocates; sections may be NULL when count is 0. */
+slc_status slc_profile_parse_sections(const char *text, size_t len, const char *file_name,
+                                      const slc_profile_section *sections, size_t count, slc_profile *out,
+                                      slc_profile_diag *diag);
+
+/* Helpers for a section's line handler, in the runtime's own words. Each
+ * writes "[section] key: rule" into why (cap bytes) on failure, eliding a key
+ * or value longer than 60 bytes as the parser does.
+ *
+ * slc_profile_read_count: value is a plain decimal integer in min..max;
+ * *out is set iff SLC_OK. Fails iff it is not one (SLC_E_PROFILE_VALUE) or
+ * is outside the range (SLC_E_PROFILE_RANGE). O(value).
+ *
+ * slc_profile_read_decimal: value is digits, optionally a '.' and 1 to
+ * digits (at most SLC_PROFILE_DECIMAL_DIGITS_MAX) more, read in thousandths
+ * (30.5 is 30500) and in min..max thousandths; *out is set iff SLC_OK. Fails
+ * iff it is not such a decimal or has more digits after the point
+ * (SLC_E_PROFILE_VALUE) or is outside the range (SLC_E_PROFILE_RANGE).
+ * O(value); integers only.
+ *
+ * slc_profile_refuse_key: the refusal of a key the section does not know
+ * (first_line 0: SLC_E_PROFILE_UNKNOWN, "unknown key") or that it already
+ * read on first_line (SLC_E_PROFILE_DUPLICATE, "duplicate key (first on
+ * line N)"). Always fails; O(1). */
+slc_status slc_profile_read_count(const char *section, const char *key, const char *value, uint64_t min, uint64_t max,
+                                  uint64_t *out, char *why, size_t cap);
+slc_status slc_profile_read_decimal(const char *section, const char *key, const char *value, uint32_t digits,
+                                    uint64_t min, uint64_t max, uint64_t *out, char *why, size_t cap);
+slc_status slc_profile_refuse_key(const char *section, const char *key, uint32_t first_line, char *why, size_t cap);
 
 /* Fills cap budget declarations (pointing into p's names) for
  * slc_budgets_init and returns p->budget_count. O(budgets). */

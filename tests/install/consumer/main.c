@@ -6,7 +6,15 @@
 #include <stdlib.h>
 
 #include <sluice/platform.h>
+#include <sluice/render_profile.h>
 #include <sluice/sluice.h>
+
+/* [quality] is the host tools' image-quality floor: taken and ignored. */
+static slc_status ignore_line(void *ctx, const char *key, const char *value, uint32_t line, char *why, size_t cap)
+{
+    (void)ctx, (void)key, (void)value, (void)line, (void)why, (void)cap;
+    return SLC_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -18,7 +26,9 @@ int main(int argc, char **argv)
     }
     slc_profile p;
     slc_profile_diag diag;
-    if (slc_profile_parse(text, len, argv[1], &p, &diag) != SLC_OK) {
+    slc_render_profile render;
+    const slc_profile_section sections[] = {slc_render_profile_section(&render), {"quality", ignore_line, NULL, NULL}};
+    if (slc_profile_parse_sections(text, len, argv[1], sections, 2, &p, &diag) != SLC_OK) {
         fprintf(stderr, "%s\n", diag.message);
         return 1;
     }
