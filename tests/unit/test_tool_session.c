@@ -124,6 +124,16 @@ static tool_session_step open_said(const slc_profile *p, tool_session *s, const 
     return step;
 }
 
+/* s refused at a step past the file with status st: a failed input, and
+ * the close undoes what came before. */
+static void close_refused(tool_session *s, tool_session_step step, slc_status st)
+{
+    assert_int_equal(s->status, st);
+    assert_int_equal(tool_session_exit_code(step), CLI_FAILED);
+    tool_session_close(s);
+    assert_closed(s);
+}
+
 static void test_a_profile_past_the_address_space_is_the_layout_step(void **state)
 {
     (void)state;
@@ -132,13 +142,10 @@ static void test_a_profile_past_the_address_space_is_the_layout_step(void **stat
     tool_session s;
     const char *said;
     assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_LAYOUT);
-    assert_int_equal(s.status, SLC_E_INVALID);
     assert_string_equal(said, "test: big.profile: the profile needs more memory than this machine can address\n");
     assert_int_equal(s.file_open, 1);
     assert_null(s.block.base); /* refused before mapping */
-    assert_int_equal(tool_session_exit_code(TOOL_SESSION_LAYOUT), CLI_FAILED);
-    tool_session_close(&s);
-    assert_closed(&s);
+    close_refused(&s, TOOL_SESSION_LAYOUT, SLC_E_INVALID);
 
     /* Without a profile path the tool says why: the session prints nothing. */
     const tool_session_desc d = {.me = "test", .profile = &p, .pack_path = SLUICE_SOURCE_DIR "/README.md"};
@@ -150,8 +157,7 @@ static void test_a_profile_past_the_address_space_is_the_layout_step(void **stat
     p = default_profile();
     p.max_phases = 0; /* an inconsistent profile is refused by the same step */
     assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_LAYOUT);
-    assert_int_equal(s.status, SLC_E_INVALID);
-    tool_session_close(&s);
+    close_refused(&s, TOOL_SESSION_LAYOUT, SLC_E_INVALID);
 }
 
 /* slc_platform_query_memory_limits, wrapped (tests/CMakeLists.txt): with
@@ -186,14 +192,11 @@ static void test_a_block_past_this_machine_is_the_machine_step(void **state)
     tool_session s;
     const char *said;
     assert_int_equal(open_on(&small, &s, &said), TOOL_SESSION_MACHINE);
-    assert_int_equal(s.status, SLC_E_CAPACITY);
     assert_string_equal(said, "test: profile 'default': memory block of 50.0 MiB (the cpu budgets' arenas) exceeds "
                               "this machine's physical memory of 48 MiB\n");
     assert_null(s.block.base); /* refused before mapping */
     assert_null(s.mem);
-    assert_int_equal(tool_session_exit_code(TOOL_SESSION_MACHINE), CLI_FAILED);
-    tool_session_close(&s);
-    assert_closed(&s);
+    close_refused(&s, TOOL_SESSION_MACHINE, SLC_E_CAPACITY);
 
     /* The same step for what the address-space limit leaves this process. */
     const slc_platform_memory_limits limited = {.physical = (uint64_t)1 << 40,
@@ -238,51 +241,48 @@ static void test_a_block_the_kernel_refuses_is_the_block_step(void **state)
     tool_session_step step = open_said(&p, &s, &said);
     refuse_block = 0;
     assert_int_equal(step, TOOL_SESSION_BLOCK);
-    assert_int_equal(s.status, SLC_E_PLATFORM);
     assert_int_equal(asked_block, req.block_size); /* the profile's block, after the machine check */
     char want[96];
     snprintf(want, sizeof want, "platform: mmap of %zu bytes failed: ", SIZE_MAX & ~(size_t)0xfffff);
     assert_non_null(strstr(said, want));
     assert_null(s.block.base);
     assert_null(s.mem);
-    assert_int_equal(tool_session_exit_code(TOOL_SESSION_BLOCK), CLI_FAILED);
-    tool_session_close(&s);
-    assert_closed(&s);
+    close_refused(&s, TOOL_SESSION_BLOCK, SLC_E_PLATFORM);
+}
+
+/* open_said with the default profile's budget from renamed to to. */
+static tool_session_step open_renamed(const char *from, const char *to, tool_session *s, const char **said)
+{
+    slc_profile p = default_profile();
+    char *name = p.budgets[budget_index(&p, from)].name;
+    assert_true(strlen(to) < sizeof p.budgets[0].name);
+    strcpy(name, to);
+    return open_said(&p, s, said);
 }
 
 static void test_a_profile_the_memory_refuses_is_the_memory_step(void **state)
 {
     (void)state;
-    slc_profile p = default_profile();
-    /* laid out (sizes only) but refused by the budgets it declares */
-    memcpy(p.budgets[budget_index(&p, "cpu/decode")].name, "cpu/meta", sizeof "cpu/meta");
     tool_session s;
     const char *said;
-    assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_MEMORY);
-    assert_int_equal(s.status, SLC_E_INVALID);
+    /* laid out (sizes only) but refused by the budgets it declares */
+    assert_int_equal(open_renamed("cpu/decode", "cpu/meta", &s, &said), TOOL_SESSION_MEMORY);
     assert_non_null(strstr(said, "budgets: budget 'cpu/meta' is declared twice"));
     assert_non_null(s.block.base);
     assert_null(s.mem);
-    assert_int_equal(tool_session_exit_code(TOOL_SESSION_MEMORY), CLI_FAILED);
-    tool_session_close(&s);
-    assert_closed(&s);
+    close_refused(&s, TOOL_SESSION_MEMORY, SLC_E_INVALID);
 }
 
 static void test_a_profile_without_cpu_meta_is_the_meta_step(void **state)
 {
     (void)state;
-    slc_profile p = default_profile();
-    memcpy(p.budgets[budget_index(&p, "cpu/meta")].name, "cpu/tables", sizeof "cpu/tables");
     tool_session s;
     const char *said;
-    assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_META);
-    assert_int_equal(s.status, SLC_E_NOT_FOUND);
+    assert_int_equal(open_renamed("cpu/meta", "cpu/tables", &s, &said), TOOL_SESSION_META);
     assert_string_equal(said, "test: profile 'default' has no cpu/meta arena for the pack's tables\n");
     assert_non_null(s.mem);
     assert_null(s.pack);
-    assert_int_equal(tool_session_exit_code(TOOL_SESSION_META), CLI_FAILED);
-    tool_session_close(&s);
-    assert_closed(&s);
+    close_refused(&s, TOOL_SESSION_META, SLC_E_NOT_FOUND);
 }
 
 static slc_status mem_read(void *user, uint64_t offset, void *dst, size_t size)
