@@ -261,9 +261,7 @@ static int open_pack(fit *f)
     if (step == TOOL_SESSION_META || step == TOOL_SESSION_PACK) {
         return FIT_NOT_HOLD;
     }
-    return step == TOOL_SESSION_OPEN   ? CLI_OK
-           : step == TOOL_SESSION_FILE ? CLI_IO
-                                       : CLI_FAILED; /* else printed or logged */
+    return tool_session_exit_code(step); /* a refusal is printed or logged */
 }
 
 /* The workload as run opens it (workload.h: the camera capped at

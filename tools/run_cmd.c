@@ -816,9 +816,7 @@ static int run_open_pack(run *r)
         fprintf(stderr, "%s: pack '%s' cannot be used with profile '%s' (see above)\n", r->me, r->pack_name,
                 r->prof.name);
     }
-    return step == TOOL_SESSION_OPEN   ? CLI_OK
-           : step == TOOL_SESSION_FILE ? CLI_IO
-                                       : CLI_FAILED; /* else printed or logged */
+    return tool_session_exit_code(step); /* a refusal is printed or logged */
 }
 
 /* Opens the workload (the trace or the camera, sized by the profile's

@@ -91,6 +91,11 @@ void tool_session_close(tool_session *s)
     memset(s, 0, sizeof *s);
 }
 
+int tool_session_exit_code(tool_session_step step)
+{
+    return step == TOOL_SESSION_OPEN ? CLI_OK : step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED;
+}
+
 void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, const slc_page_store *store,
                               const slc_logger *log, slc_stream_desc *out)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The start-up every streaming tool shares (sluice run and render, budget
- * fit, bench stream, bench render): the pack file, the memory block the
+ * fit, bench stream, bench render, bench evict): the pack file, the memory block the
  * profile describes, the memory laid out in it and the pack opened in its
  * cpu/meta arena, the page store and the stream, and their one teardown.
  * The page store differs between the tools (host or Vulkan): the tool
@@ -84,6 +84,12 @@ slc_status tool_session_start_stream(tool_session *s, const slc_stream_desc *d);
  * what tool_session_open opened (the pack, the file, the memory, the block),
  * and zeroes s. The tool stops the stream's workers first. */
 void tool_session_close(tool_session *s);
+
+/* The exit code of a tool whose session stopped at step: CLI_OK for
+ * TOOL_SESSION_OPEN, CLI_IO for TOOL_SESSION_FILE (the pack file cannot be
+ * read), CLI_FAILED for every other step (the input or the machine refused).
+ * Cannot fail; prints nothing; O(1). Thread-safe. */
+int tool_session_exit_code(tool_session_step step);
 
 /* out: a stream description over the session's memory and pack with prof
  * (the session's profile, or the tool's copy of it) and store, the

@@ -17,34 +17,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
-
-/* --- stderr, captured ---------------------------------------------------------------- */
-
-static char captured[4096];
-static int saved_fd = -1;
-static FILE *capture_file;
-
-static void capture_begin(void)
-{
-    fflush(stderr);
-    capture_file = tmpfile();
-    assert_non_null(capture_file);
-    saved_fd = dup(fileno(stderr));
-    assert_true(saved_fd >= 0);
-    assert_true(dup2(fileno(capture_file), fileno(stderr)) >= 0);
-}
-
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    assert_true(dup2(saved_fd, fileno(stderr)) >= 0);
-    close(saved_fd);
-    rewind(capture_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
-    captured[n] = '\0';
-    fclose(capture_file);
-    return captured;
-}
+#include "stderr_capture.h"
 
 /* --- a command with one option of each kind ------------------------------------------ */
 
@@ -138,7 +111,7 @@ static void test_every_kind_stores_its_value(void **state)
     assert_int_equal(f.operand_count, 2);
     assert_string_equal(f.operands[0], "a");
     assert_string_equal(f.operands[1], "b");
-    assert_string_equal(captured, "");
+    assert_string_equal(capture_text, "");
 }
 
 static void test_a_later_option_overrides_an_earlier_one(void **state)
@@ -165,10 +138,10 @@ static void test_help_ends_the_parse_where_it_stands(void **state)
     fixture f;
     assert_int_equal(parse(&f, CLI_ARGS_ALL, NULL, "--count", "3", "-h", "--count", "x", END), CLI_ARGS_HELP);
     assert_int_equal(f.count, 3);
-    assert_string_equal(captured, "");
+    assert_string_equal(capture_text, "");
     /* An error before --help is the result. */
     assert_int_equal(parse(&f, 0, NULL, "--count", "x", "--help", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --count 'x': expected a count in 2..40\n");
+    assert_string_equal(capture_text, "sluice test: --count 'x': expected a count in 2..40\n");
 }
 
 static void test_unknown_option_is_refused_with_usage(void **state)
@@ -176,10 +149,10 @@ static void test_unknown_option_is_refused_with_usage(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, CLI_ARGS_UNKNOWN, NULL, "--flag", "--frob", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: unexpected argument '--frob'\nusage: sluice test [options]\n");
+    assert_string_equal(capture_text, "sluice test: unexpected argument '--frob'\nusage: sluice test [options]\n");
     /* A lone "-" is an option unless dash_operand says otherwise. */
     assert_int_equal(parse(&f, 0, NULL, "-", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: unexpected argument '-'\n");
+    assert_string_equal(capture_text, "sluice test: unexpected argument '-'\n");
 }
 
 static void test_operand_too_many_is_refused(void **state)
@@ -187,7 +160,7 @@ static void test_operand_too_many_is_refused(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, 0, NULL, "a", "b", "c", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: unexpected argument 'c'\n");
+    assert_string_equal(capture_text, "sluice test: unexpected argument 'c'\n");
     assert_int_equal(f.operand_count, 2);
 }
 
@@ -196,7 +169,7 @@ static void test_missing_value_uses_the_missing_template(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, CLI_ARGS_MISSING, "{opt} needs a value", "-f", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: -f needs a value\nusage: sluice test [options]\n");
+    assert_string_equal(capture_text, "sluice test: -f needs a value\nusage: sluice test [options]\n");
     assert_null(f.file);
 }
 
@@ -205,9 +178,9 @@ static void test_missing_value_without_template_uses_the_bad_message(void **stat
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, 0, NULL, "--file", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --file needs a file\n");
+    assert_string_equal(capture_text, "sluice test: --file needs a file\n");
     assert_int_equal(parse(&f, 0, NULL, "--count", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --count '': expected a count in 2..40\n");
+    assert_string_equal(capture_text, "sluice test: --count '': expected a count in 2..40\n");
 }
 
 static void test_bad_number_is_refused(void **state)
@@ -220,7 +193,7 @@ static void test_bad_number_is_refused(void **state)
         char want[128];
         snprintf(want, sizeof want,
                  "sluice test: --count '%s': expected a count in 2..40\nusage: sluice test [options]\n", bad[i]);
-        assert_string_equal(captured, want);
+        assert_string_equal(capture_text, want);
         assert_int_equal(f.count, 0);
         assert_int_equal(f.seen_count, 0);
     }
@@ -231,9 +204,9 @@ static void test_number_out_of_range_is_refused(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, 0, NULL, "--count", "1", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --count '1': expected a count in 2..40\n");
+    assert_string_equal(capture_text, "sluice test: --count '1': expected a count in 2..40\n");
     assert_int_equal(parse(&f, 0, NULL, "--count", "41", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --count '41': expected a count in 2..40\n");
+    assert_string_equal(capture_text, "sluice test: --count '41': expected a count in 2..40\n");
     assert_int_equal(parse(&f, 0, NULL, "--count", "2", END), CLI_OK);
     assert_int_equal(f.count, 2);
 }
@@ -247,7 +220,7 @@ static void test_bad_size_is_refused(void **state)
         assert_int_equal(parse(&f, 0, NULL, "--size", bad[i], END), CLI_USAGE);
         char want[128];
         snprintf(want, sizeof want, "sluice test: --size '%s' is not a size in bytes\n", bad[i]);
-        assert_string_equal(captured, want);
+        assert_string_equal(capture_text, want);
     }
     assert_int_equal(parse(&f, 0, NULL, "--size", "1.5 KiB", END), CLI_OK);
     assert_int_equal(f.size, 1536);
@@ -264,7 +237,7 @@ static void test_bad_double_is_refused(void **state)
         assert_int_equal(parse(&f, 0, NULL, "--ratio", bad[i], END), CLI_USAGE);
         char want[128];
         snprintf(want, sizeof want, "sluice test: --ratio '%s': expected a ratio above 0\n", bad[i]);
-        assert_string_equal(captured, want);
+        assert_string_equal(capture_text, want);
         assert_true(f.ratio == 1.0);
     }
     assert_int_equal(parse(&f, 0, NULL, "--ratio", "10", END), CLI_OK);
@@ -276,7 +249,7 @@ static void test_enum_outside_its_choices_is_refused(void **state)
     (void)state;
     fixture f;
     assert_int_equal(parse(&f, 0, NULL, "--colour", "Red", END), CLI_USAGE);
-    assert_string_equal(captured, "sluice test: --colour 'Red': expected red, green or blue\n");
+    assert_string_equal(capture_text, "sluice test: --colour 'Red': expected red, green or blue\n");
     assert_int_equal(parse(&f, 0, NULL, "--colour", "green", END), CLI_OK);
     assert_int_equal(f.choice, 1);
 }

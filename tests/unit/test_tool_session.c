@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The streaming tools' shared start-up (tools/session.c): each step that
- * fails is named, with its status, and tool_session_close undoes any state
- * tool_session_open left; a pack the tool already holds (an io) opens
+ * fails is named, with its status and its message (a profile whose memory
+ * cannot be laid out, a block larger than this machine, a block the kernel
+ * refuses, a memory that refuses its profile, no cpu/meta arena, a file that
+ * is missing or not a pack), and tool_session_close undoes any state
+ * tool_session_open left; each step maps to its exit code; a pack the tool already holds (an io) opens
  * without a file; tool_session_stream_desc takes the session's memory and
  * pack; a stream started on the session and the store handed to it close
  * with it, the stream first, the store's close once, before the pack. */
+#define _POSIX_C_SOURCE 200809L /* fileno, dup (stderr_capture.h) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,7 @@
 #include "cli.h"
 #include "sluice/host_store.h"
 #include "session.h"
+#include "stderr_capture.h"
 #include "test_pack.h" /* tp_build: a small pack written by hand */
 
 static slc_profile default_profile(void)
@@ -51,8 +56,11 @@ static void test_missing_file_is_the_file_step(void **state)
     (void)state;
     slc_profile p = default_profile();
     tool_session s;
+    capture_begin();
     assert_int_equal(open_file(&p, SLUICE_SOURCE_DIR "/no/such.pack", &s), TOOL_SESSION_FILE);
+    assert_non_null(strstr(capture_end(), "/no/such.pack: No such file or directory"));
     assert_int_not_equal(s.status, SLC_OK);
+    assert_int_equal(tool_session_exit_code(TOOL_SESSION_FILE), CLI_IO);
     assert_int_equal(s.file_open, 0);
     assert_null(s.mem);
     tool_session_close(&s);
@@ -64,8 +72,11 @@ static void test_not_a_pack_is_the_pack_step(void **state)
     (void)state;
     slc_profile p = default_profile();
     tool_session s; /* a file that is not a pack: the profile itself */
+    capture_begin();
     assert_int_equal(open_file(&p, SLUICE_SOURCE_DIR "/budgets/default.profile", &s), TOOL_SESSION_PACK);
+    assert_non_null(strstr(capture_end(), "pack 'default.profile': magic bytes "));
     assert_int_not_equal(s.status, SLC_OK);
+    assert_int_equal(tool_session_exit_code(TOOL_SESSION_PACK), CLI_FAILED);
     assert_int_equal(s.file_open, 1);
     assert_non_null(s.mem); /* what came before stays open until the close */
     assert_non_null(s.block.base);
@@ -82,6 +93,197 @@ static void test_not_a_pack_is_the_pack_step(void **state)
 
     tool_session_close(&s);
     assert_closed(&s);
+}
+
+/* The index of p's budget called name (it is there). */
+static size_t budget_index(const slc_profile *p, const char *name)
+{
+    for (size_t i = 0; i < p->budget_count; i++) {
+        if (strcmp(p->budgets[i].name, name) == 0) {
+            return i;
+        }
+    }
+    fail_msg("budget '%s' is not in profile '%s'", name, p->name);
+    return 0;
+}
+
+/* Opens p over the repository's README (any readable file: these steps all
+ * fail before the pack is read), checking the machine, with a profile path
+ * for the layout's message; the step, with stderr in *said. */
+static tool_session_step open_said(const slc_profile *p, tool_session *s, const char **said)
+{
+    const tool_session_desc d = {.me = "test",
+                                 .profile = p,
+                                 .pack_path = SLUICE_SOURCE_DIR "/README.md",
+                                 .file_flags = SLC_PLATFORM_FILE_PREAD,
+                                 .pack_name = "README.md",
+                                 .check_machine = 1,
+                                 .profile_path = "big.profile"};
+    capture_begin();
+    tool_session_step step = tool_session_open(&d, s);
+    *said = capture_end();
+    return step;
+}
+
+/* s refused at a step past the file with status st: a failed input, and
+ * the close undoes what came before. */
+static void close_refused(tool_session *s, tool_session_step step, slc_status st)
+{
+    assert_int_equal(s->status, st);
+    assert_int_equal(tool_session_exit_code(step), CLI_FAILED);
+    tool_session_close(s);
+    assert_closed(s);
+}
+
+static void test_a_profile_past_the_address_space_is_the_layout_step(void **state)
+{
+    (void)state;
+    slc_profile p = default_profile();
+    p.budgets[budget_index(&p, "cpu")].limit = SLC_PROFILE_SIZE_MAX * 2; /* the cpu arena alone over 1 TiB */
+    tool_session s;
+    const char *said;
+    assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_LAYOUT);
+    assert_string_equal(said, "test: big.profile: the profile needs more memory than this machine can address\n");
+    assert_int_equal(s.file_open, 1);
+    assert_null(s.block.base); /* refused before mapping */
+    close_refused(&s, TOOL_SESSION_LAYOUT, SLC_E_INVALID);
+
+    /* Without a profile path the tool says why: the session prints nothing. */
+    const tool_session_desc d = {.me = "test", .profile = &p, .pack_path = SLUICE_SOURCE_DIR "/README.md"};
+    capture_begin();
+    assert_int_equal(tool_session_open(&d, &s), TOOL_SESSION_LAYOUT);
+    assert_string_equal(capture_end(), "");
+    tool_session_close(&s);
+
+    p = default_profile();
+    p.max_phases = 0; /* an inconsistent profile is refused by the same step */
+    assert_int_equal(open_said(&p, &s, &said), TOOL_SESSION_LAYOUT);
+    close_refused(&s, TOOL_SESSION_LAYOUT, SLC_E_INVALID);
+}
+
+/* slc_platform_query_memory_limits, wrapped (tests/CMakeLists.txt): with
+ * fake_limits set, the machine that answers is *fake_limits. */
+static const slc_platform_memory_limits *fake_limits;
+void __real_slc_platform_query_memory_limits(slc_platform_memory_limits *out);
+void __wrap_slc_platform_query_memory_limits(slc_platform_memory_limits *out);
+void __wrap_slc_platform_query_memory_limits(slc_platform_memory_limits *out)
+{
+    if (fake_limits != NULL) {
+        *out = *fake_limits;
+    } else {
+        __real_slc_platform_query_memory_limits(out);
+    }
+}
+
+/* Opens the default profile (a block of 52 MiB and a little: 50 MiB of cpu
+ * arenas and the budgets' headers) on a machine with lim. */
+static tool_session_step open_on(const slc_platform_memory_limits *lim, tool_session *s, const char **said)
+{
+    slc_profile p = default_profile();
+    fake_limits = lim;
+    tool_session_step step = open_said(&p, s, said);
+    fake_limits = NULL;
+    return step;
+}
+
+static void test_a_block_past_this_machine_is_the_machine_step(void **state)
+{
+    (void)state;
+    const slc_platform_memory_limits small = {.physical = (uint64_t)48 << 20, .address_space_limit = UINT64_MAX};
+    tool_session s;
+    const char *said;
+    assert_int_equal(open_on(&small, &s, &said), TOOL_SESSION_MACHINE);
+    assert_string_equal(said, "test: profile 'default': memory block of 50.0 MiB (the cpu budgets' arenas) exceeds "
+                              "this machine's physical memory of 48 MiB\n");
+    assert_null(s.block.base); /* refused before mapping */
+    assert_null(s.mem);
+    close_refused(&s, TOOL_SESSION_MACHINE, SLC_E_CAPACITY);
+
+    /* The same step for what the address-space limit leaves this process. */
+    const slc_platform_memory_limits limited = {.physical = (uint64_t)1 << 40,
+                                                .address_space_limit = (uint64_t)64 << 20,
+                                                .address_space_used = (uint64_t)16 << 20};
+    assert_int_equal(open_on(&limited, &s, &said), TOOL_SESSION_MACHINE);
+    assert_string_equal(said, "test: profile 'default': memory block of 50.0 MiB (the cpu budgets' arenas) exceeds "
+                              "the 48 MiB that the address-space limit (RLIMIT_AS, ulimit -v) of 64 MiB leaves this "
+                              "process (16 MiB in use)\n");
+    assert_null(s.block.base);
+    tool_session_close(&s);
+
+    /* A machine large enough: the block is mapped and the session opens to
+     * the pack (README.md is not one). */
+    const slc_platform_memory_limits large = {.physical = (uint64_t)1 << 40, .address_space_limit = UINT64_MAX};
+    assert_int_equal(open_on(&large, &s, &said), TOOL_SESSION_PACK);
+    assert_non_null(s.block.base);
+    tool_session_close(&s);
+}
+
+/* slc_platform_block_map, wrapped (tests/CMakeLists.txt): armed, it asks the
+ * kernel for a block no address space holds, so the real call fails and logs. */
+static int refuse_block;
+static size_t asked_block;
+slc_status __real_slc_platform_block_map(size_t size, unsigned flags, const slc_logger *log, slc_platform_block *out);
+slc_status __wrap_slc_platform_block_map(size_t size, unsigned flags, const slc_logger *log, slc_platform_block *out);
+slc_status __wrap_slc_platform_block_map(size_t size, unsigned flags, const slc_logger *log, slc_platform_block *out)
+{
+    asked_block = size;
+    return __real_slc_platform_block_map(refuse_block ? SIZE_MAX & ~(size_t)0xfffff : size, flags, log, out);
+}
+
+static void test_a_block_the_kernel_refuses_is_the_block_step(void **state)
+{
+    (void)state;
+    slc_profile p = default_profile();
+    slc_memory_requirements req;
+    assert_int_equal(slc_memory_calculate_requirements(&p, &req), SLC_OK);
+    tool_session s;
+    const char *said;
+    refuse_block = 1;
+    tool_session_step step = open_said(&p, &s, &said);
+    refuse_block = 0;
+    assert_int_equal(step, TOOL_SESSION_BLOCK);
+    assert_int_equal(asked_block, req.block_size); /* the profile's block, after the machine check */
+    char want[96];
+    snprintf(want, sizeof want, "platform: mmap of %zu bytes failed: ", SIZE_MAX & ~(size_t)0xfffff);
+    assert_non_null(strstr(said, want));
+    assert_null(s.block.base);
+    assert_null(s.mem);
+    close_refused(&s, TOOL_SESSION_BLOCK, SLC_E_PLATFORM);
+}
+
+/* open_said with the default profile's budget from renamed to to. */
+static tool_session_step open_renamed(const char *from, const char *to, tool_session *s, const char **said)
+{
+    slc_profile p = default_profile();
+    char *name = p.budgets[budget_index(&p, from)].name;
+    assert_true(strlen(to) < sizeof p.budgets[0].name);
+    strcpy(name, to);
+    return open_said(&p, s, said);
+}
+
+static void test_a_profile_the_memory_refuses_is_the_memory_step(void **state)
+{
+    (void)state;
+    tool_session s;
+    const char *said;
+    /* laid out (sizes only) but refused by the budgets it declares */
+    assert_int_equal(open_renamed("cpu/decode", "cpu/meta", &s, &said), TOOL_SESSION_MEMORY);
+    assert_non_null(strstr(said, "budgets: budget 'cpu/meta' is declared twice"));
+    assert_non_null(s.block.base);
+    assert_null(s.mem);
+    close_refused(&s, TOOL_SESSION_MEMORY, SLC_E_INVALID);
+}
+
+static void test_a_profile_without_cpu_meta_is_the_meta_step(void **state)
+{
+    (void)state;
+    tool_session s;
+    const char *said;
+    assert_int_equal(open_renamed("cpu/meta", "cpu/tables", &s, &said), TOOL_SESSION_META);
+    assert_string_equal(said, "test: profile 'default' has no cpu/meta arena for the pack's tables\n");
+    assert_non_null(s.mem);
+    assert_null(s.pack);
+    close_refused(&s, TOOL_SESSION_META, SLC_E_NOT_FOUND);
 }
 
 static slc_status mem_read(void *user, uint64_t offset, void *dst, size_t size)
@@ -105,6 +307,7 @@ static void test_a_pack_in_memory_opens(void **state)
     tool_session s;
     assert_int_equal(tool_session_open(&d, &s), TOOL_SESSION_OPEN);
     assert_int_equal(s.status, SLC_OK);
+    assert_int_equal(tool_session_exit_code(TOOL_SESSION_OPEN), CLI_OK);
     assert_int_equal(s.file_open, 0); /* the tool's io: no file of its own */
     assert_non_null(s.mem);
     assert_non_null(s.pack);
@@ -268,6 +471,11 @@ int main(void)
         cmocka_unit_test(test_missing_file_is_the_file_step),
         cmocka_unit_test(test_not_a_pack_is_the_pack_step),
         cmocka_unit_test(test_a_pack_in_memory_opens),
+        cmocka_unit_test(test_a_profile_past_the_address_space_is_the_layout_step),
+        cmocka_unit_test(test_a_block_past_this_machine_is_the_machine_step),
+        cmocka_unit_test(test_a_block_the_kernel_refuses_is_the_block_step),
+        cmocka_unit_test(test_a_profile_the_memory_refuses_is_the_memory_step),
+        cmocka_unit_test(test_a_profile_without_cpu_meta_is_the_meta_step),
         cmocka_unit_test(test_a_stream_and_its_store_close_with_the_session),
         cmocka_unit_test(test_a_refused_stream_still_closes_the_store),
         cmocka_unit_test(test_a_store_closes_from_a_failed_open),

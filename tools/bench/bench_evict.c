@@ -71,8 +71,8 @@
 #include "cli_args.h"
 #include "escape.h"
 #include "run.h"
+#include "session.h"
 #include "sluice/host_store.h"
-#include "sluice/memory.h"
 #include "sluice/pack.h"
 #include "sluice/platform.h"
 #include "sluice/pool.h"
@@ -184,17 +184,14 @@ static int cmp_req(const void *a, const void *b)
     return x->chunk < y->chunk ? -1 : x->chunk > y->chunk;
 }
 
-/* What a recording needs open: the profile, the pack (opened as run opens
- * it, into the profile's cpu/meta arena), the workload and a pool laid out
- * by the profile (its partitions). */
+/* What a recording needs open: the profile, the session (the pack opened as
+ * run opens it, into the profile's cpu/meta arena), the workload and a pool
+ * laid out by the profile (its partitions). */
 typedef struct ev_src {
     slc_profile prof;
     const char *pack_name;
-    slc_platform_file file;
-    int file_open;
-    slc_platform_block block;
-    slc_memory *mem;
-    slc_pack *pack;
+    tool_session ses; /* the pack file, the memory block, the memory, the pack */
+    const slc_pack *pack;
     workload wl;
     int wl_open;
 } ev_src;
@@ -204,18 +201,7 @@ static void src_close(ev_src *c)
     if (c->wl_open) {
         workload_close(&c->wl);
     }
-    if (c->pack != NULL) {
-        slc_pack_close(c->pack);
-    }
-    if (c->file_open) {
-        slc_platform_file_close(&c->file);
-    }
-    if (c->mem != NULL) {
-        slc_memory_deinit(c->mem);
-    }
-    if (c->block.base != NULL) {
-        slc_platform_block_unmap(&c->block);
-    }
+    tool_session_close(&c->ses);
     memset(c, 0, sizeof *c);
 }
 
@@ -226,27 +212,19 @@ static int src_open(ev_src *c, const run_opts *o)
         return rc;
     }
     c->pack_name = strrchr(o->pack_path, '/') ? strrchr(o->pack_path, '/') + 1 : o->pack_path;
-    if (slc_platform_file_open(o->pack_path, SLC_PLATFORM_FILE_DEFAULT, &cli_stderr_logger, &c->file) != SLC_OK) {
-        return CLI_IO;
-    }
-    c->file_open = 1;
-    slc_memory_requirements req;
-    if (slc_memory_calculate_requirements(&c->prof, &req) != SLC_OK) {
-        fprintf(stderr, ME ": %s: the profile needs more memory than this machine can address\n", o->profile_path);
-        return CLI_FAILED;
-    }
-    if (slc_platform_block_map(req.block_size, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &c->block) != SLC_OK ||
-        slc_memory_init(c->block.base, c->block.size, &c->prof, &cli_stderr_logger, &c->mem) != SLC_OK) {
-        return CLI_FAILED;
-    }
-    slc_arena *meta = NULL;
-    if (slc_memory_scan_arena(c->mem, "cpu/meta", &meta) != SLC_OK) {
-        fprintf(stderr, ME ": profile '%s' has no cpu/meta arena for the pack's tables\n", c->prof.name);
-        return CLI_FAILED;
-    }
-    if (slc_pack_open(&c->file.io, c->pack_name, &c->prof, meta, &cli_stderr_logger, &c->pack) != SLC_OK) {
+    const tool_session_desc sd = {.me = ME,
+                                  .profile = &c->prof,
+                                  .pack_path = o->pack_path,
+                                  .file_flags = SLC_PLATFORM_FILE_DEFAULT,
+                                  .pack_name = c->pack_name,
+                                  .profile_path = o->profile_path};
+    tool_session_step step = tool_session_open(&sd, &c->ses);
+    c->pack = c->ses.pack;
+    if (step == TOOL_SESSION_PACK) {
         fprintf(stderr, ME ": pack '%s' cannot be used with profile '%s' (see above)\n", c->pack_name, c->prof.name);
-        return CLI_FAILED;
+    }
+    if (step != TOOL_SESSION_OPEN) { /* else printed or logged */
+        return tool_session_exit_code(step);
     }
     camera_desc cam = o->cam;
     cam.max_requests = c->prof.queue_capacity;

@@ -304,7 +304,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     }
     if (step != TOOL_SESSION_OPEN) { /* else printed or logged */
         rig_close(r);
-        return step == TOOL_SESSION_FILE ? CLI_IO : CLI_FAILED;
+        return tool_session_exit_code(step);
     }
     slc_status st;
     /* A pool of one page a chunk: everything resident at once. */
