@@ -666,12 +666,65 @@ static int find_budget(const parser *ps, const char *name, size_t len)
     return -1;
 }
 
+/* The required keys and budgets a profile lacks, reported together: the
+ * first as "[section] key: required key is missing" at its line, the
+ * others after it ("; also missing: [section] key, ..."), as many as the
+ * message holds, then how many more. */
+#define MISSING_NAMED_MAX 48u
+typedef struct missing_list {
+    uint32_t count, line;
+    const char *section[MISSING_NAMED_MAX], *name[MISSING_NAMED_MAX], *what;
+} missing_list;
+
+static void missing_add(missing_list *m, uint32_t line, const char *section, const char *name, const char *what)
+{
+    if (m->count == 0) {
+        m->line = line;
+        m->what = what;
+    }
+    if (m->count < MISSING_NAMED_MAX) {
+        m->section[m->count] = section;
+        m->name[m->count] = name;
+    }
+    m->count++;
+}
+
+static slc_status missing_fail(parser *ps, const missing_list *m)
+{
+    if (ps->diag == NULL) {
+        return SLC_E_PROFILE_MISSING;
+    }
+    char *msg = ps->diag->message;
+    const size_t cap = sizeof ps->diag->message;
+    (void)parse_fail(ps, SLC_E_PROFILE_MISSING, m->line, "[%s] %s: required %s is missing", m->section[0], m->name[0],
+                     m->what);
+    size_t n = slc__strnlen(msg, cap);
+    const uint32_t named = m->count < MISSING_NAMED_MAX ? m->count : MISSING_NAMED_MAX;
+    uint32_t i = 1;
+    for (; i < named; i++) {
+        char item[2 * SLC_NAME_MAX + 24];
+        size_t len = slc__fmt(item, sizeof item, "%s[%s] %s", i == 1 ? "; also missing: " : ", ", m->section[i],
+                              m->name[i]);
+        /* room for this item and for ", and 99 more" after it */
+        if (n + len + 16 >= cap) {
+            break;
+        }
+        memcpy(msg + n, item, len + 1);
+        n += len;
+    }
+    if (i < m->count) {
+        (void)slc__fmt(msg + n, cap - n, "%sand %u more", i == 1 ? "; " : ", ", m->count - i);
+    }
+    return SLC_E_PROFILE_MISSING;
+}
+
 /* Everything that needs the whole file: required keys, the tree, the
  * cross-checks between sections. */
 static slc_status check_whole(parser *ps)
 {
     char a[32], b[32], c[32];
     slc_profile *p = ps->out;
+    missing_list miss = {0};
     for (size_t k = 0; k < KEY_COUNT; k++) {
         if (ps->key_line[k] != 0) {
             continue;
@@ -682,8 +735,8 @@ static slc_status check_whole(parser *ps)
                 s++;
             }
             uint32_t at = ps->section_line[s] != 0 ? ps->section_line[s] : ps->last_line;
-            return parse_fail(ps, SLC_E_PROFILE_MISSING, at, "[%s] %s: required key is missing", keys[k].section,
-                              keys[k].key);
+            missing_add(&miss, at, keys[k].section, keys[k].key, "key");
+            continue;
         }
         if (keys[k].kind != KIND_NAME) {
             store(p, &keys[k], keys[k].fallback);
@@ -695,9 +748,11 @@ static slc_status check_whole(parser *ps)
     uint32_t budgets_at = ps->section_line[SECTION_BUDGETS] != 0 ? ps->section_line[SECTION_BUDGETS] : ps->last_line;
     for (size_t r = 0; r < sizeof required_budgets / sizeof required_budgets[0]; r++) {
         if (find_budget(ps, required_budgets[r], strlen(required_budgets[r])) < 0) {
-            return parse_fail(ps, SLC_E_PROFILE_MISSING, budgets_at, "[budgets] %s: required budget is missing",
-                              required_budgets[r]);
+            missing_add(&miss, budgets_at, "budgets", required_budgets[r], "budget");
         }
+    }
+    if (miss.count > 0) {
+        return missing_fail(ps, &miss);
     }
     for (uint32_t i = 0; i < ps->budget_count; i++) {
         parsed_budget *pb = &ps->budgets[i];

@@ -297,12 +297,25 @@ static void test_rejects_missing_required(void **state)
         {"page_count = 1024\n", "", SLC_E_PROFILE_MISSING, 15,
          "t.profile:15: [pool] page_count: required key is missing"},
         {"[tables]\nmax_objects = 1000\nmax_chunks = 20000\nmax_lods = 8\nmax_string_bytes = 64 KiB\n", "",
-         SLC_E_PROFILE_MISSING, 25, "t.profile:25: [tables] max_objects: required key is missing"},
+         SLC_E_PROFILE_MISSING, 25,
+         "t.profile:25: [tables] max_objects: required key is missing; also missing: [tables] max_chunks, [tables] "
+         "max_lods, [tables] max_string_bytes"},
+        /* every key and budget missing is named at once, the first at its line */
+        {"cpu/driver = 4 MiB\ngpu = 80 MiB\ngpu/pool = 64 MiB\ngpu/staging = 16 MiB\n\n[pool]\npage_size = 64 "
+         "KiB\npage_count = 1024\n",
+         "gpu = 80 MiB\n\n[pool]\npage_size = 64 KiB\n", SLC_E_PROFILE_MISSING, 12,
+         "t.profile:12: [pool] page_count: required key is missing; also missing: [budgets] cpu/driver, [budgets] "
+         "gpu/pool, [budgets] gpu/staging"},
         {"cpu/driver = 4 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
          "t.profile:5: [budgets] cpu/driver: required budget is missing"},
     };
     expect_edits(cases, sizeof cases / sizeof cases[0]);
-    expect_error(0, SLC_E_PROFILE_MISSING, 0, "t.profile:0: [pool] page_size: required key is missing");
+    /* an empty profile: as many as the message holds, then how many more */
+    expect_error(0, SLC_E_PROFILE_MISSING, 0,
+                 "t.profile:0: [pool] page_size: required key is missing; also missing: [pool] page_count, [stream] "
+                 "frames_in_flight, [stream] workers, [stream] queue_capacity, [stream] staging_size, [stream] "
+                 "upload_per_frame, [tables] max_objects, [tables] max_chunks, [tables] max_lods, [tables] "
+                 "max_string_bytes, and 6 more");
 }
 
 static void test_rejects_bad_trees(void **state)
