@@ -361,9 +361,11 @@ slc_status slc_render_record(slc_render *r, VkCommandBuffer cmd)
     bi.renderArea.extent.height = r->height;
     bi.clearValueCount = 2;
     bi.pClearValues = clear;
+    slc__vk_label_begin(r->vk, cmd, "sluice render frame");
     r->d->vkCmdBeginRenderPass(cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
     draw_all(r, cmd);
     r->d->vkCmdEndRenderPass(cmd);
+    slc__vk_label_end(r->vk, cmd);
     VkBufferImageCopy copy = {0};
     copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     copy.imageSubresource.layerCount = 1;

@@ -4,6 +4,7 @@
 #include "vulkan_internal.h"
 
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,11 @@ static void load_instance_table(slc_vulkan *vk, PFN_vkGetInstanceProcAddr gipa)
     LOAD_I(vk, gipa, GetDeviceProcAddr);
     LOAD_I(vk, gipa, CreateDebugUtilsMessengerEXT);
     LOAD_I(vk, gipa, DestroyDebugUtilsMessengerEXT);
+    if (vk->debug_utils) {
+        LOAD_I(vk, gipa, SetDebugUtilsObjectNameEXT);
+        LOAD_I(vk, gipa, CmdBeginDebugUtilsLabelEXT);
+        LOAD_I(vk, gipa, CmdEndDebugUtilsLabelEXT);
+    }
 }
 
 /* volkLoadDeviceTable resolves names through volk's global
@@ -404,6 +410,68 @@ static slc_status finish(slc_vulkan *vk)
 
 /* --- slc_vulkan_init: a headless instance and device ---------------------- */
 
+/* Whether the loader, a driver or an implicit layer offers
+ * VK_EXT_debug_utils. Reads at most 64 extension records; a longer list is
+ * read 64 at a time. */
+static bool instance_has_debug_utils(PFN_vkGetInstanceProcAddr gipa)
+{
+    PFN_vkEnumerateInstanceExtensionProperties enum_fn = (PFN_vkEnumerateInstanceExtensionProperties)gipa(
+        VK_NULL_HANDLE, "vkEnumerateInstanceExtensionProperties");
+    uint32_t total = 0;
+    if (enum_fn == NULL || enum_fn(NULL, &total, NULL) != VK_SUCCESS) {
+        return false;
+    }
+    VkExtensionProperties props[64];
+    uint32_t n = total < 64u ? total : 64u;
+    VkResult r = enum_fn(NULL, &n, props);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(props[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void slc__vk_name(slc_vulkan *vk, VkObjectType type, uint64_t handle, const char *fmt, ...)
+{
+    if (!vk->debug_utils || vk->vki.SetDebugUtilsObjectNameEXT == NULL || handle == 0) {
+        return;
+    }
+    char name[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
+    va_end(ap);
+    VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    ni.objectType = type;
+    ni.objectHandle = handle;
+    ni.pObjectName = name;
+    if (vk->vki.SetDebugUtilsObjectNameEXT(vk->device, &ni) == VK_SUCCESS) {
+        vk->debug_names++;
+    }
+}
+
+void slc__vk_label_begin(slc_vulkan *vk, VkCommandBuffer cmd, const char *name)
+{
+    if (!vk->debug_utils || vk->vki.CmdBeginDebugUtilsLabelEXT == NULL) {
+        return;
+    }
+    VkDebugUtilsLabelEXT label = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = name;
+    vk->vki.CmdBeginDebugUtilsLabelEXT(cmd, &label);
+    vk->debug_labels++;
+}
+
+void slc__vk_label_end(slc_vulkan *vk, VkCommandBuffer cmd)
+{
+    if (vk->debug_utils && vk->vki.CmdEndDebugUtilsLabelEXT != NULL) {
+        vk->vki.CmdEndDebugUtilsLabelEXT(cmd);
+    }
+}
+
 static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
 {
     PFN_vkGetInstanceProcAddr gipa = find_loader();
@@ -444,8 +512,13 @@ static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
     mi.pNext = d->instance_next;
     VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pNext = d->instance_next;
-    if (d->debug_callback != NULL) {
+    /* With a debug callback the extension is required; without one it is
+     * enabled where the instance offers it, for object names and labels. */
+    vk->debug_utils = d->debug_callback != NULL || instance_has_debug_utils(gipa);
+    if (vk->debug_utils) {
         exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    }
+    if (d->debug_callback != NULL) {
         ci.pNext = &mi;
     }
     ci.pApplicationInfo = &app;
@@ -855,6 +928,8 @@ void slc_vulkan_get_stats(slc_vulkan *vk, slc_vulkan_stats *out)
     out->copies = vk->copies_submitted;
     out->bytes_copied = vk->bytes_copied;
     out->belt_full = vk->belt_full;
+    out->debug_names = vk->debug_names;
+    out->debug_labels = vk->debug_labels;
     pthread_mutex_unlock(&vk->lock);
     out->bytes_flushed = atomic_load_explicit(&vk->bytes_flushed, memory_order_relaxed);
 }

@@ -31,6 +31,10 @@ typedef struct vk_instance_table {
     PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
     PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT;
     PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT;
+    /* VK_EXT_debug_utils' names and labels, NULL when the instance lacks it. */
+    PFN_vkSetDebugUtilsObjectNameEXT SetDebugUtilsObjectNameEXT;
+    PFN_vkCmdBeginDebugUtilsLabelEXT CmdBeginDebugUtilsLabelEXT;
+    PFN_vkCmdEndDebugUtilsLabelEXT CmdEndDebugUtilsLabelEXT;
 } vk_instance_table;
 
 typedef struct vk_segment {
@@ -179,11 +183,27 @@ struct slc_vulkan {
     uint64_t bytes_copied;
     atomic_ullong bytes_flushed;
     uint64_t belt_full;
+    uint64_t debug_names;  /* objects named through VK_EXT_debug_utils */
+    uint64_t debug_labels; /* command regions labelled */
+    bool debug_utils;      /* VK_EXT_debug_utils is enabled on the instance sluice created */
 
     /* Timeline semaphore functions (core 1.2 or VK_KHR_timeline_semaphore). */
     PFN_vkGetSemaphoreCounterValue get_counter;
     PFN_vkWaitSemaphores wait_semaphores;
 };
+
+/* vulkan_device.c: names an object for debuggers and capture tools
+ * (RenderDoc, Android GPU Inspector) through VK_EXT_debug_utils, and opens
+ * and closes a labelled region of a command buffer; each does nothing when
+ * the instance has no VK_EXT_debug_utils. name is printf-formatted, at most
+ * 63 bytes kept. */
+void slc__vk_name(slc_vulkan *vk, VkObjectType type, uint64_t handle, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void slc__vk_label_begin(slc_vulkan *vk, VkCommandBuffer cmd, const char *name);
+void slc__vk_label_end(slc_vulkan *vk, VkCommandBuffer cmd);
 
 /* vulkan_alloc.c: the VkAllocationCallbacks over vk->heap. */
 void slc__vk_init_callbacks(slc_vulkan *vk);

@@ -190,7 +190,12 @@ static slc_status build_belt(slc_vulkan *vk, const VkPhysicalDeviceMemoryPropert
                     (vk->flags & SLC_VULKAN_FLUSH_ALWAYS) == 0;
     vk->coherent = coherent;
     vk->belt_alloc_size = req.size;
-    return back_buffer(vk, vk->belt, req.size, (uint32_t)t, true, coherent, &vk->belt_memory, &vk->belt_map);
+    s = back_buffer(vk, vk->belt, req.size, (uint32_t)t, true, coherent, &vk->belt_memory, &vk->belt_map);
+    if (s == SLC_OK) {
+        slc__vk_name(vk, VK_OBJECT_TYPE_BUFFER, (uint64_t)vk->belt, "sluice staging belt");
+        slc__vk_name(vk, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)vk->belt_memory, "sluice staging belt memory");
+    }
+    return s;
 }
 
 slc_status slc__vk_build_pool(slc_vulkan *vk)
@@ -317,6 +322,8 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
         if (s != SLC_OK) {
             return s;
         }
+        slc__vk_name(vk, VK_OBJECT_TYPE_BUFFER, (uint64_t)g->buffer, "sluice pool segment %u", i);
+        slc__vk_name(vk, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)g->memory, "sluice pool segment %u memory", i);
     }
     if (!vk->unified) {
         return build_belt(vk, mp, &bp, total);

@@ -273,6 +273,7 @@ static slc_status make_image(slc_render *r, VkFormat format, VkImageUsageFlags u
         im->view = VK_NULL_HANDLE;
         return vk_failed(r, "vkCreateImageView", res);
     }
+    slc__vk_name(r->vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)im->image, "sluice render %s", what);
     return SLC_OK;
 }
 

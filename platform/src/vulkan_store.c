@@ -540,7 +540,9 @@ static slc_status submit_copies_locked(slc_vulkan *vk, uint32_t ring, uint64_t v
     if (s != SLC_OK) {
         return s;
     }
+    slc__vk_label_begin(vk, cmd, "sluice upload");
     record_copies(vk, cmd, other_family);
+    slc__vk_label_end(vk, cmd);
     s = end_cmd(vk, cmd);
     if (s != SLC_OK) {
         return s;

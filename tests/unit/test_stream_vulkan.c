@@ -480,6 +480,11 @@ static void fly_through(const params *p)
         assert_int_equal(pool.current, 96u * 4096u);
         assert_int_equal(staging.current, p->backend == VULKAN_STAGING ? 64u * 4096u : 0u);
         assert_int_equal(vs.belt_full, 0); /* the upload cap keeps the belt from filling */
+        /* VK_EXT_debug_utils (the loader offers it): each segment's buffer
+         * and memory named, and the belt's; each submission of copies
+         * labelled "sluice upload". */
+        uint32_t named = 2u * f.info.segment_count + (p->backend == VULKAN_STAGING ? 2u : 0u);
+        assert_int_equal(vs.debug_names, named);
         if (p->backend == VULKAN_STAGING) {
             /* The pins, then every load applied, up to the settling frame. */
             slc_stream_stats now;
@@ -488,8 +493,10 @@ static void fly_through(const params *p)
             assert_int_equal(vs.frames_submitted, FLY_FRAMES + 2u); /* the pins', the trace's and the settling frame */
             /* Every staged page's copy ran before the frame that read it. */
             assert_int_equal(f.early, 0);
+            assert_true(vs.debug_labels > 0 && vs.debug_labels <= vs.frames_submitted);
         } else {
             assert_int_equal(vs.copies, 0);
+            assert_int_equal(vs.debug_labels, 0);
             assert_int_equal(vs.frames_submitted, FLY_FRAMES + 1u); /* the pins' frame and the trace's 400 */
         }
     }

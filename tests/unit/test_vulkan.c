@@ -512,6 +512,7 @@ static void test_headless_creates_its_own_device(void **state)
     assert_int_equal(budget(b, B_DRIVER).current, vs.driver_used);
     assert_int_equal(budget(b, B_DRIVER).peak, vs.driver_peak);
     assert_int_equal(budget(b, B_POOL).current, 16 * PAGE);
+    assert_int_equal(vs.debug_names, 2); /* VK_EXT_debug_utils: the one segment's buffer and memory */
     headless_driver_peak = vs.driver_peak;
     printf("driver host memory: %llu bytes now, peak %llu, in %llu allocations\n", (unsigned long long)vs.driver_used,
            (unsigned long long)vs.driver_peak, (unsigned long long)vs.driver_allocs);
@@ -682,6 +683,8 @@ static void test_staging_pages_reach_the_gpu(void **state)
     slc_vulkan_stats vs;
     slc_vulkan_get_stats(vk, &vs);
     assert_int_equal(vs.copies, 35);
+    assert_int_equal(vs.debug_names, 0); /* an adopted device: the instance is the application's */
+    assert_int_equal(vs.debug_labels, 0);
     assert_int_equal(vs.bytes_copied, 33ull * PAGE + 1000 + 4); /* page 9: one copy of its whole page */
     release(vk, mem);
     free(e.bytes);

@@ -251,6 +251,13 @@ typedef struct slc_vulkan_stats {
     uint64_t bytes_copied;
     uint64_t bytes_flushed; /* mapped bytes flushed (non-coherent memory) */
     uint64_t belt_full;     /* write_begin refusals: no free belt slot */
+    /* Through VK_EXT_debug_utils, where the instance sluice created offers
+     * it (an adopted device's instance is the application's: none): the
+     * objects named ("sluice pool segment N", "sluice staging belt", their
+     * memory) and the command regions labelled ("sluice upload"), so that
+     * RenderDoc and Android GPU Inspector captures read. */
+    uint64_t debug_names;
+    uint64_t debug_labels;
 } slc_vulkan_stats;
 
 typedef struct slc_vulkan slc_vulkan;
