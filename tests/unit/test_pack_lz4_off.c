@@ -5,9 +5,7 @@
  * and leaves its arena as it was. */
 #include "test_pack.h"
 
-static _Alignas(64) unsigned char bmem[SLC_BUDGETS_FOOTPRINT(2, 2)];
 static _Alignas(64) unsigned char ameta[SLC_ARENA_FOOTPRINT(1 << 16)];
-static slc_budgets *budgets;
 static slc_arena *meta;
 static slc_profile limits;
 static test_pack tp;
@@ -17,17 +15,10 @@ static slc_logger logger;
 static int setup(void **state)
 {
     (void)state;
-    const slc_budget_desc d[] = {{"cpu", 1 << 16, SLC_BUDGET_NONE_INDEX}, {"cpu/meta", 1 << 16, 0}};
-    if (slc_budgets_init(bmem, sizeof bmem, d, 2, 2, NULL, &budgets) != SLC_OK ||
-        slc_arena_init(ameta, sizeof ameta, budgets, (slc_budget_id){1}, &meta) != SLC_OK) {
+    if (slc_arena_init(ameta, sizeof ameta, NULL, (slc_budget_id){0}, &meta) != SLC_OK) {
         return -1;
     }
-    memset(&limits, 0, sizeof limits);
-    limits.page_size = TP_PAGE;
-    limits.max_chunks = 100;
-    limits.max_objects = 100;
-    limits.max_lods = 8;
-    limits.max_string_bytes = 1024;
+    tp_limits(&limits);
     logger = capture_logger(&logged);
     tp_build(&tp); /* chunk 0 stored, chunks 1 and 2 LZ4 */
     return 0;
