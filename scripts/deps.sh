@@ -8,6 +8,8 @@
 #
 #   scripts/deps.sh            native build, sanitizers, tools
 #   scripts/deps.sh --cross    also the aarch64 and armhf cross builds (qemu-user)
+#                              and the bare-metal image (arm-none-eabi-gcc,
+#                              newlib, qemu-system-arm)
 set -euo pipefail
 
 native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
@@ -26,9 +28,16 @@ armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka
        libcjson-dev:armhf libmeshoptimizer-dev:armhf
        libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf libpng-dev:armhf)
 
+# The bare-metal firmware image (firmware/, toolchains/arm-none-eabi.cmake):
+# the compiler, newlib (its string functions; the image has its own start-up
+# and semihosting) and the machine it runs on. qemu-system-arm's
+# Recommends (firmware ROMs, for its network cards) are not needed: the
+# test runs it with -nic none.
+baremetal=(gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
+
 want=("${native[@]}")
 if [[ "${1:-}" == "--cross" ]]; then
-    want+=("${arm64[@]}" "${armhf[@]}")
+    want+=("${arm64[@]}" "${armhf[@]}" "${baremetal[@]}")
 fi
 
 # True when package $1 is fully installed. A name without an architecture

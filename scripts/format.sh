@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Formats sluice's C with clang-format (.clang-format at the root):
 #   scripts/format.sh            rewrites every tracked .c and .h file of
-#                                runtime/, platform/, tools/ and tests/ in place
+#                                runtime/, platform/, tools/, tests/ and
+#                                firmware/ in place
 #   scripts/format.sh --check    changes nothing; lists the files whose layout
 #                                differs and exits 1 if there is one
 # Run by the static step (scripts/static.sh) with --check.
@@ -35,7 +36,7 @@ esac
 
 command -v clang-format >/dev/null || { echo "format: clang-format not found (scripts/deps.sh installs it)" >&2; exit 2; }
 
-mapfile -t files < <(git ls-files -- 'runtime/*.[ch]' 'platform/*.[ch]' 'tools/*.[ch]' 'tests/*.[ch]' |
+mapfile -t files < <(git ls-files -- 'runtime/*.[ch]' 'platform/*.[ch]' 'tools/*.[ch]' 'tests/*.[ch]' 'firmware/*.[ch]' |
                      grep -v -x -F -f <(printf '%s\n' "${excluded[@]}"))
 [[ ${#files[@]} -gt 0 ]] || { echo "format: no files (not a git checkout?)" >&2; exit 2; }
 

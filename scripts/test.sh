@@ -18,6 +18,12 @@
 #   tsan     ThreadSanitizer (clang), the whole suite (the threaded tests matter)
 #   aarch64  cross build, tests under qemu-aarch64
 #   armhf    cross build (32-bit ARM), tests under qemu-arm
+#   baremetal the runtime freestanding (arm-none-eabi, newlib, no LZ4 or
+#            meshopt) and the firmware image of firmware/, run under
+#            qemu-system-arm: its report and eviction-log hash must equal
+#            the Linux build's for the same pack, profile and camera path
+#            (the default build's sluice writes the pack and compares;
+#            it is built here when missing)
 #   fuzz     libFuzzer targets (clang, ASan+UBSan), each for a bounded time
 # Usage: scripts/test.sh [step...]   (default: all of the above, in that order)
 set -euo pipefail
@@ -26,7 +32,7 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh --cross
 
 steps=("$@")
-[[ ${#steps[@]} -eq 0 ]] && steps=(default static memcheck asan tsan aarch64 armhf fuzz)
+[[ ${#steps[@]} -eq 0 ]] && steps=(default static memcheck asan tsan aarch64 armhf baremetal fuzz)
 
 for p in "${steps[@]}"; do
     echo "=== ${p} ==="
@@ -37,6 +43,13 @@ for p in "${steps[@]}"; do
         scripts/static.sh
         cmake --preset release >/dev/null
         cmake --build --preset release --target sluice_runtime sluice_platform
+        ;;
+    baremetal)
+        cmake --preset default >/dev/null
+        cmake --build --preset default --target sluice
+        cmake --preset baremetal >/dev/null
+        cmake --build --preset baremetal
+        ctest --preset baremetal --output-junit "$PWD/build/baremetal/junit.xml"
         ;;
     memcheck)
         cmake --preset default >/dev/null

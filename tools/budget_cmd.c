@@ -42,7 +42,8 @@ static int header_help(const cli_args *spec)
 {
     fputs(HEADER_USAGE "\n"
                        "Emits the profile as a C header for firmware that cannot read files: the\n"
-                       "profile as static const data and the size and alignment of its memory block.\n"
+                       "profile as static const data, the size and alignment of its memory block and\n"
+                       "of the host backend's page storage.\n"
                        "\n",
           stdout);
     cli_args_print_options(stdout, spec);
@@ -221,6 +222,13 @@ static int budget_header(int argc, char **argv)
                " * the same on every architecture: size a static array with them. */\n");
     fprintf(f, "#define SLC_PROFILE_%s_BLOCK_SIZE %zuu\n", up, req.block_size);
     fprintf(f, "#define SLC_PROFILE_%s_BLOCK_ALIGN %zuu\n\n", up, req.block_align);
+    /* The pool's pages on the host backend (slc_host_store_init_at): what a
+     * firmware without a GPU declares as its second static array. */
+    fprintf(f, "/* Bytes and alignment of the page storage of the host backend\n"
+               " * (slc_host_store_init_at: the pool's pages in host memory). */\n");
+    fprintf(f, "#define SLC_PROFILE_%s_HOST_PAGES_SIZE %zuu\n", up,
+            slc_host_store_footprint(p.page_count, p.page_size));
+    fprintf(f, "#define SLC_PROFILE_%s_HOST_PAGES_ALIGN %uu\n\n", up, SLC_HOST_STORE_PAGE_ALIGN);
     fprintf(f, "static const slc_profile slc_profile_%s = {\n", lo);
     fprintf(f, "    .name = \"%s\",\n    .budget_count = %" PRIu32 "u,\n    .budgets = {\n", p.name, p.budget_count);
     for (uint32_t i = 0; i < p.budget_count; i++) {

@@ -5,6 +5,11 @@
 
 #include "internal.h"
 
+#ifdef SLC_FMT_UINT32_IS_ULONG /* newlib's uint32_t: see runtime/CMakeLists.txt */
+_Static_assert(sizeof(unsigned long) == sizeof(unsigned),
+               "%u reads a uint32_t (unsigned long here) as an unsigned int");
+#endif
+
 typedef struct out_buf {
     char *buf;
     size_t cap;

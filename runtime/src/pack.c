@@ -6,13 +6,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <lz4.h>
 /* The library, not XXH_INLINE_ALL: xxhash 0.8.1 inlined brings its malloc-based
  * state functions into the runtime. XXH_STATIC_LINKING_ONLY gives XXH3_state_t
  * for a state on the stack. */
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "codec_lz4.h"
 #include "codec_meshopt.h"
 #include "hash.h"
 #include "internal.h"
@@ -208,9 +208,28 @@ static int is_meshopt(uint32_t codec)
     return codec == SLC_PACK_CODEC_MESHOPT || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
 }
 
+static int uses_lz4(uint32_t codec)
+{
+    return codec == SLC_PACK_CODEC_LZ4 || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+}
+
 int slc_pack_codec_is_built(uint32_t codec)
 {
-    return codec < SLC_PACK_CODEC_COUNT && (SLC_CODEC_MESHOPT || !is_meshopt(codec));
+    return codec < SLC_PACK_CODEC_COUNT && (SLC_CODEC_MESHOPT || !is_meshopt(codec)) &&
+           (SLC_CODEC_LZ4 || !uses_lz4(codec));
+}
+
+/* The build option that leaves a known codec out of this reader (the first
+ * of them when a codec needs two), or NULL when it is built in. */
+static const char *codec_option_off(uint32_t codec)
+{
+    if (!SLC_CODEC_MESHOPT && is_meshopt(codec)) {
+        return "SLUICE_CODEC_MESHOPT=OFF";
+    }
+    if (!SLC_CODEC_LZ4 && uses_lz4(codec)) {
+        return "SLUICE_CODEC_LZ4=OFF";
+    }
+    return NULL;
 }
 
 /* Scratch a chunk's load needs: its stored bytes when they are read (not
@@ -243,7 +262,7 @@ static int stored_size_ok(const slc_pack_chunk *c)
         return c->stored_size <= c->decoded_size &&
                c->stored_size >= sizeof(slc_pack_chunk_header) + (uint64_t)c->cluster_count * sizeof(slc_pack_cluster);
     default: /* one LZ4 block */
-        return c->stored_size != 0 && c->stored_size <= (uint32_t)LZ4_COMPRESSBOUND(c->decoded_size);
+        return c->stored_size != 0 && c->stored_size <= SLC__LZ4_BOUND(c->decoded_size);
     }
 }
 
@@ -277,9 +296,8 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: codec %u is unknown", i, c->codec);
         }
         if (!slc_pack_codec_is_built(c->codec)) {
-            return pack_fail(p, SLC_E_PACK_VERSION,
-                             "chunk %u: codec %u (%s) is not built into this reader (SLUICE_CODEC_MESHOPT=OFF)", i,
-                             c->codec, codec_names[c->codec]);
+            return pack_fail(p, SLC_E_PACK_VERSION, "chunk %u: codec %u (%s) is not built into this reader (%s)", i,
+                             c->codec, codec_names[c->codec], codec_option_off(c->codec));
         }
         if (c->decoded_size > h->page_size) {
             return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %u-byte page", i,
@@ -578,7 +596,7 @@ static slc_status decode_meshopt(chunk_decode *d)
     size_t size = c->stored_size;
     unsigned char *work = d->work;
     if (c->codec == SLC_PACK_CODEC_MESHOPT_LZ4) {
-        d->got = LZ4_decompress_safe((const char *)d->src, (char *)work, (int)c->stored_size, (int)c->decoded_size);
+        d->got = slc__lz4_decode(d->src, work, c->stored_size, c->decoded_size);
         if (d->got < 0) {
             return SLC_E_PACK_CORRUPT;
         }
@@ -612,7 +630,7 @@ static slc_status decode_chunk(void *ctx)
     /* The decoder may use all of its capacity as working room, so the
      * capacity is the record's decoded size: nothing past it is touched, and
      * a block that would decode to more is refused. */
-    d->got = LZ4_decompress_safe((const char *)d->src, d->page, (int)d->c->stored_size, (int)d->c->decoded_size);
+    d->got = slc__lz4_decode(d->src, d->page, d->c->stored_size, d->c->decoded_size);
     return SLC_OK;
 }
 

@@ -39,6 +39,17 @@ static inline void *tp_at(test_pack *t, uint64_t offset)
     return t->data + offset;
 }
 
+/* Reader limits that take a test pack: TP_PAGE pages, room for every table. */
+static inline void tp_limits(slc_profile *limits)
+{
+    memset(limits, 0, sizeof *limits);
+    limits->page_size = TP_PAGE;
+    limits->max_chunks = 100;
+    limits->max_objects = 100;
+    limits->max_lods = 8;
+    limits->max_string_bytes = 1024;
+}
+
 /* Recomputes every table checksum and the header checksum, so a test can
  * change a record and reach the checks behind the checksums. */
 static inline void tp_reseal(test_pack *t)

@@ -27,12 +27,7 @@ static int setup(void **state)
         slc_arena_init(ameta, sizeof ameta, budgets, (slc_budget_id){1}, &meta) != SLC_OK) {
         return -1;
     }
-    memset(&limits, 0, sizeof limits);
-    limits.page_size = TP_PAGE;
-    limits.max_chunks = 100;
-    limits.max_objects = 100;
-    limits.max_lods = 8;
-    limits.max_string_bytes = 1024;
+    tp_limits(&limits);
     logger = capture_logger(&logged);
     tp_build(&tp);
     return 0;

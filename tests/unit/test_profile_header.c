@@ -3,15 +3,18 @@
  * sets every [render] and [quality] key), emitted as a C header by `sluice
  * budget header`, compiles, holds the same configuration as the parsed file,
  * byte for byte, and states the block size the runtime computes on this
- * architecture. */
+ * architecture and the host backend's page storage. */
 #include "all_profiles.h"
 #include "profile_sections.h"
+#include "sluice/host_store.h"
 #include "test_util.h"
 
 static const struct {
     const char *path;
     const slc_profile *emitted;
     size_t block_size;
+    size_t host_pages_size;
+    size_t host_pages_align;
 } profiles[] = {SLUICE_PROFILE_TABLE};
 
 static void test_emitted_headers_match_parsed_profiles(void **state)
@@ -40,6 +43,8 @@ static void test_emitted_headers_match_parsed_profiles(void **state)
         slc_memory_requirements r;
         assert_int_equal(slc_memory_calculate_requirements(profiles[i].emitted, &r), SLC_OK);
         assert_int_equal(r.block_size, profiles[i].block_size);
+        assert_int_equal(profiles[i].host_pages_size, slc_host_store_footprint(parsed.page_count, parsed.page_size));
+        assert_int_equal(profiles[i].host_pages_align, SLC_HOST_STORE_PAGE_ALIGN);
         print_message("%s: block %zu bytes\n", parsed.name, r.block_size);
     }
 }

@@ -96,9 +96,10 @@ const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t insta
 const char *slc_pack_get_string(const slc_pack *p, uint32_t offset);
 
 /* 1 when this runtime decodes chunks of codec (SLC_PACK_CODEC_*): stored
- * and LZ4 always, the meshopt codecs when built with SLUICE_CODEC_MESHOPT
- * (a pack with a codec not built in is refused at open); 0 otherwise. O(1);
- * thread-safe. */
+ * always, LZ4 when built with SLUICE_CODEC_LZ4 (the default), the meshopt
+ * codecs when built with SLUICE_CODEC_MESHOPT, meshopt-lz4 with both (a
+ * pack with a codec not built in is refused at open, SLC_E_PACK_VERSION,
+ * naming the option); 0 otherwise. O(1); thread-safe. */
 int slc_pack_codec_is_built(uint32_t codec);
 
 /* Bytes of scratch slc_pack_load_chunk needs, the most of any chunk: read
