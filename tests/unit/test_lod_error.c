@@ -129,7 +129,8 @@ static void test_sphere_and_inscribed_octahedron(void **state)
     unsigned o = (unsigned)((rings + 1) * (segs + 1));
     const float oct[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     memcpy(pos + (size_t)o * 3, oct, sizeof oct);
-    const unsigned faces[8][3] = {{0, 2, 4}, {4, 2, 1}, {1, 2, 5}, {5, 2, 0}, {4, 3, 0}, {1, 3, 4}, {5, 3, 1}, {0, 3, 5}};
+    const unsigned faces[8][3] = {{0, 2, 4}, {4, 2, 1}, {1, 2, 5}, {5, 2, 0},
+                                  {4, 3, 0}, {1, 3, 4}, {5, 3, 1}, {0, 3, 5}};
     for (unsigned f = 0; f < 8; f++) {
         for (unsigned k = 0; k < 3; k++) {
             idx[(tc + f) * 3 + k] = o + faces[f][k];
@@ -155,12 +156,12 @@ static void test_point_to_triangle_distance_is_exact(void **state)
     const struct {
         double p[3], d;
     } cases[] = {
-        {{0.25, 0.25, 2.0}, 2.0},                       /* over the face */
-        {{-3.0, -4.0, 0.0}, 5.0},                       /* past a corner */
-        {{0.5, -1.0, 0.0}, 1.0},                        /* past an edge */
-        {{1.0, 1.0, 0.0}, sqrt(0.5)},                   /* past the slanted edge */
-        {{0.0, 0.0, 0.0}, 0.0},                         /* on it */
-        {{2.0, 0.0, 1.0}, sqrt(2.0)},                   /* off a corner and the plane */
+        {{0.25, 0.25, 2.0}, 2.0},     /* over the face */
+        {{-3.0, -4.0, 0.0}, 5.0},     /* past a corner */
+        {{0.5, -1.0, 0.0}, 1.0},      /* past an edge */
+        {{1.0, 1.0, 0.0}, sqrt(0.5)}, /* past the slanted edge */
+        {{0.0, 0.0, 0.0}, 0.0},       /* on it */
+        {{2.0, 0.0, 1.0}, sqrt(2.0)}, /* off a corner and the plane */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double d = pk_surface_distance(x, cases[i].p);
@@ -291,7 +292,8 @@ static void check_chains(const char *path)
             const slc_pack_lod *lod = &lods[l];
             if (!(lod->measured_error <= lod->error && lod->error >= lods[l - 1].error &&
                   lod->triangle_count < lods[l - 1].triangle_count && lod->method >= SLC_PACK_LOD_METHOD_SIMPLIFY &&
-                  lod->method < SLC_PACK_LOD_METHOD_COUNT && lod->measured_error <= PK_LOD_ERROR_CAP * radius * 1.0001 &&
+                  lod->method < SLC_PACK_LOD_METHOD_COUNT &&
+                  lod->measured_error <= PK_LOD_ERROR_CAP * radius * 1.0001 &&
                   (l + 1 == ob.lod_count || lod->chain_end == SLC_PACK_LOD_END_NONE))) {
                 fail_msg("%s: object %u level %u: %u triangles (before %u), error %g (before %g), measured %g, method "
                          "%u, end %u, cap %g",

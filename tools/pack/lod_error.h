@@ -22,10 +22,10 @@
 /* The most vertex samples and area samples taken from one surface. A
  * surface's vertices that are also the other surface's are not sampled
  * (they lie on it); of the others, every (count / cap)-th is when there are
- * more than the cap. Area samples: two a triangle, at most the cap. So a
+ * more than the cap. Area samples: one a triangle, at most the cap. So a
  * mesh of any size costs O(caps x log triangles) queries a side. */
-#define PK_LOD_VERTEX_SAMPLES 16384u
-#define PK_LOD_AREA_SAMPLES 4096u
+#define PK_LOD_VERTEX_SAMPLES 4096u
+#define PK_LOD_AREA_SAMPLES 2048u
 
 /* A surface: triangle_count triangles, three indices each, into positions
  * (x, y, z as the first three floats of each vertex, stride floats apart).
