@@ -773,10 +773,11 @@ static uint64_t edge_key(unsigned int a, unsigned int b)
 /* Maps the corners of a level simplified on welded positions back to
  * vertices of the level before it (prev, prev_count indices). Each output
  * corner names the first vertex of its position (shadow); the candidates are
- * the vertices of prev at that position. Per triangle the combination of
- * candidates is chosen that keeps the most of its edges as edges of prev
- * (one attribute side of a seam), then whose normals agree best with the
- * triangle's face; ties go to the first candidates. O(prev_count log
+ * the vertices of prev at that position. Per corner, the candidates whose
+ * normals agree best with the triangle's face are kept (a hard edge's side);
+ * among them, per triangle, the combination that keeps the most of its
+ * edges as edges of prev (one side of a UV seam); ties go to the first
+ * candidates. O(prev_count log
  * prev_count + out_count x MAX_SEAM_CANDIDATES^3); -1 when out of memory. */
 static int map_welded(unsigned int *out, size_t out_count, const unsigned int *prev, size_t prev_count,
                       const unsigned int *shadow, const float *fetched, size_t vc, uint32_t fstride, int has_normal)
@@ -841,25 +842,39 @@ static int map_welded(unsigned int *out, size_t out_count, const unsigned int *p
         face[1] = e1[2] * e2[0] - e1[0] * e2[2];
         face[2] = e1[0] * e2[1] - e1[1] * e2[0];
         double flen = sqrt(face[0] * face[0] + face[1] * face[1] + face[2] * face[2]);
-        unsigned int n[3], best[3];
-        double best_score = -INFINITY;
+        /* Per corner, the candidates whose normals agree best with the face
+         * (all of them without normals): a hard edge decides alone. */
+        unsigned int kept[3][MAX_SEAM_CANDIDATES], n[3], best[3];
+        double align[3][MAX_SEAM_CANDIDATES];
         for (int k = 0; k < 3; k++) {
-            n[k] = first[tri[k] + 1] - first[tri[k]];
-            n[k] = n[k] > MAX_SEAM_CANDIDATES ? MAX_SEAM_CANDIDATES : n[k];
+            unsigned int count = first[tri[k] + 1] - first[tri[k]];
+            count = count > MAX_SEAM_CANDIDATES ? MAX_SEAM_CANDIDATES : count;
+            double top = -INFINITY, score[MAX_SEAM_CANDIDATES];
+            for (unsigned int c = 0; c < count; c++) {
+                const float *vn = fetched + (size_t)cand[first[tri[k]] + c] * fstride + 3;
+                score[c] = has_normal && flen > 0.0 ? (vn[0] * face[0] + vn[1] * face[1] + vn[2] * face[2]) / flen
+                                                    : 0.0;
+                top = score[c] > top ? score[c] : top;
+            }
+            n[k] = 0;
+            for (unsigned int c = 0; c < count; c++) {
+                if (score[c] >= top - 1e-3) {
+                    align[k][n[k]] = score[c];
+                    kept[k][n[k]++] = cand[first[tri[k]] + c];
+                }
+            }
             best[k] = tri[k];
         }
+        /* Among those, the combination keeping the most edges of prev. */
+        double best_score = -INFINITY;
         for (unsigned int a = 0; a < n[0]; a++) {
             for (unsigned int b = 0; b < n[1]; b++) {
                 for (unsigned int c = 0; c < n[2]; c++) {
-                    unsigned int v[3] = {cand[first[tri[0]] + a], cand[first[tri[1]] + b], cand[first[tri[2]] + c]};
-                    double score = 0.0;
-                    for (int k = 0; k < 3; k++) {
+                    unsigned int v[3] = {kept[0][a], kept[1][b], kept[2][c]};
+                    double score = align[0][a] + align[1][b] + align[2][c];
+                    for (int k = 0; k < 3 && n[0] * n[1] * n[2] > 1; k++) {
                         uint64_t key = edge_key(v[k], v[(k + 1) % 3]);
                         score += bsearch(&key, edges, prev_count, sizeof *edges, cmp_u64) != NULL ? 4.0 : 0.0;
-                        if (has_normal && flen > 0.0) {
-                            const float *vn = fetched + (size_t)v[k] * fstride + 3;
-                            score += (vn[0] * face[0] + vn[1] * face[1] + vn[2] * face[2]) / flen;
-                        }
                     }
                     if (score > best_score) {
                         best_score = score;

@@ -102,8 +102,14 @@ static void select_nth(entry *e, uint32_t count, uint32_t nth)
     }
 }
 
+/* A triangle's box and centroid, computed once for the build. */
+typedef struct tri_box {
+    double lo[3], hi[3], c[3];
+} tri_box;
+
 /* Node n over order[first, first + count): its box, then its split. */
-static void build_node(pk_surface_index *x, entry *scratch, uint32_t n, uint32_t first, uint32_t count)
+static void build_node(pk_surface_index *x, const tri_box *tb, entry *scratch, uint32_t n, uint32_t first,
+                       uint32_t count)
 {
     node *nd = &x->nodes[n];
     double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -112,19 +118,12 @@ static void build_node(pk_surface_index *x, entry *scratch, uint32_t n, uint32_t
         nd->hi[k] = -INFINITY;
     }
     for (uint32_t i = first; i < first + count; i++) {
-        double cen[3] = {0, 0, 0};
-        for (int c = 0; c < 3; c++) {
-            double p[3];
-            corner(&x->s, x->order[i], c, p);
-            for (int k = 0; k < 3; k++) {
-                nd->lo[k] = fmin(nd->lo[k], p[k]);
-                nd->hi[k] = fmax(nd->hi[k], p[k]);
-                cen[k] += p[k] / 3.0;
-            }
-        }
+        const tri_box *t = &tb[x->order[i]];
         for (int k = 0; k < 3; k++) {
-            clo[k] = fmin(clo[k], cen[k]);
-            chi[k] = fmax(chi[k], cen[k]);
+            nd->lo[k] = t->lo[k] < nd->lo[k] ? t->lo[k] : nd->lo[k];
+            nd->hi[k] = t->hi[k] > nd->hi[k] ? t->hi[k] : nd->hi[k];
+            clo[k] = t->c[k] < clo[k] ? t->c[k] : clo[k];
+            chi[k] = t->c[k] > chi[k] ? t->c[k] : chi[k];
         }
     }
     if (count <= LEAF) {
@@ -138,13 +137,7 @@ static void build_node(pk_surface_index *x, entry *scratch, uint32_t n, uint32_t
     }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t t = x->order[first + i];
-        double sum = 0.0;
-        for (int c = 0; c < 3; c++) {
-            double p[3];
-            corner(&x->s, t, c, p);
-            sum += p[axis];
-        }
-        scratch[i].c = sum;
+        scratch[i].c = tb[t].c[axis];
         scratch[i].t = t;
     }
     uint32_t half = count / 2;
@@ -156,8 +149,8 @@ static void build_node(pk_surface_index *x, entry *scratch, uint32_t n, uint32_t
     x->node_count += 2;
     nd->first = left;
     nd->count = 0;
-    build_node(x, scratch, left, first, half);
-    build_node(x, scratch, left + 1, first + half, count - half);
+    build_node(x, tb, scratch, left, first, half);
+    build_node(x, tb, scratch, left + 1, first + half, count - half);
 }
 
 pk_surface_index *pk_surface_index_build(const pk_surface *s)
@@ -168,9 +161,11 @@ pk_surface_index *pk_surface_index_build(const pk_surface *s)
     uint32_t n = (uint32_t)s->triangle_count;
     pk_surface_index *x = calloc(1, sizeof *x);
     entry *scratch = malloc((size_t)n * sizeof *scratch);
-    if (x == NULL || scratch == NULL) {
+    tri_box *tb = malloc((size_t)n * sizeof *tb);
+    if (x == NULL || scratch == NULL || tb == NULL) {
         free(x);
         free(scratch);
+        free(tb);
         return NULL;
     }
     x->s = *s;
@@ -178,15 +173,31 @@ pk_surface_index *pk_surface_index_build(const pk_surface *s)
     x->order = malloc((size_t)n * sizeof *x->order);
     if (x->nodes == NULL || x->order == NULL) {
         free(scratch);
+        free(tb);
         pk_surface_index_free(x);
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
         x->order[i] = i;
+        for (int k = 0; k < 3; k++) {
+            tb[i].lo[k] = INFINITY;
+            tb[i].hi[k] = -INFINITY;
+            tb[i].c[k] = 0.0;
+        }
+        for (int c = 0; c < 3; c++) {
+            double p[3];
+            corner(s, i, c, p);
+            for (int k = 0; k < 3; k++) {
+                tb[i].lo[k] = p[k] < tb[i].lo[k] ? p[k] : tb[i].lo[k];
+                tb[i].hi[k] = p[k] > tb[i].hi[k] ? p[k] : tb[i].hi[k];
+                tb[i].c[k] += p[k]; /* three times the centroid: only its order matters */
+            }
+        }
     }
     x->node_count = 1;
-    build_node(x, scratch, 0, 0, n);
+    build_node(x, tb, scratch, 0, 0, n);
     free(scratch);
+    free(tb);
     return x;
 }
 
@@ -434,7 +445,7 @@ double pk_hausdorff(const pk_surface *a, const pk_surface_index *a_index, const 
         return ab;
     }
     double ba = pk_surface_deviation(b, vertex_count, a_index, stop_above);
-    return ba < 0.0 ? -1.0 : fmax(ab, ba);
+    return ba < 0.0 ? -1.0 : (ab > ba ? ab : ba);
 }
 
 const char *pk_lod_method_name(unsigned version_minor, uint32_t method)
