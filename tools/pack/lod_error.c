@@ -416,8 +416,7 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
         total += triangle_area(a, b, c);
     }
     if (total > 0.0 && worst <= stop) {
-        size_t want = from->triangle_count < PK_LOD_AREA_SAMPLES ? from->triangle_count : PK_LOD_AREA_SAMPLES;
-        double per = (double)want / total, owed = 0.0;
+        double per = (double)PK_LOD_AREA_SAMPLES / total, owed = 0.0;
         uint64_t k = 0;
         for (size_t t = 0; t < from->triangle_count; t++) {
             double a[3], b[3], c[3];

@@ -22,10 +22,10 @@
 /* The most vertex samples and area samples taken from one surface. A
  * surface's vertices that are also the other surface's are not sampled
  * (they lie on it); of the others, every (count / cap)-th is when there are
- * more than the cap. Area samples: one a triangle, at most the cap. So a
+ * more than the cap. Area samples: the cap, spread by area. So a
  * mesh of any size costs O(caps x log triangles) queries a side. */
 #define PK_LOD_VERTEX_SAMPLES 4096u
-#define PK_LOD_AREA_SAMPLES 2048u
+#define PK_LOD_AREA_SAMPLES 8192u
 
 /* A surface: triangle_count triangles, three indices each, into positions
  * (x, y, z as the first three floats of each vertex, stride floats apart).
@@ -41,7 +41,7 @@ typedef struct pk_surface {
 typedef struct pk_surface_index pk_surface_index;
 
 /* Builds the index over s (which must outlive it). Returns NULL when out
- * of memory or when s has no triangle. O(n log^2 n) for n triangles;
+ * of memory or when s has no triangle. O(n log n) expected for n triangles;
  * allocates about 120 bytes a triangle, and 90 more during the build;
  * thread-safe on distinct outputs. */
 pk_surface_index *pk_surface_index_build(const pk_surface *s);
