@@ -356,6 +356,15 @@ static double triangle_area(const double a[3], const double b[3], const double c
     return 0.5 * sqrt(dot(n, n));
 }
 
+/* Triangle t's corners into a, b, c, and its area. */
+static double corners_and_area(const pk_surface *s, size_t t, double a[3], double b[3], double c[3])
+{
+    corner(s, t, 0, a);
+    corner(s, t, 1, b);
+    corner(s, t, 2, c);
+    return triangle_area(a, b, c);
+}
+
 double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index,
                             double stop_above)
 {
@@ -410,20 +419,14 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
     double total = 0.0;
     for (size_t t = 0; t < from->triangle_count; t++) {
         double a[3], b[3], c[3];
-        corner(from, t, 0, a);
-        corner(from, t, 1, b);
-        corner(from, t, 2, c);
-        total += triangle_area(a, b, c);
+        total += corners_and_area(from, t, a, b, c);
     }
     if (total > 0.0 && worst <= stop) {
         double per = (double)PK_LOD_AREA_SAMPLES / total, owed = 0.0;
         uint64_t k = 0;
         for (size_t t = 0; t < from->triangle_count; t++) {
             double a[3], b[3], c[3];
-            corner(from, t, 0, a);
-            corner(from, t, 1, b);
-            corner(from, t, 2, c);
-            owed += triangle_area(a, b, c) * per;
+            owed += corners_and_area(from, t, a, b, c) * per;
             while (owed >= 1.0 && worst <= stop) {
                 double p[3];
                 sample_point(a, b, c, k++, p);
