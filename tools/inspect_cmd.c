@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "lod_error.h"
 #include "sluice/platform.h"
 
 typedef struct tally {
@@ -35,7 +36,50 @@ static void print_error(void *user, slc_log_level level, slc_status status, cons
     fprintf(stderr, "%s: %s (%s)\n", file, message, slc_status_name(status));
 }
 
-#define USAGE "usage: sluice inspect FILE [--verify] [--json] [--pread]\n"
+/* --lods: every object's chain, as JSON members after "levels". */
+static void print_lods_json(const slc_pack *p)
+{
+    const slc_pack_header *h = slc_pack_get_header(p);
+    printf(",\n \"objects\": [");
+    for (uint32_t o = 0; o < h->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(p, (slc_object_id){o});
+        const slc_pack_lod *last = slc_pack_get_lod(p, ob->first_lod + ob->lod_count - 1);
+        printf("%s\n  {\"object\": %u, \"name\": ", o ? "," : "", o);
+        esc_json(stdout, slc_pack_get_string(p, ob->name));
+        printf(", \"chain_end\": ");
+        esc_json(stdout, pk_lod_end_name(h->version_minor, last->chain_end));
+        printf(", \"levels\": [");
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            const slc_pack_lod *lod = slc_pack_get_lod(p, ob->first_lod + l);
+            printf("%s{\"lod\": %u, \"triangles\": %u, \"error\": %.9g, \"measured_error\": %.9g, \"method\": ",
+                   l ? ", " : "", l, lod->triangle_count, (double)lod->error, (double)lod->measured_error);
+            esc_json(stdout, pk_lod_method_name(h->version_minor, lod->method));
+            printf("}");
+        }
+        printf("]}");
+    }
+    printf("]");
+}
+
+/* --lods: every object's chain, as a table per object. */
+static void print_lods_text(const slc_pack *p)
+{
+    const slc_pack_header *h = slc_pack_get_header(p);
+    for (uint32_t o = 0; o < h->object_count; o++) {
+        const slc_pack_object *ob = slc_pack_get_object(p, (slc_object_id){o});
+        const slc_pack_lod *last = slc_pack_get_lod(p, ob->first_lod + ob->lod_count - 1);
+        printf("\nobject %u \"%s\": %u levels, chain ends: %s\n", o, slc_pack_get_string(p, ob->name), ob->lod_count,
+               pk_lod_end_name(h->version_minor, last->chain_end));
+        printf("  %-4s %10s %12s %12s %s\n", "LOD", "triangles", "error", "measured", "method");
+        for (uint32_t l = 0; l < ob->lod_count; l++) {
+            const slc_pack_lod *lod = slc_pack_get_lod(p, ob->first_lod + l);
+            printf("  %-4u %10u %12.6g %12.6g %s\n", l, lod->triangle_count, (double)lod->error,
+                   (double)lod->measured_error, pk_lod_method_name(h->version_minor, lod->method));
+        }
+    }
+}
+
+#define USAGE "usage: sluice inspect FILE [--verify] [--json] [--pread] [--lods]\n"
 
 static int help(const cli_args *spec)
 {
@@ -54,7 +98,7 @@ static int help(const cli_args *spec)
 int cmd_inspect(int argc, char **argv)
 {
     const char *path = NULL;
-    int verify = 0, json = 0, use_pread = 0;
+    int verify = 0, json = 0, use_pread = 0, lods = 0;
     const cli_opt table[] = {
         {.name = "--verify",
          .kind = CLI_OPT_FLAG,
@@ -68,6 +112,11 @@ int cmd_inspect(int argc, char **argv)
          .kind = CLI_OPT_FLAG,
          .dest = &use_pread,
          .help = "read the pack with pread instead of mapping it"},
+        {.name = "--lods",
+         .kind = CLI_OPT_FLAG,
+         .dest = &lods,
+         .help =
+             "per object and level: triangles, recorded error, measured\nHausdorff error to level 0, the method that made it, and\nwhy the chain ends (unknown before format 1.2)"},
     };
     size_t operands = 0;
     const cli_args spec = {.me = "sluice inspect",
@@ -170,10 +219,14 @@ int cmd_inspect(int argc, char **argv)
                    l ? ", " : "", l, level[l].chunks, level[l].clusters, level[l].triangles, level[l].decoded,
                    level[l].stored);
         }
-        printf("]%s", verify ? "," : "}\n");
-        if (verify) {
-            printf(" \"verified\": %u, \"bad_chunks\": %" PRIu64 "}\n", h->chunk_count, bad);
+        printf("]");
+        if (lods) {
+            print_lods_json(p);
         }
+        if (verify) {
+            printf(",\n \"verified\": %u, \"bad_chunks\": %" PRIu64, h->chunk_count, bad);
+        }
+        printf("}\n");
     } else {
         char a[32], b[32];
         printf("pack %s: format %u.%u, %s pages, %s\n", path, h->version_major, h->version_minor,
@@ -210,6 +263,9 @@ int cmd_inspect(int argc, char **argv)
                    t->chunks, t->clusters, t->triangles, t->decoded, t->stored, ratio(t));
         }
         printf("\npage fill: %.1f%% (decoded bytes / (chunks x page size))\n", 100.0 * fill);
+        if (lods) {
+            print_lods_text(p);
+        }
         if (verify) {
             printf("verify: %u chunks read, checked and decoded; %" PRIu64 " bad\n", h->chunk_count, bad);
         }

@@ -58,8 +58,9 @@ same_as_before "bad trace at frame 5"
 
 # ... and a run whose file cannot be completed: RLIMIT_FSIZE (SIGXFSZ
 # ignored, so the write fails with EFBIG, as on a full disk) stops the
-# Chrome trace at 2 KiB; the commit fails, exit 3, the target stays.
-msg=$( (trap '' XFSZ; ulimit -f 4; exec "$sluice" run "$pack" --backend host --frames 240 --camera teleport \
+# Chrome trace (about 100 KiB) at 4 KiB, where the eviction log (about
+# 2 KiB) is whole; the commit fails, exit 3, the target stays.
+msg=$( (trap '' XFSZ; ulimit -f 8; exec "$sluice" run "$pack" --backend host --frames 240 --camera teleport \
         --evict-log "$out/old.evict" --chrome-trace "$out/old.chrome") 2>&1)
 rc=$?
 printf '%s\n' "$msg" | tail -3

@@ -284,13 +284,9 @@ static void check_pack(const char *path, parsed *p)
     /* Header. */
     assert_memory_equal(h->magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
     assert_int_equal(h->version_major, SLC_PACK_VERSION_MAJOR);
-    /* 1.1 exactly when a chunk uses a meshopt codec (checked per chunk below) */
-    int meshopt_chunks = 0;
-    for (uint32_t c = 0; c < h->chunk_count; c++) {
-        const slc_pack_chunk *ch = (const slc_pack_chunk *)(const void *)(p->file + h->chunk_offset) + c;
-        meshopt_chunks += ch->codec == SLC_PACK_CODEC_MESHOPT || ch->codec == SLC_PACK_CODEC_MESHOPT_LZ4;
-    }
-    assert_int_equal(h->version_minor, meshopt_chunks > 0 ? 1 : 0);
+    /* 1.2: every object's last level says why its chain ends (the meshopt
+     * codecs of 1.1 are checked per chunk below) */
+    assert_int_equal(h->version_minor, 2);
     assert_int_equal(h->header_size, 160);
     assert_int_equal(h->required_features, 0);
     assert_int_equal(h->reserved0, 0);
@@ -392,12 +388,12 @@ static void check_pack(const char *path, parsed *p)
                                           (int)ch->decoded_size);
             assert_int_equal(got, (int)ch->decoded_size);
         } else if (ch->codec == SLC_PACK_CODEC_MESHOPT) {
-            assert_int_equal(h->version_minor, 1);
+            assert_true(h->version_minor >= 1);
             assert_true(ch->stored_size < ch->decoded_size);
             spec_meshopt_decode(p, p->file + ch->offset, ch->stored_size, dec, ch->decoded_size);
         } else {
             assert_int_equal(ch->codec, SLC_PACK_CODEC_MESHOPT_LZ4);
-            assert_int_equal(h->version_minor, 1);
+            assert_true(h->version_minor >= 1);
             assert_true(ch->stored_size < ch->decoded_size);
             unsigned char *m = malloc(ch->decoded_size);
             assert_non_null(m);
@@ -495,7 +491,9 @@ static void check_pack(const char *path, parsed *p)
             assert_int_equal(lod->first_span, next_span);
             assert_true(lod->span_count >= 1);
             next_span += lod->span_count;
-            assert_true(all_zero((const unsigned char *)lod->reserved, sizeof lod->reserved));
+            assert_true(lod->measured_error <= lod->error);
+            assert_true(lod->method < SLC_PACK_LOD_METHOD_COUNT && (lod->method == 0) == (l == 0));
+            assert_true(lod->chain_end < SLC_PACK_LOD_END_COUNT && (lod->chain_end != 0) == (l + 1 == ob->lod_count));
             if (l == 0) {
                 assert_true(lod->error == 0.0f);
             } else {
@@ -936,7 +934,7 @@ static void test_every_codec_decodes_to_the_stored_bytes(void **state)
         o.codec = PK_CODEC_STORED;
         build_city_with(temp_path(0), 1u << 19, 3, &o, &st);
         check_pack(temp_path(0), &base);
-        assert_int_equal(base.h.version_minor, 0);
+        assert_int_equal(base.h.version_minor, 2);
         assert_int_equal(st.chunks_codec[SLC_PACK_CODEC_STORED], st.chunks);
         bytes[PK_CODEC_STORED] = st.bytes_stored;
         for (int c = PK_CODEC_LZ4; c <= PK_CODEC_MESHOPT_LZ4 + 1; c++) {
@@ -958,8 +956,7 @@ static void test_every_codec_decodes_to_the_stored_bytes(void **state)
                 assert_int_equal(st.chunks_codec[forced] + st.chunks_codec[SLC_PACK_CODEC_STORED], st.chunks);
                 assert_true(st.chunks_codec[forced] > 0);
             }
-            assert_int_equal(p.h.version_minor,
-                             st.chunks_codec[SLC_PACK_CODEC_MESHOPT] + st.chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4] > 0);
+            assert_int_equal(p.h.version_minor, 2);
             size_t n1, n2;
             unsigned char *f1 = read_all(temp_path(1), &n1);
             build_city_with(temp_path(2), 1u << 19, 3, &o, &st);

@@ -62,6 +62,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
+#include "lod_error.h"
 #include "meshopt_stream.h"
 #include "pack_writer.h"
 #include "part.h"
@@ -75,6 +76,7 @@
 #define MAX_PAGE_CLUSTERS 65535u       /* span.first_cluster is a uint16 */
 #define LOD_MIN_REDUCTION 0.95         /* a level must keep fewer than 95% of the triangles */
 #define SIMPLIFY_TARGET_ERROR 1.0f     /* relative to the mesh extent: the triangle count decides */
+#define MAX_SEAM_CANDIDATES 8u         /* vertices of one position tried per corner when mapping a welded level */
 #define PAGE_SLOTS (2u * SLC_LODS_MAX) /* (level, coarsest) */
 #define DEFAULT_BUNDLE_SIZE (64ull << 20)
 #define MAX_JOBS 256u
@@ -140,6 +142,9 @@ typedef struct mesh_job {
     slc_pack_object obj; /* bounds, decode parameters, attributes, stride */
     uint32_t stride, levels;
     float level_error[SLC_LODS_MAX];
+    float level_measured[SLC_LODS_MAX];
+    uint32_t level_method[SLC_LODS_MAX];
+    uint32_t chain_end;
     float level_sphere[SLC_LODS_MAX][4];
     uint32_t level_first[SLC_LODS_MAX + 1]; /* clusters of level l: [level_first[l], level_first[l + 1]) */
     built_cluster *clusters;
@@ -726,6 +731,9 @@ typedef struct work {
     unsigned int *levels[SLC_LODS_MAX];
     size_t level_count[SLC_LODS_MAX];
     float level_error[SLC_LODS_MAX];
+    float level_measured[SLC_LODS_MAX];
+    uint32_t level_method[SLC_LODS_MAX];
+    uint32_t chain_end;
     struct meshopt_Meshlet *meshlets;
     unsigned int *meshlet_vertices;
     unsigned char *meshlet_triangles;
@@ -744,47 +752,249 @@ static void free_work(work *w)
     free(w->meshlet_triangles);
 }
 
-/* The LOD chain: level 0 is the optimised mesh; each next level asks the
- * simplifier for half of the previous level's triangles (meshopt_simplify,
- * or meshopt_simplifySloppy where that one cannot shrink the level by 5%),
- * and errors add up (each simplification is measured against its input), so
- * they only grow. The chain ends at max_lods or at the first level neither
- * shrinks by 5%. */
-static int build_levels(const pk_build_options *opt, work *w, size_t vertex_count, uint32_t fstride, uint32_t *levels)
+/* The smallest float not below x: a recorded error never understates the
+ * measured one. */
+static float float_at_least(double x)
 {
-    float scale = meshopt_simplifyScale(w->fetched, vertex_count, fstride * sizeof(float));
+    float f = (float)x;
+    return (double)f < x ? nextafterf(f, FLT_MAX) : f;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+static uint64_t edge_key(unsigned int a, unsigned int b)
+{
+    return a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
+}
+
+/* Maps the corners of a level simplified on welded positions back to
+ * vertices of the level before it (prev, prev_count indices). Each output
+ * corner names the first vertex of its position (shadow); the candidates are
+ * the vertices of prev at that position. Per corner, the candidates whose
+ * normals agree best with the triangle's face are kept (a hard edge's side);
+ * among them, per triangle, the combination that keeps the most of its
+ * edges as edges of prev (one side of a UV seam); ties go to the first
+ * candidates. O(prev_count log
+ * prev_count + out_count x MAX_SEAM_CANDIDATES^3); -1 when out of memory. */
+static int map_welded(unsigned int *out, size_t out_count, const unsigned int *prev, size_t prev_count,
+                      const unsigned int *shadow, const float *fetched, size_t vc, uint32_t fstride, int has_normal)
+{
+    unsigned int *first = malloc((vc + 1) * sizeof *first), *cand = malloc(prev_count * sizeof *cand);
+    uint64_t *edges = malloc(prev_count * sizeof *edges);
+    unsigned char *listed = calloc(vc, 1);
+    if (first == NULL || cand == NULL || edges == NULL || listed == NULL) {
+        free(first);
+        free(cand);
+        free(edges);
+        free(listed);
+        return -1;
+    }
+    /* Candidates grouped by representative: counting sort over shadow. */
+    memset(first, 0, (vc + 1) * sizeof *first);
+    for (size_t i = 0; i < prev_count; i++) {
+        if (!listed[prev[i]]) {
+            listed[prev[i]] = 1;
+            first[shadow[i] + 1]++;
+        }
+    }
+    for (size_t v = 0; v < vc; v++) {
+        first[v + 1] += first[v];
+    }
+    memset(listed, 0, vc);
+    unsigned int *fill = malloc(vc * sizeof *fill);
+    if (fill == NULL) {
+        free(first);
+        free(cand);
+        free(edges);
+        free(listed);
+        return -1;
+    }
+    memcpy(fill, first, vc * sizeof *fill);
+    for (size_t i = 0; i < prev_count; i++) {
+        if (!listed[prev[i]]) {
+            listed[prev[i]] = 1;
+            cand[fill[shadow[i]]++] = prev[i];
+        }
+    }
+    free(fill);
+    free(listed);
+    for (size_t t = 0; t < prev_count / 3; t++) {
+        for (int k = 0; k < 3; k++) {
+            edges[t * 3 + (size_t)k] = edge_key(prev[t * 3 + (size_t)k], prev[t * 3 + (size_t)(k + 1) % 3]);
+        }
+    }
+    qsort(edges, prev_count, sizeof *edges, cmp_u64);
+    for (size_t t = 0; t < out_count / 3; t++) {
+        unsigned int *tri = out + t * 3;
+        const float *p[3];
+        for (int k = 0; k < 3; k++) {
+            p[k] = fetched + (size_t)tri[k] * fstride;
+        }
+        double e1[3], e2[3], face[3];
+        for (int j = 0; j < 3; j++) {
+            e1[j] = (double)p[1][j] - p[0][j];
+            e2[j] = (double)p[2][j] - p[0][j];
+        }
+        face[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        face[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        face[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        double flen = sqrt(face[0] * face[0] + face[1] * face[1] + face[2] * face[2]);
+        /* Per corner, the candidates whose normals agree best with the face
+         * (all of them without normals): a hard edge decides alone. */
+        unsigned int kept[3][MAX_SEAM_CANDIDATES], n[3], best[3];
+        double align[3][MAX_SEAM_CANDIDATES];
+        for (int k = 0; k < 3; k++) {
+            unsigned int count = first[tri[k] + 1] - first[tri[k]];
+            count = count > MAX_SEAM_CANDIDATES ? MAX_SEAM_CANDIDATES : count;
+            double top = -INFINITY, score[MAX_SEAM_CANDIDATES];
+            for (unsigned int c = 0; c < count; c++) {
+                const float *vn = fetched + (size_t)cand[first[tri[k]] + c] * fstride + 3;
+                score[c] = has_normal && flen > 0.0 ? (vn[0] * face[0] + vn[1] * face[1] + vn[2] * face[2]) / flen
+                                                    : 0.0;
+                top = score[c] > top ? score[c] : top;
+            }
+            n[k] = 0;
+            for (unsigned int c = 0; c < count; c++) {
+                if (score[c] >= top - 1e-3) {
+                    align[k][n[k]] = score[c];
+                    kept[k][n[k]++] = cand[first[tri[k]] + c];
+                }
+            }
+            best[k] = tri[k];
+        }
+        /* Among those, the combination keeping the most edges of prev. */
+        double best_score = -INFINITY;
+        for (unsigned int a = 0; a < n[0]; a++) {
+            for (unsigned int b = 0; b < n[1]; b++) {
+                for (unsigned int c = 0; c < n[2]; c++) {
+                    unsigned int v[3] = {kept[0][a], kept[1][b], kept[2][c]};
+                    double score = align[0][a] + align[1][b] + align[2][c];
+                    for (int k = 0; k < 3 && n[0] * n[1] * n[2] > 1; k++) {
+                        uint64_t key = edge_key(v[k], v[(k + 1) % 3]);
+                        score += bsearch(&key, edges, prev_count, sizeof *edges, cmp_u64) != NULL ? 4.0 : 0.0;
+                    }
+                    if (score > best_score) {
+                        best_score = score;
+                        memcpy(best, v, sizeof best);
+                    }
+                }
+            }
+        }
+        memcpy(tri, best, sizeof best);
+    }
+    free(first);
+    free(cand);
+    free(edges);
+    return 0;
+}
+
+/* One try at level n from level n - 1 (prev, prev_count indices) by method
+ * into out (room for prev_count): the triangles' indices count, 0 when the
+ * method gives nothing; -1 when out of memory. */
+static long simplify_with(uint32_t method, unsigned int *out, const unsigned int *prev, size_t prev_count,
+                          const float *fetched, size_t vc, uint32_t fstride, int has_normal)
+{
+    size_t target = prev_count / 6 * 3, stride = fstride * sizeof(float);
+    float err = 0.0f;
+    if (method == SLC_PACK_LOD_METHOD_SIMPLIFY) {
+        return (long)meshopt_simplify(out, prev, prev_count, fetched, vc, stride, target, SIMPLIFY_TARGET_ERROR, 0,
+                                      &err);
+    }
+    if (method == SLC_PACK_LOD_METHOD_SLOPPY) {
+        return (long)meshopt_simplifySloppy(out, prev, prev_count, fetched, vc, stride, target, SIMPLIFY_TARGET_ERROR,
+                                            &err);
+    }
+    unsigned int *shadow = malloc(prev_count * sizeof *shadow);
+    if (shadow == NULL) {
+        return -1;
+    }
+    meshopt_generateShadowIndexBuffer(shadow, prev, prev_count, fetched, vc, 3 * sizeof(float), stride);
+    size_t got = meshopt_simplify(out, shadow, prev_count, fetched, vc, stride, target, SIMPLIFY_TARGET_ERROR, 0, &err);
+    int rc = got > 0 ? map_welded(out, got, prev, prev_count, shadow, fetched, vc, fstride, has_normal) : 0;
+    free(shadow);
+    return rc != 0 ? -1 : (long)got;
+}
+
+/* The LOD chain: level 0 is the optimised mesh; each next level asks for
+ * half of the previous level's triangles, from the first method that gives
+ * at least 5% fewer and whose surface lies within the error cap of level 0's
+ * (PK_LOD_ERROR_CAP x the bounding radius, measured: lod_error.h):
+ * meshopt_simplify; the same on positions with attribute seams welded;
+ * meshopt_simplifySloppy. Each level records the method, its measured
+ * Hausdorff distance to level 0, and as its error the largest measured
+ * distance of the chain so far (so errors never decrease and bound each
+ * level's deviation). The chain ends at max_lods, or where no method gives
+ * a smaller level (too small), or none within the cap (the cap): the last
+ * level records which. */
+static int build_levels(const pk_build_options *opt, work *w, size_t vertex_count, uint32_t fstride, int has_normal,
+                        double radius, uint32_t *levels)
+{
+    double cap = PK_LOD_ERROR_CAP * radius;
+    pk_surface s0 = {w->fetched, fstride, w->levels[0], w->level_count[0] / 3};
+    pk_surface_index *x0 = NULL;
     uint32_t n = 1;
+    w->chain_end = SLC_PACK_LOD_END_MAX_LODS;
     while (n < opt->max_lods) {
         size_t prev = w->level_count[n - 1];
-        size_t target = prev / 6 * 3;
-        if (target < 3) {
+        w->chain_end = SLC_PACK_LOD_END_TOO_SMALL;
+        if (prev / 6 * 3 < 3) {
             break;
         }
         unsigned int *out = malloc(prev * sizeof *out);
         if (out == NULL) {
+            pk_surface_index_free(x0);
             return -1;
         }
-        float err = 0.0f;
-        size_t got = meshopt_simplify(out, w->levels[n - 1], prev, w->fetched, vertex_count, fstride * sizeof(float),
-                                      target, SIMPLIFY_TARGET_ERROR, 0, &err);
-        if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
-            /* The topology-preserving simplifier is stuck (many separate
-             * parts, attribute seams locking corners: typical of modelled
-             * buildings). The sloppy one merges across parts: coarse levels
-             * must be small, since the coarsest level of everything stays
-             * resident. */
-            got = meshopt_simplifySloppy(out, w->levels[n - 1], prev, w->fetched, vertex_count, fstride * sizeof(float),
-                                         target, SIMPLIFY_TARGET_ERROR, &err);
+        uint32_t made = SLC_PACK_LOD_METHOD_NONE;
+        double measured = 0.0;
+        size_t got = 0;
+        for (uint32_t m = SLC_PACK_LOD_METHOD_SIMPLIFY; m <= SLC_PACK_LOD_METHOD_SLOPPY && made == 0; m++) {
+            long r = simplify_with(m, out, w->levels[n - 1], prev, w->fetched, vertex_count, fstride, has_normal);
+            if (r < 0) {
+                free(out);
+                pk_surface_index_free(x0);
+                return -1;
+            }
+            got = (size_t)r;
+            if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
+                continue;
+            }
+            if (x0 == NULL && (x0 = pk_surface_index_build(&s0)) == NULL) {
+                free(out);
+                return -1;
+            }
+            pk_surface sn = {w->fetched, fstride, out, got / 3};
+            pk_surface_index *xn = pk_surface_index_build(&sn);
+            measured = xn != NULL ? pk_hausdorff(&sn, xn, &s0, x0, vertex_count, cap) : -1.0;
+            pk_surface_index_free(xn);
+            if (measured < 0.0) {
+                free(out);
+                pk_surface_index_free(x0);
+                return -1;
+            }
+            if (measured <= cap) {
+                made = m;
+            } else {
+                w->chain_end = SLC_PACK_LOD_END_ERROR_CAP;
+            }
         }
-        if (got == 0 || (double)got > LOD_MIN_REDUCTION * (double)prev) {
+        if (made == SLC_PACK_LOD_METHOD_NONE) {
             free(out);
             break;
         }
         w->levels[n] = out;
         w->level_count[n] = got;
-        w->level_error[n] = w->level_error[n - 1] + err * scale;
+        w->level_method[n] = made;
+        w->level_measured[n] = float_at_least(measured);
+        w->level_error[n] = w->level_measured[n] > w->level_error[n - 1] ? w->level_measured[n] : w->level_error[n - 1];
         n++;
+        w->chain_end = SLC_PACK_LOD_END_MAX_LODS;
     }
+    pk_surface_index_free(x0);
     *levels = n;
     return 0;
 }
@@ -929,6 +1139,8 @@ static int cluster_level(const pk_build_options *opt, work *w, const vertex_form
 {
     size_t maxv = opt->max_cluster_vertices, maxt = opt->max_cluster_triangles;
     j->level_error[l] = w->level_error[l];
+    j->level_measured[l] = w->level_measured[l];
+    j->level_method[l] = w->level_method[l];
     level_sphere(w->fetched, f->fstride, w->levels[l], w->level_count[l], slack, j->level_sphere[l]);
     j->level_first[l] = j->cluster_count;
 
@@ -997,7 +1209,10 @@ static void build_mesh(const pk_build_options *opt, mesh_job *j)
         mesh_bounds(&w, vc, &f, &j->obj);
         j->stride = f.stride;
         j->levels = 1;
-        if (build_levels(opt, &w, vc, f.fstride, &j->levels) != 0) {
+        float *lo = j->obj.aabb_min, *hi = j->obj.aabb_max;
+        double dx = (double)hi[0] - lo[0], dy = (double)hi[1] - lo[1], dz = (double)hi[2] - lo[2];
+        double radius = 0.5 * sqrt(dx * dx + dy * dy + dz * dz);
+        if (build_levels(opt, &w, vc, f.fstride, f.has_normal, radius, &j->levels) != 0) {
             rc = fail(&d, "%s: out of memory while simplifying", j->label);
         }
     }
@@ -1006,6 +1221,7 @@ static void build_mesh(const pk_build_options *opt, mesh_job *j)
         rc = cluster_level(opt, &w, &f, vc, l, slack, j, &d);
     }
     j->level_first[j->levels] = j->cluster_count;
+    j->chain_end = w.chain_end;
     free_work(&w);
     j->rc = rc;
     if (rc != 0) {
@@ -1351,6 +1567,9 @@ static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
         memset(lod, 0, sizeof *lod);
         lod->first_span = b->t.span_count;
         lod->error = j->level_error[l];
+        lod->method = j->level_method[l];
+        lod->measured_error = j->level_measured[l];
+        lod->chain_end = l + 1 == levels ? j->chain_end : SLC_PACK_LOD_END_NONE;
         memcpy(lod->sphere, j->level_sphere[l], sizeof lod->sphere);
         for (uint32_t i = j->level_first[l]; i < j->level_first[l + 1]; i++) {
             if (emit_cluster(b, j, &j->clusters[i], l, l + 1 == levels, lod, d) != 0) {

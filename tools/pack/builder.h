@@ -51,6 +51,12 @@
 /* Defaults of the options a zero field stands for. */
 #define PK_DEFAULT_LZ4_LEVEL 9
 #define PK_DEFAULT_MAX_LODS 8u
+/* The error cap of a level: a coarser level is made only when its measured
+ * Hausdorff distance to level 0 (lod_error.h) is at most this fraction of
+ * the mesh's bounding radius (half its bounding box's diagonal); where no
+ * method gets within it, the object's chain stops there (its last LOD record
+ * says SLC_PACK_LOD_END_ERROR_CAP). */
+#define PK_LOD_ERROR_CAP 0.05
 #define PK_DEFAULT_STORED_RATIO 1.1
 #define PK_DEFAULT_CLUSTER_VERTICES 64u
 #define PK_DEFAULT_CLUSTER_TRIANGLES 124u

@@ -478,7 +478,12 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, SLC_PACK_MAGIC, SLC_PACK_MAGIC_SIZE);
     h.version_major = SLC_PACK_VERSION_MAJOR;
-    h.version_minor = w->uses_meshopt ? SLC_PACK_VERSION_MINOR : 0u; /* 1.0 readers read the rest */
+    int measured = 0; /* a level records its method or chain end: its 1.2 words mean something */
+    for (uint32_t i = 0; i < w->t.lod_count && !measured; i++) {
+        measured = w->t.lods[i].method != SLC_PACK_LOD_METHOD_NONE || w->t.lods[i].chain_end != SLC_PACK_LOD_END_NONE;
+    }
+    /* The oldest minor version whose readers understand the whole pack. */
+    h.version_minor = measured ? SLC_PACK_VERSION_MINOR : (w->uses_meshopt ? 1u : 0u);
     h.header_size = HEADER_BYTES;
     h.optional_features = w->quantize && w->object_count > 0 ? SLC_PACK_OPTIONAL_QUANTIZED : 0u;
     h.page_size = w->page_size;

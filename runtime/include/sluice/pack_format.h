@@ -26,10 +26,13 @@ extern "C" {
  * only adds meaning to reserved fields and optional feature bits, so a
  * reader of the same major version reads it. */
 #define SLC_PACK_VERSION_MAJOR 1u
-#define SLC_PACK_VERSION_MINOR 1u
-/* The reference writer writes a pack whose chunks all use the codecs of
- * 1.0 (stored, LZ4) as 1.0, so readers of 1.0 read it; one meshopt chunk
- * makes it 1.1. */
+#define SLC_PACK_VERSION_MINOR 2u
+/* 1.1 adds the meshopt codecs; 1.2 gives the LOD record's method, measured
+ * error and chain end (their words are 0 in older packs). The reference
+ * writer writes the oldest minor version whose readers understand the
+ * pack: 1.2 when a level records its method or chain end, else 1.1 when a chunk uses a
+ * meshopt codec, else 1.0. Older readers read a 1.2 pack (they ignore the
+ * words 1.2 defines). */
 
 /* Every section (tables and chunk payloads) starts on this boundary. */
 #define SLC_PACK_ALIGN 8u
@@ -157,8 +160,29 @@ typedef struct slc_pack_lod {
     uint32_t vertex_count;   /* 12 */
     float error;             /* 16: geometric error in object units; 0 at level 0 */
     float sphere[4];         /* 20: bounding sphere, center xyz and radius */
-    uint32_t reserved[3];    /* 36: 0 */
+    uint32_t method;         /* 36: since 1.2, SLC_PACK_LOD_METHOD_*: how the level was made; 0 before */
+    float measured_error;    /* 40: since 1.2, the level's measured Hausdorff distance to level 0 (<= error) */
+    uint32_t chain_end;      /* 44: since 1.2, on an object's last level, SLC_PACK_LOD_END_*: why no level follows */
 } slc_pack_lod;
+
+/* slc_pack_lod.method: what made a level from the one before it. */
+enum {
+    SLC_PACK_LOD_METHOD_NONE = 0,     /* level 0 (or a pack older than 1.2) */
+    SLC_PACK_LOD_METHOD_SIMPLIFY = 1, /* edge collapse keeping attribute seams and borders */
+    SLC_PACK_LOD_METHOD_WELDED = 2,   /* edge collapse on positions, attribute seams welded for the decision */
+    SLC_PACK_LOD_METHOD_SLOPPY = 3,   /* vertex clustering, accepted only within the error cap */
+    SLC_PACK_LOD_METHOD_COUNT = 4
+};
+
+/* slc_pack_lod.chain_end, on an object's last level (0 on the others and
+ * before 1.2). */
+enum {
+    SLC_PACK_LOD_END_NONE = 0,
+    SLC_PACK_LOD_END_MAX_LODS = 1,  /* the chain has the most levels the packer was asked for */
+    SLC_PACK_LOD_END_TOO_SMALL = 2, /* no method makes a level at least 5% smaller */
+    SLC_PACK_LOD_END_ERROR_CAP = 3, /* every smaller level lies farther from level 0 than the error cap */
+    SLC_PACK_LOD_END_COUNT = 4
+};
 
 /* Where some of an LOD's clusters lie: a run of clusters in one chunk. 8 bytes. */
 typedef struct slc_pack_span {
@@ -242,6 +266,7 @@ SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, vertex_stride) == 80, "object 
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_lod) == 48, "LOD record is 48 bytes");
 SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_lod, error) == 16, "LOD layout");
 SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_lod, sphere) == 20, "LOD layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_lod, measured_error) == 40, "LOD layout");
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_span) == 8, "span record is 8 bytes");
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_instance) == 80, "instance record is 80 bytes");
 SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_instance, matrix) == 8, "instance layout");

@@ -1,0 +1,463 @@
+/* sluice pack: the Hausdorff distance between a mesh's levels (lod_error.h).
+ *
+ * The index is a binary tree of axis-aligned boxes over the triangles,
+ * split at the median centroid of the longest axis down to leaves of at
+ * most LEAF triangles. A query walks it nearer child first and skips every
+ * box farther than the best distance found so far; a deviation query also
+ * stops as soon as a triangle is nearer than the largest distance already
+ * measured, since that sample cannot raise it. */
+#include "lod_error.h"
+
+#include "sluice/pack_format.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEAF 4u
+#define STACK 128u
+
+typedef struct node {
+    double lo[3], hi[3];
+    uint32_t first; /* leaf: first entry of order; inner: left child (right is first + 1) */
+    uint32_t count; /* leaf: triangles; inner: 0 */
+} node;
+
+struct pk_surface_index {
+    pk_surface s;
+    node *nodes;
+    uint32_t node_count;
+    uint32_t *order; /* triangle numbers, leaf by leaf */
+};
+
+typedef struct entry {
+    double c; /* centroid on the split axis */
+    uint32_t t;
+} entry;
+
+static void corner(const pk_surface *s, size_t t, int k, double out[3])
+{
+    const float *v = s->positions + (size_t)s->indices[t * 3 + (size_t)k] * s->stride;
+    out[0] = v[0];
+    out[1] = v[1];
+    out[2] = v[2];
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->c != y->c) {
+        return x->c < y->c ? -1 : 1;
+    }
+    return x->t < y->t ? -1 : (x->t > y->t);
+}
+
+static void swap_entry(entry *a, entry *b)
+{
+    entry t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Reorders e[0, count) so that e[nth] is where a sort by cmp_entry puts it,
+ * no entry before it greater and none after it smaller (quickselect with
+ * the median of three as pivot: O(count) expected, and the same order for
+ * the same input since cmp_entry is a total order). */
+static void select_nth(entry *e, uint32_t count, uint32_t nth)
+{
+    uint32_t lo = 0, hi = count - 1;
+    while (hi > lo) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_entry(&e[mid], &e[lo]) < 0) {
+            swap_entry(&e[mid], &e[lo]);
+        }
+        if (cmp_entry(&e[hi], &e[lo]) < 0) {
+            swap_entry(&e[hi], &e[lo]);
+        }
+        if (cmp_entry(&e[hi], &e[mid]) < 0) {
+            swap_entry(&e[hi], &e[mid]);
+        }
+        entry pivot = e[mid];
+        uint32_t i = lo, j = hi;
+        for (;;) { /* Hoare partition: [lo, j] <= pivot <= [j + 1, hi] */
+            while (cmp_entry(&e[i], &pivot) < 0) {
+                i++;
+            }
+            while (cmp_entry(&e[j], &pivot) > 0) {
+                j--;
+            }
+            if (i >= j) {
+                break;
+            }
+            swap_entry(&e[i], &e[j]);
+            i++;
+            j--;
+        }
+        if (nth <= j) {
+            hi = j;
+        } else {
+            lo = j + 1;
+        }
+    }
+}
+
+/* A triangle's box and centroid, computed once for the build. */
+typedef struct tri_box {
+    double lo[3], hi[3], c[3];
+} tri_box;
+
+/* Node n over order[first, first + count): its box, then its split. */
+static void build_node(pk_surface_index *x, const tri_box *tb, entry *scratch, uint32_t n, uint32_t first,
+                       uint32_t count)
+{
+    node *nd = &x->nodes[n];
+    double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++) {
+        nd->lo[k] = INFINITY;
+        nd->hi[k] = -INFINITY;
+    }
+    for (uint32_t i = first; i < first + count; i++) {
+        const tri_box *t = &tb[x->order[i]];
+        for (int k = 0; k < 3; k++) {
+            nd->lo[k] = t->lo[k] < nd->lo[k] ? t->lo[k] : nd->lo[k];
+            nd->hi[k] = t->hi[k] > nd->hi[k] ? t->hi[k] : nd->hi[k];
+            clo[k] = t->c[k] < clo[k] ? t->c[k] : clo[k];
+            chi[k] = t->c[k] > chi[k] ? t->c[k] : chi[k];
+        }
+    }
+    if (count <= LEAF) {
+        nd->first = first;
+        nd->count = count;
+        return;
+    }
+    int axis = 0;
+    for (int k = 1; k < 3; k++) {
+        axis = chi[k] - clo[k] > chi[axis] - clo[axis] ? k : axis;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t t = x->order[first + i];
+        scratch[i].c = tb[t].c[axis];
+        scratch[i].t = t;
+    }
+    uint32_t half = count / 2;
+    select_nth(scratch, count, half);
+    for (uint32_t i = 0; i < count; i++) {
+        x->order[first + i] = scratch[i].t;
+    }
+    uint32_t left = x->node_count;
+    x->node_count += 2;
+    nd->first = left;
+    nd->count = 0;
+    build_node(x, tb, scratch, left, first, half);
+    build_node(x, tb, scratch, left + 1, first + half, count - half);
+}
+
+pk_surface_index *pk_surface_index_build(const pk_surface *s)
+{
+    if (s->triangle_count == 0 || s->triangle_count > UINT32_MAX / 2) {
+        return NULL;
+    }
+    uint32_t n = (uint32_t)s->triangle_count;
+    pk_surface_index *x = calloc(1, sizeof *x);
+    entry *scratch = malloc((size_t)n * sizeof *scratch);
+    tri_box *tb = malloc((size_t)n * sizeof *tb);
+    if (x == NULL || scratch == NULL || tb == NULL) {
+        free(x);
+        free(scratch);
+        free(tb);
+        return NULL;
+    }
+    x->s = *s;
+    x->nodes = malloc((size_t)2 * n * sizeof *x->nodes);
+    x->order = malloc((size_t)n * sizeof *x->order);
+    if (x->nodes == NULL || x->order == NULL) {
+        free(scratch);
+        free(tb);
+        pk_surface_index_free(x);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        x->order[i] = i;
+        for (int k = 0; k < 3; k++) {
+            tb[i].lo[k] = INFINITY;
+            tb[i].hi[k] = -INFINITY;
+            tb[i].c[k] = 0.0;
+        }
+        for (int c = 0; c < 3; c++) {
+            double p[3];
+            corner(s, i, c, p);
+            for (int k = 0; k < 3; k++) {
+                tb[i].lo[k] = p[k] < tb[i].lo[k] ? p[k] : tb[i].lo[k];
+                tb[i].hi[k] = p[k] > tb[i].hi[k] ? p[k] : tb[i].hi[k];
+                tb[i].c[k] += p[k]; /* three times the centroid: only its order matters */
+            }
+        }
+    }
+    x->node_count = 1;
+    build_node(x, tb, scratch, 0, 0, n);
+    free(scratch);
+    free(tb);
+    return x;
+}
+
+void pk_surface_index_free(pk_surface_index *x)
+{
+    if (x != NULL) {
+        free(x->nodes);
+        free(x->order);
+        free(x);
+    }
+}
+
+static double dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void sub(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[0] - b[0];
+    out[1] = a[1] - b[1];
+    out[2] = a[2] - b[2];
+}
+
+static double dist_sq(const double a[3], const double b[3])
+{
+    double d[3];
+    sub(a, b, d);
+    return dot(d, d);
+}
+
+/* The squared distance from p to the segment ab. */
+static double segment_sq(const double p[3], const double a[3], const double b[3])
+{
+    double ab[3], ap[3];
+    sub(b, a, ab);
+    sub(p, a, ap);
+    double len = dot(ab, ab);
+    double t = len > 0.0 ? dot(ap, ab) / len : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    double q[3] = {a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]};
+    return dist_sq(p, q);
+}
+
+/* The squared distance from p to triangle abc: to its plane where p
+ * projects inside it, else to the nearest of its edges (which also covers
+ * degenerate triangles). */
+static double triangle_sq(const double p[3], const double a[3], const double b[3], const double c[3])
+{
+    double ab[3], ac[3], n[3];
+    sub(b, a, ab);
+    sub(c, a, ac);
+    n[0] = ab[1] * ac[2] - ab[2] * ac[1];
+    n[1] = ab[2] * ac[0] - ab[0] * ac[2];
+    n[2] = ab[0] * ac[1] - ab[1] * ac[0];
+    double nn = dot(n, n);
+    if (nn > 0.0) {
+        double e[3][3], s[3];
+        const double *v[3] = {a, b, c};
+        int inside = 1;
+        for (int k = 0; k < 3; k++) {
+            double vp[3], edge[3];
+            sub(v[(k + 1) % 3], v[k], edge);
+            sub(p, v[k], vp);
+            e[k][0] = edge[1] * vp[2] - edge[2] * vp[1];
+            e[k][1] = edge[2] * vp[0] - edge[0] * vp[2];
+            e[k][2] = edge[0] * vp[1] - edge[1] * vp[0];
+            s[k] = dot(e[k], n);
+            inside = inside && s[k] >= 0.0;
+        }
+        if (inside) {
+            double ap[3];
+            sub(p, a, ap);
+            double h = dot(ap, n);
+            return h * h / nn;
+        }
+    }
+    double d = segment_sq(p, a, b), e = segment_sq(p, b, c), f = segment_sq(p, c, a);
+    d = e < d ? e : d;
+    return f < d ? f : d;
+}
+
+static double box_sq(const node *nd, const double p[3])
+{
+    double d = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double e = p[k] < nd->lo[k] ? nd->lo[k] - p[k] : (p[k] > nd->hi[k] ? p[k] - nd->hi[k] : 0.0);
+        d += e * e;
+    }
+    return d;
+}
+
+/* The squared distance from p to x's surface, or some squared distance no
+ * greater than enough once one is found (the caller needs no better). */
+static double nearest_sq(const pk_surface_index *x, const double p[3], double enough)
+{
+    double best = INFINITY;
+    uint32_t stack[STACK];
+    uint32_t top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const node *nd = &x->nodes[stack[--top]];
+        if (box_sq(nd, p) >= best) {
+            continue;
+        }
+        if (nd->count > 0) {
+            for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
+                double a[3], b[3], c[3];
+                corner(&x->s, x->order[i], 0, a);
+                corner(&x->s, x->order[i], 1, b);
+                corner(&x->s, x->order[i], 2, c);
+                double d = triangle_sq(p, a, b, c);
+                best = d < best ? d : best;
+                if (best <= enough) {
+                    return best;
+                }
+            }
+            continue;
+        }
+        uint32_t l = nd->first, r = nd->first + 1;
+        double dl = box_sq(&x->nodes[l], p), dr = box_sq(&x->nodes[r], p);
+        uint32_t near = dl <= dr ? l : r, far = dl <= dr ? r : l;
+        /* The tree is balanced (median splits): its depth is below 64. */
+        stack[top++] = far;
+        stack[top++] = near;
+    }
+    return best;
+}
+
+double pk_surface_distance(const pk_surface_index *x, const double p[3])
+{
+    return sqrt(nearest_sq(x, p, 0.0));
+}
+
+/* R2 low-discrepancy sequence (the plastic number's powers): a fixed,
+ * evenly spread point of the unit triangle for sample k. */
+static void sample_point(const double a[3], const double b[3], const double c[3], uint64_t k, double out[3])
+{
+    double u = fmod(0.5 + 0.7548776662466927 * (double)k, 1.0);
+    double v = fmod(0.5 + 0.5698402909980532 * (double)k, 1.0);
+    if (u + v > 1.0) {
+        u = 1.0 - u;
+        v = 1.0 - v;
+    }
+    for (int j = 0; j < 3; j++) {
+        out[j] = a[j] + u * (b[j] - a[j]) + v * (c[j] - a[j]);
+    }
+}
+
+static double triangle_area(const double a[3], const double b[3], const double c[3])
+{
+    double ab[3], ac[3];
+    sub(b, a, ab);
+    sub(c, a, ac);
+    double n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0]};
+    return 0.5 * sqrt(dot(n, n));
+}
+
+/* Triangle t's corners into a, b, c, and its area. */
+static double corners_and_area(const pk_surface *s, size_t t, double a[3], double b[3], double c[3])
+{
+    corner(s, t, 0, a);
+    corner(s, t, 1, b);
+    corner(s, t, 2, c);
+    return triangle_area(a, b, c);
+}
+
+double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index,
+                            double stop_above)
+{
+    double stop = stop_above * stop_above;
+    /* A vertex of `to` lies on it: seen starts with them marked, so only
+     * the other vertices of `from` are sampled. */
+    unsigned char *seen = calloc(vertex_count / 8 + 1, 1), *shared = calloc(vertex_count / 8 + 1, 1);
+    if (seen == NULL || shared == NULL) {
+        free(seen);
+        free(shared);
+        return -1.0;
+    }
+    const pk_surface *to = &to_index->s;
+    int same = to->positions == from->positions && to->stride == from->stride;
+    for (size_t i = 0; same && i < to->triangle_count * 3; i++) {
+        unsigned int v = to->indices[i];
+        shared[v / 8] |= (unsigned char)(1u << (v % 8));
+    }
+    memcpy(seen, shared, vertex_count / 8 + 1);
+    size_t corners = from->triangle_count * 3, unique = 0;
+    for (size_t i = 0; i < corners; i++) {
+        unsigned int v = from->indices[i];
+        if (!(seen[v / 8] & (1u << (v % 8)))) {
+            seen[v / 8] |= (unsigned char)(1u << (v % 8));
+            unique++;
+        }
+    }
+    memcpy(seen, shared, vertex_count / 8 + 1);
+    free(shared);
+    size_t step = unique > PK_LOD_VERTEX_SAMPLES ? (unique + PK_LOD_VERTEX_SAMPLES - 1) / PK_LOD_VERTEX_SAMPLES : 1;
+    double worst = 0.0; /* squared */
+    size_t nth = 0;
+    for (size_t i = 0; i < corners; i++) {
+        unsigned int v = from->indices[i];
+        if (seen[v / 8] & (1u << (v % 8))) {
+            continue;
+        }
+        seen[v / 8] |= (unsigned char)(1u << (v % 8));
+        if (nth++ % step != 0) {
+            continue;
+        }
+        const float *f = from->positions + (size_t)v * from->stride;
+        double p[3] = {f[0], f[1], f[2]};
+        double d = nearest_sq(to_index, p, worst);
+        worst = d > worst ? d : worst;
+        if (worst > stop) {
+            break;
+        }
+    }
+    free(seen);
+
+    double total = 0.0;
+    for (size_t t = 0; t < from->triangle_count; t++) {
+        double a[3], b[3], c[3];
+        total += corners_and_area(from, t, a, b, c);
+    }
+    if (total > 0.0 && worst <= stop) {
+        double per = (double)PK_LOD_AREA_SAMPLES / total, owed = 0.0;
+        uint64_t k = 0;
+        for (size_t t = 0; t < from->triangle_count; t++) {
+            double a[3], b[3], c[3];
+            owed += corners_and_area(from, t, a, b, c) * per;
+            while (owed >= 1.0 && worst <= stop) {
+                double p[3];
+                sample_point(a, b, c, k++, p);
+                double d = nearest_sq(to_index, p, worst);
+                worst = d > worst ? d : worst;
+                owed -= 1.0;
+            }
+        }
+    }
+    return sqrt(worst);
+}
+
+double pk_hausdorff(const pk_surface *a, const pk_surface_index *a_index, const pk_surface *b,
+                    const pk_surface_index *b_index, size_t vertex_count, double stop_above)
+{
+    double ab = pk_surface_deviation(a, vertex_count, b_index, stop_above);
+    if (ab < 0.0 || ab > stop_above) {
+        return ab;
+    }
+    double ba = pk_surface_deviation(b, vertex_count, a_index, stop_above);
+    return ba < 0.0 ? -1.0 : (ab > ba ? ab : ba);
+}
+
+const char *pk_lod_method_name(unsigned version_minor, uint32_t method)
+{
+    static const char *const names[SLC_PACK_LOD_METHOD_COUNT] = {"none", "simplify", "welded", "sloppy"};
+    return version_minor >= 2 && method < SLC_PACK_LOD_METHOD_COUNT ? names[method] : "unknown";
+}
+
+const char *pk_lod_end_name(unsigned version_minor, uint32_t chain_end)
+{
+    static const char *const names[SLC_PACK_LOD_END_COUNT] = {"", "max-lods", "too-small", "error-cap"};
+    return version_minor >= 2 && chain_end < SLC_PACK_LOD_END_COUNT ? names[chain_end] : "unknown";
+}

@@ -1,0 +1,81 @@
+/* sluice pack: how far a simplified level lies from its mesh's level 0.
+ *
+ * The two-sided Hausdorff distance in object space between two triangle
+ * surfaces that index the same vertex positions (every level of a mesh
+ * indexes its level 0's vertices): the largest distance from a point of
+ * one surface to the nearest point of the other, both ways. It is
+ * estimated by sampling each surface (its triangles' vertices, then points
+ * spread over its triangles in proportion to their area) and finding each
+ * sample's exact nearest point on the other surface through a bounding
+ * volume hierarchy over that surface's triangles. The estimate never
+ * exceeds the true distance; a sample cap bounds the work and the memory.
+ *
+ * Deterministic: the samples are placed by a fixed low-discrepancy rule
+ * (no random numbers), so the same input gives the same bits on any thread
+ * and in any order. */
+#ifndef SLUICE_TOOLS_PACK_LOD_ERROR_H
+#define SLUICE_TOOLS_PACK_LOD_ERROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most vertex samples and area samples taken from one surface. A
+ * surface's vertices that are also the other surface's are not sampled
+ * (they lie on it); of the others, every (count / cap)-th is when there are
+ * more than the cap. Area samples: the cap, spread by area. So a
+ * mesh of any size costs O(caps x log triangles) queries a side. */
+#define PK_LOD_VERTEX_SAMPLES 4096u
+#define PK_LOD_AREA_SAMPLES 8192u
+
+/* A surface: triangle_count triangles, three indices each, into positions
+ * (x, y, z as the first three floats of each vertex, stride floats apart).
+ * Degenerate triangles are points or segments of the surface. */
+typedef struct pk_surface {
+    const float *positions;
+    size_t stride; /* floats from one vertex to the next, >= 3 */
+    const unsigned int *indices;
+    size_t triangle_count;
+} pk_surface;
+
+/* The nearest-point structure over one surface's triangles. */
+typedef struct pk_surface_index pk_surface_index;
+
+/* Builds the index over s (which must outlive it). Returns NULL when out
+ * of memory or when s has no triangle. O(n log n) expected for n triangles;
+ * allocates about 120 bytes a triangle, and 90 more during the build;
+ * thread-safe on distinct outputs. */
+pk_surface_index *pk_surface_index_build(const pk_surface *s);
+
+void pk_surface_index_free(pk_surface_index *x);
+
+/* The distance from point p to the nearest point of x's surface, exact
+ * (point to triangle, in double precision). O(log n) typically; no
+ * allocation; thread-safe (x is only read). */
+double pk_surface_distance(const pk_surface_index *x, const double p[3]);
+
+/* The largest distance from a sample of surface `from` to surface `to`
+ * (indexed by to_index): one side of the Hausdorff distance. Returns it, or
+ * the first sample's distance above stop_above as soon as one is found
+ * (INFINITY: measure it all), or -1 when out of memory (a bitmap of
+ * vertex_count bits, vertex_count at least one more than the largest index
+ * of `from`). No more than PK_LOD_VERTEX_SAMPLES + PK_LOD_AREA_SAMPLES
+ * queries; thread-safe. */
+double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index,
+                            double stop_above);
+
+/* The two-sided Hausdorff distance between a and b (each with its index):
+ * the larger of the two deviations, or some distance above stop_above as
+ * soon as one side finds one. Returns it, or -1 when out of memory. Costs
+ * as pk_surface_deviation, twice. */
+double pk_hausdorff(const pk_surface *a, const pk_surface_index *a_index, const pk_surface *b,
+                    const pk_surface_index *b_index, size_t vertex_count, double stop_above);
+
+/* The name of an LOD record's method (SLC_PACK_LOD_METHOD_*: "none",
+ * "simplify", "welded", "sloppy") and of its chain_end (SLC_PACK_LOD_END_*:
+ * "", "max-lods", "too-small", "error-cap"), for a pack of version 1.2 or
+ * later; "unknown" for a value out of range or an older pack (minor < 2),
+ * whose words are 0. O(1); thread-safe. */
+const char *pk_lod_method_name(unsigned version_minor, uint32_t method);
+const char *pk_lod_end_name(unsigned version_minor, uint32_t chain_end);
+
+#endif
