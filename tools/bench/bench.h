@@ -23,6 +23,7 @@ int bench_stream(int argc, char **argv); /* bench_stream.c */
 int bench_render(int argc, char **argv); /* bench_render.c */
 int bench_codec(int argc, char **argv);  /* bench_codec.c */
 int bench_evict(int argc, char **argv);  /* bench_evict.c */
+int bench_lod(int argc, char **argv);    /* bench_lod.c */
 
 /* The next of the benches' pseudo-random numbers (xorshift64; *s is the
  * state, never 0). */
