@@ -492,7 +492,9 @@ static int draw(rig *r, const slc_stream_result *res, const camera_view *view, u
     if ((vr = t->vkEndCommandBuffer(r->cmd)) != VK_SUCCESS) {
         return vk_fail("vkEndCommandBuffer", vr);
     }
-    const VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r->cmd};
+    const VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                             .commandBufferCount = 1,
+                             .pCommandBuffers = &r->cmd};
     if ((vr = t->vkQueueSubmit(r->info.queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) {
         return vk_fail("vkQueueSubmit", vr);
     }
@@ -500,8 +502,7 @@ static int draw(rig *r, const slc_stream_result *res, const camera_view *view, u
         return CLI_FAILED;
     }
     slc_render_image img;
-    if ((st = slc_render_read(r->ren, r->frame, &img)) != SLC_OK || img.width != r->width ||
-        img.height != r->height) {
+    if ((st = slc_render_read(r->ren, r->frame, &img)) != SLC_OK || img.width != r->width || img.height != r->height) {
         fprintf(stderr, ME ": the image cannot be read back (%s)\n", slc_status_name(st));
         return CLI_FAILED;
     }
@@ -540,8 +541,7 @@ static int render_level(rig *r, uint32_t object, uint32_t level, const camera_vi
             return CLI_FAILED;
         }
     }
-    fprintf(stderr, ME ": object %u level %u did not become resident in %d frames\n", object, level,
-            SETTLE_FRAMES_MAX);
+    fprintf(stderr, ME ": object %u level %u did not become resident in %d frames\n", object, level, SETTLE_FRAMES_MAX);
     return CLI_FAILED;
 }
 
@@ -568,18 +568,18 @@ typedef struct object_fig {
     const char *name; /* NULL: unnamed */
     float radius, distance, scale;
     uint32_t levels;
-    level_fig *lv;        /* levels */
-    view_fig vw[VIEWS];   /* the check */
-    int coverage_holds;   /* the coarsest level's coverage within the tolerance */
-    uint32_t views_fail;  /* views whose chosen level is over the threshold */
+    level_fig *lv;       /* levels */
+    view_fig vw[VIEWS];  /* the check */
+    int coverage_holds;  /* the coarsest level's coverage within the tolerance */
+    uint32_t views_fail; /* views whose chosen level is over the threshold */
 } object_fig;
 
 typedef struct work {
     uint32_t w, h;
-    size_t view_bytes;   /* w * h * 4 */
-    size_t view_pixels;  /* w * h */
-    uint8_t **img;       /* per level: VIEWS views, stacked */
-    uint32_t img_levels; /* levels img holds */
+    size_t view_bytes;     /* w * h * 4 */
+    size_t view_pixels;    /* w * h */
+    uint8_t **img;         /* per level: VIEWS views, stacked */
+    uint32_t img_levels;   /* levels img holds */
     uint8_t *mask0, *mask; /* VIEWS masks each */
     double *dt0, *dt;      /* VIEWS transforms, one */
     dt_scratch s;
@@ -761,9 +761,9 @@ static void json_num(FILE *f, double v, const char *fmt)
 static void print_object(const object_fig *g, const opts *o)
 {
     char a[32], b[32], c[32];
-    printf("object %u '%s': %u level%s, bounding sphere radius %.6g, views at distance %.6g, scale %.6g\n",
-           g->object, g->name != NULL ? g->name : "", g->levels, g->levels == 1 ? "" : "s", (double)g->radius,
-           (double)g->distance, (double)g->scale);
+    printf("object %u '%s': %u level%s, bounding sphere radius %.6g, views at distance %.6g, scale %.6g\n", g->object,
+           g->name != NULL ? g->name : "", g->levels, g->levels == 1 ? "" : "s", (double)g->radius, (double)g->distance,
+           (double)g->scale);
     if (g->levels == 0) {
         printf("  placed nowhere: nothing drawn\n");
         return;
@@ -782,8 +782,7 @@ static void print_object(const object_fig *g, const opts *o)
                num(w->mask_px, "%.2f", a, sizeof a), w->mask_px <= o->sse ? "ok" : "over");
     }
     printf("  coarsest level's coverage %s of level 0's: %s (tolerance %.6g)\n",
-           num(g->lv[g->levels - 1u].coverage, "%.4f", a, sizeof a), g->coverage_holds ? "ok" : "off",
-           o->coverage_tol);
+           num(g->lv[g->levels - 1u].coverage, "%.4f", a, sizeof a), g->coverage_holds ? "ok" : "off", o->coverage_tol);
 }
 
 static void json_object(FILE *f, const object_fig *g, const opts *o, int first)
