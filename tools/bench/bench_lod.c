@@ -87,8 +87,7 @@ int bench_lod(int argc, char **argv)
 
 #else
 
-#include <volk.h>
-
+#include "bench_vk.h"
 #include "sluice/render.h"
 #include "sluice/stream.h"
 #include "sluice/vulkan.h"
@@ -143,21 +142,13 @@ static int is_gltf(const char *path)
 /* Packs the glTF at in as `sluice pack IN -o TMP --quiet` does; *out the pack. */
 static int pack_gltf(const char *in, const char **out)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(tmp_dir, sizeof tmp_dir, "%s/sluice-bench-lod-XXXXXX", tmp != NULL && tmp[0] ? tmp : "/tmp");
-    if (mkdtemp(tmp_dir) == NULL) {
-        fprintf(stderr, ME ": %s: cannot create a folder for the pack: %s\n", tmp_dir, strerror(errno));
-        tmp_dir[0] = '\0';
-        return CLI_IO;
-    }
-    if (atexit(remove_tmp) != 0) { /* the pack must not outlive a run that exits early */
-        remove_tmp();
-        fprintf(stderr, ME ": atexit refused the temporary pack's removal\n");
-        return CLI_FAILED;
+    int rc = bench_tmp_dir(ME, "sluice-bench-lod", tmp_dir, sizeof tmp_dir, remove_tmp);
+    if (rc != CLI_OK) {
+        return rc;
     }
     snprintf(tmp_pack, sizeof tmp_pack, "%s/input.pack", tmp_dir);
     char *args[] = {(char *)"--quiet", (char *)in, (char *)"-o", tmp_pack, NULL};
-    int rc = cmd_pack(4, args);
+    rc = cmd_pack(4, args);
     if (rc != CLI_OK) {
         fprintf(stderr, ME ": %s: could not be packed (see above)\n", in);
         return rc;
@@ -253,11 +244,7 @@ static double directed(const uint8_t *a, const double *dt_b, size_t n, double fa
 typedef struct rig {
     slc_profile prof; /* the reference profile of the base one */
     tool_session ses;
-    void *vk_mem;
-    slc_vulkan *vk;
-    slc_vulkan_info info;
-    const struct VolkDeviceTable *t;
-    const VkAllocationCallbacks *alloc;
+    bench_vk bvk; /* the backend, closed by the session */
     slc_stream *s;
     slc_stream_span *spans;
     uint32_t span_cap;
@@ -271,17 +258,6 @@ typedef struct rig {
 
 static run_validation validation = {ME, 0}; /* --validate */
 
-static void close_backend(void *ctx)
-{
-    rig *r = ctx;
-    if (r->vk != NULL) {
-        slc_vulkan_deinit(r->vk);
-    }
-    free(r->vk_mem);
-    r->vk = NULL;
-    r->vk_mem = NULL;
-}
-
 static void rig_close(rig *r)
 {
     if (r->ren != NULL) {
@@ -289,10 +265,10 @@ static void rig_close(rig *r)
     }
     free(r->ren_mem);
     if (r->pool != VK_NULL_HANDLE) {
-        (void)r->t->vkQueueWaitIdle(r->info.queue);
-        r->t->vkDestroyCommandPool(r->info.device, r->pool, r->alloc);
+        (void)r->bvk.t->vkQueueWaitIdle(r->bvk.info.queue);
+        r->bvk.t->vkDestroyCommandPool(r->bvk.info.device, r->pool, r->bvk.alloc);
     }
-    tool_session_close(&r->ses); /* the stream, the backend (close_backend), the pack, the memory */
+    tool_session_close(&r->ses); /* the stream, the backend (bench_vk's), the pack, the memory */
     free(r->spans);
     memset(r, 0, sizeof *r);
 }
@@ -369,38 +345,10 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
         fprintf(stderr, ME ": out of memory\n");
         return CLI_FAILED;
     }
-    slc_vulkan_desc d;
-    memset(&d, 0, sizeof d);
-    slc_pool_spec spec;
-    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
-    slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
-    d.budgets = slc_memory_budgets(r->ses.mem);
-    d.log = cli_stderr_logger;
-    if (o->validate) {
-        run_validation_enable(&d, &validation);
-    }
-    const size_t size = slc_vulkan_footprint(&d);
-    if (size == 0) {
-        fprintf(stderr, ME ": profile '%s' cannot be a Vulkan page pool\n", r->prof.name);
+    if (bench_vk_open(&r->bvk, &r->ses, &r->prof, o->validate ? &validation : NULL, ME) != CLI_OK) {
         return CLI_FAILED;
     }
-    r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
-    tool_session_set_store(&r->ses, NULL, close_backend, r);
     slc_status st;
-    if (r->vk_mem == NULL || (st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk)) != SLC_OK) {
-        fprintf(stderr, ME ": no Vulkan backend (%s)\n", r->vk_mem == NULL ? "out of memory" : slc_status_name(st));
-        return CLI_FAILED;
-    }
-    slc_vulkan_get_info(r->vk, &r->info);
-    r->t = slc_vulkan_get_device_table(r->vk);
-    r->alloc = slc_vulkan_get_allocator(r->vk);
-    tool_session_set_store(&r->ses, slc_vulkan_get_store(r->vk), close_backend, r);
-    slc_stream_desc sd;
-    tool_session_stream_desc(&r->ses, &r->prof, r->ses.store, &cli_stderr_logger, &sd);
-    if ((st = tool_session_start_stream(&r->ses, &sd)) != SLC_OK) {
-        fprintf(stderr, ME ": could not create the stream (%s)\n", slc_status_name(st));
-        return CLI_FAILED;
-    }
     r->s = r->ses.stream;
 
     /* The renderer: lists for any one object at its largest level (the
@@ -417,7 +365,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
         return CLI_FAILED;
     }
     r->ren_mem = aligned_alloc(SLC_RENDER_ALIGN, (fp + SLC_RENDER_ALIGN - 1u) & ~(size_t)(SLC_RENDER_ALIGN - 1u));
-    st = r->ren_mem != NULL ? slc_render_init(r->ren_mem, fp, &rd, r->vk, r->ses.pack, &r->ren) : SLC_E_CAPACITY;
+    st = r->ren_mem != NULL ? slc_render_init(r->ren_mem, fp, &rd, r->bvk.vk, r->ses.pack, &r->ren) : SLC_E_CAPACITY;
     if (st != SLC_OK) {
         r->ren = NULL;
         fprintf(stderr, ME ": the renderer cannot start at %ux%u (%s; see above)\n", r->width, r->height,
@@ -426,8 +374,8 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
     }
     const VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                         .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                        .queueFamilyIndex = r->info.queue_family};
-    VkResult res = r->t->vkCreateCommandPool(r->info.device, &pi, r->alloc, &r->pool);
+                                        .queueFamilyIndex = r->bvk.info.queue_family};
+    VkResult res = r->bvk.t->vkCreateCommandPool(r->bvk.info.device, &pi, r->bvk.alloc, &r->pool);
     if (res != VK_SUCCESS) {
         r->pool = VK_NULL_HANDLE;
         return vk_fail("vkCreateCommandPool", res);
@@ -436,7 +384,7 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
                                             .commandPool = r->pool,
                                             .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                             .commandBufferCount = 1};
-    if ((res = r->t->vkAllocateCommandBuffers(r->info.device, &ai, &r->cmd)) != VK_SUCCESS) {
+    if ((res = r->bvk.t->vkAllocateCommandBuffers(r->bvk.info.device, &ai, &r->cmd)) != VK_SUCCESS) {
         return vk_fail("vkAllocateCommandBuffers", res);
     }
     return CLI_OK;
@@ -445,7 +393,8 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
 /* Ends the begun frame with nothing drawn, waiting for it to retire. */
 static int retire(rig *r)
 {
-    if (slc_vulkan_end_frame(r->vk, r->frame) != SLC_OK || slc_vulkan_wait_frame(r->vk, r->frame, WAIT_NS) != SLC_OK) {
+    if (slc_vulkan_end_frame(r->bvk.vk, r->frame) != SLC_OK ||
+        slc_vulkan_wait_frame(r->bvk.vk, r->frame, WAIT_NS) != SLC_OK) {
         fprintf(stderr, ME ": frame %llu did not retire\n", (unsigned long long)r->frame);
         return CLI_FAILED;
     }
@@ -477,7 +426,7 @@ static int draw(rig *r, const slc_stream_result *res, const camera_view *view, u
                 slc_status_name(st));
         return CLI_FAILED;
     }
-    const struct VolkDeviceTable *t = r->t;
+    const struct VolkDeviceTable *t = r->bvk.t;
     const VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                          .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     VkResult vr = t->vkResetCommandBuffer(r->cmd, 0);
@@ -495,7 +444,7 @@ static int draw(rig *r, const slc_stream_result *res, const camera_view *view, u
     const VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                              .commandBufferCount = 1,
                              .pCommandBuffers = &r->cmd};
-    if ((vr = t->vkQueueSubmit(r->info.queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) {
+    if ((vr = t->vkQueueSubmit(r->bvk.info.queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) {
         return vk_fail("vkQueueSubmit", vr);
     }
     if (retire(r) != CLI_OK) {
@@ -959,27 +908,6 @@ static int bench_pack(const opts *o, const slc_profile *base, const char *path)
     return rc;
 }
 
-/* "WxH" into o->width, o->height. */
-static int parse_size(opts *o)
-{
-    const char *x = strchr(o->size, 'x');
-    char w[16];
-    uint64_t a = 0, b = 0;
-    if (x != NULL && x != o->size && (size_t)(x - o->size) < sizeof w) {
-        memcpy(w, o->size, (size_t)(x - o->size));
-        w[x - o->size] = '\0';
-        if (!cli_parse_u64(w, SIZE_MAX_SIDE, &a) || !cli_parse_u64(x + 1, SIZE_MAX_SIDE, &b)) {
-            a = 0;
-        }
-    }
-    if (a == 0 || b == 0) {
-        return cli_usage_error(ME, USAGE, "--size '%s': expected WxH, each 1..%u", o->size, SIZE_MAX_SIDE);
-    }
-    o->width = (uint32_t)a;
-    o->height = (uint32_t)b;
-    return CLI_OK;
-}
-
 int bench_lod(int argc, char **argv)
 {
     static opts o;
@@ -1072,7 +1000,7 @@ int bench_lod(int argc, char **argv)
     if (o.input == NULL) {
         return cli_usage_error(ME, USAGE, "no PACK or GLTF given");
     }
-    if ((rc = parse_size(&o)) != CLI_OK) {
+    if ((rc = bench_parse_size(ME, USAGE, o.size, SIZE_MAX_SIDE, &o.width, &o.height)) != CLI_OK) {
         return rc;
     }
     FILE *probe = fopen(o.input, "rb");
