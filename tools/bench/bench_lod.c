@@ -96,7 +96,8 @@ int bench_lod(int argc, char **argv)
 #define SLUICE_DEFAULT_PROFILE "budgets/default.profile"
 #endif
 
-enum { VIEWS = 8, SIZE_MAX_SIDE = 4096, SETTLE_FRAMES_MAX = 10000 };
+#define VIEWS 8u /* the corner directions */
+enum { SIZE_MAX_SIDE = 4096, SETTLE_FRAMES_MAX = 10000 };
 #define FOV_DEG 60.0f
 #define COVERAGE_TOL_DEFAULT 0.05
 #define WAIT_NS (60ull * 1000000000ull)

@@ -19,8 +19,7 @@ static void close_backend(void *ctx)
     memset(b, 0, sizeof *b);
 }
 
-int bench_vk_open(bench_vk *b, tool_session *ses, const slc_profile *prof, run_validation *validation,
-                  const char *me)
+int bench_vk_open(bench_vk *b, tool_session *ses, const slc_profile *prof, run_validation *validation, const char *me)
 {
     memset(b, 0, sizeof *b);
     slc_vulkan_desc d;

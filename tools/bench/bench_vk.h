@@ -29,7 +29,6 @@ typedef struct bench_vk {
  * or CLI_FAILED with "ME: ..." printed (ses still to be closed, which
  * closes what was opened of b). Allocates the backend's record with
  * aligned_alloc. Not thread-safe for one ses. */
-int bench_vk_open(bench_vk *b, tool_session *ses, const slc_profile *prof, run_validation *validation,
-                  const char *me);
+int bench_vk_open(bench_vk *b, tool_session *ses, const slc_profile *prof, run_validation *validation, const char *me);
 
 #endif
