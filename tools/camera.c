@@ -121,6 +121,60 @@ int camera_scene_bounds(const slc_pack *pack, float lo[3], float hi[3])
     return 0;
 }
 
+float camera_pixels_per_unit(float height_px, float distance, float tan_half)
+{
+    return height_px / (2.0f * fmaxf(distance, 1e-3f) * tan_half);
+}
+
+uint32_t camera_choose_lod(const slc_pack *pack, const slc_pack_object *ob, float scale, float px_per_unit,
+                           float sse_px)
+{
+    for (uint32_t l = ob->lod_count; l-- > 1;) {
+        if (slc_pack_get_lod(pack, ob->first_lod + l)->error * scale * px_per_unit <= sse_px) {
+            return l;
+        }
+    }
+    return 0;
+}
+
+int camera_object_bounds(const slc_pack *pack, uint32_t object, float centre[3], float *radius, float *scale)
+{
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    const uint32_t n = h->instance_count ? h->instance_count : h->object_count;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t found = 0;
+    *scale = 0;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        float r = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            inst one;
+            inst_sphere(pack, i, &one);
+            if (one.object != object) {
+                continue;
+            }
+            if (pass == 0) {
+                grow_bounds(&one, lo, hi);
+                *scale = fmaxf(*scale, one.scale);
+                found++;
+            } else {
+                const float v[3] = {one.c[0] - centre[0], one.c[1] - centre[1], one.c[2] - centre[2]};
+                r = fmaxf(r, sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + one.r);
+            }
+        }
+        if (found == 0) {
+            return -1;
+        }
+        if (pass == 0) {
+            for (int k = 0; k < 3; k++) {
+                centre[k] = 0.5f * (lo[k] + hi[k]);
+            }
+        } else {
+            *radius = r;
+        }
+    }
+    return 0;
+}
+
 static void set_err(char *err, size_t cap, const char *msg)
 {
     if (err != NULL && cap > 0) {
@@ -262,16 +316,9 @@ uint32_t camera_frame(camera *c)
                 continue;
             }
         }
-        d = fmaxf(d, 1e-3f);
-        const float k = c->height / (2.0f * d * c->tan_half);
+        const float k = camera_pixels_per_unit(c->height, d, c->tan_half);
         const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){in[i].object});
-        uint32_t lod = 0;
-        for (uint32_t l = ob->lod_count; l-- > 1;) {
-            if (slc_pack_get_lod(pack, ob->first_lod + l)->error * in[i].scale * k <= c->sse) {
-                lod = l;
-                break;
-            }
-        }
+        const uint32_t lod = camera_choose_lod(pack, ob, in[i].scale, k, c->sse);
         float size = in[i].r * k;
         int32_t s = slot[in[i].object];
         if (s < 0) {
@@ -382,6 +429,12 @@ static void make_view(const float eye[3], const float dir[3], float fov, float a
     }
     out->znear = zn;
     out->zfar = zf;
+}
+
+void camera_look_along(const float eye[3], const float dir[3], float fov_deg, float aspect, float znear, float zfar,
+                       camera_view *out)
+{
+    make_view(eye, dir, fov_rad(fov_deg), aspect, znear, zfar, out);
 }
 
 void camera_get_view(const camera *c, float aspect, camera_view *out)

@@ -106,6 +106,35 @@ int camera_scene_bounds(const slc_pack *pack, float lo[3], float hi[3]);
  * horizontal one of aspect. */
 void camera_overview(const float lo[3], const float hi[3], float fov_deg, float aspect, camera_view *out);
 
+/* The screen-space error rule, the one the camera asks for levels by (and
+ * `sluice bench lod` checks against the pixels): pixels a unit of object
+ * space covers at distance (from the eye to the nearest point of the
+ * object's bounding sphere, at least 1e-3) in an image height_px tall
+ * whose vertical field of view has tangent tan_half at its half angle:
+ * height_px / (2 * distance * tan_half). Pure; O(1). */
+float camera_pixels_per_unit(float height_px, float distance, float tan_half);
+
+/* The level the rule serves of object ob: the coarsest l whose recorded
+ * error (slc_pack_lod.error) times scale (the placement's largest axis
+ * scale) times px_per_unit is at most sse_px; 0 when no coarser level
+ * qualifies (level 0's error is 0). Pure; O(ob->lod_count). */
+uint32_t camera_choose_lod(const slc_pack *pack, const slc_pack_object *ob, float scale, float px_per_unit,
+                           float sse_px);
+
+/* A sphere holding every placement of object (the pack's instances of it,
+ * or the object once at the origin when the pack has none) at its level 0
+ * bounds: centre the middle of their bounding box, radius the farthest
+ * placement sphere's reach from it; *scale the largest axis scale of the
+ * placements. Returns 0, or -1 when nothing places the object (outputs
+ * unspecified). O(placements of the pack). */
+int camera_object_bounds(const slc_pack *pack, uint32_t object, float centre[3], float *radius, float *scale);
+
+/* The view from eye along dir (need not be unit; y up, any right vector
+ * when looking straight up or down), vertical field of view fov_deg (0:
+ * 60), aspect, near and far planes, into Vulkan's clip space. */
+void camera_look_along(const float eye[3], const float dir[3], float fov_deg, float aspect, float znear, float zfar,
+                       camera_view *out);
+
 /* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport". */
 extern const char *const camera_path_names[];
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Hausdorff distance between a mesh's levels (tools/pack/lod_error.c)
  * on surfaces whose answer is known, and the LOD chains the builder makes
  * (tools/pack/builder.c) on generated meshes with seams and on the packs

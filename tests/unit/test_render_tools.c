@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sluice render's host-side pieces: the camera's view for drawing
- * (tools/camera.c: camera_get_view, camera_overview) in Vulkan's clip
+ * (tools/camera.c: camera_get_view, camera_overview, camera_look_along;
+ * the screen-space error rule's camera_pixels_per_unit) in Vulkan's clip
  * space, and the PNG writer and contact sheet (tools/png_write.c): pixels
  * read back through libpng as written, the same bytes for the same image,
  * the box filter's averages, and a failed write leaving no file and the
@@ -87,6 +88,46 @@ static void test_view_is_vulkan_clip_space(void **state)
     const float edge[3] = {0, 60 + 50 * tanf(30.0f * 3.14159265f / 180.0f), -50};
     transform(v.view_proj, edge, clip);
     assert_near(clip[1] / clip[3], -1, 1e-4);
+}
+
+/* camera_look_along (bench lod's views): the target straight ahead at the
+ * image's centre, near and far at depth 0 and 1, and looking straight down
+ * still gives a view. */
+static void test_look_along_centres_the_target(void **state)
+{
+    (void)state;
+    const float eye[3] = {3, 4, 5}, dir[3] = {-3, -4, -5}, target[3] = {0, 0, 0};
+    camera_view v;
+    camera_look_along(eye, dir, 0, 1.0f, 1.0f, 20.0f, &v);
+    float clip[4];
+    transform(v.view_proj, target, clip);
+    assert_true(clip[3] > 0);
+    assert_near(clip[0] / clip[3], 0, 1e-5);
+    assert_near(clip[1] / clip[3], 0, 1e-5);
+    const double len = sqrt(50.0);
+    const float at_near[3] = {(float)(3 - 3 / len), (float)(4 - 4 / len), (float)(5 - 5 / len)};
+    const float at_far[3] = {(float)(3 - 60 / len), (float)(4 - 80 / len), (float)(5 - 100 / len)};
+    transform(v.view_proj, at_near, clip);
+    assert_near(clip[2] / clip[3], 0, 1e-4);
+    transform(v.view_proj, at_far, clip);
+    assert_near(clip[2] / clip[3], 1, 1e-4);
+    const float down[3] = {0, -1, 0}, below[3] = {3, 0, 5};
+    camera_look_along(eye, down, 60, 1.0f, 1.0f, 20.0f, &v);
+    transform(v.view_proj, below, clip);
+    assert_near(clip[0] / clip[3], 0, 1e-5);
+    assert_near(clip[1] / clip[3], 0, 1e-5);
+}
+
+/* The screen-space error rule's scale: height / (2 d tan(fov / 2)), the
+ * distance at least 1e-3. */
+static void test_pixels_per_unit(void **state)
+{
+    (void)state;
+    const float t = tanf(30.0f * 3.14159265f / 180.0f);
+    assert_near(camera_pixels_per_unit(128.0f, 1.0f, t), 128.0 / (2.0 * tan(3.14159265358979 / 6.0)), 1e-3);
+    assert_near(camera_pixels_per_unit(1080.0f, 10.0f, 1.0f), 54.0, 1e-4);
+    assert_near(camera_pixels_per_unit(1080.0f, 0.0f, 1.0f), 540000.0, 1.0);
+    assert_near(camera_pixels_per_unit(1080.0f, -5.0f, 1.0f), 540000.0, 1.0);
 }
 
 static void test_overview_frames_every_corner(void **state)
@@ -270,6 +311,8 @@ int main(void)
         cmocka_unit_test(test_view_puts_the_point_ahead_at_the_centre),
         cmocka_unit_test(test_view_is_vulkan_clip_space),
         cmocka_unit_test(test_overview_frames_every_corner),
+        cmocka_unit_test(test_look_along_centres_the_target),
+        cmocka_unit_test(test_pixels_per_unit),
         cmocka_unit_test(test_png_reads_back_as_written),
         cmocka_unit_test(test_png_failed_write_leaves_the_old_file),
         cmocka_unit_test(test_sheet_averages_and_places_cells),

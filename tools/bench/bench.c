@@ -53,6 +53,14 @@ static const bench_entry benches[] = {
      "  bench evict PACK [--trace FILE | --camera PATH] [--profile FILE] [--json]\n"
      "                                    chunk loads of each eviction policy against Belady's\n"
      "                                    optimum on one request sequence\n"},
+    {"lod", bench_lod,
+     "lod PACK|GLTF [--object N] [--size WxH] [--sse PX] [--check] [--coverage-tol F]\n"
+     "                        [--sheet FILE] [--json] [--profile FILE] [--validate]",
+     "  bench lod PACK|GLTF [--object N] [--size WxH] [--sse PX] [--check] [--coverage-tol F] [--sheet FILE]\n"
+     "                    [--json] [--profile FILE] [--validate]\n"
+     "                                    each level rendered against level 0 from 8 views (Vulkan):\n"
+     "                                    coverage, PSNR, mask distance in pixels, and the level\n"
+     "                                    the screen-space error rule serves checked against it\n"},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };

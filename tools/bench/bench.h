@@ -5,6 +5,7 @@
 #ifndef SLUICE_TOOLS_BENCH_H
 #define SLUICE_TOOLS_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,6 +25,7 @@ int bench_stream(int argc, char **argv); /* bench_stream.c */
 int bench_render(int argc, char **argv); /* bench_render.c */
 int bench_codec(int argc, char **argv);  /* bench_codec.c */
 int bench_evict(int argc, char **argv);  /* bench_evict.c */
+int bench_lod(int argc, char **argv);    /* bench_lod.c */
 
 /* The next of the benches' pseudo-random numbers (xorshift64; *s is the
  * state, never 0). */
@@ -44,6 +46,18 @@ void bench_print_usage(FILE *f);
  * the options of spec, then "-h, --help" with its text at spec's
  * help_column. Returns CLI_OK. */
 int bench_help(const cli_args *spec, const char *about);
+
+/* "WxH" (each side 1..max) of --size into *w and *h: CLI_OK, or CLI_USAGE
+ * with "ME: --size 'TEXT': expected WxH, each 1..MAX" and usage printed
+ * (bench_util.c). */
+int bench_parse_size(const char *me, const char *usage, const char *text, uint32_t max, uint32_t *w, uint32_t *h);
+
+/* A new folder "$TMPDIR/STEM-XXXXXX" (/tmp when TMPDIR is unset or empty)
+ * into dir (cap bytes), and cleanup registered with atexit so that what the
+ * bench puts there does not outlive a run that exits early. CLI_OK, or
+ * CLI_IO (the folder cannot be made: dir "") or CLI_FAILED (atexit refused:
+ * cleanup called), with "ME: ..." printed (bench_util.c). */
+int bench_tmp_dir(const char *me, const char *stem, char *dir, size_t cap, void (*cleanup)(void));
 
 /* Writes every bench's lines of `sluice help` to f. */
 void bench_print_help(FILE *f);

@@ -81,6 +81,7 @@ int bench_render(int argc, char **argv)
 
 #include <volk.h>
 
+#include "bench_vk.h"
 #include "builder.h"
 #include "synth.h"
 #include "sluice/stream.h"
@@ -251,8 +252,8 @@ typedef struct rig {
     tool_session ses;          /* the pack file, the memory block, the memory, the pack */
     slc_memory *mem;           /* ses.mem */
     slc_pack *pack;            /* ses.pack */
-    void *vk_mem;
-    slc_vulkan *vk;
+    bench_vk bvk;              /* the backend, closed by the session */
+    slc_vulkan *vk;            /* bvk's */
     slc_vulkan_info info;
     const struct VolkDeviceTable *t;
     const VkAllocationCallbacks *alloc;
@@ -264,19 +265,9 @@ typedef struct rig {
 
 static run_validation validation = {ME, 0}; /* --validate */
 
-/* The session's close of the Vulkan backend rig_open made, in any state. */
-static void close_backend(void *ctx)
-{
-    rig *r = ctx;
-    if (r->vk != NULL) {
-        slc_vulkan_deinit(r->vk);
-    }
-    free(r->vk_mem);
-}
-
 static void rig_close(rig *r)
 {
-    tool_session_close(&r->ses); /* the stream, the backend (close_backend), the pack, the memory */
+    tool_session_close(&r->ses); /* the stream, the backend (bench_vk's), the pack, the memory */
     free(r->spans);
     memset(r, 0, sizeof *r);
 }
@@ -306,7 +297,6 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
         rig_close(r);
         return tool_session_exit_code(step);
     }
-    slc_status st;
     /* A pool of one page a chunk: everything resident at once. */
     const slc_pack_header *h = slc_pack_get_header(r->pack);
     if (h->chunk_count > r->prof.page_count || h->page_size != r->prof.page_size) {
@@ -340,43 +330,15 @@ static int rig_open(rig *r, const opts *o, const slc_profile *base, const char *
         return CLI_FAILED;
     }
 
-    slc_vulkan_desc d;
-    memset(&d, 0, sizeof d);
-    slc_pool_spec spec;
-    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
-    slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
-    d.budgets = slc_memory_budgets(r->mem);
-    d.log = cli_stderr_logger;
-    if (o->validate) {
-        run_validation_enable(&d, &validation);
-    }
-    size_t size = slc_vulkan_footprint(&d);
-    if (size == 0) {
-        fprintf(stderr, ME ": profile '%s' cannot be a Vulkan page pool\n", r->prof.name);
+    if (bench_vk_open(&r->bvk, &r->ses, &r->prof, o->validate ? &validation : NULL, ME) != CLI_OK) {
         rig_close(r);
         return CLI_FAILED;
     }
-    r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
-    tool_session_set_store(&r->ses, NULL, close_backend, r);
-    if (r->vk_mem == NULL || (st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk)) != SLC_OK) {
-        fprintf(stderr, ME ": no Vulkan backend (%s)\n", r->vk_mem == NULL ? "out of memory" : slc_status_name(st));
-        rig_close(r);
-        return CLI_FAILED;
-    }
-    slc_vulkan_get_info(r->vk, &r->info);
-    r->t = slc_vulkan_get_device_table(r->vk);
-    r->alloc = slc_vulkan_get_allocator(r->vk);
-
-    tool_session_set_store(&r->ses, slc_vulkan_get_store(r->vk), close_backend, r);
-    slc_stream_desc sd;
-    tool_session_stream_desc(&r->ses, &r->prof, r->ses.store, &cli_stderr_logger, &sd);
-    st = tool_session_start_stream(&r->ses, &sd);
+    r->vk = r->bvk.vk;
+    r->info = r->bvk.info;
+    r->t = r->bvk.t;
+    r->alloc = r->bvk.alloc;
     r->s = r->ses.stream;
-    if (st != SLC_OK) {
-        fprintf(stderr, ME ": could not create the stream (%s)\n", slc_status_name(st));
-        rig_close(r);
-        return CLI_FAILED;
-    }
     return CLI_OK;
 }
 
@@ -1503,29 +1465,6 @@ static void render_help(const cli_args *spec)
                            "float and for quantized pages.\n\n");
 }
 
-/* "WxH" into o->width, o->height. */
-static int parse_size(opts *o)
-{
-    const char *x = strchr(o->size, 'x');
-    char w[16];
-    uint64_t a = 0, b = 0;
-    if (x == NULL || x == o->size || (size_t)(x - o->size) >= sizeof w) {
-        a = 0;
-    } else {
-        memcpy(w, o->size, (size_t)(x - o->size));
-        w[x - o->size] = '\0';
-        if (!cli_parse_u64(w, SLC_RENDER_SIZE_MAX, &a) || !cli_parse_u64(x + 1, SLC_RENDER_SIZE_MAX, &b)) {
-            a = 0;
-        }
-    }
-    if (a == 0 || b == 0) {
-        return cli_usage_error(ME, USAGE, "--size '%s': expected WxH, each 1..%u", o->size, SLC_RENDER_SIZE_MAX);
-    }
-    o->width = (uint32_t)a;
-    o->height = (uint32_t)b;
-    return CLI_OK;
-}
-
 /* "KIND[:SIZE]" into o->kind, o->scene_bytes. */
 static int parse_synthetic(opts *o)
 {
@@ -1619,7 +1558,8 @@ int bench_render(int argc, char **argv)
     if (o.npacks == 0 && o.synthetic == NULL) {
         o.synthetic = "city:4MiB";
     }
-    if ((rc = parse_size(&o)) != CLI_OK || (o.synthetic != NULL && (rc = parse_synthetic(&o)) != CLI_OK)) {
+    if ((rc = bench_parse_size(ME, USAGE, o.size, SLC_RENDER_SIZE_MAX, &o.width, &o.height)) != CLI_OK ||
+        (o.synthetic != NULL && (rc = parse_synthetic(&o)) != CLI_OK)) {
         return rc;
     }
     slc_profile prof;
@@ -1635,17 +1575,8 @@ int bench_render(int argc, char **argv)
         paths[i] = labels[i] = o.packs[i];
     }
     if (o.synthetic != NULL) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(tmp_dir, sizeof tmp_dir, "%s/sluice-bench-render-XXXXXX", tmp != NULL && tmp[0] ? tmp : "/tmp");
-        if (mkdtemp(tmp_dir) == NULL) {
-            fprintf(stderr, ME ": %s: cannot create a folder for the packs: %s\n", tmp_dir, strerror(errno));
-            tmp_dir[0] = '\0';
-            return CLI_IO;
-        }
-        if (atexit(remove_tmp) != 0) { /* the packs must not outlive a run that exits early */
-            remove_tmp();
-            fprintf(stderr, ME ": atexit refused the temporary packs' removal\n");
-            return CLI_FAILED;
+        if ((rc = bench_tmp_dir(ME, "sluice-bench-render", tmp_dir, sizeof tmp_dir, remove_tmp)) != CLI_OK) {
+            return rc;
         }
         for (int q = 0; q < 2 && rc == CLI_OK; q++) {
             snprintf(tmp_packs[q], sizeof tmp_packs[q], "%s/%s.pack", tmp_dir, q ? "quantized" : "float");

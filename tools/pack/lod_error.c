@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: the Hausdorff distance between a mesh's levels (lod_error.h).
  *
  * The index is a binary tree of axis-aligned boxes over the triangles,

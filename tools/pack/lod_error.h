@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sluice pack: how far a simplified level lies from its mesh's level 0.
  *
  * The two-sided Hausdorff distance in object space between two triangle
