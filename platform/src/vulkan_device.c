@@ -435,43 +435,6 @@ static bool instance_has_debug_utils(PFN_vkGetInstanceProcAddr gipa)
     return false;
 }
 
-void slc__vk_name(slc_vulkan *vk, VkObjectType type, uint64_t handle, const char *fmt, ...)
-{
-    if (!vk->debug_utils || vk->vki.SetDebugUtilsObjectNameEXT == NULL || handle == 0) {
-        return;
-    }
-    char name[64];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above */
-    va_end(ap);
-    VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
-    ni.objectType = type;
-    ni.objectHandle = handle;
-    ni.pObjectName = name;
-    if (vk->vki.SetDebugUtilsObjectNameEXT(vk->device, &ni) == VK_SUCCESS) {
-        vk->debug_names++;
-    }
-}
-
-void slc__vk_label_begin(slc_vulkan *vk, VkCommandBuffer cmd, const char *name)
-{
-    if (!vk->debug_utils || vk->vki.CmdBeginDebugUtilsLabelEXT == NULL) {
-        return;
-    }
-    VkDebugUtilsLabelEXT label = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
-    label.pLabelName = name;
-    vk->vki.CmdBeginDebugUtilsLabelEXT(cmd, &label);
-    vk->debug_labels++;
-}
-
-void slc__vk_label_end(slc_vulkan *vk, VkCommandBuffer cmd)
-{
-    if (vk->debug_utils && vk->vki.CmdEndDebugUtilsLabelEXT != NULL) {
-        vk->vki.CmdEndDebugUtilsLabelEXT(cmd);
-    }
-}
-
 static slc_status create_instance(slc_vulkan *vk, const slc_vulkan_desc *d)
 {
     PFN_vkGetInstanceProcAddr gipa = find_loader();

@@ -192,7 +192,7 @@ struct slc_vulkan {
     PFN_vkWaitSemaphores wait_semaphores;
 };
 
-/* vulkan_device.c: names an object for debuggers and capture tools
+/* vulkan_log.c: names an object for debuggers and capture tools
  * (RenderDoc, Android GPU Inspector) through VK_EXT_debug_utils, and opens
  * and closes a labelled region of a command buffer; each does nothing when
  * the instance has no VK_EXT_debug_utils. name is printf-formatted, at most
