@@ -34,7 +34,8 @@
  * views of the two-sided Hausdorff distance in pixels between the level's
  * coverage mask and level 0's (each covered pixel's distance to the nearest
  * covered pixel of the other mask, by exact Euclidean distance transforms;
- * inf when one mask is empty and the other is not).
+ * inf when one mask is empty and the other is not; a pixel covered alone,
+ * a feature thinner than a pixel, is no source of it: mask_distance.h).
  *
  * The screen-space error check, per view: the level the stream would ask
  * for at --sse pixels, by the rule of tools/camera.c (camera_choose_lod:
@@ -64,6 +65,7 @@
 #include "camera.h"
 #include "cli.h"
 #include "escape.h"
+#include "mask_distance.h"
 #include "png_write.h"
 #include "quality.h"
 #include "run.h"
@@ -153,88 +155,6 @@ static int pack_gltf(const char *in, const char **out)
     }
     *out = tmp_pack;
     return CLI_OK;
-}
-
-/* --- masks: coverage and the Hausdorff distance between two of them --------------------- */
-
-/* The squared Euclidean distance transform of one line (the lower
- * envelope of parabolas, after Felzenszwalb and Huttenlocher, "Distance
- * Transforms of Sampled Functions"): d[q] = min_p (q - p)^2 + f[p]. v and z
- * are scratch of n and n + 1 entries. Exact in doubles for the sizes here. */
-static void dt_line(const double *f, double *d, uint32_t n, uint32_t *v, double *z)
-{
-    uint32_t k = 0;
-    v[0] = 0;
-    z[0] = -INFINITY;
-    z[1] = INFINITY;
-    for (uint32_t q = 1; q < n; q++) {
-        const double fq = f[q] + (double)q * q;
-        double s = (fq - (f[v[k]] + (double)v[k] * v[k])) / (2.0 * q - 2.0 * v[k]);
-        while (s <= z[k]) {
-            k--;
-            s = (fq - (f[v[k]] + (double)v[k] * v[k])) / (2.0 * q - 2.0 * v[k]);
-        }
-        k++;
-        v[k] = q;
-        z[k] = s;
-        z[k + 1] = INFINITY;
-    }
-    k = 0;
-    for (uint32_t q = 0; q < n; q++) {
-        while (z[k + 1] < (double)q) {
-            k++;
-        }
-        const double dq = (double)q - v[k];
-        d[q] = dq * dq + f[v[k]];
-    }
-}
-
-/* Scratch of the distance transforms: lines of max(w, h). */
-typedef struct dt_scratch {
-    double *f, *d, *z;
-    uint32_t *v;
-} dt_scratch;
-
-/* A squared distance no two pixels of a w x h image are apart: where a
- * transform is at least this, its mask is empty. */
-static double dt_far(uint32_t w, uint32_t h)
-{
-    return 4.0 * ((double)w * w + (double)h * h) + 4.0;
-}
-
-/* out[y * w + x]: the squared distance from pixel (x, y) to the nearest
- * pixel set in mask (dt_far(w, h) or more when none is). */
-static void dt_mask(const uint8_t *mask, uint32_t w, uint32_t h, double *out, dt_scratch *s)
-{
-    const double far = dt_far(w, h);
-    for (uint32_t x = 0; x < w; x++) {
-        for (uint32_t y = 0; y < h; y++) {
-            s->f[y] = mask[(size_t)y * w + x] ? 0.0 : far;
-        }
-        dt_line(s->f, s->d, h, s->v, s->z);
-        for (uint32_t y = 0; y < h; y++) {
-            out[(size_t)y * w + x] = s->d[y];
-        }
-    }
-    for (uint32_t y = 0; y < h; y++) {
-        memcpy(s->f, out + (size_t)y * w, sizeof(double) * w);
-        dt_line(s->f, s->d, w, s->v, s->z);
-        memcpy(out + (size_t)y * w, s->d, sizeof(double) * w);
-    }
-}
-
-/* The largest distance from a pixel set in a to the nearest set in b (dt_b
- * its transform; far dt_far's): 0 when a is empty, INFINITY when b is and a
- * is not. */
-static double directed(const uint8_t *a, const double *dt_b, size_t n, double far)
-{
-    double m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (a[i] && dt_b[i] > m) {
-            m = dt_b[i];
-        }
-    }
-    return m >= far ? INFINITY : sqrt(m);
 }
 
 /* --- the rig: reference profile, Vulkan backend, stream, renderer ------------------------ */
@@ -530,7 +450,7 @@ typedef struct work {
     uint32_t img_levels;   /* levels img holds */
     uint8_t *mask0, *mask; /* VIEWS masks each */
     double *dt0, *dt;      /* VIEWS transforms, one */
-    dt_scratch s;
+    mask_scratch s;
 } work;
 
 static void work_free(work *k)
@@ -657,10 +577,9 @@ static int measure_object(rig *r, const opts *o, work *k, uint32_t object, objec
         for (uint32_t v = 0; v < VIEWS; v++) {
             const size_t at = k->view_pixels * v;
             double *dt = l == 0 ? k->dt0 + at : k->dt;
-            dt_mask(mask + at, k->w, k->h, dt, &k->s);
-            const double far = dt_far(k->w, k->h);
-            const double d = fmax(directed(k->mask0 + at, dt, k->view_pixels, far),
-                                  directed(mask + at, k->dt0 + at, k->view_pixels, far));
+            mask_transform(mask + at, k->w, k->h, dt, &k->s);
+            const double d = fmax(mask_directed(k->mask0 + at, k->w, k->h, dt),
+                                  mask_directed(mask + at, k->w, k->h, k->dt0 + at));
             f->mask_px = fmax(f->mask_px, d);
             if (l + 1u == fig->levels) {
                 uint64_t c0 = 0, cl = 0;
