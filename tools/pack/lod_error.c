@@ -371,42 +371,25 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
 {
     double stop = stop_above * stop_above;
     /* A vertex of `to` lies on it: seen starts with them marked, so only
-     * the other vertices of `from` are sampled. */
-    unsigned char *seen = calloc(vertex_count / 8 + 1, 1), *shared = calloc(vertex_count / 8 + 1, 1);
-    if (seen == NULL || shared == NULL) {
-        free(seen);
-        free(shared);
+     * the other vertices of `from` are measured, each once. */
+    unsigned char *seen = calloc(vertex_count / 8 + 1, 1);
+    if (seen == NULL) {
         return -1.0;
     }
     const pk_surface *to = &to_index->s;
     int same = to->positions == from->positions && to->stride == from->stride;
     for (size_t i = 0; same && i < to->triangle_count * 3; i++) {
         unsigned int v = to->indices[i];
-        shared[v / 8] |= (unsigned char)(1u << (v % 8));
+        seen[v / 8] |= (unsigned char)(1u << (v % 8));
     }
-    memcpy(seen, shared, vertex_count / 8 + 1);
-    size_t corners = from->triangle_count * 3, unique = 0;
-    for (size_t i = 0; i < corners; i++) {
-        unsigned int v = from->indices[i];
-        if (!(seen[v / 8] & (1u << (v % 8)))) {
-            seen[v / 8] |= (unsigned char)(1u << (v % 8));
-            unique++;
-        }
-    }
-    memcpy(seen, shared, vertex_count / 8 + 1);
-    free(shared);
-    size_t step = unique > PK_LOD_VERTEX_SAMPLES ? (unique + PK_LOD_VERTEX_SAMPLES - 1) / PK_LOD_VERTEX_SAMPLES : 1;
+    size_t corners = from->triangle_count * 3;
     double worst = 0.0; /* squared */
-    size_t nth = 0;
     for (size_t i = 0; i < corners; i++) {
         unsigned int v = from->indices[i];
         if (seen[v / 8] & (1u << (v % 8))) {
             continue;
         }
         seen[v / 8] |= (unsigned char)(1u << (v % 8));
-        if (nth++ % step != 0) {
-            continue;
-        }
         const float *f = from->positions + (size_t)v * from->stride;
         double p[3] = {f[0], f[1], f[2]};
         double d = nearest_sq(to_index, p, worst);
