@@ -67,7 +67,7 @@ static const char usage_head[] =
     "                        else 1280x720; each side 1..16384 and the device's limit)\n"
     "  --every K             write every K-th frame (default 30; the last always)\n"
     "  --tint lod            colour each cluster by the LOD it was served at, striped\n"
-    "                        where it was served coarser than asked (README: the palette)\n"
+    "                        where it was served coarser than asked (docs/rendering.md: the palette)\n"
     "  --reference           also render the workload under the profile's reference (a pool\n"
     "                        of every chunk, every level pinned) and compare each frame:\n"
     "                        luminance PSNR and pixels over --diff-threshold (-o optional)\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the pack reader, open and every chunk load, on any bytes.
  * Built by the `fuzz` preset (clang, ASan+UBSan); run by the test command for
- * a bounded time, and longer by hand (see README.md). */
+ * a bounded time, and longer by hand (see docs/building.md). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * is a seeded random walk along the objects' line with an occasional
  * teleport; each frame asks for the objects near it, the LOD and priority
  * by distance. The run lasts SLUICE_SOAK_FRAMES frames (environment; 20000
- * when unset, which the test command runs in seconds; README.md gives the
+ * when unset, which the test command runs in seconds; docs/building.md gives the
  * long run), and is made twice in the same process. It checks:
  *   - no growth: every budget's use as each frame ended (the telemetry
  *     record of that frame, read right after end_frame, since the ring
