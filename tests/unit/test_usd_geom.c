@@ -952,6 +952,16 @@ static void test_op_value_errors(void **state)
     const double sing[16] = {1, 2, 3, 0, 4, 5, 6, 0, 5, 7, 9, 0, 0, 0, 0, 1};
     expect_op_error("!invert!xformOp:transform", sing, 16,
                     "t.usda: /M: !invert!xformOp:transform: the matrix is singular, it has no inverse");
+    /* a projective transform (its last column not (0, 0, 0, 1)) is
+     * refused, naming the prim and the column */
+    const double proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1};
+    expect_op_error("xformOp:transform", proj, 16,
+                    "t.usda: /M: xformOp:transform: not an affine transform (last column (0, 0, 0.5, 1), not (0, 0, 0, "
+                    "1))");
+    const double w2[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2};
+    expect_op_error("xformOp:transform:w", w2, 16,
+                    "t.usda: /M: xformOp:transform:w: not an affine transform (last column (0, 0, 0, 2), not (0, 0, 0, "
+                    "1))");
     /* not inverted, a singular transform is fine */
     double m[16];
     pk_diag d = {{0}};

@@ -411,6 +411,7 @@ static const char *k_props = "#usda 1.0\n"
                              "    rel noneRel = None\n"
                              "    color3f inputs:c.connect = </Looks/M/T.outputs:rgb>\n"
                              "    token outputs:surface.connect = [</S.outputs:a>, </S.outputs:b>]\n"
+                             "    prepend color3f inputs:d.connect = </Looks/M/T.outputs:rgb>\n"
                              "}\n";
 
 static void test_property_declarations(void **state)
@@ -418,6 +419,9 @@ static void test_property_declarations(void **state)
     (void)state;
     usd_layer *L = open_text(k_props);
     const usd_prim *m = prim_at(L, "/M");
+    /* a list-op qualifier on a connection is read (on a value it is not:
+     * test_open_errors) */
+    assert_int_equal(prop_at(L, "/M", "inputs:d")->kind, USD_PROP_ATTRIBUTE);
     assert_string_equal(m->props[0]->name, "subdivisionScheme");
     const usd_prop *p = prop_at(L, "/M", "subdivisionScheme");
     assert_int_equal(p->uniform, 1);
@@ -774,6 +778,14 @@ static void test_open_errors(void **state)
     expect_open_error("#usda 1.0\ndef \"A\" {\n  \x01\n}\n", "t.usda:3:3: unexpected byte 0x01 (in prim </A>)");
     expect_open_error("#usda 1.0\ndef \"A\" {\n  5\n}\n",
                       "t.usda:3:3: expected a property, prim or variantSet, found '5' (in prim </A>)");
+    /* a list-op qualifier on an attribute's value (only relationships
+     * and connections are list-edited) */
+    expect_open_error("#usda 1.0\ndef \"A\" {\n  add float x = 1\n}\n",
+                      "t.usda:3:13: list-op qualifier 'add' on attribute 'x': only relationships and connections take "
+                      "one (in prim </A>)");
+    expect_open_error("#usda 1.0\ndef \"A\" {\n  prepend float3[] x.timeSamples = {}\n}\n",
+                      "t.usda:3:20: list-op qualifier 'prepend' on attribute 'x': only relationships and connections "
+                      "take one (in prim </A>)");
     /* the prim path names the innermost prim */
     expect_open_error("#usda 1.0\ndef \"A\" {\n def \"B\" {\n  float x = [\n }\n}\n",
                       "t.usda:5:2: unexpected '}' (expected ']') (in prim </A/B>)");

@@ -1080,14 +1080,16 @@ static uint8_t *make_zip(const zip_entry *e, int n, size_t *size)
     return z;
 }
 
-static void test_usdz_root_is_first_layer_entry(void **state)
+/* The root layer is the package's first entry; the other entries (an
+ * image, another layer) are reached by name. */
+static void test_usdz_root_is_the_first_entry(void **state)
 {
     (void)state;
     sample_file f;
     write_sample(&f, 8);
     static const uint8_t png[] = {0x89, 'P', 'N', 'G'};
-    zip_entry e[] = {{"tex/a.png", png, 4, 0},
-                     {"scene.usdc", f.data, f.size, 0},
+    zip_entry e[] = {{"scene.usdc", f.data, f.size, 0},
+                     {"tex/a.png", png, 4, 0},
                      {"sub/other.usdc", f.data, f.size, 0}};
     size_t zs;
     uint8_t *z = make_zip(e, 3, &zs);
@@ -1157,9 +1159,25 @@ static void test_usdz_refusals(void **state)
     expect_zip_fail(z, zs, "compressed entry (method 8; usdz entries must be stored) (entry 'scene.usdc')");
     free(z);
     static const uint8_t png[] = {1, 2, 3};
+    /* The root layer is the first entry: a package whose first entry is
+     * an image is refused, even with a layer after it (which the reader
+     * once took as the root). */
+    static const char layer[] = "#usda 1.0\n";
+    zip_entry image_first[] = {{"a.png", png, 3, 0}, {"root.usda", (const uint8_t *)layer, sizeof layer - 1, 0}};
+    z = make_zip(image_first, 2, &zs);
+    expect_zip_fail(z, zs,
+                    "the first entry is not a .usda, .usdc or .usd layer (a package's root layer is its first file) "
+                    "(entry 'a.png')");
+    free(z);
+    /* an end record that counts no entry */
+    z = make_zip(image_first, 2, &zs);
+    le16(z + zs - 22 + 8, 0);
+    le16(z + zs - 22 + 10, 0);
+    expect_zip_fail(z, zs, "no entry in the package");
+    free(z);
     zip_entry none[] = {{"a.png", png, 3, 0}};
     z = make_zip(none, 1, &zs);
-    expect_zip_fail(z, zs, "no .usda, .usdc or .usd entry in the package");
+    expect_zip_fail(z, zs, "the first entry is not a .usda, .usdc or .usd layer");
     /* zip64 markers in the end record */
     uint8_t *z64 = malloc(zs);
     memcpy(z64, z, zs);
@@ -1397,7 +1415,7 @@ int main(void)
         cmocka_unit_test(test_lying_values_fail_on_read),
         cmocka_unit_test(test_uncompressed_array_past_the_end),
         cmocka_unit_test(test_compressed_bit_on_other_types_is_bounded),
-        cmocka_unit_test(test_usdz_root_is_first_layer_entry),
+        cmocka_unit_test(test_usdz_root_is_the_first_entry),
         cmocka_unit_test(test_usdz_with_a_text_root),
         cmocka_unit_test(test_usdz_refusals),
     };

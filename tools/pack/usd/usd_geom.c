@@ -891,7 +891,16 @@ int usd_xform_op_matrix(const usd_xform_op *op, const usd_geom_ctx *ctx, double 
     }
     case USD_XFORM_TRANSFORM:
         /* Row-major row-vector storage is the column-major storage of the
-         * transposed, column-vector matrix: the same 16 numbers. */
+         * transposed, column-vector matrix: the same 16 numbers. Its last
+         * column (v[3], v[7], v[11], v[15]) must be (0, 0, 0, 1), within
+         * USD_XFORM_AFFINE_TOLERANCE: a projective transform has no place
+         * in an instance's affine matrix, and keeping it would place the
+         * mesh wrongly. */
+        if (fabs(v[3]) > USD_XFORM_AFFINE_TOLERANCE || fabs(v[7]) > USD_XFORM_AFFINE_TOLERANCE ||
+            fabs(v[11]) > USD_XFORM_AFFINE_TOLERANCE || fabs(v[15] - 1.0) > USD_XFORM_AFFINE_TOLERANCE) {
+            return fail(ctx, d, "%s: not an affine transform (last column (%g, %g, %g, %g), not (0, 0, 0, 1))", attr,
+                        v[3], v[7], v[11], v[15]);
+        }
         memcpy(m, v, sizeof m);
         break;
     case USD_XFORM_RESET_STACK:

@@ -221,11 +221,17 @@ uint32_t usd_xform_op_value_count(usd_xform_op_kind k);
  * xformOpOrder, for the message. O(length). */
 int usd_xform_op_parse(const char *name, uint32_t index, usd_xform_op *op, const usd_geom_ctx *ctx, pk_diag *d);
 
+/* How far a transform op's last column may be from (0, 0, 0, 1) and the
+ * op still be affine. */
+#define USD_XFORM_AFFINE_TOLERANCE 1e-6
+
 /* The matrix of one op (inverted when op->invert), column-major column
  * vectors. Fails (-1) iff value_count differs from the kind's count
  * ("xformOp:rotateXYZ: needs 3 values, has 2"), a value is not finite, an
- * orient quaternion has zero length (it is normalised otherwise), or an
- * inverted op is singular (a zero scale, a singular transform). O(1). */
+ * orient quaternion has zero length (it is normalised otherwise), a
+ * transform is not affine ("xformOp:transform: not an affine transform
+ * (last column (0, 0, 0.5, 1), not (0, 0, 0, 1))"), or an inverted op is
+ * singular (a zero scale, a singular transform). O(1). */
 int usd_xform_op_matrix(const usd_xform_op *op, const usd_geom_ctx *ctx, double out[16], pk_diag *d);
 
 /* Composes ops[0..n) in xformOpOrder order, the first outermost: M =

@@ -1568,6 +1568,7 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
     usd_listop_part part = USD_LISTOP_EXPLICIT;
     int custom = 0, uniform = 0;
     uint32_t line = t.line;
+    const tok qual = t;
     if (qualifier(&P->lx, &t, &part) && next(P, &P->lx, &t) != 0) {
         return -1;
     }
@@ -1614,6 +1615,14 @@ static int parse_property(parser *P, usd_prim *prim, tok t)
     prop_field field;
     if (parse_prop_field(P, &nt, rel, &field) != 0) {
         return -1;
+    }
+    /* Only relationship targets and attribute connections are list-edited
+     * (USD's grammar has no qualifier on an attribute's value). */
+    if (part != USD_LISTOP_EXPLICIT && !rel && field != F_CONNECT) {
+        char q[16];
+        return fail_tok(P, &nt,
+                        "list-op qualifier '%s' on attribute '%.*s': only relationships and connections take one",
+                        tok_text(&P->lx, &qual, q, sizeof q), (int)(name_len > 64 ? 64 : name_len), name);
     }
     usd_prop *prop = declare_prop(P, prim, &nt, rel, type, type_len, line);
     if (!prop) {

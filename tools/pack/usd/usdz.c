@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The USDZ package reader: a zip archive of stored (uncompressed) entries
- * whose first .usda/.usdc/.usd entry is the root layer. The end of central
+ * whose first entry is the root layer (a .usda, .usdc or .usd file: a
+ * package whose first entry is anything else is refused). The end of central
  * directory record is found from the end of the file (a bounded search over
  * the largest comment a zip allows); the central directory names each entry
  * and where its local header is. An entry's bytes are a slice of the
@@ -122,10 +123,19 @@ int usd_usdz_open(const char *package_path, const void *data, size_t size, const
         if (memchr(name, '\0', nlen) != NULL) {
             return zfail(d, package_path, pos, "entry name holds a NUL byte", NULL);
         }
+        const uint64_t at = pos;
         pos += ZIP_CDIR_SIZE + nlen + xlen + clen;
-        int wanted = entry != NULL ? strcmp(name, entry) == 0 : is_layer_name(name, nlen);
+        /* The root layer is the package's first file (the usdz spec): a
+         * package whose first entry is anything else is refused, not
+         * searched for a layer further on. */
+        int wanted = entry != NULL ? strcmp(name, entry) == 0 : 1;
         if (!wanted) {
             continue;
+        }
+        if (entry == NULL && !is_layer_name(name, nlen)) {
+            return zfail(
+                d, package_path, at,
+                "the first entry is not a .usda, .usdc or .usd layer (a package's root layer is its first file)", name);
         }
         if (csize == 0xffffffffu || usize == 0xffffffffu || local == 0xffffffffu) {
             return zfail(d, package_path, pos, "zip64 entries are not supported", name);
@@ -167,5 +177,5 @@ int usd_usdz_open(const char *package_path, const void *data, size_t size, const
     if (entry != NULL) {
         return zfail(d, package_path, cd_off, "no such entry in the package", entry);
     }
-    return zfail(d, package_path, cd_off, "no .usda, .usdc or .usd entry in the package", NULL);
+    return zfail(d, package_path, cd_off, "no entry in the package", NULL);
 }
