@@ -23,6 +23,15 @@ typedef struct gltf_scene gltf_scene;
  * the importer allocate gigabytes. */
 #define PK_GLTF_MAX_IMPLICIT_COUNT (1u << 24)
 
+/* The decoded copies of EXT_/KHR_meshopt_compression views the scene keeps
+ * between reads: a view is decoded whole when an accessor first reads it,
+ * and the least recently read copies are freed before a new one would pass
+ * this many bytes (one view larger than it alone is still decoded, up to
+ * GLTF_MESHOPT_MAX_VIEW_BYTES). So the memory does not grow with the
+ * meshes in the file, while meshes that share a view (as gltfpack writes
+ * them) do not decode it once each. */
+#define PK_GLTF_MESHOPT_CACHE_BYTES ((uint64_t)64 << 20)
+
 typedef struct gltf_options {
     /* 0: an unsupported feature (KHR_draco_mesh_compression,
      * EXT_meshopt_compression, points, lines, a missing buffer ...) is an
