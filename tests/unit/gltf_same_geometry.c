@@ -33,8 +33,7 @@ static int compare_mesh(uint32_t i, const pk_mesh *a, const pk_mesh *b, float to
         return 1;
     }
     size_t nv = a->vertex_count;
-    if (memcmp(a->positions, b->positions, nv * 3 * sizeof(float)) != 0 ||
-        (a->uvs != NULL) != (b->uvs != NULL) ||
+    if (memcmp(a->positions, b->positions, nv * 3 * sizeof(float)) != 0 || (a->uvs != NULL) != (b->uvs != NULL) ||
         (a->uvs != NULL && memcmp(a->uvs, b->uvs, nv * 2 * sizeof(float)) != 0)) {
         printf("mesh %u: positions or uvs differ\n", i);
         return 1;

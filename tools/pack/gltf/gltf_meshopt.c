@@ -143,8 +143,8 @@ int gltf_meshopt_parse(const cJSON *ext, uint32_t buffer_count, uint32_t view_st
     /* stride <= 256 and count < 2^32: the product fits in 64 bits */
     uint64_t size = (uint64_t)out->count * out->stride;
     if (size > GLTF_MESHOPT_MAX_VIEW_BYTES) {
-        snprintf(why, cap, "count x byteStride: %u x %u = %llu bytes, more than the importer's limit of %llu", out->count,
-                 out->stride, (unsigned long long)size, (unsigned long long)GLTF_MESHOPT_MAX_VIEW_BYTES);
+        snprintf(why, cap, "count x byteStride: %u x %u = %llu bytes, more than the importer's limit of %llu",
+                 out->count, out->stride, (unsigned long long)size, (unsigned long long)GLTF_MESHOPT_MAX_VIEW_BYTES);
         return -1;
     }
     if (size != view_length) {
