@@ -795,6 +795,57 @@ static void test_meshopt_bad_views_are_refused_naming_the_view_and_the_check(voi
     expect_meshopt_refused(find, repl, want);
 }
 
+/* Decoded views are kept up to PK_GLTF_MESHOPT_CACHE_BYTES, least recently
+ * read freed first: meshes 0, 1 and 2 each read their own positions view of
+ * big.bin (over half the bound), mesh 3 shares mesh 0's. */
+static void test_meshopt_decoded_views_stay_within_the_bound(void **state)
+{
+    (void)state;
+    const uint32_t n = 3000000; /* 36 MB of positions: two pass the 64 MiB bound */
+    uint64_t view = (uint64_t)n * 12;
+    assert_true(2 * view > PK_GLTF_MESHOPT_CACHE_BYTES && view < PK_GLTF_MESHOPT_CACHE_BYTES);
+    float *zeros = calloc((size_t)n * 3, sizeof *zeros);
+    size_t cap = meshopt_encodeVertexBufferBound(n, 12);
+    unsigned char *enc = malloc(cap);
+    assert_non_null(zeros);
+    assert_non_null(enc);
+    size_t len = meshopt_encodeVertexBuffer(enc, cap, zeros, n, 12);
+    assert_true(len > 0);
+    write_bytes("big.bin", enc, len);
+    free(enc);
+    free(zeros);
+    char views[1024] = "", accessors[512] = "";
+    for (int v = 0; v < 3; v++) {
+        size_t k = strlen(views), j = strlen(accessors);
+        snprintf(views + k, sizeof views - k,
+                 "%s{'buffer':1,'byteLength':%llu,'byteStride':12,'extensions':{'EXT_meshopt_compression':"
+                 "{'buffer':0,'byteLength':%zu,'byteStride':12,'mode':'ATTRIBUTES','count':%u}}}",
+                 v ? "," : "", (unsigned long long)view, len, n);
+        snprintf(accessors + j, sizeof accessors - j,
+                 "%s{'bufferView':%d,'componentType':5126,'count':%u,'type':'VEC3'}", v ? "," : "", v, n);
+    }
+    write_json("big.gltf",
+               "{'asset':{'version':'2.0'},'extensionsRequired':['EXT_meshopt_compression'],"
+               "'buffers':[{'uri':'big.bin','byteLength':%zu},{'byteLength':%llu}],'bufferViews':[%s],"
+               "'accessors':[%s],'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]},"
+               "{'primitives':[{'attributes':{'POSITION':1}}]},{'primitives':[{'attributes':{'POSITION':2}}]},"
+               "{'primitives':[{'attributes':{'POSITION':0}}]}]}",
+               len, (unsigned long long)view, views, accessors);
+    gltf_scene *s = open_ok("big.gltf", 0);
+    assert_int_equal(gltf_meshopt_held_bytes(s), 0);
+    static const uint32_t order[4] = {0, 3, 1, 2};
+    for (int k = 0; k < 4; k++) {
+        pk_mesh m;
+        load_ok(s, order[k], &m);
+        assert_int_equal(m.vertex_count, n);
+        pk_mesh_free(&m);
+        /* One view held after each: mesh 3 reads the copy mesh 0 left, and
+         * meshes 1 and 2 each free the one before. */
+        assert_int_equal(gltf_meshopt_held_bytes(s), view);
+    }
+    gltf_close(s);
+}
+
 static void test_meshopt_truncated_stream_is_refused_at_load(void **state)
 {
     (void)state;
@@ -1284,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_meshopt_fallback_buffer_is_never_opened),
         cmocka_unit_test(test_meshopt_bad_views_are_refused_naming_the_view_and_the_check),
         cmocka_unit_test(test_meshopt_truncated_stream_is_refused_at_load),
+        cmocka_unit_test(test_meshopt_decoded_views_stay_within_the_bound),
         cmocka_unit_test(test_points_and_lines_are_refused),
         cmocka_unit_test(test_points_with_skip_unsupported_warn_and_are_skipped),
         cmocka_unit_test(test_missing_bin_is_refused_naming_file_and_uri),

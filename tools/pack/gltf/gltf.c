@@ -2138,6 +2138,11 @@ uint32_t gltf_count_importable(const gltf_scene *s)
     return n;
 }
 
+uint64_t gltf_meshopt_held_bytes(const gltf_scene *s)
+{
+    return s->decoded_bytes;
+}
+
 void gltf_close(gltf_scene *s)
 {
     if (s == NULL) {

@@ -128,6 +128,10 @@ const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i);
  * known before any mesh is read. Walks every primitive; O(primitives). */
 uint32_t gltf_count_importable(const gltf_scene *s);
 
+/* The bytes the scene now holds in decoded copies of meshopt-compressed
+ * views (see PK_GLTF_MESHOPT_CACHE_BYTES): for tests and diagnostics. O(1). */
+uint64_t gltf_meshopt_held_bytes(const gltf_scene *s);
+
 void gltf_close(gltf_scene *s);
 
 #endif
