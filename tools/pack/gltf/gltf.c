@@ -7,10 +7,12 @@
  * the JSON tree is freed before it returns. gltf_load_mesh then reads only
  * the byte ranges its accessors name, through one fixed scratch buffer, and
  * allocates only the mesh it returns (plus, for a strip or a fan, the raw
- * index list it converts). No buffer is ever read whole.
+ * index list it converts). No buffer is ever read whole; a view compressed
+ * with EXT_/KHR_meshopt_compression is read and decoded whole
+ * (gltf_meshopt.c) when first read, and kept within a bound (view_bytes).
  *
  * Two kinds of failure: corrupt or inconsistent data is always an error;
- * what the importer cannot read (Draco, meshopt, points and lines, a buffer
+ * what the importer cannot read (Draco, points and lines, a buffer
  * file that cannot be opened) is an error too, or with skip_unsupported a
  * warning and the primitive is skipped. */
 #define _POSIX_C_SOURCE 200809L
