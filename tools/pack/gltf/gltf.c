@@ -964,6 +964,9 @@ static const unsigned char *view_bytes(gltf_scene *s, uint32_t vi, char *why, si
                 oldest = w;
             }
         }
+        if (oldest == NULL) {
+            break; /* decoded_bytes counts only held copies: not reached */
+        }
         view_drop(s, oldest);
     }
     unsigned char *src = malloc(v->mo.length > 0 ? (size_t)v->mo.length : 1);
