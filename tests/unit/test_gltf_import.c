@@ -13,6 +13,8 @@
 
 #include "test_util.h"
 
+#include <meshoptimizer.h>
+
 #include "gltf.h"
 #include "gltf_writer.h" /* the files: folder, bytes, JSON, geometry buffer, GLB */
 
@@ -558,25 +560,308 @@ static void test_draco_with_skip_unsupported_warns_and_skips(void **state)
     gltf_close(s);
 }
 
-static void test_meshopt_compression_is_refused_when_required(void **state)
+static void test_meshopt_view_that_does_not_decode_is_refused(void **state)
 {
     (void)state;
+    /* View 14's compressed bytes are plain floats: no meshopt stream. */
+    const char
+        *want = "mesh 'm' (0) primitive 0: accessor 19 (POSITION): bufferView 14 (EXT_meshopt_compression): the 60 "
+                "compressed bytes do not decode as 5 ATTRIBUTES of 12 bytes (meshoptimizer: -1)";
     write_gltf("meshopt.gltf", "'extensionsRequired':['EXT_meshopt_compression'],"
-                               "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':19}}]}]}");
-    expect_open_error("meshopt.gltf", 0,
-                      "mesh 'm' (0) primitive 0: accessor 19 (POSITION): bufferView 14: extension "
-                      "EXT_meshopt_compression is not supported (compressed buffer data cannot be read without a "
-                      "meshopt decoder)");
-    /* Only used: the view's own (fallback) data is read. */
+                               "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':19},'indices':3}]}]}");
+    expect_load_error("meshopt.gltf", want);
     write_gltf("meshopt.gltf", "'extensionsUsed':['EXT_meshopt_compression'],"
                                "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':19},'indices':3}]}]}");
+    expect_load_error("meshopt.gltf", want);
+}
+
+/* ---- EXT_meshopt_compression ------------------------------------------ */
+
+/* mo.bin and name: two meshes whose every view is compressed (buffer 1 is
+ * the fallback, never read). Views: 0 positions (ATTRIBUTES, 5 x 12),
+ * 1 u16 indices (TRIANGLES, 6 x 2), 2 int8 normals (OCTAHEDRAL, 5 x 4), 3
+ * float positions (EXPONENTIAL, 5 x 12), 4 int16 unit quaternions read as
+ * uvs (QUATERNION, 5 x 8), 5 u32 indices (INDICES, 6 x 4). Mesh 0: 0, 1,
+ * 2, 4; mesh 1: 3, 5. Then each (find, replace) pair of edits, n of them,
+ * is applied once to the JSON (find must occur). */
+static const float mo_normals[20] = {0, 0, 1, 0, 1, 0, 0, 0, 0, -1, 0, 0, 0.6f, 0.8f, 0, 0, 0, 0.6f, -0.8f, 0};
+static const float mo_quats[20] = {0, 0, 0, 1, 1, 0, 0, 0, 0.6f, 0.8f, 0, 0, 0, 0, 0.8f, -0.6f, 0.5f, 0.5f, 0.5f, 0.5f};
+static const float mo_far[15] = {1e-3f, 2e-3f, -4e-3f, 1000, 2000, -3000, 0.5f, 0.25f, 0.125f, -7, 11, 13, 0, 0, 1};
+static const unsigned mo_tri[6] = {0, 1, 2, 2, 1, 3};
+
+/* Where write_meshopt_gltf put each view's compressed bytes in mo.bin, and
+ * its size; the extension it names (KHR_meshopt_compression has the same
+ * fields). */
+static size_t mo_off[6], mo_len[6], mo_size;
+static const char *mo_ext = "EXT_meshopt_compression";
+
+static void write_meshopt_gltf(const char *name, int n, const char *const *edits)
+{
+    unsigned char blob[2048], raw[64];
+    size_t at = 0, *off = mo_off, *len = mo_len;
+    off[0] = at, at += len[0] = meshopt_encodeVertexBuffer(blob + at, sizeof blob - at, pos5, 5, 12);
+    off[1] = at, at += len[1] = meshopt_encodeIndexBuffer(blob + at, sizeof blob - at, mo_tri, 6);
+    meshopt_encodeFilterOct(raw, 5, 4, 8, mo_normals);
+    off[2] = at, at += len[2] = meshopt_encodeVertexBuffer(blob + at, sizeof blob - at, raw, 5, 4);
+    meshopt_encodeFilterExp(raw, 5, 12, 24, mo_far);
+    off[3] = at, at += len[3] = meshopt_encodeVertexBuffer(blob + at, sizeof blob - at, raw, 5, 12);
+    meshopt_encodeFilterQuat(raw, 5, 8, 16, mo_quats);
+    off[4] = at, at += len[4] = meshopt_encodeVertexBuffer(blob + at, sizeof blob - at, raw, 5, 8);
+    off[5] = at, at += len[5] = meshopt_encodeIndexSequence(blob + at, sizeof blob - at, mo_tri, 6);
+    for (int k = 0; k < 6; k++) {
+        assert_true(len[k] > 0);
+    }
+    write_bytes("mo.bin", blob, at);
+    mo_size = at;
+    static const char *const views[6][5] = {
+        {"0", "60", "'byteStride':12,", "12", "'mode':'ATTRIBUTES'"},
+        {"60", "12", "", "2", "'mode':'TRIANGLES'"},
+        {"72", "20", "'byteStride':4,", "4", "'mode':'ATTRIBUTES','filter':'OCTAHEDRAL'"},
+        {"92", "60", "'byteStride':12,", "12", "'mode':'ATTRIBUTES','filter':'EXPONENTIAL'"},
+        {"152", "40", "'byteStride':8,", "8", "'mode':'ATTRIBUTES','filter':'QUATERNION'"},
+        {"192", "24", "", "4", "'mode':'INDICES'"}};
+    static const unsigned counts[6] = {5, 6, 5, 5, 5, 6};
+    char json[8192];
+    int k = snprintf(json, sizeof json,
+                     "{'asset':{'version':'2.0'},'extensionsUsed':['%s'],'extensionsRequired':['%s'],"
+                     "'buffers':[{'uri':'mo.bin','byteLength':%zu},"
+                     "{'byteLength':216,'extensions':{'%s':{'fallback':true}}}],'bufferViews':[",
+                     mo_ext, mo_ext, at, mo_ext);
+    for (int v = 0; v < 6; v++) {
+        k += snprintf(json + k, sizeof json - (size_t)k,
+                      "%s{'buffer':1,'byteOffset':%s,'byteLength':%s,%s'extensions':{'%s':"
+                      "{'buffer':0,'byteOffset':%zu,'byteLength':%zu,'byteStride':%s,%s,'count':%u}}}",
+                      v ? "," : "", views[v][0], views[v][1], views[v][2], mo_ext, off[v], len[v], views[v][3],
+                      views[v][4], counts[v]);
+    }
+    snprintf(json + k, sizeof json - (size_t)k,
+             "],'accessors':["
+             "{'bufferView':0,'componentType':5126,'count':5,'type':'VEC3'},"
+             "{'bufferView':1,'componentType':5123,'count':6,'type':'SCALAR'},"
+             "{'bufferView':2,'componentType':5120,'normalized':true,'count':5,'type':'VEC3'},"
+             "{'bufferView':3,'componentType':5126,'count':5,'type':'VEC3'},"
+             "{'bufferView':4,'componentType':5122,'normalized':true,'count':5,'type':'VEC2'},"
+             "{'bufferView':5,'componentType':5125,'count':6,'type':'SCALAR'}],"
+             "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':0,'NORMAL':2,'TEXCOORD_0':4},"
+             "'indices':1}]},{'name':'e','primitives':[{'attributes':{'POSITION':3},'indices':5}]}],"
+             "'nodes':[{'mesh':0},{'mesh':1}]}");
+    for (int e = 0; e < n; e++) {
+        char *hit = strstr(json, edits[2 * e]);
+        if (hit == NULL) {
+            fail_msg("edit %d: '%s' is not in the JSON", e, edits[2 * e]);
+        }
+        size_t fl = strlen(edits[2 * e]), rl = strlen(edits[2 * e + 1]);
+        assert_true(strlen(json) - fl + rl < sizeof json);
+        memmove(hit + rl, hit + fl, strlen(hit + fl) + 1);
+        memcpy(hit, edits[2 * e + 1], rl);
+    }
+    write_json(name, "%s", json);
+}
+
+static void test_meshopt_views_decode_with_every_mode_and_filter(void **state)
+{
+    (void)state;
+    write_meshopt_gltf("mo.gltf", 0, NULL);
     pk_mesh m;
-    gltf_scene *s = open_load("meshopt.gltf", &m);
+    gltf_scene *s = open_load("mo.gltf", &m);
+    expect_floats(m.positions, pos5, 15);
+    expect_indices(&m, (const uint32_t[]){0, 1, 2, 2, 1, 3}, 6);
+    assert_non_null(m.normals);
+    for (int v = 0; v < 5; v++) { /* 8-bit octahedral: within 1/64 of the unit vector */
+        for (int c = 0; c < 3; c++) {
+            if (fabsf(m.normals[3 * v + c] - mo_normals[4 * v + c]) > 1.0f / 64) {
+                fail_msg("normal %d.%d: got %f, want %f", v, c, m.normals[3 * v + c], mo_normals[4 * v + c]);
+            }
+        }
+    }
+    for (int v = 0; v < 5; v++) { /* 16-bit quaternions: x and y within 1e-3 (or the negated quaternion) */
+        float sign = m.uvs[2 * v] * mo_quats[4 * v] + m.uvs[2 * v + 1] * mo_quats[4 * v + 1] < 0 ? -1.0f : 1.0f;
+        for (int c = 0; c < 2; c++) {
+            if (fabsf(sign * m.uvs[2 * v + c] - mo_quats[4 * v + c]) > 1e-3f) {
+                fail_msg("quaternion %d.%d: got %f, want %f", v, c, m.uvs[2 * v + c], mo_quats[4 * v + c]);
+            }
+        }
+    }
+    pk_mesh_free(&m);
+    load_ok(s, 1, &m);
+    for (int c = 0; c < 15; c++) { /* 24-bit mantissas shared per vertex: relative to its largest component */
+        float big = fmaxf(fmaxf(fabsf(mo_far[c / 3 * 3]), fabsf(mo_far[c / 3 * 3 + 1])), fabsf(mo_far[c / 3 * 3 + 2]));
+        if (fabsf(m.positions[c] - mo_far[c]) > big * 1e-6f) {
+            fail_msg("exponential %d: got %g, want %g", c, m.positions[c], mo_far[c]);
+        }
+    }
+    expect_indices(&m, (const uint32_t[]){0, 1, 2, 2, 1, 3}, 6);
+    pk_mesh_free(&m);
+    gltf_close(s);
+    /* KHR_meshopt_compression has the same fields. */
+    mo_ext = "KHR_meshopt_compression";
+    write_meshopt_gltf("mo.gltf", 0, NULL);
+    mo_ext = "EXT_meshopt_compression";
+    s = open_load("mo.gltf", &m);
     expect_floats(m.positions, pos5, 15);
     pk_mesh_free(&m);
     gltf_close(s);
 }
 
+static void test_meshopt_fallback_buffer_is_never_opened(void **state)
+{
+    (void)state;
+    /* A fallback with a uri that names no file: still not needed. */
+    static const char *const missing[] = {"{'byteLength':216,", "{'uri':'gone.bin','byteLength':216,"};
+    write_meshopt_gltf("mo.gltf", 1, missing);
+    pk_mesh m;
+    gltf_scene *s = open_load("mo.gltf", &m);
+    expect_floats(m.positions, pos5, 15);
+    pk_mesh_free(&m);
+    gltf_close(s);
+    /* Compressed bytes in the fallback itself: nothing to read them from. */
+    static const char *const from_fallback[] = {"{'buffer':0,'byteOffset':0,", "{'buffer':1,'byteOffset':0,"};
+    write_meshopt_gltf("mo.gltf", 1, from_fallback);
+    expect_open_error(
+        "mo.gltf", 0,
+        "mesh 'm' (0) primitive 0: accessor 0 (POSITION): bufferView 0.extensions.EXT_meshopt_compression: "
+        "buffer 1 has no data (no uri, not a GLB's BIN chunk, or a meshopt fallback)");
+}
+
+/* mo.gltf with the edit (find, replace) fails to open with want, after
+ * "PATH: bufferViews[N].extensions.EXT_meshopt_compression". */
+static void expect_meshopt_refused(const char *find, const char *replace, const char *want)
+{
+    const char *const edit[2] = {find, replace};
+    write_meshopt_gltf("mo.gltf", 1, edit);
+    expect_open_error("mo.gltf", 0, want);
+}
+
+static void test_meshopt_bad_views_are_refused_naming_the_view_and_the_check(void **state)
+{
+    (void)state;
+    expect_meshopt_refused("'byteStride':12,'mode':'ATTRIBUTES','count':5",
+                           "'byteStride':6,'mode':'ATTRIBUTES','count':5",
+                           "bufferViews[0].extensions.EXT_meshopt_compression.byteStride: 6 is not a multiple of 4 "
+                           "in [4, 256] (mode ATTRIBUTES)");
+    expect_meshopt_refused("'byteStride':2,'mode':'TRIANGLES'", "'byteStride':1,'mode':'TRIANGLES'",
+                           "bufferViews[1].extensions.EXT_meshopt_compression.byteStride: 1 is not 2 or 4 (mode "
+                           "TRIANGLES)");
+    expect_meshopt_refused("'byteStride':4,'mode':'INDICES'", "'byteStride':3,'mode':'INDICES'",
+                           "bufferViews[5].extensions.EXT_meshopt_compression.byteStride: 3 is not 2 or 4 (mode "
+                           "INDICES)");
+    expect_meshopt_refused("'mode':'TRIANGLES'", "'mode':'STRIPS'",
+                           "bufferViews[1].extensions.EXT_meshopt_compression.mode: 'STRIPS' is not ATTRIBUTES, "
+                           "TRIANGLES or INDICES");
+    expect_meshopt_refused("'filter':'OCTAHEDRAL'", "'filter':'COLOR'",
+                           "bufferViews[2].extensions.EXT_meshopt_compression.filter: 'COLOR' is not NONE, "
+                           "OCTAHEDRAL, QUATERNION or EXPONENTIAL");
+    expect_meshopt_refused("'mode':'TRIANGLES'", "'mode':'TRIANGLES','filter':'EXPONENTIAL'",
+                           "bufferViews[1].extensions.EXT_meshopt_compression.filter: EXPONENTIAL applies to mode "
+                           "ATTRIBUTES only, not TRIANGLES");
+    expect_meshopt_refused("'filter':'EXPONENTIAL'", "'filter':'OCTAHEDRAL'",
+                           "bufferViews[3].extensions.EXT_meshopt_compression.byteStride: 12 is not 4 or 8 (filter "
+                           "OCTAHEDRAL)");
+    expect_meshopt_refused("'filter':'OCTAHEDRAL'", "'filter':'QUATERNION'",
+                           "bufferViews[2].extensions.EXT_meshopt_compression.byteStride: 4 is not 8 (filter "
+                           "QUATERNION)");
+    expect_meshopt_refused("'mode':'TRIANGLES','count':6", "'mode':'TRIANGLES','count':5",
+                           "bufferViews[1].extensions.EXT_meshopt_compression.count: 5 is not a multiple of 3 (mode "
+                           "TRIANGLES)");
+    expect_meshopt_refused("'mode':'ATTRIBUTES','count':5", "'mode':'ATTRIBUTES','count':100000000",
+                           "bufferViews[0].extensions.EXT_meshopt_compression.count x byteStride: 100000000 x 12 = "
+                           "1200000000 bytes, more than the importer's limit of 1073741824");
+    expect_meshopt_refused("'mode':'ATTRIBUTES','count':5", "'mode':'ATTRIBUTES','count':4",
+                           "bufferViews[0].extensions.EXT_meshopt_compression.count x byteStride: 4 x 12 = 48 bytes, "
+                           "but the bufferView's byteLength is 60");
+    expect_meshopt_refused("'byteLength':60,'byteStride':12,'extensions'",
+                           "'byteLength':60,'byteStride':20,'extensions'",
+                           "bufferViews[0].extensions.EXT_meshopt_compression.byteStride: 12, but the bufferView's "
+                           "byteStride is 20");
+    expect_meshopt_refused("'mode':'INDICES',", "", "bufferViews[5].extensions.EXT_meshopt_compression.mode: missing");
+    expect_meshopt_refused("'mode':'INDICES','count':6", "'mode':'INDICES','count':6.5",
+                           "bufferViews[5].extensions.EXT_meshopt_compression.count: not a whole number in [0, "
+                           "4294967295]");
+    expect_meshopt_refused("'mode':'INDICES'", "'mode':3",
+                           "bufferViews[5].extensions.EXT_meshopt_compression.mode: expected a string");
+    expect_meshopt_refused("{'buffer':0,'byteOffset':0,", "{'buffer':7,'byteOffset':0,",
+                           "bufferViews[0].extensions.EXT_meshopt_compression.buffer: index 7 out of range (2 "
+                           "buffers)");
+    expect_meshopt_refused("{'EXT_meshopt_compression':{'buffer':0", "{'EXT_meshopt_compression':7,'x':{'buffer':0",
+                           "bufferViews[0].extensions.EXT_meshopt_compression: expected an object");
+    /* Compressed bytes past the end of their buffer. */
+    char want[256], find[64], repl[64];
+    snprintf(find, sizeof find, "'byteOffset':%zu,'byteLength':%zu,", mo_off[5], mo_len[5]);
+    snprintf(repl, sizeof repl, "'byteOffset':%zu,'byteLength':%zu,", mo_off[5], mo_len[5] + 1);
+    snprintf(want, sizeof want,
+             "bufferViews[5].extensions.EXT_meshopt_compression: compressed bytes [%zu, %zu) lie outside buffer 0 "
+             "(%zu bytes)",
+             mo_off[5], mo_off[5] + mo_len[5] + 1, mo_size);
+    expect_meshopt_refused(find, repl, want);
+}
+
+/* Decoded views are kept up to PK_GLTF_MESHOPT_CACHE_BYTES, least recently
+ * read freed first: meshes 0, 1 and 2 each read their own positions view of
+ * big.bin (over half the bound), mesh 3 shares mesh 0's. */
+static void test_meshopt_decoded_views_stay_within_the_bound(void **state)
+{
+    (void)state;
+    const uint32_t n = 3000000; /* 36 MB of positions: two pass the 64 MiB bound */
+    uint64_t view = (uint64_t)n * 12;
+    assert_int_equal(PK_GLTF_MESHOPT_CACHE_BYTES, 64u << 20); /* as README.md says */
+    assert_true(2 * view > PK_GLTF_MESHOPT_CACHE_BYTES && view < PK_GLTF_MESHOPT_CACHE_BYTES);
+    float *zeros = calloc((size_t)n * 3, sizeof *zeros);
+    size_t cap = meshopt_encodeVertexBufferBound(n, 12);
+    unsigned char *enc = malloc(cap);
+    assert_non_null(zeros);
+    assert_non_null(enc);
+    size_t len = meshopt_encodeVertexBuffer(enc, cap, zeros, n, 12);
+    assert_true(len > 0);
+    write_bytes("big.bin", enc, len);
+    free(enc);
+    free(zeros);
+    char views[1024] = "", accessors[512] = "";
+    for (int v = 0; v < 3; v++) {
+        size_t k = strlen(views), j = strlen(accessors);
+        snprintf(views + k, sizeof views - k,
+                 "%s{'buffer':1,'byteLength':%llu,'byteStride':12,'extensions':{'EXT_meshopt_compression':"
+                 "{'buffer':0,'byteLength':%zu,'byteStride':12,'mode':'ATTRIBUTES','count':%u}}}",
+                 v ? "," : "", (unsigned long long)view, len, n);
+        snprintf(accessors + j, sizeof accessors - j,
+                 "%s{'bufferView':%d,'componentType':5126,'count':%u,'type':'VEC3'}", v ? "," : "", v, n);
+    }
+    write_json("big.gltf",
+               "{'asset':{'version':'2.0'},'extensionsRequired':['EXT_meshopt_compression'],"
+               "'buffers':[{'uri':'big.bin','byteLength':%zu},{'byteLength':%llu}],'bufferViews':[%s],"
+               "'accessors':[%s],'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]},"
+               "{'primitives':[{'attributes':{'POSITION':1}}]},{'primitives':[{'attributes':{'POSITION':2}}]},"
+               "{'primitives':[{'attributes':{'POSITION':0}}]}]}",
+               len, (unsigned long long)view, views, accessors);
+    gltf_scene *s = open_ok("big.gltf", 0);
+    assert_int_equal(gltf_meshopt_held_bytes(s), 0);
+    static const uint32_t order[4] = {0, 3, 1, 2};
+    for (int k = 0; k < 4; k++) {
+        pk_mesh m;
+        load_ok(s, order[k], &m);
+        assert_int_equal(m.vertex_count, n);
+        pk_mesh_free(&m);
+        /* One view held after each: mesh 3 reads the copy mesh 0 left, and
+         * meshes 1 and 2 each free the one before. */
+        assert_int_equal(gltf_meshopt_held_bytes(s), view);
+    }
+    gltf_close(s);
+}
+
+static void test_meshopt_truncated_stream_is_refused_at_load(void **state)
+{
+    (void)state;
+    write_meshopt_gltf("mo.gltf", 0, NULL);
+    char want[320], find[64], repl[64];
+    snprintf(find, sizeof find, "'byteOffset':%zu,'byteLength':%zu,", mo_off[1], mo_len[1]);
+    snprintf(repl, sizeof repl, "'byteOffset':%zu,'byteLength':%zu,", mo_off[1], mo_len[1] - 1);
+    const char *const edit[2] = {find, repl};
+    write_meshopt_gltf("mo.gltf", 1, edit);
+    snprintf(want, sizeof want,
+             "mesh 'm' (0) primitive 0: accessor 1 (indices): bufferView 1 (EXT_meshopt_compression): the %zu "
+             "compressed bytes do not decode as 6 TRIANGLES of 2 bytes (meshoptimizer: -2)",
+             mo_len[1] - 1);
+    expect_load_error("mo.gltf", want);
+}
 static void test_points_and_lines_are_refused(void **state)
 {
     (void)state;
@@ -1046,7 +1331,12 @@ int main(void)
         cmocka_unit_test(test_draco_fallback_is_read_when_the_extension_is_only_used),
         cmocka_unit_test(test_draco_is_refused_naming_the_extension),
         cmocka_unit_test(test_draco_with_skip_unsupported_warns_and_skips),
-        cmocka_unit_test(test_meshopt_compression_is_refused_when_required),
+        cmocka_unit_test(test_meshopt_view_that_does_not_decode_is_refused),
+        cmocka_unit_test(test_meshopt_views_decode_with_every_mode_and_filter),
+        cmocka_unit_test(test_meshopt_fallback_buffer_is_never_opened),
+        cmocka_unit_test(test_meshopt_bad_views_are_refused_naming_the_view_and_the_check),
+        cmocka_unit_test(test_meshopt_truncated_stream_is_refused_at_load),
+        cmocka_unit_test(test_meshopt_decoded_views_stay_within_the_bound),
         cmocka_unit_test(test_points_and_lines_are_refused),
         cmocka_unit_test(test_points_with_skip_unsupported_warn_and_are_skipped),
         cmocka_unit_test(test_missing_bin_is_refused_naming_file_and_uri),

@@ -26,13 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <meshoptimizer.h>
-
 #include "bench.h"
 #include "cli.h"
 #include "escape.h"
 #include "pack/builder.h"
 #include "gltf.h"
+#include "gltf_meshopt.h"
 
 extern char **environ;
 
@@ -460,51 +459,36 @@ static const cJSON *anchor_view_ext(const cJSON *view, unsigned char used)
                                             "EXT_meshopt_compression");
 }
 
-/* One pass of meshoptimizer's decoders (and gltfpack's filters) over every
- * counted view that EXT_meshopt_compression stores; returns the decoded
+/* One pass of meshoptimizer's decoders (and gltfpack's filters) over the n
+ * views of mo (gltf_meshopt_decode, the importer's); returns the decoded
  * bytes, or 0 with why when the library refuses a view. */
-static uint64_t anchor_decode_pass(const cJSON *views, const unsigned char *used, const unsigned char *bin,
+static uint64_t anchor_decode_pass(const gltf_meshopt *mo, const int *vi, int n, const unsigned char *bin,
                                    unsigned char *dst, char *why, size_t cap)
 {
     uint64_t bytes = 0;
-    int vi = 0;
-    for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
-        const cJSON *ext = anchor_view_ext(v, used[vi]);
-        if (ext == NULL) {
-            continue;
-        }
-        size_t off = (size_t)js_count(ext, "byteOffset", 0), len = (size_t)js_count(ext, "byteLength", 0);
-        size_t count = (size_t)js_count(ext, "count", 0), stride = (size_t)js_count(ext, "byteStride", 0);
-        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(ext, "mode");
-        const cJSON *filter = cJSON_GetObjectItemCaseSensitive(ext, "filter");
-        const char *ms = cJSON_IsString(mode) ? mode->valuestring : "";
-        int r = strcmp(ms, "ATTRIBUTES") == 0  ? meshopt_decodeVertexBuffer(dst, count, stride, bin + off, len)
-                : strcmp(ms, "TRIANGLES") == 0 ? meshopt_decodeIndexBuffer(dst, count, stride, bin + off, len)
-                : strcmp(ms, "INDICES") == 0   ? meshopt_decodeIndexSequence(dst, count, stride, bin + off, len)
-                                               : -100;
-        if (r != 0) {
-            snprintf(why, cap, "out.gltf: bufferViews[%d]: meshoptimizer refuses its %s bytes (%d)", vi, ms, r);
+    for (int k = 0; k < n; k++) {
+        char what[160];
+        if (gltf_meshopt_decode(&mo[k], bin + mo[k].offset, dst, what, sizeof what) != 0) {
+            snprintf(why, cap, "out.gltf: bufferViews[%d]: %.120s", vi[k], what);
             return 0;
         }
-        const char *fs = cJSON_IsString(filter) ? filter->valuestring : "NONE";
-        if (strcmp(fs, "OCTAHEDRAL") == 0) {
-            meshopt_decodeFilterOct(dst, count, stride);
-        } else if (strcmp(fs, "QUATERNION") == 0) {
-            meshopt_decodeFilterQuat(dst, count, stride);
-        } else if (strcmp(fs, "EXPONENTIAL") == 0) {
-            meshopt_decodeFilterExp(dst, count, stride);
-        }
-        bytes += (uint64_t)count * stride;
+        bytes += mo[k].size;
     }
     return bytes;
 }
 
 /* The anchor's decode on one core, as slc_pack_load_chunk's is measured:
  * decoded bytes over thread CPU time, the median of a->reps samples. Views
- * marked VIEW_IN_BIN lie inside out.bin; count x byteStride of each, which
- * bounds its output, must be under 1 GiB. */
-static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *used, const unsigned char *bin)
+ * marked VIEW_IN_BIN lie inside out.bin; each one's extension object is
+ * read and checked as the importer does (gltf_meshopt_parse, which bounds
+ * its decoded size) before any is decoded. */
+static void anchor_decode(anchor *a, const cJSON *views, int nbuffers, const unsigned char *used,
+                          const unsigned char *bin)
 {
+    int nviews = cJSON_GetArraySize(views), n = 0;
+    gltf_meshopt *mo = calloc((size_t)nviews + 1, sizeof *mo);
+    int *vis = calloc((size_t)nviews + 1, sizeof *vis);
+    cli_need(ME, mo != NULL && vis != NULL, "out of memory");
     size_t biggest = 0;
     int vi = 0;
     for (const cJSON *v = views->child; v != NULL; v = v->next, vi++) {
@@ -512,24 +496,30 @@ static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *us
         if (ext == NULL) {
             continue;
         }
-        double count = js_count(ext, "count", 0), stride = js_count(ext, "byteStride", 0);
-        if (count < 0 || stride < 0 || count * stride >= (double)((size_t)1 << 30)) {
-            snprintf(a->decode_why, sizeof a->decode_why,
-                     "out.gltf: bufferViews[%d]: count x byteStride not a size under 1 GiB", vi);
+        char what[192];
+        double stride = js_count(v, "byteStride", 0), length = js_count(v, "byteLength", 0);
+        if (stride < 0 || stride > 255 || length < 0 ||
+            gltf_meshopt_parse(ext, (uint32_t)nbuffers, (uint32_t)stride, (uint64_t)length, &mo[n], what,
+                               sizeof what) != 0) {
+            snprintf(a->decode_why, sizeof a->decode_why, "out.gltf: bufferViews[%d]: %.120s", vi,
+                     stride < 0 || stride > 255 || length < 0 ? "byteStride or byteLength not a count" : what);
+            free(mo);
+            free(vis);
             return;
         }
-        biggest = (size_t)(count * stride) > biggest ? (size_t)(count * stride) : biggest;
+        biggest = (size_t)mo[n].size > biggest ? (size_t)mo[n].size : biggest;
+        vis[n++] = vi;
     }
     unsigned char *dst = malloc(biggest + 16);
     double *gbps = calloc((size_t)a->reps, sizeof *gbps);
     cli_need(ME, dst != NULL && gbps != NULL, "out of memory");
-    a->decoded = anchor_decode_pass(views, used, bin, dst, a->decode_why, sizeof a->decode_why);
+    a->decoded = anchor_decode_pass(mo, vis, n, bin, dst, a->decode_why, sizeof a->decode_why);
     if (a->decoded > 0) {
         int passes = a->target > a->decoded ? (int)((a->target + a->decoded - 1) / a->decoded) : 1;
         for (int k = 0; k < a->reps; k++) {
             uint64_t bytes = 0, t0 = thread_cpu_ns();
             for (int p = 0; p < passes; p++) {
-                bytes += anchor_decode_pass(views, used, bin, dst, a->decode_why, sizeof a->decode_why);
+                bytes += anchor_decode_pass(mo, vis, n, bin, dst, a->decode_why, sizeof a->decode_why);
             }
             uint64_t t1 = thread_cpu_ns();
             gbps[k] = (double)bytes / (double)(t1 > t0 ? t1 - t0 : 1);
@@ -541,6 +531,8 @@ static void anchor_decode(anchor *a, const cJSON *views, const unsigned char *us
     }
     free(gbps);
     free(dst);
+    free(mo);
+    free(vis);
 }
 
 /* Marks in used every view a mesh primitive's POSITION, NORMAL, TEXCOORD_0
@@ -718,7 +710,7 @@ static int anchor_geometry(anchor *a, char *why, size_t cap)
     }
     geom = NULL;
     if (a->reps > 0) {
-        anchor_decode(a, views, used, bin);
+        anchor_decode(a, views, cJSON_GetArraySize(buffers), used, bin);
     }
     a->file = json_len + bin_len;
     rc = 0;

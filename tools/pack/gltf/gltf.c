@@ -7,10 +7,12 @@
  * the JSON tree is freed before it returns. gltf_load_mesh then reads only
  * the byte ranges its accessors name, through one fixed scratch buffer, and
  * allocates only the mesh it returns (plus, for a strip or a fan, the raw
- * index list it converts). No buffer is ever read whole.
+ * index list it converts). No buffer is ever read whole; a view compressed
+ * with EXT_/KHR_meshopt_compression is read and decoded whole
+ * (gltf_meshopt.c) when first read, and kept within a bound (view_bytes).
  *
  * Two kinds of failure: corrupt or inconsistent data is always an error;
- * what the importer cannot read (Draco, meshopt, points and lines, a buffer
+ * what the importer cannot read (Draco, points and lines, a buffer
  * file that cannot be opened) is an error too, or with skip_unsupported a
  * warning and the primitive is skipped. */
 #define _POSIX_C_SOURCE 200809L
@@ -29,6 +31,7 @@
 #include <cjson/cJSON.h>
 
 #include "gltf.h"
+#include "gltf_meshopt.h"
 
 #define GL_NONE UINT32_MAX
 #define GL_SCRATCH_BYTES (64u * 1024u)
@@ -66,6 +69,9 @@ typedef struct gl_view {
     uint32_t stride;         /* 0: tightly packed */
     uint64_t offset, length; /* inside the buffer, checked at open */
     const char *compression; /* EXT_MESHOPT or KHR_MESHOPT when present */
+    gltf_meshopt mo;         /* compression != NULL: its extension object */
+    unsigned char *decoded;  /* compression != NULL: its mo.size decoded bytes, or NULL */
+    uint64_t last_use;       /* decoded: when it was last read (the scene's use_clock) */
 } gl_view;
 
 typedef struct gl_accessor {
@@ -97,7 +103,7 @@ struct gltf_scene {
     char *dir; /* the folder of path, with its '/', or "" */
     gltf_options opt;
     pk_diag *diag; /* where the current call writes its error */
-    int draco_required, meshopt_required;
+    int draco_required;
 
     gl_buffer *buffers;
     uint32_t buffer_count;
@@ -114,6 +120,8 @@ struct gltf_scene {
 
     uint32_t open_files, next_victim;
     unsigned char *scratch; /* GL_SCRATCH_BYTES */
+    uint64_t decoded_bytes; /* held by the views' decoded copies */
+    uint64_t use_clock;
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -617,6 +625,23 @@ static void note_open_file(gltf_scene *s)
     s->open_files++;
 }
 
+/* Whether buffer item is marked a meshopt fallback (its
+ * extensions.EXT_meshopt_compression, or KHR_, has "fallback": true): only
+ * compressed views name it, and their data comes from elsewhere, so it is
+ * never opened, whatever its uri says. */
+static int meshopt_fallback(const cJSON *item)
+{
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(item, "extensions");
+    const char *const names[2] = {EXT_MESHOPT, KHR_MESHOPT};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *mo = cJSON_GetObjectItemCaseSensitive(ext, names[k]);
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "fallback"))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **glb, uint64_t bin_offset,
                          uint64_t bin_length)
 {
@@ -672,6 +697,8 @@ static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **gl
                  * the primitive is refused. */
                 b->state = BUF_NODATA;
             }
+        } else if (meshopt_fallback(item)) {
+            b->state = BUF_NODATA; /* never read: its views are decoded from elsewhere */
         } else if (strncmp(uri, "data:", 5) == 0) {
             const char *comma = strchr(uri, ',');
             if (comma == NULL || comma - uri < 12 || strncmp(comma - 7, ";base64", 7) != 0) {
@@ -786,20 +813,16 @@ static int rd_fail(const rd_ctx *c, const char *fmt, ...)
 static int view_unreadable(const gltf_scene *s, uint32_t vi, char *why, size_t n)
 {
     const gl_view *v = &s->views[vi];
-    const gl_buffer *b = &s->buffers[v->buffer];
-    if (v->compression != NULL && (s->meshopt_required || b->state == BUF_NODATA)) {
-        snprintf(why, n,
-                 "bufferView %u: extension %s is not supported (compressed buffer data cannot be read without a "
-                 "meshopt decoder)",
-                 vi, v->compression);
-        return 1;
-    }
+    uint32_t bi = v->compression != NULL ? v->mo.buffer : v->buffer; /* compressed: where its bytes lie */
+    const gl_buffer *b = &s->buffers[bi];
     if (b->state == BUF_MISSING) {
-        snprintf(why, n, "buffer %u '%s' cannot be read (%s)", v->buffer, b->uri, b->why);
+        snprintf(why, n, "buffer %u '%s' cannot be read (%s)", bi, b->uri, b->why);
         return 1;
     }
     if (b->state == BUF_NODATA) {
-        snprintf(why, n, "bufferView %u: buffer %u has no data (no uri, and not a GLB's BIN chunk)", vi, v->buffer);
+        snprintf(why, n,
+                 "bufferView %u%s%s: buffer %u has no data (no uri, not a GLB's BIN chunk, or a meshopt fallback)", vi,
+                 v->compression != NULL ? ".extensions." : "", v->compression != NULL ? v->compression : "", bi);
         return 1;
     }
     return 0;
@@ -909,6 +932,69 @@ static uint32_t decode_uint(uint32_t ctype, const unsigned char *p)
     }
 }
 
+/* Frees the decoded copy of view vi, if any. */
+static void view_drop(gltf_scene *s, gl_view *v)
+{
+    if (v->decoded != NULL) {
+        free(v->decoded);
+        v->decoded = NULL;
+        s->decoded_bytes -= v->mo.size;
+    }
+}
+
+/* The decoded bytes of compressed view vi (v->mo.size of them), decoded
+ * now unless held from an earlier read. Before decoding, the least recently
+ * read copies are freed until the new one fits in
+ * PK_GLTF_MESHOPT_CACHE_BYTES (or none is left), so the copies held never
+ * pass that bound, or the one view being read when it alone is larger.
+ * The pointer is valid until the next call. Returns NULL with why when the
+ * compressed bytes cannot be read or do not decode, or memory runs out. */
+static const unsigned char *view_bytes(gltf_scene *s, uint32_t vi, char *why, size_t cap)
+{
+    gl_view *v = &s->views[vi];
+    v->last_use = ++s->use_clock;
+    if (v->decoded != NULL) {
+        return v->decoded;
+    }
+    while (s->decoded_bytes > 0 && s->decoded_bytes + v->mo.size > PK_GLTF_MESHOPT_CACHE_BYTES) {
+        gl_view *oldest = NULL;
+        for (uint32_t k = 0; k < s->view_count; k++) {
+            gl_view *w = &s->views[k];
+            if (w->decoded != NULL && (oldest == NULL || w->last_use < oldest->last_use)) {
+                oldest = w;
+            }
+        }
+        if (oldest == NULL) {
+            break; /* decoded_bytes counts only held copies: not reached */
+        }
+        view_drop(s, oldest);
+    }
+    unsigned char *src = malloc(v->mo.length > 0 ? (size_t)v->mo.length : 1);
+    unsigned char *dst = malloc((size_t)v->mo.size);
+    if (src == NULL || dst == NULL) {
+        free(src);
+        free(dst);
+        snprintf(why, cap, "out of memory for %llu decoded bytes", (unsigned long long)v->mo.size);
+        return NULL;
+    }
+    const char *rwhy = NULL;
+    if (buffer_read(s, v->mo.buffer, v->mo.offset, src, (size_t)v->mo.length, &rwhy) != 0) {
+        snprintf(why, cap, "buffer %u '%s': %s", v->mo.buffer, s->buffers[v->mo.buffer].uri, rwhy);
+        free(src);
+        free(dst);
+        return NULL;
+    }
+    int rc = gltf_meshopt_decode(&v->mo, src, dst, why, cap);
+    free(src);
+    if (rc != 0) {
+        free(dst);
+        return NULL;
+    }
+    v->decoded = dst;
+    s->decoded_bytes += v->mo.size;
+    return dst;
+}
+
 /* Reads count elements of ncomp components from view vi, stride apart (0:
  * packed), into fout (floats, normalized as asked) or uout (integers). */
 static int read_span(const rd_ctx *c, uint32_t vi, uint64_t offset, uint32_t count, uint32_t stride, uint32_t ctype,
@@ -922,18 +1008,31 @@ static int read_span(const rd_ctx *c, uint32_t vi, uint64_t offset, uint32_t cou
     if (range_check(c, vi, offset, count, esz, stride, part) != 0) {
         return -1;
     }
+    const unsigned char *decoded = NULL;
+    if (v->compression != NULL) {
+        char why[320];
+        decoded = view_bytes(s, vi, why, sizeof why);
+        if (decoded == NULL) {
+            return rd_fail(c, "%sbufferView %u (%s): %s", part, vi, v->compression, why);
+        }
+    }
     uint32_t per = (GL_SCRATCH_BYTES - esz) / st + 1;
     for (uint32_t k = 0; k < count;) {
         uint32_t n = count - k < per ? count - k : per;
-        uint64_t pos = v->offset + offset + (uint64_t)k * st;
-        size_t bytes = (size_t)(n - 1) * st + esz;
-        const char *why = NULL;
-        if (buffer_read(s, v->buffer, pos, s->scratch, bytes, &why) != 0) {
-            const gl_buffer *b = &s->buffers[v->buffer];
-            return rd_fail(c, "%sbuffer %u '%s': %s", part, v->buffer, b->uri, why);
+        const unsigned char *at = s->scratch;
+        if (decoded != NULL) {
+            at = decoded + offset + (uint64_t)k * st;
+        } else {
+            uint64_t pos = v->offset + offset + (uint64_t)k * st;
+            size_t bytes = (size_t)(n - 1) * st + esz;
+            const char *why = NULL;
+            if (buffer_read(s, v->buffer, pos, s->scratch, bytes, &why) != 0) {
+                const gl_buffer *b = &s->buffers[v->buffer];
+                return rd_fail(c, "%sbuffer %u '%s': %s", part, v->buffer, b->uri, why);
+            }
         }
         for (uint32_t e = 0; e < n; e++) {
-            const unsigned char *p = s->scratch + (size_t)e * st;
+            const unsigned char *p = at + (size_t)e * st;
             if (fout != NULL) {
                 float *o = fout + (size_t)(k + e) * ncomp;
                 for (uint32_t j = 0; j < ncomp; j++) {
@@ -995,6 +1094,29 @@ static int read_accessor(const rd_ctx *c, float *fout, uint32_t *uout)
     return 0;
 }
 
+/* Reads and checks view vi's meshopt extension object ext (v->compression
+ * set): its fields (gltf_meshopt_parse) and its compressed bytes inside
+ * their buffer. */
+static int parse_meshopt(gltf_scene *s, uint32_t vi, const cJSON *ext)
+{
+    gl_view *v = &s->views[vi];
+    char why[256];
+    if (!cJSON_IsObject(ext)) {
+        return fail(s, "bufferViews[%u].extensions.%s: expected an object", vi, v->compression);
+    }
+    if (gltf_meshopt_parse(ext, s->buffer_count, v->stride, v->length, &v->mo, why, sizeof why) != 0) {
+        return fail(s, "bufferViews[%u].extensions.%s.%s", vi, v->compression, why);
+    }
+    const gl_buffer *b = &s->buffers[v->mo.buffer];
+    if (v->mo.offset + v->mo.length > b->length) { /* each <= 2^53: no overflow */
+        return fail(s,
+                    "bufferViews[%u].extensions.%s: compressed bytes [%llu, %llu) lie outside buffer %u (%llu bytes)",
+                    vi, v->compression, (unsigned long long)v->mo.offset,
+                    (unsigned long long)(v->mo.offset + v->mo.length), v->mo.buffer, (unsigned long long)b->length);
+    }
+    return 0;
+}
+
 static int parse_views(gltf_scene *s, const cJSON *root)
 {
     const cJSON *arr;
@@ -1043,6 +1165,9 @@ static int parse_views(gltf_scene *s, const cJSON *root)
             v->compression = EXT_MESHOPT;
         } else if (ext != NULL && cJSON_HasObjectItem(ext, KHR_MESHOPT)) {
             v->compression = KHR_MESHOPT;
+        }
+        if (v->compression != NULL && parse_meshopt(s, i, cJSON_GetObjectItemCaseSensitive(ext, v->compression)) != 0) {
+            return -1;
         }
         i++;
     }
@@ -1713,7 +1838,7 @@ static int check_asset_and_extensions(gltf_scene *s, const cJSON *root)
         if (strcmp(name, EXT_DRACO) == 0) {
             s->draco_required = 1; /* refused per primitive, naming it */
         } else if (strcmp(name, EXT_MESHOPT) == 0 || strcmp(name, KHR_MESHOPT) == 0) {
-            s->meshopt_required = 1; /* refused per primitive, naming it */
+            /* decoded per view (view_bytes) */
         } else if (!extension_supported(name)) {
             if (!s->opt.skip_unsupported) {
                 return fail(s, "extension %s is required but not supported", name);
@@ -2018,6 +2143,11 @@ uint32_t gltf_count_importable(const gltf_scene *s)
     return n;
 }
 
+uint64_t gltf_meshopt_held_bytes(const gltf_scene *s)
+{
+    return s->decoded_bytes;
+}
+
 void gltf_close(gltf_scene *s)
 {
     if (s == NULL) {
@@ -2033,6 +2163,9 @@ void gltf_close(gltf_scene *s)
         free(b->data);
     }
     free(s->buffers);
+    for (uint32_t i = 0; i < s->view_count; i++) {
+        view_drop(s, &s->views[i]);
+    }
     free(s->views);
     free(s->accessors);
     free(s->prims);

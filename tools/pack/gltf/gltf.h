@@ -23,9 +23,18 @@ typedef struct gltf_scene gltf_scene;
  * the importer allocate gigabytes. */
 #define PK_GLTF_MAX_IMPLICIT_COUNT (1u << 24)
 
+/* The decoded copies of EXT_/KHR_meshopt_compression views the scene keeps
+ * between reads: a view is decoded whole when an accessor first reads it,
+ * and the least recently read copies are freed before a new one would pass
+ * this many bytes (one view larger than it alone is still decoded, up to
+ * GLTF_MESHOPT_MAX_VIEW_BYTES). So the memory does not grow with the
+ * meshes in the file, while meshes that share a view (as gltfpack writes
+ * them) do not decode it once each. */
+#define PK_GLTF_MESHOPT_CACHE_BYTES ((uint64_t)64 << 20)
+
 typedef struct gltf_options {
-    /* 0: an unsupported feature (KHR_draco_mesh_compression,
-     * EXT_meshopt_compression, points, lines, a missing buffer ...) is an
+    /* 0: an unsupported feature (KHR_draco_mesh_compression, points,
+     * lines, a missing buffer ...) is an
      * error. 1: it is a warning naming the file, the mesh/primitive or the
      * extension, and the primitive is skipped. */
     int skip_unsupported;
@@ -58,17 +67,25 @@ typedef struct gltf_options {
  * before doing any work; also a buffer file that cannot be opened ("file:
  * buffer 0 'x.bin': cannot open DIR/x.bin: why"), and an extension in
  * extensionsRequired that changes how geometry is read (anything except
- * KHR_mesh_quantization, EXT_mesh_gpu_instancing, KHR_materials_*,
+ * KHR_mesh_quantization, EXT_/KHR_meshopt_compression, EXT_mesh_gpu_instancing, KHR_materials_*,
  * KHR_texture_*, EXT_texture_*, MSFT_texture_*, KHR_lights_*, EXT_lights_*,
  * KHR_xmp(_json_ld), KHR_animation_pointer). Every present index (into
  * buffers, bufferViews, accessors, meshes, nodes, scenes) must name an
  * element; anything else, 4294967295 included, fails naming its JSON path:
  * "x.gltf: bufferViews[2].buffer: index 4294967295 out of range (3
  * buffers)". A uri leaving the glTF's folder fails unless
- * opt->allow_outside_paths. KHR_draco_mesh_compression
- * and EXT_/KHR_meshopt_compression are refused per primitive, naming the
- * extension; when only used, not required, their uncompressed fallback
- * data is read instead. opt may be NULL (all zero). Allocates; not
+ * opt->allow_outside_paths. KHR_draco_mesh_compression is refused per
+ * primitive, naming the extension; when only used, not required, its
+ * uncompressed fallback data is read instead. A bufferView with
+ * EXT_meshopt_compression (or KHR_meshopt_compression, the same fields) is
+ * read from its compressed bytes, whether the extension is required or
+ * only used; its extension object is checked here (gltf_meshopt_parse: the
+ * mode, filter, byteStride and count rules of the specification, the
+ * compressed bytes inside their buffer), failing with "x.gltf:
+ * bufferViews[1].extensions.EXT_meshopt_compression.byteStride: 1 is not 2
+ * or 4 (mode TRIANGLES)". A buffer marked "fallback": true in either
+ * extension is never opened, nor is one without a uri. opt may be NULL (all
+ * zero). Allocates; not
  * thread-safe on one scene, independent scenes are independent. */
 int gltf_open(const char *path, const gltf_options *opt, gltf_scene **out, pk_diag *d);
 
@@ -85,7 +102,12 @@ uint32_t gltf_mesh_count(const gltf_scene *s);
  *
  * Reads only the byte ranges the mesh's accessors name, through a fixed
  * 64 KiB scratch buffer; allocates only the returned arrays (and, for a
- * strip or fan, its raw index list while converting). Attributes missing
+ * strip or fan, its raw index list while converting). A meshopt-compressed
+ * view is read whole and decoded when an accessor first reads it, and kept
+ * within PK_GLTF_MESHOPT_CACHE_BYTES; compressed bytes meshoptimizer
+ * refuses fail the load: "x.gltf: mesh 'm' (0) primitive 0: accessor 1
+ * (indices): bufferView 1 (EXT_meshopt_compression): the N compressed bytes
+ * do not decode as 6 TRIANGLES of 2 bytes (meshoptimizer: -2)". Attributes missing
  * from some primitives (NORMAL, TEXCOORD_0) are zero for those vertices;
  * COLOR, JOINTS, WEIGHTS, TANGENT and morph targets are ignored. Strips:
  * triangle i is (v[i], v[i+1+i%2], v[i+2-i%2]); fans: (v[i+1], v[i+2],
@@ -118,6 +140,10 @@ const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i);
  * over every mesh: with skip_unsupported, 0 means there is nothing to pack,
  * known before any mesh is read. Walks every primitive; O(primitives). */
 uint32_t gltf_count_importable(const gltf_scene *s);
+
+/* The bytes the scene now holds in decoded copies of meshopt-compressed
+ * views (see PK_GLTF_MESHOPT_CACHE_BYTES): for tests and diagnostics. O(1). */
+uint64_t gltf_meshopt_held_bytes(const gltf_scene *s);
 
 void gltf_close(gltf_scene *s);
 
