@@ -384,6 +384,13 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
     }
     size_t corners = from->triangle_count * 3;
     double worst = 0.0; /* squared */
+    /* A vertex no farther from `to` than the largest distance yet cannot
+     * raise it, and distance is 1-Lipschitz: a vertex within r of the
+     * last one reached is within r + (that one's bound) of `to`. So a
+     * vertex whose bound that way is within the largest distance is
+     * passed over (it becomes the anchor, with its bound), and only the
+     * others are queried. The result is the one every vertex would give. */
+    double anchor[3] = {0.0, 0.0, 0.0}, anchor_bound = INFINITY;
     for (size_t i = 0; i < corners; i++) {
         unsigned int v = from->indices[i];
         if (seen[v / 8] & (1u << (v % 8))) {
@@ -392,7 +399,14 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
         seen[v / 8] |= (unsigned char)(1u << (v % 8));
         const float *f = from->positions + (size_t)v * from->stride;
         double p[3] = {f[0], f[1], f[2]};
-        double d = nearest_sq(to_index, p, worst);
+        const double bound = anchor_bound + sqrt(dist_sq(p, anchor));
+        memcpy(anchor, p, sizeof anchor);
+        if (bound * bound <= worst) {
+            anchor_bound = bound;
+            continue;
+        }
+        double d = nearest_sq(to_index, p, worst); /* exact, or a distance to a triangle within worst */
+        anchor_bound = sqrt(d);
         worst = d > worst ? d : worst;
         if (worst > stop) {
             break;
