@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# pack_gltfpack.sh CASE WORKDIR MODEL GLTFPACK SAME_GEOMETRY SLUICE...: a real
+# pack_gltfpack.sh CASE WORKDIR MODEL GLTFPACK EMULATOR SAME_GEOMETRY SLUICE...: a real
 # model compressed by gltfpack (EXT_meshopt_compression) packs, and its
 # decoded geometry is the one gltfpack writes uncompressed. CASE:
 #   c    gltfpack -c (no filter) against gltfpack's plain output, both GLBs:
@@ -13,13 +13,15 @@
 #        and the file still packs and verifies (a fallback is never read)
 #   khr  the -c file with every EXT_meshopt_compression renamed
 #        KHR_meshopt_compression: the same geometry as the plain output
+# EMULATOR runs SAME_GEOMETRY in a cross build (qemu); empty when native.
 set -u
 case=$1
 dir=$2/$1
 model=$3
 gltfpack=$4
-same=$5
-shift 5
+emulator=$5
+same=$6
+shift 6
 rm -rf "$dir" && mkdir -p "$dir/c" "$dir/p" || exit 1
 
 fail() {
@@ -47,7 +49,7 @@ pack_verify() {
 
 # same A B [--normals-unit]: SAME_GEOMETRY passes; prints its triangle count.
 same() {
-    "$same" "$@" > "$dir/same.log" 2>&1 || fail "$*: $(cat "$dir/same.log")"
+    ${emulator:+"$emulator"} "$same" "$@" > "$dir/same.log" 2>&1 || fail "$*: $(cat "$dir/same.log")"
     sed -n 's/^same geometry: [0-9]* meshes, [0-9]* vertices, \([0-9]*\) triangles$/\1/p' "$dir/same.log"
 }
 
