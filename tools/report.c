@@ -45,6 +45,18 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+int cli_refuse_host_only(const char *me, const char *path, const slc_profile *p, const char *what)
+{
+    if (!slc_profile_scan_host_only(p)) {
+        return CLI_OK;
+    }
+    char why[320];
+    slc_status s = slc_profile_refuse_host_only(p->name, what, why, sizeof why);
+    fprintf(stderr, "%s: %s%s%s (%s)\n", me, path != NULL ? path : "", path != NULL ? ": " : "", why,
+            slc_status_name(s));
+    return CLI_FAILED;
+}
+
 int cli_load_profile(const char *path, slc_profile *out)
 {
     return cli_load_profile_sections(path, out, NULL);
@@ -102,7 +114,8 @@ const char *cli_size_approx(uint64_t v, char *buf, size_t cap)
 static void describe(const slc_profile *p, uint64_t block, uint64_t pool, char *what, size_t cap)
 {
     char a[32], b[32], c[32], t[32], pages[96];
-    snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count,
+    snprintf(pages, sizeof pages, "%s: %" PRIu32 " pages of %s",
+             slc_profile_scan_host_only(p) ? "[pool], host-only" : "gpu/pool", p->page_count,
              cli_size(p->page_size, c, sizeof c));
     if (pool == 0) {
         snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds",

@@ -182,7 +182,8 @@ static void close_store(void *ctx)
 }
 
 /* The host store's pages in store_mem, exactly their bytes charged to
- * gpu/pool (its record and padding are bookkeeping, charged to nobody). */
+ * gpu/pool (its record and padding are bookkeeping, charged to nobody), or
+ * to nothing for a host-only profile. */
 static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
 {
     slc_host_store_desc hd;
@@ -196,7 +197,7 @@ static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
                  SLC_HOST_STORE_PAGE_ALIGN;
     void *base = (unsigned char *)store_mem + pad;
     size_t size = store_size - pad;
-    if (slc_budgets_scan(budgets, "gpu/pool", &gpu_pool) == SLC_OK &&
+    if (spec.budget != NULL && slc_budgets_scan(budgets, spec.budget, &gpu_pool) == SLC_OK &&
         slc_host_store_init_at(base, size, budgets, gpu_pool, pages, page_size, NULL, &r->store) == SLC_OK) {
         r->charged = 1;
         return SLC_OK;
