@@ -48,6 +48,12 @@ int cli_load_profile_sections(const char *path, slc_profile *out, tool_profile_s
  * stderr and returns CLI_FAILED. path may be NULL (not named). */
 int cli_refuse_host_only(const char *me, const char *path, const slc_profile *p, const char *what);
 
+/* The runtime build options of needs (SLC_PACK_BUILD_* bits, from
+ * slc_pack_codec_needs) as "SLUICE_CODEC_LZ4=ON and SLUICE_CODEC_MESHOPT=ON",
+ * or "no codec option" for 0; written into buf (cap bytes), which it
+ * returns. */
+const char *cli_codec_needs(uint32_t needs, char *buf, size_t cap);
+
 /* A logger that prints "sluice: level: message" on stderr. */
 extern const slc_logger cli_stderr_logger;
 

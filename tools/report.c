@@ -45,6 +45,22 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+const char *cli_codec_needs(uint32_t needs, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t bit = 1; bit != 0 && bit <= needs; bit <<= 1) {
+        const char *name = (needs & bit) != 0 ? slc_pack_build_option_name(bit) : NULL;
+        if (name != NULL && n < cap) {
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=ON", n > 0 ? " and " : "", name);
+        }
+    }
+    if (n == 0) {
+        snprintf(buf, cap, "no codec option");
+    }
+    return buf;
+}
+
 int cli_refuse_host_only(const char *me, const char *path, const slc_profile *p, const char *what)
 {
     if (!slc_profile_scan_host_only(p)) {
