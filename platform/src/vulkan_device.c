@@ -348,8 +348,8 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     slc_budget_id gpu_root;
     if (vk->budgets != NULL && desc->pool_budget == NULL && slc_budgets_scan(vk->budgets, "gpu", &gpu_root) != SLC_OK) {
         char refusal[320];
-        slc_status s = slc_profile_refuse_host_only(desc->profile_name, "the Vulkan backend", refusal, sizeof refusal);
-        return slc__vk_log(vk, SLC_LOG_ERROR, s, "vulkan: %s", refusal);
+        (void)slc_profile_refuse_host_only(desc->profile_name, "the Vulkan backend", refusal, sizeof refusal);
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_PROFILE_MISSING, "vulkan: %s", refusal); /* its status */
     }
     if (vk->budgets != NULL) {
         slc_status s = find_budget(vk, desc->driver_budget, "cpu/driver", &vk->driver_id, true);
