@@ -12,10 +12,8 @@ cpu/decode      = 64 KiB   # unused: the pack is read in place (slc_io_from_memo
 cpu/queues      = 64 KiB   # request, load and completion rings of 64 entries
 cpu/driver      = 0        # no GPU driver
 cpu/render      = 0        # no renderer
-gpu             = 1 MiB
-gpu/pool        = 768 KiB  # 48 pages of 16 KiB, in host memory (the host backend)
-gpu/staging     = 0
-gpu/render      = 0
+# No gpu budget: a host-only profile. The pool's 48 pages of 16 KiB (768
+# KiB) live in host memory (the host backend), sized by [pool] below.
 
 [pool]
 page_size       = 16 KiB

@@ -292,16 +292,20 @@ _Noreturn void fw_main(void)
         fail("the pack", s);
     }
 
-    /* The host backend over the static pages, charged to gpu/pool as sluice
-     * run --backend host charges its own. */
+    /* The host backend over the static pages. The profile is host-only (no
+     * gpu budget): the pages are sized by its [pool] alone and charged to no
+     * budget, as sluice run --backend host does with such a profile. */
     slc_pool_spec spec;
     slc_pool_spec_from_profile(&PROFILE, SLC_POOL_GEOMETRY, &spec);
     slc_host_store_desc hd;
     slc_host_store_desc_from_spec(&spec, &hd);
-    slc_budgets *budgets = slc_memory_budgets(mem);
-    slc_budget_id gpu_pool;
-    if ((s = slc_budgets_scan(budgets, "gpu/pool", &gpu_pool)) != SLC_OK) {
-        fail("the profile has no gpu/pool budget", s);
+    slc_budgets *budgets = NULL;
+    slc_budget_id gpu_pool = SLC_BUDGET_NONE;
+    if (spec.budget != NULL) {
+        budgets = slc_memory_budgets(mem);
+        if ((s = slc_budgets_scan(budgets, spec.budget, &gpu_pool)) != SLC_OK) {
+            fail("the profile has no budget for the pool's pages", s);
+        }
     }
     slc_page_store store;
     if ((s = slc_host_store_init_at(pages, sizeof pages, budgets, gpu_pool, hd.page_count, hd.page_size, &logger,

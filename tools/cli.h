@@ -42,6 +42,18 @@ char *cli_read_file(const char *path, size_t max, size_t *len);
 int cli_load_profile(const char *path, slc_profile *out);
 int cli_load_profile_sections(const char *path, slc_profile *out, tool_profile_sections *sections);
 
+/* CLI_OK when p declares its gpu budgets; for a host-only profile (no gpu
+ * budget, sluice/profile.h) prints "ME: FILE: profile 'NAME' is host-only
+ * ...: WHAT needs gpu, gpu/pool, gpu/staging (SLC_E_PROFILE_MISSING)" on
+ * stderr and returns CLI_FAILED. path may be NULL (not named). */
+int cli_refuse_host_only(const char *me, const char *path, const slc_profile *p, const char *what);
+
+/* The runtime build options of needs (SLC_PACK_BUILD_* bits, from
+ * slc_pack_codec_needs) as "SLUICE_CODEC_LZ4=ON and SLUICE_CODEC_MESHOPT=ON",
+ * or "no codec option" for 0; written into buf (cap bytes), which it
+ * returns. */
+const char *cli_codec_needs(uint32_t needs, char *buf, size_t cap);
+
 /* A logger that prints "sluice: level: message" on stderr. */
 extern const slc_logger cli_stderr_logger;
 

@@ -212,6 +212,17 @@ int cmd_inspect(int argc, char **argv)
                ", \"meshopt-lz4\": %" PRIu64 "}, \"coarsest_chunks\": %" PRIu64 ",\n",
                codecs[SLC_PACK_CODEC_STORED].chunks, codecs[SLC_PACK_CODEC_LZ4].chunks,
                codecs[SLC_PACK_CODEC_MESHOPT].chunks, codecs[SLC_PACK_CODEC_MESHOPT_LZ4].chunks, coarsest.chunks);
+        uint32_t needs = 0;
+        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+            needs |= codecs[c].chunks > 0 ? slc_pack_codec_needs(c) : 0u;
+        }
+        printf(" \"runtime_needs\": [");
+        for (uint32_t bit = 1, n = 0; bit <= needs; bit <<= 1) {
+            if ((needs & bit) != 0 && slc_pack_build_option_name(bit) != NULL) {
+                printf("%s\"%s\"", n++ > 0 ? ", " : "", slc_pack_build_option_name(bit)); /* fixed names: no escaping */
+            }
+        }
+        printf("],\n");
         printf(" \"levels\": [");
         for (int l = 0; l <= max_level; l++) {
             printf("%s{\"lod\": %d, \"chunks\": %" PRIu64 ", \"clusters\": %" PRIu64 ", \"triangles\": %" PRIu64
@@ -239,6 +250,18 @@ int cmd_inspect(int argc, char **argv)
                h->span_count, h->instance_count, h->string_size);
         printf("geometry: %" PRIu64 " triangles at LOD 0, %" PRIu64 " over all LODs, in %" PRIu64 " clusters\n", tri0,
                lod_triangles, all.clusters);
+        char used[64], needs_text[96];
+        size_t un = 0;
+        uint32_t needs = 0;
+        used[0] = '\0';
+        for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
+            if (codecs[c].chunks > 0) {
+                un += (size_t)snprintf(used + un, sizeof used - un, "%s%s", un > 0 ? ", " : "", slc_pack_codec_name(c));
+                needs |= slc_pack_codec_needs(c);
+            }
+        }
+        printf("codecs: %s; a runtime reads it with %s\n", un > 0 ? used : "none",
+               cli_codec_needs(needs, needs_text, sizeof needs_text));
         printf("\n%-12s %8s %10s %12s %14s %14s %7s\n", "chunks", "count", "clusters", "triangles", "decoded B",
                "stored B", "ratio");
         const struct {

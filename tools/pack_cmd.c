@@ -101,6 +101,15 @@ static void summary(const char *out, const pk_build_stats *s)
            s->chunks_codec[SLC_PACK_CODEC_STORED], s->chunks_codec[SLC_PACK_CODEC_LZ4],
            s->chunks_codec[SLC_PACK_CODEC_MESHOPT], s->chunks_codec[SLC_PACK_CODEC_MESHOPT_LZ4],
            pk_codec_names[s->options.codec]);
+    uint32_t needs = 0;
+    for (uint32_t k = 0; k < SLC_PACK_CODEC_COUNT; k++) {
+        needs |= s->chunks_codec[k] > 0 ? slc_pack_codec_needs(k) : 0u;
+    }
+    if ((needs & SLC_PACK_BUILD_MESHOPT) != 0u) {
+        char n[96];
+        printf("  runtime      needs %s to read it (--target-runtime limits the codecs)\n",
+               cli_codec_needs(needs, n, sizeof n));
+    }
     printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n",
            pk_human_bytes((double)s->bytes_raw, a, sizeof a), pk_human_bytes((double)s->bytes_stored, b, sizeof b),
            s->ratio, pk_human_bytes((double)s->file_size, c, sizeof c));
@@ -248,13 +257,54 @@ static int pack_parse_part(const char *text, pk_build_options *opt)
     return CLI_OK;
 }
 
+/* --target-runtime LIST, the codecs a runtime decodes ("stored,lz4"), into
+ * opt->codecs_allowed; a forced --codec (pk_codec) outside it is refused
+ * (both printed). */
+static int pack_parse_target(const char *list, int codec, pk_build_options *opt)
+{
+    uint32_t allowed = 1u << SLC_PACK_CODEC_STORED; /* every runtime reads stored chunks */
+    for (const char *at = list;;) {
+        size_t len = strcspn(at, ",");
+        uint32_t c = 0;
+        while (slc_pack_codec_name(c) != NULL &&
+               !(strlen(slc_pack_codec_name(c)) == len && strncmp(at, slc_pack_codec_name(c), len) == 0)) {
+            c++;
+        }
+        if (slc_pack_codec_name(c) == NULL) {
+            fprintf(stderr,
+                    "sluice pack: --target-runtime '%s': '%.*s' is not a codec (a comma-separated list of stored, "
+                    "lz4, meshopt and meshopt-lz4)\n",
+                    list, (int)len, at);
+            return CLI_USAGE;
+        }
+        allowed |= 1u << c;
+        if (at[len] == '\0') {
+            break;
+        }
+        at += len + 1;
+    }
+    opt->codecs_allowed = allowed;
+    /* pk_codec lists auto, then the codecs in SLC_PACK_CODEC_* order */
+    uint32_t forced = (uint32_t)(codec - PK_CODEC_STORED);
+    if (codec != PK_CODEC_AUTO && !pk_codec_allowed(opt, forced)) {
+        char needs[96];
+        fprintf(stderr,
+                "sluice pack: --codec %s is not in --target-runtime %s: that runtime cannot decode %s chunks "
+                "(they need %s)\n",
+                pk_codec_names[codec], list, slc_pack_codec_name(forced),
+                cli_codec_needs(slc_pack_codec_needs(forced), needs, sizeof needs));
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 /* The options and inputs, checked before anything is opened or written:
  * CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
 static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
-    const char *part = NULL;
+    const char *part = NULL, *target = NULL;
     uint64_t parts = 0;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
     pk_build_options opt;
@@ -287,6 +337,15 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .help = "how chunks are stored: auto (default: per chunk the smallest\n"
                  "of the others, meshopt ones only when 5% smaller), stored,\n"
                  "lz4, meshopt (vertex and index codecs) or meshopt-lz4"},
+        {.name = "--target-runtime",
+         .kind = CLI_OPT_STRING,
+         .dest = &target,
+         .arg = "LIST",
+         .help = "the codecs the runtime that reads the pack decodes, comma-\n"
+                 "separated: stored, lz4 (SLUICE_CODEC_LZ4), meshopt\n"
+                 "(SLUICE_CODEC_MESHOPT), meshopt-lz4 (both); stored is always\n"
+                 "read. No chunk gets another codec; --codec outside it is\n"
+                 "refused (default: every codec)"},
         {.name = "--lz4-level",
          .kind = CLI_OPT_U64,
          .dest = &lz4_level,
@@ -425,6 +484,9 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     opt.jobs = (uint32_t)jobs;
     opt.bundle_size = bundle_size;
     if (part != NULL && pack_parse_part(part, &opt) != CLI_OK) {
+        return CLI_USAGE;
+    }
+    if (target != NULL && pack_parse_target(target, codec, &opt) != CLI_OK) {
         return CLI_USAGE;
     }
     if ((in == NULL) == (synthetic == NULL) || out == NULL) {

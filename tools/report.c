@@ -45,6 +45,34 @@ char *cli_read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+const char *cli_codec_needs(uint32_t needs, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t bit = 1; bit != 0 && bit <= needs; bit <<= 1) {
+        const char *name = (needs & bit) != 0 ? slc_pack_build_option_name(bit) : NULL;
+        if (name != NULL && n < cap) {
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s=ON", n > 0 ? " and " : "", name);
+        }
+    }
+    if (n == 0) {
+        snprintf(buf, cap, "no codec option");
+    }
+    return buf;
+}
+
+int cli_refuse_host_only(const char *me, const char *path, const slc_profile *p, const char *what)
+{
+    if (!slc_profile_scan_host_only(p)) {
+        return CLI_OK;
+    }
+    char why[320];
+    slc_status s = slc_profile_refuse_host_only(p->name, what, why, sizeof why);
+    fprintf(stderr, "%s: %s%s%s (%s)\n", me, path != NULL ? path : "", path != NULL ? ": " : "", why,
+            slc_status_name(s));
+    return CLI_FAILED;
+}
+
 int cli_load_profile(const char *path, slc_profile *out)
 {
     return cli_load_profile_sections(path, out, NULL);
@@ -102,7 +130,8 @@ const char *cli_size_approx(uint64_t v, char *buf, size_t cap)
 static void describe(const slc_profile *p, uint64_t block, uint64_t pool, char *what, size_t cap)
 {
     char a[32], b[32], c[32], t[32], pages[96];
-    snprintf(pages, sizeof pages, "gpu/pool: %" PRIu32 " pages of %s", p->page_count,
+    snprintf(pages, sizeof pages, "%s: %" PRIu32 " pages of %s",
+             slc_profile_scan_host_only(p) ? "[pool], host-only" : "gpu/pool", p->page_count,
              cli_size(p->page_size, c, sizeof c));
     if (pool == 0) {
         snprintf(what, cap, "memory block of %s (the cpu budgets' arenas) exceeds",

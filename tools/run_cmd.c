@@ -334,7 +334,8 @@ static void close_store(void *ctx)
 }
 
 /* The host store: pages in host memory mapped once, exactly their bytes
- * charged to gpu/pool (as a GPU backend's pool would be). */
+ * charged to the spec's budget, gpu/pool (as a GPU backend's pool would
+ * be), or to none for a host-only profile. */
 static int open_host_store(run *r)
 {
     slc_host_store_desc hd;
@@ -348,11 +349,11 @@ static int open_host_store(run *r)
                 page_size);
         return CLI_FAILED;
     }
-    slc_budgets *b = slc_memory_budgets(r->mem);
-    slc_budget_id gpu_pool;
-    if (slc_budgets_scan(b, "gpu/pool", &gpu_pool) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s' declares no gpu/pool budget to charge the host store's pages to\n", r->me,
-                r->prof.name);
+    slc_budgets *b = spec.budget != NULL ? slc_memory_budgets(r->mem) : NULL;
+    slc_budget_id gpu_pool = SLC_BUDGET_NONE;
+    if (b != NULL && slc_budgets_scan(b, spec.budget, &gpu_pool) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s' declares no %s budget to charge the host store's pages to\n", r->me,
+                r->prof.name, spec.budget);
         return CLI_FAILED;
     }
     char why[512];
@@ -456,7 +457,13 @@ static int open_store(run *r)
 {
     uint64_t t0 = slc_platform_now_ns();
     int rc;
-    if (strcmp(r->o.backend, "host") == 0) {
+    if (slc_profile_scan_host_only(&r->prof)) { /* not --backend vulkan: run_open_pack refused that */
+        if (strcmp(r->o.backend, "host") != 0) {
+            fprintf(stderr, "%s: notice: profile '%s' is host-only (no gpu budget); running on the host backend\n",
+                    r->me, r->prof.name);
+        }
+        rc = open_host_store(r);
+    } else if (strcmp(r->o.backend, "host") == 0) {
         rc = open_host_store(r);
     } else {
 #ifdef SLUICE_HAVE_VULKAN
@@ -794,6 +801,12 @@ static int run_open_pack(run *r)
             memset(&r->sections, 0, sizeof r->sections);
         }
     } else if ((rc = cli_load_profile_sections(r->o.profile_path, &r->prof, &r->sections)) != CLI_OK) {
+        return rc;
+    }
+    /* A host-only profile cannot give the Vulkan backend its memory: said
+     * before the pack is read. */
+    if (strcmp(r->o.backend, "vulkan") == 0 &&
+        (rc = cli_refuse_host_only(r->me, r->o.profile_path, &r->prof, "the Vulkan backend")) != CLI_OK) {
         return rc;
     }
     if (r->o.workers >= 0) {

@@ -211,6 +211,7 @@ void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec,
     desc->frames_in_flight = spec->pool.frames_in_flight;
     desc->staging_size = spec->staging_size;
     desc->pool_budget = spec->budget;
+    desc->profile_name = p->name;
     int driver = slc_profile_scan_budget(p, "cpu/driver");
     if (driver >= 0) {
         desc->driver_heap_size = p->budgets[driver].limit;
@@ -344,6 +345,12 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     vk->pool_id = SLC_BUDGET_NONE;
     vk->staging_id = SLC_BUDGET_NONE;
     vk->budgets = desc->budgets;
+    slc_budget_id gpu_root;
+    if (vk->budgets != NULL && desc->pool_budget == NULL && slc_budgets_scan(vk->budgets, "gpu", &gpu_root) != SLC_OK) {
+        char refusal[320];
+        (void)slc_profile_refuse_host_only(desc->profile_name, "the Vulkan backend", refusal, sizeof refusal);
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_PROFILE_MISSING, "vulkan: %s", refusal); /* its status */
+    }
     if (vk->budgets != NULL) {
         slc_status s = find_budget(vk, desc->driver_budget, "cpu/driver", &vk->driver_id, true);
         if (s == SLC_OK) {

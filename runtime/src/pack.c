@@ -201,35 +201,55 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
     return SLC_OK;
 }
 
-static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
+/* Every codec: its name and the build options its decoder needs. The one
+ * table of both (sluice/pack.h: slc_pack_codec_name, slc_pack_codec_needs). */
+static const struct {
+    const char *name;
+    uint32_t needs; /* SLC_PACK_BUILD_* */
+} codecs[SLC_PACK_CODEC_COUNT] = {
+    [SLC_PACK_CODEC_STORED] = {"stored", 0u},
+    [SLC_PACK_CODEC_LZ4] = {"lz4", SLC_PACK_BUILD_LZ4},
+    [SLC_PACK_CODEC_MESHOPT] = {"meshopt", SLC_PACK_BUILD_MESHOPT},
+    [SLC_PACK_CODEC_MESHOPT_LZ4] = {"meshopt-lz4", SLC_PACK_BUILD_LZ4 | SLC_PACK_BUILD_MESHOPT},
+};
 
-static int is_meshopt(uint32_t codec)
+/* The build options of this runtime's decoders. */
+#define BUILT ((SLC_CODEC_LZ4 ? SLC_PACK_BUILD_LZ4 : 0u) | (SLC_CODEC_MESHOPT ? SLC_PACK_BUILD_MESHOPT : 0u))
+
+const char *slc_pack_codec_name(uint32_t codec)
 {
-    return codec == SLC_PACK_CODEC_MESHOPT || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+    return codec < SLC_PACK_CODEC_COUNT ? codecs[codec].name : NULL;
 }
 
-static int uses_lz4(uint32_t codec)
+uint32_t slc_pack_codec_needs(uint32_t codec)
 {
-    return codec == SLC_PACK_CODEC_LZ4 || codec == SLC_PACK_CODEC_MESHOPT_LZ4;
+    return codec < SLC_PACK_CODEC_COUNT ? codecs[codec].needs : 0u;
+}
+
+const char *slc_pack_build_option_name(uint32_t option)
+{
+    return option == SLC_PACK_BUILD_LZ4       ? "SLUICE_CODEC_LZ4"
+           : option == SLC_PACK_BUILD_MESHOPT ? "SLUICE_CODEC_MESHOPT"
+                                              : NULL;
 }
 
 int slc_pack_codec_is_built(uint32_t codec)
 {
-    return codec < SLC_PACK_CODEC_COUNT && (SLC_CODEC_MESHOPT || !is_meshopt(codec)) &&
-           (SLC_CODEC_LZ4 || !uses_lz4(codec));
+    return codec < SLC_PACK_CODEC_COUNT && (codecs[codec].needs & ~BUILT) == 0u;
 }
 
-/* The build option that leaves a known codec out of this reader (the first
- * of them when a codec needs two), or NULL when it is built in. */
+static int is_meshopt(uint32_t codec)
+{
+    return (slc_pack_codec_needs(codec) & SLC_PACK_BUILD_MESHOPT) != 0u;
+}
+
+/* The build option that leaves a known codec out of this reader (meshopt
+ * first when a codec needs two that are both off). */
 static const char *codec_option_off(uint32_t codec)
 {
-    if (!SLC_CODEC_MESHOPT && is_meshopt(codec)) {
-        return "SLUICE_CODEC_MESHOPT=OFF";
-    }
-    if (!SLC_CODEC_LZ4 && uses_lz4(codec)) {
-        return "SLUICE_CODEC_LZ4=OFF";
-    }
-    return "its codec left out"; /* not reached: only a left-out codec is not built */
+    uint32_t off = slc_pack_codec_needs(codec) & ~BUILT;
+    const char *name = slc_pack_build_option_name((off & SLC_PACK_BUILD_MESHOPT) != 0u ? SLC_PACK_BUILD_MESHOPT : off);
+    return name != NULL ? name : "its codec"; /* only a left-out codec is not built: always named */
 }
 
 /* Scratch a chunk's load needs: its stored bytes when they are read (not
@@ -296,8 +316,8 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: codec %u is unknown", i, c->codec);
         }
         if (!slc_pack_codec_is_built(c->codec)) {
-            return pack_fail(p, SLC_E_PACK_VERSION, "chunk %u: codec %u (%s) is not built into this reader (%s)", i,
-                             c->codec, codec_names[c->codec], codec_option_off(c->codec));
+            return pack_fail(p, SLC_E_PACK_VERSION, "chunk %u: codec %u (%s) is not built into this reader (%s=OFF)", i,
+                             c->codec, slc_pack_codec_name(c->codec), codec_option_off(c->codec));
         }
         if (c->decoded_size > h->page_size) {
             return pack_fail(p, SLC_E_PACK_CHUNK_SIZE, "chunk %u: decodes to %u bytes, more than the %u-byte page", i,
@@ -309,7 +329,7 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
         if (!stored_size_ok(c)) {
             return pack_fail(p, SLC_E_PACK_RECORD,
                              "chunk %u: %u stored bytes cannot hold %u decoded bytes with codec %u (%s)", i,
-                             c->stored_size, c->decoded_size, c->codec, codec_names[c->codec]);
+                             c->stored_size, c->decoded_size, c->codec, slc_pack_codec_name(c->codec));
         }
         if (c->offset < HEADER_SIZE || c->offset > h->file_size || c->stored_size > h->file_size - c->offset) {
             return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file",
@@ -652,7 +672,7 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id id, void *page, s
     size_t need = chunk_scratch(c, p->io.mapped != NULL);
     if (is_meshopt(c->codec) && (scratch == NULL || scratch_size < need)) {
         return pack_fail(p, SLC_E_CAPACITY, "chunk %u: its %s decode needs %zu bytes of scratch, %zu given", chunk,
-                         codec_names[c->codec], need, scratch == NULL ? (size_t)0 : scratch_size);
+                         slc_pack_codec_name(c->codec), need, scratch == NULL ? (size_t)0 : scratch_size);
     }
     if (p->io.mapped != NULL) {
         src = p->io.mapped + c->offset;

@@ -21,7 +21,9 @@ void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_po
     memset(out, 0, sizeof *out);
     out->kind = kind;
     out->section = kinds[kind].section;
-    out->budget = kinds[kind].budget;
+    /* A host-only profile declares no budget under gpu: its pages are charged
+     * to none (sluice/profile.h). */
+    out->budget = slc_profile_scan_host_only(p) ? NULL : kinds[kind].budget;
     out->page_size = p->page_size;
     out->staging_size = p->staging_size;
     slc_pool_desc *d = &out->pool;

@@ -59,9 +59,18 @@ static const char *const sections[] = {"profile", "budgets", "pool", "partitions
 
 /* The values of [pool] eviction, indexed by slc_eviction_policy. */
 
-/* Budgets every profile must declare: the runtime charges them by name. */
+/* Budgets every profile must declare: the runtime charges them by name.
+ * Those under gpu form a group: a profile that declares no budget under gpu
+ * is host-only and needs none of them; one that declares any needs all. */
 static const char *const required_budgets[] = {"cpu/meta",   "cpu/decode", "cpu/queues",
                                                "cpu/driver", "gpu/pool",   "gpu/staging"};
+#define REQUIRED_BUDGET_COUNT (sizeof required_budgets / sizeof required_budgets[0])
+
+/* Whether a budget name lies under the gpu root (the root included). */
+static int under_gpu(const char *name)
+{
+    return strncmp(name, "gpu", 3) == 0 && (name[3] == '\0' || name[3] == '/');
+}
 
 typedef struct parsed_budget {
     char name[SLC_NAME_MAX];
@@ -746,7 +755,14 @@ static slc_status check_whole(parser *ps)
         memcpy(p->name, "unnamed", 8);
     }
     uint32_t budgets_at = ps->section_line[SECTION_BUDGETS] != 0 ? ps->section_line[SECTION_BUDGETS] : ps->last_line;
-    for (size_t r = 0; r < sizeof required_budgets / sizeof required_budgets[0]; r++) {
+    int host_only = 1;
+    for (uint32_t i = 0; i < ps->budget_count; i++) {
+        host_only = host_only && !under_gpu(ps->budgets[i].name);
+    }
+    for (size_t r = 0; r < REQUIRED_BUDGET_COUNT; r++) {
+        if (host_only && under_gpu(required_budgets[r])) {
+            continue; /* a host-only profile: the gpu group is absent as a whole */
+        }
         if (find_budget(ps, required_budgets[r], strlen(required_budgets[r])) < 0) {
             missing_add(&miss, budgets_at, "budgets", required_budgets[r], "budget");
         }
@@ -785,14 +801,22 @@ static slc_status check_whole(parser *ps)
                               size_z(sum, a, sizeof a), size_z(ps->budgets[i].limit, b, sizeof b));
         }
     }
-    uint64_t pool = ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
+    /* A host-only profile's pool is bounded by [pool] alone: its pages live in
+     * host memory that no budget charges, and nothing stages them. */
+    uint64_t pool = host_only ? UINT64_MAX : ps->budgets[find_budget(ps, "gpu/pool", 8)].limit;
     uint64_t need = (uint64_t)p->page_size * p->page_count; /* at most 2^26 * 2^24 */
     if (need > pool) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("pool", "page_count")],
                           "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
                           size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
     }
-    uint64_t staging = ps->budgets[find_budget(ps, "gpu/staging", 11)].limit;
+    if (host_only && p->staging_size != 0) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
+                          "[stream] staging_size: %s, but a host-only profile (no gpu budget) has no staging belt; "
+                          "set 0",
+                          size_z(p->staging_size, a, sizeof a));
+    }
+    uint64_t staging = host_only ? 0 : ps->budgets[find_budget(ps, "gpu/staging", 11)].limit;
     if (p->staging_size > staging) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
                           "[stream] staging_size: %s is above budget gpu/staging %s",
@@ -975,6 +999,30 @@ int slc_profile_scan_budget(const slc_profile *p, const char *name)
         }
     }
     return -1;
+}
+
+bool slc_profile_scan_host_only(const slc_profile *p)
+{
+    SLC_ASSERT(p != NULL);
+    for (uint32_t i = 0; i < p->budget_count && i < SLC_PROFILE_BUDGET_MAX; i++) {
+        if (under_gpu(p->budgets[i].name)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+slc_status slc_profile_refuse_host_only(const char *profile, const char *what, char *why, size_t cap)
+{
+    SLC_ASSERT(what != NULL && why != NULL && cap > 0);
+    size_t n = slc__fmt(why, cap, "profile '%s' is host-only (it declares no gpu budget): %s needs gpu",
+                        profile != NULL ? profile : "?", what);
+    for (size_t r = 0; r < REQUIRED_BUDGET_COUNT; r++) {
+        if (under_gpu(required_budgets[r]) && n < cap) {
+            n += slc__fmt(why + n, cap - n, ", %s", required_budgets[r]);
+        }
+    }
+    return SLC_E_PROFILE_MISSING;
 }
 
 const char *slc_profile_policy_name(uint32_t eviction)

@@ -9,8 +9,9 @@
  * On SLC_OK the profile must re-validate on its own: its budgets form a
  * tree the budget manager accepts (parents first, names that extend their
  * parent's, children within their parent's limit, the required budgets
- * present), every number lies in its documented range (page_size a power of
- * two, the pool within gpu/pool, ...), the memory block and the page pool
+ * present: the gpu ones unless no budget is under gpu, a host-only
+ * profile), every number lies in its documented range (page_size a power
+ * of two, the pool within gpu/pool, no staging when host-only, ...), the memory block and the page pool
  * accept it, slc_profile_equal(p, p) holds, parsing again gives the same
  * bytes, and the profile written back as canonical text parses to an equal
  * profile ([render] and [quality] included). On failure the status is a
@@ -78,12 +79,29 @@ static uint32_t line_count(const char *text, size_t len)
 static _Alignas(
     SLC_BUDGETS_ALIGN) unsigned char budgets_mem[SLC_BUDGETS_FOOTPRINT(SLC_PROFILE_BUDGET_MAX, SLC_PROFILE_PHASES_MAX)];
 
+/* Whether p declares no budget under gpu (counted here, not asked of the
+ * runtime, whose answer is checked against it). */
+static int host_only(const slc_profile *p)
+{
+    for (uint32_t i = 0; i < p->budget_count; i++) {
+        if (strncmp(p->budgets[i].name, "gpu", 3) == 0 &&
+            (p->budgets[i].name[3] == '\0' || p->budgets[i].name[3] == '/')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_budgets(const slc_profile *p)
 {
+    /* The gpu group (the last two) is required unless the profile is
+     * host-only. */
     static const char *const required[] = {"cpu/meta",   "cpu/decode", "cpu/queues",
                                            "cpu/driver", "gpu/pool",   "gpu/staging"};
-    REQUIRE(p->budget_count >= sizeof required / sizeof required[0] && p->budget_count <= SLC_PROFILE_BUDGET_MAX);
-    for (size_t r = 0; r < sizeof required / sizeof required[0]; r++) {
+    const size_t count = sizeof required / sizeof required[0] - (host_only(p) ? 2u : 0u);
+    REQUIRE(slc_profile_scan_host_only(p) == (host_only(p) != 0));
+    REQUIRE(p->budget_count >= count && p->budget_count <= SLC_PROFILE_BUDGET_MAX);
+    for (size_t r = 0; r < count; r++) {
         REQUIRE_MSG(slc_profile_scan_budget(p, required[r]) >= 0, required[r]);
     }
     uint64_t children[SLC_PROFILE_BUDGET_MAX] = {0};
@@ -130,8 +148,10 @@ static void check_values(const slc_profile *p)
     }
     REQUIRE(is_pow2(p->page_size) && p->page_size >= SLC_PAGE_SIZE_MIN && p->page_size <= SLC_PAGE_SIZE_MAX);
     REQUIRE(p->page_count >= 1 && p->page_count <= SLC_PAGE_COUNT_MAX);
-    uint64_t pool = p->budgets[slc_profile_scan_budget(p, "gpu/pool")].limit;
-    uint64_t staging = p->budgets[slc_profile_scan_budget(p, "gpu/staging")].limit;
+    /* A host-only profile's pool is bounded by [pool] alone, and it has no
+     * staging belt. */
+    uint64_t pool = host_only(p) ? UINT64_MAX : p->budgets[slc_profile_scan_budget(p, "gpu/pool")].limit;
+    uint64_t staging = host_only(p) ? 0 : p->budgets[slc_profile_scan_budget(p, "gpu/staging")].limit;
     REQUIRE((uint64_t)p->page_size * p->page_count <= pool);
     REQUIRE(p->frames_in_flight >= 1 && p->frames_in_flight <= SLC_FRAMES_IN_FLIGHT_MAX);
     REQUIRE(p->workers <= SLC_PROFILE_WORKERS_MAX);

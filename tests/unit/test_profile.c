@@ -5,6 +5,7 @@
  * tools attach, the renderer's [render] and the quality check's [quality],
  * through their owners' handlers (tool_profile_parse). */
 #include "profile_sections.h"
+#include "sluice/pool_spec.h"
 #include "test_util.h"
 
 static const char base[] = "# test profile\n"             /* 1 */
@@ -310,12 +311,102 @@ static void test_rejects_missing_required(void **state)
          "t.profile:5: [budgets] cpu/driver: required budget is missing"},
     };
     expect_edits(cases, sizeof cases / sizeof cases[0]);
-    /* an empty profile: as many as the message holds, then how many more */
+    /* an empty profile: as many as the message holds, then how many more
+     * (its cpu budgets; with no gpu budget it is host-only, so the gpu
+     * group is not asked for) */
     expect_error(0, SLC_E_PROFILE_MISSING, 0,
                  "t.profile:0: [pool] page_size: required key is missing; also missing: [pool] page_count, [stream] "
                  "frames_in_flight, [stream] workers, [stream] queue_capacity, [stream] staging_size, [stream] "
                  "upload_per_frame, [tables] max_objects, [tables] max_chunks, [tables] max_lods, [tables] "
-                 "max_string_bytes, and 6 more");
+                 "max_string_bytes, and 4 more");
+}
+
+/* base without its gpu budgets and with staging_size 0: a host-only profile. */
+static size_t host_only(void)
+{
+    char *at = strstr(text, "gpu = 80 MiB\n");
+    assert_non_null(at);
+    const char *after = strstr(at, "\n\n");
+    memmove(at, after, strlen(after) + 1);
+    char *staging = strstr(text, "staging_size = 8 MiB");
+    assert_non_null(staging);
+    memmove(staging + strlen("staging_size = "), "0", 1);
+    memmove(staging + strlen("staging_size = 0"), staging + strlen("staging_size = 8 MiB"),
+            strlen(staging + strlen("staging_size = 8 MiB")) + 1);
+    return strlen(text);
+}
+
+static void test_accepts_host_only_profile(void **state)
+{
+    (void)state;
+    (void)edited("name = test", "name = test");
+    size_t n = host_only();
+    assert_null(strstr(text, "gpu"));
+    slc_profile p;
+    slc_profile_diag d;
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.budget_count, 5);
+    assert_int_equal(slc_profile_scan_budget(&p, "gpu/pool"), -1);
+    assert_true(slc_profile_scan_host_only(&p));
+    assert_int_equal(p.page_count, 1024);
+    assert_int_equal(p.page_size, 65536);
+    assert_int_equal(p.staging_size, 0);
+    /* its pool is sized by [pool] and charged to no budget */
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    assert_null(spec.budget);
+    assert_int_equal(spec.pool.page_count, 1024);
+    assert_int_equal(spec.page_size, 65536);
+    /* a profile with its gpu budgets is not host-only, and charges gpu/pool */
+    assert_int_equal(slc_profile_parse(base, strlen(base), "t.profile", &p, &d), SLC_OK);
+    assert_false(slc_profile_scan_host_only(&p));
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    assert_string_equal(spec.budget, "gpu/pool");
+    /* [pool] alone bounds it: far more pages than the base's gpu/pool held */
+    (void)edited("page_count = 1024", "page_count = 65536");
+    n = host_only();
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.page_count, 65536);
+}
+
+static void test_refuses_partial_gpu_group_and_host_only_staging(void **state)
+{
+    (void)state;
+    /* some gpu budgets but not all: every missing one named, as before */
+    static const edit_case cases[] = {
+        {"gpu/pool = 64 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
+         "t.profile:5: [budgets] gpu/pool: required budget is missing"},
+        {"gpu/pool = 64 MiB\ngpu/staging = 16 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
+         "t.profile:5: [budgets] gpu/pool: required budget is missing; also missing: [budgets] gpu/staging"},
+        {"gpu/pool = 64 MiB\ngpu/staging = 16 MiB\n", "gpu/render = 1 MiB\n", SLC_E_PROFILE_MISSING, 5,
+         "t.profile:5: [budgets] gpu/pool: required budget is missing; also missing: [budgets] gpu/staging"},
+        {"gpu = 80 MiB\ngpu/pool = 64 MiB\n", "", SLC_E_PROFILE_MISSING, 5,
+         "t.profile:5: [budgets] gpu/pool: required budget is missing"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
+    /* a host-only profile has no staging belt */
+    (void)edited("name = test", "name = test");
+    size_t n = host_only();
+    char *zero = strstr(text, "staging_size = 0");
+    assert_non_null(zero);
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", zero + strlen("staging_size = 0"));
+    snprintf(zero, sizeof text - (size_t)(zero - text), "staging_size = 64 KiB%s", tail);
+    n = strlen(text);
+    expect_error(n, SLC_E_PROFILE_RANGE, 21,
+                 "t.profile:21: [stream] staging_size: 64 KiB, but a host-only profile (no gpu budget) has no staging "
+                 "belt; set 0");
+}
+
+static void test_refuse_host_only_names_profile_and_budgets(void **state)
+{
+    (void)state;
+    char why[320];
+    assert_int_equal(slc_profile_refuse_host_only("fw", "the Vulkan backend", why, sizeof why), SLC_E_PROFILE_MISSING);
+    assert_string_equal(why, "profile 'fw' is host-only (it declares no gpu budget): the Vulkan backend needs gpu, "
+                             "gpu/pool, gpu/staging");
+    assert_int_equal(slc_profile_refuse_host_only(NULL, "x", why, 24), SLC_E_PROFILE_MISSING);
+    assert_string_equal(why, "profile '?' is host-onl"); /* truncated, terminated */
 }
 
 static void test_rejects_bad_trees(void **state)
@@ -1060,6 +1151,9 @@ int main(void)
         cmocka_unit_test(test_every_prefix_is_refused_or_valid),
         cmocka_unit_test(test_shipped_profiles_parse),
         cmocka_unit_test(test_shipped_profiles_budget_the_renderer),
+        cmocka_unit_test(test_accepts_host_only_profile),
+        cmocka_unit_test(test_refuses_partial_gpu_group_and_host_only_staging),
+        cmocka_unit_test(test_refuse_host_only_names_profile_and_budgets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1099,6 +1099,52 @@ static void test_gpu_budgets_refuse_the_pool_and_belt(void **state)
     expect_no_validation_messages();
 }
 
+/* A host-only profile (no gpu budget) has no budget for the pool: init and
+ * adopt refuse it before touching the device, naming the profile and the
+ * gpu budgets it lacks; nothing is charged. */
+static void test_host_only_profile_is_refused(void **state)
+{
+    (void)state;
+    static const char text[] = "[profile]\nname = fw-host\n[budgets]\ncpu = 4 MiB\ncpu/meta = 1 MiB\n"
+                               "cpu/decode = 1 MiB\ncpu/queues = 1 MiB\ncpu/driver = 1 MiB\n"
+                               "[pool]\npage_size = 64 KiB\npage_count = 8\n"
+                               "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 16\n"
+                               "staging_size = 0\nupload_per_frame = 64 KiB\n"
+                               "[tables]\nmax_objects = 1\nmax_chunks = 8\nmax_lods = 1\nmax_string_bytes = 1 KiB\n";
+    slc_profile p;
+    assert_int_equal(slc_profile_parse(text, sizeof text - 1, "fw.profile", &p, NULL), SLC_OK);
+    slc_budget_desc descs[SLC_PROFILE_BUDGET_MAX];
+    size_t n = slc_profile_budget_descs(&p, descs, SLC_PROFILE_BUDGET_MAX);
+    assert_int_equal(n, B_COUNT);
+    slc_budgets *b;
+    assert_int_equal(slc_budgets_init(budget_mem, sizeof budget_mem, descs, n, 2, NULL, &b), SLC_OK);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    slc_vulkan_desc d = {0};
+    slc_vulkan_desc_from_spec(&d, &spec, &p);
+    assert_null(d.pool_budget);
+    assert_string_equal(d.profile_name, "fw-host");
+    d.budgets = b;
+    vk_test_log tl = {0};
+    d.log = vk_test_logger(&tl);
+    size_t size;
+    void *mem = backend_memory(&d, &size);
+    static const char want[] = "vulkan: profile 'fw-host' is host-only (it declares no gpu budget): the Vulkan "
+                               "backend needs gpu, gpu/pool, gpu/staging";
+    slc_vulkan *vk = (slc_vulkan *)mem;
+    assert_int_equal(slc_vulkan_init(mem, size, &d, &vk), SLC_E_PROFILE_MISSING);
+    assert_null(vk);
+    assert_string_equal(tl.last_error, want);
+    memset(tl.last_error, 0, sizeof tl.last_error);
+    slc_vulkan_device_info dev = vk_test_device_info();
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_PROFILE_MISSING);
+    assert_string_equal(tl.last_error, want);
+    for (uint16_t i = 0; i < n; i++) {
+        assert_int_equal(budget(b, i).current, 0);
+    }
+    free(mem);
+}
+
 /* Every refusal point of the driver budget, on the adopted device: each init
  * either succeeds or fails with the budget named, and nothing stays charged. */
 static void test_driver_budget_refusals_leave_nothing(void **state)
@@ -1524,6 +1570,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_retired_waits_for_the_fences, reset_messages),
         cmocka_unit_test_setup(test_pool_larger_than_the_heap_budget_is_refused, reset_messages),
         cmocka_unit_test_setup(test_gpu_budgets_refuse_the_pool_and_belt, reset_messages),
+        cmocka_unit_test_setup(test_host_only_profile_is_refused, reset_messages),
         cmocka_unit_test_setup(test_driver_budget_refusals_leave_nothing, reset_messages),
         cmocka_unit_test_setup(test_driver_budget_too_small_for_headless_init, reset_messages),
         cmocka_unit_test_setup(test_bad_desc_and_memory_are_refused, reset_messages),

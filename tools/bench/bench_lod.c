@@ -928,7 +928,8 @@ int bench_lod(int argc, char **argv)
     }
     (void)fclose(probe); /* read only: nothing to lose */
     slc_profile prof;
-    if ((rc = cli_load_profile(o.profile_path, &prof)) != CLI_OK) {
+    if ((rc = cli_load_profile(o.profile_path, &prof)) != CLI_OK ||
+        (rc = cli_refuse_host_only(ME, o.profile_path, &prof, "the Vulkan renderer")) != CLI_OK) {
         return rc;
     }
     const char *path = o.input;

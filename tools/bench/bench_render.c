@@ -1564,7 +1564,8 @@ int bench_render(int argc, char **argv)
     }
     slc_profile prof;
     tool_profile_sections sec;
-    if ((rc = cli_load_profile_sections(o.profile_path, &prof, &sec)) != CLI_OK) {
+    if ((rc = cli_load_profile_sections(o.profile_path, &prof, &sec)) != CLI_OK ||
+        (rc = cli_refuse_host_only(ME, o.profile_path, &prof, "the Vulkan renderer")) != CLI_OK) {
         return rc;
     }
     o.render = sec.render;

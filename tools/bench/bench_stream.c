@@ -90,8 +90,6 @@ typedef struct bench {
     } work[RAW_THREADS_MAX];   /* the plain decode's, a thread each */
 } bench;
 
-static const char *const codec_names[SLC_PACK_CODEC_COUNT] = {"stored", "lz4", "meshopt", "meshopt-lz4"};
-
 static double median(double *v, uint32_t n)
 {
     qsort(v, n, sizeof v[0], cli_cmp_double);
@@ -182,7 +180,8 @@ static void close_store(void *ctx)
 }
 
 /* The host store's pages in store_mem, exactly their bytes charged to
- * gpu/pool (its record and padding are bookkeeping, charged to nobody). */
+ * gpu/pool (its record and padding are bookkeeping, charged to nobody), or
+ * to nothing for a host-only profile. */
 static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
 {
     slc_host_store_desc hd;
@@ -196,7 +195,7 @@ static slc_status rig_store(rig *r, void *store_mem, size_t store_size)
                  SLC_HOST_STORE_PAGE_ALIGN;
     void *base = (unsigned char *)store_mem + pad;
     size_t size = store_size - pad;
-    if (slc_budgets_scan(budgets, "gpu/pool", &gpu_pool) == SLC_OK &&
+    if (spec.budget != NULL && slc_budgets_scan(budgets, spec.budget, &gpu_pool) == SLC_OK &&
         slc_host_store_init_at(base, size, budgets, gpu_pool, pages, page_size, NULL, &r->store) == SLC_OK) {
         r->charged = 1;
         return SLC_OK;
@@ -728,13 +727,13 @@ static int check_meshopt(bench *b)
             const slc_pack_chunk *ch = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
             slc_status st = slc_pack_load_chunk(b->info.pack, (slc_chunk_id){i}, checked, ps, scratch, ss);
             if (st != SLC_OK) {
-                fprintf(stderr, ME ": %s chunk %u of %s does not load (%s): no plain decode of it\n", codec_names[c], i,
-                        b->pack_path, slc_status_name(st));
+                fprintf(stderr, ME ": %s chunk %u of %s does not load (%s): no plain decode of it\n",
+                        slc_pack_codec_name(c), i, b->pack_path, slc_status_name(st));
                 rc = CLI_FAILED;
             } else if (raw_chunk(b->info.file.map, ch, plain, &b->work[0]) != ch->decoded_size ||
                        memcmp(plain, checked, ch->decoded_size) != 0) {
                 fprintf(stderr, ME ": %s chunk %u of %s: the plain decode differs from slc_pack_load_chunk's\n",
-                        codec_names[c], i, b->pack_path);
+                        slc_pack_codec_name(c), i, b->pack_path);
                 rc = CLI_FAILED;
             }
         }
@@ -894,7 +893,7 @@ static void print_text(const bench *b, const results *res)
         if (b->codec_count[c] == 0) {
             continue;
         }
-        printf("%-12s %7u %11.1f", codec_names[c], b->codec_count[c], mib(b->codec_decoded[c]));
+        printf("%-12s %7u %11.1f", slc_pack_codec_name(c), b->codec_count[c], mib(b->codec_decoded[c]));
         if (res->codec_raw_cpu[c] > 0) {
             printf(" %15.2f %16.2f %6.2fx\n", res->codec_raw_cpu[c], res->codec_stream_cpu[c],
                    res->codec_stream_cpu[c] / res->codec_raw_cpu[c]);
@@ -1005,7 +1004,8 @@ static void print_json(const bench *b, const results *res)
             continue;
         }
         printf("%s{\"codec\": \"%s\", \"chunks\": %u, \"decoded_bytes\": %llu, \"stream_gb_per_cpu_s\": %.3f", sep,
-               codec_names[c], b->codec_count[c], (unsigned long long)b->codec_decoded[c], res->codec_stream_cpu[c]);
+               slc_pack_codec_name(c), b->codec_count[c], (unsigned long long)b->codec_decoded[c],
+               res->codec_stream_cpu[c]);
         if (res->codec_raw_cpu[c] > 0) {
             printf(", \"raw_gb_per_cpu_s\": %.3f, \"stream_vs_raw_cpu\": %.3f}", res->codec_raw_cpu[c],
                    res->codec_stream_cpu[c] / res->codec_raw_cpu[c]);

@@ -348,6 +348,15 @@ static void hash_options(XXH3_state_t *st, const pk_build_options *o)
                      o->max_lods,        ratio_bits,   o->max_cluster_vertices,         o->max_cluster_triangles,
                      o->bundle_size};
     XXH3_64bits_update(st, v, sizeof v);
+    if (o->codecs_allowed != 0) { /* hashed only when set: the fingerprints of packs without it stay */
+        uint64_t allowed = o->codecs_allowed;
+        XXH3_64bits_update(st, &allowed, sizeof allowed);
+    }
+}
+
+int pk_codec_allowed(const pk_build_options *o, uint32_t codec)
+{
+    return codec == SLC_PACK_CODEC_STORED || o->codecs_allowed == 0 || (o->codecs_allowed & (1u << codec)) != 0;
 }
 
 /* --- chunks -------------------------------------------------------------- */
@@ -436,7 +445,7 @@ static void choose_codec(const pk_build_options *opt, void *lz4_state, page_job 
     uint32_t codec = SLC_PACK_CODEC_STORED;
     uint32_t size = decoded;
     const void *bytes = chunk;
-    if (mode == PK_CODEC_AUTO || mode == PK_CODEC_LZ4) {
+    if ((mode == PK_CODEC_AUTO || mode == PK_CODEC_LZ4) && pk_codec_allowed(opt, SLC_PACK_CODEC_LZ4)) {
         int n = LZ4_compress_HC_extStateHC(lz4_state, (const char *)chunk, p->compressed, (int)decoded, cap,
                                            opt->lz4_level);
         if (n > 0 && (double)n * opt->stored_ratio_threshold < (double)decoded) {
@@ -448,17 +457,21 @@ static void choose_codec(const pk_build_options *opt, void *lz4_state, page_job 
     /* auto only picks what the runtime linked with this packer decodes (a
      * build with SLUICE_CODEC_MESHOPT=OFF packs what it can read back) */
     int meshopt_ok = mode != PK_CODEC_AUTO || slc_pack_codec_is_built(SLC_PACK_CODEC_MESHOPT);
+    /* and never a codec the target runtime lacks (opt->codecs_allowed) */
+    const int allow_m = pk_codec_allowed(opt, SLC_PACK_CODEC_MESHOPT);
+    const int allow_ml = pk_codec_allowed(opt, SLC_PACK_CODEC_MESHOPT_LZ4);
+    meshopt_ok = meshopt_ok && (allow_m || allow_ml);
     if (meshopt_ok && (mode == PK_CODEC_AUTO || mode == PK_CODEC_MESHOPT || mode == PK_CODEC_MESHOPT_LZ4)) {
         size_t m = meshopt_stream(p, chunk, p->clusters);
         /* Forced: wherever smaller than stored. Auto: the saving floor over
          * the cheaper pick. */
         double floor_m = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING) : (double)decoded - 0.5;
-        if (m > 0 && m < decoded && mode != PK_CODEC_MESHOPT_LZ4 && (double)m <= floor_m) {
+        if (allow_m && m > 0 && m < decoded && mode != PK_CODEC_MESHOPT_LZ4 && (double)m <= floor_m) {
             codec = SLC_PACK_CODEC_MESHOPT;
             size = (uint32_t)m;
             bytes = p->mstream;
         }
-        if (m > 0 && m <= decoded && mode != PK_CODEC_MESHOPT) {
+        if (allow_ml && m > 0 && m <= decoded && mode != PK_CODEC_MESHOPT) {
             int n = LZ4_compress_HC_extStateHC(lz4_state, (const char *)p->mstream, p->mcompressed, (int)m, cap,
                                                opt->lz4_level);
             double floor_l = mode == PK_CODEC_AUTO ? (double)size * (1.0 - PK_MESHOPT_MIN_SAVING)

@@ -125,7 +125,16 @@ typedef struct pk_build_options {
      * 0 and 0: the whole pack. */
     uint32_t part;
     uint32_t part_count;
+    /* The codecs the target runtime decodes: bit 1u << SLC_PACK_CODEC_* for
+     * each (`sluice pack --target-runtime`). No chunk gets a codec outside
+     * it (stored is always allowed); a forced codec outside it is the
+     * caller's to refuse. 0: every codec. */
+    uint32_t codecs_allowed;
 } pk_build_options;
+
+/* 1 when o lets a chunk use codec (SLC_PACK_CODEC_*): stored always, any
+ * codec when o->codecs_allowed is 0, else the codecs it names. O(1). */
+int pk_codec_allowed(const pk_build_options *o, uint32_t codec);
 
 /* What a finished build did. Counts of the whole pack. */
 typedef struct pk_build_stats {

@@ -170,6 +170,10 @@ typedef struct slc_vulkan_desc {
     /* Overrides, for tests and for devices that misreport. */
     uint64_t max_segment_size; /* 0: the device's limits; else at most this many bytes a segment */
     uint64_t heap_budget;      /* 0: VK_EXT_memory_budget, or the heap size; else the bytes the pool's heap may give */
+
+    /* The name of the profile the desc comes from, for messages
+     * (slc_vulkan_desc_from_spec sets it); NULL: "?". */
+    const char *profile_name;
 } slc_vulkan_desc;
 
 /* What slc_vulkan_adopt needs to know of the application's objects. */
@@ -274,7 +278,8 @@ size_t slc_vulkan_footprint(const slc_vulkan_desc *desc);
  * size and count, frames in flight, staging size, the budget its pages are
  * charged to (spec->budget, "gpu/pool" for geometry); and the driver heap as
  * large as profile's `cpu/driver` budget (if it declares one; the profile
- * is read for nothing else). Other fields are left as they are.
+ * is read for nothing else) and profile_name (pointing into profile, which
+ * must then outlive the init). Other fields are left as they are.
  * O(budgets). */
 void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec, const slc_profile *profile);
 
@@ -290,7 +295,10 @@ void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec,
  * (SLC_E_BLOCK_MISALIGNED) or below the footprint (SLC_E_BLOCK_TOO_SMALL);
  * the desc is invalid (SLC_E_INVALID: a page size, count or frame count out
  * of range, a staging size below a page, a reserved field set); a named
- * budget does not exist (SLC_E_NOT_FOUND); there is no Vulkan loader, no
+ * budget does not exist (SLC_E_NOT_FOUND), or budgets are set, declare no
+ * budget under gpu and pool_budget is NULL: a host-only profile
+ * (SLC_E_PROFILE_MISSING, the message naming profile_name and the gpu
+ * budgets it lacks, see slc_profile_refuse_host_only); there is no Vulkan loader, no
  * device with Vulkan 1.1, a layer or extension is missing, or unified memory
  * was required and is absent (SLC_E_UNSUPPORTED); the pool (or belt) does
  * not fit the heap's budget (SLC_E_DEVICE_MEMORY: the message names the heap

@@ -95,6 +95,28 @@ const slc_pack_instance *slc_pack_get_instance(const slc_pack *p, uint32_t insta
  * offset is a contract violation (SLC_ASSERT). O(1). */
 const char *slc_pack_get_string(const slc_pack *p, uint32_t offset);
 
+/* The runtime build options a codec's decoder needs, as bits: the CMake
+ * options SLUICE_CODEC_LZ4 (liblz4) and SLUICE_CODEC_MESHOPT
+ * (libmeshoptimizer). A runtime built with one OFF refuses a pack holding a
+ * chunk whose codec needs it. */
+#define SLC_PACK_BUILD_LZ4 1u
+#define SLC_PACK_BUILD_MESHOPT 2u
+
+/* The codec's name: "stored", "lz4", "meshopt" or "meshopt-lz4"; NULL for
+ * a value that is no codec. O(1); thread-safe. */
+const char *slc_pack_codec_name(uint32_t codec);
+
+/* The SLC_PACK_BUILD_* bits codec needs: 0 for stored (and for a value that
+ * is no codec), SLC_PACK_BUILD_LZ4 for lz4, SLC_PACK_BUILD_MESHOPT for
+ * meshopt, both for meshopt-lz4. The one mapping from codec to build
+ * option: the reader, the packer (--target-runtime) and inspect use it.
+ * O(1); thread-safe. */
+uint32_t slc_pack_codec_needs(uint32_t codec);
+
+/* The CMake option of one SLC_PACK_BUILD_* bit ("SLUICE_CODEC_LZ4",
+ * "SLUICE_CODEC_MESHOPT"), or NULL for any other value. O(1); thread-safe. */
+const char *slc_pack_build_option_name(uint32_t option);
+
 /* 1 when this runtime decodes chunks of codec (SLC_PACK_CODEC_*): stored
  * always, LZ4 when built with SLUICE_CODEC_LZ4 (the default), the meshopt
  * codecs when built with SLUICE_CODEC_MESHOPT, meshopt-lz4 with both (a

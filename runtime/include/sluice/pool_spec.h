@@ -55,7 +55,8 @@ typedef struct slc_pool_spec {
     slc_pool_kind kind;
     uint32_t page_size;    /* bytes of a page, a power of two */
     uint64_t staging_size; /* bytes of the store's staging belt, if it needs one (0: its default) */
-    const char *budget;    /* the budget the store charges its pages to, "gpu/pool" */
+    const char *budget;    /* the budget the store charges its pages to, "gpu/pool"; NULL for a
+                            * host-only profile (no gpu budget: the pages are charged to none) */
     const char *section;   /* the profile section it comes from, "pool" */
     slc_pool_desc pool;    /* page_count, max_chunks, frames_in_flight, eviction, partitions */
 } slc_pool_spec;
@@ -63,7 +64,7 @@ typedef struct slc_pool_spec {
 /* Fills *out with the pool of kind that p declares: every field written, an
  * eviction value that is no policy read as LRU (a parsed profile has none).
  * SLC_ASSERT: p and out are not NULL, kind is below SLC_POOL_KIND_COUNT.
- * O(partitions); never allocates; thread-safe (reads p only). */
+ * O(partitions + budgets); never allocates; thread-safe (reads p only). */
 void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_pool_spec *out);
 
 #ifdef __cplusplus

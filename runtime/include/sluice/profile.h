@@ -6,6 +6,17 @@
  * staging size, the per-frame upload cap, frames in flight, worker threads
  * and table capacities. Its text format is documented in budgets/README.md.
  *
+ * Host-only profiles. The budgets under gpu (gpu, gpu/pool, gpu/staging and
+ * any others) are a group: a profile that declares none of them is
+ * host-only, for the host backend (slc_host_store, `sluice run --backend
+ * host`, bare-metal firmware). Its [pool] page_size x page_count sizes the
+ * host store's pages, which no budget charges, and its staging_size must be
+ * 0. A profile that declares any budget under gpu must declare gpu/pool and
+ * gpu/staging too (SLC_E_PROFILE_MISSING, listing every missing budget).
+ * Whatever needs GPU memory (slc_vulkan_init, `sluice run --backend
+ * vulkan`, `sluice render`, the benches that draw) refuses a host-only
+ * profile with slc_profile_refuse_host_only's message.
+ *
  * slc_profile is plain data. The parser reads a memory buffer, never
  * allocates, and rejects malformed input with "file:line: [section] key:
  * rule" in its diagnostic. `sluice budget header` turns a profile into a C
@@ -205,6 +216,18 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b);
 
 /* Index of the budget with that full name, or -1. O(budgets). */
 int slc_profile_scan_budget(const slc_profile *p, const char *name);
+
+/* True iff p is host-only: it declares no budget under gpu (see the top of
+ * this header). O(budgets); never allocates; thread-safe (reads p only). */
+bool slc_profile_scan_host_only(const slc_profile *p);
+
+/* Writes into why (cap bytes, truncated, NUL-terminated) the refusal of a
+ * host-only profile named profile (NULL: "?") by what ("the Vulkan
+ * backend"): "profile 'NAME' is host-only (it declares no gpu budget): WHAT
+ * needs gpu, gpu/pool, gpu/staging", the budgets a profile must declare to
+ * use GPU memory. Always returns SLC_E_PROFILE_MISSING. O(1); never
+ * allocates; thread-safe. */
+slc_status slc_profile_refuse_host_only(const char *profile, const char *what, char *why, size_t cap);
 
 /* Index into p->partitions of the partition with that name, or -1 (also for
  * "default", which is not listed). O(partitions). */
