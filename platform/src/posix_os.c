@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -18,6 +17,8 @@
 
 #include "sluice/config.h"
 #include "sluice/platform.h"
+
+#include "os_sync.h"
 
 static slc_status os_error(const slc_logger *log, const char *what, size_t size, int err)
 {
@@ -152,7 +153,7 @@ typedef struct recovery {
 
 static _Thread_local recovery *volatile armed; /* this thread's recovery point, or NULL */
 static struct sigaction bus_previous;
-static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+static slc__once bus_once = SLC__ONCE_INIT;
 static int bus_installed;
 
 static void bus_handler(int sig, siginfo_t *info, void *uctx)
@@ -182,7 +183,7 @@ static void bus_handler(int sig, siginfo_t *info, void *uctx)
     sigset_t bus;
     sigemptyset(&bus);
     sigaddset(&bus, sig);
-    (void)pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+    (void)slc__signal_mask(SIG_UNBLOCK, &bus, NULL);
     (void)raise(sig);
 }
 
@@ -212,7 +213,7 @@ static slc_status file_guard(void *user, slc_status (*fn)(void *ctx), void *ctx)
         sigset_t bus;
         sigemptyset(&bus);
         sigaddset(&bus, SIGBUS);
-        (void)pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+        (void)slc__signal_mask(SIG_UNBLOCK, &bus, NULL);
         return SLC_E_IO;
     }
     armed = &rec;
@@ -247,7 +248,7 @@ slc_status slc_platform_file_open(const char *path, unsigned flags, const slc_lo
         out->map = m == MAP_FAILED ? NULL : m;
     }
     if (out->map != NULL) {
-        pthread_once(&bus_once, bus_install);
+        slc__once_run(&bus_once, bus_install);
     }
     out->io.read = file_read;
     out->io.user = out;

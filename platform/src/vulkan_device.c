@@ -12,7 +12,7 @@
 
 /* --- loader and function tables ------------------------------------------ */
 
-static pthread_once_t loader_once = PTHREAD_ONCE_INIT;
+static slc__once loader_once = SLC__ONCE_INIT;
 static PFN_vkGetInstanceProcAddr loader_gipa;
 
 static void open_loader(void)
@@ -25,7 +25,7 @@ static void open_loader(void)
 /* The loader's vkGetInstanceProcAddr, or NULL when there is no loader. */
 static PFN_vkGetInstanceProcAddr find_loader(void)
 {
-    pthread_once(&loader_once, open_loader);
+    slc__once_run(&loader_once, open_loader);
     return loader_gipa;
 }
 
@@ -60,16 +60,16 @@ static void load_instance_table(slc_vulkan *vk, PFN_vkGetInstanceProcAddr gipa)
  * its own instance and two backends can load at once. (An application that
  * uses volk's globals from another thread while a backend initialises could
  * see the swap: initialise sluice before, or from the same thread.) */
-static pthread_mutex_t volk_global_lock = PTHREAD_MUTEX_INITIALIZER;
+static slc__mutex volk_global_lock = SLC__MUTEX_INIT;
 
 static void load_device_table(slc_vulkan *vk)
 {
-    pthread_mutex_lock(&volk_global_lock);
+    slc__mutex_lock(&volk_global_lock);
     PFN_vkGetDeviceProcAddr saved = vkGetDeviceProcAddr;
     vkGetDeviceProcAddr = vk->vki.GetDeviceProcAddr;
     volkLoadDeviceTable(&vk->vkd, vk->device);
     vkGetDeviceProcAddr = saved;
-    pthread_mutex_unlock(&volk_global_lock);
+    slc__mutex_unlock(&volk_global_lock);
 }
 
 /* --- the desc and the memory layout -------------------------------------- */
@@ -258,7 +258,7 @@ static void teardown(slc_vulkan *vk)
         vk->heap = NULL;
     }
     if (vk->lock_ready) {
-        pthread_mutex_destroy(&vk->lock);
+        slc__mutex_destroy(&vk->lock);
         vk->lock_ready = false;
     }
 }
@@ -371,8 +371,8 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
         return s;
     }
     slc__vk_init_callbacks(vk);
-    if (pthread_mutex_init(&vk->lock, NULL) != 0) {
-        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_PLATFORM, "vulkan: pthread_mutex_init failed");
+    if (slc__mutex_init(&vk->lock) != 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_PLATFORM, "vulkan: cannot initialise the backend's lock");
     }
     vk->lock_ready = true;
     *vk_out = vk;
@@ -893,14 +893,14 @@ void slc_vulkan_get_stats(slc_vulkan *vk, slc_vulkan_stats *out)
     out->driver_allocs = h.allocs;
     out->driver_refused = h.refused_budget + h.refused_capacity;
     out->driver_internal = atomic_load_explicit(&vk->internal_bytes, memory_order_relaxed);
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     out->frames_submitted = vk->frames_submitted;
     out->copies = vk->copies_submitted;
     out->bytes_copied = vk->bytes_copied;
     out->belt_full = vk->belt_full;
     out->debug_names = vk->debug_names;
     out->debug_labels = vk->debug_labels;
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     out->bytes_flushed = atomic_load_explicit(&vk->bytes_flushed, memory_order_relaxed);
 }
 

@@ -5,7 +5,6 @@
 
 #include <volk.h> /* before sluice/vulkan.h: defines VK_NO_PROTOTYPES */
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +13,8 @@
 #include "sluice/config.h"
 #include "sluice/heap.h"
 #include "sluice/vulkan.h"
+
+#include "os_sync.h"
 
 /* Instance-level functions, loaded per instance (volk keeps these only as
  * globals, so the backend keeps its own). */
@@ -142,7 +143,7 @@ struct slc_vulkan {
     VkDeviceSize segment_size;
 
     /* Frames. */
-    pthread_mutex_t lock;
+    slc__mutex lock;
     bool lock_ready;
     VkSemaphore timeline_sem;
     vk_marker *markers;

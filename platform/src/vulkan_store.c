@@ -299,12 +299,12 @@ static slc_status wait_value_locked(slc_vulkan *vk, uint64_t target, uint64_t ti
 
 slc_status slc__vk_wait_all(slc_vulkan *vk, uint64_t timeout_ns)
 {
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     slc_status s = SLC_OK;
     if (vk->submitted_value != 0 && (vk->timeline_sem != VK_NULL_HANDLE || vk->markers[0].fence != VK_NULL_HANDLE)) {
         s = wait_value_locked(vk, vk->submitted_value, timeout_ns);
     }
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return s;
 }
 
@@ -356,23 +356,23 @@ static slc_status op_write_begin(void *self, uint32_t page, void **dst)
         *dst = vk->segments[seg].mapped + (size_t)(page % vk->pages_per_segment) * vk->page_size;
         return SLC_OK;
     }
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     bool open = vk->page_slot[page] != 0;
     if (open) {
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         SLC_ASSERT(!open && "write_begin: the page already has a write in progress");
         return SLC_E_INVALID;
     }
     if (vk->slots_used == vk->slot_count) {
         slc_status s = poll_locked(vk);
         if (s != SLC_OK) {
-            pthread_mutex_unlock(&vk->lock);
+            slc__mutex_unlock(&vk->lock);
             return s;
         }
     }
     if (vk->slots_used == vk->slot_count) {
         vk->belt_full++;
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         return SLC_E_CAPACITY;
     }
     uint32_t slot = vk->slot_head;
@@ -381,7 +381,7 @@ static slc_status op_write_begin(void *self, uint32_t page, void **dst)
     vk->slot_state[slot] = SLOT_OPEN;
     vk->page_slot[page] = slot + 1u;
     *dst = vk->belt_map + (size_t)slot * vk->page_size;
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return SLC_OK;
 }
 
@@ -397,10 +397,10 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
         VkDeviceSize offset = (VkDeviceSize)(page % vk->pages_per_segment) * vk->page_size;
         return flush_range(vk, vk->segments[seg].memory, vk->segments[seg].alloc_size, offset, bytes);
     }
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     uint32_t slot1 = vk->page_slot[page];
     if (slot1 == 0) {
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         SLC_ASSERT(slot1 != 0 && "write_end: the page has no write in progress");
         return SLC_E_INVALID;
     }
@@ -408,7 +408,7 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
     vk->page_slot[page] = 0;
     if (bytes == 0) {
         vk->slot_state[slot] = 0; /* abandoned: free as soon as the ring reaches it */
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         return SLC_OK;
     }
     uint32_t into = slot; /* the slot whose copy will carry these bytes */
@@ -438,12 +438,12 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
     if (!vk->coherent) {
         slc_status s = flush_range(vk, vk->belt_memory, vk->belt_alloc_size, (VkDeviceSize)into * vk->page_size, bytes);
         if (s != SLC_OK) {
-            pthread_mutex_unlock(&vk->lock);
+            slc__mutex_unlock(&vk->lock);
             return s;
         }
     }
     vk->slot_state[into] = SLOT_QUEUED;
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return SLC_OK;
 }
 
@@ -579,16 +579,16 @@ static slc_status op_submit(void *self, uint64_t frame)
 {
     slc_vulkan *vk = self;
     SLC_ASSERT(frame > vk->last_frame);
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     slc_status s = poll_locked(vk);
     if (s != SLC_OK) {
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         return s;
     }
     /* The frame submitted `frames` submissions ago must have retired. */
     uint64_t oldest = vk->submissions >= vk->frames ? vk->recent_frames[vk->submissions % vk->frames] : 0u;
     if (oldest > retired_frame(vk)) {
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         return SLC_E_FRAMES_IN_FLIGHT;
     }
     /* The fence the marker will use must be free before anything is
@@ -597,7 +597,7 @@ static slc_status op_submit(void *self, uint64_t frame)
      * makes the refusal clean if a fence lags. */
     if (!vk->timeline && vk->markers[vk->marker_next].pending &&
         vk->vkd.vkGetFenceStatus(vk->device, vk->markers[vk->marker_next].fence) == VK_NOT_READY) {
-        pthread_mutex_unlock(&vk->lock);
+        slc__mutex_unlock(&vk->lock);
         return SLC_E_FRAMES_IN_FLIGHT;
     }
     uint64_t value = MARK_SUBMIT(frame);
@@ -623,17 +623,17 @@ static slc_status op_submit(void *self, uint64_t frame)
         vk->frame_ended = false;
         vk->frames_submitted++;
     }
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return s;
 }
 
 static uint64_t op_retired(void *self)
 {
     slc_vulkan *vk = self;
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     poll_locked(vk); /* a failure (device lost) leaves the last known value */
     uint64_t r = retired_frame(vk);
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return r;
 }
 
@@ -666,9 +666,9 @@ slc_status slc_vulkan_end_frame(slc_vulkan *vk, uint64_t frame)
 {
     SLC_ASSERT(vk != NULL);
     SLC_ASSERT(frame != 0 && frame <= vk->last_frame);
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     slc_status s = end_frame_locked(vk, frame);
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return s;
 }
 
@@ -682,7 +682,7 @@ slc_status slc_vulkan_frame_signal(slc_vulkan *vk, uint64_t frame, VkSemaphore *
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
                            "vulkan: frames are tracked with fences (no timeline semaphore): use slc_vulkan_end_frame");
     }
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     bool ended = vk->frame_ended;
     if (!ended) {
         vk->frame_ended = true;
@@ -690,7 +690,7 @@ slc_status slc_vulkan_frame_signal(slc_vulkan *vk, uint64_t frame, VkSemaphore *
         vk->markers[vk->marker_next].value = MARK_END(frame);
         vk->marker_next = (vk->marker_next + 1u) % vk->marker_count;
     }
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     SLC_ASSERT(!ended && "slc_vulkan_frame_signal: the frame was already ended");
     *semaphore = vk->timeline_sem;
     *value = MARK_END(frame);
@@ -701,11 +701,11 @@ slc_status slc_vulkan_wait_frame(slc_vulkan *vk, uint64_t frame, uint64_t timeou
 {
     SLC_ASSERT(vk != NULL);
     SLC_ASSERT(frame != 0 && frame <= vk->last_frame);
-    pthread_mutex_lock(&vk->lock);
+    slc__mutex_lock(&vk->lock);
     slc_status s = end_frame_locked(vk, frame);
     if (s == SLC_OK) {
         s = wait_value_locked(vk, MARK_END(frame), timeout_ns);
     }
-    pthread_mutex_unlock(&vk->lock);
+    slc__mutex_unlock(&vk->lock);
     return s;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sluice: worker threads on POSIX threads (sluice/workers.h). */
+/* sluice: worker threads on POSIX threads (sluice/workers.h); in a build
+ * without threads (SLUICE_THREADS=OFF) none can be started. */
 #define _GNU_SOURCE 1
 
-#include <pthread.h>
 #include <signal.h>
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -14,6 +14,33 @@
 
 #include "sluice/config.h"
 #include "sluice/workers.h"
+
+#include "os_sync.h"
+
+static void log_error(const slc_logger *log, slc_status status, const char *msg)
+{
+    if (log != NULL && log->fn != NULL) {
+        log->fn(log->user, SLC_LOG_ERROR, status, msg);
+    }
+}
+
+/* SLC_OK when count is within 1..SLC_PLATFORM_WORKERS_MAX, else
+ * SLC_E_INVALID, logged: the same check with threads and without. */
+static slc_status check_count(uint32_t count, const slc_logger *log)
+{
+    if (count == 0 || count > SLC_PLATFORM_WORKERS_MAX) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "platform: workers: count %u is outside 1..%u", (unsigned)count,
+                 (unsigned)SLC_PLATFORM_WORKERS_MAX);
+        log_error(log, SLC_E_INVALID, msg);
+        return SLC_E_INVALID;
+    }
+    return SLC_OK;
+}
+
+#if SLUICE_THREADS
+
+#include <pthread.h>
 
 /* "Started": the state is live. Anything else (a zeroed struct) is not. */
 #define WORKERS_MAGIC 0x736c7777u /* "slww" */
@@ -62,13 +89,6 @@ _Static_assert(SLC_PLATFORM_WORKERS_MAX <= 999u, "thread names hold at most thre
 static workers_state *state_of(void *self)
 {
     return (workers_state *)(void *)((slc_platform_workers *)self)->opaque_.bytes;
-}
-
-static void log_error(const slc_logger *log, slc_status status, const char *msg)
-{
-    if (log != NULL && log->fn != NULL) {
-        log->fn(log->user, SLC_LOG_ERROR, status, msg);
-    }
 }
 
 static void *worker_main(void *arg)
@@ -135,10 +155,7 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
     SLC_ASSERT(work != NULL);
     memset(w, 0, sizeof *w);
     char msg[192];
-    if (count == 0 || count > SLC_PLATFORM_WORKERS_MAX) {
-        snprintf(msg, sizeof msg, "platform: workers: count %u is outside 1..%u", (unsigned)count,
-                 (unsigned)SLC_PLATFORM_WORKERS_MAX);
-        log_error(log, SLC_E_INVALID, msg);
+    if (check_count(count, log) != SLC_OK) {
         return SLC_E_INVALID;
     }
     workers_state *st = state_of(w);
@@ -184,7 +201,7 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
     sigdelset(&all, SIGSEGV);
     sigdelset(&all, SIGFPE);
     sigdelset(&all, SIGILL);
-    const bool masked = pthread_sigmask(SIG_SETMASK, &all, &old) == 0;
+    const bool masked = slc__signal_mask(SIG_SETMASK, &all, &old) == 0;
     uint32_t started = 0;
     for (; started < count; started++) {
         worker_slot *slot = &st->slots[started];
@@ -196,7 +213,7 @@ slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, b
         }
     }
     if (masked) {
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        (void)slc__signal_mask(SIG_SETMASK, &old, NULL);
     }
     if (started < count) {
         snprintf(msg, sizeof msg, "platform: workers: cannot create thread %u of %u: %s", (unsigned)started,
@@ -287,3 +304,39 @@ void slc_platform_workers_executor(slc_platform_workers *w, slc_stream_executor 
     out->ops = &workers_ops;
     out->self = w;
 }
+
+#else /* SLUICE_THREADS == 0 */
+
+slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, bool (*work)(void *ctx, uint32_t worker),
+                                      void *ctx, const slc_logger *log)
+{
+    SLC_ASSERT(w != NULL);
+    SLC_ASSERT(work != NULL);
+    (void)work, (void)ctx;
+    memset(w, 0, sizeof *w);
+    if (check_count(count, log) != SLC_OK) {
+        return SLC_E_INVALID;
+    }
+    char msg[192];
+    snprintf(msg, sizeof msg,
+             "platform: workers: cannot start %u: this build has no threads (SLUICE_THREADS=OFF); stream with "
+             "workers = 0, the caller loading",
+             (unsigned)count);
+    log_error(log, SLC_E_UNSUPPORTED, msg);
+    return SLC_E_UNSUPPORTED;
+}
+
+void slc_platform_workers_stop(slc_platform_workers *w)
+{
+    (void)w;
+    SLC_ASSERT(w != NULL);
+}
+
+void slc_platform_workers_executor(slc_platform_workers *w, slc_stream_executor *out)
+{
+    SLC_ASSERT(w != NULL && out != NULL);
+    out->ops = NULL; /* no operations: slc_stream_create refuses workers > 0 */
+    out->self = w;
+}
+
+#endif

@@ -19,7 +19,13 @@
  * Nothing here touches the heap (pthread_create maps the threads' stacks;
  * that is the C library's, on the init path). The threads block every
  * asynchronous signal, so the application's handlers run on its own
- * threads. */
+ * threads.
+ *
+ * A build without threads (-DSLUICE_THREADS=OFF) keeps these three calls
+ * so that the same code links: start refuses every count (below), stop is
+ * a no-op, and the executor has no operations (ops NULL), so
+ * slc_stream_create refuses a profile whose workers is above 0. Stream
+ * with workers = 0 there. */
 #ifndef SLUICE_WORKERS_H
 #define SLUICE_WORKERS_H
 
@@ -70,7 +76,10 @@ typedef struct slc_platform_workers {
  * "platform: workers: count 65 is outside 1..64"), or the OS refuses a lock
  * or a thread (SLC_E_PLATFORM, naming it and the reason: "platform: workers:
  * cannot create thread 3 of 8: Resource temporarily unavailable"); the
- * threads already created are then stopped and joined. On failure *w is
+ * threads already created are then stopped and joined; or, in a build
+ * without threads, for every count within range (SLC_E_UNSUPPORTED,
+ * "platform: workers: cannot start 2: this build has no threads
+ * (SLUICE_THREADS=OFF); stream with workers = 0, the caller loading"). On failure *w is
  * zeroed. O(count) thread creations: the init path. Not thread-safe with
  * any other call on the same w. */
 slc_status slc_platform_workers_start(slc_platform_workers *w, uint32_t count, bool (*work)(void *ctx, uint32_t worker),
@@ -105,6 +114,8 @@ void slc_platform_workers_stop(slc_platform_workers *w);
  *       returned (at once if it has), then clears the flag and returns. One
  *       thread waits at a time. No timeout: a job that never completes
  *       blocks it for ever.
+ *
+ * Without threads (SLUICE_THREADS=OFF) out->ops is NULL: no executor.
  *
  * w: SLC_ASSERT if NULL. The executor holds no state but w, so it may be
  * filled before w is started; its ops must be called only while w is
