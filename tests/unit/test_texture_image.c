@@ -169,13 +169,12 @@ static void png_kind(int color, int depth, int interlace)
 static void test_png_kinds(void **state)
 {
     (void)state;
-    static const int kinds[][2] = {{PNG_COLOR_TYPE_GRAY, 1},       {PNG_COLOR_TYPE_GRAY, 2},
-                                   {PNG_COLOR_TYPE_GRAY, 4},       {PNG_COLOR_TYPE_GRAY, 8},
-                                   {PNG_COLOR_TYPE_GRAY, 16},      {PNG_COLOR_TYPE_GRAY_ALPHA, 8},
-                                   {PNG_COLOR_TYPE_GRAY_ALPHA, 16}, {PNG_COLOR_TYPE_RGB, 8},
-                                   {PNG_COLOR_TYPE_RGB, 16},       {PNG_COLOR_TYPE_RGBA, 8},
-                                   {PNG_COLOR_TYPE_RGBA, 16},      {PNG_COLOR_TYPE_PALETTE, 4},
-                                   {PNG_COLOR_TYPE_PALETTE, 8}};
+    static const int kinds[][2] = {
+        {PNG_COLOR_TYPE_GRAY, 1},        {PNG_COLOR_TYPE_GRAY, 2},  {PNG_COLOR_TYPE_GRAY, 4},
+        {PNG_COLOR_TYPE_GRAY, 8},        {PNG_COLOR_TYPE_GRAY, 16}, {PNG_COLOR_TYPE_GRAY_ALPHA, 8},
+        {PNG_COLOR_TYPE_GRAY_ALPHA, 16}, {PNG_COLOR_TYPE_RGB, 8},   {PNG_COLOR_TYPE_RGB, 16},
+        {PNG_COLOR_TYPE_RGBA, 8},        {PNG_COLOR_TYPE_RGBA, 16}, {PNG_COLOR_TYPE_PALETTE, 4},
+        {PNG_COLOR_TYPE_PALETTE, 8}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         png_kind(kinds[i][0], kinds[i][1], PNG_INTERLACE_NONE);
         png_kind(kinds[i][0], kinds[i][1], PNG_INTERLACE_ADAM7);
@@ -276,8 +275,9 @@ static uint8_t *gradient(uint32_t w, uint32_t h, int components)
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             for (int c = 0; c < components; c++) {
-                s[((size_t)y * w + x) * (size_t)components + (size_t)c] =
-                    (uint8_t)(c == 0 ? x * 5 + 20 : c == 1 ? y * 8 + 10 : 200 - x * 2 - y);
+                s[((size_t)y * w + x) * (size_t)components + (size_t)c] = (uint8_t)(c == 0   ? x * 5 + 20
+                                                                                    : c == 1 ? y * 8 + 10
+                                                                                             : 200 - x * 2 - y);
             }
         }
     }
@@ -390,7 +390,9 @@ static void test_png_refusals(void **state)
     refused(bad, b.n, "ihdr.png", "PNG: IHDR: CRC error");
     /* Declared sizes past the limit, and zero, with valid CRCs: refused
      * from the header, before the texels are allocated. */
-    static const uint32_t sizes[][2] = {{PK_IMAGE_MAX_SIDE + 1, 1}, {1, PK_IMAGE_MAX_SIDE + 1}, {0x7fffffffu, 0x7fffffffu}};
+    static const uint32_t sizes[][2] = {{PK_IMAGE_MAX_SIDE + 1, 1},
+                                        {1, PK_IMAGE_MAX_SIDE + 1},
+                                        {0x7fffffffu, 0x7fffffffu}};
     for (size_t i = 0; i < 3; i++) {
         memcpy(bad, b.p, b.n);
         put_be32(bad + 16, sizes[i][0]);
