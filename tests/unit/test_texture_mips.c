@@ -287,10 +287,8 @@ static void test_same_bytes_everywhere(void **state)
         pk_mip_kind kind;
         uint64_t hash;
     } cases[] = {
-        {PK_TEXEL_RGBA8, PK_MIP_COLOR, 0x8a3cd9ad26c39564ull},
-        {PK_TEXEL_RGBA8, PK_MIP_DATA, 0x40b86f2bb7145226ull},
-        {PK_TEXEL_RGBA8, PK_MIP_NORMAL, 0xb87c985ad9811c68ull},
-        {PK_TEXEL_RGBA16, PK_MIP_COLOR, 0xa69109e152c3301eull},
+        {PK_TEXEL_RGBA8, PK_MIP_COLOR, 0x8a3cd9ad26c39564ull},   {PK_TEXEL_RGBA8, PK_MIP_DATA, 0x40b86f2bb7145226ull},
+        {PK_TEXEL_RGBA8, PK_MIP_NORMAL, 0xb87c985ad9811c68ull},  {PK_TEXEL_RGBA16, PK_MIP_COLOR, 0xa69109e152c3301eull},
         {PK_TEXEL_RGBA16, PK_MIP_NORMAL, 0xb2118f8295b15bb7ull},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
