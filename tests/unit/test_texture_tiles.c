@@ -59,8 +59,8 @@ static const uint8_t *at(const pk_mip_chain *c, uint32_t level, uint32_t x, uint
 }
 
 /* Every texel of tile (x, y) of level against the rule. */
-static void check_tile(const pk_mip_chain *c, const pk_tile_grid *g, uint32_t level, uint32_t x, uint32_t y,
-                       pk_wrap ws, pk_wrap wt)
+static void check_tile(const pk_mip_chain *c, const pk_tile_grid *g, uint32_t level, uint32_t x, uint32_t y, pk_wrap ws,
+                       pk_wrap wt)
 {
     uint8_t *t = malloc(g->tile_bytes);
     assert_int_equal(pk_tile_write(c, g, level, x, y, ws, wt, t, g->tile_bytes), 0);
@@ -165,7 +165,7 @@ static void test_borders(void **state)
     }
     uint8_t *t = malloc(g.tile_bytes);
     const uint32_t side = 136;
-#define TEXEL(col, row) (t + ((size_t)(row) * side + (col)) * 4)
+#define TEXEL(col, row) (t + ((size_t)(row)*side + (col)) * 4)
     /* Interior edge of tile (1, 0): its left border is tile (0, 0)'s last
      * four columns, its bottom border tile (1, 1)'s first rows. */
     assert_int_equal(pk_tile_write(&c, &g, 0, 1, 0, PK_WRAP_CLAMP_TO_EDGE, PK_WRAP_CLAMP_TO_EDGE, t, g.tile_bytes), 0);
@@ -181,8 +181,8 @@ static void test_borders(void **state)
     assert_int_equal(pk_tile_write(&c, &g, 0, 0, 0, PK_WRAP_CLAMP_TO_EDGE, PK_WRAP_CLAMP_TO_EDGE, t, g.tile_bytes), 0);
     assert_memory_equal(TEXEL(0, 0), at(&c, 0, 0, 0), 4);
     assert_memory_equal(TEXEL(2, 7), at(&c, 0, 0, 3), 4);
-    assert_int_equal(
-        pk_tile_write(&c, &g, 0, 0, 0, PK_WRAP_MIRRORED_REPEAT, PK_WRAP_MIRRORED_REPEAT, t, g.tile_bytes), 0);
+    assert_int_equal(pk_tile_write(&c, &g, 0, 0, 0, PK_WRAP_MIRRORED_REPEAT, PK_WRAP_MIRRORED_REPEAT, t, g.tile_bytes),
+                     0);
     assert_memory_equal(TEXEL(0, 0), at(&c, 0, 3, 3), 4);
     assert_memory_equal(TEXEL(3, 4), at(&c, 0, 0, 0), 4);
     /* The partial tile (2, 1): payload past column 299 and row 199 wraps as

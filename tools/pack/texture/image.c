@@ -229,8 +229,22 @@ static int png_run(png_ctx *c, pk_image *out)
     return 0;
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static int decode_png(const uint8_t *data, size_t size, const char *name, pk_image *out, pk_diag *d)
 {
+    /* The declared size first, from IHDR (which must come first), before
+     * libpng allocates anything: its own checks of the size differ between
+     * 32- and 64-bit targets, ours are the same on every one. */
+    if (size >= 8 + 8 + 13 && memcmp(data + 12, "IHDR", 4) == 0) {
+        uint64_t bytes = 0;
+        if (pk_image_check_size(name, be32(data + 16), be32(data + 20), data[24] == 16 ? 8 : 4, &bytes, d) != 0) {
+            return -1;
+        }
+    }
     png_ctx c = {.name = name, .data = data, .size = size, .d = d};
     c.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, png_on_error, png_on_warning);
     if (c.png != NULL) {

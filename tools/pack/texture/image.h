@@ -15,7 +15,10 @@
  * checks, CRCs included; a libjpeg warning such as a premature end of data
  * is an error here, not a grey image), a CMYK JPEG, and a declared size
  * past PK_IMAGE_MAX_SIDE on either side, checked from the header before
- * the texels are allocated. Both libraries report errors by longjmp from
+ * the texels are allocated (a PNG's IHDR is read before libpng starts, so
+ * the same check and message hold on 32- and 64-bit targets; a JPEG's
+ * frame header after jpeg_read_header, which allocates only libjpeg's own
+ * state). Both libraries report errors by longjmp from
  * their error handlers; everything allocated is reachable from a context
  * that the error path frees.
  *

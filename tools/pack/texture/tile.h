@@ -49,13 +49,13 @@ typedef enum pk_wrap {
 uint32_t pk_wrap_coord(int64_t v, uint32_t size, pk_wrap wrap);
 
 typedef struct pk_tile_grid {
-    uint32_t tile, border;                /* payload side, border width */
-    uint32_t tiled_levels;                /* levels 0 .. tiled_levels - 1 are cut into tiles */
-    uint32_t cols[PK_MIP_MAX_LEVELS];     /* tiles across each tiled level (0 beyond) */
-    uint32_t rows[PK_MIP_MAX_LEVELS];     /* tiles down */
-    uint64_t tiles;                       /* tiles of every tiled level */
-    size_t tile_bytes;                    /* (tile + 2 border)^2 texels */
-    size_t tail_offset, tail_bytes;       /* the mip tail in the chain (levels tiled_levels ..); 0 bytes if none */
+    uint32_t tile, border;            /* payload side, border width */
+    uint32_t tiled_levels;            /* levels 0 .. tiled_levels - 1 are cut into tiles */
+    uint32_t cols[PK_MIP_MAX_LEVELS]; /* tiles across each tiled level (0 beyond) */
+    uint32_t rows[PK_MIP_MAX_LEVELS]; /* tiles down */
+    uint64_t tiles;                   /* tiles of every tiled level */
+    size_t tile_bytes;                /* (tile + 2 border)^2 texels */
+    size_t tail_offset, tail_bytes;   /* the mip tail in the chain (levels tiled_levels ..); 0 bytes if none */
 } pk_tile_grid;
 
 /* The grid of chain cut into tile x tile payloads with border texels.
