@@ -215,7 +215,10 @@ static void test_hash_identical(void **state)
 
 /* --- JPEG ------------------------------------------------------------------ */
 
-static buf jpeg_make(uint32_t w, uint32_t h, int components, J_COLOR_SPACE space, int progressive, const uint8_t *s)
+/* A JPEG at quality 95: baseline, libjpeg's progressive script, or the
+ * given scan script (script non-NULL). */
+static buf jpeg_encode(uint32_t w, uint32_t h, int components, J_COLOR_SPACE space, int progressive,
+                       const jpeg_scan_info *script, int scans, const uint8_t *s)
 {
     struct jpeg_compress_struct ci;
     struct jpeg_error_mgr err;
@@ -233,6 +236,10 @@ static buf jpeg_make(uint32_t w, uint32_t h, int components, J_COLOR_SPACE space
     if (progressive) {
         jpeg_simple_progression(&ci);
     }
+    if (script != NULL) {
+        ci.scan_info = script;
+        ci.num_scans = scans;
+    }
     jpeg_start_compress(&ci, TRUE);
     while (ci.next_scanline < ci.image_height) {
         JSAMPROW r = (JSAMPROW)s + (size_t)ci.next_scanline * w * (size_t)components;
@@ -244,6 +251,11 @@ static buf jpeg_make(uint32_t w, uint32_t h, int components, J_COLOR_SPACE space
     buf_put(&b, out, n);
     free(out);
     return b;
+}
+
+static buf jpeg_make(uint32_t w, uint32_t h, int components, J_COLOR_SPACE space, int progressive, const uint8_t *s)
+{
+    return jpeg_encode(w, h, components, space, progressive, NULL, 0, s);
 }
 
 /* libjpeg's own decode of b to RGB (or grey), for the exact comparison. */
@@ -432,6 +444,26 @@ static void test_jpeg_refusals(void **state)
     }
     refused(bad, b.n, "corrupt.jpg", "JPEG:");
     free(bad);
+    /* A valid progressive file of more scans than PK_IMAGE_MAX_JPEG_SCANS:
+     * every AC coefficient of every component its own band, each sent in
+     * 11 successive-approximation steps, the most libjpeg writes (3 x 63 x
+     * 11 + 11 scans). */
+    static jpeg_scan_info script[3 * 63 * 11 + 11];
+    int ns = 0;
+    for (int al = 10; al >= 0; al--) {
+        script[ns++] = (jpeg_scan_info){3, {0, 1, 2, 0}, 0, 0, al == 10 ? 0 : al + 1, al};
+    }
+    for (int c = 0; c < 3; c++) {
+        for (int k = 1; k < 64; k++) {
+            for (int al = 10; al >= 0; al--) {
+                script[ns++] = (jpeg_scan_info){1, {c, 0, 0, 0}, k, k, al == 10 ? 0 : al + 1, al};
+            }
+        }
+    }
+    assert_true(ns > (int)PK_IMAGE_MAX_JPEG_SCANS);
+    buf many = jpeg_encode(8, 8, 3, JCS_RGB, 0, script, ns, s);
+    refused(many.p, many.n, "scans.jpg", "JPEG: more than 1000 progressive scans");
+    free(many.p);
     /* CMYK is refused by name. */
     uint8_t cmyk[8 * 8 * 4];
     memset(cmyk, 100, sizeof cmyk);
