@@ -429,7 +429,7 @@ int pk_image_load(const char *path, pk_image *out, pk_diag *d)
         end = ftell(f);
     }
     if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        pk_fail(d, "%s: cannot read the image", path);
+        pk_fail(d, "%s: cannot find the image's size", path);
     } else if ((uint64_t)end > PK_IMAGE_MAX_FILE_BYTES) {
         pk_fail(d, "%s: the file is %ld bytes, more than the limit of %" PRIu64, path, end, PK_IMAGE_MAX_FILE_BYTES);
     } else if (end == 0) {
@@ -442,6 +442,6 @@ int pk_image_load(const char *path, pk_image *out, pk_diag *d)
         rc = pk_image_decode(buf, (size_t)end, path, out, d);
     }
     free(buf);
-    fclose(f);
+    (void)fclose(f); /* read only: nothing to lose */
     return rc;
 }

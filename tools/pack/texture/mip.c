@@ -203,7 +203,7 @@ int pk_mip_build(const pk_image *img, pk_mip_kind kind, const char *name, pk_mip
         return -1;
     }
     uint64_t total = pk_mip_chain_bytes(img->width, img->height, img->format);
-    if (total > SIZE_MAX || (out->texels = malloc((size_t)total)) == NULL) {
+    if (total == 0 || total > SIZE_MAX || (out->texels = malloc((size_t)total)) == NULL) {
         return pk_fail(d, "%s: out of memory for a mip chain of %llu bytes", name, (unsigned long long)total);
     }
     out->format = img->format;

@@ -38,7 +38,7 @@ int pk_tile_grid_make(const pk_mip_chain *chain, uint32_t tile, uint32_t border,
     }
     grid->tile = tile;
     grid->border = border;
-    size_t side = (size_t)tile + 2u * border;
+    size_t side = (size_t)tile + 2 * (size_t)border;
     grid->tile_bytes = side * side * pk_texel_bytes(chain->format);
     uint32_t i = 0;
     for (; i < chain->levels; i++) {
