@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Installs every Debian package that building and testing sluice needs (the
 # tests render `sluice run --svg` with librsvg2-bin's rsvg-convert; `sluice
-# render` writes PNG through libpng, so the tools need libpng-dev; `sluice
+# render` writes PNG through libpng, so the tools need libpng-dev, and the
+# packer decodes textures through libpng and libjpeg-turbo's libjpeg API,
+# libjpeg62-turbo-dev (the API with error managers and a progress hook,
+# which the decoder needs to refuse bad files; found by CMake's FindJPEG); `sluice
 # bench codec` measures against gltfpack -cc followed by the lz4 tool), and
 # nothing when they are already there (idempotent). Run as root on Debian 12.
 #
@@ -16,17 +19,19 @@ native=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
         liblz4-dev libxxhash-dev libcmocka-dev libcjson-dev libmeshoptimizer-dev
         cppcheck clang-tidy clang-format valgrind qemu-user python3
         libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc
-        librsvg2-bin libpng-dev
+        librsvg2-bin libpng-dev libjpeg62-turbo-dev
         gltfpack lz4)
 # The cross builds run the Vulkan tests too, on lavapipe under qemu: the
 # loader, lavapipe and the validation layer of each architecture (volk is
 # Architecture: all, glslc runs on the host).
 arm64=(crossbuild-essential-arm64 liblz4-dev:arm64 libxxhash-dev:arm64 libcmocka-dev:arm64
        libcjson-dev:arm64 libmeshoptimizer-dev:arm64
-       libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64 libpng-dev:arm64)
+       libvulkan-dev:arm64 mesa-vulkan-drivers:arm64 vulkan-validationlayers:arm64 libpng-dev:arm64
+       libjpeg62-turbo-dev:arm64)
 armhf=(crossbuild-essential-armhf liblz4-dev:armhf libxxhash-dev:armhf libcmocka-dev:armhf
        libcjson-dev:armhf libmeshoptimizer-dev:armhf
-       libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf libpng-dev:armhf)
+       libvulkan-dev:armhf mesa-vulkan-drivers:armhf vulkan-validationlayers:armhf libpng-dev:armhf
+       libjpeg62-turbo-dev:armhf)
 
 # The bare-metal firmware image (firmware/, toolchains/arm-none-eabi.cmake):
 # the compiler, newlib (its string functions; the image has its own start-up
