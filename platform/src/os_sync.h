@@ -27,12 +27,27 @@ typedef pthread_once_t slc__once;
 #define SLC__ONCE_INIT PTHREAD_ONCE_INIT
 
 /* 0, or the error pthread_mutex_init gives. */
-static inline int slc__mutex_init(slc__mutex *m) { return pthread_mutex_init(m, NULL); }
-static inline void slc__mutex_destroy(slc__mutex *m) { (void)pthread_mutex_destroy(m); }
-static inline void slc__mutex_lock(slc__mutex *m) { (void)pthread_mutex_lock(m); }
-static inline void slc__mutex_unlock(slc__mutex *m) { (void)pthread_mutex_unlock(m); }
+static inline int slc__mutex_init(slc__mutex *m)
+{
+    return pthread_mutex_init(m, NULL);
+}
+static inline void slc__mutex_destroy(slc__mutex *m)
+{
+    (void)pthread_mutex_destroy(m);
+}
+static inline void slc__mutex_lock(slc__mutex *m)
+{
+    (void)pthread_mutex_lock(m);
+}
+static inline void slc__mutex_unlock(slc__mutex *m)
+{
+    (void)pthread_mutex_unlock(m);
+}
 /* Runs fn once in the process, whichever thread comes first. */
-static inline void slc__once_run(slc__once *o, void (*fn)(void)) { (void)pthread_once(o, fn); }
+static inline void slc__once_run(slc__once *o, void (*fn)(void))
+{
+    (void)pthread_once(o, fn);
+}
 #if defined(_POSIX_C_SOURCE) /* a file that asked for POSIX: sigset_t */
 /* Changes this thread's signal mask (how: SIG_BLOCK, SIG_UNBLOCK,
  * SIG_SETMASK); 0 or the error. */
@@ -47,11 +62,17 @@ static inline int slc__signal_mask(int how, const sigset_t *set, sigset_t *old)
 typedef struct slc__mutex {
     int held;
 } slc__mutex;
-#define SLC__MUTEX_INIT {0}
+#define SLC__MUTEX_INIT \
+    {                   \
+        0               \
+    }
 typedef struct slc__once {
     int done;
 } slc__once;
-#define SLC__ONCE_INIT {0}
+#define SLC__ONCE_INIT \
+    {                  \
+        0              \
+    }
 
 static inline int slc__mutex_init(slc__mutex *m)
 {

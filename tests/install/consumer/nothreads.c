@@ -25,7 +25,10 @@ static void keep_log(void *user, slc_log_level level, slc_status status, const c
     snprintf(last, sizeof last, "%s", message);
 }
 
-static bool work(void *stream, uint32_t worker) { return slc_stream_work(stream, worker); }
+static bool work(void *stream, uint32_t worker)
+{
+    return slc_stream_work(stream, worker);
+}
 
 static int fail(const char *what)
 {
@@ -71,14 +74,18 @@ int main(int argc, char **argv)
     slc_budget_id gpu_pool;
     slc_budgets_scan(slc_memory_budgets(mem), "gpu/pool", &gpu_pool);
     if (slc_platform_block_map(bytes, 0, &log, &page_block) != SLC_OK ||
-        slc_host_store_init_at(page_block.base, bytes, slc_memory_budgets(mem), gpu_pool, hd.page_count,
-                               hd.page_size, &log, &store) != SLC_OK) {
+        slc_host_store_init_at(page_block.base, bytes, slc_memory_budgets(mem), gpu_pool, hd.page_count, hd.page_size,
+                               &log, &store) != SLC_OK) {
         return fail("cannot set up the host store");
     }
     /* 2. A profile that asks for workers gets an executor with no
      * operations, which the stream refuses. */
-    slc_stream_desc d = {.profile = &p, .memory = mem, .pack = pack, .stores = {[SLC_POOL_GEOMETRY] = &store},
-                         .now_ns = slc_platform_now_ns, .log = &log};
+    slc_stream_desc d = {.profile = &p,
+                         .memory = mem,
+                         .pack = pack,
+                         .stores = {[SLC_POOL_GEOMETRY] = &store},
+                         .now_ns = slc_platform_now_ns,
+                         .log = &log};
     slc_platform_workers_executor(&workers, &d.executor);
     st = slc_stream_create(&d, &s);
     if (st != SLC_E_INVALID || strstr(last, "workers but the desc has no executor") == NULL) {
@@ -110,10 +117,11 @@ int main(int argc, char **argv)
     slc_stream_stats stats;
     slc_stream_get_stats(s, &stats);
     printf("nothreads: start refused: %s\n", refused_start);
-    printf("nothreads: up to frame %llu, %llu loads (%llu on the caller, %llu by workers), %u spans drawn, %llu holes\n",
-           (unsigned long long)stats.frame, (unsigned long long)stats.loads_completed,
-           (unsigned long long)stats.caller_loads, (unsigned long long)stats.worker_loads, drawn,
-           (unsigned long long)stats.holes);
+    printf(
+        "nothreads: up to frame %llu, %llu loads (%llu on the caller, %llu by workers), %u spans drawn, %llu holes\n",
+        (unsigned long long)stats.frame, (unsigned long long)stats.loads_completed,
+        (unsigned long long)stats.caller_loads, (unsigned long long)stats.worker_loads, drawn,
+        (unsigned long long)stats.holes);
     slc_stream_destroy(s);
     slc_host_store_deinit(&store);
     slc_platform_block_unmap(&page_block);
