@@ -381,6 +381,15 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
     usd_stage *s = w->s;
     char what[USD_MAX_PATH * 2 + 600];
     uint32_t stack = x->stack;
+    if (asset[0] != '\0' && !usd_is_layer_asset(asset)) {
+        /* A MaterialX document, an image: not a layer, nothing to compose
+         * here (the rest of the prim composes and packs). */
+        if (!w->importing) {
+            stage_warn(s, "%s: <%s>: %s @%s@: not a USD layer (not .usd, .usda, .usdc or .usdz); arc skipped",
+                       layer_name(s, x->layer), w->path, arc, asset);
+        }
+        return 0;
+    }
     if (asset[0] != '\0') {
         char resolved[USD_MAX_PATH + PATH_MAX];
         size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
@@ -429,6 +438,15 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         }
         snprintf(what, sizeof what, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
                  layer_name(s, stack));
+        if (asset[0] == '\0' && (strcmp(arc, "inherits") == 0 || strcmp(arc, "specializes") == 0)) {
+            /* A class that is not there contributes nothing: USD composes
+             * the prim without it (and reports only unresolved references
+             * and payloads). */
+            if (!w->importing) {
+                stage_warn(s, "%s: <%s>: %s; ignored", layer_name(s, x->layer), w->path, what);
+            }
+            return 0;
+        }
         return arc_refuse(w, x->layer, what);
     }
     w->chain_stack[w->chain_n] = stack;
@@ -830,17 +848,45 @@ static void mesh_arrays_free(mesh_arrays *a)
     free(a->ui);
 }
 
+/* An optional attribute whose type is not the one its schema gives (an
+ * int normals, a float[] holeIndices): 1 when its type name has that
+ * scalar family and component count, else 0 and a warning naming the prim,
+ * the attribute and its type; the attribute is then read as unauthored,
+ * as USD reads it. family: USD_SCALAR_FLOAT for any of half, float or
+ * double; USD_SCALAR_INT for int; USD_SCALAR_TOKEN for token. */
+static int optional_type_ok(walk *w, const char *where, const usd_prop *p, usd_scalar family, uint32_t components,
+                            const char *expected)
+{
+    uint32_t c = 0;
+    int arr = 0;
+    usd_scalar sc = p->kind == USD_PROP_ATTRIBUTE ? usd_type_scalar(p->type_name, &c, &arr) : USD_SCALAR_NONE;
+    int ok = c == components &&
+             (family == USD_SCALAR_FLOAT ? sc == USD_SCALAR_HALF || sc == USD_SCALAR_FLOAT || sc == USD_SCALAR_DOUBLE
+                                         : sc == family);
+    ok = ok && (family == USD_SCALAR_TOKEN ? arr == 0 : arr == 1);
+    if (!ok) {
+        stage_warn(w->s, "%s: %s: type '%s', not %s; ignored", where, p->name,
+                   p->kind == USD_PROP_ATTRIBUTE ? p->type_name : "relationship", expected);
+    }
+    return ok;
+}
+
 /* Reads a Mesh's topology (points, face vertex counts and indices are required; holes and orientation are
- * not) into IN, its arrays into A. 0, or -1 with a message. */
+ * not) into IN, its arrays into A. 0; 1 when the Mesh is incomplete (a required attribute unauthored or
+ * empty: a placeholder), with a warning, and the prim is left out; or -1 with a message. */
 static int mesh_topology(walk *w, const site_list *l, const char *where, usd_mesh_input *in, mesh_arrays *a)
 {
     int rc = 0;
     const usd_prop *p;
     static const char *const required[] = {"points", "faceVertexCounts", "faceVertexIndices"};
-    for (int k = 0; k < 3 && rc == 0; k++) {
+    for (int k = 0; k < 3; k++) {
         p = find_prop(l, required[k]);
-        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
-            rc = fail(w->d, "%s: Mesh has no %s", where, required[k]);
+        uint64_t n = 0;
+        uint32_t c = 0;
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO) ||
+            (usd_prop_value_count(p, USD_WHICH_AUTO, &n, &c, w->d) == 0 && n == 0)) {
+            stage_warn(w->s, "%s: Mesh has no %s; left out", where, required[k]);
+            return 1;
         }
     }
     if (rc == 0) {
@@ -852,10 +898,12 @@ static int mesh_topology(walk *w, const site_list *l, const char *where, usd_mes
     if (rc == 0) {
         rc = read_array(w, find_prop(l, "faceVertexIndices"), 1, 1, &a->idx, &in->topology.index_count);
     }
-    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO) &&
+        optional_type_ok(w, where, p, USD_SCALAR_INT, 1, "int[]")) {
         rc = read_array(w, p, 1, 1, &a->holes, &in->topology.hole_count);
     }
-    if (rc == 0) {
+    if (rc == 0 && ((p = find_prop(l, "orientation")) == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO) ||
+                    optional_type_ok(w, where, p, USD_SCALAR_TOKEN, 1, "token"))) {
         char tok[64];
         int has = read_token(l, "orientation", tok, sizeof tok, w->d);
         rc = has < 0 ? -1 : 0;
@@ -904,6 +952,11 @@ static int mesh_primvar(walk *w, const site_list *l, const char *where, const ch
 {
     const usd_prop *p = find_prop(l, name);
     if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        return 0;
+    }
+    if (!optional_type_ok(w, where, p, USD_SCALAR_FLOAT, comps,
+                          comps == 3u ? "an array of 3 numbers an element (normal3f[])"
+                                      : "an array of 2 numbers an element (texCoord2f[])")) {
         return 0;
     }
     if (read_array(w, p, comps, 0, vals, &pv->value_count) != 0) {
@@ -955,6 +1008,10 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
     memset(&in, 0, sizeof in);
     mesh_arrays a = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     int rc = mesh_topology(w, l, where, &in, &a);
+    if (rc == 1) {
+        mesh_arrays_free(&a);
+        return 0; /* incomplete: warned, left out */
+    }
     const char **names = NULL, **types = NULL;
     uint32_t nn = 0;
     if (rc == 0) {
@@ -1147,11 +1204,19 @@ static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname,
     usd_geom_matrix_identity(id);
     for (uint32_t j = 0; j < np && rc == 0; j++) {
         site_list pl = {NULL, 0, 0};
-        int found = compose_path(w, rel->targets[j], &pl);
+        char target[USD_MAX_PATH];
+        if (usd_path_anchor(saved, rel->targets[j], target, sizeof target) == 0) {
+            rc = fail(w->d, "%s: <%s>: prototypes[%u] <%s>: not a prim path from <%s>", lname, saved, j,
+                      rel->targets[j], saved);
+            break;
+        }
+        int found = compose_path(w, target, &pl);
         if (found != 0) {
-            rc = found < 0
-                     ? -1
-                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, rel->targets[j]);
+            rc = found < 0 ? -1
+                 : strcmp(target, rel->targets[j]) == 0
+                     ? fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, target)
+                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s> (<%s>): no such prim", lname, saved, j,
+                            rel->targets[j], target);
             break;
         }
         XXH3_state_t st;
@@ -1159,7 +1224,7 @@ static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname,
         XXH3_128bits_update(&st, "PointInstancer", 15);
         key_sites(&st, s, &pl, 0);
         XXH128_hash_t key = XXH3_128bits_digest(&st);
-        snprintf(w->path, sizeof w->path, "%s", rel->targets[j]);
+        snprintf(w->path, sizeof w->path, "%s", target);
         recorder *outer = w->rec;
         recorder none = {NULL, 0, 0};
         w->rec = &none; /* the prototype's own walk places nothing */
