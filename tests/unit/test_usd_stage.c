@@ -141,7 +141,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 {
     memset(c, 0, sizeof *c);
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, outside, on_warn, &warned};
+    usd_stage_options o = {skip, outside, on_warn, &warned, NULL};
     usd_stage *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -164,7 +164,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 static void expect_open_error(const char *name, int skip, const char *want)
 {
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, 0, on_warn, &warned};
+    usd_stage_options o = {skip, 0, on_warn, &warned, NULL};
     usd_stage *s = (usd_stage *)&s;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -522,12 +522,12 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     (void)state;
     put("out/elsewhere.usda", "#usda 1.0\n(\n    defaultPrim = \"E\"\n)\ndef Mesh \"E\"\n{\n" TRI(0) "}\n");
     put("out/in/root.usda", HEAD "def \"A\" (\n    references = @../elsewhere.usda@\n)\n{\n}\n");
-    char want[1024];
+    char want[2048];
     char real[512];
     assert_non_null(realpath(dir, real));
     snprintf(want, sizeof want,
-             "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the root layer's folder %s/out/in "
-             "(--allow-outside-paths opens it)",
+             "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the asset root %s/out/in "
+             "(--asset-root DIR widens it; --allow-outside-paths reads any path)",
              path_of("out/in/root.usda"), path_of("out/elsewhere.usda"), real);
     usd_stage *s = NULL;
     pk_diag d;
@@ -536,6 +536,34 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     collect c;
     import_ok("out/in/root.usda", 0, 1, &c, NULL);
     assert_int_equal(c.inst_count, 1);
+    /* --asset-root the folder above: composed. */
+    char out_dir[600];
+    snprintf(out_dir, sizeof out_dir, "%s/out", real);
+    usd_stage_options o = {0, 0, on_warn, &warned, out_dir};
+    assert_int_equal(usd_stage_open(path_of("out/in/root.usda"), &o, &s, &d), 0);
+    usd_stage_close(s);
+    /* The default root is the current directory when it holds the root
+     * layer. */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(out_dir), 0);
+    int rc = usd_stage_open("in/root.usda", NULL, &s, &d);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc != 0) {
+        fail_msg("from out/: %s", d.message);
+    }
+    usd_stage_close(s);
+    /* An absolute asset path is refused even within the root. */
+    char text[2048];
+    snprintf(text, sizeof text, HEAD "def \"A\" (\n    references = @%s/out/elsewhere.usda@\n)\n{\n}\n", real);
+    put("out/in/abs.usda", text);
+    snprintf(want, sizeof want,
+             "%s: </A>: reference @%s/out/elsewhere.usda@: layer '%s/out/elsewhere.usda' is an absolute path "
+             "(--allow-outside-paths reads it)",
+             path_of("out/in/abs.usda"), real, real);
+    o.asset_root = "/";
+    assert_int_equal(usd_stage_open(path_of("out/in/abs.usda"), &o, &s, &d), -1);
+    assert_string_equal(d.message, want);
 }
 
 static void test_unsupported_schemas_are_refused_or_skipped(void **state)

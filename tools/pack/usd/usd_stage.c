@@ -28,6 +28,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
+#include "asset.h"
 #include "usd_geom.h"
 #include "usd_layer.h"
 
@@ -70,7 +71,7 @@ typedef struct proto_entry {
 
 struct usd_stage {
     usd_stage_options opt;
-    char *root_dir; /* realpath of the root layer's folder */
+    pk_asset_root root; /* what the layers may name (tools/pack/asset.h) */
     stage_layer *layers;
     uint32_t layer_count, layer_cap;
     double stage_matrix[16];
@@ -184,10 +185,12 @@ static size_t package_part(const char *resolved)
     return n;
 }
 
-/* Finds or opens the layer at resolved (usd_layer_resolve's form). With
- * check_outside, a file outside the root layer's folder is refused unless
- * allow_outside_paths. Fails with d->message saying why (no prefix). */
-static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint32_t *out, pk_diag *d)
+/* Finds or opens the layer at resolved (usd_layer_resolve's form) that a
+ * layer names as written (NULL for the root layer): a file outside the
+ * asset root, or written as an absolute path, is refused unless
+ * allow_outside_paths (pk_asset_check). Fails with d->message saying why
+ * (no prefix). */
+static int layer_get(usd_stage *s, const char *resolved, const char *written, uint32_t *out, pk_diag *d)
 {
     size_t pn = package_part(resolved);
     char file[PATH_MAX];
@@ -196,16 +199,13 @@ static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint
     }
     memcpy(file, resolved, pn);
     file[pn] = '\0';
+    char why[PATH_MAX + 256];
+    if (written != NULL && pk_asset_check(&s->root, written, file, why, sizeof why) != 0) {
+        return fail(d, "layer %s", why);
+    }
     char real[PATH_MAX];
     if (realpath(file, real) == NULL) {
         return fail(d, "cannot open layer '%s': %s", file, strerror(errno));
-    }
-    if (check_outside && !s->opt.allow_outside_paths) {
-        size_t rn = strlen(s->root_dir);
-        if (strncmp(real, s->root_dir, rn) != 0 || (real[rn] != '/' && strcmp(s->root_dir, "/") != 0)) {
-            return fail(d, "layer '%s' is outside the root layer's folder %s (--allow-outside-paths opens it)",
-                        resolved, s->root_dir);
-        }
     }
     char key[PATH_MAX + USD_MAX_PATH];
     snprintf(key, sizeof key, "%s%s", real, resolved + pn);
@@ -265,7 +265,7 @@ static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
         uint32_t sub = 0;
         pk_diag sd = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&sd, "subLayer '%s' cannot be resolved", info->sublayers[k])
-                                                  : layer_get(s, resolved, 1, &sub, &sd);
+                                                  : layer_get(s, resolved, info->sublayers[k], &sub, &sd);
         if (rc == 0) {
             rc = layer_stack(s, sub, &sd);
         }
@@ -395,7 +395,7 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
         pk_diag ld = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
-                                                  : layer_get(s, resolved, 1, &stack, &ld);
+                                                  : layer_get(s, resolved, asset, &stack, &ld);
         if (rc == 0) {
             rc = layer_stack(s, stack, &ld);
         }
@@ -1501,25 +1501,13 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
     if (opt != NULL) {
         s->opt = *opt;
     }
-    char real[PATH_MAX];
-    if (realpath(path, real) == NULL) {
-        fail(d, "%s: cannot open: %s", path, strerror(errno));
+    if (pk_asset_root_for(path, s->opt.asset_root, s->opt.allow_outside_paths, &s->root, d) != 0) {
         usd_stage_close(s);
         return -1;
     }
-    char *slash = strrchr(real, '/');
-    if (slash != NULL) {
-        *slash = '\0';
-    }
-    s->root_dir = dup_str(slash == real ? "/" : real);
     uint32_t root = 0;
     pk_diag ld = {{0}};
-    if (s->root_dir == NULL) {
-        fail(d, "%s: out of memory", path);
-        usd_stage_close(s);
-        return -1;
-    }
-    if (layer_get(s, path, 0, &root, &ld) != 0) {
+    if (layer_get(s, path, NULL, &root, &ld) != 0) {
         /* The layer's own messages name the file already. */
         if (strncmp(ld.message, "cannot open layer", 17) == 0) {
             fail(d, "%s: %s", path, ld.message);
@@ -1622,6 +1610,5 @@ void usd_stage_close(usd_stage *s)
     free(s->layers);
     protos_clear(s);
     free(s->protos);
-    free(s->root_dir);
     free(s);
 }
