@@ -124,12 +124,14 @@ static void summary(const char *out, const pk_build_stats *s)
 
 /* The importer options of the command line; reopen as for
  * pk_import_options. */
-static pk_import_options import_options(int skip_unsupported, int allow_outside_paths, pack_ctx *c, int reopen)
+static pk_import_options import_options(int skip_unsupported, int allow_outside_paths, const char *asset_root,
+                                        pack_ctx *c, int reopen)
 {
     pk_import_options o;
     memset(&o, 0, sizeof o);
     o.skip_unsupported = skip_unsupported;
     o.allow_outside_paths = allow_outside_paths;
+    o.asset_root = asset_root;
     o.reopen = reopen;
     o.warn = warn_stderr;
     o.user = c;
@@ -230,6 +232,7 @@ typedef struct pack_job {
     const char **inputs; /* argc entries */
     int input_count;
     const char *in, *out, *synthetic; /* in: the first input; NULL with --synthetic */
+    const char *asset_root;           /* --asset-root DIR, or NULL (tools/pack/asset.h) */
     pack_source generated;            /* --synthetic's, opened from --size and --seed; else closed */
     int skip_unsupported, allow_outside_paths, quiet;
     pk_build_options opt;
@@ -379,12 +382,18 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .dest = &job->skip_unsupported,
          .help = "skip glTF primitives and USD prims or arcs that cannot be\n"
                  "imported, with a warning"},
+        {.name = "--asset-root",
+         .kind = CLI_OPT_STRING,
+         .dest = &job->asset_root,
+         .arg = "DIR",
+         .help = "the folder whose files the inputs may name (buffers, images,\n"
+                 "layers); default: the current directory when the input lies\n"
+                 "within it, else the input's folder"},
         {.name = "--allow-outside-paths",
          .kind = CLI_OPT_FLAG,
          .dest = &job->allow_outside_paths,
-         .help = "follow buffer and image uris that leave the glTF's folder\n"
-                 "and USD layers outside the root layer's folder\n"
-                 "(an absolute path or '..' above it), refused by default"},
+         .help = "follow paths the inputs name outside the asset root,\n"
+                 "and absolute ones, refused by default"},
         {.name = "--synthetic",
          .kind = CLI_OPT_STRING,
          .dest = &synthetic,
@@ -511,6 +520,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     job->graph.out = out;
     job->graph.skip_unsupported = job->skip_unsupported;
     job->graph.allow_outside_paths = job->allow_outside_paths;
+    job->graph.asset_root = job->asset_root;
     if (emit && pack_graph_collect(&job->graph, table, sizeof table / sizeof table[0], argc, argv) != 0) {
         return CLI_FAILED;
     }
@@ -566,7 +576,7 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
                         pack_source *first)
 {
     uint64_t importable = 0;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 0);
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root, c, 0);
     for (int k = 0; k < job->input_count; k++) {
         pack_source src;
         int rc = open_input(job->inputs[k], &o, &src);
@@ -611,7 +621,7 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
 static int import_all(const pack_job *job, pack_ctx *c, pack_source *first)
 {
     int rc = first->imp != NULL ? pack_input(c, first, first->imp) : CLI_OK;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, c, 1);
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root, c, 1);
     for (int k = 1; k < job->input_count && rc == CLI_OK; k++) {
         pack_source src;
         rc = open_input(job->inputs[k], &o, &src);

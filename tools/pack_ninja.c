@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asset.h"
 #include "atomic_file.h"
 #include "cli.h"
 #include "importer.h"
@@ -185,7 +186,8 @@ static const cli_opt *find_opt(const cli_opt *opts, size_t n, const char *a)
 
 int pack_graph_collect(pack_graph *g, const cli_opt *opts, size_t n, int argc, char **argv)
 {
-    static const char *const dropped[] = {"--output", "--emit-ninja", "--emit-make", "--parts", "--quiet"};
+    static const char *const dropped[] = {"--output", "--emit-ninja", "--emit-make",
+                                          "--parts",  "--quiet",      "--asset-root"};
     g->args = calloc((size_t)argc + 1, sizeof *g->args);
     g->inputs = calloc((size_t)argc + 1, sizeof *g->inputs);
     if (g->args == NULL || g->inputs == NULL) {
@@ -263,9 +265,10 @@ static char *absolute(const char *path, int must_exist)
 /* The paths of the graph, all absolute and allocated. */
 typedef struct graph_paths {
     char *sluice, *out;
-    char **parts;    /* g->parts */
-    char **inputs;   /* g->input_count, in order (an input may be given twice, as for pack) */
-    char **implicit; /* the inputs and their buffer files, without repeats */
+    pk_asset_root root; /* every part's --asset-root ("" with --allow-outside-paths) */
+    char **parts;       /* g->parts */
+    char **inputs;      /* g->input_count, in order (an input may be given twice, as for pack) */
+    char **implicit;    /* the inputs and their buffer files, without repeats */
     size_t implicit_count, implicit_cap;
 } graph_paths;
 
@@ -354,6 +357,10 @@ static void add_command(sbuf *b, graph_kind kind, const pack_graph *g, const gra
     }
     for (size_t i = 0; i < g->arg_count; i++) {
         add_word(b, kind, g->args[i]);
+    }
+    if (p->root.dir[0] != '\0') {
+        add_word(b, kind, "--asset-root");
+        add_word(b, kind, p->root.dir);
     }
     for (size_t i = 0; i < g->input_count; i++) {
         add_word(b, kind, p->inputs[i]);
@@ -467,6 +474,7 @@ static int gather_input(const pack_graph *g, graph_paths *p, const char *input, 
     memset(&o, 0, sizeof o);
     o.skip_unsupported = g->skip_unsupported;
     o.allow_outside_paths = g->allow_outside_paths;
+    o.asset_root = p->root.dir[0] != '\0' ? p->root.dir : NULL;
     const pk_importer *imp = pk_importer_for_file(input);
     void *state = NULL;
     pk_diag d;
@@ -567,6 +575,29 @@ static int gather(const pack_graph *g, graph_paths *p, pk_limits_plan *plan)
             fprintf(stderr, "sluice pack: out of memory\n");
             return CLI_FAILED;
         }
+    }
+    /* The asset root, resolved now: a part runs in the build tool's
+     * folder, not here, so each gets --asset-root as an absolute path; the
+     * inputs must agree on it (tools/pack/asset.h). */
+    for (size_t i = 0; i < g->input_count; i++) {
+        pk_asset_root r;
+        pk_diag d;
+        memset(&d, 0, sizeof d);
+        if (pk_asset_root_for(g->inputs[i], g->asset_root, g->allow_outside_paths, &r, &d) != 0) {
+            fprintf(stderr, "sluice pack: %s\n", d.message);
+            return CLI_IO;
+        }
+        if (i > 0 && strcmp(r.dir, p->root.dir) != 0) {
+            fprintf(stderr,
+                    "sluice pack: inputs '%s' and '%s' have different asset roots (%s, %s); give --asset-root DIR; "
+                    "nothing written\n",
+                    g->inputs[0], g->inputs[i], p->root.dir, r.dir);
+            return CLI_USAGE;
+        }
+        p->root = r;
+    }
+    if (refuse_word("--asset-root", p->root.dir, make)) {
+        return CLI_USAGE;
     }
     for (size_t i = 0; i < g->input_count; i++) {
         int rc = gather_input(g, p, p->inputs[i], plan);

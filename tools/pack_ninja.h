@@ -42,8 +42,10 @@ typedef struct pack_graph {
     const char *out;                           /* -o OUT.pack, as given */
     int jobs_given;                            /* --jobs was given: passed as it is */
     int skip_unsupported, allow_outside_paths; /* as for pack: how the inputs are opened */
+    const char *asset_root;                    /* --asset-root DIR as given, or NULL */
     /* The options to pass to every part, in argv order: argv minus -o/--output
-     * FILE, --emit-ninja FILE, --emit-make FILE, --parts N, --quiet and the
+     * FILE, --emit-ninja FILE, --emit-make FILE, --parts N, --quiet,
+     * --asset-root DIR (each part is given the resolved root instead) and the
      * inputs (pointers into argv). */
     const char **args;
     size_t arg_count;

@@ -11,7 +11,10 @@
 #   symlink_output    pack tri.glb -o a symbolic link to tri.glb
 #   distinct_output   pack tri.gltf -o tri.pack, which verifies (the control)
 #   help              pack --help prints its usage and exits 0
-#   outside_path      a uri '../tri.bin' is refused, and packs with --allow-outside-paths
+#   outside_path      a uri '../tri.bin' within the asset root (the current
+#                     directory) packs; refused outside it (--asset-root sub,
+#                     or run from sub), and with --allow-outside-paths packs;
+#                     an absolute uri and a bad --asset-root are refused
 #   nothing_left      --skip-unsupported over points only: "nothing left to pack",
 #                     an existing output untouched, a new one never created; the
 #                     same for a glTF without meshes and one without vertices
@@ -110,11 +113,32 @@ help)
     ;;
 outside_path)
     tri_gltf ../tri.bin "" "$views" >sub/up.gltf
-    expect 1 "sub/up.gltf: buffers\[0\].uri '\.\./tri.bin': leaves the folder of the glTF file .*refused without --allow-outside-paths" \
-        "$@" pack sub/up.gltf -o up.pack
+    here=$(pwd -P)
+    # The asset root is the current directory, which holds sub/up.gltf: its
+    # '../tri.bin' is within it.
+    expect 0 "up.pack: 1 objects" "$@" pack sub/up.gltf -o up.pack
+    rm -f up.pack
+    # Narrowed to sub: refused, naming the file, the root and the options.
+    expect 1 "sub/up.gltf: buffers\[0\].uri '\.\./tri.bin': 'sub/\.\./tri.bin' is outside the asset root $here/sub \(--asset-root DIR widens it; --allow-outside-paths reads any path\)" \
+        "$@" pack --asset-root sub sub/up.gltf -o up.pack
     [ ! -e up.pack ] || fail "up.pack was written"
-    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths sub/up.gltf -o up.pack
-    rm -f sub/up.gltf
+    # From sub itself (the root is then the glTF's folder), and with
+    # --asset-root .. from there.
+    (cd sub && "$run_expect" 1 "up.gltf: buffers\[0\].uri '\.\./tri.bin': '\.\./tri.bin' is outside the asset root $here/sub " \
+        "$@" pack up.gltf -o ../up.pack) || fail "from sub: not refused"
+    (cd sub && "$run_expect" 0 "up.pack: 1 objects" "$@" pack --asset-root .. up.gltf -o ../up.pack) ||
+        fail "from sub with --asset-root ..: not packed"
+    rm -f up.pack
+    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths --asset-root sub sub/up.gltf -o up.pack
+    rm -f up.pack
+    # An absolute uri is refused whatever the root; a root that is no folder too.
+    tri_gltf "$here/tri.bin" "" "$views" >sub/abs.gltf
+    expect 1 "buffers\[0\].uri '$here/tri.bin': '$here/tri.bin' is an absolute path \(--allow-outside-paths reads it\)" \
+        "$@" pack --asset-root / sub/abs.gltf -o up.pack
+    expect 1 "sluice: --asset-root tri.bin: not a folder" "$@" pack --asset-root tri.bin sub/up.gltf -o up.pack
+    expect 1 "sluice: --asset-root nowhere: No such file or directory" "$@" pack --asset-root nowhere sub/up.gltf -o up.pack
+    [ ! -e up.pack ] || fail "up.pack was written"
+    rm -f sub/up.gltf sub/abs.gltf
     ;;
 nothing_left)
     tri_gltf tri.bin ',"mode":0' "$views" >points.gltf

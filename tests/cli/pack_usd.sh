@@ -10,8 +10,10 @@
 #                    prim; with --skip-unsupported a warning and the rest packs
 #   unsupported      a Cube prim: refused naming it; skipped with the option,
 #                    warned once; a stage of Cubes only: nothing left to pack
-#   outside          a layer above the root's folder: refused unless
-#                    --allow-outside-paths
+#   outside          a layer above the root layer's folder: composed within
+#                    the asset root (the current directory), refused outside it
+#                    (--asset-root in) unless --allow-outside-paths; an absolute
+#                    asset path refused
 #   bad_layer        a malformed .usda: refused, exit 1, no output
 # Each refusal exits with its code, names what failed, leaves every input
 # byte for byte as it was and writes no output.
@@ -125,10 +127,19 @@ unsupported)
     ;;
 outside)
     printf '#usda 1.0\ndef "Q" (\n    references = @../asset.usda@\n)\n{\n}\n' >in/up.usda
-    expect 1 "in/up.usda: </Q>: reference @../asset.usda@: layer 'in/../asset.usda' is outside the root layer's folder .*refused|outside the root layer's folder .*--allow-outside-paths" \
-        "$@" pack in/up.usda -o up.pack
+    here=$(pwd -P)
+    # Within the asset root (the current directory): composed.
+    expect 0 "up.pack: 1 objects" "$@" pack in/up.usda -o up.pack
+    rm -f up.pack
+    expect 1 "in/up.usda: </Q>: reference @../asset.usda@: layer 'asset.usda' is outside the asset root $here/in \(--asset-root DIR widens it; --allow-outside-paths reads any path\)" \
+        "$@" pack --asset-root in in/up.usda -o up.pack
     [ ! -e up.pack ] || fail "up.pack was written"
-    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths in/up.usda -o up.pack
+    expect 0 "up.pack: 1 objects" "$@" pack --allow-outside-paths --asset-root in in/up.usda -o up.pack
+    rm -f up.pack
+    printf '#usda 1.0\ndef "Q" (\n    references = @%s/asset.usda@\n)\n{\n}\n' "$here" >in/abs.usda
+    expect 1 "reference @$here/asset.usda@: layer '$here/asset.usda' is an absolute path \(--allow-outside-paths reads it\)" \
+        "$@" pack in/abs.usda -o up.pack
+    [ ! -e up.pack ] || fail "up.pack was written"
     ;;
 bad_layer)
     printf '#usda 1.0\ndef Mesh "M" (\n' >bad.usda

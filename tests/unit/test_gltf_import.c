@@ -5,6 +5,7 @@
  * instancing), each refusal with its exact message, skip_unsupported's
  * warnings, every prefix of a GLB and of a .gltf, and seeded one-byte
  * mutations of a GLB's JSON (no crash, no leak under ASan). */
+#define _DEFAULT_SOURCE 1 /* realpath */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -36,7 +37,7 @@ static warnings warned;
 
 static gltf_scene *open_ok(const char *name, int skip)
 {
-    gltf_options o = {skip, on_warn, &warned, 0};
+    gltf_options o = {skip, on_warn, &warned, 0, NULL};
     gltf_scene *s = NULL;
     pk_diag d;
     if (gltf_open(path_of(name), &o, &s, &d) != 0) {
@@ -68,7 +69,7 @@ static gltf_scene *open_load(const char *name, pk_mesh *m)
 /* gltf_open fails with exactly "PATH: " + want. */
 static void expect_open_error(const char *name, int skip, const char *want)
 {
-    gltf_options o = {skip, on_warn, &warned, 0};
+    gltf_options o = {skip, on_warn, &warned, 0, NULL};
     gltf_scene *s = (gltf_scene *)&s;
     pk_diag d;
     char full[640];
@@ -1147,30 +1148,69 @@ static void test_uri_leaving_the_folder_is_refused_unless_allowed(void **state)
     snprintf(abs_uri, sizeof abs_uri, "%s", path_of("geometry.bin"));
     const char *outside[] = {"../geometry.bin",   "%2e%2e/geometry.bin",    "deeper/../../geometry.bin",
                              "..%2Fgeometry.bin", "../sub/../geometry.bin", abs_uri};
-    char fmt[8192], member[400], want[640];
+    /* each percent-decoded: the path the message names, after the glTF's folder */
+    const char *decoded[] = {"../geometry.bin", "../geometry.bin",        "deeper/../../geometry.bin",
+                             "../geometry.bin", "../sub/../geometry.bin", NULL};
+    char real_sub[512], real_dir[512];
+    assert_non_null(realpath(sub, real_sub));
+    assert_non_null(realpath(path_of("."), real_dir));
+    char fmt[8192], member[400], want[1024];
     snprintf(fmt, sizeof fmt, "%s%s", head, ONE_PRIM("{'attributes':{'POSITION':0},'indices':3}"));
     for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
         print_message("uri %s\n", outside[i]);
         snprintf(member, sizeof member, "'uri':'%s',", outside[i]);
         write_json("sub/out.gltf", fmt, member);
-        snprintf(want, sizeof want,
-                 "buffers[0].uri '%s': leaves the folder of the glTF file (an absolute path or '..' above it); "
-                 "refused without --allow-outside-paths",
-                 outside[i]);
+        if (decoded[i] != NULL) {
+            snprintf(want, sizeof want,
+                     "buffers[0].uri '%s': '%s/%s' is outside the asset root %s (--asset-root DIR widens it; "
+                     "--allow-outside-paths reads any path)",
+                     outside[i], sub, decoded[i], real_sub);
+        } else {
+            snprintf(want, sizeof want,
+                     "buffers[0].uri '%s': '%s' is an absolute path (--allow-outside-paths reads it)", outside[i],
+                     outside[i]);
+        }
         expect_open_error("sub/out.gltf", 0, want);
         expect_open_error("sub/out.gltf", 1, want);
-        gltf_options o = {0, on_warn, &warned, 1};
-        gltf_scene *s = NULL;
-        pk_diag d;
-        if (gltf_open(path_of("sub/out.gltf"), &o, &s, &d) != 0) {
-            fail_msg("allowed: %s", d.message);
+        for (int how = 0; how < 2; how++) {
+            /* --allow-outside-paths reads every one; --asset-root the
+             * parent folder every relative one */
+            if (how == 1 && decoded[i] == NULL) {
+                continue;
+            }
+            gltf_options o = {0, on_warn, &warned, how == 0, how == 1 ? real_dir : NULL};
+            gltf_scene *s = NULL;
+            pk_diag d;
+            if (gltf_open(path_of("sub/out.gltf"), &o, &s, &d) != 0) {
+                fail_msg("allowed (%s): %s", how == 0 ? "--allow-outside-paths" : "--asset-root", d.message);
+            }
+            pk_mesh m;
+            load_ok(s, 0, &m);
+            expect_floats(m.positions, pos5, 15);
+            pk_mesh_free(&m);
+            gltf_close(s);
         }
-        pk_mesh m;
-        load_ok(s, 0, &m);
-        expect_floats(m.positions, pos5, 15);
-        pk_mesh_free(&m);
-        gltf_close(s);
     }
+    /* The default asset root is the current directory when it holds the
+     * glTF: from the test folder, sub/out.gltf may read ../geometry.bin. */
+    write_json("sub/out.gltf", fmt, "'uri':'../geometry.bin',");
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(real_dir), 0);
+    gltf_options here = {0, on_warn, &warned, 0, NULL};
+    gltf_scene *from_cwd = NULL;
+    pk_diag dc;
+    int rc_cwd = gltf_open("sub/out.gltf", &here, &from_cwd, &dc);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc_cwd != 0) {
+        fail_msg("from the folder above: %s", dc.message);
+    }
+    gltf_close(from_cwd);
+    /* An --asset-root that is not a folder. */
+    gltf_options bad_root = {0, on_warn, &warned, 0, "nowhere/at/all"};
+    gltf_scene *none = NULL;
+    assert_int_equal(gltf_open(path_of("sub/out.gltf"), &bad_root, &none, &dc), -1);
+    assert_string_equal(dc.message, "--asset-root nowhere/at/all: No such file or directory");
     /* A '..' that stays inside is fine. */
     write_bytes("sub/geometry.bin", b.b, b.n);
     write_json("sub/out.gltf", fmt, "'uri':'deeper/./../geometry.bin',");
@@ -1181,9 +1221,11 @@ static void test_uri_leaving_the_folder_is_refused_unless_allowed(void **state)
              "'images':[{'uri':'data:image/png;base64,AAAA'},{'uri':'../tex.png'}],"
              "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}]}");
     write_json("sub/out.gltf", fmt, "'uri':'geometry.bin',");
-    expect_open_error("sub/out.gltf", 0,
-                      "images[1].uri '../tex.png': leaves the folder of the glTF file (an absolute path or '..' above "
-                      "it); refused without --allow-outside-paths");
+    snprintf(want, sizeof want,
+             "images[1].uri '../tex.png': '%s/../tex.png' is outside the asset root %s (--asset-root DIR widens it; "
+             "--allow-outside-paths reads any path)",
+             sub, real_sub);
+    expect_open_error("sub/out.gltf", 0, want);
     unlink(path_of("sub/out.gltf"));
     unlink(path_of("sub/geometry.bin"));
     assert_int_equal(rmdir(path_of("sub/deeper")), 0);
@@ -1242,7 +1284,7 @@ static void test_every_prefix_of_a_gltf_is_refused(void **state)
     static char text[8192];
     n = fread(text, 1, sizeof text, f);
     fclose(f);
-    gltf_options o = {0, NULL, NULL, 0};
+    gltf_options o = {0, NULL, NULL, 0, NULL};
     for (size_t len = 0; len < n; len++) {
         write_bytes("prefix.gltf", text, len);
         gltf_scene *s = NULL;
@@ -1269,7 +1311,7 @@ static void test_mutated_glb_json_never_crashes(void **state)
     uint32_t json_len = glb[12] | (uint32_t)glb[13] << 8;
     int opened = 0, loaded = 0;
     static unsigned char copy[16384];
-    gltf_options o = {1, NULL, NULL, 0};
+    gltf_options o = {1, NULL, NULL, 0, NULL};
     for (uint32_t at = 20; at < 20 + json_len; at++) {
         for (int tries = 0; tries < 2; tries++) {
             char c = subst[rng_next(&seed) % (sizeof subst - 1)];

@@ -91,7 +91,7 @@ static void on_warning(void *user, const char *message)
  * mesh mapped to the object the builder returned. */
 static void pack_like_cli(const char *gltf_name, const pk_build_options *opt, const char *pack_name, pk_build_stats *st)
 {
-    gltf_options go = {0, on_warning, NULL, 0};
+    gltf_options go = {0, on_warning, NULL, 0, NULL};
     gltf_scene *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);

@@ -18,6 +18,7 @@
 #include "test_util.h"
 
 #include "gltf.h"
+#include "usd_layer.h"
 #include "usd_stage.h"
 
 /* ---- files ----------------------------------------------------------------- */
@@ -120,6 +121,7 @@ static int on_instance(void *user, const pk_instance *inst, pk_diag *d)
 
 typedef struct warnings {
     char last[1024];
+    char all[8192]; /* every message, each followed by a newline */
     int count;
 } warnings;
 
@@ -127,6 +129,8 @@ static void on_warn(void *user, const char *message)
 {
     warnings *w = user;
     snprintf(w->last, sizeof w->last, "%s", message);
+    size_t used = strlen(w->all);
+    snprintf(w->all + used, sizeof w->all - used, "%s\n", message);
     w->count++;
 }
 
@@ -137,7 +141,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 {
     memset(c, 0, sizeof *c);
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, outside, on_warn, &warned};
+    usd_stage_options o = {skip, outside, on_warn, &warned, NULL};
     usd_stage *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -160,7 +164,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 static void expect_open_error(const char *name, int skip, const char *want)
 {
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, 0, on_warn, &warned};
+    usd_stage_options o = {skip, 0, on_warn, &warned, NULL};
     usd_stage *s = (usd_stage *)&s;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -518,12 +522,12 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     (void)state;
     put("out/elsewhere.usda", "#usda 1.0\n(\n    defaultPrim = \"E\"\n)\ndef Mesh \"E\"\n{\n" TRI(0) "}\n");
     put("out/in/root.usda", HEAD "def \"A\" (\n    references = @../elsewhere.usda@\n)\n{\n}\n");
-    char want[1024];
+    char want[2048];
     char real[512];
     assert_non_null(realpath(dir, real));
     snprintf(want, sizeof want,
-             "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the root layer's folder %s/out/in "
-             "(--allow-outside-paths opens it)",
+             "%s: </A>: reference @../elsewhere.usda@: layer '%s' is outside the asset root %s/out/in "
+             "(--asset-root DIR widens it; --allow-outside-paths reads any path)",
              path_of("out/in/root.usda"), path_of("out/elsewhere.usda"), real);
     usd_stage *s = NULL;
     pk_diag d;
@@ -532,6 +536,34 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     collect c;
     import_ok("out/in/root.usda", 0, 1, &c, NULL);
     assert_int_equal(c.inst_count, 1);
+    /* --asset-root the folder above: composed. */
+    char out_dir[600];
+    snprintf(out_dir, sizeof out_dir, "%s/out", real);
+    usd_stage_options o = {0, 0, on_warn, &warned, out_dir};
+    assert_int_equal(usd_stage_open(path_of("out/in/root.usda"), &o, &s, &d), 0);
+    usd_stage_close(s);
+    /* The default root is the current directory when it holds the root
+     * layer. */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(out_dir), 0);
+    int rc = usd_stage_open("in/root.usda", NULL, &s, &d);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc != 0) {
+        fail_msg("from out/: %s", d.message);
+    }
+    usd_stage_close(s);
+    /* An absolute asset path is refused even within the root. */
+    char text[2048];
+    snprintf(text, sizeof text, HEAD "def \"A\" (\n    references = @%s/out/elsewhere.usda@\n)\n{\n}\n", real);
+    put("out/in/abs.usda", text);
+    snprintf(want, sizeof want,
+             "%s: </A>: reference @%s/out/elsewhere.usda@: layer '%s/out/elsewhere.usda' is an absolute path "
+             "(--allow-outside-paths reads it)",
+             path_of("out/in/abs.usda"), real, real);
+    o.asset_root = "/";
+    assert_int_equal(usd_stage_open(path_of("out/in/abs.usda"), &o, &s, &d), -1);
+    assert_string_equal(d.message, want);
 }
 
 static void test_unsupported_schemas_are_refused_or_skipped(void **state)
@@ -730,9 +762,14 @@ static void test_bad_stages_are_refused_with_their_reason(void **state)
 static void test_bad_geometry_is_refused_at_import(void **state)
 {
     (void)state;
-    put("geo/nopoints.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
-                                  "    int[] faceVertexIndices = [0, 1, 2]\n}\n");
-    expect_import_error("geo/nopoints.usda", "@/geo/nopoints.usda: </M>: Mesh has no points");
+    put("geo/badindex.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+                                  "    int[] faceVertexIndices = [0, 1, 3]\n"
+                                  "    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n}\n");
+    expect_import_error("geo/badindex.usda",
+                        "@/geo/badindex.usda: </M>: faceVertexIndices[2] (face 0): index 3 out of range (3 points)");
+    put("geo/badpoints.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+                                   "    int[] faceVertexIndices = [0, 1, 2]\n    int[] points = [0, 1, 2]\n}\n");
+    expect_import_error("geo/badpoints.usda", "@/geo/badpoints.usda: </M>: points: 1 components per element, expected 3");
     put("geo/noop.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
     expect_open_error("geo/noop.usda", 0,
                       "@/geo/noop.usda: </M>: xformOpOrder[0] names xformOp:translate, which has no value");
@@ -758,6 +795,120 @@ static void test_bad_geometry_is_refused_at_import(void **state)
     char want[512];
     snprintf(want, sizeof want, "%s: </M>: Mesh has no triangles; left out", path_of("geo/holes.usda"));
     assert_string_equal(warned.last, want);
+}
+
+/* Where USD composes and reads on, so does the importer: each of these is
+ * a warning naming the prim and the reason, and the rest of the stage packs
+ * (without --skip-unsupported). */
+static void test_tolerant_where_usd_is_tolerant(void **state)
+{
+    (void)state;
+    collect c;
+    char want[2048];
+    /* An empty or incomplete Mesh: a placeholder, left out. */
+    put("tol/empty.usda", HEAD "def Mesh \"Empty\"\n{\n}\n"
+                              "def Mesh \"NoPoints\"\n{\n    point3f[] points = []\n"
+                              "    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n}\n"
+                              "def Mesh \"NoFaces\"\n{\n    point3f[] points = [(0, 0, 0)]\n}\n"
+                              "def Mesh \"N\"\n{\n" TRI(0) "}\n");
+    import_ok("tol/empty.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.inst[0].name, "N");
+    const char *f = path_of("tol/empty.usda");
+    snprintf(want, sizeof want,
+             "%s: </Empty>: Mesh has no points; left out\n%s: </NoPoints>: Mesh has no points; left out\n"
+             "%s: </NoFaces>: Mesh has no faceVertexCounts; left out\n",
+             f, f, f);
+    assert_string_equal(warned.all, want);
+
+    /* Optional attributes of the wrong type: read as unauthored. */
+    put("tol/types.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    int normals = 3\n    float[] holeIndices = [0]\n"
+                              "    int orientation = 1\n    string[] primvars:st = [\"a\", \"b\", \"c\"]\n}\n");
+    import_ok("tol/types.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_int_equal(c.meshes[0].indices, 3); /* holeIndices ignored: the face stays */
+    f = path_of("tol/types.usda");
+    snprintf(want, sizeof want,
+             "%s: </M>: holeIndices: type 'float[]', not int[]; ignored\n"
+             "%s: </M>: orientation: type 'int', not token; ignored\n"
+             "%s: </M>: normals: type 'int', not an array of 3 numbers an element (normal3f[]); ignored\n",
+             f, f, f);
+    assert_string_equal(warned.all, want);
+
+    /* A class that is not there, a MaterialX document and an image
+     * referenced: composed without them. */
+    put("tol/arcs.usda", HEAD "def Mesh \"M\" (\n    inherits = </NoSuchClass>\n    specializes = </NoBase>\n"
+                             "    references = @./look.mtlx@</Materials/M>\n    payload = @tex/wood.png@\n)\n{\n" TRI(2)
+                             "}\n");
+    import_ok("tol/arcs.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_float_equal(c.meshes[0].first[0], 2.0f, 0.0f);
+    f = path_of("tol/arcs.usda");
+    snprintf(want, sizeof want,
+             "%s: </M>: inherits </NoSuchClass>: no such prim in %s; ignored\n"
+             "%s: </M>: reference @./look.mtlx@: not a USD layer (not .usd, .usda, .usdc or .usdz); arc skipped\n"
+             "%s: </M>: payload @tex/wood.png@: not a USD layer (not .usd, .usda, .usdc or .usdz); arc skipped\n"
+             "%s: </M>: specializes </NoBase>: no such prim in %s; ignored\n",
+             f, f, f, f, f, f);
+    assert_string_equal(warned.all, want);
+
+    /* Relative relationship targets, anchored at the prim that owns them. */
+    put("tol/rel.usda", HEAD "def Xform \"W\"\n{\n    def PointInstancer \"PI\"\n    {\n"
+                            "        rel prototypes = [<Protos/A>, <../Src>, <./Protos/../Protos/A>]\n"
+                            "        int[] protoIndices = [1, 0, 2]\n"
+                            "        point3f[] positions = [(0, 0, 0), (10, 0, 0), (20, 0, 0)]\n"
+                            "        def Scope \"Protos\"\n        {\n            def Mesh \"A\"\n            {\n" TRI(5)
+                            "            }\n        }\n    }\n    def Mesh \"Src\"\n    {\n" TRI(7) "    }\n}\n");
+    import_ok("tol/rel.usda", 0, 0, &c, NULL);
+    assert_int_equal(warned.count, 0);
+    uint32_t from_src = 0, from_a = 0;
+    for (uint32_t i = 0; i < c.inst_count; i++) {
+        float x0 = c.meshes[c.inst[i].mesh].first[0];
+        from_src += x0 == 7.0f;
+        from_a += x0 == 5.0f;
+    }
+    assert_int_equal(from_src, 2); /* Src itself and protoIndices[0] */
+    assert_true(from_a >= 2);      /* protoIndices[1] and [2] */
+
+    /* Legacy type names Sdf still reads. */
+    put("tol/legacy.usda", HEAD "def Mesh \"M\"\n{\n    int[] faceVertexCounts = [3]\n"
+                               "    int[] faceVertexIndices = [0, 1, 2]\n"
+                               "    PointFloat[] points = [(3, 0, 0), (1, 0, 0), (0, 1, 0)]\n"
+                               "    Vec3f[] normals = [(0, 0, 1), (0, 0, 1), (0, 0, 1)]\n"
+                               "    Vec2f[] primvars:st = [(0, 0), (1, 0), (0, 1)] (\n        interpolation = \"vertex\"\n    )\n"
+                               "    Matrix4d xformOp:transform = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 4, 1))\n"
+                               "    uniform token[] xformOpOrder = [\"xformOp:transform\"]\n}\n");
+    import_ok("tol/legacy.usda", 0, 0, &c, NULL);
+    assert_int_equal(warned.count, 0);
+    assert_int_equal(c.inst_count, 1);
+    assert_float_equal(c.meshes[0].first[0], 3.0f, 0.0f);
+    assert_float_equal(c.inst[0].matrix[14], 4.0f, 0.0f);
+}
+
+static void test_path_anchor(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_int_equal(usd_path_anchor("/W/PI", "Protos/A", out, sizeof out), 14);
+    assert_string_equal(out, "/W/PI/Protos/A");
+    assert_int_equal(usd_path_anchor("/W/PI", "../Src", out, sizeof out), 6);
+    assert_string_equal(out, "/W/Src");
+    assert_int_equal(usd_path_anchor("/W/PI", "./A/../B", out, sizeof out), 7);
+    assert_string_equal(out, "/W/PI/B");
+    assert_int_equal(usd_path_anchor("/W", "../..", out, sizeof out), 0); /* above the root */
+    assert_int_equal(usd_path_anchor("/W", "..", out, sizeof out), 1);
+    assert_string_equal(out, "/");
+    assert_int_equal(usd_path_anchor("/W/PI", "/Abs/B", out, sizeof out), 6);
+    assert_string_equal(out, "/Abs/B");
+    assert_int_equal(usd_path_anchor("/W/PI", "", out, sizeof out), 0);
+    assert_int_equal(usd_path_anchor("/W/PI", "ABCDEFGH", out, 12), 0); /* does not fit */
+    assert_int_equal(usd_is_layer_asset("./a.usda"), 1);
+    assert_int_equal(usd_is_layer_asset("B.USDZ"), 1);
+    assert_int_equal(usd_is_layer_asset("pkg.usdz[geo/x.usdc]"), 1);
+    assert_int_equal(usd_is_layer_asset("pkg.usdz[tex/x.png]"), 0);
+    assert_int_equal(usd_is_layer_asset("./look.mtlx"), 0);
+    assert_int_equal(usd_is_layer_asset("dir.usd/noext"), 0);
+    assert_int_equal(usd_is_layer_asset("a.usdx"), 0);
 }
 
 static void test_root_layer_that_does_not_open(void **state)
@@ -936,6 +1087,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_root_layer_that_does_not_open),
         cmocka_unit_test(test_bad_stages_are_refused_with_their_reason),
         cmocka_unit_test(test_bad_geometry_is_refused_at_import),
+        cmocka_unit_test(test_tolerant_where_usd_is_tolerant),
+        cmocka_unit_test(test_path_anchor),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -33,8 +33,11 @@ typedef struct pk_import_options {
     /* 0: an unsupported feature is an error. 1: a warning, and what cannot
      * be imported is skipped. */
     int skip_unsupported;
-    /* 0: a file the input names outside its folder is refused. 1: read. */
+    /* 0: a file the input names outside the asset root (or by an absolute
+     * path) is refused (asset.h). 1: read. */
     int allow_outside_paths;
+    /* The asset root (--asset-root DIR); NULL: asset.h's rule. */
+    const char *asset_root;
     /* 1: this input was opened before with the same options, and the
      * warnings of that open were given then; an importer whose open
      * composes (USD) does not give them again. */

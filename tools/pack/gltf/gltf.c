@@ -30,6 +30,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "asset.h"
 #include "gltf.h"
 #include "gltf_meshopt.h"
 
@@ -102,7 +103,8 @@ struct gltf_scene {
     char *path;
     char *dir; /* the folder of path, with its '/', or "" */
     gltf_options opt;
-    pk_diag *diag; /* where the current call writes its error */
+    pk_asset_root root; /* what its uris may name (tools/pack/asset.h) */
+    pk_diag *diag;      /* where the current call writes its error */
     int draco_required;
 
     gl_buffer *buffers;
@@ -517,42 +519,17 @@ static char *uri_to_path(const char *dir, const char *uri, size_t *rel, const ch
     return p;
 }
 
-/* Whether a percent-decoded uri names a file outside the glTF's folder:
- * an absolute path, or a ".." that climbs above where it started
- * ("a/../b" stays inside, "../b" and "a/../../b" do not). */
-static int uri_leaves_folder(const char *rel)
+/* Fails when path, the file the uri of what ("buffers[0]", "images[2]")
+ * names (rel: where its percent-decoded uri starts in path), is outside the
+ * asset root or written as an absolute path, and allow_outside_paths is off
+ * (pk_asset_check: the rule every importer keeps). */
+static int check_inside(gltf_scene *s, const char *what, const char *uri, const char *path, size_t rel)
 {
-    if (rel[0] == '/') {
-        return 1;
-    }
-    long depth = 0;
-    for (const char *c = rel; *c != '\0';) {
-        const char *end = strchr(c, '/');
-        size_t n = end != NULL ? (size_t)(end - c) : strlen(c);
-        if (n == 2 && c[0] == '.' && c[1] == '.') {
-            if (--depth < 0) {
-                return 1;
-            }
-        } else if (n > 0 && !(n == 1 && c[0] == '.')) {
-            depth++;
-        }
-        c += n;
-        c += *c == '/';
-    }
-    return 0;
-}
-
-/* Fails when rel, the decoded uri of what ("buffers[0]", "images[2]"),
- * leaves the glTF's folder and allow_outside_paths is off. */
-static int check_inside(gltf_scene *s, const char *what, const char *uri, const char *rel)
-{
-    if (s->opt.allow_outside_paths || !uri_leaves_folder(rel)) {
+    char why[PATH_MAX + 256];
+    if (pk_asset_check(&s->root, path + rel, path, why, sizeof why) == 0) {
         return 0;
     }
-    return fail(s,
-                "%s.uri '%s': leaves the folder of the glTF file (an absolute path or '..' above it); refused "
-                "without --allow-outside-paths",
-                what, uri);
+    return fail(s, "%s.uri '%s': %s", what, uri, why);
 }
 
 /* Images are not read, but a uri of theirs that leaves the glTF's folder is
@@ -584,7 +561,7 @@ static int check_images(gltf_scene *s, const cJSON *root)
         if (path == NULL) {
             continue; /* another scheme (http:), or unusable: nothing this tool would open */
         }
-        int rc = check_inside(s, what, uri, path + rel);
+        int rc = check_inside(s, what, uri, path, rel);
         free(path);
         if (rc != 0) {
             return -1;
@@ -724,7 +701,7 @@ static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **gl
             if (b->path == NULL) {
                 return fail(s, "buffer %u '%s': the uri %s", i, uri, why);
             }
-            if (check_inside(s, what, uri, b->path + rel) != 0) {
+            if (check_inside(s, what, uri, b->path, rel) != 0) {
                 return -1;
             }
             b->state = BUF_FILE;
@@ -2088,6 +2065,10 @@ int gltf_open(const char *path, const gltf_options *opt, gltf_scene **out, pk_di
     s->dir = s->path != NULL ? strndup(path, slash != NULL ? (size_t)(slash - path + 1) : 0) : NULL;
     if (s->path == NULL || s->scratch == NULL || s->dir == NULL) {
         snprintf(d->message, sizeof d->message, "%s: out of memory", path);
+        gltf_close(s);
+        return -1;
+    }
+    if (pk_asset_root_for(path, s->opt.asset_root, s->opt.allow_outside_paths, &s->root, d) != 0) {
         gltf_close(s);
         return -1;
     }

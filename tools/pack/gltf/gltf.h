@@ -47,6 +47,10 @@ typedef struct gltf_options {
      * decides what the packer reads, and a downloaded asset must not make it
      * read (or list) /etc or a sibling project. 1: such paths are followed. */
     int allow_outside_paths;
+    /* The asset root uris may reach into (--asset-root DIR); NULL: the
+     * rule of tools/pack/asset.h (the current directory when the glTF lies
+     * within it, else the glTF's folder). */
+    const char *asset_root;
 } gltf_options;
 
 /* Opens path. Returns 0, or -1 with d->message naming the file and why

@@ -50,6 +50,7 @@ static int gltf_input_open(const char *path, const pk_import_options *opt, void 
     memset(&go, 0, sizeof go);
     go.skip_unsupported = opt->skip_unsupported;
     go.allow_outside_paths = opt->allow_outside_paths;
+    go.asset_root = opt->asset_root;
     go.warn = opt->warn;
     go.user = opt->user;
     in->warn = opt->warn;

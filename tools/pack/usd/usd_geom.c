@@ -678,8 +678,8 @@ int32_t usd_geom_pick_normals(const char *const *names, uint32_t n)
 
 static int is_texcoord_type(const char *type)
 {
-    static const char *const ok[] = {"texCoord2f[]", "texCoord2h[]", "texCoord2d[]",
-                                     "float2[]",     "half2[]",      "double2[]"};
+    static const char *const ok[] = {"texCoord2f[]", "texCoord2h[]", "texCoord2d[]", "float2[]", "half2[]",
+                                     "double2[]",    "Vec2f[]",      "Vec2h[]",      "Vec2d[]"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         if (type != NULL && strcmp(type, ok[i]) == 0) {
             return 1;

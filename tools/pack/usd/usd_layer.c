@@ -8,6 +8,7 @@
 
 #include "usd_layer_internal.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -899,14 +900,63 @@ typedef struct type_row {
 } type_row;
 
 static const type_row k_types[] = {
-    {"bool", USD_SCALAR_BOOL, 1},         {"uchar", USD_SCALAR_UCHAR, 1},           {"int", USD_SCALAR_INT, 1},
-    {"uint", USD_SCALAR_UINT, 1},         {"int64", USD_SCALAR_INT64, 1},           {"uint64", USD_SCALAR_UINT64, 1},
-    {"half", USD_SCALAR_HALF, 1},         {"float", USD_SCALAR_FLOAT, 1},           {"double", USD_SCALAR_DOUBLE, 1},
-    {"timecode", USD_SCALAR_TIMECODE, 1}, {"string", USD_SCALAR_STRING, 1},         {"token", USD_SCALAR_TOKEN, 1},
-    {"asset", USD_SCALAR_ASSET, 1},       {"dictionary", USD_SCALAR_DICTIONARY, 1}, {"matrix2d", USD_SCALAR_DOUBLE, 4},
-    {"matrix3d", USD_SCALAR_DOUBLE, 9},   {"matrix4d", USD_SCALAR_DOUBLE, 16},      {"frame4d", USD_SCALAR_DOUBLE, 16},
-    {"quath", USD_SCALAR_HALF, 4},        {"quatf", USD_SCALAR_FLOAT, 4},           {"quatd", USD_SCALAR_DOUBLE, 4},
-    {"opaque", USD_SCALAR_OTHER, 1},      {"pathExpression", USD_SCALAR_OTHER, 1},
+    {"bool", USD_SCALAR_BOOL, 1},
+    {"uchar", USD_SCALAR_UCHAR, 1},
+    {"int", USD_SCALAR_INT, 1},
+    {"uint", USD_SCALAR_UINT, 1},
+    {"int64", USD_SCALAR_INT64, 1},
+    {"uint64", USD_SCALAR_UINT64, 1},
+    {"half", USD_SCALAR_HALF, 1},
+    {"float", USD_SCALAR_FLOAT, 1},
+    {"double", USD_SCALAR_DOUBLE, 1},
+    {"timecode", USD_SCALAR_TIMECODE, 1},
+    {"string", USD_SCALAR_STRING, 1},
+    {"token", USD_SCALAR_TOKEN, 1},
+    {"asset", USD_SCALAR_ASSET, 1},
+    {"dictionary", USD_SCALAR_DICTIONARY, 1},
+    {"matrix2d", USD_SCALAR_DOUBLE, 4},
+    {"matrix3d", USD_SCALAR_DOUBLE, 9},
+    {"matrix4d", USD_SCALAR_DOUBLE, 16},
+    {"frame4d", USD_SCALAR_DOUBLE, 16},
+    {"quath", USD_SCALAR_HALF, 4},
+    {"quatf", USD_SCALAR_FLOAT, 4},
+    {"quatd", USD_SCALAR_DOUBLE, 4},
+    {"opaque", USD_SCALAR_OTHER, 1},
+    {"pathExpression", USD_SCALAR_OTHER, 1},
+    /* Legacy names Sdf still reads (older files, some exporters): each is
+     * the modern type of the same values. */
+    {"Vec2i", USD_SCALAR_INT, 2},
+    {"Vec2h", USD_SCALAR_HALF, 2},
+    {"Vec2f", USD_SCALAR_FLOAT, 2},
+    {"Vec2d", USD_SCALAR_DOUBLE, 2},
+    {"Vec3i", USD_SCALAR_INT, 3},
+    {"Vec3h", USD_SCALAR_HALF, 3},
+    {"Vec3f", USD_SCALAR_FLOAT, 3},
+    {"Vec3d", USD_SCALAR_DOUBLE, 3},
+    {"Vec4i", USD_SCALAR_INT, 4},
+    {"Vec4h", USD_SCALAR_HALF, 4},
+    {"Vec4f", USD_SCALAR_FLOAT, 4},
+    {"Vec4d", USD_SCALAR_DOUBLE, 4},
+    {"Point", USD_SCALAR_DOUBLE, 3},
+    {"PointFloat", USD_SCALAR_FLOAT, 3},
+    {"Normal", USD_SCALAR_DOUBLE, 3},
+    {"NormalFloat", USD_SCALAR_FLOAT, 3},
+    {"Vector", USD_SCALAR_DOUBLE, 3},
+    {"VectorFloat", USD_SCALAR_FLOAT, 3},
+    {"Color", USD_SCALAR_DOUBLE, 3},
+    {"ColorFloat", USD_SCALAR_FLOAT, 3},
+    {"Quath", USD_SCALAR_HALF, 4},
+    {"Quatf", USD_SCALAR_FLOAT, 4},
+    {"Quatd", USD_SCALAR_DOUBLE, 4},
+    {"Matrix2d", USD_SCALAR_DOUBLE, 4},
+    {"Matrix3d", USD_SCALAR_DOUBLE, 9},
+    {"Matrix4d", USD_SCALAR_DOUBLE, 16},
+    {"Frame", USD_SCALAR_DOUBLE, 16},
+    {"Transform", USD_SCALAR_DOUBLE, 16},
+    {"PointIndex", USD_SCALAR_INT, 1},
+    {"EdgeIndex", USD_SCALAR_INT, 1},
+    {"FaceIndex", USD_SCALAR_INT, 1},
+    {"Schema", USD_SCALAR_TOKEN, 1},
 };
 
 /* Vector types: a base name, then the component count, then h/f/d/i. */
@@ -1231,6 +1281,99 @@ static size_t join_norm(const char *dir, size_t dir_len, const char *rel, char *
         len--;
     res[len] = '\0';
     return (size_t)snprintf(out, cap, "%s", res);
+}
+
+int usd_is_layer_asset(const char *asset)
+{
+    size_t n = strlen(asset);
+    const char *start = asset;
+    const char *open = strchr(asset, '[');
+    if (open != NULL && n > 0 && asset[n - 1] == ']') {
+        start = open + 1; /* the package entry's own name */
+        n--;
+    } else if (open != NULL) {
+        n = (size_t)(open - asset);
+    }
+    const char *end = asset + n;
+    const char *dot = NULL;
+    for (const char *c = start; c < end; c++) {
+        if (*c == '.') {
+            dot = c;
+        } else if (*c == '/') {
+            dot = NULL;
+        }
+    }
+    if (dot == NULL) {
+        return 0;
+    }
+    static const char *const ext[] = {"usd", "usda", "usdc", "usdz"};
+    size_t el = (size_t)(end - dot - 1);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = 0;
+        while (k < el && ext[i][k] != '\0' && tolower((unsigned char)dot[1 + k]) == ext[i][k]) {
+            k++;
+        }
+        if (k == el && ext[i][k] == '\0') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+size_t usd_path_anchor(const char *anchor, const char *path, char *out, size_t cap)
+{
+    if (cap < 2 || path[0] == '\0') {
+        return 0;
+    }
+    size_t len;
+    if (path[0] == '/') {
+        len = strlen(path);
+        if (len >= cap) {
+            return 0;
+        }
+        memcpy(out, path, len + 1);
+        return len;
+    }
+    len = strlen(anchor);
+    if (len >= cap || anchor[0] != '/') {
+        return 0;
+    }
+    memcpy(out, anchor, len + 1);
+    while (len > 1 && out[len - 1] == '/') {
+        out[--len] = '\0';
+    }
+    const char *p = path;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "/");
+        if (n == 1 && p[0] == '.') {
+            /* the anchor itself */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (len <= 1) {
+                return 0; /* above the root */
+            }
+            while (len > 0 && out[len - 1] != '/') {
+                len--;
+            }
+            len = len > 1 ? len - 1 : 1; /* drop the slash, keep the root's */
+            out[len] = '\0';
+        } else if (n > 0) {
+            size_t sep = len > 1 ? 1u : 0u;
+            if (len + sep + n >= cap) {
+                return 0;
+            }
+            if (sep) {
+                out[len++] = '/';
+            }
+            memcpy(out + len, p, n);
+            len += n;
+            out[len] = '\0';
+        }
+        p += n;
+        while (*p == '/') {
+            p++;
+        }
+    }
+    return len;
 }
 
 size_t usd_layer_resolve(const usd_layer *L, const char *asset, char *out, size_t cap)

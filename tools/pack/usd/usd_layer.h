@@ -359,4 +359,18 @@ int usd_prop_read_bool(const usd_prop *p, int which, int *out, pk_diag *d);
  * asset path. O(length); no allocation. */
 size_t usd_layer_resolve(const usd_layer *layer, const char *asset_path, char *out, size_t cap);
 
+/* 1 when asset_path names a USD layer by its extension (.usd, .usda, .usdc
+ * or .usdz, in any case; for a package entry "pkg.usdz[dir/x.usdc]", the
+ * entry's), else 0: a MaterialX document, an image, a file with no
+ * extension. The extension is what USD picks a file format by. O(length). */
+int usd_is_layer_asset(const char *asset_path);
+
+/* A prim path as USD anchors a relative one (a relationship's target
+ * "<Protos/Box>" or "<../Src>", relative to the prim that owns it): an
+ * absolute path ("/A/B") is copied; a relative one is appended to anchor
+ * (an absolute prim path), "." naming the anchor and ".." its parent.
+ * Returns the length written to out (NUL-terminated), or 0 when the path
+ * climbs above the root, is empty, or does not fit in cap. O(length). */
+size_t usd_path_anchor(const char *anchor, const char *path, char *out, size_t cap);
+
 #endif

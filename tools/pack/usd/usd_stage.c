@@ -28,6 +28,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
+#include "asset.h"
 #include "usd_geom.h"
 #include "usd_layer.h"
 
@@ -70,7 +71,7 @@ typedef struct proto_entry {
 
 struct usd_stage {
     usd_stage_options opt;
-    char *root_dir; /* realpath of the root layer's folder */
+    pk_asset_root root; /* what the layers may name (tools/pack/asset.h) */
     stage_layer *layers;
     uint32_t layer_count, layer_cap;
     double stage_matrix[16];
@@ -184,10 +185,12 @@ static size_t package_part(const char *resolved)
     return n;
 }
 
-/* Finds or opens the layer at resolved (usd_layer_resolve's form). With
- * check_outside, a file outside the root layer's folder is refused unless
- * allow_outside_paths. Fails with d->message saying why (no prefix). */
-static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint32_t *out, pk_diag *d)
+/* Finds or opens the layer at resolved (usd_layer_resolve's form) that a
+ * layer names as written (NULL for the root layer): a file outside the
+ * asset root, or written as an absolute path, is refused unless
+ * allow_outside_paths (pk_asset_check). Fails with d->message saying why
+ * (no prefix). */
+static int layer_get(usd_stage *s, const char *resolved, const char *written, uint32_t *out, pk_diag *d)
 {
     size_t pn = package_part(resolved);
     char file[PATH_MAX];
@@ -196,16 +199,13 @@ static int layer_get(usd_stage *s, const char *resolved, int check_outside, uint
     }
     memcpy(file, resolved, pn);
     file[pn] = '\0';
+    char why[PATH_MAX + 256];
+    if (written != NULL && pk_asset_check(&s->root, written, file, why, sizeof why) != 0) {
+        return fail(d, "layer %s", why);
+    }
     char real[PATH_MAX];
     if (realpath(file, real) == NULL) {
         return fail(d, "cannot open layer '%s': %s", file, strerror(errno));
-    }
-    if (check_outside && !s->opt.allow_outside_paths) {
-        size_t rn = strlen(s->root_dir);
-        if (strncmp(real, s->root_dir, rn) != 0 || (real[rn] != '/' && strcmp(s->root_dir, "/") != 0)) {
-            return fail(d, "layer '%s' is outside the root layer's folder %s (--allow-outside-paths opens it)",
-                        resolved, s->root_dir);
-        }
     }
     char key[PATH_MAX + USD_MAX_PATH];
     snprintf(key, sizeof key, "%s%s", real, resolved + pn);
@@ -265,7 +265,7 @@ static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
         uint32_t sub = 0;
         pk_diag sd = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&sd, "subLayer '%s' cannot be resolved", info->sublayers[k])
-                                                  : layer_get(s, resolved, 1, &sub, &sd);
+                                                  : layer_get(s, resolved, info->sublayers[k], &sub, &sd);
         if (rc == 0) {
             rc = layer_stack(s, sub, &sd);
         }
@@ -381,12 +381,21 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
     usd_stage *s = w->s;
     char what[USD_MAX_PATH * 2 + 600];
     uint32_t stack = x->stack;
+    if (asset[0] != '\0' && !usd_is_layer_asset(asset)) {
+        /* A MaterialX document, an image: not a layer, nothing to compose
+         * here (the rest of the prim composes and packs). */
+        if (!w->importing) {
+            stage_warn(s, "%s: <%s>: %s @%s@: not a USD layer (not .usd, .usda, .usdc or .usdz); arc skipped",
+                       layer_name(s, x->layer), w->path, arc, asset);
+        }
+        return 0;
+    }
     if (asset[0] != '\0') {
         char resolved[USD_MAX_PATH + PATH_MAX];
         size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
         pk_diag ld = {{0}};
         int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
-                                                  : layer_get(s, resolved, 1, &stack, &ld);
+                                                  : layer_get(s, resolved, asset, &stack, &ld);
         if (rc == 0) {
             rc = layer_stack(s, stack, &ld);
         }
@@ -429,6 +438,15 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         }
         snprintf(what, sizeof what, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
                  layer_name(s, stack));
+        if (asset[0] == '\0' && (strcmp(arc, "inherits") == 0 || strcmp(arc, "specializes") == 0)) {
+            /* A class that is not there contributes nothing: USD composes
+             * the prim without it (and reports only unresolved references
+             * and payloads). */
+            if (!w->importing) {
+                stage_warn(s, "%s: <%s>: %s; ignored", layer_name(s, x->layer), w->path, what);
+            }
+            return 0;
+        }
         return arc_refuse(w, x->layer, what);
     }
     w->chain_stack[w->chain_n] = stack;
@@ -830,17 +848,45 @@ static void mesh_arrays_free(mesh_arrays *a)
     free(a->ui);
 }
 
+/* An optional attribute whose type is not the one its schema gives (an
+ * int normals, a float[] holeIndices): 1 when its type name has that
+ * scalar family and component count, else 0 and a warning naming the prim,
+ * the attribute and its type; the attribute is then read as unauthored,
+ * as USD reads it. family: USD_SCALAR_FLOAT for any of half, float or
+ * double; USD_SCALAR_INT for int; USD_SCALAR_TOKEN for token. */
+static int optional_type_ok(walk *w, const char *where, const usd_prop *p, usd_scalar family, uint32_t components,
+                            const char *expected)
+{
+    uint32_t c = 0;
+    int arr = 0;
+    usd_scalar sc = p->kind == USD_PROP_ATTRIBUTE ? usd_type_scalar(p->type_name, &c, &arr) : USD_SCALAR_NONE;
+    int ok = c == components &&
+             (family == USD_SCALAR_FLOAT ? sc == USD_SCALAR_HALF || sc == USD_SCALAR_FLOAT || sc == USD_SCALAR_DOUBLE
+                                         : sc == family);
+    ok = ok && (family == USD_SCALAR_TOKEN ? arr == 0 : arr == 1);
+    if (!ok) {
+        stage_warn(w->s, "%s: %s: type '%s', not %s; ignored", where, p->name,
+                   p->kind == USD_PROP_ATTRIBUTE ? p->type_name : "relationship", expected);
+    }
+    return ok;
+}
+
 /* Reads a Mesh's topology (points, face vertex counts and indices are required; holes and orientation are
- * not) into IN, its arrays into A. 0, or -1 with a message. */
+ * not) into IN, its arrays into A. 0; 1 when the Mesh is incomplete (a required attribute unauthored or
+ * empty: a placeholder), with a warning, and the prim is left out; or -1 with a message. */
 static int mesh_topology(walk *w, const site_list *l, const char *where, usd_mesh_input *in, mesh_arrays *a)
 {
     int rc = 0;
     const usd_prop *p;
     static const char *const required[] = {"points", "faceVertexCounts", "faceVertexIndices"};
-    for (int k = 0; k < 3 && rc == 0; k++) {
+    for (int k = 0; k < 3; k++) {
         p = find_prop(l, required[k]);
-        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
-            rc = fail(w->d, "%s: Mesh has no %s", where, required[k]);
+        uint64_t n = 0;
+        uint32_t c = 0;
+        if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO) ||
+            (usd_prop_value_count(p, USD_WHICH_AUTO, &n, &c, w->d) == 0 && n == 0)) {
+            stage_warn(w->s, "%s: Mesh has no %s; left out", where, required[k]);
+            return 1;
         }
     }
     if (rc == 0) {
@@ -852,10 +898,12 @@ static int mesh_topology(walk *w, const site_list *l, const char *where, usd_mes
     if (rc == 0) {
         rc = read_array(w, find_prop(l, "faceVertexIndices"), 1, 1, &a->idx, &in->topology.index_count);
     }
-    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+    if (rc == 0 && (p = find_prop(l, "holeIndices")) != NULL && usd_prop_has_value(p, USD_WHICH_AUTO) &&
+        optional_type_ok(w, where, p, USD_SCALAR_INT, 1, "int[]")) {
         rc = read_array(w, p, 1, 1, &a->holes, &in->topology.hole_count);
     }
-    if (rc == 0) {
+    if (rc == 0 && ((p = find_prop(l, "orientation")) == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO) ||
+                    optional_type_ok(w, where, p, USD_SCALAR_TOKEN, 1, "token"))) {
         char tok[64];
         int has = read_token(l, "orientation", tok, sizeof tok, w->d);
         rc = has < 0 ? -1 : 0;
@@ -904,6 +952,11 @@ static int mesh_primvar(walk *w, const site_list *l, const char *where, const ch
 {
     const usd_prop *p = find_prop(l, name);
     if (p == NULL || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        return 0;
+    }
+    if (!optional_type_ok(w, where, p, USD_SCALAR_FLOAT, comps,
+                          comps == 3u ? "an array of 3 numbers an element (normal3f[])"
+                                      : "an array of 2 numbers an element (texCoord2f[])")) {
         return 0;
     }
     if (read_array(w, p, comps, 0, vals, &pv->value_count) != 0) {
@@ -955,6 +1008,10 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
     memset(&in, 0, sizeof in);
     mesh_arrays a = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     int rc = mesh_topology(w, l, where, &in, &a);
+    if (rc == 1) {
+        mesh_arrays_free(&a);
+        return 0; /* incomplete: warned, left out */
+    }
     const char **names = NULL, **types = NULL;
     uint32_t nn = 0;
     if (rc == 0) {
@@ -1147,11 +1204,19 @@ static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname,
     usd_geom_matrix_identity(id);
     for (uint32_t j = 0; j < np && rc == 0; j++) {
         site_list pl = {NULL, 0, 0};
-        int found = compose_path(w, rel->targets[j], &pl);
+        char target[USD_MAX_PATH];
+        if (usd_path_anchor(saved, rel->targets[j], target, sizeof target) == 0) {
+            rc = fail(w->d, "%s: <%s>: prototypes[%u] <%s>: not a prim path from <%s>", lname, saved, j,
+                      rel->targets[j], saved);
+            break;
+        }
+        int found = compose_path(w, target, &pl);
         if (found != 0) {
-            rc = found < 0
-                     ? -1
-                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, rel->targets[j]);
+            rc = found < 0 ? -1
+                 : strcmp(target, rel->targets[j]) == 0
+                     ? fail(w->d, "%s: <%s>: prototypes[%u] <%s>: no such prim", lname, saved, j, target)
+                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s> (<%s>): no such prim", lname, saved, j,
+                            rel->targets[j], target);
             break;
         }
         XXH3_state_t st;
@@ -1159,7 +1224,7 @@ static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname,
         XXH3_128bits_update(&st, "PointInstancer", 15);
         key_sites(&st, s, &pl, 0);
         XXH128_hash_t key = XXH3_128bits_digest(&st);
-        snprintf(w->path, sizeof w->path, "%s", rel->targets[j]);
+        snprintf(w->path, sizeof w->path, "%s", target);
         recorder *outer = w->rec;
         recorder none = {NULL, 0, 0};
         w->rec = &none; /* the prototype's own walk places nothing */
@@ -1436,25 +1501,13 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
     if (opt != NULL) {
         s->opt = *opt;
     }
-    char real[PATH_MAX];
-    if (realpath(path, real) == NULL) {
-        fail(d, "%s: cannot open: %s", path, strerror(errno));
+    if (pk_asset_root_for(path, s->opt.asset_root, s->opt.allow_outside_paths, &s->root, d) != 0) {
         usd_stage_close(s);
         return -1;
     }
-    char *slash = strrchr(real, '/');
-    if (slash != NULL) {
-        *slash = '\0';
-    }
-    s->root_dir = dup_str(slash == real ? "/" : real);
     uint32_t root = 0;
     pk_diag ld = {{0}};
-    if (s->root_dir == NULL) {
-        fail(d, "%s: out of memory", path);
-        usd_stage_close(s);
-        return -1;
-    }
-    if (layer_get(s, path, 0, &root, &ld) != 0) {
+    if (layer_get(s, path, NULL, &root, &ld) != 0) {
         /* The layer's own messages name the file already. */
         if (strncmp(ld.message, "cannot open layer", 17) == 0) {
             fail(d, "%s: %s", path, ld.message);
@@ -1557,6 +1610,5 @@ void usd_stage_close(usd_stage *s)
     free(s->layers);
     protos_clear(s);
     free(s->protos);
-    free(s->root_dir);
     free(s);
 }

@@ -54,7 +54,7 @@
  * in content import both.
  *
  * Errors name the layer and the prim path: a cycle of arcs, a layer that
- * cannot be opened, a layer outside the root layer's folder (unless
+ * cannot be opened, a layer outside the asset root (unless
  * allow_outside_paths), a prim path an arc names that no layer holds; under
  * skip_unsupported each is a warning and the arc is skipped. Not
  * thread-safe on one stage; stages share nothing. */
@@ -79,12 +79,16 @@ typedef struct usd_stage_options {
     /* 0: an unsupported schema or a broken arc is an error. 1: a warning
      * naming the prim, and the prim (or the arc) is skipped. */
     int skip_unsupported;
-    /* 0: a layer outside the root layer's folder (an absolute asset path or
-     * '..' above it) is refused. 1: it is opened. */
+    /* 0: a layer outside the asset root, or named by an absolute asset
+     * path, is refused (tools/pack/asset.h). 1: it is opened. */
     int allow_outside_paths;
     /* Called for each warning (may be NULL). */
     void (*warn)(void *user, const char *message);
     void *user;
+    /* The asset root (--asset-root DIR); NULL: the rule of asset.h (the
+     * current directory when the root layer lies within it, else the root
+     * layer's folder). */
+    const char *asset_root;
 } usd_stage_options;
 
 /* Where usd_stage_import sends what it finds. */
