@@ -8,8 +8,11 @@
 #   layer_as_output  pack root.usda -o asset.usda (a layer it reads) is refused
 #   missing_layer    a reference to a missing layer: refused naming layer and
 #                    prim; with --skip-unsupported a warning and the rest packs
-#   unsupported      a Cube prim: refused naming it; skipped with the option,
-#                    warned once; a stage of Cubes only: nothing left to pack
+#   unsupported      a Points prim: refused naming it; skipped with the option,
+#                    warned once; a stage of Points only: nothing left to pack
+#   shapes           every implicit shape under a transformed Xform packs and
+#                    verifies; a bad radius is refused naming prim, attribute
+#                    and value, or skipped with a warning under the option
 #   outside          a layer above the root layer's folder: composed within
 #                    the asset root (the current directory), refused outside it
 #                    (--asset-root in) unless --allow-outside-paths; an absolute
@@ -112,18 +115,53 @@ missing_layer)
     expect 0 "0 bad" "$@" inspect miss.pack --verify
     ;;
 unsupported)
-    printf '#usda 1.0\ndef Cube "C"\n{\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >cube.usda
-    expect 1 "cube.usda: </C>: Cube prims are not supported \(--skip-unsupported skips them\)" \
-        "$@" pack cube.usda -o cube.pack
-    [ ! -e cube.pack ] || fail "cube.pack was written"
-    expect 0 "warning: cube.usda: </C>: Cube prims are not supported; skipped" \
-        "$@" pack --skip-unsupported cube.usda -o cube.pack
+    printf '#usda 1.0\ndef Points "C"\n{\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >points.usda
+    expect 1 "points.usda: </C>: Points prims are not supported \(--skip-unsupported skips them\)" \
+        "$@" pack points.usda -o points.pack
+    [ ! -e points.pack ] || fail "points.pack was written"
+    expect 0 "warning: points.usda: </C>: Points prims are not supported; skipped" \
+        "$@" pack --skip-unsupported points.usda -o points.pack
     # The warning is given once, though the stage is composed twice (checked, then packed).
-    n=$("$@" pack --skip-unsupported cube.usda -o cube.pack 2>&1 | grep -c "Cube prims are not supported")
-    [ "$n" -eq 1 ] || fail "the Cube warning came $n times"
-    printf '#usda 1.0\ndef Cube "C"\n{\n}\n' >only.usda
+    n=$("$@" pack --skip-unsupported points.usda -o points.pack 2>&1 | grep -c "Points prims are not supported")
+    [ "$n" -eq 1 ] || fail "the Points warning came $n times"
+    printf '#usda 1.0\ndef Points "C"\n{\n}\n' >only.usda
     expect 1 "nothing left to pack" "$@" pack --skip-unsupported only.usda -o only.pack
     [ ! -e only.pack ] || fail "only.pack was written"
+    ;;
+shapes)
+    cat >shapes.usda <<'USD'
+#usda 1.0
+(
+    metersPerUnit = 1
+    upAxis = "Y"
+)
+def Xform "W"
+{
+    double3 xformOp:translate = (10, 0, 0)
+    float3 xformOp:scale = (2, 2, 2)
+    uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:scale"]
+    def Cube "Cube" { double size = 1 }
+    def Sphere "Sphere" { double radius = 2 }
+    def Cylinder "Cylinder" { uniform token axis = "X" }
+    def Cylinder_1 "Cylinder_1" { double radiusTop = 0.5 }
+    def Cone "Cone" { uniform token axis = "Y" }
+    def Capsule "Capsule" { }
+    def Capsule_1 "Capsule_1" { double radiusBottom = 0.25 }
+    def Plane "Plane" { }
+}
+USD
+    expect 0 "shapes.usda: 1 layers \([0-9.]+ [KMG]?i?B\), 9 prims, 8 meshes, 8 placements" \
+        "$@" pack shapes.usda -o shapes.pack
+    expect 0 "shapes.pack: 8 objects from 8 meshes \(0 identical to an earlier one\), 8 instances" \
+        "$@" pack shapes.usda -o shapes.pack
+    expect 0 "0 bad" "$@" inspect shapes.pack --verify
+    printf '#usda 1.0\ndef Sphere "S"\n{\n    double radius = -1\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >bad.usda
+    expect 1 "bad.usda: </S>: radius: -1 makes no shape \(a finite number above 0 is needed\)" \
+        "$@" pack bad.usda -o bad.pack
+    [ ! -e bad.pack ] || fail "bad.pack was written"
+    expect 0 "warning: bad.usda: </S>: radius: -1 makes no shape .*; skipped" \
+        "$@" pack --skip-unsupported bad.usda -o bad.pack
+    expect 0 "bad.pack: 1 objects" "$@" pack --skip-unsupported bad.usda -o bad.pack
     ;;
 outside)
     printf '#usda 1.0\ndef "Q" (\n    references = @../asset.usda@\n)\n{\n}\n' >in/up.usda

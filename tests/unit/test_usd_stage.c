@@ -17,8 +17,10 @@
 
 #include "test_util.h"
 
+#include "builder.h"
 #include "gltf.h"
 #include "usd_layer.h"
+#include "sluice/platform.h"
 #include "usd_stage.h"
 
 /* ---- files ----------------------------------------------------------------- */
@@ -85,7 +87,8 @@ static int teardown_dir(void **state)
 
 typedef struct got_mesh {
     uint32_t vertices, indices;
-    float first[3]; /* the first vertex */
+    float first[3];       /* the first vertex */
+    float lo[3], hi[3];   /* the box of the vertices */
     char name[64];
 } got_mesh;
 
@@ -105,6 +108,14 @@ static int on_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
     g->vertices = m->vertex_count;
     g->indices = m->index_count;
     memcpy(g->first, m->positions, sizeof g->first);
+    for (int k = 0; k < 3; k++) {
+        g->lo[k] = INFINITY;
+        g->hi[k] = -INFINITY;
+        for (uint32_t i = 0; i < m->vertex_count; i++) {
+            g->lo[k] = fminf(g->lo[k], m->positions[(size_t)i * 3 + (size_t)k]);
+            g->hi[k] = fmaxf(g->hi[k], m->positions[(size_t)i * 3 + (size_t)k]);
+        }
+    }
     snprintf(g->name, sizeof g->name, "%s", m->name);
     *object = c->mesh_count++;
     return 0;
@@ -569,9 +580,8 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
 static void test_unsupported_schemas_are_refused_or_skipped(void **state)
 {
     (void)state;
-    static const char *const types[] = {"BasisCurves", "NurbsCurves", "HermiteCurves", "Points",  "NurbsPatch",
-                                        "TetMesh",     "Volume",      "Cube",          "Sphere",  "Cylinder",
-                                        "Cone",        "Capsule",     "Plane"};
+    static const char *const types[] = {"BasisCurves", "NurbsCurves", "HermiteCurves", "Points", "NurbsPatch",
+                                        "TetMesh",     "Volume"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char text[512], want[512];
         snprintf(text, sizeof text, HEAD "def Xform \"W\"\n{\n    def %s \"G\"\n    {\n    }\n}\n"
@@ -911,6 +921,182 @@ static void test_path_anchor(void **state)
     assert_int_equal(usd_is_layer_asset("a.usdx"), 0);
 }
 
+/* ---- implicit shapes -------------------------------------------------------------- */
+
+static void expect_box(const got_mesh *g, double x0, double y0, double z0, double x1, double y1, double z1)
+{
+    const double lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1};
+    for (int k = 0; k < 3; k++) {
+        if (fabs(g->lo[k] - lo[k]) > 1e-5 || fabs(g->hi[k] - hi[k]) > 1e-5) {
+            fail_msg("mesh '%s': bounds[%d] [%g, %g], want [%g, %g]", g->name, k, (double)g->lo[k], (double)g->hi[k],
+                     lo[k], hi[k]);
+        }
+    }
+}
+
+static void test_implicit_shapes_import_as_meshes(void **state)
+{
+    (void)state;
+    put("shapes/all.usda", HEAD "def Xform \"W\"\n{\n"
+                                "    def Cube \"Cube\"\n    {\n        double size = 3\n    }\n"
+                                "    def Sphere \"Sphere\"\n    {\n        double radius.timeSamples = {\n"
+                                "            4: 9,\n            2: 0.5,\n        }\n    }\n"
+                                "    def Cylinder \"Cylinder\"\n    {\n        uniform token axis = \"X\"\n    }\n"
+                                "    def Cylinder_1 \"Cylinder_1\"\n    {\n        double radius = 7\n"
+                                "        double radiusTop = 0.5\n        double radiusBottom = 1.5\n"
+                                "        double height = 4\n        uniform token axis = \"Y\"\n    }\n"
+                                "    def Cone \"Cone\"\n    {\n        double height = 1\n    }\n"
+                                "    def Capsule \"Capsule\"\n    {\n    }\n"
+                                "    def Capsule_1 \"Capsule_1\"\n    {\n        double radiusTop = 0.25\n"
+                                "        double radiusBottom = 0.25\n        double height = 2\n    }\n"
+                                "    def Plane \"Plane\"\n    {\n        double width = 4\n        uniform token axis = \"Y\"\n"
+                                "        uniform bool doubleSided = 0\n    }\n"
+                                "}\n");
+    collect c;
+    usd_stage_stats st;
+    import_ok("shapes/all.usda", 0, 0, &c, &st);
+    assert_int_equal(warned.count, 0);
+    assert_int_equal(c.mesh_count, 8);
+    assert_int_equal(c.inst_count, 8);
+    assert_int_equal(st.meshes, 8);
+    static const char *const names[] = {"Cube", "Sphere", "Cylinder", "Cylinder_1",
+                                        "Cone", "Capsule", "Capsule_1", "Plane"};
+    static const uint32_t vertices[] = {24, 559, 132, 132, 98, 592, 592, 4};
+    static const uint32_t triangles[] = {12, 960, 128, 128, 64, 1024, 1024, 2};
+    for (uint32_t i = 0; i < 8; i++) {
+        assert_string_equal(c.meshes[i].name, names[i]);
+        assert_string_equal(c.inst[i].name, names[i]);
+        assert_int_equal(c.meshes[i].vertices, vertices[i]);
+        assert_int_equal(c.meshes[i].indices, triangles[i] * 3);
+    }
+    expect_box(&c.meshes[0], -1.5, -1.5, -1.5, 1.5, 1.5, 1.5);
+    expect_box(&c.meshes[1], -0.5, -0.5, -0.5, 0.5, 0.5, 0.5); /* the earliest sample, as for a Mesh's points */
+    expect_box(&c.meshes[2], -1, -1, -1, 1, 1, 1);
+    expect_box(&c.meshes[3], -1.5, -2, -1.5, 1.5, 2, 1.5); /* radiusTop/radiusBottom win over radius */
+    expect_box(&c.meshes[4], -1, -1, -0.5, 1, 1, 0.5);
+    expect_box(&c.meshes[5], -0.5, -0.5, -1, 0.5, 0.5, 1);
+    expect_box(&c.meshes[6], -0.25, -0.25, -1.25, 0.25, 0.25, 1.25);
+    expect_box(&c.meshes[7], -2, 0, -1, 2, 0, 1); /* axis Y: width along X, length along Z */
+}
+
+static void test_bad_shape_values_are_refused_or_skipped(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *body, *why;
+    } bad[] = {
+        {"Sphere", "double radius = -1", "radius: -1 makes no shape (a finite number above 0 is needed)"},
+        {"Cube", "double size = 0", "size: 0 makes no shape (a finite number above 0 is needed)"},
+        {"Cube", "double size = nan", "size: nan makes no shape (a finite number above 0 is needed)"},
+        {"Cylinder", "double height = inf", "height: inf makes no shape (a finite number above 0 is needed)"},
+        {"Cylinder_1", "double radiusBottom = -2", "radiusBottom: -2 makes no shape (a finite number above 0 is needed)"},
+        {"Cone", "uniform token axis = \"W\"", "axis: 'W' is not X, Y or Z"},
+        {"Capsule", "double height = -1", "height: -1 makes no shape (a finite number at or above 0 is needed)"},
+        {"Capsule_1", "double radiusTop = 2",
+         "radiusTop 2 and radiusBottom 0.5 differ by 1.5, not less than height 1: no side is tangent to both caps"},
+        {"Plane", "double width = -3", "width: -3 makes no shape (a finite number above 0 is needed)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512], want[512];
+        snprintf(text, sizeof text, HEAD "def Xform \"W\"\n{\n    def %s \"S\"\n    {\n        %s\n    }\n}\n"
+                                         "def Mesh \"M\"\n{\n" TRI(0) "}\n",
+                 bad[i].type, bad[i].body);
+        put("shapes/bad.usda", text);
+        snprintf(want, sizeof want, "@/shapes/bad.usda: </W/S>: %s", bad[i].why);
+        expect_open_error("shapes/bad.usda", 0, want);
+        collect c;
+        import_ok("shapes/bad.usda", 1, 0, &c, NULL);
+        assert_int_equal(c.inst_count, 1);
+        assert_string_equal(c.inst[0].name, "M");
+        assert_int_equal(warned.count, 1);
+        snprintf(want, sizeof want, "%s: </W/S>: %s; skipped", path_of("shapes/bad.usda"), bad[i].why);
+        assert_string_equal(warned.last, want);
+    }
+}
+
+static int pack_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+{
+    return pk_builder_add_mesh(user, m, object, d);
+}
+
+static int pack_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    return pk_builder_add_instance(user, inst, d);
+}
+
+static void test_cube_under_a_transformed_xform_packs_with_its_bounds(void **state)
+{
+    (void)state;
+    put("shapes/xf.usda", HEAD "def Xform \"W\"\n{\n    double3 xformOp:translate = (10, 0, 0)\n"
+                               "    float3 xformOp:scale = (2, 2, 2)\n"
+                               "    uniform token[] xformOpOrder = [\"xformOp:translate\", \"xformOp:scale\"]\n"
+                               "    def Cube \"C\"\n    {\n        double size = 3\n"
+                               "        double3 xformOp:translate = (0, 1, 0)\n"
+                               "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n    }\n}\n");
+    usd_stage *s = NULL;
+    pk_builder *b = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (usd_stage_open(path_of("shapes/xf.usda"), NULL, &s, &d) != 0 ||
+        pk_builder_open(path_of("shapes/xf.pack"), NULL, &b, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+    usd_stage_sink sink = {pack_mesh, pack_instance, b};
+    if (usd_stage_import(s, &sink, &d) != 0 || pk_builder_finish(b, NULL, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+    usd_stage_close(s);
+
+    capture_log logged;
+    memset(&logged, 0, sizeof logged);
+    slc_logger log = capture_logger(&logged);
+    slc_platform_file file;
+    assert_int_equal(slc_platform_file_open(path_of("shapes/xf.pack"), SLC_PLATFORM_FILE_PREAD, &log, &file), SLC_OK);
+    size_t cap = SLC_ARENA_FOOTPRINT(1u << 20);
+    cap = (cap + SLC_ARENA_ALIGN - 1) / SLC_ARENA_ALIGN * SLC_ARENA_ALIGN;
+    void *mem = aligned_alloc(SLC_ARENA_ALIGN, cap);
+    assert_non_null(mem);
+    slc_arena *meta = NULL;
+    assert_int_equal(slc_arena_init(mem, cap, NULL, (slc_budget_id){0}, &meta), SLC_OK);
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = 65536;
+    limits.max_chunks = 64;
+    limits.max_objects = 4;
+    limits.max_lods = SLC_LODS_MAX;
+    limits.max_string_bytes = 4096;
+    slc_pack *pack = NULL;
+    if (slc_pack_open(&file.io, path_of("shapes/xf.pack"), &limits, meta, &log, &pack) != SLC_OK) {
+        fail_msg("slc_pack_open: %s", logged.message);
+    }
+    assert_int_equal(slc_pack_get_header(pack)->object_count, 1);
+    assert_int_equal(slc_pack_get_header(pack)->instance_count, 1);
+    /* The object in the cube's own space; the instance places it: world = T(10,0,0) S(2) T(0,1,0). */
+    const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){0});
+    const slc_pack_instance *in = slc_pack_get_instance(pack, 0);
+    assert_string_equal(slc_pack_get_string(pack, ob->name), "C");
+    const float want_lo[3] = {7, -1, -3}, want_hi[3] = {13, 5, 3};
+    for (int k = 0; k < 3; k++) {
+        assert_true(fabsf(ob->aabb_min[k] + 1.5f) < 1e-6f && fabsf(ob->aabb_max[k] - 1.5f) < 1e-6f);
+        float lo = INFINITY, hi = -INFINITY;
+        for (int corner = 0; corner < 8; corner++) {
+            float p[3] = {(corner & 1) ? ob->aabb_max[0] : ob->aabb_min[0],
+                          (corner & 2) ? ob->aabb_max[1] : ob->aabb_min[1],
+                          (corner & 4) ? ob->aabb_max[2] : ob->aabb_min[2]};
+            float w = in->matrix[k] * p[0] + in->matrix[4 + k] * p[1] + in->matrix[8 + k] * p[2] + in->matrix[12 + k];
+            lo = fminf(lo, w);
+            hi = fmaxf(hi, w);
+        }
+        if (fabsf(lo - want_lo[k]) > 1e-5f || fabsf(hi - want_hi[k]) > 1e-5f) {
+            fail_msg("world bounds[%d] [%g, %g], want [%g, %g]", k, (double)lo, (double)hi, (double)want_lo[k],
+                     (double)want_hi[k]);
+        }
+    }
+    slc_pack_close(pack);
+    slc_platform_file_close(&file);
+    free(mem);
+}
+
 static void test_root_layer_that_does_not_open(void **state)
 {
     (void)state;
@@ -1089,6 +1275,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_geometry_is_refused_at_import),
         cmocka_unit_test(test_tolerant_where_usd_is_tolerant),
         cmocka_unit_test(test_path_anchor),
+        cmocka_unit_test(test_implicit_shapes_import_as_meshes),
+        cmocka_unit_test(test_bad_shape_values_are_refused_or_skipped),
+        cmocka_unit_test(test_cube_under_a_transformed_xform_packs_with_its_bounds),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -31,6 +31,7 @@
 #include "asset.h"
 #include "usd_geom.h"
 #include "usd_layer.h"
+#include "usd_shape.h"
 
 typedef struct stage_layer {
     usd_layer *layer;
@@ -826,8 +827,7 @@ static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, 
 /* ---- prims ------------------------------------------------------------------ */
 
 static const char *const refused_types[] = {
-    "BasisCurves", "NurbsCurves", "HermiteCurves", "Points",  "NurbsPatch", "TetMesh",    "Volume",    "Cube",
-    "Sphere",      "Cylinder",    "Cone",          "Capsule", "Plane",      "Cylinder_1", "Capsule_1",
+    "BasisCurves", "NurbsCurves", "HermiteCurves", "Points", "NurbsPatch", "TetMesh", "Volume",
 };
 
 /* The arrays mesh_prim reads, freed together: the topology, then normals and texture coordinates with their
@@ -984,6 +984,23 @@ static int mesh_primvar(walk *w, const site_list *l, const char *where, const ch
     return 1;
 }
 
+/* Names M after the prim, hands it to the sink, frees it and places the object at WORLD: what a Mesh prim and an
+ * implicit shape share once their triangles are built. 0, or -1 with the sink's message. */
+static int emit_mesh(walk *w, pk_mesh *m, const double world[16])
+{
+    const char *leaf = strrchr(w->path, '/');
+    const char *name = leaf != NULL ? leaf + 1 : w->path;
+    snprintf(m->name, sizeof m->name, "%.63s", name);
+    uint32_t object = 0;
+    int rc = w->sink->mesh(w->sink->user, m, &object, w->d);
+    pk_mesh_free(m);
+    if (rc != 0) {
+        return -1;
+    }
+    w->s->stats.meshes++;
+    return place(w, object, world, name);
+}
+
 static int mesh_prim(walk *w, const site_list *l, const double world[16])
 {
     usd_stage *s = w->s;
@@ -1050,21 +1067,81 @@ static int mesh_prim(walk *w, const site_list *l, const double world[16])
     if (rc != 0) {
         return -1;
     }
-    const char *leaf = strrchr(w->path, '/');
-    snprintf(m.name, sizeof m.name, "%.63s", leaf != NULL ? leaf + 1 : w->path);
     if (m.index_count == 0) {
         stage_warn(s, "%s: Mesh has no triangles; left out", where);
         pk_mesh_free(&m);
         return 0;
     }
-    uint32_t object = 0;
-    rc = w->sink->mesh(w->sink->user, &m, &object, w->d);
-    pk_mesh_free(&m);
-    if (rc != 0) {
+    return emit_mesh(w, &m, world);
+}
+
+/* Reads an implicit gprim's attributes (the schema's fallbacks where none is authored; the default value, else
+ * the earliest time sample, as for a Mesh's points) into SH and checks them. 0, or -1 with a message naming the
+ * attribute and its value. */
+static int shape_read(const site_list *l, usd_shape_kind kind, const usd_geom_ctx *ctx, usd_shape *sh, pk_diag *d)
+{
+    usd_shape_init(kind, sh);
+    const char *const *names = usd_shape_attributes(kind);
+    for (size_t k = 0; names[k] != NULL; k++) {
+        const usd_prop *p = find_prop(l, names[k]);
+        if (p == NULL || p->kind != USD_PROP_ATTRIBUTE || !usd_prop_has_value(p, USD_WHICH_AUTO)) {
+            continue;
+        }
+        double v = 0.0;
+        if (usd_prop_read_f64(p, USD_WHICH_AUTO, &v, 1, NULL, d) != 0 || usd_shape_set(sh, names[k], v, ctx, d) != 0) {
+            return -1;
+        }
+    }
+    char tok[64];
+    int has = kind == USD_SHAPE_CUBE || kind == USD_SHAPE_SPHERE ? 0 : read_token(l, "axis", tok, sizeof tok, d);
+    if (has < 0 || (has > 0 && usd_shape_set_axis(sh, tok, ctx, d) != 0)) {
         return -1;
     }
-    s->stats.meshes++;
-    return place(w, object, world, leaf != NULL ? leaf + 1 : w->path);
+    has = read_token(l, "orientation", tok, sizeof tok, d);
+    if (has < 0) {
+        return -1;
+    }
+    sh->left_handed = has > 0 && strcmp(tok, "leftHanded") == 0;
+    const usd_prop *p = kind == USD_SHAPE_PLANE ? find_prop(l, "doubleSided") : NULL;
+    if (p != NULL && p->kind == USD_PROP_ATTRIBUTE && usd_prop_has_value(p, USD_WHICH_AUTO) &&
+        usd_prop_read_bool(p, USD_WHICH_AUTO, &sh->double_sided, d) != 0) {
+        return -1;
+    }
+    return usd_shape_check(sh, ctx, d);
+}
+
+/* An implicit gprim (Cube, Sphere, Cylinder, Cone, Capsule, Plane): tessellated (usd_shape.h), then packed as a
+ * Mesh prim's mesh is. A value that makes no shape is an error, or under skip_unsupported a warning (given once,
+ * on the compose pass) and the prim is left out. */
+static int shape_prim(walk *w, const site_list *l, usd_shape_kind kind, const double world[16])
+{
+    usd_stage *s = w->s;
+    char where[USD_MAX_PATH + 600];
+    snprintf(where, sizeof where, "%s: <%s>", layer_name(s, l->v[0].layer), w->path);
+    usd_geom_ctx ctx = {where, NULL, NULL};
+    usd_shape sh;
+    pk_mesh m;
+    memset(&m, 0, sizeof m);
+    pk_diag sd = {{0}};
+    int rc = shape_read(l, kind, &ctx, &sh, &sd);
+    if (rc == 0 && w->importing) {
+        rc = usd_shape_tessellate(&sh, &ctx, &m, &sd);
+    }
+    if (rc != 0) {
+        if (!s->opt.skip_unsupported) {
+            *w->d = sd;
+            return -1;
+        }
+        if (!w->importing) {
+            stage_warn(s, "%s; skipped", sd.message);
+        }
+        return 0;
+    }
+    if (!w->importing) {
+        s->mesh_count++;
+        return 0;
+    }
+    return emit_mesh(w, &m, world);
 }
 
 /* The child named name of every site of parent (namespace mapping), then
@@ -1440,6 +1517,10 @@ static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t de
                    lname, w->path);
     }
     if (strcmp(type, "Mesh") == 0 && mesh_prim(w, l, world) != 0) {
+        return -1;
+    }
+    usd_shape_kind shape_kind;
+    if (usd_shape_kind_parse(type, &shape_kind) == 0 && shape_prim(w, l, shape_kind, world) != 0) {
         return -1;
     }
     if (strcmp(type, "PointInstancer") == 0) {

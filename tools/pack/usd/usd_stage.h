@@ -41,9 +41,12 @@
  * and their meshes import in their rest pose, with one warning per SkelRoot
  * that skinning is ignored. PointInstancer: each instance of its prototypes
  * is placed (positions, orientations, scales, protoIndices; invisibleIds
- * honoured). Curves (BasisCurves, NurbsCurves, HermiteCurves), Points,
- * NurbsPatch, TetMesh, Volume and the implicit gprims (Cube, Sphere,
- * Cylinder, Cone, Capsule, Plane) are refused naming the prim path and the
+ * honoured). The implicit gprims (Cube, Sphere, Cylinder, Cone, Capsule,
+ * Plane, Cylinder_1, Capsule_1) are tessellated (usd_shape.h) and packed as
+ * a Mesh's mesh is; a value that makes no shape is an error naming the
+ * attribute and the value, or under skip_unsupported a warning and the prim
+ * is left out. Curves (BasisCurves, NurbsCurves, HermiteCurves), Points,
+ * NurbsPatch, TetMesh and Volume are refused naming the prim path and the
  * schema, or skipped with a warning under skip_unsupported.
  *
  * Instancing: an instanceable prim's subtree is imported once per distinct
