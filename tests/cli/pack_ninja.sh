@@ -211,6 +211,16 @@ refuse)
 '
     expect 2 "has a newline, which no Ninja or Make file can name" --synthetic city --size 1M \
         --emit-ninja build.ninja --parts 2 -o "o${nl}x.pack"
+    # Inputs whose asset roots differ (each outside the current directory,
+    # so each root is its own folder): a part takes one --asset-root.
+    mkdir -p roots/a roots/b roots/c && : >roots/a/x.gltf && : >roots/b/y.gltf
+    here=$(pwd -P)
+    got=$(cd roots/c && "$sl" pack ../a/x.gltf ../b/y.gltf --emit-ninja ../../fresh.ninja --parts 2 -o ../o.pack 2>&1)
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "different asset roots: exit $rc, expected 2 ($got)"
+    printf '%s\n' "$got" | grep -qF -- "have different asset roots ($here/roots/a, $here/roots/b); give --asset-root DIR" ||
+        fail "different asset roots: '$got'"
+    [ ! -e fresh.ninja ] || fail "fresh.ninja written with different asset roots"
     ;;
 *)
     fail "unknown case"

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE 1 /* realpath */
 #define _POSIX_C_SOURCE 200809L
 
+#include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 
 #include <meshoptimizer.h>
 
+#include "asset.h"
 #include "gltf.h"
 #include "gltf_writer.h" /* the files: folder, bytes, JSON, geometry buffer, GLB */
 
@@ -1206,6 +1208,26 @@ static void test_uri_leaving_the_folder_is_refused_unless_allowed(void **state)
         fail_msg("from the folder above: %s", dc.message);
     }
     gltf_close(from_cwd);
+    /* A path past PATH_MAX cannot be placed under the root: refused
+     * (pk_asset_check, which every importer calls). */
+    char long_path[PATH_MAX + 16];
+    memset(long_path, 'd', sizeof long_path - 1);
+    for (size_t k = 1; k + 1 < sizeof long_path; k += 2) {
+        long_path[k] = '/';
+    }
+    long_path[sizeof long_path - 1] = '\0';
+    pk_asset_root root;
+    assert_int_equal(pk_asset_root_for(path_of("sub/out.gltf"), NULL, 0, &root, &dc), 0);
+    assert_string_equal(root.dir, real_sub);
+    char why[256];
+    assert_int_equal(pk_asset_check(&root, long_path, long_path, why, sizeof why), -1);
+    snprintf(want, sizeof want, "'%.48s...': the path is too long (%zu bytes; at most %d)", long_path,
+             strlen(long_path), PATH_MAX - 1);
+    assert_string_equal(why, want);
+    /* Without a root (--allow-outside-paths), nothing is checked. */
+    assert_int_equal(pk_asset_root_for(path_of("sub/out.gltf"), NULL, 1, &root, &dc), 0);
+    assert_string_equal(root.dir, "");
+    assert_int_equal(pk_asset_check(&root, "/etc/passwd", "/etc/passwd", why, sizeof why), 0);
     /* An --asset-root that is not a folder. */
     gltf_options bad_root = {0, on_warn, &warned, 0, "nowhere/at/all"};
     gltf_scene *none = NULL;

@@ -795,6 +795,13 @@ static void test_bad_geometry_is_refused_at_import(void **state)
                                  "    quath[] orientations = [(1, 0, 0, 0)]\n"
                                  "    def Mesh \"A\"\n    {\n" TRI(0) "    }\n}\n");
     expect_import_error("geo/piorient.usda", "@/geo/piorient.usda: </PI>: orientations: 1 elements of 4, expected 2 of 4");
+    /* A relative prototype path that climbs above the root, or names no prim. */
+    put("geo/pirel.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [<../../..>]\n"
+                              "    int[] protoIndices = [0]\n    point3f[] positions = [(0, 0, 0)]\n}\n");
+    expect_open_error("geo/pirel.usda", 0, "@/geo/pirel.usda: </PI>: prototypes[0] <../../..>: not a prim path from </PI>");
+    put("geo/pinope.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [<Nope>]\n"
+                               "    int[] protoIndices = [0]\n    point3f[] positions = [(0, 0, 0)]\n}\n");
+    expect_open_error("geo/pinope.usda", 0, "@/geo/pinope.usda: </PI>: prototypes[0] <Nope> (</PI/Nope>): no such prim");
     /* Every face a hole: a warning, and the mesh is left out. */
     put("geo/holes.usda", HEAD "def Mesh \"M\"\n{\n" TRI(0) "    int[] holeIndices = [0]\n}\n"
                               "def Mesh \"N\"\n{\n" TRI(0) "}\n");

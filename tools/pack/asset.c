@@ -150,7 +150,8 @@ int pk_asset_check(const pk_asset_root *root, const char *written, const char *p
     }
     char real[PATH_MAX];
     if (resolve(path, real) != 0) {
-        snprintf(why, cap, "'%s': the path is too long", path);
+        snprintf(why, cap, "'%.48s...': the path is too long (%zu bytes; at most %d)", path, strlen(path),
+                 PATH_MAX - 1);
         return -1;
     }
     if (!within(root->dir, real)) {
