@@ -21,45 +21,63 @@ static int within(const char *dir, const char *path)
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* path made absolute (against the current directory) and normalised
- * lexically: "." and empty components dropped, ".." removing the one
- * before (never above "/"). 0, or -1 when it does not fit. */
-static int lexical(const char *path, char *out, size_t cap)
+/* Appends the components of path to out[0 .. *len) (an absolute path),
+ * "." dropped, ".." removing the last one. 0, or -1 when it does not fit
+ * or, with above_root_fails, a ".." climbs above "/" (else it stays there). */
+static int append_components(const char *path, int above_root_fails, char *out, size_t *len, size_t cap)
 {
-    size_t len = 0;
-    if (path[0] != '/') {
-        if (getcwd(out, cap) == NULL) {
-            return -1;
-        }
-        len = strlen(out);
-    } else {
-        out[0] = '/';
-        out[1] = '\0';
-        len = 1;
-    }
     for (const char *c = path; *c != '\0';) {
         size_t k = strcspn(c, "/");
         if (k == 2 && c[0] == '.' && c[1] == '.') {
-            while (len > 1 && out[len - 1] != '/') {
-                len--;
+            if (*len <= 1 && above_root_fails) {
+                return -1;
             }
-            len = len > 1 ? len - 1 : 1;
+            while (*len > 1 && out[*len - 1] != '/') {
+                (*len)--;
+            }
+            *len = *len > 1 ? *len - 1 : 1; /* drop the slash, keep the root's */
         } else if (k > 0 && !(k == 1 && c[0] == '.')) {
-            size_t sep = len > 1 ? 1u : 0u;
-            if (len + sep + k >= cap) {
+            size_t sep = *len > 1 ? 1u : 0u;
+            if (*len + sep + k >= cap) {
                 return -1;
             }
             if (sep) {
-                out[len++] = '/';
+                out[(*len)++] = '/';
             }
-            memcpy(out + len, c, k);
-            len += k;
+            memcpy(out + *len, c, k);
+            *len += k;
         }
-        out[len] = '\0';
+        out[*len] = '\0';
         c += k;
         c += *c == '/';
     }
     return 0;
+}
+
+size_t pk_path_join(const char *base, const char *path, int above_root_fails, char *out, size_t cap)
+{
+    if (cap < 2 || base[0] != '/') {
+        return 0;
+    }
+    out[0] = '/';
+    out[1] = '\0';
+    size_t len = 1;
+    if ((path[0] != '/' && append_components(base, above_root_fails, out, &len, cap) != 0) ||
+        append_components(path, above_root_fails, out, &len, cap) != 0) {
+        return 0;
+    }
+    return len;
+}
+
+/* path made absolute (against the current directory) and normalised
+ * lexically, never above "/". 0, or -1 when it does not fit. */
+static int lexical(const char *path, char *out, size_t cap)
+{
+    char cwd[PATH_MAX];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd) == NULL) {
+        return -1;
+    }
+    return pk_path_join(path[0] == '/' ? "/" : cwd, path, 0, out, cap) != 0 ? 0 : -1;
 }
 
 /* path resolved: realpath where the file exists, else the realpath of its

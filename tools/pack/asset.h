@@ -48,6 +48,14 @@ typedef struct pk_asset_root {
  * resolved). O(path length) plus the realpath calls. */
 int pk_asset_root_for(const char *input_path, const char *explicit_dir, int allow_any, pk_asset_root *out, pk_diag *d);
 
+/* base (an absolute path: a folder, or a USD prim path) joined with path
+ * and normalised lexically: path replaces base when it is absolute; "."
+ * and empty components are dropped; ".." removes the component before it.
+ * A ".." above "/" fails with above_root_fails, else stays at "/". Returns
+ * the length written to out (NUL-terminated), or 0 when base is not
+ * absolute, the result does not fit in cap, or a ".." fails. O(length). */
+size_t pk_path_join(const char *base, const char *path, int above_root_fails, char *out, size_t cap);
+
 /* Whether the file at path, which an input names as written (after any
  * percent-decoding; NULL when there is no written form to check), may be
  * read under root: 0, or -1 with why (cap bytes) saying which rule it

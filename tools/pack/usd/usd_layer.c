@@ -8,6 +8,8 @@
 
 #include "usd_layer_internal.h"
 
+#include "asset.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1322,58 +1324,7 @@ int usd_is_layer_asset(const char *asset)
 
 size_t usd_path_anchor(const char *anchor, const char *path, char *out, size_t cap)
 {
-    if (cap < 2 || path[0] == '\0') {
-        return 0;
-    }
-    size_t len;
-    if (path[0] == '/') {
-        len = strlen(path);
-        if (len >= cap) {
-            return 0;
-        }
-        memcpy(out, path, len + 1);
-        return len;
-    }
-    len = strlen(anchor);
-    if (len >= cap || anchor[0] != '/') {
-        return 0;
-    }
-    memcpy(out, anchor, len + 1);
-    while (len > 1 && out[len - 1] == '/') {
-        out[--len] = '\0';
-    }
-    const char *p = path;
-    while (*p != '\0') {
-        size_t n = strcspn(p, "/");
-        if (n == 1 && p[0] == '.') {
-            /* the anchor itself */
-        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
-            if (len <= 1) {
-                return 0; /* above the root */
-            }
-            while (len > 0 && out[len - 1] != '/') {
-                len--;
-            }
-            len = len > 1 ? len - 1 : 1; /* drop the slash, keep the root's */
-            out[len] = '\0';
-        } else if (n > 0) {
-            size_t sep = len > 1 ? 1u : 0u;
-            if (len + sep + n >= cap) {
-                return 0;
-            }
-            if (sep) {
-                out[len++] = '/';
-            }
-            memcpy(out + len, p, n);
-            len += n;
-            out[len] = '\0';
-        }
-        p += n;
-        while (*p == '/') {
-            p++;
-        }
-    }
-    return len;
+    return path[0] == '\0' ? 0 : pk_path_join(anchor, path, 1, out, cap);
 }
 
 size_t usd_layer_resolve(const usd_layer *L, const char *asset, char *out, size_t cap)
