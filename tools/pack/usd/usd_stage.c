@@ -106,7 +106,15 @@ static int fail(pk_diag *d, const char *fmt, ...)
     return -1;
 }
 
-static void stage_warn(usd_stage *s, const char *fmt, ...)
+/* The walk recurses once per prim level (walk_prim, walk_children,
+ * child_sites, compose_arcs) and once per arc (follow_arc); the functions
+ * that hold path-sized buffers but do not recurse are kept out of those
+ * frames, whatever the optimiser would inline, so that the deepest stage
+ * the limits allow (USD_STAGE_MAX_DEPTH prims, USD_STAGE_MAX_ARC_DEPTH
+ * arcs) needs a small, bounded stack. */
+#define USD_OUT_OF_LINE __attribute__((noinline))
+
+USD_OUT_OF_LINE __attribute__((format(printf, 2, 3))) static void stage_warn(usd_stage *s, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -191,7 +199,7 @@ static size_t package_part(const char *resolved)
  * asset root, or written as an absolute path, is refused unless
  * allow_outside_paths (pk_asset_check). Fails with d->message saying why
  * (no prefix). */
-static int layer_get(usd_stage *s, const char *resolved, const char *written, uint32_t *out, pk_diag *d)
+USD_OUT_OF_LINE static int layer_get(usd_stage *s, const char *resolved, const char *written, uint32_t *out, pk_diag *d)
 {
     size_t pn = package_part(resolved);
     char file[PATH_MAX];
@@ -242,7 +250,7 @@ static int layer_get(usd_stage *s, const char *resolved, const char *written, ui
 
 /* Builds layer li's stack: itself, then each subLayer's stack in order.
  * A subLayer cycle or a subLayer that does not open fails, naming li. */
-static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
+USD_OUT_OF_LINE static int layer_stack(usd_stage *s, uint32_t li, pk_diag *d)
 {
     if (s->layers == NULL || li >= s->layer_count) {
         return fail(d, "layer %u is not open", li);
@@ -370,6 +378,37 @@ static int arc_refuse(walk *w, uint32_t li, const char *what)
     return 0;
 }
 
+/* arc_refuse with the refusal formatted here, out of follow_arc's frame. */
+USD_OUT_OF_LINE __attribute__((format(printf, 3, 4))) static int arc_refusef(walk *w, uint32_t li, const char *fmt, ...)
+{
+    char what[USD_MAX_PATH * 2 + 600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return arc_refuse(w, li, what);
+}
+
+/* Opens the layer (and its layer stack) that ASSET, written in site x's
+ * layer, names, into *stack. 1 when it opened; otherwise what arc_refuse
+ * says (0: skipped, -1: refused). */
+USD_OUT_OF_LINE static int arc_layer(walk *w, const site *x, const char *asset, const char *arc, uint32_t *stack)
+{
+    usd_stage *s = w->s;
+    char resolved[USD_MAX_PATH + PATH_MAX];
+    size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
+    pk_diag ld = {{0}};
+    int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
+                                              : layer_get(s, resolved, asset, stack, &ld);
+    if (rc == 0) {
+        rc = layer_stack(s, *stack, &ld);
+    }
+    if (rc != 0) {
+        return arc_refusef(w, x->layer, "%s @%s@: %s", arc, asset, ld.message);
+    }
+    return 1;
+}
+
 static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth);
 static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const char *arc, uint32_t depth);
 
@@ -380,7 +419,6 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
                       int optional, uint32_t depth)
 {
     usd_stage *s = w->s;
-    char what[USD_MAX_PATH * 2 + 600];
     uint32_t stack = x->stack;
     if (asset[0] != '\0' && !usd_is_layer_asset(asset)) {
         /* A MaterialX document, an image: not a layer, nothing to compose
@@ -392,26 +430,17 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         return 0;
     }
     if (asset[0] != '\0') {
-        char resolved[USD_MAX_PATH + PATH_MAX];
-        size_t rn = usd_layer_resolve(s->layers[x->layer].layer, asset, resolved, sizeof resolved);
-        pk_diag ld = {{0}};
-        int rc = rn == 0 || rn >= sizeof resolved ? fail(&ld, "cannot be resolved")
-                                                  : layer_get(s, resolved, asset, &stack, &ld);
-        if (rc == 0) {
-            rc = layer_stack(s, stack, &ld);
-        }
-        if (rc != 0) {
-            snprintf(what, sizeof what, "%s @%s@: %s", arc, asset, ld.message);
-            return arc_refuse(w, x->layer, what);
+        int rc = arc_layer(w, x, asset, arc, &stack);
+        if (rc != 1) {
+            return rc; /* refused (-1), or skipped (0) */
         }
     }
     char target[USD_MAX_PATH + 2];
     if (path[0] == '\0') {
         const char *dp = usd_layer_get_info(s->layers[stack].layer)->default_prim;
         if (dp == NULL || dp[0] == '\0') {
-            snprintf(what, sizeof what, "%s @%s@ names no prim and %s has no defaultPrim", arc, asset,
-                     layer_name(s, stack));
-            return arc_refuse(w, x->layer, what);
+            return arc_refusef(w, x->layer, "%s @%s@ names no prim and %s has no defaultPrim", arc, asset,
+                               layer_name(s, stack));
         }
         snprintf(target, sizeof target, "%s%s", dp[0] == '/' ? "" : "/", dp);
     } else {
@@ -420,8 +449,7 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
     const char *at = asset[0] != '\0' ? "@" : "";
     for (uint32_t i = 0; i < w->chain_n; i++) {
         if (w->chain_stack[i] == stack && strcmp(w->chain_path[i], target) == 0) {
-            snprintf(what, sizeof what, "%s %s%s%s<%s> forms a cycle", arc, at, asset, at, target);
-            return arc_refuse(w, x->layer, what);
+            return arc_refusef(w, x->layer, "%s %s%s%s<%s> forms a cycle", arc, at, asset, at, target);
         }
     }
     if (w->chain_n >= USD_STAGE_MAX_ARC_DEPTH || depth >= USD_STAGE_MAX_ARC_DEPTH) {
@@ -437,18 +465,18 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         if (optional) {
             return 0;
         }
-        snprintf(what, sizeof what, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
-                 layer_name(s, stack));
         if (asset[0] == '\0' && (strcmp(arc, "inherits") == 0 || strcmp(arc, "specializes") == 0)) {
             /* A class that is not there contributes nothing: USD composes
              * the prim without it (and reports only unresolved references
              * and payloads). */
             if (!w->importing) {
-                stage_warn(s, "%s: <%s>: %s; ignored", layer_name(s, x->layer), w->path, what);
+                stage_warn(s, "%s: <%s>: %s <%s>: no such prim in %s; ignored", layer_name(s, x->layer), w->path, arc,
+                           target, layer_name(s, stack));
             }
             return 0;
         }
-        return arc_refuse(w, x->layer, what);
+        return arc_refusef(w, x->layer, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
+                           layer_name(s, stack));
     }
     w->chain_stack[w->chain_n] = stack;
     w->chain_path[w->chain_n] = target;
@@ -670,7 +698,7 @@ static int read_array(walk *w, const usd_prop *p, uint32_t want_components, int 
 }
 
 /* The prim's local matrix from xformOpOrder and its ops. */
-static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
+USD_OUT_OF_LINE static int prim_xform(walk *w, const site_list *l, double out[16], int *resets)
 {
     usd_geom_matrix_identity(out);
     *resets = 0;
@@ -769,7 +797,7 @@ static int replay(walk *w, const recorder *r, const double m[16])
     return 0;
 }
 
-static void key_sites(XXH3_state_t *st, const usd_stage *s, const site_list *l, int skip_local)
+USD_OUT_OF_LINE static void key_sites(XXH3_state_t *st, const usd_stage *s, const site_list *l, int skip_local)
 {
     char path[USD_MAX_PATH];
     for (uint32_t i = 0; i < l->n; i++) {
@@ -798,7 +826,8 @@ static int walk_children(walk *w, const site_list *l, const double world[16], ui
 
 /* Records (once per key) what fn walks under an identity frame, then
  * replays it at m. */
-static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, const double m[16], uint32_t depth)
+USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, const double m[16],
+                                     uint32_t depth)
 {
     usd_stage *s = w->s;
     proto_entry *e = proto_find(s, key);
@@ -1001,7 +1030,7 @@ static int emit_mesh(walk *w, pk_mesh *m, const double world[16])
     return place(w, object, world, name);
 }
 
-static int mesh_prim(walk *w, const site_list *l, const double world[16])
+USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double world[16])
 {
     usd_stage *s = w->s;
     const char *lname = layer_name(s, l->v[0].layer);
@@ -1113,7 +1142,7 @@ static int shape_read(const site_list *l, usd_shape_kind kind, const usd_geom_ct
 /* An implicit gprim (Cube, Sphere, Cylinder, Cone, Capsule, Plane): tessellated (usd_shape.h), then packed as a
  * Mesh prim's mesh is. A value that makes no shape is an error, or under skip_unsupported a warning (given once,
  * on the compose pass) and the prim is left out. */
-static int shape_prim(walk *w, const site_list *l, usd_shape_kind kind, const double world[16])
+USD_OUT_OF_LINE static int shape_prim(walk *w, const site_list *l, usd_shape_kind kind, const double world[16])
 {
     usd_stage *s = w->s;
     char where[USD_MAX_PATH + 600];
@@ -1270,7 +1299,8 @@ static int cmp_i32(const void *a, const void *b)
 
 /* Walks each prototype a PointInstancer's relationship REL names (their own walk places nothing) and writes
  * its entry in the stage's prototype table to ENTRY[j]. 0, or -1 with a message (a target that is no prim). */
-static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname, uint32_t depth, uint32_t *entry)
+USD_OUT_OF_LINE static int instancer_prototypes(walk *w, const usd_prop *rel, const char *lname, uint32_t depth,
+                                                uint32_t *entry)
 {
     usd_stage *s = w->s;
     uint32_t np = rel->target_count;
@@ -1405,7 +1435,7 @@ static int instance_local(walk *w, const instancer_arrays *a, uint32_t i, const 
     return usd_xform_compose(ops, 3, ctx, local, NULL, w->d);
 }
 
-static int instancer_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
+USD_OUT_OF_LINE static int instancer_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
 {
     usd_stage *s = w->s;
     const char *lname = layer_name(s, l->v[0].layer);
