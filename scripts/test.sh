@@ -15,7 +15,10 @@
 #   memcheck the host unit tests and one Vulkan run under valgrind
 #            (the default build; `ctest --preset memcheck`)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite
-#   tsan     ThreadSanitizer (clang), the whole suite (the threaded tests matter)
+#            (-O1, as the sanitizers' documentation advises: at -O0 the
+#            packer's error measurement made this step twice as long)
+#   tsan     ThreadSanitizer (clang, -O1), the whole suite (the threaded
+#            tests matter)
 #   aarch64  cross build, tests under qemu-aarch64
 #   armhf    cross build (32-bit ARM), tests under qemu-arm
 #   baremetal the runtime freestanding (arm-none-eabi, newlib, no LZ4 or
