@@ -56,6 +56,7 @@ enum {
     USDCW_STRING_VECTOR = 50,
     USDCW_VALUE_BLOCK = 51,
     USDCW_PAYLOAD_LISTOP = 55,
+    USDCW_RELOCATES = 58, /* 0.11.0 */
 };
 
 /* SdfSpecType. */

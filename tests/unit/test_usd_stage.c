@@ -601,6 +601,34 @@ static void test_unsupported_schemas_are_refused_or_skipped(void **state)
     }
 }
 
+/* Layer relocates move prims in namespace: a stage that has them (in its
+ * root layer or in a layer an arc opens) is refused, or packed as
+ * authored with a warning under --skip-unsupported. */
+static void test_layer_relocates_are_refused_or_skipped(void **state)
+{
+    (void)state;
+    put("reloc/root.usda", "#usda 1.0\n(\n    relocates = { </W/A>: </W/B> }\n)\n"
+                           "def Xform \"W\"\n{\n    def Mesh \"M\"\n    {\n" TRI(0) "    }\n}\n");
+    expect_open_error("reloc/root.usda", 0,
+                      "@/reloc/root.usda: layer relocates are not supported (1, the first </W/A> to </W/B>; "
+                      "--skip-unsupported packs the prims where they are authored)");
+    collect c;
+    import_ok("reloc/root.usda", 1, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_int_equal(warned.count, 1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: 1 layer relocates ignored (the first </W/A> to </W/B>): the prims are packed where they are authored",
+             path_of("reloc/root.usda"));
+    assert_string_equal(warned.last, want);
+
+    put("reloc/ref.usda", HEAD "def Xform \"R\" (\n    references = @./root.usda@</W>\n)\n{\n}\n");
+    expect_open_error("reloc/ref.usda", 0,
+                      "@/reloc/ref.usda: </R>: reference @./root.usda@: @/reloc/root.usda: layer relocates are not "
+                      "supported (1, the first </W/A> to </W/B>; --skip-unsupported packs the prims where they are "
+                      "authored)");
+}
+
 static void test_skel_root_meshes_import_with_a_warning(void **state)
 {
     (void)state;
@@ -1271,6 +1299,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_missing_layer_is_refused_or_skipped),
         cmocka_unit_test(test_layer_outside_the_root_folder_is_refused_unless_allowed),
         cmocka_unit_test(test_unsupported_schemas_are_refused_or_skipped),
+        cmocka_unit_test(test_layer_relocates_are_refused_or_skipped),
         cmocka_unit_test(test_skel_root_meshes_import_with_a_warning),
         cmocka_unit_test(test_subdivision_packs_the_cage_with_one_warning),
         cmocka_unit_test(test_xforms_concatenate_and_reset),

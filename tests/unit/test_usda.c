@@ -104,6 +104,7 @@ static void test_layer_metadata(void **state)
                              "    customLayerData = { string copyright = \"x\" dictionary d = { int a = 1 } }\n"
                              "    doc = \"\"\"two\nlines\"\"\"\n"
                              "    subLayers = [@./a.usda@ (offset = 10; scale = 2), @b.usdc@]\n"
+                             "    relocates = { </World/A>: </World/B>, </C>: </D> }\n"
                              ")\n"
                              "def \"World\" {}\n");
     const usd_layer_info *in = usd_layer_get_info(L);
@@ -116,6 +117,9 @@ static void test_layer_metadata(void **state)
     assert_string_equal(in->sublayers[0], "./a.usda");
     assert_string_equal(in->sublayers[1], "b.usdc");
     assert_string_equal(in->package, "");
+    assert_int_equal(in->relocate_count, 2);
+    assert_string_equal(in->relocate_source, "/World/A");
+    assert_string_equal(in->relocate_target, "/World/B");
     usd_layer_close(L);
 
     /* nothing authored */
@@ -125,6 +129,8 @@ static void test_layer_metadata(void **state)
     assert_string_equal(in->up_axis, "");
     assert_true(in->meters_per_unit == 0);
     assert_int_equal(in->sublayer_count, 0);
+    assert_int_equal(in->relocate_count, 0);
+    assert_string_equal(in->relocate_source, "");
     assert_int_equal(usd_layer_get_root(L)->child_count, 0);
     usd_layer_close(L);
 }
@@ -759,6 +765,15 @@ static void test_open_errors(void **state)
                       "t.usda:2:16: expected '=' after a metadata name, found '\"x\"' (in prim </A>)");
     expect_open_error("#usda 1.0\n( metersPerUnit = -1 )\n", "t.usda:2:19: metersPerUnit must be a positive number, found '-1'");
     expect_open_error("#usda 1.0\n( subLayers = [\"a\"] )\n", "t.usda:2:16: expected an asset path in subLayers, found '\"a\"'");
+    expect_open_error("#usda 1.0\n( relocates = [] )\n", "t.usda:2:15: expected '{' after relocates =, found '['");
+    expect_open_error("#usda 1.0\n( relocates = { \"a\": </b> } )\n",
+                      "t.usda:2:17: expected a source path in relocates, found '\"a\"'");
+    expect_open_error("#usda 1.0\n( relocates = { </a> </b> } )\n",
+                      "t.usda:2:22: expected ':' after a relocate's source path, found '</b>'");
+    expect_open_error("#usda 1.0\n( relocates = { </a>: 3 } )\n",
+                      "t.usda:2:23: expected a target path in relocates, found '3'");
+    expect_open_error("#usda 1.0\n( relocates = { </a>: </b> </c> } )\n",
+                      "t.usda:2:28: expected ',' or '}' in relocates, found '</c>'");
     expect_open_error("#usda 1.0\ndef \"A\" {\n  float x (elementSize = 0)\n}\n",
                       "t.usda:3:26: elementSize must be a positive integer, found '0' (in prim </A>)");
     expect_open_error("#usda 1.0\ndef \"A\" {\n  float x.timeSamples = { a: 1 }\n}\n",

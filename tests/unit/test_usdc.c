@@ -564,10 +564,10 @@ static void test_quaternions_halves_and_wide_integers(void **state)
 
 /* ---- versions ---------------------------------------------------------------- */
 
-static void test_versions_0_4_through_0_10_read(void **state)
+static void test_versions_0_4_through_0_11_read(void **state)
 {
     (void)state;
-    static const uint8_t minors[] = {4, 5, 6, 7, 8, 9, 10};
+    static const uint8_t minors[] = {4, 5, 6, 7, 8, 9, 10, 11};
     for (size_t i = 0; i < sizeof minors; i++) {
         sample_file f;
         write_sample(&f, minors[i]);
@@ -586,6 +586,58 @@ static void test_versions_0_4_through_0_10_read(void **state)
         usd_layer_close(L);
         usdcw_free(f.w);
     }
+}
+
+/* A 0.11.0 layer whose metadata holds layerRelocates (a count, then per
+ * relocate a source and a target path index), with the relocates given
+ * as COUNT and PAIRS (path ids); SIZE: bytes of the value written. */
+static void write_relocates(usdc_writer *w, uint64_t count, const uint32_t *pairs, size_t size)
+{
+    uint8_t v[8 + 4 * 8];
+    memcpy(v, &count, 8);
+    memcpy(v + 8, pairs, size - 8);
+    usdcw_spec(w, USDCW_ROOT, USDCW_SPEC_PSEUDO_ROOT);
+    usdcw_field(w, "layerRelocates", usdcw_rep(USDCW_RELOCATES, 0, 0, 0, usdcw_bytes(w, v, size)));
+}
+
+static void test_layer_relocates_of_0_11(void **state)
+{
+    (void)state;
+    usdc_writer *w = usdcw_create(0, 11, 0);
+    uint32_t a = usdcw_child(w, USDCW_ROOT, "A", 0);
+    uint32_t b = usdcw_child(w, a, "B", 0);
+    uint32_t c = usdcw_child(w, USDCW_ROOT, "C", 0);
+    const uint32_t pairs[] = {b, c, a, USDCW_ROOT};
+    write_relocates(w, 2, pairs, 8 + sizeof pairs);
+    const uint8_t *data;
+    size_t size;
+    usdcw_finish(w, &data, &size);
+    usd_layer *L = open_ok(data, size);
+    const usd_layer_info *info = usd_layer_get_info(L);
+    assert_int_equal(info->relocate_count, 2);
+    assert_string_equal(info->relocate_source, "/A/B");
+    assert_string_equal(info->relocate_target, "/C");
+    usd_layer_close(L);
+    usdcw_free(w);
+
+    /* A path index out of range, a count past the end, a wrong type. */
+    w = usdcw_create(0, 11, 0);
+    const uint32_t bad[] = {0, 99};
+    write_relocates(w, 1, bad, 8 + sizeof bad);
+    usdcw_finish(w, &data, &size);
+    expect_fail(data, size, "path index 99 out of range");
+    usdcw_free(w);
+    w = usdcw_create(0, 11, 0);
+    write_relocates(w, 1000000, bad, 8 + sizeof bad);
+    usdcw_finish(w, &data, &size);
+    expect_fail(data, size, "truncated: 1000000 relocates past the end of the file");
+    usdcw_free(w);
+    w = usdcw_create(0, 11, 0);
+    usdcw_spec(w, USDCW_ROOT, USDCW_SPEC_PSEUDO_ROOT);
+    usdcw_field(w, "layerRelocates", usdcw_token_rep(w, "x"));
+    usdcw_finish(w, &data, &size);
+    expect_fail(data, size, "expected relocates, found crate type 11 (spec </> / field layerRelocates)");
+    usdcw_free(w);
 }
 
 static void test_single_payload_of_older_versions(void **state)
@@ -613,7 +665,7 @@ static void test_single_payload_of_older_versions(void **state)
 static void test_unreadable_versions_are_refused_by_name(void **state)
 {
     (void)state;
-    static const uint8_t v[][3] = {{0, 3, 0}, {0, 11, 0}, {1, 0, 0}};
+    static const uint8_t v[][3] = {{0, 3, 0}, {0, 12, 0}, {1, 0, 0}};
     for (size_t i = 0; i < 3; i++) {
         usdc_writer *w = usdcw_create(v[i][0], v[i][1], v[i][2]);
         usdcw_spec(w, USDCW_ROOT, USDCW_SPEC_PSEUDO_ROOT);
@@ -1403,7 +1455,8 @@ int main(void)
         cmocka_unit_test(test_inlined_scalars_tokens_and_matrices),
         cmocka_unit_test(test_time_samples_and_blocked_values),
         cmocka_unit_test(test_quaternions_halves_and_wide_integers),
-        cmocka_unit_test(test_versions_0_4_through_0_10_read),
+        cmocka_unit_test(test_versions_0_4_through_0_11_read),
+        cmocka_unit_test(test_layer_relocates_of_0_11),
         cmocka_unit_test(test_single_payload_of_older_versions),
         cmocka_unit_test(test_unreadable_versions_are_refused_by_name),
         cmocka_unit_test(test_every_truncation_fails_cleanly),

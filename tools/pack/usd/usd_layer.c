@@ -300,6 +300,8 @@ usd_layer *usd_layer_create(const char *name, usd_format format, const void *dat
     L->info.default_prim = empty;
     L->info.up_axis = empty;
     L->info.package = empty;
+    L->info.relocate_source = empty;
+    L->info.relocate_target = empty;
     L->entry = empty;
     L->root.pub.layer = L;
     L->root.pub.name = empty;
@@ -378,6 +380,19 @@ int usd_build_up_axis(usd_layer *L, const char *s, size_t n)
 void usd_build_meters_per_unit(usd_layer *L, double mpu)
 {
     L->info.meters_per_unit = mpu;
+}
+
+int usd_build_relocate(usd_layer *L, const char *source, size_t sn, const char *target, size_t tn)
+{
+    if (L->info.relocate_count++ > 0) {
+        return 0;
+    }
+    const char *s = usd_layer_intern(L, source, sn), *t = usd_layer_intern(L, target, tn);
+    if (!s || !t)
+        return -1;
+    L->info.relocate_source = s;
+    L->info.relocate_target = t;
+    return 0;
 }
 
 int usd_build_sublayer(usd_layer *L, const char *asset, size_t n)

@@ -197,6 +197,11 @@ typedef struct usd_layer_info {
     const char *const *sublayers; /* asset paths in order (layer offsets ignored) */
     /* The .usdz file the layer was read from, or "" for a plain file. */
     const char *package;
+    /* layerRelocates (USDA `relocates` in the layer's metadata, crate
+     * 0.11.0's `layerRelocates`): how many, and the first source and
+     * target path ("" when there is none). */
+    uint32_t relocate_count;
+    const char *relocate_source, *relocate_target;
 } usd_layer_info;
 
 typedef struct usd_layer_options {

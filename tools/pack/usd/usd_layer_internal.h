@@ -80,6 +80,8 @@ void *usd_layer_alloc(usd_layer *layer, size_t size);
 int usd_build_default_prim(usd_layer *layer, const char *s, size_t n);
 int usd_build_up_axis(usd_layer *layer, const char *s, size_t n);
 void usd_build_meters_per_unit(usd_layer *layer, double mpu);
+/* One relocate of the layer's metadata (counted; the first kept). */
+int usd_build_relocate(usd_layer *layer, const char *source, size_t sn, const char *target, size_t tn);
 int usd_build_sublayer(usd_layer *layer, const char *asset, size_t n);
 
 /* The pseudo-root, to add root prims to. */

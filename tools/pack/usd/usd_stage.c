@@ -233,6 +233,21 @@ USD_OUT_OF_LINE static int layer_get(usd_stage *s, const char *resolved, const c
     if (usd_layer_open(resolved, &lo, &l->layer, d) != 0) {
         return -1;
     }
+    /* Relocates move prims in namespace (and so under other transforms):
+     * composed without them, the geometry would be wrong. */
+    const usd_layer_info *info = usd_layer_get_info(l->layer);
+    if (info->relocate_count > 0) {
+        if (!s->opt.skip_unsupported) {
+            usd_layer_close(l->layer);
+            return fail(d,
+                        "%s: layer relocates are not supported (%u, the first <%s> to <%s>; --skip-unsupported packs "
+                        "the prims where they are authored)",
+                        resolved, info->relocate_count, info->relocate_source, info->relocate_target);
+        }
+        stage_warn(
+            s, "%s: %u layer relocates ignored (the first <%s> to <%s>): the prims are packed where they are authored",
+            resolved, info->relocate_count, info->relocate_source, info->relocate_target);
+    }
     l->key = dup_str(key);
     l->file = dup_str(file);
     if (l->key == NULL || l->file == NULL) {

@@ -1109,6 +1109,55 @@ static int parse_sublayers(parser *P)
     return 0;
 }
 
+/* After "relocates =": { <source>: <target>, ... } into the layer's
+ * relocates. */
+static int parse_relocates(parser *P)
+{
+    char buf[48];
+    tok open;
+    if (next(P, &P->lx, &open) != 0) {
+        return -1;
+    }
+    if (!is_punct(&open, '{')) {
+        return fail_tok(P, &open, "expected '{' after relocates =, found '%s'",
+                        tok_text(&P->lx, &open, buf, sizeof buf));
+    }
+    for (;;) {
+        tok src, dst;
+        if (next(P, &P->lx, &src) != 0) {
+            return -1;
+        }
+        if (is_punct(&src, '}')) {
+            return 0;
+        }
+        if (src.kind != T_PATH) {
+            return fail_tok(P, &src, "expected a source path in relocates, found '%s'",
+                            tok_text(&P->lx, &src, buf, sizeof buf));
+        }
+        if (expect_punct(P, ':', "after a relocate's source path") != 0 || next(P, &P->lx, &dst) != 0) {
+            return -1;
+        }
+        if (dst.kind != T_PATH) {
+            return fail_tok(P, &dst, "expected a target path in relocates, found '%s'",
+                            tok_text(&P->lx, &dst, buf, sizeof buf));
+        }
+        if (usd_build_relocate(P->L, P->lx.s + src.body, src.body_len, P->lx.s + dst.body, dst.body_len) != 0) {
+            return oom(P);
+        }
+        tok sep;
+        if (next(P, &P->lx, &sep) != 0) {
+            return -1;
+        }
+        if (is_punct(&sep, '}')) {
+            return 0;
+        }
+        if (!is_punct(&sep, ',')) {
+            return fail_tok(P, &sep, "expected ',' or '}' in relocates, found '%s'",
+                            tok_text(&P->lx, &sep, buf, sizeof buf));
+        }
+    }
+}
+
 /* A layer's metadata value after "KEY =": 1 read, 0 not a layer key, -1 failed. */
 static int layer_meta(parser *P, const tok *key)
 {
@@ -1140,6 +1189,9 @@ static int layer_meta(parser *P, const tok *key)
     if (tok_is(lx, key, "subLayers")) {
         /* parsed as references into a scratch prim-less list */
         return parse_sublayers(P) == 0 ? 1 : -1;
+    }
+    if (tok_is(lx, key, "relocates")) {
+        return parse_relocates(P) == 0 ? 1 : -1;
     }
     return 0;
 }

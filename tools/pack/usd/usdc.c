@@ -4,8 +4,9 @@
  * the ValueRep decoder, written from the format's public description
  * (OpenUSD's crateFile.cpp and integerCoding.cpp).
  *
- * Versions read: 0.4.0 through 0.10.0 (structural sections compressed, which
- * 0.4.0 introduced). Earlier and later versions are refused by name.
+ * Versions read: 0.4.0 through 0.11.0 (structural sections compressed, which
+ * 0.4.0 introduced; 0.11.0 added the layerRelocates field and its value
+ * type). Earlier and later versions are refused by name.
  *
  * Every offset and count is checked against the bytes of the file before it
  * sizes anything; a crate that lies is an error naming the byte offset and the
@@ -355,8 +356,8 @@ static int read_boot(usdc_crate *c)
     c->ver[1] = c->data[9];
     c->ver[2] = c->data[10];
     c->version = (uint32_t)c->ver[0] << 16 | (uint32_t)c->ver[1] << 8 | c->ver[2];
-    if (c->version < USDC_VERSION(0, 4, 0) || c->version > USDC_VERSION(0, 10, 0)) {
-        return usdc_fail(c, 8, "crate version %u.%u.%u is not readable (this reader reads 0.4.0 through 0.10.0)",
+    if (c->version < USDC_VERSION(0, 4, 0) || c->version > USDC_VERSION(0, 11, 0)) {
+        return usdc_fail(c, 8, "crate version %u.%u.%u is not readable (this reader reads 0.4.0 through 0.11.0)",
                          c->ver[0], c->ver[1], c->ver[2]);
     }
     c->toc_offset = rd_u64(c->data + 16);
@@ -917,7 +918,9 @@ enum {
     T_UNREGISTERED_VALUE,
     T_UNREGISTERED_VALUE_LISTOP,
     T_PAYLOAD_LISTOP,
-    T_TIMECODE
+    T_TIMECODE,
+    T_PATH_EXPRESSION,
+    T_RELOCATES /* 0.11.0: u64 count, then per relocate a source and a target path index */
 };
 
 /* Scalar component kinds. */
@@ -1480,7 +1483,7 @@ static const char *const known_fields[] = {"typeName",         "variability",   
                                            "hidden",           "kind",          "references",  "payload",
                                            "inherits",         "specializes",   "apiSchemas",  "variantSetNames",
                                            "variantSelection", "primChildren",  "properties",  "defaultPrim",
-                                           "upAxis",           "metersPerUnit", "subLayers"};
+                                           "upAxis",           "metersPerUnit", "subLayers",   "layerRelocates"};
 #define KNOWN_FIELDS (sizeof known_fields / sizeof known_fields[0])
 
 /* "offset N: what (spec </path> / field F)" */
@@ -2324,6 +2327,30 @@ static int build_layer_info(builder *b)
                 return -1;
             }
             if (usd_build_sublayer(b->layer, t, strlen(t)) != 0) {
+                return oom(b);
+            }
+        }
+    }
+    b->cur_field = "layerRelocates";
+    if (spec_field(b, s, "layerRelocates", &rep)) {
+        if (REP_TYPE(rep) != T_RELOCATES || REP_INLINED(rep) || REP_ARRAY(rep)) {
+            return spec_fail(b, 0, "expected relocates, found crate type %u", REP_TYPE(rep));
+        }
+        uint64_t off = REP_PAYLOAD(rep);
+        if (!in_file(c, off, 8)) {
+            return spec_fail(b, off, "truncated: relocates count past the end of the file");
+        }
+        uint64_t n = rd_u64(c->data + off);
+        if (n > (c->size - off - 8) / 8) {
+            return spec_fail(b, off, "truncated: %llu relocates past the end of the file", (unsigned long long)n);
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            char src[USD_MAX_PATH], dst[USD_MAX_PATH];
+            if (path_at(b, off + 8 + i * 8, src, sizeof src) != 0 ||
+                path_at(b, off + 12 + i * 8, dst, sizeof dst) != 0) {
+                return -1;
+            }
+            if (usd_build_relocate(b->layer, src, strlen(src), dst, strlen(dst)) != 0) {
                 return oom(b);
             }
         }
