@@ -125,9 +125,33 @@ int cli_cmp_double(const void *a, const void *b)
 
 /* Prints "<me>: " and tmpl with {opt}, {value}, {min} and {max} replaced,
  * then the usage when the error's bit asks for it; returns CLI_USAGE. */
+/* The message of an option that names none (cli_opt.bad NULL): a refusal is
+ * never silent. */
+static const char *default_template(unsigned error, const cli_opt *o)
+{
+    if (error == CLI_ARGS_MISSING) {
+        return "{opt} needs a value";
+    }
+    switch (o != NULL ? o->kind : CLI_OPT_STRING) {
+    case CLI_OPT_U64:
+        return "{opt} '{value}' is not a whole number from {min} to {max}";
+    case CLI_OPT_SIZE:
+        return "{opt} '{value}' is not a size from {min} to {max} bytes";
+    case CLI_OPT_DOUBLE:
+        return "{opt} '{value}' is not a number in its range";
+    case CLI_OPT_ENUM:
+        return "{opt} '{value}' is not one of its values (see --help)";
+    default:
+        return "{opt} '{value}' is refused";
+    }
+}
+
 static int report(const cli_args *spec, unsigned error, const char *tmpl, const char *opt, const char *value,
                   const cli_opt *o)
 {
+    if (tmpl == NULL && error != CLI_ARGS_UNKNOWN) {
+        tmpl = default_template(error, o);
+    }
     if (tmpl != NULL) {
         fprintf(stderr, "%s: ", spec->me);
         for (const char *p = tmpl; *p != '\0'; p++) {

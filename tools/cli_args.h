@@ -33,7 +33,9 @@ typedef struct cli_opt {
     double dmin, dmax;          /* CLI_OPT_DOUBLE */
     int open_min;               /* CLI_OPT_DOUBLE: dmin itself is refused */
     const char *const *choices; /* CLI_OPT_ENUM */
-    const char *bad;            /* the message for a refused value (and a missing one, see cli_args.missing) */
+    const char *bad;            /* the message for a refused value (and a missing one, see cli_args.missing);
+                                   NULL: a message by kind ("{opt} '{value}' is not a whole number from {min}
+                                   to {max}", "{opt} needs a value") */
     int *seen;                  /* NULL, or set to 1 when the option is given */
     const char *arg;            /* the value's name in the help ("FILE"), or NULL */
     const char *help;           /* the help text, lines separated by '\n'; NULL: not listed */

@@ -125,13 +125,14 @@ static void summary(const char *out, const pk_build_stats *s)
 /* The importer options of the command line; reopen as for
  * pk_import_options. */
 static pk_import_options import_options(int skip_unsupported, int allow_outside_paths, const char *asset_root,
-                                        pack_ctx *c, int reopen)
+                                        uint64_t max_placements, pack_ctx *c, int reopen)
 {
     pk_import_options o;
     memset(&o, 0, sizeof o);
     o.skip_unsupported = skip_unsupported;
     o.allow_outside_paths = allow_outside_paths;
     o.asset_root = asset_root;
+    o.max_placements = max_placements;
     o.reopen = reopen;
     o.warn = warn_stderr;
     o.user = c;
@@ -235,6 +236,7 @@ typedef struct pack_job {
     const char *asset_root;           /* --asset-root DIR, or NULL (tools/pack/asset.h) */
     pack_source generated;            /* --synthetic's, opened from --size and --seed; else closed */
     int skip_unsupported, allow_outside_paths, quiet;
+    uint64_t max_placements; /* --max-placements N, or 0 (the USD importer's default) */
     pk_build_options opt;
     pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
 } pack_job;
@@ -394,6 +396,15 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .dest = &job->allow_outside_paths,
          .help = "follow paths the inputs name outside the asset root,\n"
                  "and absolute ones, refused by default"},
+        {.name = "--max-placements",
+         .kind = CLI_OPT_U64,
+         .dest = &job->max_placements,
+         .min = 1,
+         .max = UINT64_MAX,
+         .bad = "{opt} '{value}' is not a count of placements above 0",
+         .arg = "N",
+         .help = "refuse a USD stage that places meshes more than N times\n"
+                 "(default " PK_STRINGIFY(PK_DEFAULT_MAX_PLACEMENTS) ")"},
         {.name = "--synthetic",
          .kind = CLI_OPT_STRING,
          .dest = &synthetic,
@@ -521,6 +532,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     job->graph.skip_unsupported = job->skip_unsupported;
     job->graph.allow_outside_paths = job->allow_outside_paths;
     job->graph.asset_root = job->asset_root;
+    job->graph.max_placements = job->max_placements;
     if (emit && pack_graph_collect(&job->graph, table, sizeof table / sizeof table[0], argc, argv) != 0) {
         return CLI_FAILED;
     }
@@ -576,7 +588,8 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
                         pack_source *first)
 {
     uint64_t importable = 0;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root, c, 0);
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root,
+                                               job->max_placements, c, 0);
     for (int k = 0; k < job->input_count; k++) {
         pack_source src;
         int rc = open_input(job->inputs[k], &o, &src);
@@ -621,7 +634,8 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
 static int import_all(const pack_job *job, pack_ctx *c, pack_source *first)
 {
     int rc = first->imp != NULL ? pack_input(c, first, first->imp) : CLI_OK;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root, c, 1);
+    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root,
+                                               job->max_placements, c, 1);
     for (int k = 1; k < job->input_count && rc == CLI_OK; k++) {
         pack_source src;
         rc = open_input(job->inputs[k], &o, &src);

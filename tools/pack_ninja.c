@@ -473,6 +473,7 @@ static int gather_input(const pack_graph *g, graph_paths *p, const char *input, 
     pk_import_options o;
     memset(&o, 0, sizeof o);
     o.skip_unsupported = g->skip_unsupported;
+    o.max_placements = g->max_placements;
     o.allow_outside_paths = g->allow_outside_paths;
     o.asset_root = p->root.dir[0] != '\0' ? p->root.dir : NULL;
     const pk_importer *imp = pk_importer_for_file(input);

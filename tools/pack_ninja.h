@@ -43,6 +43,7 @@ typedef struct pack_graph {
     int jobs_given;                            /* --jobs was given: passed as it is */
     int skip_unsupported, allow_outside_paths; /* as for pack: how the inputs are opened */
     const char *asset_root;                    /* --asset-root DIR as given, or NULL */
+    uint64_t max_placements;                   /* --max-placements N, or 0 */
     /* The options to pass to every part, in argv order: argv minus -o/--output
      * FILE, --emit-ninja FILE, --emit-make FILE, --parts N, --quiet,
      * --asset-root DIR (each part is given the resolved root instead) and the

@@ -18,6 +18,11 @@
 #                    (--asset-root in) unless --allow-outside-paths; an absolute
 #                    asset path refused
 #   bad_layer        a malformed .usda: refused, exit 1, no output
+#   placements       a chain of layers each placing the next twice: 2^16
+#                    placements pack as one object (its two composed Mesh
+#                    prims identical), 65536 instances; 2^24 refused at once
+#                    by the default limit, naming the count, and 2^16 by
+#                    --max-placements 65535; --max-placements 0 refused
 # Each refusal exits with its code, names what failed, leaves every input
 # byte for byte as it was and writes no output.
 set -u
@@ -178,6 +183,32 @@ outside)
     expect 1 "reference @$here/asset.usda@: layer '$here/asset.usda' is an absolute path \(--allow-outside-paths reads it\)" \
         "$@" pack in/abs.usda -o up.pack
     [ ! -e up.pack ] || fail "up.pack was written"
+    ;;
+placements)
+    # chain N: l0.usda .. lN.usda, each R placing the next as A and, moved
+    # by 2^k, as B; lN a triangle.
+    chain() {
+        mkdir -p "chain$1" && k=0
+        while [ "$k" -lt "$1" ]; do
+            printf '#usda 1.0\n(\n    defaultPrim = "R"\n    metersPerUnit = 1\n)\ndef Xform "R"\n{\n    def "A" (\n        references = @./l%d.usda@\n    )\n    {\n    }\n    def "B" (\n        references = @./l%d.usda@\n    )\n    {\n        double3 xformOp:translate = (%d, 0, 0)\n        uniform token[] xformOpOrder = ["xformOp:translate"]\n    }\n}\n' \
+                $((k + 1)) $((k + 1)) $((1 << k)) >"chain$1/l$k.usda"
+            k=$((k + 1))
+        done
+        printf '#usda 1.0\n(\n    defaultPrim = "R"\n)\ndef Mesh "R"\n{\n    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0, 1, 2]\n}\n' >"chain$1/l$1.usda"
+    }
+    chain 16
+    expect 0 "chain16.pack: 1 objects from 2 meshes \(1 identical to an earlier one\), 65536 instances" \
+        "$@" pack chain16/l0.usda -o chain16.pack
+    expect 0 "0 bad" "$@" inspect chain16.pack --verify
+    expect 1 "l0.usda: 65536 placements, more than the limit of 65535 \(--max-placements N raises it\)" \
+        "$@" pack chain16/l0.usda --max-placements 65535 -o refused.pack
+    [ ! -e refused.pack ] || fail "refused.pack was written"
+    chain 24
+    expect 1 "l0.usda: 16777216 placements, more than the limit of 4194304 \(--max-placements N raises it\)" \
+        "$@" pack chain24/l0.usda -o refused.pack
+    [ ! -e refused.pack ] || fail "refused.pack was written"
+    expect 2 "--max-placements '0' is not a count of placements above 0" \
+        "$@" pack chain16/l0.usda --max-placements 0 -o refused.pack
     ;;
 bad_layer)
     printf '#usda 1.0\ndef Mesh "M" (\n' >bad.usda

@@ -24,7 +24,7 @@
 typedef struct fixture {
     int flag, choice, seen_count;
     const char *file;
-    uint64_t count, size;
+    uint64_t count, size, plain;
     double ratio;
     const char *operands[2];
     size_t operand_count;
@@ -42,6 +42,7 @@ static int parse(fixture *f, unsigned usage_after, const char *missing, const ch
     f->ratio = 1.0;
     const cli_opt table[] = {
         {.name = "--flag", .kind = CLI_OPT_FLAG, .dest = &f->flag},
+        {.name = "--plain", .kind = CLI_OPT_U64, .dest = &f->plain, .min = 1, .max = 5}, /* no .bad */
         {.name = "--file", .alias = "-f", .kind = CLI_OPT_STRING, .dest = &f->file, .bad = "{opt} needs a file"},
         {.name = "--count",
          .kind = CLI_OPT_U64,
@@ -181,6 +182,19 @@ static void test_missing_value_without_template_uses_the_bad_message(void **stat
     assert_string_equal(capture_text, "sluice test: --file needs a file\n");
     assert_int_equal(parse(&f, 0, NULL, "--count", END), CLI_USAGE);
     assert_string_equal(capture_text, "sluice test: --count '': expected a count in 2..40\n");
+}
+
+/* An option whose table names no message is still refused out loud. */
+static void test_an_option_without_a_message_gets_one_by_kind(void **state)
+{
+    (void)state;
+    fixture f;
+    assert_int_equal(parse(&f, 0, NULL, "--plain", "0", END), CLI_USAGE);
+    assert_string_equal(capture_text, "sluice test: --plain '0' is not a whole number from 1 to 5\n");
+    assert_int_equal(parse(&f, 0, NULL, "--plain", END), CLI_USAGE);
+    assert_string_equal(capture_text, "sluice test: --plain needs a value\n");
+    assert_int_equal(parse(&f, 0, NULL, "--plain", "5", END), CLI_OK);
+    assert_int_equal(f.plain, 5);
 }
 
 static void test_bad_number_is_refused(void **state)
@@ -391,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_operand_too_many_is_refused),
         cmocka_unit_test(test_missing_value_uses_the_missing_template),
         cmocka_unit_test(test_missing_value_without_template_uses_the_bad_message),
+        cmocka_unit_test(test_an_option_without_a_message_gets_one_by_kind),
         cmocka_unit_test(test_bad_number_is_refused),
         cmocka_unit_test(test_number_out_of_range_is_refused),
         cmocka_unit_test(test_bad_size_is_refused),

@@ -152,7 +152,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 {
     memset(c, 0, sizeof *c);
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, outside, on_warn, &warned, NULL};
+    usd_stage_options o = {skip, outside, on_warn, &warned, NULL, 0};
     usd_stage *s = NULL;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -175,7 +175,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
 static void expect_open_error(const char *name, int skip, const char *want)
 {
     memset(&warned, 0, sizeof warned);
-    usd_stage_options o = {skip, 0, on_warn, &warned, NULL};
+    usd_stage_options o = {skip, 0, on_warn, &warned, NULL, 0};
     usd_stage *s = (usd_stage *)&s;
     pk_diag d;
     memset(&d, 0, sizeof d);
@@ -411,6 +411,144 @@ static void test_instanceable_prims_share_one_mesh(void **state)
     }
 }
 
+/* A chain of n layers, each placing the next twice (non-instanceable
+ * references, "A" where it is and "B" moved by 2^k), the last a Mesh:
+ * 2^n placements of one mesh, at x = 0 .. 2^n - 1. */
+static void write_chain(const char *folder, unsigned n)
+{
+    char name[96], text[1024];
+    for (unsigned k = 0; k < n; k++) {
+        snprintf(name, sizeof name, "%s/l%u.usda", folder, k);
+        snprintf(text, sizeof text,
+                 "#usda 1.0\n(\n    defaultPrim = \"R\"\n    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n"
+                 "def Xform \"R\"\n{\n"
+                 "    def \"A\" (\n        references = @./l%u.usda@\n    )\n    {\n    }\n"
+                 "    def \"B\" (\n        references = @./l%u.usda@\n    )\n    {\n"
+                 "        double3 xformOp:translate = (%u, 0, 0)\n"
+                 "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n    }\n}\n",
+                 k + 1, k + 1, 1u << k);
+        put(name, text);
+    }
+    snprintf(name, sizeof name, "%s/l%u.usda", folder, n);
+    put(name, "#usda 1.0\n(\n    defaultPrim = \"R\"\n)\ndef Mesh \"R\"\n{\n" TRI(0) "}\n");
+}
+
+typedef struct counter {
+    uint32_t meshes;
+    uint64_t instances;
+    unsigned char *seen; /* x translations met, one byte each */
+    uint64_t range;
+} counter;
+
+static int count_mesh(void *user, const pk_mesh *m, uint32_t *object, pk_diag *d)
+{
+    (void)m;
+    (void)d;
+    counter *c = user;
+    *object = c->meshes++;
+    return 0;
+}
+
+static int count_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    (void)d;
+    counter *c = user;
+    c->instances++;
+    float x = inst->matrix[12];
+    if (inst->mesh >= c->meshes || !(x >= 0.0f) || (uint64_t)x >= c->range || (float)(uint64_t)x != x ||
+        c->seen[(uint64_t)x]++ != 0) {
+        fail_msg("placement %llu: mesh %u at x %g", (unsigned long long)c->instances, inst->mesh, (double)x);
+    }
+    return 0;
+}
+
+/* A subtree reached again through the same arcs is composed and imported
+ * once, instanceable or not: 2^20 placements of one mesh are one object
+ * and 2^20 instances, each where the chain puts it. */
+static void test_repeated_subtrees_are_composed_once(void **state)
+{
+    (void)state;
+    const unsigned n = 20;
+    write_chain("chain", n);
+    usd_stage_options o = {0, 0, on_warn, &warned, NULL, 0};
+    usd_stage *s = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    memset(&warned, 0, sizeof warned);
+    if (usd_stage_open(path_of("chain/l0.usda"), &o, &s, &d) != 0) {
+        fail_msg("open: %s", d.message);
+    }
+    /* The last layer's Mesh, reached as "A" and as "B" (two composed
+     * prims: B carries its own translation) is imported twice; the pack
+     * stores the two identical meshes as one object. */
+    assert_int_equal(usd_stage_mesh_count(s), 2);
+    counter c = {0, 0, calloc((size_t)1 << n, 1), (uint64_t)1 << n};
+    assert_non_null(c.seen);
+    usd_stage_sink sink = {count_mesh, count_instance, &c};
+    if (usd_stage_import(s, &sink, &d) != 0) {
+        fail_msg("import: %s", d.message);
+    }
+    usd_stage_stats st;
+    usd_stage_get_stats(s, &st);
+    usd_stage_close(s);
+    free(c.seen);
+    assert_int_equal(c.meshes, 2);
+    assert_int_equal(c.instances, (uint64_t)1 << n);
+    assert_int_equal(st.placements, (uint64_t)1 << n);
+    assert_int_equal(st.instances, 1u << n);
+    /* Each layer's "A" and "B" (two composed prims per layer) is composed
+     * once, and reached again from every other prim of the layer above. */
+    assert_int_equal(st.prototypes, 2 * n);
+    assert_int_equal(st.prototype_hits, 2 * (n - 1));
+    assert_int_equal(warned.count, 0);
+}
+
+/* More placements than the limit: refused at open, naming the count, before
+ * any geometry is read (2^24 by the chain, against the default); a
+ * PointInstancer's instances, which open does not count, stop the import at
+ * the first past the limit. */
+static void test_placement_limit(void **state)
+{
+    (void)state;
+    write_chain("chain24", 24);
+    char want[256];
+    snprintf(want, sizeof want, "@/chain24/l0.usda: 16777216 placements, more than the limit of %d "
+                                "(--max-placements N raises it)",
+             PK_DEFAULT_MAX_PLACEMENTS);
+    expect_open_error("chain24/l0.usda", 0, want);
+
+    write_chain("chain8", 8);
+    usd_stage_options o = {0, 0, on_warn, &warned, NULL, 255};
+    usd_stage *s = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(usd_stage_open(path_of("chain8/l0.usda"), &o, &s, &d), -1);
+    snprintf(want, sizeof want, "%s: 256 placements, more than the limit of 255 (--max-placements N raises it)",
+             path_of("chain8/l0.usda"));
+    assert_string_equal(d.message, want);
+    o.max_placements = 256;
+    assert_int_equal(usd_stage_open(path_of("chain8/l0.usda"), &o, &s, &d), 0);
+    usd_stage_close(s);
+
+    put("limit/inst.usda", HEAD "def PointInstancer \"P\"\n{\n"
+                               "    rel prototypes = </P/Protos/M>\n"
+                               "    int[] protoIndices = [0, 0, 0, 0]\n"
+                               "    point3f[] positions = [(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]\n"
+                               "    def Xform \"Protos\"\n    {\n        def Mesh \"M\"\n        {\n" TRI(0)
+                               "        }\n    }\n}\n");
+    o.max_placements = 3;
+    assert_int_equal(usd_stage_open(path_of("limit/inst.usda"), &o, &s, &d), 0);
+    collect c;
+    memset(&c, 0, sizeof c);
+    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    assert_int_equal(usd_stage_import(s, &sink, &d), -1);
+    snprintf(want, sizeof want, "%s: more than 3 placements (the limit; --max-placements N raises it)",
+             path_of("limit/inst.usda"));
+    assert_string_equal(d.message, want);
+    assert_int_equal(c.inst_count, 3);
+    usd_stage_close(s);
+}
+
 static void test_prototypes_sharing_a_path_keep_their_own_meshes(void **state)
 {
     (void)state;
@@ -550,7 +688,7 @@ static void test_layer_outside_the_root_folder_is_refused_unless_allowed(void **
     /* --asset-root the folder above: composed. */
     char out_dir[600];
     snprintf(out_dir, sizeof out_dir, "%s/out", real);
-    usd_stage_options o = {0, 0, on_warn, &warned, out_dir};
+    usd_stage_options o = {0, 0, on_warn, &warned, out_dir, 0};
     assert_int_equal(usd_stage_open(path_of("out/in/root.usda"), &o, &s, &d), 0);
     usd_stage_close(s);
     /* The default root is the current directory when it holds the root
@@ -1293,6 +1431,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reference_selects_variant_of_target),
         cmocka_unit_test(test_instanceable_prims_share_one_mesh),
         cmocka_unit_test(test_prototypes_sharing_a_path_keep_their_own_meshes),
+        cmocka_unit_test(test_repeated_subtrees_are_composed_once),
+        cmocka_unit_test(test_placement_limit),
         cmocka_unit_test(test_point_instancer_places_each_instance),
         cmocka_unit_test(test_point_instancer_index_out_of_range),
         cmocka_unit_test(test_reference_cycle_is_refused),

@@ -29,6 +29,13 @@
 
 /* How an input is opened. A zero-initialised struct is valid (errors, no
  * warnings given). */
+/* The placements (meshes placed, each time the flattened scene places one)
+ * an input may have unless --max-placements N says otherwise: 2^22. The
+ * pack holds an instance record for each. */
+#define PK_DEFAULT_MAX_PLACEMENTS 4194304
+#define PK_STRINGIFY_(x) #x
+#define PK_STRINGIFY(x) PK_STRINGIFY_(x)
+
 typedef struct pk_import_options {
     /* 0: an unsupported feature is an error. 1: a warning, and what cannot
      * be imported is skipped. */
@@ -38,6 +45,9 @@ typedef struct pk_import_options {
     int allow_outside_paths;
     /* The asset root (--asset-root DIR); NULL: asset.h's rule. */
     const char *asset_root;
+    /* USD: a stage that places more meshes than this is refused
+     * (--max-placements N; 0: PK_DEFAULT_MAX_PLACEMENTS). */
+    uint64_t max_placements;
     /* 1: this input was opened before with the same options, and the
      * warnings of that open were given then; an importer whose open
      * composes (USD) does not give them again. */

@@ -59,7 +59,8 @@ static int usd_input_open(const char *path, const pk_import_options *opt, void *
     in->warn = opt->warn;
     in->user = opt->user;
     in->quiet_open = opt->reopen;
-    usd_stage_options uo = {opt->skip_unsupported, opt->allow_outside_paths, usd_input_warn, in, opt->asset_root};
+    usd_stage_options uo = {opt->skip_unsupported, opt->allow_outside_paths, usd_input_warn, in,
+                            opt->asset_root,       opt->max_placements};
     if (usd_stage_open(path, &uo, &in->stage, d) != 0) {
         usd_input_close(in);
         return -1;

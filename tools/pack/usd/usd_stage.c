@@ -52,11 +52,16 @@ typedef struct site {
 typedef struct site_list {
     site *v;
     uint32_t n, cap;
+    uint32_t mapped; /* the first sites, mapped from the parent's; the rest its own arcs brought */
 } site_list;
 
+/* One placement a prototype makes: of an object, or of another prototype
+ * (recorded once, so a stage that repeats a subtree within a subtree costs
+ * the sum of its distinct subtrees, not their product). */
 typedef struct proto_place {
-    uint32_t object;
-    double m[16]; /* relative to the prototype's frame */
+    uint32_t object; /* the sink's object (proto UINT32_MAX) */
+    uint32_t proto;  /* or a prototype's index in usd_stage.protos */
+    double m[16];    /* relative to the prototype's frame */
     char name[64];
 } proto_place;
 
@@ -68,6 +73,7 @@ typedef struct recorder {
 typedef struct proto_entry {
     XXH128_hash_t key;
     recorder places;
+    uint64_t placements; /* flattened: its objects, and each nested prototype's (saturating) */
 } proto_entry;
 
 struct usd_stage {
@@ -78,6 +84,9 @@ struct usd_stage {
     double stage_matrix[16];
     proto_entry *protos;
     uint32_t proto_count, proto_cap;
+    uint32_t *proto_slots; /* open addressing over protos by key: index + 1, 0 empty */
+    uint32_t slot_count;   /* a power of two, at least twice proto_count; 0 before the first */
+    uint64_t placed;       /* placements of the pass so far (saturating) */
     uint32_t mesh_count;
     int imported;
     usd_stage_stats stats;
@@ -89,7 +98,8 @@ typedef struct walk {
     int importing;
     const usd_stage_sink *sink;
     pk_diag *d;
-    recorder *rec; /* the innermost prototype being recorded, or NULL */
+    recorder *rec;               /* the innermost prototype being recorded, or NULL */
+    const site_list *proto_root; /* the prim a PROTO_PRIM prototype is about to walk */
     /* The arcs being followed (cycle detection): stack layer and path. */
     uint32_t chain_stack[USD_STAGE_MAX_ARC_DEPTH];
     const char *chain_path[USD_STAGE_MAX_ARC_DEPTH];
@@ -773,17 +783,52 @@ USD_OUT_OF_LINE static int prim_xform(walk *w, const site_list *l, double out[16
 
 /* ---- placements and prototypes --------------------------------------------- */
 
+static uint64_t max_placements(const usd_stage *s)
+{
+    return s->opt.max_placements != 0 ? s->opt.max_placements : USD_STAGE_DEFAULT_MAX_PLACEMENTS;
+}
+
+/* Counts n placements of the pass. At import the count may not pass the
+ * limit (the instancers' instances, which open does not count); at open
+ * it is checked once the stage is composed, so that the refusal names the
+ * whole count. */
+static int count_placements(walk *w, uint64_t n)
+{
+    usd_stage *s = w->s;
+    s->placed = n > UINT64_MAX - s->placed ? UINT64_MAX : s->placed + n;
+    if (w->importing && s->placed > max_placements(s)) {
+        return fail(w->d, "%s: more than %llu placements (the limit; --max-placements N raises it)", layer_name(s, 0),
+                    (unsigned long long)max_placements(s));
+    }
+    return 0;
+}
+
+/* Appends a placement to the prototype being recorded. */
+static int record(walk *w, uint32_t object, uint32_t proto, const double m[16], const char *name)
+{
+    recorder *r = w->rec;
+    if (grow((void **)&r->v, &r->cap, r->n + 1u, sizeof *r->v) != 0) {
+        return fail(w->d, "out of memory");
+    }
+    proto_place *p = &r->v[r->n++];
+    p->object = object;
+    p->proto = proto;
+    memcpy(p->m, m, sizeof p->m);
+    snprintf(p->name, sizeof p->name, "%.63s", name);
+    return 0;
+}
+
+/* Places object at m: recorded into the prototype being recorded, else
+ * counted, and at import handed to the sink. */
 static int place(walk *w, uint32_t object, const double m[16], const char *name)
 {
     if (w->rec != NULL) {
-        recorder *r = w->rec;
-        if (grow((void **)&r->v, &r->cap, r->n + 1u, sizeof *r->v) != 0) {
-            return fail(w->d, "out of memory");
-        }
-        proto_place *p = &r->v[r->n++];
-        p->object = object;
-        memcpy(p->m, m, sizeof p->m);
-        snprintf(p->name, sizeof p->name, "%.63s", name);
+        return record(w, object, UINT32_MAX, m, name);
+    }
+    if (count_placements(w, 1) != 0) {
+        return -1;
+    }
+    if (!w->importing) {
         return 0;
     }
     double full[16];
@@ -800,19 +845,41 @@ static int place(walk *w, uint32_t object, const double m[16], const char *name)
     return 0;
 }
 
-static int replay(walk *w, const recorder *r, const double m[16])
+/* Hands each placement of prototype proto, at m, to place (nested
+ * prototypes expanded in turn: each was recorded before the one that
+ * names it, so this ends). */
+static int expand(walk *w, uint32_t proto, const double m[16])
 {
+    const recorder *r = &w->s->protos[proto].places;
     for (uint32_t i = 0; i < r->n; i++) {
         double x[16];
         usd_geom_matrix_mul(m, r->v[i].m, x);
-        if (place(w, r->v[i].object, x, r->v[i].name) != 0) {
+        int rc = r->v[i].proto == UINT32_MAX ? place(w, r->v[i].object, x, r->v[i].name) : expand(w, r->v[i].proto, x);
+        if (rc != 0) {
             return -1;
         }
     }
     return 0;
 }
 
-USD_OUT_OF_LINE static void key_sites(XXH3_state_t *st, const usd_stage *s, const site_list *l, int skip_local)
+/* Places prototype proto at m: one record in the prototype being recorded;
+ * else its flattened count at open, its placements at import. */
+static int place_proto(walk *w, uint32_t proto, const double m[16])
+{
+    if (w->rec != NULL) {
+        return record(w, UINT32_MAX, proto, m, "");
+    }
+    if (!w->importing) {
+        return count_placements(w, w->s->protos[proto].placements);
+    }
+    return expand(w, proto, m);
+}
+
+/* Hashes the sites of l (without the local ones when skip_local; with
+ * each one's local flag when flags): the layers and spec paths that
+ * determine everything composed at and below them. */
+USD_OUT_OF_LINE static void key_sites(XXH3_state_t *st, const usd_stage *s, const site_list *l, int skip_local,
+                                      int flags)
 {
     char path[USD_MAX_PATH];
     for (uint32_t i = 0; i < l->n; i++) {
@@ -821,27 +888,79 @@ USD_OUT_OF_LINE static void key_sites(XXH3_state_t *st, const usd_stage *s, cons
         }
         const char *k = s->layers[l->v[i].layer].key;
         XXH3_128bits_update(st, k, strlen(k) + 1);
+        if (flags) {
+            XXH3_128bits_update(st, &l->v[i].local, 1);
+        }
         size_t n = usd_prim_path(l->v[i].spec, path, sizeof path);
         XXH3_128bits_update(st, path, (n < sizeof path ? n : sizeof path - 1) + 1);
     }
 }
 
+/* The slot of key in s->proto_slots: its entry's, or the empty one it
+ * would take. s->slot_count must be nonzero. */
+static uint32_t proto_slot(const usd_stage *s, XXH128_hash_t key)
+{
+    uint32_t mask = s->slot_count - 1u, i = (uint32_t)key.low64 & mask;
+    while (s->proto_slots[i] != 0 && !XXH128_isEqual(s->protos[s->proto_slots[i] - 1u].key, key)) {
+        i = (i + 1u) & mask;
+    }
+    return i;
+}
+
 static proto_entry *proto_find(usd_stage *s, XXH128_hash_t key)
 {
-    for (uint32_t i = 0; i < s->proto_count; i++) {
-        if (XXH128_isEqual(s->protos[i].key, key)) {
-            return &s->protos[i];
+    if (s->slot_count == 0) {
+        return NULL;
+    }
+    uint32_t k = s->proto_slots[proto_slot(s, key)];
+    return k != 0 ? &s->protos[k - 1u] : NULL;
+}
+
+/* Adds an entry for key (not in the table) owning places; 0, or -1 out of
+ * memory (places then still the caller's). */
+static int proto_add(usd_stage *s, XXH128_hash_t key, recorder places)
+{
+    if ((s->proto_count + 1u) * 2u > s->slot_count) {
+        uint32_t n = s->slot_count ? s->slot_count * 2u : 64u;
+        uint32_t *slots = n > s->slot_count ? calloc(n, sizeof *slots) : NULL;
+        if (slots == NULL) {
+            return -1;
+        }
+        free(s->proto_slots);
+        s->proto_slots = slots;
+        s->slot_count = n;
+        for (uint32_t i = 0; i < s->proto_count; i++) {
+            s->proto_slots[proto_slot(s, s->protos[i].key)] = i + 1u;
         }
     }
-    return NULL;
+    if (grow((void **)&s->protos, &s->proto_cap, s->proto_count + 1u, sizeof *s->protos) != 0) {
+        return -1;
+    }
+    proto_entry *e = &s->protos[s->proto_count];
+    e->key = key;
+    e->places = places;
+    e->placements = 0;
+    for (uint32_t i = 0; i < places.n; i++) {
+        uint64_t n = places.v[i].proto == UINT32_MAX ? 1u : s->protos[places.v[i].proto].placements;
+        e->placements = n > UINT64_MAX - e->placements ? UINT64_MAX : e->placements + n;
+    }
+    s->proto_slots[proto_slot(s, key)] = ++s->proto_count;
+    return 0;
 }
 
 static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t depth);
 static int walk_children(walk *w, const site_list *l, const double world[16], uint32_t depth, int skip_local);
 
-/* Records (once per key) what fn walks under an identity frame, then
- * replays it at m. */
-USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, int as_children, const double m[16],
+/* What a prototype walks: a prim (a PointInstancer's prototype, or a prim
+ * whose own arcs bring sites), or an instanceable prim's children without
+ * the local opinions (instance proxies). */
+typedef enum proto_walk { PROTO_PRIM, PROTO_INSTANCE_CHILDREN } proto_walk;
+
+/* Records (once per key) what `what` walks under an identity frame, then
+ * places it at m. Sites that are the same layers and spec paths compose
+ * the same subtree, so it is composed and its meshes imported once, however
+ * many times the stage reaches it. */
+USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, proto_walk what, const double m[16],
                                      uint32_t depth)
 {
     usd_stage *s = w->s;
@@ -852,20 +971,19 @@ USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, i
         w->rec = &r;
         double id[16];
         usd_geom_matrix_identity(id);
-        int rc = as_children ? walk_children(w, l, id, depth, 1) : walk_prim(w, l, id, depth);
+        w->proto_root = l;
+        int rc = what == PROTO_PRIM ? walk_prim(w, l, id, depth) : walk_children(w, l, id, depth, 1);
         w->rec = saved;
-        if (rc != 0 || grow((void **)&s->protos, &s->proto_cap, s->proto_count + 1u, sizeof *s->protos) != 0) {
+        if (rc != 0 || proto_add(s, key, r) != 0) {
             free(r.v);
             return rc != 0 ? -1 : fail(w->d, "out of memory");
         }
-        e = &s->protos[s->proto_count++];
-        e->key = key;
-        e->places = r;
+        e = &s->protos[s->proto_count - 1u];
         s->stats.prototypes++;
     } else {
         s->stats.prototype_hits++;
     }
-    return replay(w, &e->places, m);
+    return place_proto(w, (uint32_t)(e - s->protos), m);
 }
 
 /* ---- prims ------------------------------------------------------------------ */
@@ -1060,7 +1178,7 @@ USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double w
                        tok);
         }
         s->mesh_count++;
-        return 0;
+        return place(w, UINT32_MAX, world, ""); /* counted */
     }
     char where[USD_MAX_PATH + 600];
     snprintf(where, sizeof where, "%s: <%s>", lname, w->path);
@@ -1183,7 +1301,7 @@ USD_OUT_OF_LINE static int shape_prim(walk *w, const site_list *l, usd_shape_kin
     }
     if (!w->importing) {
         s->mesh_count++;
-        return 0;
+        return place(w, UINT32_MAX, world, ""); /* counted */
     }
     return emit_mesh(w, &m, world);
 }
@@ -1203,6 +1321,7 @@ static int child_sites(walk *w, const site_list *parent, const char *name, int s
             return fail(w->d, "out of memory");
         }
     }
+    out->mapped = out->n;
     return compose_arcs(w, out, 0, 0);
 }
 
@@ -1245,7 +1364,7 @@ static int walk_children(walk *w, const site_list *l, const double world[16], ui
             names[n++] = c;
         }
     }
-    site_list child = {NULL, 0, 0};
+    site_list child = {NULL, 0, 0, 0};
     for (uint32_t k = 0; k < n && rc == 0; k++) {
         size_t old = path_push(w, names[k]);
         rc = child_sites(w, l, names[k], skip_local, &child);
@@ -1264,7 +1383,7 @@ static int walk_children(walk *w, const site_list *l, const double world[16], ui
 static int compose_path(walk *w, const char *path, site_list *out)
 {
     usd_stage *s = w->s;
-    site_list cur = {NULL, 0, 0};
+    site_list cur = {NULL, 0, 0, 0};
     for (uint32_t k = 0; k < s->layers[0].stack_count; k++) {
         uint32_t li = s->layers[0].stack[k];
         if (sites_add(&cur, usd_layer_get_root(s->layers[li].layer), li, 0, 1) != 0) {
@@ -1289,7 +1408,7 @@ static int compose_path(walk *w, const char *path, site_list *out)
         while (*p == '/') {
             p++;
         }
-        site_list next = {NULL, 0, 0};
+        site_list next = {NULL, 0, 0, 0};
         if (child_sites(w, &cur, name, 0, &next) != 0) {
             free(cur.v);
             free(next.v);
@@ -1325,7 +1444,7 @@ USD_OUT_OF_LINE static int instancer_prototypes(walk *w, const usd_prop *rel, co
     double id[16];
     usd_geom_matrix_identity(id);
     for (uint32_t j = 0; j < np && rc == 0; j++) {
-        site_list pl = {NULL, 0, 0};
+        site_list pl = {NULL, 0, 0, 0};
         char target[USD_MAX_PATH];
         if (usd_path_anchor(saved, rel->targets[j], target, sizeof target) == 0) {
             rc = fail(w->d, "%s: <%s>: prototypes[%u] <%s>: not a prim path from <%s>", lname, saved, j,
@@ -1344,13 +1463,13 @@ USD_OUT_OF_LINE static int instancer_prototypes(walk *w, const usd_prop *rel, co
         XXH3_state_t st;
         XXH3_128bits_reset(&st);
         XXH3_128bits_update(&st, "PointInstancer", 15);
-        key_sites(&st, s, &pl, 0);
+        key_sites(&st, s, &pl, 0, 0);
         XXH128_hash_t key = XXH3_128bits_digest(&st);
         snprintf(w->path, sizeof w->path, "%s", target);
         recorder *outer = w->rec;
         recorder none = {NULL, 0, 0};
         w->rec = &none; /* the prototype's own walk places nothing */
-        rc = prototype(w, key, &pl, 0, id, depth + 1u);
+        rc = prototype(w, key, &pl, PROTO_PRIM, id, depth + 1u);
         w->rec = outer;
         free(none.v);
         snprintf(w->path, sizeof w->path, "%s", saved);
@@ -1487,7 +1606,7 @@ USD_OUT_OF_LINE static int instancer_prim(walk *w, const site_list *l, const dou
         rc = instance_local(w, &a, i, &ctx, local);
         if (rc == 0) {
             usd_geom_matrix_mul(world, local, m);
-            rc = replay(w, &s->protos[entry[(uint32_t)j]].places, m);
+            rc = place_proto(w, entry[(uint32_t)j], m);
         }
     }
     free(a.pi);
@@ -1504,6 +1623,20 @@ static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t de
     usd_stage *s = w->s;
     if (l->n == 0) {
         return 0;
+    }
+    const int root = w->proto_root == l;
+    w->proto_root = NULL;
+    if (!root && l->n > l->mapped && !COMPOSED_FLAG(l, instanceable, 0)) {
+        /* A prim whose own arcs bring sites: the same sites compose the
+         * same prim and subtree, so each distinct set is composed and its
+         * meshes imported once, however many times the stage reaches it
+         * (instanceable or not; an instance's children are keyed without
+         * the local opinions below). */
+        XXH3_state_t st;
+        XXH3_128bits_reset(&st);
+        XXH3_128bits_update(&st, "prim", 5);
+        key_sites(&st, s, l, 0, 1);
+        return prototype(w, XXH3_128bits_digest(&st), l, PROTO_PRIM, parent, depth);
     }
     usd_specifier spec = USD_SPECIFIER_OVER;
     for (uint32_t i = 0; i < l->n && spec == USD_SPECIFIER_OVER; i++) {
@@ -1579,8 +1712,8 @@ static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t de
         if (arcs > 0) {
             XXH3_state_t st;
             XXH3_128bits_reset(&st);
-            key_sites(&st, s, l, 1);
-            return prototype(w, XXH3_128bits_digest(&st), l, 1, world, depth);
+            key_sites(&st, s, l, 1, 0);
+            return prototype(w, XXH3_128bits_digest(&st), l, PROTO_INSTANCE_CHILDREN, world, depth);
         }
     }
     return walk_children(w, l, world, depth, 0);
@@ -1591,7 +1724,7 @@ static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t de
 static int walk_stage(walk *w)
 {
     usd_stage *s = w->s;
-    site_list roots = {NULL, 0, 0};
+    site_list roots = {NULL, 0, 0, 0};
     for (uint32_t k = 0; k < s->layers[0].stack_count; k++) {
         uint32_t li = s->layers[0].stack[k];
         if (sites_add(&roots, usd_layer_get_root(s->layers[li].layer), li, 0, 1) != 0) {
@@ -1614,6 +1747,9 @@ static void protos_clear(usd_stage *s)
         free(s->protos[i].places.v);
     }
     s->proto_count = 0;
+    if (s->slot_count != 0) {
+        memset(s->proto_slots, 0, s->slot_count * sizeof *s->proto_slots);
+    }
 }
 
 int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **out, pk_diag *d)
@@ -1673,6 +1809,14 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
         usd_stage_close(s);
         return -1;
     }
+    s->stats.placements = s->placed;
+    if (s->placed > max_placements(s)) {
+        fail(d, "%s: %llu placements, more than the limit of %llu (--max-placements N raises it)", layer_name(s, 0),
+             (unsigned long long)s->placed, (unsigned long long)max_placements(s));
+        usd_stage_close(s);
+        return -1;
+    }
+    s->placed = 0;
     protos_clear(s);
     s->stats.prototypes = 0;
     s->stats.prototype_hits = 0;
@@ -1736,5 +1880,6 @@ void usd_stage_close(usd_stage *s)
     free(s->layers);
     protos_clear(s);
     free(s->protos);
+    free(s->proto_slots);
     free(s);
 }

@@ -66,6 +66,7 @@
 
 #include <stdint.h>
 
+#include "importer.h"
 #include "mesh.h"
 
 typedef struct usd_stage usd_stage;
@@ -76,6 +77,11 @@ typedef struct usd_stage usd_stage;
 #define USD_STAGE_MAX_ARC_DEPTH 64u
 /* Namespace deeper than this is an error (the traversal's stack). */
 #define USD_STAGE_MAX_DEPTH 256u
+/* The placements (meshes and implicit shapes, each time the flattened stage
+ * places one) a stage may have unless usd_stage_options.max_placements
+ * says otherwise (importer.h). Repeated subtrees are composed and imported
+ * once, so the count costs little to find. */
+#define USD_STAGE_DEFAULT_MAX_PLACEMENTS ((uint64_t)PK_DEFAULT_MAX_PLACEMENTS)
 
 /* A zero-initialised struct is valid (errors, no warnings printed). */
 typedef struct usd_stage_options {
@@ -92,6 +98,11 @@ typedef struct usd_stage_options {
      * current directory when the root layer lies within it, else the root
      * layer's folder). */
     const char *asset_root;
+    /* More placements than this refuse the stage, naming the count (0:
+     * USD_STAGE_DEFAULT_MAX_PLACEMENTS): at open, once the composition has
+     * counted them (PointInstancer instances are counted at import, which
+     * stops at the first past the limit). */
+    uint64_t max_placements;
 } usd_stage_options;
 
 /* Where usd_stage_import sends what it finds. */
@@ -114,8 +125,9 @@ typedef struct usd_stage_stats {
     uint32_t prims;          /* composed prims walked (imported or not) */
     uint32_t meshes;         /* meshes handed to the sink */
     uint32_t instances;      /* placements handed to the sink */
-    uint32_t prototypes;     /* instanceable subtrees imported */
-    uint32_t prototype_hits; /* instanceable prims that reused one */
+    uint32_t prototypes;     /* subtrees composed and imported once (usd_stage.c: prototypes) */
+    uint32_t prototype_hits; /* placements of one that reused it */
+    uint64_t placements;     /* placements of the flattened stage, counted at open */
     uint32_t warnings;
     double open_seconds, compose_seconds, import_seconds;
     uint64_t open_peak_rss, compose_peak_rss, import_peak_rss;
