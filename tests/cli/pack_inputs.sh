@@ -7,6 +7,9 @@
 #   gltf_as_output    pack tri.gltf -o tri.gltf
 #   bin_as_output     pack tri.gltf -o tri.bin (the buffer the glTF reads)
 #   second_input_bin  pack tri.glb tri.gltf -o tri.bin (the second input's buffer)
+#   image_as_output   pack img.gltf -o tex.png (an image the glTF names, though
+#                     the packer does not read images yet), and -o a hard link
+#                     of it; the data: URI image names no file
 #   hard_link_output  pack tri.gltf -o a hard link of tri.bin
 #   symlink_output    pack tri.glb -o a symbolic link to tri.glb
 #   distinct_output   pack tri.gltf -o tri.pack, which verifies (the control)
@@ -92,6 +95,16 @@ bin_as_output)
 second_input_bin)
     expect 2 "output 'tri.bin' is an input \(buffer 0 'tri.bin' of 'tri.gltf'\)" \
         "$@" pack tri.glb tri.gltf -o tri.bin
+    ;;
+image_as_output)
+    printf 'not really a png' >tex.png && cp tex.png tex.png.orig || exit 1
+    tri_gltf tri.bin "" "$views" | sed 's/"nodes":/"images":[{"uri":"data:image\/png;base64,AAAA"},{"uri":"tex.png"}],"nodes":/' >img.gltf
+    expect 2 "output 'tex.png' is an input \(image 1 'tex.png' of 'img.gltf'\); nothing written" \
+        "$@" pack img.gltf -o tex.png
+    ln tex.png hard.png || exit 1
+    expect 2 "output 'hard.png' is an input \(image 1 'tex.png' of 'img.gltf'\)" "$@" pack img.gltf -o hard.png
+    cmp tex.png tex.png.orig || fail "tex.png changed"
+    expect 0 "img.pack: 1 objects" "$@" pack img.gltf -o img.pack
     ;;
 hard_link_output)
     ln tri.bin hard.bin || exit 1

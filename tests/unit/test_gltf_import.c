@@ -985,6 +985,76 @@ static void test_index_out_of_range_is_refused(void **state)
                                     "POSITION has 5 vertices");
 }
 
+/* An index buffer holding its component type's maximum (a primitive
+ * restart to a GPU) is refused, whatever the vertex count. */
+static void test_primitive_restart_index_is_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned ctype, bytes;
+        const char *data, *max;
+    } cases[] = {
+        {5121, 3, "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAH/", "255"},
+        {5123, 6, "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAABAP//", "65535"},
+        {5125, 12, "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAEAAAD/////", "4294967295"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_json("restart.gltf",
+                   "{'asset':{'version':'2.0'},'buffers':[{'uri':'data:application/octet-stream;base64,%s',"
+                   "'byteLength':%u}],'bufferViews':[{'buffer':0,'byteLength':36},{'buffer':0,'byteOffset':36,"
+                   "'byteLength':%u}],'accessors':[{'bufferView':0,'componentType':5126,'count':3,'type':'VEC3'},"
+                   "{'bufferView':1,'componentType':%u,'count':3,'type':'SCALAR'}],"
+                   "'meshes':[{'name':'m','primitives':[{'attributes':{'POSITION':0},'indices':1}]}],"
+                   "'nodes':[{'mesh':0}]}",
+                   cases[i].data, 36 + cases[i].bytes, cases[i].bytes, cases[i].ctype);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "mesh 'm' (0) primitive 0: accessor 1 (indices): index %s (at 2) is the maximum of its component "
+                 "type (a primitive restart), which glTF forbids",
+                 cases[i].max);
+        expect_load_error("restart.gltf", want);
+    }
+}
+
+/* The indices of what the importer does not read are checked as every
+ * other index is: present means naming an element. */
+static void test_unread_indices_are_checked(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *want;
+    } cases[] = {
+        {"'materials':[{}],'meshes':[{'primitives':[{'attributes':{'POSITION':0},'material':4294967295}]}]}",
+         "meshes[0].primitives[0].material: index 4294967295 out of range (1 material)"},
+        {"'meshes':[{'primitives':[{'attributes':{'POSITION':0},'material':0}]}]}",
+         "meshes[0].primitives[0].material: index 0 out of range (0 materials)"},
+        {"'meshes':[{'primitives':[{'attributes':{'POSITION':0},'targets':[{'POSITION':0},{'NORMAL':20}]}]}]}",
+         "meshes[0].primitives[0].targets[1].NORMAL: index 20 out of range (20 accessors)"},
+        {"'meshes':[],'nodes':[{'skin':1}],'skins':[{'joints':[0]}]}", "nodes[0].skin: index 1 out of range (1 skin)"},
+        {"'meshes':[],'nodes':[{'camera':0}]}", "nodes[0].camera: index 0 out of range (0 cameras)"},
+        {"'meshes':[],'nodes':[{}],'skins':[{'joints':[0,3]}]}", "skins[0].joints[1]: index 3 out of range (1 node)"},
+        {"'meshes':[],'skins':[{'joints':[],'inverseBindMatrices':-1}]}",
+         "skins[0].inverseBindMatrices: -1 is not an index into accessors"},
+        {"'meshes':[],'textures':[{'source':2}],'images':[{'uri':'a.png'}]}",
+         "textures[0].source: index 2 out of range (1 image)"},
+        {"'meshes':[],'textures':[{'sampler':0}]}", "textures[0].sampler: index 0 out of range (0 samplers)"},
+        {"'meshes':[],'images':[{'bufferView':99,'mimeType':'image/png'}]}",
+         "images[0].bufferView: index 99 out of range (15 bufferViews)"},
+        {"'meshes':[],'textures':[{}],'materials':[{'pbrMetallicRoughness':{'baseColorTexture':{'index':1}}}]}",
+         "materials[0].pbrMetallicRoughness.baseColorTexture.index: index 1 out of range (1 texture)"},
+        {"'meshes':[],'textures':[{}],'materials':[{'normalTexture':{'index':0}},{'emissiveTexture':{'index':5}}]}",
+         "materials[1].emissiveTexture.index: index 5 out of range (1 texture)"},
+        {"'meshes':[],'animations':[{'samplers':[{'input':0,'output':1}],'channels':[{'sampler':1,'target':{}}]}]}",
+         "animations[0].channels[0].sampler: index 1 out of range (1 sampler)"},
+        {"'meshes':[],'animations':[{'samplers':[],'channels':[{'target':{'node':0}}]}]}",
+         "animations[0].channels[0].target.node: index 0 out of range (0 nodes)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_gltf("unread.gltf", cases[i].json);
+        expect_open_error("unread.gltf", 0, cases[i].want);
+    }
+}
+
 static void test_invalid_json_is_refused_with_its_place(void **state)
 {
     (void)state;
@@ -1408,6 +1478,8 @@ int main(void)
         cmocka_unit_test(test_every_truncation_of_a_glb_is_refused),
         cmocka_unit_test(test_accessor_past_its_view_is_refused),
         cmocka_unit_test(test_index_out_of_range_is_refused),
+        cmocka_unit_test(test_primitive_restart_index_is_refused),
+        cmocka_unit_test(test_unread_indices_are_checked),
         cmocka_unit_test(test_invalid_json_is_refused_with_its_place),
         cmocka_unit_test(test_structural_errors_are_refused_at_open),
         cmocka_unit_test(test_buffer_view_buffer_4294967295_is_refused),

@@ -109,6 +109,9 @@ struct gltf_scene {
 
     gl_buffer *buffers;
     uint32_t buffer_count;
+    char **image_files; /* the files images[] name by uri (image_file_of: which image) */
+    uint32_t *image_file_of;
+    uint32_t image_file_count;
     gl_view *views;
     uint32_t view_count;
     gl_accessor *accessors;
@@ -533,7 +536,9 @@ static int check_inside(gltf_scene *s, const char *what, const char *uri, const 
 }
 
 /* Images are not read, but a uri of theirs that leaves the glTF's folder is
- * refused like a buffer's: the file names what the tool may touch. */
+ * refused like a buffer's: the file names what the tool may touch. Each file
+ * an image names is kept (gltf_get_image_file), so that no output replaces
+ * it. */
 static int check_images(gltf_scene *s, const cJSON *root)
 {
     const cJSON *arr, *item;
@@ -561,11 +566,181 @@ static int check_images(gltf_scene *s, const cJSON *root)
         if (path == NULL) {
             continue; /* another scheme (http:), or unusable: nothing this tool would open */
         }
-        int rc = check_inside(s, what, uri, path, rel);
-        free(path);
-        if (rc != 0) {
+        if (check_inside(s, what, uri, path, rel) != 0) {
+            free(path);
             return -1;
         }
+        char **files = realloc(s->image_files, (s->image_file_count + 1u) * sizeof *files);
+        uint32_t *of = files != NULL ? realloc(s->image_file_of, (s->image_file_count + 1u) * sizeof *of) : NULL;
+        if (files != NULL) {
+            s->image_files = files;
+        }
+        if (of == NULL) {
+            free(path);
+            return fail(s, "%s: out of memory", what);
+        }
+        s->image_file_of = of;
+        s->image_files[s->image_file_count] = path;
+        s->image_file_of[s->image_file_count++] = i - 1u;
+    }
+    return 0;
+}
+
+/* The length of root's top-level array key (0 when absent or not an array). */
+static uint32_t array_length(const cJSON *root, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    return cJSON_IsArray(v) ? (uint32_t)cJSON_GetArraySize(v) : 0u;
+}
+
+/* obj[key] when obj is an object, else NULL. */
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+/* obj[key], when present, as an index into the array the file calls array
+ * (count elements); what.key names it in the message. */
+static int ref_check(gltf_scene *s, const cJSON *obj, const char *what, const char *key, uint32_t count,
+                     const char *array)
+{
+    const cJSON *v = member(obj, key);
+    if (v == NULL) {
+        return 0;
+    }
+    char path[320];
+    snprintf(path, sizeof path, "%s.%s", what, key);
+    uint32_t out;
+    return index_value(s, v, path, count, array, &out);
+}
+
+/* The indices of what the importer does not read (yet): materials and
+ * their textures, textures' images and samplers, images' buffer views,
+ * skins, morph targets, cameras, animations. Each present index must name
+ * an element, as every index the importer reads must: a file that lies
+ * there is refused naming the JSON path, not packed. */
+static int check_unread_indices(gltf_scene *s, const cJSON *root)
+{
+    const uint32_t accessors = array_length(root, "accessors"), views = array_length(root, "bufferViews"),
+                   nodes = array_length(root, "nodes"), materials = array_length(root, "materials"),
+                   textures = array_length(root, "textures"), images = array_length(root, "images"),
+                   samplers = array_length(root, "samplers"), skins = array_length(root, "skins"),
+                   cameras = array_length(root, "cameras");
+    char what[160], part[224];
+    const cJSON *item, *sub, *leaf;
+    uint32_t i = 0, j, k;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "meshes"))
+    {
+        j = 0;
+        cJSON_ArrayForEach(sub, cJSON_GetObjectItemCaseSensitive(item, "primitives"))
+        {
+            snprintf(what, sizeof what, "meshes[%u].primitives[%u]", i, j++);
+            if (ref_check(s, sub, what, "material", materials, "materials") != 0) {
+                return -1;
+            }
+            k = 0;
+            cJSON_ArrayForEach(leaf, member(sub, "targets"))
+            {
+                snprintf(part, sizeof part, "%s.targets[%u]", what, k++);
+                const cJSON *attr, *attrs = cJSON_IsObject(leaf) ? leaf : NULL;
+                cJSON_ArrayForEach(attr, attrs)
+                {
+                    if (attr->string != NULL && ref_check(s, leaf, part, attr->string, accessors, "accessors") != 0) {
+                        return -1;
+                    }
+                }
+            }
+        }
+        i++;
+    }
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "nodes"))
+    {
+        snprintf(what, sizeof what, "nodes[%u]", i++);
+        if (ref_check(s, item, what, "skin", skins, "skins") != 0 ||
+            ref_check(s, item, what, "camera", cameras, "cameras") != 0) {
+            return -1;
+        }
+    }
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "skins"))
+    {
+        snprintf(what, sizeof what, "skins[%u]", i++);
+        if (ref_check(s, item, what, "inverseBindMatrices", accessors, "accessors") != 0 ||
+            ref_check(s, item, what, "skeleton", nodes, "nodes") != 0) {
+            return -1;
+        }
+        j = 0;
+        cJSON_ArrayForEach(leaf, member(item, "joints"))
+        {
+            snprintf(part, sizeof part, "%s.joints[%u]", what, j++);
+            uint32_t out;
+            if (index_value(s, leaf, part, nodes, "nodes", &out) != 0) {
+                return -1;
+            }
+        }
+    }
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "textures"))
+    {
+        snprintf(what, sizeof what, "textures[%u]", i++);
+        if (ref_check(s, item, what, "source", images, "images") != 0 ||
+            ref_check(s, item, what, "sampler", samplers, "samplers") != 0) {
+            return -1;
+        }
+    }
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "images"))
+    {
+        snprintf(what, sizeof what, "images[%u]", i++);
+        if (ref_check(s, item, what, "bufferView", views, "bufferViews") != 0) {
+            return -1;
+        }
+    }
+    static const char *const slots[][2] = {{"pbrMetallicRoughness", "baseColorTexture"},
+                                           {"pbrMetallicRoughness", "metallicRoughnessTexture"},
+                                           {NULL, "normalTexture"},
+                                           {NULL, "occlusionTexture"},
+                                           {NULL, "emissiveTexture"}};
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "materials"))
+    {
+        for (size_t t = 0; t < sizeof slots / sizeof slots[0]; t++) {
+            const cJSON *owner = slots[t][0] != NULL ? member(item, slots[t][0]) : item;
+            const cJSON *info = member(owner, slots[t][1]);
+            snprintf(what, sizeof what, "materials[%u].%s%s%s", i, slots[t][0] != NULL ? slots[t][0] : "",
+                     slots[t][0] != NULL ? "." : "", slots[t][1]);
+            if (ref_check(s, info, what, "index", textures, "textures") != 0) {
+                return -1;
+            }
+        }
+        i++;
+    }
+    i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "animations"))
+    {
+        const cJSON *smp = member(item, "samplers");
+        const uint32_t nsmp = cJSON_IsArray(smp) ? (uint32_t)cJSON_GetArraySize(smp) : 0u;
+        j = 0;
+        cJSON_ArrayForEach(sub, smp)
+        {
+            snprintf(what, sizeof what, "animations[%u].samplers[%u]", i, j++);
+            if (ref_check(s, sub, what, "input", accessors, "accessors") != 0 ||
+                ref_check(s, sub, what, "output", accessors, "accessors") != 0) {
+                return -1;
+            }
+        }
+        j = 0;
+        cJSON_ArrayForEach(sub, member(item, "channels"))
+        {
+            snprintf(what, sizeof what, "animations[%u].channels[%u]", i, j);
+            snprintf(part, sizeof part, "animations[%u].channels[%u].target", i, j++);
+            if (ref_check(s, sub, what, "sampler", nsmp, "samplers") != 0 ||
+                ref_check(s, member(sub, "target"), part, "node", nodes, "nodes") != 0) {
+                return -1;
+            }
+        }
+        i++;
     }
     return 0;
 }
@@ -2016,6 +2191,9 @@ static int open_scene(gltf_scene *s)
         rc = check_images(s, root);
     }
     if (rc == 0) {
+        rc = check_unread_indices(s, root);
+    }
+    if (rc == 0) {
         rc = parse_buffers(s, root, is_glb, &f, bin_offset, bin_length);
     }
     if (f != NULL) {
@@ -2102,6 +2280,18 @@ uint32_t gltf_buffer_count(const gltf_scene *s)
     return s->buffer_count;
 }
 
+uint32_t gltf_image_file_count(const gltf_scene *s)
+{
+    return s->image_file_count;
+}
+
+const char *gltf_get_image_file(const gltf_scene *s, uint32_t i, uint32_t *image)
+{
+    assert(i < s->image_file_count);
+    *image = s->image_file_of[i];
+    return s->image_files[i];
+}
+
 const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i)
 {
     assert(i < s->buffer_count);
@@ -2144,6 +2334,11 @@ void gltf_close(gltf_scene *s)
         free(b->data);
     }
     free(s->buffers);
+    for (uint32_t i = 0; i < s->image_file_count; i++) {
+        free(s->image_files[i]);
+    }
+    free(s->image_files);
+    free(s->image_file_of);
     for (uint32_t i = 0; i < s->view_count; i++) {
         view_drop(s, &s->views[i]);
     }
@@ -2212,8 +2407,18 @@ static int load_primitive(gltf_scene *s, const gl_prim *p, const char *where, pk
     if (p->indices != GL_NONE) {
         rd_ctx ci = {s, where, p->indices, "indices"};
         rc = read_accessor(&ci, NULL, raw);
+        const uint16_t ct = s->accessors[p->indices].ctype;
+        const uint32_t restart = ct == 5121 ? 0xffu : ct == 5123 ? 0xffffu : 0xffffffffu;
         for (uint32_t k = 0; rc == 0 && k < n; k++) {
-            if (raw[k] >= nv) {
+            if (raw[k] == restart) {
+                /* glTF 2.0: "indices MUST NOT contain the maximum possible
+                 * value for the component type", which a GPU may read as a
+                 * primitive restart. */
+                rc = rd_fail(&ci,
+                             "index %u (at %u) is the maximum of its component type (a primitive restart), which "
+                             "glTF forbids",
+                             raw[k], k);
+            } else if (raw[k] >= nv) {
                 rc = rd_fail(&ci, "index %u (at %u) is out of range: POSITION has %u vertices", raw[k], k, nv);
             }
         }

@@ -140,6 +140,14 @@ uint32_t gltf_buffer_count(const gltf_scene *s);
  * over one of them. i must be below gltf_buffer_count (asserted). O(1). */
 const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i);
 
+/* The files the scene's images name by uri (not data: URIs, not buffer
+ * views), each as the importer would open it (the glTF's folder joined
+ * with the percent-decoded uri), and in *image which image names it. The
+ * images are inputs as the buffers are: no output may replace one. i below
+ * gltf_image_file_count (asserted). O(1). */
+uint32_t gltf_image_file_count(const gltf_scene *s);
+const char *gltf_get_image_file(const gltf_scene *s, uint32_t i, uint32_t *image);
+
 /* The primitives gltf_load_mesh will import (not skipped as unsupported),
  * over every mesh: with skip_unsupported, 0 means there is nothing to pack,
  * known before any mesh is read. Walks every primitive; O(primitives). */

@@ -94,16 +94,24 @@ static void gltf_input_scan(const void *state, pk_import_scan *out)
     out->progress_bytes = file_bytes(in);
 }
 
-/* The buffer files, skipping buffers read from no file. */
+/* The buffer files, skipping buffers read from no file, then the image
+ * files. */
 static const char *gltf_input_file(void *state, uint32_t i, char *label, size_t cap)
 {
     const gltf_input *in = state;
-    for (uint32_t k = 0, seen = 0; k < gltf_buffer_count(in->scene); k++) {
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < gltf_buffer_count(in->scene); k++) {
         const char *file = gltf_get_buffer_file(in->scene, k);
         if (file != NULL && seen++ == i) {
             snprintf(label, cap, "buffer %u", k);
             return file;
         }
+    }
+    if (i - seen < gltf_image_file_count(in->scene)) {
+        uint32_t image = 0;
+        const char *file = gltf_get_image_file(in->scene, i - seen, &image);
+        snprintf(label, cap, "image %u", image);
+        return file;
     }
     return NULL;
 }
