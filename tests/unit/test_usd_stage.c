@@ -767,6 +767,131 @@ static void test_layer_relocates_are_refused_or_skipped(void **state)
                       "authored)");
 }
 
+/* ---- composition as USD defines it ---------------------------------------------- */
+
+/* An asset whose default prim R is moved by (X, 0, 0) and holds a Mesh M
+ * whose first point has x = X. */
+#define ASSET(X)                                                                                                       \
+    "#usda 1.0\n(\n    defaultPrim = \"R\"\n)\ndef Xform \"R\"\n{\n    double3 xformOp:translate = (" #X ", 0, 0)\n"  \
+    "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n    def Mesh \"M\"\n    {\n" TRI(X) "    }\n}\n"
+
+/* One placement: where it is, and its mesh's first x. */
+static void expect_one(const char *name, double x, float first)
+{
+    collect c;
+    import_ok(name, 0, 0, &c, NULL);
+    if (c.inst_count != 1 || c.mesh_count != 1) {
+        fail_msg("%s: %u placements of %u meshes, want 1 of 1", name, c.inst_count, c.mesh_count);
+    }
+    expect_translation(&c.inst[0], x, 0, 0);
+    if (c.meshes[0].first[0] != first) {
+        fail_msg("%s: the mesh's first x is %g, want %g", name, (double)c.meshes[0].first[0], (double)first);
+    }
+}
+
+/* List ops compose across the layer stack, weakest first: a stronger
+ * layer's delete removes a weaker layer's reference, its explicit list
+ * replaces it, and its prepended item goes first (the stronger reference). */
+static void test_list_ops_compose_across_the_layer_stack(void **state)
+{
+    (void)state;
+    put("lops/a.usda", ASSET(1));
+    put("lops/b.usda", ASSET(2));
+    put("lops/sub.usda", "#usda 1.0\ndef \"A\" (\n    prepend references = @a.usda@\n)\n{\n}\n");
+    put("lops/keep.usda", "#usda 1.0\ndef Mesh \"K\"\n{\n" TRI(9) "}\n");
+    /* delete: A references nothing; only K is placed. */
+    put("lops/del.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@, @keep.usda@]\n)\n"
+                         "over \"A\" (\n    delete references = @a.usda@\n)\n{\n}\n");
+    collect c;
+    import_ok("lops/del.usda", 0, 0, &c, NULL);
+    assert_int_equal(c.inst_count, 1);
+    assert_string_equal(c.meshes[0].name, "K");
+    /* explicit: b only. */
+    put("lops/exp.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                         "over \"A\" (\n    references = @b.usda@\n)\n{\n}\n");
+    expect_one("lops/exp.usda", 2, 2.0f);
+    /* prepend over prepend: [b, a], b the stronger. */
+    put("lops/pre.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                         "over \"A\" (\n    prepend references = @b.usda@\n)\n{\n}\n");
+    expect_one("lops/pre.usda", 2, 2.0f);
+    /* append in the stronger layer: [a, b], a the stronger. */
+    put("lops/app.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                         "over \"A\" (\n    append references = @b.usda@\n)\n{\n}\n");
+    expect_one("lops/app.usda", 1, 1.0f);
+}
+
+/* LIVRPS: a local opinion in any layer of the stack (here the weaker
+ * sublayer) beats a reference; an inherit beats a reference. */
+static void test_livrps_local_then_inherits_then_references(void **state)
+{
+    (void)state;
+    put("livrps/a.usda", ASSET(1));
+    put("livrps/sub.usda", "#usda 1.0\nover \"A\"\n{\n    double3 xformOp:translate = (5, 0, 0)\n}\n");
+    put("livrps/local.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                             "def \"A\" (\n    references = @a.usda@\n)\n{\n}\n");
+    expect_one("livrps/local.usda", 5, 1.0f);
+    put("livrps/inh.usda", HEAD "class \"_C\"\n{\n    double3 xformOp:translate = (7, 0, 0)\n}\n"
+                           "def \"A\" (\n    inherits = </_C>\n    references = @a.usda@\n)\n{\n}\n");
+    expect_one("livrps/inh.usda", 7, 1.0f);
+}
+
+/* Between two arcs of one type, the one authored on the deeper prim is the
+ * stronger: C's own reference beats the one its parent A brings. */
+static void test_a_prims_own_arc_beats_its_ancestors(void **state)
+{
+    (void)state;
+    put("anc/x.usda", "#usda 1.0\n(\n    defaultPrim = \"X\"\n)\ndef Xform \"X\"\n{\n    def Xform \"C\"\n    {\n"
+                      "        double3 xformOp:translate = (1, 0, 0)\n"
+                      "        uniform token[] xformOpOrder = [\"xformOp:translate\"]\n    }\n}\n");
+    put("anc/y.usda", ASSET(2));
+    put("anc/root.usda", HEAD "def \"A\" (\n    references = @x.usda@\n)\n{\n"
+                         "    over \"C\" (\n        references = @y.usda@\n    )\n    {\n    }\n}\n");
+    expect_one("anc/root.usda", 2, 2.0f);
+}
+
+/* A variant selection authored in a stronger layer, or on the prim that
+ * references the asset, beats the asset's own. */
+static void test_variant_selections_from_stronger_layers_and_references(void **state)
+{
+    (void)state;
+#define VSET                                                                                                           \
+    "    variantSet \"v\" = {\n"                                                                                      \
+    "        \"one\" {\n            double3 xformOp:translate = (1, 0, 0)\n        }\n"                                \
+    "        \"two\" {\n            double3 xformOp:translate = (2, 0, 0)\n        }\n    }\n"                         \
+    "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"                                                    \
+    "    def Mesh \"M\"\n    {\n" TRI(0) "    }\n"
+    put("var/sub.usda", "#usda 1.0\ndef Xform \"A\" (\n    variants = {\n        string v = \"one\"\n    }\n"
+                        "    prepend variantSets = \"v\"\n)\n{\n" VSET "}\n");
+    put("var/root.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                         "over \"A\" (\n    variants = {\n        string v = \"two\"\n    }\n)\n{\n}\n");
+    expect_one("var/root.usda", 2, 0.0f);
+    put("var/asset.usda", "#usda 1.0\n(\n    defaultPrim = \"A\"\n)\n"
+                          "def Xform \"A\" (\n    variants = {\n        string v = \"one\"\n    }\n"
+                          "    prepend variantSets = \"v\"\n)\n{\n" VSET "}\n");
+    put("var/ref.usda", HEAD "def \"B\" (\n    references = @asset.usda@\n"
+                        "    variants = {\n        string v = \"two\"\n    }\n)\n{\n}\n");
+    expect_one("var/ref.usda", 2, 0.0f);
+    put("var/plain.usda", HEAD "def \"B\" (\n    references = @asset.usda@\n)\n{\n}\n");
+    expect_one("var/plain.usda", 1, 0.0f);
+#undef VSET
+}
+
+/* An over is a prim only where composition defines it: through a
+ * reference, or a def in a weaker sublayer; an over alone is nothing. */
+static void test_overs_defined_through_composition(void **state)
+{
+    (void)state;
+    put("over/a.usda", ASSET(3));
+    put("over/ref.usda", HEAD "over \"A\" (\n    references = @a.usda@\n)\n{\n}\n"
+                         "over \"Nothing\"\n{\n    def Mesh \"M\"\n    {\n" TRI(4) "    }\n}\n");
+    expect_one("over/ref.usda", 3, 3.0f);
+    put("over/sub.usda", "#usda 1.0\ndef Mesh \"S\"\n{\n" TRI(6) "}\n");
+    put("over/stack.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n    subLayers = [@sub.usda@]\n)\n"
+                           "over \"S\"\n{\n    double3 xformOp:translate = (8, 0, 0)\n"
+                           "    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n}\n");
+    expect_one("over/stack.usda", 8, 6.0f);
+}
+
 static void test_skel_root_meshes_import_with_a_warning(void **state)
 {
     (void)state;
@@ -1440,6 +1565,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_layer_outside_the_root_folder_is_refused_unless_allowed),
         cmocka_unit_test(test_unsupported_schemas_are_refused_or_skipped),
         cmocka_unit_test(test_layer_relocates_are_refused_or_skipped),
+        cmocka_unit_test(test_list_ops_compose_across_the_layer_stack),
+        cmocka_unit_test(test_livrps_local_then_inherits_then_references),
+        cmocka_unit_test(test_a_prims_own_arc_beats_its_ancestors),
+        cmocka_unit_test(test_variant_selections_from_stronger_layers_and_references),
+        cmocka_unit_test(test_overs_defined_through_composition),
         cmocka_unit_test(test_skel_root_meshes_import_with_a_warning),
         cmocka_unit_test(test_subdivision_packs_the_cage_with_one_warning),
         cmocka_unit_test(test_xforms_concatenate_and_reset),

@@ -47,7 +47,16 @@ typedef struct site {
     uint32_t layer; /* index in usd_stage.layers */
     uint32_t stack; /* the layer whose stack arc paths resolve in */
     uint8_t local;  /* namespace-mapped from the root layer stack */
+    /* Strength among the prim's sites (child_sites orders by it): the type
+     * of the arc of the root layer stack this site comes through (ARC_*;
+     * ARC_LOCAL for a local site), and the namespace depth of the prim that
+     * arc was authored on. */
+    uint8_t arc;
+    uint16_t ns_depth;
 } site;
+
+/* The arc types in strength order (LIVRPS). */
+enum { ARC_LOCAL, ARC_INHERIT, ARC_VARIANT, ARC_REFERENCE, ARC_PAYLOAD, ARC_SPECIALIZE };
 
 typedef struct site_list {
     site *v;
@@ -100,6 +109,7 @@ typedef struct walk {
     pk_diag *d;
     recorder *rec;               /* the innermost prototype being recorded, or NULL */
     const site_list *proto_root; /* the prim a PROTO_PRIM prototype is about to walk */
+    uint32_t ns_depth;           /* the namespace depth of the prim child_sites composes */
     /* The arcs being followed (cycle detection): stack layer and path. */
     uint32_t chain_stack[USD_STAGE_MAX_ARC_DEPTH];
     const char *chain_path[USD_STAGE_MAX_ARC_DEPTH];
@@ -355,9 +365,21 @@ static int sites_add(site_list *l, const usd_prim *spec, uint32_t layer, uint32_
     if (grow((void **)&l->v, &l->cap, l->n + 1u, sizeof *l->v) != 0) {
         return -1;
     }
-    site x = {spec, layer, stack, (uint8_t)local};
+    site x = {spec, layer, stack, (uint8_t)local, ARC_LOCAL, 0};
     l->v[l->n++] = x;
     return 0;
+}
+
+/* Tags the sites l->v[from ..] that an arc of type `type` of site x brought:
+ * an arc authored in the root layer stack (x local) is of that type, at
+ * the namespace depth of the prim being composed; one authored in an arc's
+ * site belongs to that arc. */
+static void sites_tag(walk *w, site_list *l, uint32_t from, const site *x, uint8_t type)
+{
+    for (uint32_t i = from; i < l->n; i++) {
+        l->v[i].arc = x->local ? type : x->arc;
+        l->v[i].ns_depth = x->local ? (uint16_t)w->ns_depth : x->ns_depth;
+    }
 }
 
 /* The specs at path in every layer of stack's layer stack. Returns how many
@@ -435,13 +457,15 @@ USD_OUT_OF_LINE static int arc_layer(walk *w, const site *x, const char *asset, 
 }
 
 static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth);
-static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const char *arc, uint32_t depth);
+static int variant_arcs(walk *w, site_list *l, const site *xp, uint32_t depth);
+static int group_arcs(walk *w, site_list *l, uint32_t i, uint32_t j, usd_field f, const char *arc, uint8_t type,
+                      uint32_t depth);
 
 /* Follows one reference or payload item of site x (or an inherit or
  * specialize path: asset ""). optional: a path no layer holds adds nothing
  * and is no error (the implied class arcs of the root layer stack). */
 static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, const char *path, const char *arc,
-                      int optional, uint32_t depth)
+                      uint8_t type, int optional, uint32_t depth)
 {
     usd_stage *s = w->s;
     uint32_t stack = x->stack;
@@ -503,6 +527,7 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
         return arc_refusef(w, x->layer, "%s %s%s%s<%s>: no such prim in %s", arc, at, asset, at, target,
                            layer_name(s, stack));
     }
+    sites_tag(w, l, first, x, type);
     w->chain_stack[w->chain_n] = stack;
     w->chain_path[w->chain_n] = target;
     w->chain_n++;
@@ -511,29 +536,30 @@ static int follow_arc(walk *w, site_list *l, const site *x, const char *asset, c
     return rc;
 }
 
-/* The effective items of one list op of a spec (its own list only). */
-static int listop_items(const usd_prim *spec, usd_field f, usd_listop_item **out, uint32_t *n)
+/* Whether a and b are specs at the same path (in different layers). */
+static int same_path(const usd_prim *a, const usd_prim *b)
 {
-    *out = NULL;
-    *n = usd_listop_apply(&spec->listops[f], NULL, 0, NULL, 0);
-    if (*n == 0) {
-        return 0;
+    while (a != NULL && b != NULL) {
+        if (a->is_variant != b->is_variant || strcmp(a->name, b->name) != 0) {
+            return 0;
+        }
+        a = a->parent;
+        b = b->parent;
     }
-    *out = malloc((size_t)*n * sizeof **out);
-    if (*out == NULL) {
-        return -1;
-    }
-    *n = usd_listop_apply(&spec->listops[f], NULL, 0, *out, *n);
-    return 0;
+    return a == NULL && b == NULL;
 }
 
 /* Follows the arcs of the sites l->v[first .. n at entry), in LIVRPS order,
- * appending what they bring (each target with its own arcs, depth first). */
+ * appending what they bring (each target with its own arcs, depth first).
+ * The specs of one layer stack at one path (consecutive sites) compose
+ * their list ops together, weakest first, as USD composes a field across a
+ * layer stack. */
 static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth)
 {
     static const usd_field order[] = {USD_FIELD_INHERITS, USD_FIELD_VARIANT_SET_NAMES, USD_FIELD_REFERENCES,
                                       USD_FIELD_PAYLOAD, USD_FIELD_SPECIALIZES};
     static const char *const arc_name[] = {"inherits", "variant", "reference", "payload", "specializes"};
+    static const uint8_t arc_type[] = {ARC_INHERIT, ARC_VARIANT, ARC_REFERENCE, ARC_PAYLOAD, ARC_SPECIALIZE};
     uint32_t end = l->n;
     /* At the prim itself, each initial site is on the chain while its arcs
      * are followed, so an arc back to it is found as a cycle. */
@@ -546,15 +572,22 @@ static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth)
     }
     int rc = 0;
     for (size_t t = 0; t < sizeof order / sizeof order[0] && rc == 0; t++) {
-        for (uint32_t i = first; i < end && rc == 0; i++) {
+        for (uint32_t i = first, j; i < end && rc == 0; i = j) {
             site x = l->v[i];
+            j = i + 1u;
+            while (order[t] != USD_FIELD_VARIANT_SET_NAMES && j < end && l->v[j].stack == x.stack &&
+                   l->v[j].local == x.local && same_path(l->v[j].spec, x.spec)) {
+                j++;
+            }
             if (self != NULL) {
                 (void)usd_prim_path(x.spec, self, USD_MAX_PATH);
                 w->chain_stack[w->chain_n] = x.stack;
                 w->chain_path[w->chain_n] = self;
                 w->chain_n++;
             }
-            rc = site_arcs(w, l, &x, order[t], arc_name[t], depth);
+            rc = order[t] == USD_FIELD_VARIANT_SET_NAMES
+                     ? variant_arcs(w, l, &x, depth)
+                     : group_arcs(w, l, i, j, order[t], arc_name[t], arc_type[t], depth);
             if (self != NULL) {
                 w->chain_n--;
             }
@@ -564,49 +597,88 @@ static int compose_arcs(walk *w, site_list *l, uint32_t first, uint32_t depth)
     return rc;
 }
 
-/* The arcs of one type of one site. */
-static int site_arcs(walk *w, site_list *l, const site *xp, usd_field f, const char *arc, uint32_t depth)
+/* The variant arcs of one site: the selected variant of each of its sets. */
+static int variant_arcs(walk *w, site_list *l, const site *xp, uint32_t depth)
 {
     site x = *xp;
-    if (f == USD_FIELD_VARIANT_SET_NAMES) {
-        for (uint32_t k = 0; k < x.spec->variant_set_count; k++) {
-            const usd_variant_set *vs = &x.spec->variant_sets[k];
-            const char *sel = selection_of(l, vs->name);
-            const usd_prim *v = sel != NULL             ? usd_variant_set_find(vs, sel)
-                                : vs->variant_count > 0 ? vs->variants[0]
-                                                        : NULL;
-            if (v == NULL) {
-                continue; /* selecting a variant no layer defines selects nothing */
-            }
-            uint32_t at = l->n;
-            if (sites_add(l, v, x.layer, x.stack, 0) != 0) {
-                return fail(w->d, "out of memory");
-            }
-            if (l->n > at && compose_arcs(w, l, at, depth + 1u) != 0) {
-                return -1;
+    for (uint32_t k = 0; k < x.spec->variant_set_count; k++) {
+        const usd_variant_set *vs = &x.spec->variant_sets[k];
+        const char *sel = selection_of(l, vs->name);
+        const usd_prim *v = sel != NULL             ? usd_variant_set_find(vs, sel)
+                            : vs->variant_count > 0 ? vs->variants[0]
+                                                    : NULL;
+        if (v == NULL) {
+            continue; /* selecting a variant no layer defines selects nothing */
+        }
+        uint32_t at = l->n;
+        if (sites_add(l, v, x.layer, x.stack, 0) != 0) {
+            return fail(w->d, "out of memory");
+        }
+        sites_tag(w, l, at, &x, ARC_VARIANT);
+        if (l->n > at && compose_arcs(w, l, at, depth + 1u) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether op authors item (in its explicit, prepended, appended or added
+ * items). */
+static int op_authors(const usd_listop *op, const usd_listop_item *item)
+{
+    static const usd_listop_part parts[] = {USD_LISTOP_EXPLICIT, USD_LISTOP_PREPEND, USD_LISTOP_APPEND, USD_LISTOP_ADD};
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+        for (uint32_t k = 0; k < op->count[parts[p]]; k++) {
+            const usd_listop_item *it = &op->items[parts[p]][k];
+            if (strcmp(it->asset, item->asset) == 0 && strcmp(it->path, item->path) == 0) {
+                return 1;
             }
         }
-        return 0;
     }
+    return 0;
+}
+
+/* The arcs of one type of the sites l->v[i .. j) (one layer stack's specs
+ * at one path, strongest first): their list ops applied weakest first, each
+ * item followed from the strongest spec that authors it (its layer anchors
+ * the asset path). */
+static int group_arcs(walk *w, site_list *l, uint32_t i, uint32_t j, usd_field f, const char *arc, uint8_t type,
+                      uint32_t depth)
+{
     usd_listop_item *items = NULL;
     uint32_t n = 0;
-    if (listop_items(x.spec, f, &items, &n) != 0) {
-        return fail(w->d, "out of memory");
+    for (uint32_t k = j; k-- > i;) {
+        const usd_listop *op = &l->v[k].spec->listops[f];
+        uint32_t m = usd_listop_apply(op, items, n, NULL, 0);
+        usd_listop_item *next = m > 0 ? malloc((size_t)m * sizeof *next) : NULL;
+        if (m > 0 && next == NULL) {
+            free(items);
+            return fail(w->d, "out of memory");
+        }
+        (void)usd_listop_apply(op, items, n, next, m);
+        free(items);
+        items = next;
+        n = m;
     }
     int rc = 0;
+    const int class_arc = f == USD_FIELD_INHERITS || f == USD_FIELD_SPECIALIZES;
     for (uint32_t k = 0; k < n && rc == 0; k++) {
-        int class_arc = f == USD_FIELD_INHERITS || f == USD_FIELD_SPECIALIZES;
+        uint32_t by = i;
+        while (by + 1u < j && !op_authors(&l->v[by].spec->listops[f], &items[k])) {
+            by++;
+        }
+        site x = l->v[by];
         if (class_arc && x.stack != 0) {
             /* Implied: the root layer stack may hold opinions on
              * the class too, stronger than the asset's own. */
             site y = x;
             y.stack = 0;
-            rc = follow_arc(w, l, &y, "", items[k].path, arc, 1, depth);
+            rc = follow_arc(w, l, &y, "", items[k].path, arc, type, 1, depth);
             if (rc != 0) {
                 break;
             }
         }
-        rc = follow_arc(w, l, &x, class_arc ? "" : items[k].asset, items[k].path, arc, 0, depth);
+        rc = follow_arc(w, l, &x, class_arc ? "" : items[k].asset, items[k].path, arc, type, 0, depth);
     }
     free(items);
     return rc;
@@ -1308,7 +1380,25 @@ USD_OUT_OF_LINE static int shape_prim(walk *w, const site_list *l, usd_shape_kin
 
 /* The child named name of every site of parent (namespace mapping), then
  * their arcs. */
-static int child_sites(walk *w, const site_list *parent, const char *name, int skip_local, site_list *out)
+/* Orders l's sites by strength: local first, then by arc type (LIVRPS);
+ * among arcs of one type, the one authored on the deeper prim first (a
+ * child's own reference is stronger than its ancestor's); otherwise as
+ * composed. Stable (each arc's sites stay together, in order). */
+static void sites_order(site_list *l)
+{
+    for (uint32_t i = 1; i < l->n; i++) {
+        site x = l->v[i];
+        uint32_t k = i;
+        while (k > 0 && (l->v[k - 1].arc > x.arc || (l->v[k - 1].arc == x.arc && l->v[k - 1].ns_depth < x.ns_depth))) {
+            l->v[k] = l->v[k - 1];
+            k--;
+        }
+        l->v[k] = x;
+    }
+}
+
+static int child_sites(walk *w, const site_list *parent, const char *name, int skip_local, uint32_t ns_depth,
+                       site_list *out)
 {
     out->n = 0;
     for (uint32_t i = 0; i < parent->n; i++) {
@@ -1317,12 +1407,22 @@ static int child_sites(walk *w, const site_list *parent, const char *name, int s
             continue;
         }
         const usd_prim *c = usd_prim_find_child(x->spec, name);
+        uint32_t at = out->n;
         if (c != NULL && sites_add(out, c, x->layer, x->stack, x->local) != 0) {
             return fail(w->d, "out of memory");
         }
+        for (uint32_t k = at; k < out->n; k++) {
+            out->v[k].arc = x->arc;
+            out->v[k].ns_depth = x->ns_depth;
+        }
     }
     out->mapped = out->n;
-    return compose_arcs(w, out, 0, 0);
+    w->ns_depth = ns_depth;
+    if (compose_arcs(w, out, 0, 0) != 0) {
+        return -1;
+    }
+    sites_order(out);
+    return 0;
 }
 
 /* Sets w->path to parent's path + "/" + name; returns the old length. */
@@ -1367,7 +1467,7 @@ static int walk_children(walk *w, const site_list *l, const double world[16], ui
     site_list child = {NULL, 0, 0, 0};
     for (uint32_t k = 0; k < n && rc == 0; k++) {
         size_t old = path_push(w, names[k]);
-        rc = child_sites(w, l, names[k], skip_local, &child);
+        rc = child_sites(w, l, names[k], skip_local, depth + 1u, &child);
         if (rc == 0) {
             rc = walk_prim(w, &child, world, depth + 1u);
         }
@@ -1396,6 +1496,7 @@ static int compose_path(walk *w, const char *path, site_list *out)
         p++;
     }
     char name[USD_MAX_IDENTIFIER + 1];
+    uint32_t steps = 0;
     while (*p != '\0') {
         size_t n = strcspn(p, "/");
         if (n == 0 || n > USD_MAX_IDENTIFIER) {
@@ -1409,7 +1510,7 @@ static int compose_path(walk *w, const char *path, site_list *out)
             p++;
         }
         site_list next = {NULL, 0, 0, 0};
-        if (child_sites(w, &cur, name, 0, &next) != 0) {
+        if (child_sites(w, &cur, name, 0, ++steps, &next) != 0) {
             free(cur.v);
             free(next.v);
             return -1;
