@@ -258,11 +258,12 @@ USD_OUT_OF_LINE static int layer_get(usd_stage *s, const char *resolved, const c
     const usd_layer_info *info = usd_layer_get_info(l->layer);
     if (info->relocate_count > 0) {
         if (!s->opt.skip_unsupported) {
-            usd_layer_close(l->layer);
-            return fail(d,
-                        "%s: layer relocates are not supported (%u, the first <%s> to <%s>; --skip-unsupported packs "
-                        "the prims where they are authored)",
-                        resolved, info->relocate_count, info->relocate_source, info->relocate_target);
+            fail(d,
+                 "%s: layer relocates are not supported (%u, the first <%s> to <%s>; --skip-unsupported packs the "
+                 "prims where they are authored)",
+                 resolved, info->relocate_count, info->relocate_source, info->relocate_target);
+            usd_layer_close(l->layer); /* after the message: info is the layer's */
+            return -1;
         }
         stage_warn(
             s, "%s: %u layer relocates ignored (the first <%s> to <%s>): the prims are packed where they are authored",
