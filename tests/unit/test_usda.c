@@ -294,19 +294,21 @@ static void test_listop_apply(void **state)
                              "    delete references = @w1.usd@\n"
                              "    add references = [@w3.usd@, @n.usd@]\n"
                              ") {}\n"
-                             "def \"E\" ( references = [@x.usd@, @x.usd@, @y.usd@] ) {}\n");
+                             "def \"E\" ( references = [@x.usd@, @x.usd@, @y.usd@] ) {}\n"
+                             "def \"R\" ( reorder references = [@c.usd@, @a.usd@, @c.usd@, @zz.usd@] ) {}\n");
     usd_listop_item weaker[3] = {{"w1.usd", "", 0, 1}, {"w2.usd", "", 0, 1}, {"w3.usd", "", 0, 1}};
     usd_listop_item out[8];
     const usd_listop *op = &prim_at(L, "/A")->listops[USD_FIELD_REFERENCES];
     uint32_t n = usd_listop_apply(op, weaker, 3, out, 8);
-    /* prepended first (w2 moved there), the weaker list without w1 (deleted)
-     * and w2, then appended, then added items not present yet (w3 is) */
+    /* As USD applies it: prepended first (w2 moved there), the weaker list
+     * without w1 (deleted) and w2, then added items not present yet (w3
+     * is), then appended last */
     assert_int_equal(n, 5);
     assert_string_equal(out[0].asset, "p.usd");
     assert_string_equal(out[1].asset, "w2.usd");
     assert_string_equal(out[2].asset, "w3.usd");
-    assert_string_equal(out[3].asset, "a.usd");
-    assert_string_equal(out[4].asset, "n.usd");
+    assert_string_equal(out[3].asset, "n.usd");
+    assert_string_equal(out[4].asset, "a.usd");
     /* too small an output: the full count, the first items written */
     memset(out, 0, sizeof out);
     assert_int_equal(usd_listop_apply(op, weaker, 3, out, 2), 5);
@@ -320,6 +322,26 @@ static void test_listop_apply(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(out[0].asset, "x.usd");
     assert_string_equal(out[1].asset, "y.usd");
+    /* reorder [c, a] (c named twice, zz absent): the items before the first
+     * named one stay first, then each named item with the unnamed ones that
+     * followed it */
+    op = &prim_at(L, "/R")->listops[USD_FIELD_REFERENCES];
+    static const char *const cases[2][2][5] = {
+        {{"a.usd", "b.usd", "c.usd", "d.usd", NULL}, {"c.usd", "d.usd", "a.usd", "b.usd", NULL}},
+        {{"x.usd", "a.usd", "b.usd", "c.usd", "y.usd"}, {"x.usd", "c.usd", "y.usd", "a.usd", "b.usd"}},
+    };
+    for (int c = 0; c < 2; c++) {
+        usd_listop_item in[5];
+        uint32_t k = 0;
+        for (; k < 5 && cases[c][0][k] != NULL; k++) {
+            in[k] = (usd_listop_item){cases[c][0][k], "", 0, 1};
+        }
+        n = usd_listop_apply(op, in, k, out, 8);
+        assert_int_equal(n, k);
+        for (uint32_t j = 0; j < k; j++) {
+            assert_string_equal(out[j].asset, cases[c][1][j]);
+        }
+    }
     usd_layer_close(L);
 }
 

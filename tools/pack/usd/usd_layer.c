@@ -861,13 +861,54 @@ static void item_put(usd_listop_item *out, uint32_t cap, uint32_t *total, const 
     (*total)++;
 }
 
+/* Reverses out[a .. b). */
+static void items_reverse(usd_listop_item *out, uint32_t a, uint32_t b)
+{
+    while (a + 1u < b) {
+        usd_listop_item t = out[a];
+        out[a++] = out[--b];
+        out[b] = t;
+    }
+}
+
+/* USD's reorder: the items before the first one the order names stay first;
+ * then, for each item the order names (first mention), that item and the
+ * items after it up to the next one the order names. In place, by rotations:
+ * out[pos ..) is always whole chunks. */
+static void items_reorder(usd_listop_item *out, uint32_t n, const usd_listop_item *ord, uint32_t nord)
+{
+    uint32_t pos = 0;
+    while (pos < n && !item_in(ord, nord, &out[pos]))
+        pos++;
+    for (uint32_t k = 0; k < nord && pos < n; k++) {
+        if (item_in(ord, k, &ord[k]))
+            continue; /* named twice: its first mention placed it */
+        uint32_t i = pos;
+        while (i < n && !item_eq(&out[i], &ord[k]))
+            i++;
+        if (i == n)
+            continue; /* not in the list */
+        uint32_t e = i + 1u;
+        while (e < n && !item_in(ord, nord, &out[e]))
+            e++;
+        /* rotate out[pos .. e) so that out[i .. e) comes first */
+        items_reverse(out, pos, i);
+        items_reverse(out, i, e);
+        items_reverse(out, pos, e);
+        pos += e - i;
+    }
+}
+
 uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, uint32_t weaker_count,
                           usd_listop_item *out, uint32_t cap)
 {
-    /* Order: prepended (deduplicated), then the weaker list without the
-     * deleted and prepended/appended ones, then appended, then added items
-     * not already present. No allocation: membership is tested against
-     * the inputs themselves. */
+    /* As USD applies a list op (SdfListOp::ApplyOperations): an explicit
+     * list replaces; otherwise delete, add (at the end, when not present),
+     * prepend (moved or put first), append (moved or put last), then
+     * reorder. So: prepended (deduplicated), then the weaker list without
+     * the deleted and prepended/appended ones, then added items not already
+     * present, then appended, then the reorder. No allocation: membership
+     * is tested against the inputs themselves. */
     uint32_t total = 0;
     if (op->explicit_set) {
         const usd_listop_item *e = op->items[USD_LISTOP_EXPLICIT];
@@ -893,9 +934,6 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
         if (!item_in(del, ndel, it) && !item_in(pre, npre, it) && !item_in(app, napp, it) && !item_in(weaker, i, it))
             item_put(out, cap, &total, it);
     }
-    for (uint32_t i = 0; i < napp; i++)
-        if (!item_in(pre, npre, &app[i]) && !item_in(app, i, &app[i]))
-            item_put(out, cap, &total, &app[i]);
     for (uint32_t i = 0; i < nadd; i++) {
         const usd_listop_item *it = &add[i];
         int present = item_in(pre, npre, it) || item_in(app, napp, it) || item_in(add, i, it);
@@ -905,6 +943,13 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
         if (!present)
             item_put(out, cap, &total, it);
     }
+    /* Appended items go last, each once: a later duplicate wins (as USD
+     * keeps the last of an appended list's duplicates). */
+    for (uint32_t i = 0; i < napp; i++)
+        if (!item_in(pre, npre, &app[i]) && !item_in(app + i + 1u, napp - i - 1u, &app[i]))
+            item_put(out, cap, &total, &app[i]);
+    if (op->count[USD_LISTOP_REORDER] > 0 && total <= cap)
+        items_reorder(out, total, op->items[USD_LISTOP_REORDER], op->count[USD_LISTOP_REORDER]);
     return total;
 }
 

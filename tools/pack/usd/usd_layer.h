@@ -268,13 +268,16 @@ size_t usd_prim_path(const usd_prim *prim, char *buf, size_t cap);
 /* ---- list ops --------------------------------------------------------- */
 
 /* The effective list of one list op applied over a weaker list (weaker may
- * be NULL when weaker_count is 0), as USD composes list ops: an explicit
- * list replaces everything; otherwise deleted items are removed from the
- * weaker list, added/appended items not yet present are appended, and
- * prepended items are placed first (each removed from where it was).
- * Items compare by asset and path. Writes at most cap items to out and
- * returns the full count (so a caller can size out and call again).
- * O((weaker + items)^2); no allocation. */
+ * be NULL when weaker_count is 0), as USD applies list ops
+ * (SdfListOp::ApplyOperations): an explicit list replaces everything;
+ * otherwise deleted items are removed from the weaker list, added items not
+ * yet present go after it, prepended items first and appended items last
+ * (each moved from where it was), then the reorder: the items before the
+ * first one it names stay first, then each item it names with the items
+ * that followed it up to the next one it names. Items compare by asset and
+ * path. Writes at most cap items to out and returns the full count (so a
+ * caller can size out and call again; the reorder is applied when cap
+ * holds them all). O((weaker + items)^2); no allocation. */
 uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, uint32_t weaker_count,
                           usd_listop_item *out, uint32_t cap);
 
