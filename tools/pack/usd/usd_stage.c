@@ -993,6 +993,9 @@ static proto_entry *proto_find(usd_stage *s, XXH128_hash_t key)
  * memory (places then still the caller's). */
 static int proto_add(usd_stage *s, XXH128_hash_t key, recorder places)
 {
+    if (grow((void **)&s->protos, &s->proto_cap, s->proto_count + 1u, sizeof *s->protos) != 0) {
+        return -1;
+    }
     if ((s->proto_count + 1u) * 2u > s->slot_count) {
         uint32_t n = s->slot_count ? s->slot_count * 2u : 64u;
         uint32_t *slots = n > s->slot_count ? calloc(n, sizeof *slots) : NULL;
@@ -1005,9 +1008,6 @@ static int proto_add(usd_stage *s, XXH128_hash_t key, recorder places)
         for (uint32_t i = 0; i < s->proto_count; i++) {
             s->proto_slots[proto_slot(s, s->protos[i].key)] = i + 1u;
         }
-    }
-    if (grow((void **)&s->protos, &s->proto_cap, s->proto_count + 1u, sizeof *s->protos) != 0) {
-        return -1;
     }
     proto_entry *e = &s->protos[s->proto_count];
     e->key = key;
