@@ -123,8 +123,6 @@ int cli_cmp_double(const void *a, const void *b)
 
 /* --- the option table --------------------------------------------------------------- */
 
-/* Prints "<me>: " and tmpl with {opt}, {value}, {min} and {max} replaced,
- * then the usage when the error's bit asks for it; returns CLI_USAGE. */
 /* The message of an option that names none (cli_opt.bad NULL): a refusal is
  * never silent. */
 static const char *default_template(unsigned error, const cli_opt *o)
@@ -146,6 +144,9 @@ static const char *default_template(unsigned error, const cli_opt *o)
     }
 }
 
+/* Prints "<me>: " and tmpl (or the default for the error and the option's
+ * kind) with {opt}, {value}, {min} and {max} replaced, then the usage when
+ * the error's bit asks for it; returns CLI_USAGE. */
 static int report(const cli_args *spec, unsigned error, const char *tmpl, const char *opt, const char *value,
                   const cli_opt *o)
 {

@@ -122,23 +122,6 @@ static void summary(const char *out, const pk_build_stats *s)
            pk_human_bytes((double)s->options.bundle_size, a, sizeof a));
 }
 
-/* The importer options of the command line; reopen as for
- * pk_import_options. */
-static pk_import_options import_options(int skip_unsupported, int allow_outside_paths, const char *asset_root,
-                                        uint64_t max_placements, pack_ctx *c, int reopen)
-{
-    pk_import_options o;
-    memset(&o, 0, sizeof o);
-    o.skip_unsupported = skip_unsupported;
-    o.allow_outside_paths = allow_outside_paths;
-    o.asset_root = asset_root;
-    o.max_placements = max_placements;
-    o.reopen = reopen;
-    o.warn = warn_stderr;
-    o.user = c;
-    return o;
-}
-
 /* Opens a file input with the importer that reads it: CLI_OK with *src
  * open, CLI_IO (the file cannot be opened) or CLI_FAILED (the importer's
  * message), printed, *src closed. */
@@ -240,6 +223,22 @@ typedef struct pack_job {
     pk_build_options opt;
     pack_graph graph; /* --emit-ninja, --emit-make: a build graph instead of a pack */
 } pack_job;
+
+/* The importer options of the command line; reopen as for
+ * pk_import_options. */
+static pk_import_options import_options(const pack_job *job, pack_ctx *c, int reopen)
+{
+    pk_import_options o;
+    memset(&o, 0, sizeof o);
+    o.skip_unsupported = job->skip_unsupported;
+    o.allow_outside_paths = job->allow_outside_paths;
+    o.asset_root = job->asset_root;
+    o.max_placements = job->max_placements;
+    o.reopen = reopen;
+    o.warn = warn_stderr;
+    o.user = c;
+    return o;
+}
 
 /* "K/N" of --part into opt->part and opt->part_count (printed if bad). */
 static int pack_parse_part(const char *text, pk_build_options *opt)
@@ -588,8 +587,7 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
                         pack_source *first)
 {
     uint64_t importable = 0;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root,
-                                               job->max_placements, c, 0);
+    const pk_import_options o = import_options(job, c, 0);
     for (int k = 0; k < job->input_count; k++) {
         pack_source src;
         int rc = open_input(job->inputs[k], &o, &src);
@@ -634,8 +632,7 @@ static int check_inputs(const pack_job *job, pack_ctx *c, pk_limits_plan *plan, 
 static int import_all(const pack_job *job, pack_ctx *c, pack_source *first)
 {
     int rc = first->imp != NULL ? pack_input(c, first, first->imp) : CLI_OK;
-    const pk_import_options o = import_options(job->skip_unsupported, job->allow_outside_paths, job->asset_root,
-                                               job->max_placements, c, 1);
+    const pk_import_options o = import_options(job, c, 1);
     for (int k = 1; k < job->input_count && rc == CLI_OK; k++) {
         pack_source src;
         rc = open_input(job->inputs[k], &o, &src);

@@ -27,8 +27,6 @@
 
 #include "mesh.h"
 
-/* How an input is opened. A zero-initialised struct is valid (errors, no
- * warnings given). */
 /* The placements (meshes placed, each time the flattened scene places one)
  * an input may have unless --max-placements N says otherwise: 2^22. The
  * pack holds an instance record for each. */
@@ -36,6 +34,8 @@
 #define PK_STRINGIFY_(x) #x
 #define PK_STRINGIFY(x) PK_STRINGIFY_(x)
 
+/* How an input is opened. A zero-initialised struct is valid (errors, no
+ * warnings given). */
 typedef struct pk_import_options {
     /* 0: an unsupported feature is an error. 1: a warning, and what cannot
      * be imported is skipped. */

@@ -614,6 +614,24 @@ static int ref_check(gltf_scene *s, const cJSON *obj, const char *what, const ch
     return index_value(s, v, path, count, array, &out);
 }
 
+/* Each element of root[array] whose key is present must index
+ * root[target]. */
+static int check_member_refs(gltf_scene *s, const cJSON *root, const char *array, const char *key, const char *target)
+{
+    const uint32_t count = array_length(root, target);
+    const cJSON *item;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, array))
+    {
+        char what[64];
+        snprintf(what, sizeof what, "%s[%u]", array, i++);
+        if (ref_check(s, item, what, key, count, target) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The indices of what the importer does not read (yet): materials and
  * their textures, textures' images and samplers, images' buffer views,
  * skins, morph targets, cameras, animations. Each present index must name
@@ -621,11 +639,23 @@ static int ref_check(gltf_scene *s, const cJSON *obj, const char *what, const ch
  * there is refused naming the JSON path, not packed. */
 static int check_unread_indices(gltf_scene *s, const cJSON *root)
 {
-    const uint32_t accessors = array_length(root, "accessors"), views = array_length(root, "bufferViews"),
-                   nodes = array_length(root, "nodes"), materials = array_length(root, "materials"),
-                   textures = array_length(root, "textures"), images = array_length(root, "images"),
-                   samplers = array_length(root, "samplers"), skins = array_length(root, "skins"),
-                   cameras = array_length(root, "cameras");
+    /* array[i].key indexes target */
+    static const char *const refs[][3] = {
+        {"nodes", "skin", "skins"},
+        {"nodes", "camera", "cameras"},
+        {"skins", "inverseBindMatrices", "accessors"},
+        {"skins", "skeleton", "nodes"},
+        {"textures", "source", "images"},
+        {"textures", "sampler", "samplers"},
+        {"images", "bufferView", "bufferViews"},
+    };
+    for (size_t r = 0; r < sizeof refs / sizeof refs[0]; r++) {
+        if (check_member_refs(s, root, refs[r][0], refs[r][1], refs[r][2]) != 0) {
+            return -1;
+        }
+    }
+    const uint32_t accessors = array_length(root, "accessors"), nodes = array_length(root, "nodes"),
+                   materials = array_length(root, "materials"), textures = array_length(root, "textures");
     char what[160], part[224];
     const cJSON *item, *sub, *leaf;
     uint32_t i = 0, j, k;
@@ -654,22 +684,9 @@ static int check_unread_indices(gltf_scene *s, const cJSON *root)
         i++;
     }
     i = 0;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "nodes"))
-    {
-        snprintf(what, sizeof what, "nodes[%u]", i++);
-        if (ref_check(s, item, what, "skin", skins, "skins") != 0 ||
-            ref_check(s, item, what, "camera", cameras, "cameras") != 0) {
-            return -1;
-        }
-    }
-    i = 0;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "skins"))
     {
         snprintf(what, sizeof what, "skins[%u]", i++);
-        if (ref_check(s, item, what, "inverseBindMatrices", accessors, "accessors") != 0 ||
-            ref_check(s, item, what, "skeleton", nodes, "nodes") != 0) {
-            return -1;
-        }
         j = 0;
         cJSON_ArrayForEach(leaf, member(item, "joints"))
         {
@@ -678,23 +695,6 @@ static int check_unread_indices(gltf_scene *s, const cJSON *root)
             if (index_value(s, leaf, part, nodes, "nodes", &out) != 0) {
                 return -1;
             }
-        }
-    }
-    i = 0;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "textures"))
-    {
-        snprintf(what, sizeof what, "textures[%u]", i++);
-        if (ref_check(s, item, what, "source", images, "images") != 0 ||
-            ref_check(s, item, what, "sampler", samplers, "samplers") != 0) {
-            return -1;
-        }
-    }
-    i = 0;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "images"))
-    {
-        snprintf(what, sizeof what, "images[%u]", i++);
-        if (ref_check(s, item, what, "bufferView", views, "bufferViews") != 0) {
-            return -1;
         }
     }
     static const char *const slots[][2] = {{"pbrMetallicRoughness", "baseColorTexture"},

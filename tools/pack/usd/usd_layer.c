@@ -953,6 +953,15 @@ uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, u
     return total;
 }
 
+int usd_listop_authors(const usd_listop *op, const usd_listop_item *item)
+{
+    static const usd_listop_part parts[] = {USD_LISTOP_EXPLICIT, USD_LISTOP_PREPEND, USD_LISTOP_APPEND, USD_LISTOP_ADD};
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
+        if (item_in(op->items[parts[p]], op->count[parts[p]], item))
+            return 1;
+    return 0;
+}
+
 /* ---- types ------------------------------------------------------------ */
 
 typedef struct type_row {

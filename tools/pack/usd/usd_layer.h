@@ -281,6 +281,10 @@ size_t usd_prim_path(const usd_prim *prim, char *buf, size_t cap);
 uint32_t usd_listop_apply(const usd_listop *op, const usd_listop_item *weaker, uint32_t weaker_count,
                           usd_listop_item *out, uint32_t cap);
 
+/* Whether op authors item (in its explicit, prepended, appended or added
+ * items; compared as usd_listop_apply compares). O(items); no allocation. */
+int usd_listop_authors(const usd_listop *op, const usd_listop_item *item);
+
 /* ---- values ----------------------------------------------------------- */
 
 /* Which value a reader takes: USD_WHICH_AUTO applies the one rule "the

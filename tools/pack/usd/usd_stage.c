@@ -623,22 +623,6 @@ static int variant_arcs(walk *w, site_list *l, const site *xp, uint32_t depth)
     return 0;
 }
 
-/* Whether op authors item (in its explicit, prepended, appended or added
- * items). */
-static int op_authors(const usd_listop *op, const usd_listop_item *item)
-{
-    static const usd_listop_part parts[] = {USD_LISTOP_EXPLICIT, USD_LISTOP_PREPEND, USD_LISTOP_APPEND, USD_LISTOP_ADD};
-    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
-        for (uint32_t k = 0; k < op->count[parts[p]]; k++) {
-            const usd_listop_item *it = &op->items[parts[p]][k];
-            if (strcmp(it->asset, item->asset) == 0 && strcmp(it->path, item->path) == 0) {
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
 /* The arcs of one type of the sites l->v[i .. j) (one layer stack's specs
  * at one path, strongest first): their list ops applied weakest first, each
  * item followed from the strongest spec that authors it (its layer anchors
@@ -665,7 +649,7 @@ static int group_arcs(walk *w, site_list *l, uint32_t i, uint32_t j, usd_field f
     const int class_arc = f == USD_FIELD_INHERITS || f == USD_FIELD_SPECIALIZES;
     for (uint32_t k = 0; k < n && rc == 0; k++) {
         uint32_t by = i;
-        while (by + 1u < j && !op_authors(&l->v[by].spec->listops[f], &items[k])) {
+        while (by + 1u < j && !usd_listop_authors(&l->v[by].spec->listops[f], &items[k])) {
             by++;
         }
         site x = l->v[by];
@@ -1379,8 +1363,6 @@ USD_OUT_OF_LINE static int shape_prim(walk *w, const site_list *l, usd_shape_kin
     return emit_mesh(w, &m, world);
 }
 
-/* The child named name of every site of parent (namespace mapping), then
- * their arcs. */
 /* Orders l's sites by strength: local first, then by arc type (LIVRPS);
  * among arcs of one type, the one authored on the deeper prim first (a
  * child's own reference is stronger than its ancestor's); otherwise as
@@ -1398,6 +1380,8 @@ static void sites_order(site_list *l)
     }
 }
 
+/* The child named name of every site of parent (namespace mapping), then
+ * their arcs, ordered by strength; ns_depth is the child's namespace depth. */
 static int child_sites(walk *w, const site_list *parent, const char *name, int skip_local, uint32_t ns_depth,
                        site_list *out)
 {

@@ -1620,6 +1620,21 @@ static int index_vector(const builder *b, uint64_t off, uint64_t *n, uint64_t *i
     return 0;
 }
 
+/* A count (u64) at off, then that many pairs of 4-byte indexes (a variant
+ * selection map, relocates): *n, checked to fit in the file; the pairs
+ * start at off + 8. what names them in the messages. */
+static int pair_vector(const builder *b, uint64_t off, const char *what, uint64_t *n)
+{
+    if (!in_file(b->c, off, 8)) {
+        return spec_fail(b, off, "truncated: %s count past the end of the file", what);
+    }
+    *n = rd_u64(b->c->data + off);
+    if (*n > (b->c->size - off - 8) / 8) {
+        return spec_fail(b, off, "truncated: %llu %s past the end of the file", (unsigned long long)*n, what);
+    }
+    return 0;
+}
+
 static int token_at(const builder *b, uint64_t off, const char **out)
 {
     uint32_t i = rd_u32(b->c->data + off);
@@ -2084,7 +2099,6 @@ static int build_child(builder *b, usd_prim *prim, uint32_t child, unsigned dept
  * with a message. */
 static int prim_variant_selection(builder *b, usd_prim *prim, uint32_t s)
 {
-    const usdc_crate *c = b->c;
     uint64_t rep;
     b->cur_field = "variantSelection";
     if (!spec_field(b, s, "variantSelection", &rep)) {
@@ -2093,13 +2107,9 @@ static int prim_variant_selection(builder *b, usd_prim *prim, uint32_t s)
     if (REP_TYPE(rep) != T_VARIANT_SELECTION_MAP || REP_INLINED(rep)) {
         return spec_fail(b, 0, "expected a variant selection map, found crate type %u", REP_TYPE(rep));
     }
-    uint64_t off = REP_PAYLOAD(rep);
-    if (!in_file(c, off, 8)) {
-        return spec_fail(b, off, "truncated: variant selection past the end of the file");
-    }
-    uint64_t n = rd_u64(c->data + off);
-    if (n > (c->size - off - 8) / 8) {
-        return spec_fail(b, off, "variant selection of %llu entries past the end of the file", (unsigned long long)n);
+    uint64_t off = REP_PAYLOAD(rep), n;
+    if (pair_vector(b, off, "variant selections", &n) != 0) {
+        return -1;
     }
     for (uint64_t i = 0; i < n; i++) {
         const char *set, *var;
@@ -2336,13 +2346,9 @@ static int build_layer_info(builder *b)
         if (REP_TYPE(rep) != T_RELOCATES || REP_INLINED(rep) || REP_ARRAY(rep)) {
             return spec_fail(b, 0, "expected relocates, found crate type %u", REP_TYPE(rep));
         }
-        uint64_t off = REP_PAYLOAD(rep);
-        if (!in_file(c, off, 8)) {
-            return spec_fail(b, off, "truncated: relocates count past the end of the file");
-        }
-        uint64_t n = rd_u64(c->data + off);
-        if (n > (c->size - off - 8) / 8) {
-            return spec_fail(b, off, "truncated: %llu relocates past the end of the file", (unsigned long long)n);
+        uint64_t off = REP_PAYLOAD(rep), n;
+        if (pair_vector(b, off, "relocates", &n) != 0) {
+            return -1;
         }
         for (uint64_t i = 0; i < n; i++) {
             char src[USD_MAX_PATH], dst[USD_MAX_PATH];
