@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the packer's glTF importer (JSON and the GLB container)
  * on any bytes, written to a file as the importer reads files, then every
- * mesh and instance loaded. */
+ * mesh and instance loaded, every material read and the images decoded. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +39,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 pk_mesh_free(&m);
             }
         }
+        uint32_t reads = 0;
+        for (uint32_t i = 0; i < gltf_material_count(s); i++) {
+            const pk_material *mat = gltf_get_material(s, i);
+            reads += mat->double_sided;
+        }
+        for (uint32_t i = 0; i < gltf_image_count(s) && i < 4; i++) {
+            pk_image img;
+            if (gltf_load_image(s, i, &img, &d) == 0) {
+                reads += img.width;
+                pk_image_free(&img);
+            }
+        }
+        (void)reads;
         for (uint32_t i = 0; i < gltf_instance_count(s) && i < 256; i++) {
             pk_instance inst;
             gltf_get_instance(s, i, &inst);

@@ -1042,7 +1042,8 @@ static void test_unread_indices_are_checked(void **state)
          "images[0].bufferView: index 99 out of range (15 bufferViews)"},
         {"'meshes':[],'textures':[{}],'materials':[{'pbrMetallicRoughness':{'baseColorTexture':{'index':1}}}]}",
          "materials[0].pbrMetallicRoughness.baseColorTexture.index: index 1 out of range (1 texture)"},
-        {"'meshes':[],'textures':[{}],'materials':[{'normalTexture':{'index':0}},{'emissiveTexture':{'index':5}}]}",
+        {"'meshes':[],'textures':[{'source':0}],'images':[{'uri':'a.png'}],"
+         "'materials':[{'normalTexture':{'index':0}},{'emissiveTexture':{'index':5}}]}",
          "materials[1].emissiveTexture.index: index 5 out of range (1 texture)"},
         {"'meshes':[],'animations':[{'samplers':[{'input':0,'output':1}],'channels':[{'sampler':1,'target':{}}]}]}",
          "animations[0].channels[0].sampler: index 1 out of range (1 sampler)"},

@@ -33,6 +33,8 @@
 #include "asset.h"
 #include "gltf.h"
 #include "gltf_meshopt.h"
+#include "image.h"
+#include "material.h"
 
 #define GL_NONE UINT32_MAX
 #define GL_SCRATCH_BYTES (64u * 1024u)
@@ -90,9 +92,19 @@ typedef struct gl_accessor {
 
 typedef struct gl_prim {
     uint32_t position, normal, texcoord, indices; /* accessors, or GL_NONE */
+    uint32_t material;                            /* or GL_NONE */
     uint8_t mode;
     uint8_t draco;
 } gl_prim;
+
+/* Where an image's bytes are: a file, a decoded data: URI, or a
+ * bufferView (at most one is set; none for an image with no data). */
+typedef struct gl_image {
+    char *path;          /* the file its uri names, or NULL */
+    unsigned char *data; /* a data: URI's decoded bytes, or NULL */
+    size_t data_size;
+    uint32_t view; /* GL_NONE, or its bufferView */
+} gl_image;
 
 typedef struct gl_mesh {
     char name[64];
@@ -112,6 +124,10 @@ struct gltf_scene {
     char **image_files; /* the files images[] name by uri (image_file_of: which image) */
     uint32_t *image_file_of;
     uint32_t image_file_count;
+    gl_image *images; /* images[], as gltf_load_image reads them */
+    uint32_t image_count;
+    pk_material *materials; /* materials[], resolved through textures[] and samplers[] */
+    uint32_t material_count;
     gl_view *views;
     uint32_t view_count;
     gl_accessor *accessors;
@@ -535,29 +551,71 @@ static int check_inside(gltf_scene *s, const char *what, const char *uri, const 
     return fail(s, "%s.uri '%s': %s", what, uri, why);
 }
 
-/* Images are not read, but a uri of theirs that leaves the glTF's folder is
- * refused like a buffer's: the file names what the tool may touch. Each file
- * an image names is kept (gltf_get_image_file), so that no output replaces
- * it. */
-static int check_images(gltf_scene *s, const cJSON *root)
+/* A data: URI's base64 payload, decoded into a malloc'd *out. */
+static int data_uri_decode(gltf_scene *s, const char *what, const char *uri, unsigned char **out, size_t *len)
+{
+    const char *comma = strchr(uri, ',');
+    if (comma == NULL || comma - uri < 12 || strncmp(comma - 7, ";base64", 7) != 0) {
+        return fail(s, "%s: the data: URI is not base64", what);
+    }
+    int rc = b64_decode(comma + 1, out, len);
+    if (rc == -1) {
+        return fail(s, "out of memory");
+    }
+    if (rc != 0) {
+        return fail(s, "%s: the data: URI holds a character that is not base64", what);
+    }
+    return 0;
+}
+
+/* images[]: where each one's bytes are (gl_image), read by
+ * gltf_load_image. A uri that leaves the glTF's folder is refused like a
+ * buffer's: the file names what the tool may touch. Each file an image
+ * names is kept (gltf_get_image_file), so that no output replaces it. Its
+ * bufferView is checked against bufferViews[] by check_unread_indices. */
+static int parse_images(gltf_scene *s, const cJSON *root)
 {
     const cJSON *arr, *item;
     if (js_array(s, root, "", "images", &arr) != 0) {
         return -1;
     }
+    uint32_t n = array_count(arr);
+    if (n == 0) {
+        return 0;
+    }
+    s->images = calloc(n, sizeof *s->images);
+    if (s->images == NULL) {
+        return fail(s, "out of memory");
+    }
+    s->image_count = n;
     uint32_t i = 0;
     cJSON_ArrayForEach(item, arr)
     {
         char what[48];
         const char *uri = NULL;
+        gl_image *img = &s->images[i];
         snprintf(what, sizeof what, "images[%u]", i++);
+        img->view = GL_NONE;
         if (!cJSON_IsObject(item)) {
             return fail(s, "%s: expected an object", what);
         }
         if (js_string(s, item, what, "uri", &uri) != 0) {
             return -1;
         }
-        if (uri == NULL || strncmp(uri, "data:", 5) == 0) {
+        if (uri != NULL && cJSON_HasObjectItem(item, "bufferView")) {
+            return fail(s, "%s: has both 'uri' and 'bufferView' (glTF allows one)", what);
+        }
+        if (uri == NULL) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "bufferView");
+            if (v != NULL && cJSON_IsNumber(v) && v->valuedouble >= 0.0 && v->valuedouble < (double)GL_NONE) {
+                img->view = (uint32_t)v->valuedouble; /* its range: check_unread_indices */
+            }
+            continue;
+        }
+        if (strncmp(uri, "data:", 5) == 0) {
+            if (data_uri_decode(s, what, uri, &img->data, &img->data_size) != 0) {
+                return -1;
+            }
             continue;
         }
         const char *why = NULL;
@@ -582,6 +640,7 @@ static int check_images(gltf_scene *s, const cJSON *root)
         s->image_file_of = of;
         s->image_files[s->image_file_count] = path;
         s->image_file_of[s->image_file_count++] = i - 1u;
+        img->path = path; /* owned by image_files */
     }
     return 0;
 }
@@ -632,9 +691,9 @@ static int check_member_refs(gltf_scene *s, const cJSON *root, const char *array
     return 0;
 }
 
-/* The indices of what the importer does not read (yet): materials and
- * their textures, textures' images and samplers, images' buffer views,
- * skins, morph targets, cameras, animations. Each present index must name
+/* The indices of what the importer does not read: textures' images and
+ * samplers and images' buffer views (of every texture, used by a material
+ * or not), skins, morph targets, cameras, animations. Each present index must name
  * an element, as every index the importer reads must: a file that lies
  * there is refused naming the JSON path, not packed. */
 static int check_unread_indices(gltf_scene *s, const cJSON *root)
@@ -654,8 +713,7 @@ static int check_unread_indices(gltf_scene *s, const cJSON *root)
             return -1;
         }
     }
-    const uint32_t accessors = array_length(root, "accessors"), nodes = array_length(root, "nodes"),
-                   materials = array_length(root, "materials"), textures = array_length(root, "textures");
+    const uint32_t accessors = array_length(root, "accessors"), nodes = array_length(root, "nodes");
     char what[160], part[224];
     const cJSON *item, *sub, *leaf;
     uint32_t i = 0, j, k;
@@ -665,9 +723,6 @@ static int check_unread_indices(gltf_scene *s, const cJSON *root)
         cJSON_ArrayForEach(sub, cJSON_GetObjectItemCaseSensitive(item, "primitives"))
         {
             snprintf(what, sizeof what, "meshes[%u].primitives[%u]", i, j++);
-            if (ref_check(s, sub, what, "material", materials, "materials") != 0) {
-                return -1;
-            }
             k = 0;
             cJSON_ArrayForEach(leaf, member(sub, "targets"))
             {
@@ -696,25 +751,6 @@ static int check_unread_indices(gltf_scene *s, const cJSON *root)
                 return -1;
             }
         }
-    }
-    static const char *const slots[][2] = {{"pbrMetallicRoughness", "baseColorTexture"},
-                                           {"pbrMetallicRoughness", "metallicRoughnessTexture"},
-                                           {NULL, "normalTexture"},
-                                           {NULL, "occlusionTexture"},
-                                           {NULL, "emissiveTexture"}};
-    i = 0;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "materials"))
-    {
-        for (size_t t = 0; t < sizeof slots / sizeof slots[0]; t++) {
-            const cJSON *owner = slots[t][0] != NULL ? member(item, slots[t][0]) : item;
-            const cJSON *info = member(owner, slots[t][1]);
-            snprintf(what, sizeof what, "materials[%u].%s%s%s", i, slots[t][0] != NULL ? slots[t][0] : "",
-                     slots[t][0] != NULL ? "." : "", slots[t][1]);
-            if (ref_check(s, info, what, "index", textures, "textures") != 0) {
-                return -1;
-            }
-        }
-        i++;
     }
     i = 0;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "animations"))
@@ -852,17 +888,9 @@ static int parse_buffers(gltf_scene *s, const cJSON *root, int is_glb, FILE **gl
         } else if (meshopt_fallback(item)) {
             b->state = BUF_NODATA; /* never read: its views are decoded from elsewhere */
         } else if (strncmp(uri, "data:", 5) == 0) {
-            const char *comma = strchr(uri, ',');
-            if (comma == NULL || comma - uri < 12 || strncmp(comma - 7, ";base64", 7) != 0) {
-                return fail(s, "%s: the data: URI is not base64", what);
-            }
             size_t len;
-            int rc = b64_decode(comma + 1, &b->data, &len);
-            if (rc == -1) {
-                return fail(s, "out of memory");
-            }
-            if (rc != 0) {
-                return fail(s, "%s: the data: URI holds a character that is not base64", what);
+            if (data_uri_decode(s, what, uri, &b->data, &len) != 0) {
+                return -1;
             }
             if (len < b->length) {
                 return fail(s, "%s: the data: URI decodes to %zu bytes, fewer than its byteLength %llu", what, len,
@@ -1492,7 +1520,8 @@ static int parse_meshes(gltf_scene *s, const cJSON *root)
             }
             if (js_object(s, pj, what, "attributes", &attrs) != 0 || js_object(s, pj, what, "extensions", &ext) != 0 ||
                 js_u32(s, pj, what, "mode", 0, 4, &mode) != 0 ||
-                js_index(s, pj, what, "indices", s->accessor_count, "accessors", 0, &p->indices) != 0) {
+                js_index(s, pj, what, "indices", s->accessor_count, "accessors", 0, &p->indices) != 0 ||
+                js_index(s, pj, what, "material", array_length(root, "materials"), "materials", 0, &p->material) != 0) {
                 return -1;
             }
             if (attrs == NULL) {
@@ -1513,6 +1542,260 @@ static int parse_meshes(gltf_scene *s, const cJSON *root)
             j++;
         }
         i++;
+    }
+    return 0;
+}
+
+/* ---- materials --------------------------------------------------------- */
+
+/* obj[key] as a number in [lo, hi] into *out; absent: *out untouched. */
+static int js_unit(gltf_scene *s, const cJSON *obj, const char *what, const char *key, double lo, double hi, float *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (v == NULL) {
+        return 0;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+        return fail(s, "%s.%s: expected a finite number", what, key);
+    }
+    if (!(v->valuedouble >= lo && v->valuedouble <= hi)) {
+        if (hi == HUGE_VAL) {
+            return fail(s, "%s.%s: %g is below %g", what, key, v->valuedouble, lo);
+        }
+        return fail(s, "%s.%s: %g is outside [%g, %g]", what, key, v->valuedouble, lo, hi);
+    }
+    *out = (float)v->valuedouble;
+    return 0;
+}
+
+/* obj[key] as n numbers each in [0, 1] into out; absent: out untouched. */
+static int js_unit_vector(gltf_scene *s, const cJSON *obj, const char *what, const char *key, int n, float *out)
+{
+    double v[4] = {0.0, 0.0, 0.0, 0.0};
+    if (!cJSON_HasObjectItem(obj, key)) {
+        return 0;
+    }
+    if (js_numbers(s, obj, what, key, n, v) != 0) {
+        return -1;
+    }
+    for (int c = 0; c < n; c++) {
+        if (!(v[c] >= 0.0 && v[c] <= 1.0)) {
+            return fail(s, "%s.%s[%d]: %g is outside [0, 1]", what, key, c, v[c]);
+        }
+        out[c] = (float)v[c];
+    }
+    return 0;
+}
+
+/* A sampler's field: absent leaves *out; else one of n values. */
+static int sampler_field(gltf_scene *s, const cJSON *smp, const char *what, const char *key, const uint32_t *values,
+                         int n, const char *names, int *out)
+{
+    uint32_t v;
+    if (!cJSON_HasObjectItem(smp, key)) {
+        return 0;
+    }
+    if (js_u32(s, smp, what, key, 0, 0, &v) != 0) {
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        if (values[k] == v) {
+            *out = k;
+            return 0;
+        }
+    }
+    return fail(s, "%s.%s: %u is not one of %s", what, key, v, names);
+}
+
+/* samplers[i]'s wrap modes and filters into t. */
+static int apply_sampler(gltf_scene *s, const cJSON *root, uint32_t i, pk_texture_ref *t)
+{
+    static const uint32_t wraps[] = {10497, 33071, 33648}; /* REPEAT, CLAMP_TO_EDGE, MIRRORED_REPEAT */
+    static const pk_wrap wrap_of[] = {PK_WRAP_REPEAT, PK_WRAP_CLAMP_TO_EDGE, PK_WRAP_MIRRORED_REPEAT};
+    static const uint32_t mags[] = {9728, 9729};
+    static const uint32_t mins[] = {9728, 9729, 9984, 9985, 9986, 9987};
+    /* minFilter: within a level, then between levels (UNSET: no mips). */
+    static const pk_filter min_of[6][2] = {
+        {PK_FILTER_NEAREST, PK_FILTER_UNSET},   {PK_FILTER_LINEAR, PK_FILTER_UNSET},
+        {PK_FILTER_NEAREST, PK_FILTER_NEAREST}, {PK_FILTER_LINEAR, PK_FILTER_NEAREST},
+        {PK_FILTER_NEAREST, PK_FILTER_LINEAR},  {PK_FILTER_LINEAR, PK_FILTER_LINEAR},
+    };
+    const cJSON *smp = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "samplers"), (int)i);
+    char what[48];
+    snprintf(what, sizeof what, "samplers[%u]", i);
+    if (!cJSON_IsObject(smp)) {
+        return fail(s, "%s: expected an object", what);
+    }
+    int ws = 0, wt = 0, mag = -1, min = -1;
+    if (sampler_field(s, smp, what, "wrapS", wraps, 3, "10497, 33071, 33648", &ws) != 0 ||
+        sampler_field(s, smp, what, "wrapT", wraps, 3, "10497, 33071, 33648", &wt) != 0 ||
+        sampler_field(s, smp, what, "magFilter", mags, 2, "9728, 9729", &mag) != 0 ||
+        sampler_field(s, smp, what, "minFilter", mins, 6, "9728, 9729, 9984, 9985, 9986, 9987", &min) != 0) {
+        return -1;
+    }
+    t->wrap_s = wrap_of[ws];
+    t->wrap_t = wrap_of[wt];
+    t->mag_filter = mag < 0 ? PK_FILTER_UNSET : mag == 0 ? PK_FILTER_NEAREST : PK_FILTER_LINEAR;
+    if (min >= 0) {
+        t->min_filter = min_of[min][0];
+        t->mip_filter = min_of[min][1];
+    }
+    return 0;
+}
+
+/* A slot the importer cannot read: an error, or with skip_unsupported a
+ * warning and the slot left empty (returns 1). */
+static int slot_unsupported(gltf_scene *s, const char *what, const char *why)
+{
+    if (!s->opt.skip_unsupported) {
+        return fail(s, "%s: %s (--skip-unsupported packs the material without this texture)", what, why);
+    }
+    warn(s, "%s: %s; the material is packed without this texture", what, why);
+    return 1;
+}
+
+/* A textureInfo (info, at JSON path what) into slot t: its texture's
+ * image and sampler, texCoord, scale (scale_key: "scale", "strength" or
+ * NULL) and KHR_texture_transform (whose texCoord, when present, replaces
+ * the textureInfo's). */
+static int parse_texture_info(gltf_scene *s, const cJSON *root, const cJSON *info, const char *what,
+                              const char *scale_key, pk_texture_ref *t)
+{
+    const cJSON *ext;
+    uint32_t tex, texcoord;
+    if (!cJSON_IsObject(info)) {
+        return fail(s, "%s: expected an object", what);
+    }
+    if (js_index(s, info, what, "index", array_length(root, "textures"), "textures", 1, &tex) != 0 ||
+        js_u32(s, info, what, "texCoord", 0, 0, &texcoord) != 0 || js_object(s, info, what, "extensions", &ext) != 0) {
+        return -1;
+    }
+    if (scale_key != NULL && js_unit(s, info, what, scale_key, strcmp(scale_key, "strength") == 0 ? 0.0 : -HUGE_VAL,
+                                     strcmp(scale_key, "strength") == 0 ? 1.0 : HUGE_VAL, &t->scale) != 0) {
+        return -1;
+    }
+    char part[224];
+    const cJSON *xf = ext != NULL ? cJSON_GetObjectItemCaseSensitive(ext, "KHR_texture_transform") : NULL;
+    if (xf != NULL) {
+        double off[2] = {0.0, 0.0}, sc[2] = {1.0, 1.0};
+        snprintf(part, sizeof part, "%s.extensions.KHR_texture_transform", what);
+        if (!cJSON_IsObject(xf)) {
+            return fail(s, "%s: expected an object", part);
+        }
+        if (js_numbers(s, xf, part, "offset", 2, off) != 0 || js_numbers(s, xf, part, "scale", 2, sc) != 0 ||
+            js_unit(s, xf, part, "rotation", -HUGE_VAL, HUGE_VAL, &t->rotation) != 0 ||
+            js_u32(s, xf, part, "texCoord", 0, texcoord, &texcoord) != 0) {
+            return -1;
+        }
+        for (int c = 0; c < 2; c++) {
+            t->offset[c] = (float)off[c];
+            t->uv_scale[c] = (float)sc[c];
+        }
+    }
+    const cJSON *texture = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "textures"), (int)tex);
+    char twhat[48];
+    snprintf(twhat, sizeof twhat, "textures[%u]", tex);
+    if (!cJSON_IsObject(texture)) {
+        return fail(s, "%s: expected an object", twhat);
+    }
+    const cJSON *source = cJSON_GetObjectItemCaseSensitive(texture, "source");
+    if (source == NULL) {
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(texture, "extensions");
+        const char *via = cJSON_IsObject(text) && text->child != NULL ? text->child->string : NULL;
+        snprintf(part, sizeof part, "%s (%s)", what, twhat);
+        char why[160];
+        if (via != NULL) {
+            snprintf(why, sizeof why, "the texture has no PNG or JPEG 'source', only %s", via);
+        } else {
+            snprintf(why, sizeof why, "the texture has no 'source'");
+        }
+        int rc = slot_unsupported(s, part, why);
+        return rc < 0 ? -1 : 0;
+    }
+    uint32_t sampler;
+    if (js_index(s, texture, twhat, "source", s->image_count, "images", 1, &t->image) != 0 ||
+        js_index(s, texture, twhat, "sampler", array_length(root, "samplers"), "samplers", 0, &sampler) != 0) {
+        return -1;
+    }
+    t->texcoord = texcoord;
+    if (sampler != GL_NONE && apply_sampler(s, root, sampler, t) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* materials[]: every field of glTF 2.0's core material, each checked
+ * against the range the specification gives, textures resolved to their
+ * image and sampler. */
+static int parse_materials(gltf_scene *s, const cJSON *root)
+{
+    const cJSON *arr, *item;
+    if (js_array(s, root, "", "materials", &arr) != 0) {
+        return -1;
+    }
+    uint32_t n = array_count(arr);
+    if (n == 0) {
+        return 0;
+    }
+    s->materials = calloc(n, sizeof *s->materials);
+    if (s->materials == NULL) {
+        return fail(s, "out of memory");
+    }
+    s->material_count = n;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(item, arr)
+    {
+        char what[48], pwhat[80], twhat[128];
+        pk_material *m = &s->materials[i];
+        snprintf(what, sizeof what, "materials[%u]", i++);
+        snprintf(pwhat, sizeof pwhat, "%s.pbrMetallicRoughness", what);
+        pk_material_default(m);
+        const cJSON *pbr, *sided;
+        const char *name, *alpha;
+        if (!cJSON_IsObject(item)) {
+            return fail(s, "%s: expected an object", what);
+        }
+        if (js_string(s, item, what, "name", &name) != 0 || js_string(s, item, what, "alphaMode", &alpha) != 0 ||
+            js_object(s, item, what, "pbrMetallicRoughness", &pbr) != 0 ||
+            js_unit_vector(s, item, what, "emissiveFactor", 3, m->emissive) != 0 ||
+            js_unit(s, item, what, "alphaCutoff", 0.0, HUGE_VAL, &m->alpha_cutoff) != 0) {
+            return -1;
+        }
+        snprintf(m->name, sizeof m->name, "%s", name != NULL ? name : "");
+        if (alpha != NULL) {
+            static const char *const modes[] = {"OPAQUE", "MASK", "BLEND"};
+            int k = 0;
+            while (k < 3 && strcmp(alpha, modes[k]) != 0) {
+                k++;
+            }
+            if (k == 3) {
+                return fail(s, "%s.alphaMode: '%s' is not OPAQUE, MASK or BLEND", what, alpha);
+            }
+            m->alpha_mode = (pk_alpha_mode)k;
+        }
+        sided = cJSON_GetObjectItemCaseSensitive(item, "doubleSided");
+        if (sided != NULL && !cJSON_IsBool(sided)) {
+            return fail(s, "%s.doubleSided: expected true or false", what);
+        }
+        m->double_sided = cJSON_IsTrue(sided);
+        if (pbr != NULL && (js_unit_vector(s, pbr, pwhat, "baseColorFactor", 4, m->base_color) != 0 ||
+                            js_unit(s, pbr, pwhat, "metallicFactor", 0.0, 1.0, &m->metallic) != 0 ||
+                            js_unit(s, pbr, pwhat, "roughnessFactor", 0.0, 1.0, &m->roughness) != 0)) {
+            return -1;
+        }
+        for (int t = 0; t < PK_SLOT_COUNT; t++) {
+            const int in_pbr = t == PK_SLOT_BASE_COLOR || t == PK_SLOT_METALLIC_ROUGHNESS;
+            const char *key = pk_material_slot_name((pk_material_slot)t);
+            const cJSON *info = cJSON_GetObjectItemCaseSensitive(in_pbr ? pbr : item, key);
+            if (info == NULL) {
+                continue;
+            }
+            snprintf(twhat, sizeof twhat, "%s.%s", in_pbr ? pwhat : what, key);
+            const char *scale_key = t == PK_SLOT_NORMAL ? "scale" : t == PK_SLOT_OCCLUSION ? "strength" : NULL;
+            if (parse_texture_info(s, root, info, twhat, scale_key, &m->slot[t]) != 0) {
+                return -1;
+            }
+        }
     }
     return 0;
 }
@@ -2188,7 +2471,7 @@ static int open_scene(gltf_scene *s)
         rc = check_asset_and_extensions(s, root);
     }
     if (rc == 0) {
-        rc = check_images(s, root);
+        rc = parse_images(s, root);
     }
     if (rc == 0) {
         rc = check_unread_indices(s, root);
@@ -2207,6 +2490,9 @@ static int open_scene(gltf_scene *s)
     }
     if (rc == 0) {
         rc = parse_meshes(s, root);
+    }
+    if (rc == 0) {
+        rc = parse_materials(s, root);
     }
     if (rc == 0) {
         rc = parse_nodes(s, root, &g);
@@ -2292,6 +2578,95 @@ const char *gltf_get_image_file(const gltf_scene *s, uint32_t i, uint32_t *image
     return s->image_files[i];
 }
 
+uint32_t gltf_image_count(const gltf_scene *s)
+{
+    return s->image_count;
+}
+
+/* Decodes image i's bytes from its bufferView. */
+static int load_view_image(gltf_scene *s, const gl_image *img, const char *name, pk_image *out, pk_diag *d)
+{
+    gl_view *v = &s->views[img->view];
+    const uint64_t length = v->compression != NULL ? v->mo.size : v->length;
+    if (length > PK_IMAGE_MAX_FILE_BYTES) {
+        return fail(s, "%s: bufferView %u holds %llu bytes, more than an image may (%llu)", name + strlen(s->path) + 2,
+                    img->view, (unsigned long long)length, (unsigned long long)PK_IMAGE_MAX_FILE_BYTES);
+    }
+    char why[256];
+    if (v->compression != NULL) {
+        const unsigned char *bytes = view_bytes(s, img->view, why, sizeof why);
+        if (bytes == NULL) {
+            return fail(s, "%s: bufferView %u (%s): %s", name + strlen(s->path) + 2, img->view, v->compression, why);
+        }
+        return pk_image_decode(bytes, (size_t)length, name, out, d);
+    }
+    unsigned char *buf = malloc(length > 0 ? (size_t)length : 1u);
+    if (buf == NULL) {
+        return fail(s, "%s: out of memory for %llu bytes", name + strlen(s->path) + 2, (unsigned long long)length);
+    }
+    const char *rwhy = NULL;
+    if (buffer_read(s, v->buffer, v->offset, buf, (size_t)length, &rwhy) != 0) {
+        free(buf);
+        return fail(s, "%s: bufferView %u: buffer %u '%s': %s", name + strlen(s->path) + 2, img->view, v->buffer,
+                    s->buffers[v->buffer].uri, rwhy);
+    }
+    int rc = pk_image_decode(buf, (size_t)length, name, out, d);
+    free(buf);
+    return rc;
+}
+
+int gltf_load_image(gltf_scene *s, uint32_t i, pk_image *out, pk_diag *d)
+{
+    assert(s != NULL && out != NULL && d != NULL);
+    memset(out, 0, sizeof *out);
+    s->diag = d;
+    char name[PATH_MAX + 64];
+    snprintf(name, sizeof name, "%s: images[%u]", s->path, i);
+    int rc;
+    if (i >= s->image_count) {
+        rc = fail(s, "images[%u]: no such image (%u images)", i, s->image_count);
+    } else if (s->images[i].path != NULL) {
+        rc = pk_image_load(s->images[i].path, out, d);
+        if (rc != 0) {
+            char why[sizeof d->message];
+            memcpy(why, d->message, sizeof why);
+            rc = fail(s, "images[%u]: %s", i, why);
+        }
+    } else if (s->images[i].data != NULL) {
+        rc = pk_image_decode(s->images[i].data, s->images[i].data_size, name, out, d);
+    } else if (s->images[i].view != GL_NONE) {
+        rc = load_view_image(s, &s->images[i], name, out, d);
+    } else {
+        rc = fail(s, "images[%u]: has no file, data: URI or bufferView the packer reads", i);
+    }
+    s->diag = NULL;
+    return rc;
+}
+
+uint32_t gltf_material_count(const gltf_scene *s)
+{
+    return s->material_count;
+}
+
+const pk_material *gltf_get_material(const gltf_scene *s, uint32_t i)
+{
+    assert(i < s->material_count);
+    return &s->materials[i];
+}
+
+uint32_t gltf_primitive_count(const gltf_scene *s, uint32_t mesh)
+{
+    assert(mesh < s->mesh_count);
+    return s->meshes[mesh].prim_count;
+}
+
+uint32_t gltf_primitive_material(const gltf_scene *s, uint32_t mesh, uint32_t prim)
+{
+    assert(mesh < s->mesh_count && prim < s->meshes[mesh].prim_count);
+    uint32_t m = s->prims[s->meshes[mesh].first_prim + prim].material;
+    return m == GL_NONE ? PK_NONE : m;
+}
+
 const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i)
 {
     assert(i < s->buffer_count);
@@ -2339,6 +2714,11 @@ void gltf_close(gltf_scene *s)
     }
     free(s->image_files);
     free(s->image_file_of);
+    for (uint32_t i = 0; i < s->image_count; i++) {
+        free(s->images[i].data);
+    }
+    free(s->images);
+    free(s->materials);
     for (uint32_t i = 0; i < s->view_count; i++) {
         view_drop(s, &s->views[i]);
     }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "image.h"
+#include "material.h"
 #include "mesh.h"
 
 typedef struct gltf_scene gltf_scene;
@@ -148,6 +150,39 @@ const char *gltf_get_buffer_file(const gltf_scene *s, uint32_t i);
 uint32_t gltf_image_file_count(const gltf_scene *s);
 const char *gltf_get_image_file(const gltf_scene *s, uint32_t i, uint32_t *image);
 
+/* The images of the file (the glTF "images" array). O(1). */
+uint32_t gltf_image_count(const gltf_scene *s);
+/* Decodes image i (image.h: PNG or JPEG; any other container refused
+ * naming it) from where the file keeps it: the file its uri names (read
+ * whole, at most PK_IMAGE_MAX_FILE_BYTES), a data: URI (decoded at open),
+ * or a bufferView (its bytes read, or decoded when meshopt-compressed).
+ * Returns 0, or -1 with d->message naming the glTF, the image and the
+ * failed check ("x.gltf: images[2]: DIR/a.png: ..."); *out is zeroed on
+ * failure. i >= gltf_image_count fails too. Allocates the texels and, for
+ * a bufferView, its bytes for the call. */
+int gltf_load_image(gltf_scene *s, uint32_t i, pk_image *out, pk_diag *d);
+/* The materials of the file, in the order of its "materials" array, every
+ * field checked at open against the range glTF 2.0 gives (factors in
+ * [0, 1], alphaCutoff >= 0, occlusion strength in [0, 1], alphaMode one of
+ * OPAQUE, MASK, BLEND, doubleSided a boolean, sampler enums among glTF's),
+ * failing the open naming the JSON path ("x.gltf:
+ * materials[0].pbrMetallicRoughness.metallicFactor: 2 is outside [0,
+ * 1]"); each textureInfo resolved to its texture's image (slot image:
+ * the index gltf_load_image takes), sampler, texCoord and
+ * KHR_texture_transform (offset, rotation, scale; its texCoord replaces
+ * the textureInfo's). A slot's texCoord is recorded as the file gives it
+ * (gltf_load_mesh imports TEXCOORD_0 alone). A texture with no PNG or JPEG
+ * 'source' (one only through KHR_texture_basisu, EXT_texture_webp, ...)
+ * fails the open naming the slot's JSON path and the extension, or with
+ * skip_unsupported leaves the slot empty with a warning. Other material
+ * extensions (KHR_materials_*) are
+ * ignored. O(1); i below gltf_material_count (asserted). */
+uint32_t gltf_material_count(const gltf_scene *s);
+const pk_material *gltf_get_material(const gltf_scene *s, uint32_t i);
+/* Mesh mesh's primitives, and the material primitive prim names
+ * (PK_NONE: none, glTF's default material). O(1); asserted in range. */
+uint32_t gltf_primitive_count(const gltf_scene *s, uint32_t mesh);
+uint32_t gltf_primitive_material(const gltf_scene *s, uint32_t mesh, uint32_t prim);
 /* The primitives gltf_load_mesh will import (not skipped as unsupported),
  * over every mesh: with skip_unsupported, 0 means there is nothing to pack,
  * known before any mesh is read. Walks every primitive; O(primitives). */
