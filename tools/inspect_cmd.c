@@ -81,6 +81,123 @@ static void print_lods_text(const slc_pack *p)
 
 #define USAGE "usage: sluice inspect FILE [--verify] [--json] [--pread] [--lods]\n"
 
+static const char *const alpha_names[] = {"opaque", "mask", "blend", "?"};
+static const char *const kind_names[] = {"?", "color", "data", "normal"};
+static const char *const slot_names[SLC_PACK_SLOT_COUNT] = {"base_color", "metallic_roughness", "normal", "occlusion",
+                                                            "emissive"};
+
+/* A texture's stored bytes: its chunks' (a payload shared with another
+ * chunk counted at each record). */
+static uint64_t texture_stored(const slc_pack *p, const slc_pack_texture *t)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < t->chunk_count; k++) {
+        n += slc_pack_get_chunk(p, (slc_chunk_id){t->first_chunk + k})->stored_size;
+    }
+    return n;
+}
+
+/* The materials and textures (format 1.3), as JSON members. The records
+ * were checked at open; a read failing now is reported and ends the
+ * listing. */
+static int print_materials_json(const slc_pack *p)
+{
+    printf(",\n \"materials\": [");
+    for (uint32_t i = 0; i < slc_pack_material_count(p); i++) {
+        slc_pack_material m;
+        if (slc_pack_read_material(p, i, &m) != SLC_OK) {
+            return -1;
+        }
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        esc_json(stdout, slc_pack_get_string(p, m.name));
+        printf(", \"alpha\": \"%s\", \"alpha_cutoff\": %.6g, \"double_sided\": %s, \"base_color\": [%.6g, %.6g, "
+               "%.6g, %.6g], \"metallic\": %.6g, \"roughness\": %.6g, \"emissive\": [%.6g, %.6g, %.6g], "
+               "\"textures\": {",
+               alpha_names[(m.flags & SLC_PACK_MATERIAL_ALPHA_MASK) >> SLC_PACK_MATERIAL_ALPHA_SHIFT],
+               (double)m.alpha_cutoff, (m.flags & SLC_PACK_MATERIAL_DOUBLE_SIDED) ? "true" : "false",
+               (double)m.base_color[0], (double)m.base_color[1], (double)m.base_color[2], (double)m.base_color[3],
+               (double)m.metallic, (double)m.roughness, (double)m.emissive[0], (double)m.emissive[1],
+               (double)m.emissive[2]);
+        for (uint32_t k = 0, n = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            const slc_pack_texture_slot *t = &m.slot[k];
+            if (t->texture != 0) {
+                printf("%s\"%s\": {\"texture\": %u, \"texcoord\": %u, \"scale\": %.6g}", n++ ? ", " : "", slot_names[k],
+                       t->texture - 1u, t->texcoord, (double)t->scale);
+            }
+        }
+        printf("}}");
+    }
+    printf("],\n \"textures\": [");
+    for (uint32_t i = 0; i < slc_pack_texture_count(p); i++) {
+        slc_pack_texture t;
+        slc_pack_texture_layout lay;
+        if (slc_pack_read_texture(p, i, &t) != SLC_OK ||
+            slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay) != 0) {
+            return -1;
+        }
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        esc_json(stdout, slc_pack_get_string(p, t.name));
+        printf(", \"width\": %u, \"height\": %u, \"format\": \"%s\", \"kind\": \"%s\", \"levels\": %u, "
+               "\"tiled_levels\": %u, \"tile\": %u, \"border\": %u, \"tiles\": %u, \"chunks\": %u, "
+               "\"stored_bytes\": %" PRIu64 ", \"level_bytes\": [",
+               t.width, t.height, slc_pack_texel_format_name(t.format), kind_names[t.kind & 3u], t.level_count,
+               t.tiled_levels, t.tile, t.border, lay.tiles, t.chunk_count, texture_stored(p, &t));
+        for (uint32_t l = 0; l < lay.tiled_levels; l++) {
+            printf("%s%" PRIu64, l ? ", " : "", (uint64_t)lay.cols[l] * lay.rows[l] * lay.tile_bytes);
+        }
+        printf("], \"tail_bytes\": %" PRIu64 "}", lay.tail_bytes);
+    }
+    printf("]");
+    return 0;
+}
+
+static int print_materials_text(const slc_pack *p, uint64_t file_size)
+{
+    printf("\nmaterials: %u\n", slc_pack_material_count(p));
+    for (uint32_t i = 0; i < slc_pack_material_count(p); i++) {
+        slc_pack_material m;
+        if (slc_pack_read_material(p, i, &m) != SLC_OK) {
+            return -1;
+        }
+        printf("  %u %s: %s%s, base colour (%.3g, %.3g, %.3g, %.3g), metallic %.3g, roughness %.3g; textures", i,
+               m.name != SLC_PACK_NO_NAME ? slc_pack_get_string(p, m.name) : "(unnamed)",
+               alpha_names[(m.flags & SLC_PACK_MATERIAL_ALPHA_MASK) >> SLC_PACK_MATERIAL_ALPHA_SHIFT],
+               (m.flags & SLC_PACK_MATERIAL_DOUBLE_SIDED) ? ", double-sided" : "", (double)m.base_color[0],
+               (double)m.base_color[1], (double)m.base_color[2], (double)m.base_color[3], (double)m.metallic,
+               (double)m.roughness);
+        int any = 0;
+        for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            if (m.slot[k].texture != 0) {
+                printf(" %s=%u", slot_names[k], m.slot[k].texture - 1u);
+                any = 1;
+            }
+        }
+        printf("%s\n", any ? "" : " none");
+    }
+    printf("textures: %u\n", slc_pack_texture_count(p));
+    if (slc_pack_texture_count(p) > 0) {
+        printf("  %-4s %-28s %11s %-8s %-6s %6s %6s %7s %12s %12s %6s\n", "#", "name", "size", "format", "kind",
+               "levels", "tiles", "chunks", "decoded B", "stored B", "share");
+    }
+    for (uint32_t i = 0; i < slc_pack_texture_count(p); i++) {
+        slc_pack_texture t;
+        slc_pack_texture_layout lay;
+        if (slc_pack_read_texture(p, i, &t) != SLC_OK ||
+            slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay) != 0) {
+            return -1;
+        }
+        char size[32];
+        snprintf(size, sizeof size, "%ux%u", t.width, t.height);
+        uint64_t stored = texture_stored(p, &t);
+        printf("  %-4u %-28.28s %11s %-8s %-6s %6u %6u %7u %12" PRIu64 " %12" PRIu64 " %5.1f%%\n", i,
+               t.name != SLC_PACK_NO_NAME ? slc_pack_get_string(p, t.name) : "(unnamed)", size,
+               slc_pack_texel_format_name(t.format), kind_names[t.kind & 3u], t.level_count, lay.tiles, t.chunk_count,
+               (uint64_t)lay.tiles * lay.tile_bytes + lay.tail_bytes, stored,
+               file_size > 0 ? 100.0 * (double)stored / (double)file_size : 0.0);
+    }
+    return 0;
+}
+
 static int help(const cli_args *spec)
 {
     fputs(USAGE "\n"
@@ -148,7 +265,7 @@ int cmd_inspect(int argc, char **argv)
     }
     const slc_pack *p = cp.pack;
     const slc_pack_header *h = slc_pack_get_header(p);
-    tally all = {0}, codecs[SLC_PACK_CODEC_COUNT] = {{0}}, coarsest = {0}, level[256];
+    tally all = {0}, codecs[SLC_PACK_CODEC_COUNT] = {{0}}, coarsest = {0}, textures = {0}, level[256];
     memset(level, 0, sizeof level);
     uint64_t unique_payloads = 0;
     int max_level = -1;
@@ -160,8 +277,12 @@ int cmd_inspect(int argc, char **argv)
         if (c->flags & SLC_PACK_CHUNK_COARSEST) {
             add(&coarsest, c);
         }
-        add(&level[c->lod], c);
-        max_level = c->lod > max_level ? c->lod : max_level;
+        if (c->flags & SLC_PACK_CHUNK_TEXTURE) {
+            add(&textures, c); /* tiles: no level of detail */
+        } else {
+            add(&level[c->lod], c);
+            max_level = c->lod > max_level ? c->lod : max_level;
+        }
         offsets[i] = c->offset;
     }
     /* Records sharing a payload point at the same offset. */
@@ -170,7 +291,10 @@ int cmd_inspect(int argc, char **argv)
         unique_payloads += (uint64_t)(i == 0 || offsets[i] != offsets[i - 1]);
     }
     free(offsets);
-    double fill = all.chunks ? (double)all.decoded / ((double)all.chunks * h->page_size) : 0.0;
+    /* Of the geometry chunks: a texture chunk is one tile, at most half a page by design. */
+    const uint64_t geometry_chunks = all.chunks - textures.chunks;
+    double fill = geometry_chunks ? (double)(all.decoded - textures.decoded) / ((double)geometry_chunks * h->page_size)
+                                  : 0.0;
     uint64_t lod_triangles = 0, tri0 = 0;
     for (uint32_t o = 0; o < h->object_count; o++) {
         const slc_pack_object *ob = slc_pack_get_object(p, (slc_object_id){o});
@@ -230,7 +354,12 @@ int cmd_inspect(int argc, char **argv)
                    l ? ", " : "", l, level[l].chunks, level[l].clusters, level[l].triangles, level[l].decoded,
                    level[l].stored);
         }
-        printf("]");
+        printf("],\n \"texture_chunks\": {\"chunks\": %" PRIu64 ", \"decoded_bytes\": %" PRIu64
+               ", \"stored_bytes\": %" PRIu64 "}",
+               textures.chunks, textures.decoded, textures.stored);
+        if (print_materials_json(p) != 0) {
+            bad++;
+        }
         if (lods) {
             print_lods_json(p);
         }
@@ -272,7 +401,8 @@ int cmd_inspect(int argc, char **argv)
                     {"lz4", &codecs[SLC_PACK_CODEC_LZ4]},
                     {"meshopt", &codecs[SLC_PACK_CODEC_MESHOPT]},
                     {"meshopt-lz4", &codecs[SLC_PACK_CODEC_MESHOPT_LZ4]},
-                    {"coarsest", &coarsest}};
+                    {"coarsest", &coarsest},
+                    {"textures", &textures}};
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             const tally *t = rows[r].t;
             printf("%-12s %8" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 " %14" PRIu64 " %7.3f\n", rows[r].name,
@@ -285,7 +415,11 @@ int cmd_inspect(int argc, char **argv)
             printf("%-12s %8" PRIu64 " %10" PRIu64 " %12" PRIu64 " %14" PRIu64 " %14" PRIu64 " %7.3f\n", name,
                    t->chunks, t->clusters, t->triangles, t->decoded, t->stored, ratio(t));
         }
-        printf("\npage fill: %.1f%% (decoded bytes / (chunks x page size))\n", 100.0 * fill);
+        printf("\npage fill: %.1f%% (decoded bytes / (chunks x page size), geometry chunks)\n", 100.0 * fill);
+        if ((slc_pack_material_count(p) > 0 || slc_pack_texture_count(p) > 0) &&
+            print_materials_text(p, h->file_size) != 0) {
+            bad++;
+        }
         if (lods) {
             print_lods_text(p);
         }

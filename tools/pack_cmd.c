@@ -51,6 +51,7 @@ typedef struct pack_ctx {
     progress *pg;   /* NULL until the bar is started */
     uint64_t base;  /* the bar's bytes before the input being imported */
     uint32_t added; /* meshes that became objects */
+    int textures;   /* the images are packed (--texture-format is not none) */
 } pack_ctx;
 
 /* An opened input: the importer and its state are both set (open) or both
@@ -110,6 +111,15 @@ static void summary(const char *out, const pk_build_stats *s)
         printf("  runtime      needs %s to read it (--target-runtime limits the codecs)\n",
                cli_codec_needs(needs, n, sizeof n));
     }
+    if (s->options.texture_format == PK_TEXTURES_NONE && s->materials > 0) {
+        printf("  materials    %u; textures not packed (--texture-format none)\n", s->materials);
+    } else if (s->materials > 0 || s->textures > 0) {
+        printf("  materials    %u; textures %u (for %u slots), %s, %.2f Mtexels in %s decoded, %s stored, %.2f s; "
+               "lowest level-0 PSNR %.1f dB\n",
+               s->materials, s->textures, s->textures_added, slc_pack_texel_format_name(s->options.texture_format),
+               (double)s->texture_texels / 1e6, pk_human_bytes((double)s->texture_bytes, a, sizeof a),
+               pk_human_bytes((double)s->texture_stored, b, sizeof b), s->texture_seconds, s->texture_psnr_min);
+    }
     printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n",
            pk_human_bytes((double)s->bytes_raw, a, sizeof a), pk_human_bytes((double)s->bytes_stored, b, sizeof b),
            s->ratio, pk_human_bytes((double)s->file_size, c, sizeof c));
@@ -121,6 +131,15 @@ static void summary(const char *out, const pk_build_stats *s)
            s->peak_meshes_in_flight, s->peak_pages_in_flight, s->bundles,
            pk_human_bytes((double)s->options.bundle_size, a, sizeof a));
 }
+
+/* --texture-format's names and the formats they stand for (index 0, the
+ * default, first). */
+static const char *const texture_format_names[] = {"rgba8",   "bc1",     "bc3",  "astc4x4",
+                                                   "astc6x6", "astc8x8", "none", NULL};
+static const uint32_t texture_format_values[] = {
+    SLC_PACK_TEXEL_RGBA8,    SLC_PACK_TEXEL_BC1,      SLC_PACK_TEXEL_BC3, SLC_PACK_TEXEL_ASTC_4X4,
+    SLC_PACK_TEXEL_ASTC_6X6, SLC_PACK_TEXEL_ASTC_8X8, PK_TEXTURES_NONE};
+static const char *const texture_quality_names[] = {"medium", "fast", "thorough", NULL};
 
 /* Opens a file input with the importer that reads it: CLI_OK with *src
  * open, CLI_IO (the file cannot be opened) or CLI_FAILED (the importer's
@@ -180,6 +199,19 @@ static int sink_instance(void *user, const pk_instance *inst, pk_diag *d)
     return pk_builder_add_instance(c->b, inst, d);
 }
 
+static int sink_texture(void *user, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
+                        const char *name, uint32_t *id, pk_diag *d)
+{
+    const pack_ctx *c = user;
+    return pk_builder_add_texture(c->b, img, kind, wrap_s, wrap_t, name, id, d);
+}
+
+static int sink_material(void *user, const pk_material *m, uint32_t *id, pk_diag *d)
+{
+    const pack_ctx *c = user;
+    return pk_builder_add_material(c->b, m, id, d);
+}
+
 static void sink_progress(void *user, uint64_t done, const char *what)
 {
     const pack_ctx *c = user;
@@ -195,7 +227,9 @@ static int pack_input(pack_ctx *c, pack_source *src, const pk_importer *imp)
     memset(&scan, 0, sizeof scan);
     imp->scan(state, &scan);
     c->base = c->pg->done;
-    const pk_import_sink sink = {sink_mesh, sink_instance, sink_progress, c};
+    /* --texture-format none: materials without textures, no image decoded. */
+    const pk_import_sink sink = {sink_mesh,    sink_instance, sink_progress, c, c->textures ? sink_texture : NULL,
+                                 sink_material};
     pk_diag d;
     memset(&d, 0, sizeof d);
     int rc = CLI_OK;
@@ -308,6 +342,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
+    int texture_format = 0, texture_quality = 0;
     const char *part = NULL, *target = NULL;
     uint64_t parts = 0;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
@@ -378,6 +413,22 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .bad = "{opt} '{value}' is not a number >= 1",
          .arg = "X",
          .help = "store a chunk raw unless LZ4 shrinks it X times (1.1)"},
+        {.name = "--texture-format",
+         .kind = CLI_OPT_ENUM,
+         .dest = &texture_format,
+         .choices = texture_format_names,
+         .bad = "{opt} '{value}': expected rgba8, bc1, bc3, astc4x4, astc6x6, astc8x8 or none",
+         .arg = "F",
+         .help = "what texture tiles hold: rgba8 (default), bc1, bc3 (what\n"
+                 "desktop GPUs sample), astc4x4, astc6x6, astc8x8 (Mali,\n"
+                 "Adreno, Apple), or none: materials without textures"},
+        {.name = "--texture-quality",
+         .kind = CLI_OPT_ENUM,
+         .dest = &texture_quality,
+         .choices = texture_quality_names,
+         .bad = "{opt} '{value}': expected medium, fast or thorough",
+         .arg = "Q",
+         .help = "the block encoders' effort: medium (default), fast, thorough"},
         {.name = "--skip-unsupported",
          .kind = CLI_OPT_FLAG,
          .dest = &job->skip_unsupported,
@@ -502,6 +553,8 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     opt.max_lods = (uint32_t)max_lods;
     opt.jobs = (uint32_t)jobs;
     opt.bundle_size = bundle_size;
+    opt.texture_format = texture_format_values[texture_format];
+    opt.texture_quality = (uint32_t)texture_quality;
     if (part != NULL && pack_parse_part(part, &opt) != CLI_OK) {
         return CLI_USAGE;
     }
@@ -652,6 +705,7 @@ static int pack_main(pack_job *job)
     pack_ctx c;
     memset(&c, 0, sizeof c);
     c.quiet = job->quiet;
+    c.textures = job->opt.texture_format != PK_TEXTURES_NONE;
     int same = atomic_file_find_input(out, job->inputs, (size_t)job->input_count);
     if (same >= 0) {
         fprintf(stderr, "sluice pack: output '%s' is an input ('%s'); nothing written\n", out, job->inputs[same]);

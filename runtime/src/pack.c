@@ -36,6 +36,8 @@ struct slc_pack {
     slc_pack_instance *instances;
     char *strings;
     size_t scratch_size;
+    uint32_t material_count, texture_count; /* since 1.3: the sections' records */
+    uint64_t material_offset, texture_offset;
 };
 
 /* A copy out of a mapping, run inside io->guard. */
@@ -177,7 +179,13 @@ static slc_status check_header(slc_pack *p, const slc_profile *limits)
         return pack_fail(p, SLC_E_PACK_CAPACITY, "%u bytes of strings; the profile allows %llu (max_string_bytes)",
                          h->string_size, (unsigned long long)limits->max_string_bytes);
     }
+    if (h->section_count > SLC_PACK_MAX_SECTIONS) {
+        return pack_fail(p, SLC_E_PACK_HEADER, "%u sections; a %u.x reader takes at most %u", h->section_count,
+                         SLC_PACK_VERSION_MAJOR, SLC_PACK_MAX_SECTIONS);
+    }
     const table tables[] = {
+        {"section directory", h->section_count > 0 ? h->section_offset : HEADER_SIZE, h->section_count,
+         sizeof(slc_pack_section)},
         {"chunk table", h->chunk_offset, h->chunk_count, sizeof(slc_pack_chunk)},
         {"object table", h->object_offset, h->object_count, sizeof(slc_pack_object)},
         {"LOD table", h->lod_offset, h->lod_count, sizeof(slc_pack_lod)},
@@ -335,7 +343,12 @@ static slc_status check_records(slc_pack *p, const slc_profile *limits)
             return pack_fail(p, SLC_E_PACK_BOUNDS, "chunk %u: %u bytes at offset %llu lie outside the %llu-byte file",
                              i, c->stored_size, (unsigned long long)c->offset, (unsigned long long)h->file_size);
         }
-        if (c->first_object >= h->object_count) {
+        if (c->flags & SLC_PACK_CHUNK_TEXTURE) {
+            if (c->cluster_count != 0 || c->triangle_count != 0 || c->vertex_count != 0 || c->first_object != 0 ||
+                c->lod != 0 || (c->flags & SLC_PACK_CHUNK_COARSEST)) {
+                return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: a texture chunk with clusters, LOD or objects", i);
+            }
+        } else if (c->first_object >= h->object_count) {
             return pack_fail(p, SLC_E_PACK_RECORD, "chunk %u: first object %u does not exist (%u objects)", i,
                              c->first_object, h->object_count);
         }
@@ -403,6 +416,264 @@ static uint64_t tables_xxh3(const void *a, size_t a_size, const void *b, size_t 
     XXH3_64bits_update(&state, a, a_size);
     XXH3_64bits_update(&state, b, b_size);
     return XXH3_64bits_digest(&state);
+}
+
+/* ---- sections (1.3): the material and texture tables ------------------- */
+
+static int finite_in(float v, float lo, float hi)
+{
+    return v >= lo && v <= hi; /* false for NaN */
+}
+
+static int finite(float v)
+{
+    return v - v == 0.0f; /* false for NaN and the infinities */
+}
+
+/* Streams a section through XXH3 (the records are checked one by one
+ * afterwards: nothing of a section is held). */
+static slc_status section_xxh3(const slc_pack *p, const slc_pack_section *sec, const char *what, uint64_t *sum)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    unsigned char buf[256];
+    for (uint64_t at = 0; at < sec->size;) {
+        size_t n = sec->size - at < sizeof buf ? (size_t)(sec->size - at) : sizeof buf;
+        slc_status s = read_at(p, sec->offset + at, buf, n, what);
+        if (s != SLC_OK) {
+            return s;
+        }
+        XXH3_64bits_update(&st, buf, n);
+        at += n;
+    }
+    *sum = XXH3_64bits_digest(&st);
+    return SLC_OK;
+}
+
+static slc_status check_material(const slc_pack *p, uint32_t i, const slc_pack_material *m)
+{
+    if (!name_ok(p, m->name)) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "material %u: name at %u lies outside the %u-byte string table", i,
+                         m->name, p->header.string_size);
+    }
+    uint32_t alpha = (m->flags & SLC_PACK_MATERIAL_ALPHA_MASK) >> SLC_PACK_MATERIAL_ALPHA_SHIFT;
+    if ((m->flags & ~(SLC_PACK_MATERIAL_DOUBLE_SIDED | SLC_PACK_MATERIAL_ALPHA_MASK)) != 0 ||
+        alpha > SLC_PACK_ALPHA_BLEND) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "material %u: flags 0x%llx are not valid", i,
+                         (unsigned long long)m->flags);
+    }
+    int ok = finite_in(m->alpha_cutoff, 0.0f, 3.4e38f) && finite_in(m->metallic, 0.0f, 1.0f) &&
+             finite_in(m->roughness, 0.0f, 1.0f);
+    for (int c = 0; c < 4; c++) {
+        ok &= finite_in(m->base_color[c], 0.0f, 1.0f);
+    }
+    for (int c = 0; c < 3; c++) {
+        ok &= finite_in(m->emissive[c], 0.0f, 1.0f);
+    }
+    if (!ok) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "material %u: a factor is outside its range", i);
+    }
+    for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+        const slc_pack_texture_slot *t = &m->slot[k];
+        if (t->texture > p->texture_count) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "material %u slot %u: texture %u does not exist (%u textures)", i, k,
+                             t->texture - 1u, p->texture_count);
+        }
+        int bad = (t->wrap & 3u) > 2u || (t->wrap >> 2 & 3u) > 2u || (t->wrap >> 4) != 0;
+        bad |= (t->filter & 3u) > 2u || (t->filter >> 2 & 3u) > 2u || (t->filter >> 4 & 3u) > 2u || (t->filter >> 6);
+        bad |= !finite(t->scale) || !finite(t->offset[0]) || !finite(t->offset[1]) || !finite(t->rotation) ||
+               !finite(t->uv_scale[0]) || !finite(t->uv_scale[1]);
+        if (bad) {
+            return pack_fail(p, SLC_E_PACK_RECORD,
+                             "material %u slot %u: wrap 0x%llx, filter 0x%llx or a transform value is not valid", i, k,
+                             (unsigned long long)t->wrap, (unsigned long long)t->filter);
+        }
+    }
+    return SLC_OK;
+}
+
+/* A texture record against the tiling rule and its chunks; *next is where
+ * the next texture's chunks may start (textures' chunks in table order,
+ * disjoint). */
+static slc_status check_texture(const slc_pack *p, uint32_t i, const slc_pack_texture *t, uint32_t *next)
+{
+    const slc_pack_header *h = &p->header;
+    slc_pack_texture_layout lay;
+    if (!name_ok(p, t->name)) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "texture %u: name at %u lies outside the %u-byte string table", i,
+                         t->name, h->string_size);
+    }
+    if (t->kind == 0 || t->kind >= SLC_PACK_TEXTURE_KIND_COUNT || (t->wrap & 3u) > 2u || (t->wrap >> 2 & 3u) > 2u ||
+        (t->wrap >> 4) != 0) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "texture %u: kind %u or wrap 0x%llx is not valid", i, t->kind,
+                         (unsigned long long)t->wrap);
+    }
+    if (slc_pack_texture_layout_of(t->width, t->height, t->format, t->tile, t->border, &lay) != 0) {
+        return pack_fail(p, SLC_E_PACK_RECORD,
+                         "texture %u: %u x %u texels of format %u in %u-texel tiles with %u-texel borders are not a "
+                         "valid layout",
+                         i, t->width, t->height, t->format, t->tile, t->border);
+    }
+    if (t->level_count != lay.level_count || t->tiled_levels != lay.tiled_levels || t->chunk_count != lay.chunk_count) {
+        return pack_fail(p, SLC_E_PACK_RECORD,
+                         "texture %u: %u levels, %u tiled, in %u chunks; its size and tiles make %u, %u and %u", i,
+                         t->level_count, t->tiled_levels, t->chunk_count, lay.level_count, lay.tiled_levels,
+                         lay.chunk_count);
+    }
+    if (lay.tile_bytes > h->page_size || lay.tail_bytes > h->page_size) {
+        return pack_fail(p, SLC_E_PACK_CHUNK_SIZE,
+                         "texture %u: a %llu-byte tile or %llu-byte tail exceeds the %u-byte page", i,
+                         (unsigned long long)lay.tile_bytes, (unsigned long long)lay.tail_bytes, h->page_size);
+    }
+    if (t->first_chunk < *next || t->first_chunk > h->chunk_count || t->chunk_count > h->chunk_count - t->first_chunk) {
+        return pack_fail(p, SLC_E_PACK_RECORD,
+                         "texture %u: chunks %u+%u do not exist or overlap another texture's (%u chunks)", i,
+                         t->first_chunk, t->chunk_count, h->chunk_count);
+    }
+    for (uint32_t k = 0; k < t->chunk_count; k++) {
+        const slc_pack_chunk *c = &p->chunks[t->first_chunk + k];
+        uint64_t want = k < lay.tiles ? lay.tile_bytes : lay.tail_bytes;
+        if (!(c->flags & SLC_PACK_CHUNK_TEXTURE) || c->decoded_size != want) {
+            return pack_fail(p, SLC_E_PACK_RECORD,
+                             "texture %u: chunk %u is not a texture chunk of %llu bytes (flags 0x%llx, %u bytes)", i,
+                             t->first_chunk + k, (unsigned long long)want, (unsigned long long)c->flags,
+                             c->decoded_size);
+        }
+    }
+    *next = t->first_chunk + t->chunk_count;
+    return SLC_OK;
+}
+
+/* The section directory, its known sections and their records; then every
+ * texture chunk owned and every object's material in range. */
+static slc_status read_sections(slc_pack *p)
+{
+    const slc_pack_header *h = &p->header;
+    slc_pack_section dir[SLC_PACK_MAX_SECTIONS];
+    memset(dir, 0, sizeof dir); /* filled by the reads below (the analyzer cannot see through io) */
+    uint64_t want = 0;
+    uint32_t n = h->section_count;
+    if (n > 0) {
+        slc_status s = read_at(p, h->section_offset, dir, (size_t)n * sizeof dir[0], "section directory");
+        if (s == SLC_OK && h->section_offset + (uint64_t)n * sizeof dir[0] + sizeof want > h->file_size) {
+            return pack_fail(p, SLC_E_PACK_BOUNDS, "section directory: its checksum lies outside the %llu-byte file",
+                             (unsigned long long)h->file_size);
+        }
+        if (s == SLC_OK) {
+            s = read_at(p, h->section_offset + (uint64_t)n * sizeof dir[0], &want, sizeof want, "section directory");
+        }
+        if (s != SLC_OK) {
+            return s;
+        }
+        uint64_t sum = XXH3_64bits(dir, (size_t)n * sizeof dir[0]);
+        if (sum != want) {
+            return pack_fail(p, SLC_E_PACK_TABLE_CHECKSUM,
+                             "section directory: XXH3 is 0x%llx, the directory says 0x%llx", (unsigned long long)sum,
+                             (unsigned long long)want);
+        }
+    }
+    const slc_pack_section *known[3] = {NULL, NULL, NULL};
+    for (uint32_t i = 0; i < n; i++) {
+        const slc_pack_section *sec = &dir[i];
+        if (sec->offset % SLC_PACK_ALIGN != 0 || sec->offset < HEADER_SIZE || sec->offset > h->file_size ||
+            sec->size > h->file_size - sec->offset) {
+            return pack_fail(p, SLC_E_PACK_BOUNDS,
+                             "section %u (kind %u): %llu bytes at offset %llu lie outside the "
+                             "%llu-byte file or are not aligned",
+                             i, sec->kind, (unsigned long long)sec->size, (unsigned long long)sec->offset,
+                             (unsigned long long)h->file_size);
+        }
+        if (sec->kind != SLC_PACK_SECTION_MATERIALS && sec->kind != SLC_PACK_SECTION_TEXTURES) {
+            continue; /* a later minor version's: skipped */
+        }
+        uint64_t record = sec->kind == SLC_PACK_SECTION_MATERIALS ? sizeof(slc_pack_material)
+                                                                  : sizeof(slc_pack_texture);
+        if (known[sec->kind] != NULL || sec->size != (uint64_t)sec->count * record) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "section %u (kind %u): %u records in %llu bytes, or a second one", i,
+                             sec->kind, sec->count, (unsigned long long)sec->size);
+        }
+        const char *what = sec->kind == SLC_PACK_SECTION_MATERIALS ? "material table" : "texture table";
+        uint64_t sum = 0;
+        slc_status s = section_xxh3(p, sec, what, &sum);
+        if (s != SLC_OK) {
+            return s;
+        }
+        if (sum != sec->xxh3) {
+            return pack_fail(p, SLC_E_PACK_TABLE_CHECKSUM, "%s: XXH3 is 0x%llx, the directory says 0x%llx", what,
+                             (unsigned long long)sum, (unsigned long long)sec->xxh3);
+        }
+        known[sec->kind] = sec;
+    }
+    if (known[SLC_PACK_SECTION_TEXTURES] != NULL) {
+        p->texture_count = known[SLC_PACK_SECTION_TEXTURES]->count;
+        p->texture_offset = known[SLC_PACK_SECTION_TEXTURES]->offset;
+    }
+    if (known[SLC_PACK_SECTION_MATERIALS] != NULL) {
+        p->material_count = known[SLC_PACK_SECTION_MATERIALS]->count;
+        p->material_offset = known[SLC_PACK_SECTION_MATERIALS]->offset;
+    }
+    uint32_t next = 0, owned = 0;
+    for (uint32_t i = 0; i < p->texture_count; i++) {
+        slc_pack_texture t;
+        memset(&t, 0, sizeof t);
+        slc_status s = slc_pack_read_texture(p, i, &t);
+        if (s == SLC_OK) {
+            s = check_texture(p, i, &t, &next);
+        }
+        if (s != SLC_OK) {
+            return s;
+        }
+        owned += t.chunk_count;
+    }
+    uint32_t texture_chunks = 0;
+    for (uint32_t i = 0; i < h->chunk_count; i++) {
+        texture_chunks += (p->chunks[i].flags & SLC_PACK_CHUNK_TEXTURE) != 0;
+    }
+    if (texture_chunks != owned) {
+        return pack_fail(p, SLC_E_PACK_RECORD, "%u texture chunks; the texture table owns %u", texture_chunks, owned);
+    }
+    for (uint32_t i = 0; i < p->material_count; i++) {
+        slc_pack_material m;
+        memset(&m, 0, sizeof m);
+        slc_status s = slc_pack_read_material(p, i, &m);
+        if (s == SLC_OK) {
+            s = check_material(p, i, &m);
+        }
+        if (s != SLC_OK) {
+            return s;
+        }
+    }
+    for (uint32_t i = 0; i < h->object_count; i++) {
+        if (p->objects[i].material > p->material_count) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: material %u does not exist (%u materials)", i,
+                             p->objects[i].material - 1u, p->material_count);
+        }
+    }
+    return SLC_OK;
+}
+
+uint32_t slc_pack_material_count(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return p->material_count;
+}
+
+uint32_t slc_pack_texture_count(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return p->texture_count;
+}
+
+slc_status slc_pack_read_material(const slc_pack *p, uint32_t i, slc_pack_material *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL && i < p->material_count);
+    return read_at(p, p->material_offset + (uint64_t)i * sizeof *out, out, sizeof *out, "material table");
+}
+
+slc_status slc_pack_read_texture(const slc_pack *p, uint32_t i, slc_pack_texture *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL && i < p->texture_count);
+    return read_at(p, p->texture_offset + (uint64_t)i * sizeof *out, out, sizeof *out, "texture table");
 }
 
 static slc_status read_tables(slc_pack *p)
@@ -523,6 +794,9 @@ slc_status slc_pack_open(const slc_io *io, const char *name, const slc_profile *
     s = read_tables(p);
     if (s == SLC_OK) {
         s = check_records(p, limits);
+    }
+    if (s == SLC_OK) {
+        s = read_sections(p);
     }
     if (s != SLC_OK) {
         slc_arena_reset(meta, p->mark); /* nothing half-done is left */
@@ -740,6 +1014,9 @@ slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *
     uint32_t chunk = id.index;
     SLC_ASSERT(chunk < p->header.chunk_count);
     const slc_pack_chunk *c = &p->chunks[chunk];
+    if (c->flags & SLC_PACK_CHUNK_TEXTURE) {
+        return SLC_OK; /* texels: every value is one */
+    }
     const unsigned char *bytes = page;
     uint64_t size = c->decoded_size;
     slc_pack_chunk_header ch;

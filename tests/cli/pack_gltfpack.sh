@@ -34,13 +34,15 @@ gp() {
     "$gltfpack" "$@" > "$dir/gltfpack.log" 2>&1 || fail "gltfpack $*: $(cat "$dir/gltfpack.log")"
 }
 
-# packs FILE OUT: sluice pack (one LOD: the geometry is what is checked),
+# packs FILE OUT: sluice pack (one LOD, no textures: the geometry is what
+# is checked, and gltfpack names ToyCar's images without copying them),
 # then inspect --verify; prints the level-0 triangle count.
 pack_verify() {
     in=$1
     out=$2
     shift 2
-    "$@" pack --quiet --max-lods 1 "$in" -o "$out" > "$dir/pack.log" 2>&1 || fail "pack $in: $(cat "$dir/pack.log")"
+    "$@" pack --quiet --max-lods 1 --texture-format none "$in" -o "$out" > "$dir/pack.log" 2>&1 ||
+        fail "pack $in: $(cat "$dir/pack.log")"
     "$@" inspect "$out" --verify > "$dir/verify.log" 2>&1 || fail "verify $out: $(cat "$dir/verify.log")"
     grep -Eq "verify: [0-9]+ chunks read, checked and decoded; 0 bad" "$dir/verify.log" ||
         fail "verify $out: $(cat "$dir/verify.log")"

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # pack_parts.sh CASE WORKDIR SLUICE...: `sluice pack --jobs`, `--part K/N`
 # and `sluice merge`. Inputs: a synthetic city of 9 buildings with
-# --bundle-size 1 (a bundle per building: 9 bundles) and three glTF files,
-# the first given twice (its meshes deduplicated across bundles).
-#   jobs     pack --jobs 1 and --jobs 2 give the same bytes (city and glTF)
+# --bundle-size 1 (a bundle per building: 9 bundles), three glTF files,
+# the first given twice (its meshes deduplicated across bundles), and a glTF
+# with materials and textures, each texture a bundle of its own.
+#   jobs     pack --jobs 1 and --jobs 2 give the same bytes (city, glTF, and a
+#            glTF with materials and textures)
 #   split    for N = 1, 2 and 5: every part, then merge: the bytes of the
 #            single pack (parts in shuffled order, with varying --jobs);
 #            inspect --verify and run on the merged pack say what they say
@@ -19,6 +21,8 @@ case=$1
 dir=$2/pack-parts-$1
 shift 2
 flip=$(cd "$(dirname "$0")" && pwd)/flip_byte.sh
+# A glTF with materials and two PNG textures (a data: URI and a bufferView).
+textured_gltf=$(cd "$(dirname "$0")/../fuzz/corpus/gltf" && pwd)/seed7_materials_textures.gltf
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
 cd "$dir" || exit 1
 
@@ -68,9 +72,17 @@ gltf() { # OUT [options]: the glTF inputs, a.gltf twice
     $sl pack a.gltf b.gltf a.gltf c.gltf --bundle-size 1 --quiet -o "$out" "$@"
 }
 
+textured() { # OUT [options]: the textured glTF then a.gltf: materials, textures (BC1) and meshes in bundles of their own
+    out=$1
+    shift
+    # shellcheck disable=SC2086
+    $sl pack "$textured_gltf" a.gltf --bundle-size 1 --texture-format bc1 --quiet -o "$out" "$@"
+}
+
 # The single packs, jobs 1.
 city city.pack --jobs 1 || fail "city --jobs 1 failed"
 gltf gltf.pack --jobs 1 || fail "glTF --jobs 1 failed"
+textured textured.pack --jobs 1 || fail "textured --jobs 1 failed"
 
 case $case in
 jobs)
@@ -78,6 +90,8 @@ jobs)
     cmp city.pack city2.pack || fail "city: --jobs 2 differs from --jobs 1"
     gltf gltf2.pack --jobs 2 || fail "glTF --jobs 2 failed"
     cmp gltf.pack gltf2.pack || fail "glTF: --jobs 2 differs from --jobs 1"
+    textured textured2.pack --jobs 2 || fail "textured --jobs 2 failed"
+    cmp textured.pack textured2.pack || fail "textured: --jobs 2 differs from --jobs 1"
     sum=$("$@" pack a.gltf b.gltf a.gltf c.gltf --bundle-size 1 --jobs 2 -o gltf3.pack) || fail "summary run failed"
     printf '%s\n' "$sum" | grep -q "^gltf3.pack: 3 objects from 5 meshes (2 identical to an earlier one), 5 instances$" ||
         fail "glTF summary: $sum"
@@ -85,7 +99,7 @@ jobs)
         fail "no jobs line in: $sum"
     ;;
 split)
-    for input in city gltf; do
+    for input in city gltf textured; do
         for n in 1 2 5; do
             parts=""
             k=$n

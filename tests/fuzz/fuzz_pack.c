@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: the pack reader, open and every chunk load, on any bytes.
+/* libFuzzer target: the pack reader, open, every chunk load and (1.3) every
+ * material and texture record, on any bytes.
  * Built by the `fuzz` preset (clang, ASan+UBSan); run by the test command for
  * a bounded time, and longer by hand (see docs/building.md). */
 #include <stddef.h>
@@ -30,7 +31,7 @@ static slc_status read_input(void *user, uint64_t offset, void *dst, size_t size
 }
 
 /* Checksums stop almost every mutation at the header. A second pass runs
- * on a copy whose chunk, table and header checksums are recomputed, so the
+ * on a copy whose chunk, table, section and header checksums are recomputed, so the
  * fuzzer also reaches the record checks and the decoder. */
 static uint8_t sealed[1 << 20];
 
@@ -74,6 +75,20 @@ static void reseal(uint8_t *d, size_t size)
         XXH3_64bits_update(&st, d + h.instance_offset, (size_t)inst_bytes);
         XXH3_64bits_update(&st, d + h.string_offset, h.string_size);
         h.instance_xxh3 = XXH3_64bits_digest(&st);
+    }
+    /* 1.3's sections and their directory. */
+    uint64_t dir_bytes = (uint64_t)h.section_count * sizeof(slc_pack_section);
+    if (h.section_count <= SLC_PACK_MAX_SECTIONS && in_file(h.section_offset, dir_bytes + 8u, size)) {
+        for (uint32_t i = 0; i < h.section_count; i++) {
+            slc_pack_section sec;
+            memcpy(&sec, d + h.section_offset + i * sizeof sec, sizeof sec);
+            if (in_file(sec.offset, sec.size, size)) {
+                sec.xxh3 = XXH3_64bits(d + sec.offset, (size_t)sec.size);
+                memcpy(d + h.section_offset + i * sizeof sec, &sec, sizeof sec);
+            }
+        }
+        uint64_t sum = XXH3_64bits(d + h.section_offset, (size_t)dir_bytes);
+        memcpy(d + h.section_offset + dir_bytes, &sum, sizeof sum);
     }
     h.file_size = size;
     h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
@@ -126,6 +141,20 @@ static void run(const uint8_t *data, size_t size)
         }
         for (uint32_t o = 0; o < h->object_count && o < 64; o++) {
             (void)slc_pack_get_string(p, slc_pack_get_object(p, (slc_object_id){o})->name);
+        }
+        for (uint32_t i = 0; i < slc_pack_material_count(p) && i < 64; i++) {
+            slc_pack_material m;
+            if (slc_pack_read_material(p, i, &m) == SLC_OK) {
+                (void)slc_pack_get_string(p, m.name);
+            }
+        }
+        for (uint32_t i = 0; i < slc_pack_texture_count(p) && i < 64; i++) {
+            slc_pack_texture t;
+            slc_pack_texture_layout lay;
+            if (slc_pack_read_texture(p, i, &t) == SLC_OK) {
+                (void)slc_pack_get_string(p, t.name);
+                (void)slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay);
+            }
         }
         slc_pack_close(p);
     }

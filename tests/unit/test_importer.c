@@ -185,7 +185,7 @@ static void test_gltf_scans_lists_its_buffers_and_names_a_sink_failure(void **st
     assert_string_equal(label, "buffer 0");
     assert_null(imp->file(in, 1, label, sizeof label));
     counting_sink s = {.fail = 1};
-    const pk_import_sink sink = {sink_mesh, sink_instance, sink_progress, &s};
+    const pk_import_sink sink = {sink_mesh, sink_instance, sink_progress, &s, NULL, NULL};
     assert_int_equal(imp->run(in, &sink, &d), -1);
     char want[300];
     snprintf(want, sizeof want, "%s: the sink says no", at("a.gltf"));
@@ -233,7 +233,7 @@ static void test_usd_lists_its_layers_and_warns_once_over_a_reopen(void **state)
     assert_int_equal(imp->open(at("root.usda"), &o, &in, &d), 0);
     assert_int_equal(warnings, 1);
     counting_sink s = {.fail = 1};
-    const pk_import_sink sink = {sink_mesh, sink_instance, NULL, &s};
+    const pk_import_sink sink = {sink_mesh, sink_instance, NULL, &s, NULL, NULL};
     assert_int_equal(imp->run(in, &sink, &d), -1);
     assert_non_null(strstr(d.message, "the sink says no"));
     imp->close(in);
@@ -256,7 +256,7 @@ static void test_synthetic_scans_its_target_and_names_a_sink_failure(void **stat
     char label[64];
     assert_null(imp->file(in, 0, label, sizeof label));
     counting_sink s = {.fail = 1};
-    const pk_import_sink sink = {sink_mesh, sink_instance, NULL, &s};
+    const pk_import_sink sink = {sink_mesh, sink_instance, NULL, &s, NULL, NULL};
     assert_int_equal(imp->run(in, &sink, &d), -1);
     assert_string_equal(d.message, "synthetic city: the sink says no");
     imp->close(in);

@@ -289,8 +289,8 @@ static void check_pack(const char *path, parsed *p)
     assert_int_equal(h->version_minor, 2);
     assert_int_equal(h->header_size, 160);
     assert_int_equal(h->required_features, 0);
-    assert_int_equal(h->reserved0, 0);
-    assert_int_equal(h->reserved1, 0);
+    assert_int_equal(h->section_count, 0);
+    assert_int_equal(h->section_offset, 0);
     assert_true(h->page_size >= 4096 && h->page_size <= (64u << 20) && (h->page_size & (h->page_size - 1)) == 0);
     assert_int_equal(h->file_size, p->size);
     assert_int_equal(h->header_xxh3, XXH3_64bits(p->file, 152));

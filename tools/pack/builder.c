@@ -69,6 +69,7 @@
 #include "sluice/pack.h"
 #include "sluice/pack_format.h"
 #include "sluice/profile.h"
+#include "texture_cut.h"
 
 #define CHUNK_HEADER_BYTES ((uint32_t)sizeof(slc_pack_chunk_header))
 #define CLUSTER_BYTES ((uint32_t)sizeof(slc_pack_cluster))
@@ -96,6 +97,12 @@ typedef struct page {
     uint32_t triangles;
     uint32_t vertices;
 } page;
+
+/* A texture added before: what makes two the same, and its index. */
+typedef struct texture_key {
+    uint64_t hash;
+    uint32_t kind, wrap, id;
+} texture_key;
 
 /* An entry of the mesh deduplication table. */
 typedef struct mesh_key {
@@ -137,6 +144,7 @@ typedef struct mesh_job {
     int owns_mesh;
     char label[128];
     uint32_t object, name;
+    uint32_t material; /* the object's: 0 or 1 + its index */
     int rc;
     char message[sizeof(((pk_diag *)0)->message)];
     slc_pack_object obj; /* bounds, decode parameters, attributes, stride */
@@ -187,6 +195,16 @@ struct pk_builder {
 
     mesh_key *mesh_table;
     uint32_t mesh_table_cap, mesh_table_used;
+    /* Materials and textures: the current bundle's records, the counts of
+     * the whole input, the textures' keys for deduplication. */
+    slc_pack_material *materials;
+    uint32_t material_count, material_cap, material_total;
+    slc_pack_texture *textures;
+    uint32_t texture_count, texture_cap, texture_total;
+    texture_key *texture_keys;
+    uint32_t texture_key_count, texture_key_cap;
+    pk_encoder *encoders[2];      /* linear, sRGB: made on first use */
+    uint32_t texture_first_chunk; /* the texture being cut: its first bundle-local chunk */
 
     /* The pipeline: mesh_slots and page_slots rings, the pool. */
     uint32_t jobs;
@@ -323,6 +341,20 @@ int pk_build_options_resolve(const pk_build_options *in, pk_build_options *o, pk
     if (o->part_count > PK_MAX_PARTS || o->part > o->part_count || (o->part_count > 0 && o->part == 0)) {
         return fail(d, "part %u of %u is not K of N with 1 <= K <= N <= %u", o->part, o->part_count, PK_MAX_PARTS);
     }
+    if (o->texture_format == 0) {
+        o->texture_format = PK_DEFAULT_TEXTURE_FORMAT;
+    }
+    if (o->texture_format != PK_TEXTURES_NONE && slc_pack_texel_format_name(o->texture_format) == NULL) {
+        return fail(d, "texture format %u is not one of rgba8, bc1, bc3, astc4x4, astc6x6, astc8x8 or none",
+                    o->texture_format);
+    }
+    if (o->texture_quality > (uint32_t)PK_ENCODE_THOROUGH) {
+        return fail(d, "texture quality %u is not one of medium, fast, thorough", o->texture_quality);
+    }
+    if (o->texture_format != PK_TEXTURES_NONE && pk_texture_tile_size(o->texture_format, o->page_size) == 0) {
+        return fail(d, "%u-byte pages cannot hold one %s texture tile", o->page_size,
+                    slc_pack_texel_format_name(o->texture_format));
+    }
     o->max_cluster_triangles &= ~3u;
     /* One cluster of the widest vertex must fit an empty page. */
     while (CHUNK_HEADER_BYTES + CLUSTER_BYTES + o->max_cluster_vertices * WIDEST_VERTEX +
@@ -351,6 +383,10 @@ static void hash_options(XXH3_state_t *st, const pk_build_options *o)
     if (o->codecs_allowed != 0) { /* hashed only when set: the fingerprints of packs without it stay */
         uint64_t allowed = o->codecs_allowed;
         XXH3_64bits_update(st, &allowed, sizeof allowed);
+    }
+    if (o->texture_format != PK_DEFAULT_TEXTURE_FORMAT || o->texture_quality != 0) { /* likewise */
+        uint64_t tex[2] = {o->texture_format, o->texture_quality};
+        XXH3_64bits_update(st, tex, sizeof tex);
     }
 }
 
@@ -644,6 +680,9 @@ static XXH128_hash_t mesh_hash(const pk_mesh *m)
         XXH3_128bits_update(&st, m->uvs, (size_t)m->vertex_count * 2 * sizeof(float));
     }
     XXH3_128bits_update(&st, m->indices, (size_t)m->index_count * sizeof(uint32_t));
+    if (m->material != 0) { /* hashed only when set: the hashes of meshes without one stay */
+        XXH3_128bits_update(&st, &m->material, sizeof m->material);
+    }
     return XXH3_128bits_digest(&st);
 }
 
@@ -1597,6 +1636,7 @@ static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
     }
     slc_pack_object obj = j->obj;
     obj.name = j->name;
+    obj.material = j->material;
     obj.first_lod = b->t.lod_count;
     obj.lod_count = levels;
     b->t.lod_count += levels;
@@ -1667,11 +1707,17 @@ static int end_bundle(pk_builder *b, pk_diag *d)
         r.span_count = b->t.span_count;
         r.instances = b->t.instances;
         r.instance_count = b->t.instance_count;
+        r.materials = b->materials;
+        r.material_count = b->material_count;
+        r.textures = b->textures;
+        r.texture_count = b->texture_count;
         r.strings = b->t.strings;
         r.string_size = b->t.string_size;
         b->stats.chunks += b->chunk_count;
         b->stats.objects += b->bundle_objects;
         b->stats.instances += b->t.instance_count;
+        b->stats.materials += b->material_count;
+        b->stats.textures += b->texture_count;
         int src = b->writer != NULL ? pk_writer_bundle(b->writer, &r, d)
                                     : pk_part_bundle(b->part, b->bundle, b->object_first, b->chunks, &r, d);
         if (src != 0) {
@@ -1686,6 +1732,8 @@ static int end_bundle(pk_builder *b, pk_diag *d)
     b->t.span_count = 0;
     b->t.instance_count = 0;
     b->t.string_size = 0;
+    b->material_count = 0;
+    b->texture_count = 0;
     return 0;
 }
 
@@ -1732,6 +1780,11 @@ static void release(pk_builder *b)
     free(b->objects);
     pk_tables_free(&b->t);
     free(b->mesh_table);
+    free(b->materials);
+    free(b->textures);
+    free(b->texture_keys);
+    pk_encoder_destroy(b->encoders[0]);
+    pk_encoder_destroy(b->encoders[1]);
     free(b);
 }
 
@@ -1841,6 +1894,27 @@ int pk_builder_open(const char *out_path, const pk_build_options *opt, pk_builde
 
 /* --- meshes -------------------------------------------------------------- */
 
+/* The bundle what comes next (a mesh, a texture: input_bytes of input)
+ * goes to: a new one when it would take the current one over bundle_size
+ * (something larger than that has a bundle of its own). */
+static int enter_bundle(pk_builder *b, uint64_t input_bytes, pk_diag *d)
+{
+    if (!b->any_bundle || (b->bundle_bytes > 0 && b->bundle_bytes + input_bytes > b->opt.bundle_size)) {
+        if (b->any_bundle) {
+            if (end_bundle(b, d) != 0) {
+                return -1;
+            }
+            b->bundle++;
+        }
+        b->any_bundle = 1;
+        b->bundle_bytes = 0;
+        b->object_first = b->object_count;
+        b->bundle_built = b->opt.part_count == 0 || b->bundle % b->opt.part_count == b->opt.part - 1;
+    }
+    b->bundle_bytes += input_bytes;
+    return 0;
+}
+
 /* The sequential stage; takes the mesh's arrays when owned is set. */
 static int add_mesh(pk_builder *b, pk_mesh *m, int owned, uint32_t *object_index, pk_diag *d)
 {
@@ -1851,6 +1925,9 @@ static int add_mesh(pk_builder *b, pk_mesh *m, int owned, uint32_t *object_index
     }
     if (check_mesh(m, label, d) != 0) {
         return -1;
+    }
+    if (m->material > b->material_total) {
+        return fail(d, "%s: material %u was never added (%u materials)", label, m->material - 1u, b->material_total);
     }
     uint64_t input_bytes = pk_mesh_input_bytes(m);
     XXH128_hash_t h = mesh_hash(m);
@@ -1869,21 +1946,9 @@ static int add_mesh(pk_builder *b, pk_mesh *m, int owned, uint32_t *object_index
         }
         return pump(b, d) < 0 ? -1 : 0;
     }
-    /* The bundle: a new one when this mesh would take the current one over
-     * bundle_size (a mesh larger than that has a bundle of its own). */
-    if (!b->any_bundle || (b->bundle_bytes > 0 && b->bundle_bytes + input_bytes > b->opt.bundle_size)) {
-        if (b->any_bundle) {
-            if (end_bundle(b, d) != 0) {
-                return -1;
-            }
-            b->bundle++;
-        }
-        b->any_bundle = 1;
-        b->bundle_bytes = 0;
-        b->object_first = b->object_count;
-        b->bundle_built = b->opt.part_count == 0 || b->bundle % b->opt.part_count == b->opt.part - 1;
+    if (enter_bundle(b, input_bytes, d) != 0) {
+        return -1;
     }
-    b->bundle_bytes += input_bytes;
     uint32_t object = b->object_count;
     if (remember_mesh(b, h, object) != 0) {
         fail_builder(b, 0);
@@ -1906,6 +1971,7 @@ static int add_mesh(pk_builder *b, pk_mesh *m, int owned, uint32_t *object_index
     mesh_job *j = &b->mesh_ring[(b->mesh_head + b->mesh_count) % b->mesh_slots];
     memcpy(j->label, label, sizeof j->label);
     j->object = object;
+    j->material = m->material;
     j->rc = 0;
     if (add_string(b, m->name, sizeof m->name, &j->name) != 0) {
         fail_builder(b, 0);
@@ -1967,6 +2033,157 @@ int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *m, uint32_t *object_index,
         pk_mesh_free(m);
     }
     return rc;
+}
+
+/* --- materials and textures ---------------------------------------------- */
+
+/* Chunk k of the texture being cut: bundle-local chunk first + k. */
+static int texture_chunk(void *user, uint32_t k, const slc_pack_chunk *rec, const void *stored, pk_diag *d)
+{
+    pk_builder *b = user;
+    uint32_t local = b->texture_first_chunk + k;
+    b->chunks[local] = *rec;
+    return sink_chunk(b, local, stored, d);
+}
+
+/* Cuts the texture into the current bundle (which this process builds):
+ * its chunks take the next bundle-local ids, in one run. */
+static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
+                         const char *name, pk_diag *d)
+{
+    const int srgb = kind == PK_MIP_COLOR;
+    if (b->encoders[srgb] == NULL &&
+        pk_encoder_create((pk_encode_format)b->opt.texture_format, srgb, (pk_encode_quality)b->opt.texture_quality,
+                          &b->encoders[srgb], d) != 0) {
+        fail_builder(b, 0);
+        return -1;
+    }
+    slc_pack_texture_layout lay;
+    const uint32_t tile = pk_texture_tile_size(b->opt.texture_format, b->opt.page_size);
+    if (slc_pack_texture_layout_of(img->width, img->height, b->opt.texture_format, tile, PK_TEXTURE_BORDER, &lay) !=
+        0) {
+        return fail(d, "%s: %u x %u texels cannot be a texture (sides 1 to %u)", name, img->width, img->height,
+                    SLC_PACK_MAX_TEXTURE_SIDE);
+    }
+    if ((uint64_t)b->chunk_count + lay.chunk_count >= UINT32_MAX ||
+        grow((void **)&b->chunks, &b->chunk_cap, (uint64_t)b->chunk_count + lay.chunk_count, sizeof *b->chunks) != 0 ||
+        grow((void **)&b->textures, &b->texture_cap, (uint64_t)b->texture_count + 1, sizeof *b->textures) != 0) {
+        fail_builder(b, 0);
+        return fail(d, "%s: too many chunks or out of memory", name);
+    }
+    b->texture_first_chunk = b->chunk_count;
+    b->chunk_count += lay.chunk_count;
+    pk_texture_job job = {
+        img, kind, wrap_s, wrap_t, name, b->encoders[srgb], b->opt.page_size, b->opt.stored_ratio_threshold};
+    slc_pack_texture rec;
+    pk_texture_cut_stats ts;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (pk_texture_cut(&job, texture_chunk, b, &rec, &ts, d) != 0) {
+        fail_builder(b, b->io_failed);
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (add_string(b, name, strlen(name) + 1, &rec.name) != 0) {
+        fail_builder(b, 0);
+        return fail(d, "%s: out of memory", name);
+    }
+    rec.first_chunk = b->texture_first_chunk;
+    b->textures[b->texture_count++] = rec;
+    b->stats.texture_texels += ts.texels;
+    b->stats.texture_bytes += ts.encoded_bytes;
+    b->stats.texture_chunks += rec.chunk_count;
+    b->stats.texture_stored += ts.stored_bytes;
+    b->stats.texture_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (b->stats.texture_psnr_min == 0.0 || ts.psnr < b->stats.texture_psnr_min) {
+        b->stats.texture_psnr_min = ts.psnr;
+    }
+    return 0;
+}
+
+int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
+                           const char *name, uint32_t *id, pk_diag *d)
+{
+    *id = PK_NONE;
+    if (b->failed) {
+        return fail(d, "%s: an earlier error left the pack incomplete; it can only be aborted", b->path);
+    }
+    if (b->opt.texture_format == PK_TEXTURES_NONE) {
+        return 0;
+    }
+    if ((unsigned)wrap_s > PK_WRAP_MIRRORED_REPEAT || (unsigned)wrap_t > PK_WRAP_MIRRORED_REPEAT ||
+        kind < PK_MIP_COLOR || kind > PK_MIP_NORMAL || img->texels == NULL) {
+        return fail(d, "%s: kind %d, wrap modes %d and %d or the texels are not valid", name, (int)kind, (int)wrap_s,
+                    (int)wrap_t);
+    }
+    texture_key key;
+    memset(&key, 0, sizeof key); /* its padding is hashed into the fingerprint */
+    key.hash = img->hash;
+    key.kind = (uint32_t)kind;
+    key.wrap = (uint32_t)wrap_s | (uint32_t)wrap_t << 2;
+    for (uint32_t i = 0; i < b->texture_key_count; i++) {
+        const texture_key *k = &b->texture_keys[i];
+        if (k->hash == key.hash && k->kind == key.kind && k->wrap == key.wrap) {
+            *id = k->id;
+            b->stats.textures_added++;
+            return 0;
+        }
+    }
+    if (b->texture_total == UINT32_MAX - 1 || grow((void **)&b->texture_keys, &b->texture_key_cap,
+                                                   (uint64_t)b->texture_key_count + 1, sizeof *b->texture_keys) != 0) {
+        return fail(d, "%s: more textures than a pack holds, or out of memory", name);
+    }
+    /* Every mesh before is placed, so the texture's chunks follow theirs
+     * whatever the jobs. */
+    int rc;
+    while ((rc = take_mesh(b, 1, d)) == 1) {
+    }
+    if (rc != 0 || enter_bundle(b, (uint64_t)img->width * img->height * 4u, d) != 0) {
+        return -1;
+    }
+    if (b->bundle_built && build_texture(b, img, kind, wrap_s, wrap_t, name, d) != 0) {
+        return -1;
+    }
+    XXH3_64bits_update(&b->fingerprint, &key, sizeof key);
+    texture_key *k = &b->texture_keys[b->texture_key_count++];
+    *k = key;
+    k->id = b->texture_total++;
+    *id = k->id;
+    b->stats.textures_added++;
+    return 0;
+}
+
+int pk_builder_add_material(pk_builder *b, const pk_material *m, uint32_t *id, pk_diag *d)
+{
+    if (b->failed) {
+        return fail(d, "%s: an earlier error left the pack incomplete; it can only be aborted", b->path);
+    }
+    for (int k = 0; k < PK_SLOT_COUNT; k++) {
+        if (m->slot[k].image != PK_NONE && m->slot[k].image >= b->texture_total) {
+            return fail(d, "material '%s': %s: texture %u was never added (%u textures)", m->name,
+                        pk_material_slot_name((pk_material_slot)k), m->slot[k].image, b->texture_total);
+        }
+    }
+    if (b->material_total == UINT32_MAX - 1 ||
+        grow((void **)&b->materials, &b->material_cap, (uint64_t)b->material_count + 1, sizeof *b->materials) != 0) {
+        return fail(d, "material '%s': more materials than a pack holds, or out of memory", m->name);
+    }
+    if (enter_bundle(b, 0, d) != 0) {
+        return -1;
+    }
+    slc_pack_material rec;
+    pk_material_record(m, &rec);
+    XXH3_64bits_update(&b->fingerprint, &rec, sizeof rec);
+    XXH3_64bits_update(&b->fingerprint, m->name, strnlen(m->name, sizeof m->name));
+    if (b->bundle_built) {
+        if (add_string(b, m->name, sizeof m->name, &rec.name) != 0) {
+            fail_builder(b, 0);
+            return fail(d, "material '%s': out of memory", m->name);
+        }
+        b->materials[b->material_count++] = rec;
+    }
+    *id = b->material_total++;
+    return 0;
 }
 
 int pk_builder_add_instance(pk_builder *b, const pk_instance *inst, pk_diag *d)
@@ -2070,7 +2287,11 @@ int pk_builder_finish(pk_builder *b, pk_build_stats *stats, pk_diag *d)
         s->file_size = ps.file_size;
     }
     s->ratio = s->bytes_stored > 0 ? (double)s->bytes_raw / (double)s->bytes_stored : 0.0;
-    s->page_fill = s->chunks > 0 ? (double)s->bytes_raw / ((double)s->chunks * b->opt.page_size) : 0.0;
+    /* Of the geometry pages: a texture chunk is one tile, at most half a page by design. */
+    const uint32_t geometry_chunks = s->chunks - s->texture_chunks;
+    s->page_fill = geometry_chunks > 0
+                       ? (double)(s->bytes_raw - s->texture_bytes) / ((double)geometry_chunks * b->opt.page_size)
+                       : 0.0;
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     s->seconds = (double)(t1.tv_sec - b->t0.tv_sec) + (double)(t1.tv_nsec - b->t0.tv_nsec) * 1e-9;

@@ -44,6 +44,7 @@
 
 #include <stdint.h>
 
+#include "material.h"
 #include "mesh.h"
 #include "part.h"
 #include "sluice/limits.h"
@@ -64,6 +65,10 @@
 #define PK_MAX_CLUSTER_TRIANGLES 512u /* meshoptimizer's limit */
 #define PK_DEFAULT_MAX_JOBS 64u       /* jobs 0 takes the online cores, at most this many */
 #define PK_MAX_PARTS PK_PART_MAX_PARTS
+/* pk_build_options.texture_format: materials packed, their texture slots
+ * empty, no image decoded. */
+#define PK_TEXTURES_NONE 255u
+#define PK_DEFAULT_TEXTURE_FORMAT SLC_PACK_TEXEL_RGBA8
 
 /* How chunks are stored (pk_build_options.codec). */
 typedef enum pk_codec {
@@ -130,6 +135,12 @@ typedef struct pk_build_options {
      * it (stored is always allowed); a forced codec outside it is the
      * caller's to refuse. 0: every codec. */
     uint32_t codecs_allowed;
+    /* What texture chunks hold (`sluice pack --texture-format`): a
+     * SLC_PACK_TEXEL_* format, or PK_TEXTURES_NONE to pack materials without
+     * their textures. 0: PK_DEFAULT_TEXTURE_FORMAT. */
+    uint32_t texture_format;
+    /* The block encoders' effort (encode.h: pk_encode_quality). 0: medium. */
+    uint32_t texture_quality;
 } pk_build_options;
 
 /* 1 when o lets a chunk use codec (SLC_PACK_CODEC_*): stored always, any
@@ -156,11 +167,20 @@ typedef struct pk_build_stats {
     uint32_t chunks_stored_raw;   /* chunks with codec STORED */
     uint32_t chunks_codec[4];     /* chunk records by codec (SLC_PACK_CODEC_*) */
     uint64_t input_bytes;         /* float vertex (pos, normal, uv present) + uint32 index bytes given */
+    uint32_t materials;           /* material records written */
+    uint32_t textures;            /* texture records written (identical ones once) */
+    uint32_t textures_added;      /* pk_builder_add_texture calls that succeeded */
+    uint64_t texture_texels;      /* of every level of every texture built here */
+    uint32_t texture_chunks;      /* chunk records of textures built here */
+    uint64_t texture_bytes;       /* decoded bytes of their chunks */
+    uint64_t texture_stored;      /* stored bytes of their chunks */
+    double texture_seconds;       /* spent cutting and encoding them */
+    double texture_psnr_min;      /* the lowest level-0 PSNR of a texture built here (dB; 0: none) */
     uint64_t bytes_raw;           /* decoded bytes of every chunk record */
     uint64_t bytes_stored;        /* stored chunk bytes in the file (duplicates once) */
     uint64_t file_size;
     double ratio;      /* bytes_raw / bytes_stored */
-    double page_fill;  /* bytes_raw / (chunks x page_size) */
+    double page_fill;  /* of the geometry chunks: their decoded bytes / (their count x page_size) */
     double seconds;    /* wall clock from open to the end of finish */
     uint64_t peak_rss; /* bytes: the process's peak resident set (getrusage) */
     /* The options in force, defaults and cluster shrinking applied. */
@@ -209,6 +229,26 @@ int pk_builder_add_mesh(pk_builder *b, const pk_mesh *mesh, uint32_t *object_ind
  * is zeroed (or freed on failure) whatever the result. */
 int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *mesh, uint32_t *object_index, pk_diag *d);
 
+/* Adds a texture made from img (decoded; RGBA8 or RGBA16), to be filtered
+ * as kind says (mip.h) and tiled with its sampler's wrap modes, named name
+ * (a file name, "" for none) in the texture table: its full mip chain cut
+ * into tiles in the options' texture format (texture_cut.h), appended as
+ * chunks. Every mesh added before is placed first, so the chunk numbering
+ * does not depend on the jobs. An image identical to an earlier one (its
+ * content hash) with the same kind and wrap modes adds nothing: *id is the
+ * earlier texture's. Otherwise *id is the next texture index (0, 1, ...),
+ * the index a material's slot names. With texture_format PK_TEXTURES_NONE
+ * nothing is added and *id is PK_NONE. Returns 0, or -1 with d->message
+ * naming the texture and why (too large for the format or the page, out of
+ * memory, an encoder or write failure: the builder then accepts only
+ * pk_builder_abort). The encoding runs on the calling thread. */
+int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
+                           const char *name, uint32_t *id, pk_diag *d);
+/* Adds a material (its slots' image fields are texture ids from
+ * pk_builder_add_texture, or PK_NONE); *id is its index (0, 1, ...), the
+ * one a mesh's material field names as id + 1. Returns 0, or -1 with
+ * d->message (a slot naming a texture not added, out of memory). */
+int pk_builder_add_material(pk_builder *b, const pk_material *m, uint32_t *id, pk_diag *d);
 /* The default of pk_build_options.jobs: the online cores (sysconf), 1 to
  * PK_DEFAULT_MAX_JOBS. */
 uint32_t pk_default_jobs(void);

@@ -14,10 +14,13 @@
  * a test); close frees it. One state is used by one thread at a time;
  * states share nothing.
  *
- * Materials and images: the next importers' data (texture streaming) come
- * through the same sink, as further callbacks beside mesh and instance
- * (material, image), with the ids they return named by a mesh; a sink that
- * leaves them NULL takes none, and an importer with none never calls them. */
+ * Materials and textures come through the same sink, as further callbacks
+ * beside mesh and instance, before the meshes that name them: texture (a
+ * decoded image with how it is filtered and wrapped) returns the id a
+ * material's slot names, material the id a mesh names (pk_mesh.material =
+ * id + 1). A sink that leaves texture NULL takes no texture (the importer
+ * then decodes no image, and material slots are left empty); one that
+ * leaves material NULL takes neither (meshes name none). */
 #ifndef SLUICE_TOOLS_PACK_IMPORTER_H
 #define SLUICE_TOOLS_PACK_IMPORTER_H
 
@@ -25,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "material.h"
 #include "mesh.h"
 
 /* The placements (meshes placed, each time the flattened scene places one)
@@ -73,6 +77,14 @@ typedef struct pk_import_sink {
      * at ("mesh 3 of 40"). May be NULL. */
     void (*progress)(void *user, uint64_t done, const char *what);
     void *user;
+    /* A texture: img (read only for the call), to be mipmapped as kind says
+     * and tiled with the wrap modes, named name. Sets *id (PK_NONE: the sink
+     * keeps no texture). May be NULL. Same return. */
+    int (*texture)(void *user, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t, const char *name,
+                   uint32_t *id, pk_diag *d);
+    /* A material whose slots' image fields are texture ids (or PK_NONE).
+     * Sets *id. May be NULL. Same return. */
+    int (*material)(void *user, const pk_material *m, uint32_t *id, pk_diag *d);
 } pk_import_sink;
 
 /* What is known of an opened input before it is imported. Zero fields are

@@ -12,6 +12,7 @@
 #define SLUICE_TOOLS_PACK_MATERIAL_H
 #include <stdint.h>
 #include "mip.h"
+#include "sluice/pack_format.h"
 #include "tile.h"
 
 /* An empty texture slot's image, and a mesh without a material. */
@@ -78,6 +79,13 @@ void pk_material_default(pk_material *m);
  * colour and emissive, a normal map for the normal slot, data otherwise.
  * O(1). */
 pk_mip_kind pk_material_slot_kind(pk_material_slot slot);
+
+/* The pack's record of m (pack format 1.3, sluice/pack_format.h): its
+ * factors and flags, each slot's texture as image + 1 (0 when empty; the
+ * caller has made the image fields texture indices), UV set, wrap modes,
+ * filters, scale and transform. The name is the caller's (out->name is
+ * SLC_PACK_NO_NAME). O(1). */
+void pk_material_record(const pk_material *m, slc_pack_material *out);
 
 /* The slot's name as glTF spells it ("baseColorTexture", ...). O(1). */
 const char *pk_material_slot_name(pk_material_slot slot);

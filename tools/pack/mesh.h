@@ -17,6 +17,7 @@ typedef struct pk_mesh {
     float *uvs;           /* 2 per vertex, or NULL */
     uint32_t index_count; /* a multiple of 3 */
     uint32_t *indices;    /* each < vertex_count */
+    uint32_t material;    /* 0: none (the default material); else 1 + the sink's material id */
 } pk_mesh;
 
 /* A placement of a mesh in the scene: the node's world matrix. */

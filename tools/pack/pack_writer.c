@@ -48,6 +48,10 @@ struct pk_writer {
 
     uint32_t *table; /* open addressing over unique chunks, keyed by xxh3 */
     uint32_t table_cap, table_used;
+    slc_pack_material *materials; /* since 1.3: the sections' records */
+    uint32_t material_count, material_cap;
+    slc_pack_texture *textures;
+    uint32_t texture_count, texture_cap;
     int uses_meshopt;
     pk_writer_stats stats;
 };
@@ -185,6 +189,8 @@ static void release(pk_writer *w)
     free(w->objects);
     pk_tables_free(&w->t);
     free(w->table);
+    free(w->materials);
+    free(w->textures);
     free(w);
 }
 
@@ -361,6 +367,31 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
             return pk_fail(d, "%s: object %u of the bundle names LODs or a string outside it", w->path, i);
         }
     }
+    const uint64_t materials = (uint64_t)w->material_count + r->material_count,
+                   textures = (uint64_t)w->texture_count + r->texture_count;
+    for (uint32_t i = 0; i < r->object_count; i++) {
+        if (r->objects[i].material > materials) {
+            return pk_fail(d, "%s: object %u of the bundle names material %u of %llu", w->path, i,
+                           r->objects[i].material - 1u, (unsigned long long)materials);
+        }
+    }
+    for (uint32_t i = 0; i < r->material_count; i++) {
+        const slc_pack_material *m = &r->materials[i];
+        int bad = m->name != SLC_PACK_NO_NAME && m->name >= r->string_size;
+        for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            bad |= m->slot[k].texture > textures;
+        }
+        if (bad) {
+            return pk_fail(d, "%s: material %u of the bundle names a texture or a string outside the pack", w->path, i);
+        }
+    }
+    for (uint32_t i = 0; i < r->texture_count; i++) {
+        const slc_pack_texture *t = &r->textures[i];
+        if ((uint64_t)t->first_chunk + t->chunk_count > r->chunk_count ||
+            (t->name != SLC_PACK_NO_NAME && t->name >= r->string_size)) {
+            return pk_fail(d, "%s: texture %u of the bundle names chunks or a string outside it", w->path, i);
+        }
+    }
     for (uint32_t i = 0; i < r->lod_count; i++) {
         if ((uint64_t)r->lods[i].first_span + r->lods[i].span_count > r->span_count) {
             return pk_fail(d, "%s: LOD %u of the bundle names spans outside it", w->path, i);
@@ -389,7 +420,10 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
             0 ||
         pk_grow((void **)&w->t.instances, &w->t.instance_cap, (uint64_t)w->t.instance_count + r->instance_count,
                 sizeof *w->t.instances) != 0 ||
-        pk_grow((void **)&w->t.strings, &w->t.string_cap, strings, 1) != 0) {
+        pk_grow((void **)&w->t.strings, &w->t.string_cap, strings, 1) != 0 || materials >= UINT32_MAX ||
+        textures >= UINT32_MAX ||
+        pk_grow((void **)&w->materials, &w->material_cap, materials, sizeof *w->materials) != 0 ||
+        pk_grow((void **)&w->textures, &w->texture_cap, textures, sizeof *w->textures) != 0) {
         return pk_fail(d, "%s: more records than a pack holds, or out of memory", w->path);
     }
     uint32_t sbase = w->t.string_size;
@@ -414,6 +448,19 @@ int pk_writer_bundle(pk_writer *w, const pk_bundle_records *r, pk_diag *d)
         in.name = rebase_name(in.name, sbase);
         w->t.instances[w->t.instance_count + i] = in;
     }
+    for (uint32_t i = 0; i < r->material_count; i++) {
+        slc_pack_material m = r->materials[i];
+        m.name = rebase_name(m.name, sbase);
+        w->materials[w->material_count + i] = m;
+    }
+    for (uint32_t i = 0; i < r->texture_count; i++) {
+        slc_pack_texture t = r->textures[i];
+        t.name = rebase_name(t.name, sbase);
+        t.first_chunk += w->chunk_count;
+        w->textures[w->texture_count + i] = t;
+    }
+    w->material_count += r->material_count;
+    w->texture_count += r->texture_count;
     if (r->string_size > 0) {
         memcpy(w->t.strings + sbase, r->strings, r->string_size);
     }
@@ -467,6 +514,44 @@ static uint64_t xxh3_pair(const void *a, size_t an, const void *c, size_t cn)
     return XXH3_64bits_digest(&st);
 }
 
+/* The material and texture tables, then the section directory and its
+ * checksum (docs/pack-format.md, "Sections"). */
+static int write_sections(pk_writer *w, slc_pack_header *h, pk_diag *d)
+{
+    slc_pack_section dir[2];
+    uint32_t n = 0;
+    const struct {
+        uint32_t kind, count;
+        const void *data;
+        size_t record;
+    } kinds[] = {
+        {SLC_PACK_SECTION_MATERIALS, w->material_count, w->materials, sizeof *w->materials},
+        {SLC_PACK_SECTION_TEXTURES, w->texture_count, w->textures, sizeof *w->textures},
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (kinds[k].count == 0) {
+            continue;
+        }
+        slc_pack_section *sec = &dir[n++];
+        memset(sec, 0, sizeof *sec);
+        sec->kind = kinds[k].kind;
+        sec->count = kinds[k].count;
+        sec->size = (uint64_t)kinds[k].count * kinds[k].record;
+        sec->xxh3 = XXH3_64bits(kinds[k].data, (size_t)sec->size);
+        if (write_table(w, kinds[k].data, (size_t)sec->size, &sec->offset, d) != 0) {
+            return -1;
+        }
+    }
+    uint64_t sum = XXH3_64bits(dir, n * sizeof dir[0]);
+    uint64_t at = 0;
+    if (write_table(w, dir, n * sizeof dir[0], &h->section_offset, d) != 0 ||
+        write_table(w, &sum, sizeof sum, &at, d) != 0) {
+        return -1;
+    }
+    h->section_count = n;
+    return 0;
+}
+
 int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
 {
     if (w->open_chunks != 0) {
@@ -483,7 +568,8 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
         measured = w->t.lods[i].method != SLC_PACK_LOD_METHOD_NONE || w->t.lods[i].chain_end != SLC_PACK_LOD_END_NONE;
     }
     /* The oldest minor version whose readers understand the whole pack. */
-    h.version_minor = measured ? SLC_PACK_VERSION_MINOR : (w->uses_meshopt ? 1u : 0u);
+    const int sections = w->material_count > 0 || w->texture_count > 0;
+    h.version_minor = sections ? 3u : measured ? 2u : (w->uses_meshopt ? 1u : 0u);
     h.header_size = HEADER_BYTES;
     h.optional_features = w->quantize && w->object_count > 0 ? SLC_PACK_OPTIONAL_QUANTIZED : 0u;
     h.page_size = w->page_size;
@@ -503,7 +589,8 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
         write_table(w, w->t.lods, lod_bytes, &h.lod_offset, d) != 0 ||
         write_table(w, w->t.spans, span_bytes, &h.span_offset, d) != 0 ||
         write_table(w, w->t.instances, instance_bytes, &h.instance_offset, d) != 0 ||
-        write_table(w, w->t.strings, w->t.string_size, &h.string_offset, d) != 0) {
+        write_table(w, w->t.strings, w->t.string_size, &h.string_offset, d) != 0 ||
+        (sections && write_sections(w, &h, d) != 0)) {
         release(w);
         return -1;
     }
@@ -528,6 +615,8 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
     w->stats.lods = w->t.lod_count;
     w->stats.spans = w->t.span_count;
     w->stats.instances = w->t.instance_count;
+    w->stats.materials = w->material_count;
+    w->stats.textures = w->texture_count;
     w->stats.chunks = w->chunk_count;
     w->stats.file_size = h.file_size;
     if (stats != NULL) {

@@ -39,6 +39,14 @@ typedef struct pk_bundle_records {
     uint32_t span_count;
     const slc_pack_instance *instances;
     uint32_t instance_count;
+    /* Since 1.3: materials and textures, numbered after those of the
+     * bundles before, as objects are; a texture's first_chunk and name are
+     * bundle-local, a material's slots name textures by global index + 1,
+     * an object its material by global index + 1. */
+    const slc_pack_material *materials;
+    uint32_t material_count;
+    const slc_pack_texture *textures;
+    uint32_t texture_count;
     const char *strings; /* string_size bytes, names NUL-terminated */
     uint32_t string_size;
 } pk_bundle_records;
@@ -62,7 +70,7 @@ void pk_tables_free(pk_tables *t);
 
 /* What the appender wrote. */
 typedef struct pk_writer_stats {
-    uint32_t objects, lods, spans, instances;
+    uint32_t objects, lods, spans, instances, materials, textures;
     uint32_t chunks;              /* chunk records */
     uint32_t chunks_deduplicated; /* records pointing at an earlier chunk's bytes */
     uint32_t chunks_stored_raw;

@@ -37,7 +37,9 @@ static uint64_t records_bytes(const pk_part_entry *e)
            align8((uint64_t)e->object_count * sizeof(slc_pack_object)) +
            align8((uint64_t)e->lod_count * sizeof(slc_pack_lod)) +
            align8((uint64_t)e->span_count * sizeof(slc_pack_span)) +
-           align8((uint64_t)e->instance_count * sizeof(slc_pack_instance)) + e->string_size;
+           align8((uint64_t)e->instance_count * sizeof(slc_pack_instance)) +
+           align8((uint64_t)e->material_count * sizeof(slc_pack_material)) +
+           align8((uint64_t)e->texture_count * sizeof(slc_pack_texture)) + e->string_size;
 }
 
 /* --- writing ------------------------------------------------------------- */
@@ -179,6 +181,8 @@ int pk_part_bundle(pk_part_writer *w, uint32_t bundle, uint32_t first_object, co
     e.lod_count = r->lod_count;
     e.span_count = r->span_count;
     e.instance_count = r->instance_count;
+    e.material_count = r->material_count;
+    e.texture_count = r->texture_count;
     e.string_size = r->string_size;
     e.payload_offset = w->payload_offset;
     e.payload_size = w->end - w->payload_offset;
@@ -195,6 +199,8 @@ int pk_part_bundle(pk_part_writer *w, uint32_t bundle, uint32_t first_object, co
         emit_section(w, r->lods, (size_t)r->lod_count * sizeof *r->lods, 1, d) != 0 ||
         emit_section(w, r->spans, (size_t)r->span_count * sizeof *r->spans, 1, d) != 0 ||
         emit_section(w, r->instances, (size_t)r->instance_count * sizeof *r->instances, 1, d) != 0 ||
+        emit_section(w, r->materials, (size_t)r->material_count * sizeof *r->materials, 1, d) != 0 ||
+        emit_section(w, r->textures, (size_t)r->texture_count * sizeof *r->textures, 1, d) != 0 ||
         emit_section(w, r->strings, r->string_size, 0, d) != 0) {
         return -1;
     }
@@ -457,6 +463,12 @@ int pk_part_load_bundle(pk_part_reader *r, uint32_t i, const pk_part_entry **ent
     out->r.instances = (const slc_pack_instance *)(const void *)p;
     out->r.instance_count = e->instance_count;
     p += align8((uint64_t)e->instance_count * sizeof(slc_pack_instance));
+    out->r.materials = (const slc_pack_material *)(const void *)p;
+    out->r.material_count = e->material_count;
+    p += align8((uint64_t)e->material_count * sizeof(slc_pack_material));
+    out->r.textures = (const slc_pack_texture *)(const void *)p;
+    out->r.texture_count = e->texture_count;
+    p += align8((uint64_t)e->texture_count * sizeof(slc_pack_texture));
     out->r.strings = (const char *)p;
     out->r.string_size = e->string_size;
     /* Every chunk once in the order, every payload inside the bundle's. */

@@ -21,7 +21,7 @@
 #include "sluice/pack_format.h"
 
 #define PK_PART_MAGIC "SLCPART\0"
-#define PK_PART_VERSION 1u
+#define PK_PART_VERSION 2u      /* 2: bundles carry materials and textures (pack format 1.3) */
 #define PK_PART_MAX_PARTS 1024u /* the most parts of a pack (builder.h: PK_MAX_PARTS) */
 
 /* At offset 0, 96 bytes. */
@@ -43,7 +43,7 @@ typedef struct pk_part_header {
     uint64_t header_xxh3;      /* 88: of bytes 0..88 */
 } pk_part_header;
 
-/* A directory entry: one bundle, 80 bytes. */
+/* A directory entry: one bundle, 96 bytes. */
 typedef struct pk_part_entry {
     uint32_t bundle;         /*  0: K - 1 + i x N for entry i */
     uint32_t first_object;   /*  4: global index of its first object */
@@ -59,12 +59,15 @@ typedef struct pk_part_entry {
     uint64_t records_size;   /* 56 */
     uint64_t payload_xxh3;   /* 64: of the payload bytes, padding included */
     uint64_t records_xxh3;   /* 72: of the record bytes, padding included */
+    uint32_t material_count; /* 80 */
+    uint32_t texture_count;  /* 84 */
+    uint64_t reserved;       /* 88: 0 */
 } pk_part_entry;
 
 _Static_assert(sizeof(pk_part_header) == 96, "part header layout");
 _Static_assert(offsetof(pk_part_header, fingerprint) == 40, "part header layout");
 _Static_assert(offsetof(pk_part_header, header_xxh3) == 88, "part header layout");
-_Static_assert(sizeof(pk_part_entry) == 80, "part bundle layout");
+_Static_assert(sizeof(pk_part_entry) == 96, "part bundle layout");
 _Static_assert(offsetof(pk_part_entry, payload_offset) == 32, "part bundle layout");
 _Static_assert(offsetof(pk_part_entry, records_xxh3) == 72, "part bundle layout");
 

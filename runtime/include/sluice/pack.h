@@ -162,13 +162,79 @@ slc_status slc_pack_load_chunk(const slc_pack *p, slc_chunk_id chunk, void *page
  * docs/pack-format.md (what an object's vertex_stride must be). O(1). */
 uint32_t slc_pack_vertex_stride(uint32_t attributes);
 
+/* Since 1.3: the material and texture tables (docs/pack-format.md,
+ * "Sections"). slc_pack_open checks the section directory (its checksum,
+ * each section inside the file, aligned, of its kind's size, each known
+ * kind once), each known section's checksum and every record: a material's
+ * flags, factors in their ranges, slots naming a texture that exists, wrap
+ * and filter values; a texture's size, format, kind, levels, tile geometry
+ * (tile + 2 border a whole number of blocks, one tile at most a page) and
+ * chunks (a run of SLC_PACK_CHUNK_TEXTURE chunks, disjoint from every other
+ * texture's, each decoding to its tile's or tail's bytes); every texture
+ * chunk belongs to one texture; an object's material exists. The records
+ * stay in the file (nothing is added to meta): the readers below read one.
+ * 0 in a pack without them. O(1). */
+uint32_t slc_pack_material_count(const slc_pack *p);
+uint32_t slc_pack_texture_count(const slc_pack *p);
+
+/* Reads material (texture) record i, checked at open, into *out.
+ * i must be below the count (SLC_ASSERT). Fails iff the read fails
+ * (SLC_E_IO, SLC_E_IO_SHORT). O(1): one read of the record. */
+slc_status slc_pack_read_material(const slc_pack *p, uint32_t i, slc_pack_material *out);
+slc_status slc_pack_read_texture(const slc_pack *p, uint32_t i, slc_pack_texture *out);
+
+/* A texel format's block: width x height texels in bytes (1 x 1 in 4 for
+ * SLC_PACK_TEXEL_RGBA8). Returns 0, or -1 for a value that is no format.
+ * The one table of formats: the reader, the packer and inspect use it.
+ * O(1); thread-safe. */
+int slc_pack_texel_block(uint32_t format, uint32_t *width, uint32_t *height, uint32_t *bytes);
+
+/* The format's name ("rgba8", "bc1", "bc3", "astc4x4", "astc6x6",
+ * "astc8x8"), or NULL for a value that is no format. O(1). */
+const char *slc_pack_texel_format_name(uint32_t format);
+
+/* Bytes of a width x height level in format: whole blocks, the partial
+ * ones at the right and bottom edges counted whole. 0 for an unknown
+ * format or a zero side. O(1). */
+uint64_t slc_pack_texel_bytes(uint32_t format, uint32_t width, uint32_t height);
+
+/* A texture's layout, from its width, height, tile and border: the one
+ * place the format's tiling rule lives (docs/pack-format.md, "Texture
+ * table"). Level i is max(1, w >> i) x max(1, h >> i); it is tiled iff a
+ * side is at least tile texels. */
+#define SLC_PACK_MAX_TEXTURE_SIDE 16384u
+#define SLC_PACK_MAX_TEXTURE_LEVELS 15u
+typedef struct slc_pack_texture_layout {
+    uint32_t level_count;                       /* floor(log2(max(w, h))) + 1 */
+    uint32_t tiled_levels;                      /* levels cut into tiles */
+    uint32_t cols[SLC_PACK_MAX_TEXTURE_LEVELS]; /* tiles across each tiled level */
+    uint32_t rows[SLC_PACK_MAX_TEXTURE_LEVELS]; /* tiles down */
+    uint32_t
+        first[SLC_PACK_MAX_TEXTURE_LEVELS]; /* each tiled level's first tile, counted from the texture's first chunk */
+    uint32_t tiles;                         /* tiles of every tiled level */
+    uint32_t chunk_count;                   /* tiles, plus 1 for the tail when there is one */
+    uint64_t tile_bytes;                    /* decoded bytes of one tile: (tile + 2 border)^2 texels */
+    uint64_t tail_bytes;                    /* decoded bytes of the tail (0: none) */
+} slc_pack_texture_layout;
+
+/* Fills *out for a width x height texture in format cut into tile-texel
+ * tiles with border-texel borders. Returns 0, or -1 iff a side is 0 or more
+ * than SLC_PACK_MAX_TEXTURE_SIDE, the format is unknown, tile is 0, border
+ * is more than tile, or tile + 2 border is not a whole number of the
+ * format's blocks on either axis. O(levels); thread-safe. */
+int slc_pack_texture_layout_of(uint32_t width, uint32_t height, uint32_t format, uint32_t tile, uint32_t border,
+                               slc_pack_texture_layout *out);
+
 /* Checks a decoded chunk's contents against docs/pack-format.md: the chunk
  * header (magic, cluster count and LOD as the chunk record says), every
  * cluster's object, offsets and sizes inside the decoded bytes (with its
  * object's vertex stride), and every triangle index below the cluster's
  * vertex count. page holds the chunk as slc_pack_load_chunk left it.
  * Fails iff something is inconsistent (SLC_E_PACK_CHUNK_CONTENT, the message
- * names the chunk, the cluster and the check). O(decoded bytes). */
+ * names the chunk, the cluster and the check). A texture chunk
+ * (SLC_PACK_CHUNK_TEXTURE) holds texels, whose every value is valid: SLC_OK
+ * (its size was checked at open and its checksum by the load). O(decoded
+ * bytes). */
 slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id chunk, const void *page);
 
 #ifdef __cplusplus

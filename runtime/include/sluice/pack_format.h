@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sluice: the on-disk layout of a pack, version 1.1.
+/* sluice: the on-disk layout of a pack, version 1.3.
  *
  * docs/pack-format.md is the specification; this header states the same
  * layout as C structs for the reader (runtime/src/pack.c) and the writer
@@ -26,13 +26,17 @@ extern "C" {
  * only adds meaning to reserved fields and optional feature bits, so a
  * reader of the same major version reads it. */
 #define SLC_PACK_VERSION_MAJOR 1u
-#define SLC_PACK_VERSION_MINOR 2u
+#define SLC_PACK_VERSION_MINOR 3u
 /* 1.1 adds the meshopt codecs; 1.2 gives the LOD record's method, measured
- * error and chain end (their words are 0 in older packs). The reference
- * writer writes the oldest minor version whose readers understand the
- * pack: 1.2 when a level records its method or chain end, else 1.1 when a chunk uses a
- * meshopt codec, else 1.0. Older readers read a 1.2 pack (they ignore the
- * words 1.2 defines). */
+ * error and chain end (their words are 0 in older packs); 1.3 adds the
+ * section directory (header words reserved0 and reserved1: section_count
+ * and section_offset) with the material and texture tables, the object's
+ * material, and texture tile chunks (SLC_PACK_CHUNK_TEXTURE). The
+ * reference writer writes the oldest minor version whose readers
+ * understand the pack: 1.3 when it has a section, else 1.2 when a level
+ * records its method or chain end, else 1.1 when a chunk uses a meshopt
+ * codec, else 1.0. Older readers read a 1.3 pack's geometry (they ignore
+ * the words 1.3 defines; no span names a texture chunk). */
 
 /* Every section (tables and chunk payloads) starts on this boundary. */
 #define SLC_PACK_ALIGN 8u
@@ -75,6 +79,9 @@ typedef struct slc_pack_meshopt_cluster {
 
 /* Bits of slc_pack_chunk.flags. */
 #define SLC_PACK_CHUNK_COARSEST 1u /* holds only clusters of objects' coarsest LODs */
+/* Since 1.3: a texture's tile or mip tail (slc_pack_texture), no clusters:
+ * lod, cluster_count, triangle_count, vertex_count and first_object are 0. */
+#define SLC_PACK_CHUNK_TEXTURE 2u
 
 /* Bits of slc_pack_object.attributes: which vertex attributes the object's
  * clusters carry, and how each is encoded (see docs/pack-format.md). */
@@ -96,7 +103,7 @@ typedef struct slc_pack_header {
     uint32_t required_features; /*  16 */
     uint32_t optional_features; /*  20 */
     uint32_t page_size;         /*  24: a power of two; no chunk decodes to more */
-    uint32_t reserved0;         /*  28: 0 */
+    uint32_t section_count;     /*  28: since 1.3, records in the section directory; 0 before */
     uint64_t file_size;         /*  32: bytes of the whole pack */
     uint32_t chunk_count;       /*  40 */
     uint32_t object_count;      /*  44 */
@@ -114,7 +121,7 @@ typedef struct slc_pack_header {
     uint64_t object_xxh3;       /* 120: ... of the object table */
     uint64_t lod_xxh3;          /* 128: ... of the LOD table followed by the span table */
     uint64_t instance_xxh3;     /* 136: ... of the instance table followed by the string table */
-    uint64_t reserved1;         /* 144: 0 */
+    uint64_t section_offset;    /* 144: since 1.3, the section directory (8-aligned); 0 when section_count is 0 */
     uint64_t header_xxh3;       /* 152: XXH3-64 (seed 0) of bytes 0..151 */
 } slc_pack_header;
 
@@ -149,7 +156,8 @@ typedef struct slc_pack_object {
     float uv_offset[2];     /* 64: quantized uv decode */
     float uv_scale[2];      /* 72 */
     uint32_t vertex_stride; /* 80: bytes of one vertex in this object's clusters */
-    uint32_t reserved[3];   /* 84: 0 */
+    uint32_t material;      /* 84: since 1.3, 0: none (the default material), else 1 + its material record */
+    uint32_t reserved[2];   /* 88: 0 */
 } slc_pack_object;
 
 /* One level of an object's LOD chain. 48 bytes. */
@@ -198,6 +206,120 @@ typedef struct slc_pack_instance {
     float matrix[16];     /*  8: object to scene, column-major */
     uint32_t reserved[2]; /* 72: 0 */
 } slc_pack_instance;
+
+/* Since 1.3: the section directory, at header.section_offset:
+ * section_count records, then the XXH3-64 (seed 0) of those records. A
+ * section is a table the header has no field for; a reader skips a kind it
+ * does not know (a kind a reader must understand comes with a
+ * required_features bit). Each kind appears at most once. 32 bytes. */
+typedef struct slc_pack_section {
+    uint32_t kind;   /*  0: SLC_PACK_SECTION_* */
+    uint32_t count;  /*  4: records in the section */
+    uint64_t offset; /*  8: 8-aligned, inside the file */
+    uint64_t size;   /* 16: bytes: count x the kind's record size */
+    uint64_t xxh3;   /* 24: XXH3-64 (seed 0) of the section's bytes */
+} slc_pack_section;
+
+#define SLC_PACK_SECTION_MATERIALS 1u /* slc_pack_material records */
+#define SLC_PACK_SECTION_TEXTURES 2u  /* slc_pack_texture records */
+/* The most sections a 1.x reader takes (the directory is read whole). */
+#define SLC_PACK_MAX_SECTIONS 16u
+
+/* A texture slot of a material. 32 bytes. */
+typedef struct slc_pack_texture_slot {
+    uint32_t texture;  /*  0: 0: empty, else 1 + its texture record */
+    uint8_t texcoord;  /*  4: the UV set that reads it */
+    uint8_t wrap;      /*  5: bits 0-1 across U, 2-3 across V: SLC_PACK_WRAP_* */
+    uint8_t filter;    /*  6: bits 0-1 magnification, 2-3 minification, 4-5 between levels: SLC_PACK_FILTER_* */
+    uint8_t reserved;  /*  7: 0 */
+    float scale;       /*  8: normal: scale; occlusion: strength; else 1 */
+    float offset[2];   /* 12: UV transform: uv' = offset + R(rotation) x (uv_scale * uv) */
+    float rotation;    /* 20: radians, counter-clockwise in UV space */
+    float uv_scale[2]; /* 24 */
+} slc_pack_texture_slot;
+
+#define SLC_PACK_WRAP_REPEAT 0u
+#define SLC_PACK_WRAP_CLAMP_TO_EDGE 1u
+#define SLC_PACK_WRAP_MIRRORED_REPEAT 2u
+#define SLC_PACK_FILTER_UNSET 0u /* the sampler leaves it to the renderer; between levels also: no mips asked */
+#define SLC_PACK_FILTER_NEAREST 1u
+#define SLC_PACK_FILTER_LINEAR 2u
+
+/* The slots of a material, in this order. */
+enum {
+    SLC_PACK_SLOT_BASE_COLOR = 0,         /* RGB sRGB colour times base_color, A alpha */
+    SLC_PACK_SLOT_METALLIC_ROUGHNESS = 1, /* B metallic, G roughness */
+    SLC_PACK_SLOT_NORMAL = 2,             /* tangent-space normal */
+    SLC_PACK_SLOT_OCCLUSION = 3,          /* R occlusion */
+    SLC_PACK_SLOT_EMISSIVE = 4,           /* RGB sRGB colour times emissive */
+    SLC_PACK_SLOT_COUNT = 5
+};
+
+/* Bits of slc_pack_material.flags. */
+#define SLC_PACK_MATERIAL_DOUBLE_SIDED 1u
+#define SLC_PACK_MATERIAL_ALPHA_SHIFT 1u /* bits 1-2: SLC_PACK_ALPHA_* */
+#define SLC_PACK_MATERIAL_ALPHA_MASK 6u
+#define SLC_PACK_ALPHA_OPAQUE 0u
+#define SLC_PACK_ALPHA_MASK 1u /* drawn where alpha >= alpha_cutoff */
+#define SLC_PACK_ALPHA_BLEND 2u
+
+/* A material, glTF 2.0's metallic-roughness model. 208 bytes. */
+typedef struct slc_pack_material {
+    uint32_t name;                                   /*  0: string table offset, or SLC_PACK_NO_NAME */
+    uint32_t flags;                                  /*  4: SLC_PACK_MATERIAL_* */
+    float alpha_cutoff;                              /*  8: >= 0 */
+    float metallic;                                  /* 12: [0, 1] */
+    float roughness;                                 /* 16: [0, 1] */
+    float base_color[4];                             /* 20: linear RGBA, each [0, 1] */
+    float emissive[3];                               /* 36: linear RGB, each [0, 1] */
+    slc_pack_texture_slot slot[SLC_PACK_SLOT_COUNT]; /* 48 */
+} slc_pack_material;
+
+/* Texel formats of a texture's chunks: uncompressed or GPU blocks. */
+enum {
+    SLC_PACK_TEXEL_RGBA8 = 1,    /* 4 bytes a texel */
+    SLC_PACK_TEXEL_BC1 = 2,      /* 8 bytes a 4 x 4 block */
+    SLC_PACK_TEXEL_BC3 = 3,      /* 16 bytes a 4 x 4 block */
+    SLC_PACK_TEXEL_ASTC_4X4 = 4, /* 16 bytes a block, ASTC LDR */
+    SLC_PACK_TEXEL_ASTC_6X6 = 5,
+    SLC_PACK_TEXEL_ASTC_8X8 = 6,
+    SLC_PACK_TEXEL_COUNT = 7
+};
+
+/* What a texture holds: how it was filtered into mips and how a sampler
+ * reads it. */
+enum {
+    SLC_PACK_TEXTURE_COLOR = 1,  /* sRGB colour, mips in linear light */
+    SLC_PACK_TEXTURE_DATA = 2,   /* linear data */
+    SLC_PACK_TEXTURE_NORMAL = 3, /* tangent-space normal map, mips renormalised */
+    SLC_PACK_TEXTURE_KIND_COUNT = 4
+};
+
+/* A texture: one image with its full mip chain, in tiles. Levels 0 ..
+ * tiled_levels - 1 (those with a side of at least tile texels) are cut into
+ * ceil(w / tile) x ceil(h / tile) tiles each, row by row; a tile chunk holds
+ * (tile + 2 border)^2 texels in the texture's format, its border texels
+ * from the neighbouring tiles or the wrap modes. The rest of the levels (the
+ * mip tail) are one chunk, each level after the other in the format. The
+ * texture's chunks are first_chunk .. first_chunk + chunk_count - 1: level
+ * 0's tiles, level 1's, ..., then the tail (when there is one). 48 bytes. */
+typedef struct slc_pack_texture {
+    uint32_t name;         /*  0: string table offset, or SLC_PACK_NO_NAME */
+    uint32_t width;        /*  4: level 0, 1 to 16384 */
+    uint32_t height;       /*  8 */
+    uint8_t format;        /* 12: SLC_PACK_TEXEL_* */
+    uint8_t kind;          /* 13: SLC_PACK_TEXTURE_* */
+    uint8_t level_count;   /* 14: the full chain: floor(log2(max(width, height))) + 1 */
+    uint8_t tiled_levels;  /* 15 */
+    uint16_t tile;         /* 16: payload side in texels */
+    uint16_t border;       /* 18: texels on each side, <= tile */
+    uint8_t wrap;          /* 20: as slc_pack_texture_slot.wrap: how the border and the tail resolve the edges */
+    uint8_t reserved0[3];  /* 21: 0 */
+    uint32_t first_chunk;  /* 24 */
+    uint32_t chunk_count;  /* 28 */
+    uint64_t content_hash; /* 32: XXH3-64 of the decoded source (width, height, texel format, texels) */
+    uint64_t reserved1;    /* 40: 0 */
+} slc_pack_texture;
 
 /* Inside a decoded chunk: a 16-byte header, cluster_count 32-byte cluster
  * records, then each cluster's vertices and its triangles (3 uint8 local
@@ -274,6 +396,16 @@ SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_chunk_header) == 16, "chunk header is 16
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_cluster) == 32, "cluster record is 32 bytes");
 SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_cluster, sphere) == 16, "cluster layout");
 SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_meshopt_cluster) == 4, "meshopt cluster prefix is 4 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, section_count) == 28, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_header, section_offset) == 144, "header layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_object, material) == 84, "object layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_section) == 32, "section record is 32 bytes");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_texture_slot) == 32, "texture slot is 32 bytes");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_material) == 208, "material record is 208 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_material, slot) == 48, "material layout");
+SLC_PACK_LAYOUT_ASSERT_(sizeof(slc_pack_texture) == 48, "texture record is 48 bytes");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_texture, first_chunk) == 24, "texture layout");
+SLC_PACK_LAYOUT_ASSERT_(offsetof(slc_pack_texture, content_hash) == 32, "texture layout");
 SLC_PACK_LAYOUT_ASSERT_((SLC_PACK_ALIGN & (SLC_PACK_ALIGN - 1)) == 0, "alignment is a power of two");
 #undef SLC_PACK_LAYOUT_ASSERT_
 

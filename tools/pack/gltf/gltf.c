@@ -100,6 +100,7 @@ typedef struct gl_prim {
 /* Where an image's bytes are: a file, a decoded data: URI, or a
  * bufferView (at most one is set; none for an image with no data). */
 typedef struct gl_image {
+    char name[64];       /* its name, else its file's name, else "" */
     char *path;          /* the file its uri names, or NULL */
     unsigned char *data; /* a data: URI's decoded bytes, or NULL */
     size_t data_size;
@@ -599,9 +600,11 @@ static int parse_images(gltf_scene *s, const cJSON *root)
         if (!cJSON_IsObject(item)) {
             return fail(s, "%s: expected an object", what);
         }
-        if (js_string(s, item, what, "uri", &uri) != 0) {
+        const char *name = NULL;
+        if (js_string(s, item, what, "uri", &uri) != 0 || js_string(s, item, what, "name", &name) != 0) {
             return -1;
         }
+        snprintf(img->name, sizeof img->name, "%s", name != NULL ? name : "");
         if (uri != NULL && cJSON_HasObjectItem(item, "bufferView")) {
             return fail(s, "%s: has both 'uri' and 'bufferView' (glTF allows one)", what);
         }
@@ -641,6 +644,10 @@ static int parse_images(gltf_scene *s, const cJSON *root)
         s->image_files[s->image_file_count] = path;
         s->image_file_of[s->image_file_count++] = i - 1u;
         img->path = path; /* owned by image_files */
+        if (img->name[0] == '\0') {
+            const char *base = strrchr(path, '/');
+            snprintf(img->name, sizeof img->name, "%s", base != NULL ? base + 1 : path);
+        }
     }
     return 0;
 }
@@ -2643,6 +2650,12 @@ int gltf_load_image(gltf_scene *s, uint32_t i, pk_image *out, pk_diag *d)
     return rc;
 }
 
+const char *gltf_image_name(const gltf_scene *s, uint32_t i)
+{
+    assert(i < s->image_count);
+    return s->images[i].name;
+}
+
 uint32_t gltf_material_count(const gltf_scene *s)
 {
     return s->material_count;
@@ -2921,7 +2934,43 @@ static int alloc_mesh_arrays(gltf_scene *s, pk_mesh *out, uint64_t nv, uint64_t 
     return rc;
 }
 
+/* Every primitive, whatever its material (load_mesh's material filter). */
+#define GL_ANY_MATERIAL (GL_NONE - 1u)
+
+static int load_mesh(gltf_scene *s, uint32_t i, uint32_t material, pk_mesh *out, pk_diag *d);
+
 int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d)
+{
+    return load_mesh(s, i, GL_ANY_MATERIAL, out, d);
+}
+
+int gltf_load_mesh_part(gltf_scene *s, uint32_t i, uint32_t material, pk_mesh *out, pk_diag *d)
+{
+    return load_mesh(s, i, material == PK_NONE ? GL_NONE : material, out, d);
+}
+
+uint32_t gltf_mesh_materials(const gltf_scene *s, uint32_t mesh, uint32_t *out, uint32_t cap)
+{
+    assert(mesh < s->mesh_count);
+    const gl_mesh *m = &s->meshes[mesh];
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < m->prim_count; j++) {
+        uint32_t mat = s->prims[m->first_prim + j].material;
+        int seen = 0;
+        for (uint32_t k = 0; k < n && k < cap && !seen; k++) {
+            seen = out[k] == mat;
+        }
+        if (!seen) {
+            if (n < cap) {
+                out[n] = mat; /* GL_NONE is PK_NONE */
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+static int load_mesh(gltf_scene *s, uint32_t i, uint32_t material, pk_mesh *out, pk_diag *d)
 {
     assert(s != NULL && out != NULL && d != NULL);
     memset(out, 0, sizeof *out);
@@ -2947,6 +2996,10 @@ int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d)
     for (uint32_t j = 0; rc == 0 && j < m->prim_count; j++) {
         const gl_prim *p = &s->prims[m->first_prim + j];
         uint32_t count = 0, n = 0;
+        if (material != GL_ANY_MATERIAL && p->material != material) {
+            skip[j] = 1; /* another part of the mesh */
+            continue;
+        }
         int got = measure_primitive(s, i, j, &count, &n);
         if (got < 0) {
             rc = -1;

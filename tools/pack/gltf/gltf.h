@@ -122,6 +122,16 @@ uint32_t gltf_mesh_count(const gltf_scene *s);
  * failure *out is left zeroed. */
 int gltf_load_mesh(gltf_scene *s, uint32_t i, pk_mesh *out, pk_diag *d);
 
+/* gltf_load_mesh of the primitives of mesh i whose material is material
+ * (PK_NONE: those without one) only: the part of a mesh one material
+ * covers, each part an object of its own in the pack. Fails as
+ * gltf_load_mesh does; a part whose primitives were all skipped loads with
+ * vertex_count 0. */
+int gltf_load_mesh_part(gltf_scene *s, uint32_t i, uint32_t material, pk_mesh *out, pk_diag *d);
+/* The distinct materials of mesh's primitives (PK_NONE for those without
+ * one), in the order they first appear: the first cap written to out, the
+ * count returned. O(primitives x materials). */
+uint32_t gltf_mesh_materials(const gltf_scene *s, uint32_t mesh, uint32_t *out, uint32_t cap);
 /* The instances of the default scene (or scene 0, or every root node when
  * there is no scene): one per node that has a mesh, with its world matrix
  * from the node hierarchy (matrix or TRS). */
@@ -161,6 +171,10 @@ uint32_t gltf_image_count(const gltf_scene *s);
  * failure. i >= gltf_image_count fails too. Allocates the texels and, for
  * a bufferView, its bytes for the call. */
 int gltf_load_image(gltf_scene *s, uint32_t i, pk_image *out, pk_diag *d);
+/* Image i's name: its "name", else the name of the file its uri names,
+ * else "" (a data: URI or bufferView without a name); at most 63 bytes.
+ * O(1); i below gltf_image_count (asserted). */
+const char *gltf_image_name(const gltf_scene *s, uint32_t i);
 /* The materials of the file, in the order of its "materials" array, every
  * field checked at open against the range glTF 2.0 gives (factors in
  * [0, 1], alphaCutoff >= 0, occlusion strength in [0, 1], alphaMode one of

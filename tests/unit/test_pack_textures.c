@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: MIT */
+/* Materials and textures in a pack (format 1.3): the builder's records and
+ * tiles read back through the runtime's reader, every tile and the mip tail
+ * equal to the tiles cut here from an independently built mip chain, each
+ * block format decoding within its PSNR floor, identical images stored
+ * once, --texture-format none, the same bytes for any jobs; and every
+ * check the reader makes on the sections, driven by an edited pack with its
+ * checksums made right again. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <cmocka.h>
+#include <xxhash.h>
+
+#include "builder.h"
+#include "encode.h"
+#include "sluice/arena.h"
+#include "sluice/limits.h"
+#include "sluice/pack.h"
+#include "sluice/profile.h"
+#include "texture_cut.h"
+
+#define PAGE 16384u /* rgba8 tiles of 24 + 2 x 4 texels */
+
+static char pack_path[64];
+
+/* A w x h RGBA8 image of smooth gradients with a sharp edge. */
+static pk_image make_image(uint32_t w, uint32_t h, uint32_t seed)
+{
+    pk_image img = {w, h, PK_TEXEL_RGBA8, malloc((size_t)w * h * 4u), 0};
+    assert_non_null(img.texels);
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *t = img.texels + ((size_t)y * w + x) * 4u;
+            t[0] = (uint8_t)(x * 255u / w + seed);
+            t[1] = (uint8_t)(y * 255u / h);
+            t[2] = (uint8_t)(x < w / 2 ? 40u : 200u);
+            t[3] = (uint8_t)(255u - (x + y) % 64u);
+        }
+    }
+    img.hash = pk_image_hash(&img);
+    return img;
+}
+
+/* A quad with uvs naming material (0: none). */
+static void make_quad(pk_mesh *m, uint32_t material)
+{
+    static const float pos[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    static const float uv[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+    static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "quad");
+    m->vertex_count = 4;
+    m->positions = malloc(sizeof pos);
+    m->uvs = malloc(sizeof uv);
+    m->indices = malloc(sizeof idx);
+    assert_true(m->positions != NULL && m->uvs != NULL && m->indices != NULL);
+    memcpy(m->positions, pos, sizeof pos);
+    memcpy(m->uvs, uv, sizeof uv);
+    memcpy(m->indices, idx, sizeof idx);
+    m->index_count = 6;
+    m->material = material;
+}
+
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    unsigned char *b = malloc((size_t)n);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return b;
+}
+
+/* Builds the test pack: one texture of img (colour, wrap REPEAT across,
+ * CLAMP down) on a material's base colour slot, a quad naming it. */
+static void build(const char *path, const pk_image *img, uint32_t format, uint32_t jobs, uint32_t page)
+{
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.page_size = page;
+    o.jobs = jobs;
+    o.texture_format = format;
+    pk_builder *b = NULL;
+    pk_diag d;
+    if (pk_builder_open(path, &o, &b, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+    uint32_t tex = 0, mat = 0, obj = 0;
+    if (pk_builder_add_texture(b, img, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_CLAMP_TO_EDGE, "grad.png", &tex, &d) !=
+        0) {
+        fail_msg("%s", d.message);
+    }
+    pk_material m;
+    pk_material_default(&m);
+    snprintf(m.name, sizeof m.name, "paint");
+    m.base_color[1] = 0.5f;
+    m.roughness = 0.25f;
+    m.alpha_mode = PK_ALPHA_MASK;
+    m.alpha_cutoff = 0.3f;
+    m.double_sided = 1;
+    m.slot[PK_SLOT_BASE_COLOR].image = tex;
+    m.slot[PK_SLOT_BASE_COLOR].wrap_t = PK_WRAP_CLAMP_TO_EDGE;
+    m.slot[PK_SLOT_BASE_COLOR].mag_filter = PK_FILTER_LINEAR;
+    m.slot[PK_SLOT_BASE_COLOR].uv_scale[0] = 3.0f;
+    assert_int_equal(pk_builder_add_material(b, &m, &mat, &d), 0);
+    pk_mesh q;
+    make_quad(&q, mat + 1u);
+    assert_int_equal(pk_builder_add_mesh_owned(b, &q, &obj, &d), 0);
+    pk_instance in;
+    memset(&in, 0, sizeof in);
+    in.mesh = obj;
+    in.matrix[0] = in.matrix[5] = in.matrix[10] = in.matrix[15] = 1.0f;
+    assert_int_equal(pk_builder_add_instance(b, &in, &d), 0);
+    if (pk_builder_finish(b, NULL, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+}
+
+/* ---- the runtime's view ----------------------------------------------- */
+
+static char logged[512];
+static void log_fn(void *user, slc_log_level level, slc_status status, const char *message)
+{
+    (void)user;
+    (void)level;
+    (void)status;
+    snprintf(logged, sizeof logged, "%s", message);
+}
+
+static unsigned char meta_mem[1u << 20];
+
+static slc_status open_pack(const unsigned char *data, size_t size, slc_pack **out)
+{
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = SLC_PAGE_SIZE_MAX;
+    limits.max_chunks = limits.max_objects = SLC_TABLE_COUNT_MAX;
+    limits.max_lods = SLC_LODS_MAX;
+    limits.max_string_bytes = SLC_PROFILE_STRING_BYTES_MAX;
+    slc_arena *meta = NULL;
+    assert_int_equal(slc_arena_init(meta_mem, sizeof meta_mem, NULL, SLC_BUDGET_NONE, &meta), SLC_OK);
+    slc_io io;
+    slc_io_from_memory(data, size, &io);
+    const slc_logger log = {log_fn, NULL};
+    logged[0] = '\0';
+    return slc_pack_open(&io, "t.pack", &limits, meta, &log, out);
+}
+
+/* Every tile and the tail, loaded through the reader, equal the ones cut
+ * here from the image's own chain; the records say what was built. */
+static void test_round_trip_through_the_reader(void **state)
+{
+    (void)state;
+    pk_image img = make_image(100, 60, 0);
+    build(pack_path, &img, SLC_PACK_TEXEL_RGBA8, 1, PAGE);
+    size_t size;
+    unsigned char *file = read_all(pack_path, &size);
+    slc_pack *p = NULL;
+    if (open_pack(file, size, &p) != SLC_OK) {
+        fail_msg("%s", logged);
+    }
+    const slc_pack_header *h = slc_pack_get_header(p);
+    assert_int_equal(h->version_minor, 3);
+    assert_int_equal(h->section_count, 2);
+    assert_int_equal(slc_pack_material_count(p), 1);
+    assert_int_equal(slc_pack_texture_count(p), 1);
+    assert_int_equal(slc_pack_get_object(p, (slc_object_id){0})->material, 1);
+
+    slc_pack_material m;
+    assert_int_equal(slc_pack_read_material(p, 0, &m), SLC_OK);
+    assert_string_equal(slc_pack_get_string(p, m.name), "paint");
+    assert_int_equal(m.flags, SLC_PACK_MATERIAL_DOUBLE_SIDED | SLC_PACK_ALPHA_MASK << SLC_PACK_MATERIAL_ALPHA_SHIFT);
+    assert_true(m.alpha_cutoff == 0.3f && m.roughness == 0.25f && m.metallic == 1.0f && m.base_color[1] == 0.5f);
+    assert_int_equal(m.slot[0].texture, 1);
+    assert_int_equal(m.slot[0].wrap, SLC_PACK_WRAP_REPEAT | SLC_PACK_WRAP_CLAMP_TO_EDGE << 2);
+    assert_int_equal(m.slot[0].filter, SLC_PACK_FILTER_LINEAR);
+    assert_true(m.slot[0].uv_scale[0] == 3.0f && m.slot[0].uv_scale[1] == 1.0f && m.slot[0].scale == 1.0f);
+    for (int k = 1; k < SLC_PACK_SLOT_COUNT; k++) {
+        const slc_pack_texture_slot zero = {0};
+        assert_memory_equal(&m.slot[k], &zero, sizeof zero);
+    }
+
+    slc_pack_texture t;
+    assert_int_equal(slc_pack_read_texture(p, 0, &t), SLC_OK);
+    assert_string_equal(slc_pack_get_string(p, t.name), "grad.png");
+    assert_int_equal(t.width, 100);
+    assert_int_equal(t.height, 60);
+    assert_int_equal(t.format, SLC_PACK_TEXEL_RGBA8);
+    assert_int_equal(t.kind, SLC_PACK_TEXTURE_COLOR);
+    assert_int_equal(t.level_count, 7); /* 100x60 .. 1x1 */
+    assert_int_equal(t.tile, 24);       /* 32-texel tiles: 2 x 4 KiB <= 16 KiB */
+    assert_int_equal(t.border, 4);
+    assert_int_equal(t.tiled_levels, 3); /* 100x60, 50x30, 25x15 */
+    assert_int_equal(t.chunk_count, 5 * 3 + 3 * 2 + 2 * 1 + 1);
+    assert_int_equal(t.wrap, SLC_PACK_WRAP_REPEAT | SLC_PACK_WRAP_CLAMP_TO_EDGE << 2);
+    assert_int_equal(t.content_hash, img.hash);
+
+    pk_mip_chain chain;
+    pk_tile_grid grid;
+    pk_diag d;
+    assert_int_equal(pk_mip_build(&img, PK_MIP_COLOR, "grad", &chain, &d), 0);
+    assert_int_equal(pk_tile_grid_make(&chain, 24, 4, "grad", &grid, &d), 0);
+    assert_int_equal(grid.tiled_levels, 3);
+    unsigned char page[PAGE], want[PAGE];
+    size_t scratch_size = slc_pack_scratch_size(p);
+    void *scratch = malloc(scratch_size + PAGE);
+    uint32_t k = t.first_chunk;
+    for (uint32_t l = 0; l < grid.tiled_levels; l++) {
+        for (uint32_t y = 0; y < grid.rows[l]; y++) {
+            for (uint32_t x = 0; x < grid.cols[l]; x++, k++) {
+                const slc_pack_chunk *c = slc_pack_get_chunk(p, (slc_chunk_id){k});
+                assert_int_equal(c->flags, SLC_PACK_CHUNK_TEXTURE);
+                assert_int_equal(c->decoded_size, 32 * 32 * 4);
+                assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){k}, page, PAGE, scratch, scratch_size + PAGE),
+                                 SLC_OK);
+                assert_int_equal(slc_pack_check_chunk(p, (slc_chunk_id){k}, page), SLC_OK);
+                assert_int_equal(
+                    pk_tile_write(&chain, &grid, l, x, y, PK_WRAP_REPEAT, PK_WRAP_CLAMP_TO_EDGE, want, sizeof want), 0);
+                assert_memory_equal(page, want, grid.tile_bytes);
+            }
+        }
+    }
+    assert_int_equal(k + 1, t.first_chunk + t.chunk_count);
+    assert_int_equal(slc_pack_get_chunk(p, (slc_chunk_id){k})->decoded_size, grid.tail_bytes);
+    assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){k}, page, PAGE, scratch, scratch_size + PAGE), SLC_OK);
+    assert_memory_equal(page, chain.texels + grid.tail_offset, grid.tail_bytes);
+    /* The geometry's own chunk holds the quad's one cluster. */
+    uint32_t geometry = 0;
+    for (uint32_t c = 0; c < h->chunk_count; c++) {
+        geometry += (slc_pack_get_chunk(p, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) == 0;
+    }
+    assert_int_equal(geometry + t.chunk_count, h->chunk_count);
+    free(scratch);
+    pk_mip_free(&chain);
+    free(file);
+    free(img.texels);
+    unlink(pack_path);
+}
+
+/* Each block format: tile geometry whole blocks, at most half a page, and
+ * level 0's first tile decoding within the format's floor. */
+static void test_block_formats_decode_within_their_floor(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t format;
+        double floor; /* dB, RGB, this smooth image */
+    } formats[] = {{SLC_PACK_TEXEL_BC1, 30.0},      {SLC_PACK_TEXEL_BC3, 30.0},      {SLC_PACK_TEXEL_ASTC_4X4, 34.0},
+                   {SLC_PACK_TEXEL_ASTC_6X6, 30.0}, {SLC_PACK_TEXEL_ASTC_8X8, 28.0}, {SLC_PACK_TEXEL_RGBA8, 200.0}};
+    pk_image img = make_image(300, 200, 17);
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        build(pack_path, &img, formats[f].format, 2, 65536);
+        size_t size;
+        unsigned char *file = read_all(pack_path, &size);
+        slc_pack *p = NULL;
+        if (open_pack(file, size, &p) != SLC_OK) {
+            fail_msg("%s", logged);
+        }
+        slc_pack_texture t;
+        assert_int_equal(slc_pack_read_texture(p, 0, &t), SLC_OK);
+        uint32_t bw, bh, bb;
+        assert_int_equal(slc_pack_texel_block(formats[f].format, &bw, &bh, &bb), 0);
+        const uint32_t side = t.tile + 2u * t.border;
+        assert_int_equal(t.tile, pk_texture_tile_size(formats[f].format, 65536));
+        assert_true(side % bw == 0 && side % bh == 0 && side <= 256);
+        assert_true(2 * slc_pack_texel_bytes(t.format, side, side) <= 65536);
+        unsigned char *page = malloc(65536), *back = malloc((size_t)side * side * 4u), *want = malloc(side * side * 4u);
+        size_t scratch_size = slc_pack_scratch_size(p) + 65536;
+        void *scratch = malloc(scratch_size);
+        assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){t.first_chunk}, page, 65536, scratch, scratch_size),
+                         SLC_OK);
+        pk_encoder *enc = NULL;
+        pk_diag d;
+        assert_int_equal(pk_encoder_create((pk_encode_format)formats[f].format, 1, PK_ENCODE_MEDIUM, &enc, &d), 0);
+        assert_int_equal(pk_encoder_decode(enc, page,
+                                           slc_pack_get_chunk(p, (slc_chunk_id){t.first_chunk})->decoded_size, side,
+                                           side, "tile", back, (size_t)side * side * 4u, &d),
+                         0);
+        pk_mip_chain chain;
+        pk_tile_grid grid;
+        assert_int_equal(pk_mip_build(&img, PK_MIP_COLOR, "grad", &chain, &d), 0);
+        assert_int_equal(pk_tile_grid_make(&chain, t.tile, t.border, "grad", &grid, &d), 0);
+        assert_int_equal(pk_tile_write(&chain, &grid, 0, 0, 0, PK_WRAP_REPEAT, PK_WRAP_CLAMP_TO_EDGE, want,
+                                       (size_t)side * side * 4u),
+                         0);
+        double psnr = pk_encode_psnr(want, back, side, side, 3);
+        if (psnr < formats[f].floor) {
+            fail_msg("%s: %.2f dB, floor %.1f", slc_pack_texel_format_name(formats[f].format), psnr, formats[f].floor);
+        }
+        pk_mip_free(&chain);
+        pk_encoder_destroy(enc);
+        free(page);
+        free(back);
+        free(want);
+        free(scratch);
+        free(file);
+    }
+    free(img.texels);
+    unlink(pack_path);
+}
+
+/* The tile sides docs/pack-format.md quotes for 64 KiB pages, and a page
+ * too small for any tile. */
+static void test_tile_sizes_the_format_doc_quotes(void **state)
+{
+    (void)state;
+    static const uint32_t want[][2] = {{SLC_PACK_TEXEL_RGBA8, 56},     {SLC_PACK_TEXEL_BC1, 248},
+                                       {SLC_PACK_TEXEL_BC3, 120},      {SLC_PACK_TEXEL_ASTC_4X4, 120},
+                                       {SLC_PACK_TEXEL_ASTC_6X6, 244}, {SLC_PACK_TEXEL_ASTC_8X8, 248}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        assert_int_equal(pk_texture_tile_size(want[i][0], 65536), want[i][1]);
+    }
+    assert_int_equal(pk_texture_tile_size(SLC_PACK_TEXEL_RGBA8, 4096), 8);
+    assert_int_equal(pk_texture_tile_size(SLC_PACK_TEXEL_RGBA8, 1024), 0);
+    assert_int_equal(pk_texture_tile_size(99, 65536), 0);
+    slc_pack_texture_layout lay;
+    assert_int_equal(slc_pack_texture_layout_of(0, 4, SLC_PACK_TEXEL_RGBA8, 24, 4, &lay), -1);
+    assert_int_equal(slc_pack_texture_layout_of(16385, 4, SLC_PACK_TEXEL_RGBA8, 24, 4, &lay), -1);
+    assert_int_equal(slc_pack_texture_layout_of(64, 64, SLC_PACK_TEXEL_ASTC_6X6, 120, 4, &lay), -1);
+    assert_int_equal(slc_pack_texture_layout_of(64, 64, SLC_PACK_TEXEL_RGBA8, 4, 5, &lay), -1);
+    assert_int_equal(slc_pack_texture_layout_of(1, 1, SLC_PACK_TEXEL_ASTC_8X8, 248, 4, &lay), 0);
+    assert_int_equal(lay.level_count, 1);
+    assert_int_equal(lay.tiles, 0);
+    assert_int_equal(lay.chunk_count, 1);
+    assert_int_equal(lay.tail_bytes, 16);
+    assert_int_equal(slc_pack_texel_bytes(SLC_PACK_TEXEL_ASTC_6X6, 13, 7), 3 * 2 * 16);
+    assert_string_equal(slc_pack_texel_format_name(SLC_PACK_TEXEL_ASTC_6X6), "astc6x6");
+    assert_null(slc_pack_texel_format_name(0));
+}
+
+/* The same image with the same kind and wrap is one texture; another kind
+ * or wrap is another. */
+static void test_identical_images_are_stored_once(void **state)
+{
+    (void)state;
+    pk_image a = make_image(40, 40, 3), b = make_image(40, 40, 3), c = make_image(40, 40, 4);
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.page_size = PAGE;
+    o.jobs = 1;
+    pk_builder *bl = NULL;
+    pk_diag d;
+    assert_int_equal(pk_builder_open(pack_path, &o, &bl, &d), 0);
+    uint32_t id[5];
+    assert_int_equal(pk_builder_add_texture(bl, &a, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "a", &id[0], &d), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &b, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "b", &id[1], &d), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &a, PK_MIP_DATA, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "a", &id[2], &d), 0);
+    assert_int_equal(
+        pk_builder_add_texture(bl, &a, PK_MIP_COLOR, PK_WRAP_MIRRORED_REPEAT, PK_WRAP_REPEAT, "a", &id[3], &d), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &c, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "c", &id[4], &d), 0);
+    assert_int_equal(id[0], 0);
+    assert_int_equal(id[1], 0);
+    assert_int_equal(id[2], 1);
+    assert_int_equal(id[3], 2);
+    assert_int_equal(id[4], 3);
+    /* Refusals: a bad kind, a slot naming a texture never added, a mesh
+     * naming a material never added. */
+    uint32_t bad;
+    assert_int_equal(pk_builder_add_texture(bl, &a, (pk_mip_kind)9, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "x", &bad, &d), -1);
+    assert_string_equal(d.message, "x: kind 9, wrap modes 0 and 0 or the texels are not valid");
+    pk_material m;
+    pk_material_default(&m);
+    snprintf(m.name, sizeof m.name, "m");
+    m.slot[PK_SLOT_NORMAL].image = 7;
+    assert_int_equal(pk_builder_add_material(bl, &m, &bad, &d), -1);
+    assert_string_equal(d.message, "material 'm': normalTexture: texture 7 was never added (4 textures)");
+    pk_mesh q;
+    make_quad(&q, 1);
+    assert_int_equal(pk_builder_add_mesh_owned(bl, &q, &bad, &d), -1);
+    assert_string_equal(d.message, "mesh 'quad' (0): material 0 was never added (0 materials)");
+    pk_build_stats st;
+    assert_int_equal(pk_builder_finish(bl, &st, &d), 0);
+    assert_int_equal(st.textures, 4);
+    assert_int_equal(st.textures_added, 5);
+    free(a.texels);
+    free(b.texels);
+    free(c.texels);
+    unlink(pack_path);
+}
+
+/* --texture-format none: the material, no texture, no image work. */
+static void test_texture_format_none_keeps_materials_only(void **state)
+{
+    (void)state;
+    pk_image img = make_image(64, 64, 0);
+    build(pack_path, &img, PK_TEXTURES_NONE, 1, PAGE);
+    size_t size;
+    unsigned char *file = read_all(pack_path, &size);
+    slc_pack *p = NULL;
+    if (open_pack(file, size, &p) != SLC_OK) {
+        fail_msg("%s", logged);
+    }
+    assert_int_equal(slc_pack_get_header(p)->section_count, 1);
+    assert_int_equal(slc_pack_material_count(p), 1);
+    assert_int_equal(slc_pack_texture_count(p), 0);
+    slc_pack_material m;
+    assert_int_equal(slc_pack_read_material(p, 0, &m), SLC_OK);
+    assert_int_equal(m.slot[0].texture, 0);
+    assert_int_equal(slc_pack_get_header(p)->chunk_count, 1);
+    free(file);
+    free(img.texels);
+    unlink(pack_path);
+}
+
+/* jobs 1 and 3 write the same bytes. */
+static void test_the_same_bytes_for_any_jobs(void **state)
+{
+    (void)state;
+    pk_image img = make_image(90, 70, 5);
+    build(pack_path, &img, SLC_PACK_TEXEL_BC1, 1, PAGE);
+    size_t n1, n3;
+    unsigned char *one = read_all(pack_path, &n1);
+    build(pack_path, &img, SLC_PACK_TEXEL_BC1, 3, PAGE);
+    unsigned char *three = read_all(pack_path, &n3);
+    assert_int_equal(n1, n3);
+    assert_memory_equal(one, three, n1);
+    free(one);
+    free(three);
+    free(img.texels);
+    unlink(pack_path);
+}
+
+/* ---- the reader's checks on edited packs ------------------------------ */
+
+static unsigned char *base;
+static size_t base_size;
+
+/* Every checksum of a pack made right again after an edit. */
+static void refix(unsigned char *b)
+{
+    slc_pack_header h;
+    memcpy(&h, b, sizeof h);
+    slc_pack_section dir[SLC_PACK_MAX_SECTIONS];
+    const uint32_t n = h.section_count < SLC_PACK_MAX_SECTIONS ? h.section_count : SLC_PACK_MAX_SECTIONS;
+    assert_true(h.section_offset + n * sizeof dir[0] + 8u <= base_size);
+    memcpy(dir, b + h.section_offset, n * sizeof dir[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        if (dir[i].offset + dir[i].size <= base_size) {
+            dir[i].xxh3 = XXH3_64bits(b + dir[i].offset, (size_t)dir[i].size);
+        }
+    }
+    memcpy(b + h.section_offset, dir, n * sizeof dir[0]);
+    uint64_t sum = XXH3_64bits(dir, n * sizeof dir[0]);
+    memcpy(b + h.section_offset + n * sizeof dir[0], &sum, sizeof sum);
+    h.chunk_xxh3 = XXH3_64bits(b + h.chunk_offset, (size_t)h.chunk_count * sizeof(slc_pack_chunk));
+    h.object_xxh3 = XXH3_64bits(b + h.object_offset, (size_t)h.object_count * sizeof(slc_pack_object));
+    h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
+    memcpy(b, &h, sizeof h);
+}
+
+static slc_pack_header header_of(const unsigned char *b)
+{
+    slc_pack_header h;
+    memcpy(&h, b, sizeof h);
+    return h;
+}
+
+static slc_pack_section section(const unsigned char *b, uint32_t kind)
+{
+    slc_pack_header h = header_of(b);
+    for (uint32_t i = 0; i < h.section_count; i++) {
+        slc_pack_section s;
+        memcpy(&s, b + h.section_offset + i * sizeof s, sizeof s);
+        if (s.kind == kind) {
+            return s;
+        }
+    }
+    fail_msg("no section of kind %u", kind);
+    return (slc_pack_section){0};
+}
+
+static slc_pack_material *material0(unsigned char *b)
+{
+    return (slc_pack_material *)(void *)(b + section(b, SLC_PACK_SECTION_MATERIALS).offset);
+}
+
+static slc_pack_texture *texture0(unsigned char *b)
+{
+    return (slc_pack_texture *)(void *)(b + section(b, SLC_PACK_SECTION_TEXTURES).offset);
+}
+
+static void e_flags(unsigned char *b)
+{
+    material0(b)->flags = 0x10;
+}
+static void e_alpha(unsigned char *b)
+{
+    material0(b)->flags = 3u << 1;
+}
+static void e_metallic(unsigned char *b)
+{
+    material0(b)->metallic = 2.0f;
+}
+static void e_emissive_nan(unsigned char *b)
+{
+    material0(b)->emissive[2] = NAN;
+}
+static void e_slot_texture(unsigned char *b)
+{
+    material0(b)->slot[3].texture = 5;
+}
+static void e_slot_wrap(unsigned char *b)
+{
+    material0(b)->slot[0].wrap = 3;
+}
+static void e_slot_filter(unsigned char *b)
+{
+    material0(b)->slot[0].filter = 0x40;
+}
+static void e_slot_rotation(unsigned char *b)
+{
+    material0(b)->slot[0].rotation = INFINITY;
+}
+static void e_levels(unsigned char *b)
+{
+    texture0(b)->level_count = 6;
+}
+static void e_kind(unsigned char *b)
+{
+    texture0(b)->kind = 4;
+}
+static void e_format(unsigned char *b)
+{
+    texture0(b)->format = 9;
+}
+static void e_tile(unsigned char *b)
+{
+    texture0(b)->tile = 25; /* with its border, 33: not a whole block of bc1 */
+}
+static void e_first_chunk(unsigned char *b)
+{
+    texture0(b)->first_chunk += 1;
+}
+static void e_name(unsigned char *b)
+{
+    texture0(b)->name = 1u << 30;
+}
+static void e_object_material(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_object *o = (slc_pack_object *)(void *)(b + h.object_offset);
+    o->material = 2;
+}
+static void e_geometry_chunk_flag(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_chunk *c = (slc_pack_chunk *)(void *)(b + h.chunk_offset);
+    for (uint32_t i = 0; i < h.chunk_count; i++) {
+        if (!(c[i].flags & SLC_PACK_CHUNK_TEXTURE)) {
+            c[i].flags |= SLC_PACK_CHUNK_TEXTURE;
+            return;
+        }
+    }
+}
+static void e_extra_texture_chunk(unsigned char *b)
+{
+    texture0(b)->chunk_count -= 1; /* its last chunk, the tail, is then nobody's */
+    texture0(b)->level_count = 2;  /* and the layout? no: the count check comes first */
+}
+static void e_section_kind(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    for (uint32_t i = 0; i < h.section_count; i++) {
+        slc_pack_section *s = (slc_pack_section *)(void *)(b + h.section_offset + i * sizeof *s);
+        if (s->kind == SLC_PACK_SECTION_TEXTURES) {
+            s->kind = 9; /* a later kind: skipped, and the tiles are then nobody's */
+        }
+    }
+}
+static void e_section_size(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_section *s = (slc_pack_section *)(void *)(b + h.section_offset);
+    s->size += 8;
+}
+static void e_section_twice(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_section *s = (slc_pack_section *)(void *)(b + h.section_offset);
+    s[1] = s[0];
+}
+static void e_section_outside(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_section *s = (slc_pack_section *)(void *)(b + h.section_offset);
+    s->offset = base_size;
+}
+static int skip_refix;
+static void e_section_count(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    h.section_count = SLC_PACK_MAX_SECTIONS + 1;
+    h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
+    memcpy(b, &h, sizeof h);
+    skip_refix = 1;
+}
+static void e_directory_checksum(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    b[h.section_offset + h.section_count * sizeof(slc_pack_section)] ^= 1;
+    skip_refix = 1;
+}
+static void e_section_checksum(unsigned char *b)
+{
+    material0(b)->roughness = 0.5f; /* a valid record, its checksum left stale */
+    slc_pack_header h = header_of(b);
+    uint64_t sum = XXH3_64bits(b + h.section_offset, h.section_count * sizeof(slc_pack_section));
+    memcpy(b + h.section_offset + h.section_count * sizeof(slc_pack_section), &sum, sizeof sum);
+    h.header_xxh3 = XXH3_64bits(&h, offsetof(slc_pack_header, header_xxh3));
+    memcpy(b, &h, sizeof h);
+    skip_refix = 1;
+}
+
+static void test_reader_checks_every_section_field(void **state)
+{
+    (void)state;
+    static const struct {
+        void (*edit)(unsigned char *);
+        slc_status status;
+        const char *message; /* its start */
+    } cases[] = {
+        {e_flags, SLC_E_PACK_RECORD, "material 0: flags 0x10 are not valid"},
+        {e_alpha, SLC_E_PACK_RECORD, "material 0: flags 0x6 are not valid"},
+        {e_metallic, SLC_E_PACK_RECORD, "material 0: a factor is outside its range"},
+        {e_emissive_nan, SLC_E_PACK_RECORD, "material 0: a factor is outside its range"},
+        {e_slot_texture, SLC_E_PACK_RECORD, "material 0 slot 3: texture 4 does not exist (1 textures)"},
+        {e_slot_wrap, SLC_E_PACK_RECORD, "material 0 slot 0: wrap 0x3, filter 0x2 or a transform value is not valid"},
+        {e_slot_filter, SLC_E_PACK_RECORD, "material 0 slot 0: wrap 0x4, filter 0x40 or a transform value is not"},
+        {e_slot_rotation, SLC_E_PACK_RECORD, "material 0 slot 0: wrap 0x4, filter 0x2 or a transform value is not"},
+        {e_levels, SLC_E_PACK_RECORD, "texture 0: 6 levels, 1 tiled, in 5 chunks; its size and tiles make 7, 1 and 5"},
+        {e_kind, SLC_E_PACK_RECORD, "texture 0: kind 4 or wrap 0x4 is not valid"},
+        {e_format, SLC_E_PACK_RECORD, "texture 0: 100 x 60 texels of format 9 in "},
+        {e_tile, SLC_E_PACK_RECORD, "texture 0: 100 x 60 texels of format 2 in 25-texel tiles with 4-texel borders"},
+        {e_first_chunk, SLC_E_PACK_RECORD,
+         "texture 0: chunk 4 is not a texture chunk of 2048 bytes (flags 0x2, 1136 bytes)"},
+        {e_name, SLC_E_PACK_RECORD, "texture 0: name at 1073741824 lies outside the"},
+        {e_object_material, SLC_E_PACK_RECORD, "object 0: material 1 does not exist (1 materials)"},
+        {e_geometry_chunk_flag, SLC_E_PACK_RECORD, "chunk 5: a texture chunk with clusters, LOD or objects"},
+        {e_extra_texture_chunk, SLC_E_PACK_RECORD, "texture 0: 2 levels, 1 tiled, in 4 chunks"},
+        {e_section_kind, SLC_E_PACK_RECORD, "5 texture chunks; the texture table owns 0"},
+        {e_section_size, SLC_E_PACK_RECORD, "section 0 (kind 1): 1 records in 216 bytes, or a second one"},
+        {e_section_twice, SLC_E_PACK_RECORD, "section 1 (kind 1): 1 records in 208 bytes, or a second one"},
+        {e_section_outside, SLC_E_PACK_BOUNDS, "section 0 (kind 1): 208 bytes at offset"},
+        {e_section_count, SLC_E_PACK_HEADER, "17 sections; a 1.x reader takes at most 16"},
+        {e_directory_checksum, SLC_E_PACK_TABLE_CHECKSUM, "section directory: XXH3 is 0x"},
+        {e_section_checksum, SLC_E_PACK_TABLE_CHECKSUM, "material table: XXH3 is 0x"},
+    };
+    /* bc1 at 4 KiB pages: 56-texel tiles, level 0 in 2 x 2 of them, then the tail */
+    pk_image img = make_image(100, 60, 9);
+    build(pack_path, &img, SLC_PACK_TEXEL_BC1, 1, 4096);
+    base = read_all(pack_path, &base_size);
+    slc_pack *p = NULL;
+    if (open_pack(base, base_size, &p) != SLC_OK) {
+        fail_msg("the unedited pack: %s", logged);
+    }
+    unsigned char *b = malloc(base_size);
+    assert_non_null(b);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(b, base, base_size);
+        skip_refix = 0;
+        cases[i].edit(b);
+        if (!skip_refix) {
+            refix(b);
+        }
+        p = (slc_pack *)1;
+        slc_status s = open_pack(b, base_size, &p);
+        static const char prefix[] = "pack 't.pack': ";
+        if (s != cases[i].status || strncmp(logged, prefix, sizeof prefix - 1) != 0 ||
+            strncmp(logged + sizeof prefix - 1, cases[i].message, strlen(cases[i].message)) != 0) {
+            fail_msg("case %zu: got %s \"%s\"\nwant %s \"%s...\"", i, slc_status_name(s), logged,
+                     slc_status_name(cases[i].status), cases[i].message);
+        }
+        assert_null(p);
+    }
+    free(b);
+    free(base);
+    free(img.texels);
+    unlink(pack_path);
+}
+
+int main(void)
+{
+    snprintf(pack_path, sizeof pack_path, "/tmp/sluice_textures_%ld.pack", (long)getpid());
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_through_the_reader),
+        cmocka_unit_test(test_block_formats_decode_within_their_floor),
+        cmocka_unit_test(test_tile_sizes_the_format_doc_quotes),
+        cmocka_unit_test(test_identical_images_are_stored_once),
+        cmocka_unit_test(test_texture_format_none_keeps_materials_only),
+        cmocka_unit_test(test_the_same_bytes_for_any_jobs),
+        cmocka_unit_test(test_reader_checks_every_section_field),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
