@@ -345,7 +345,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     int texture_format = 0, texture_quality = 0;
     const char *part = NULL, *target = NULL;
     uint64_t parts = 0;
-    int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO;
+    int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO, textures = 0;
     pk_build_options opt;
     memset(&opt, 0, sizeof opt);
     char lods_bad[64];
@@ -469,6 +469,11 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .seen = &size_given,
          .arg = "SIZE",
          .help = "synthetic: float vertex and index bytes to generate (64 MiB)"},
+        {.name = "--textures",
+         .kind = CLI_OPT_FLAG,
+         .dest = &textures,
+         .help = "synthetic: a facade material per building, with colour\n"
+                 "and normal maps of 256 to 4096 texels a side"},
         {.name = "--seed",
          .kind = CLI_OPT_U64,
          .dest = &seed,
@@ -567,8 +572,8 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         pack_usage(stderr, &spec);
         return CLI_USAGE;
     }
-    if (synthetic == NULL && (size_given || seed_given)) {
-        fprintf(stderr, "sluice pack: --size and --seed go with --synthetic\n");
+    if (synthetic == NULL && (size_given || seed_given || textures)) {
+        fprintf(stderr, "sluice pack: --size, --seed and --textures go with --synthetic\n");
         return CLI_USAGE;
     }
     int emit = job->graph.ninja != NULL || job->graph.make != NULL;
@@ -600,6 +605,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
         memset(&o, 0, sizeof o);
         o.size = size;
         o.seed = seed;
+        o.textures = textures;
         const pk_importer *imp = pk_importer_for_kind(synthetic);
         if (imp == NULL) {
             fprintf(stderr, "sluice pack: no importer makes a synthetic '%s'\n", synthetic);

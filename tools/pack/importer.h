@@ -57,8 +57,9 @@ typedef struct pk_import_options {
      * composes (USD) does not give them again. */
     int reopen;
     /* A generated scene (pk_importer.generated): the bytes to make and the
-     * seed (--size, --seed). */
+     * seed (--size, --seed), and 1 to give it textures (--textures). */
     uint64_t size, seed;
+    int textures;
     /* Called for each warning (may be NULL). */
     void (*warn)(void *user, const char *message);
     void *user;

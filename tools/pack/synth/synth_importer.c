@@ -7,10 +7,14 @@
 #include "importer.h"
 #include "pack_writer.h"
 #include "synth.h"
+#include "synth_texture.h"
 
 typedef struct synth_input {
     pk_synth *synth;
     char name[48]; /* "synthetic KIND", naming it in messages */
+    uint64_t seed;
+    int textures;      /* --textures: each building its colour and normal maps */
+    uint32_t building; /* meshes made so far */
 } synth_input;
 
 /* Every kind: the generator's open refuses one it does not make. */
@@ -39,6 +43,8 @@ static int synth_input_open(const char *kind, const pk_import_options *opt, void
         return pk_fail(d, "synthetic %s: out of memory", kind);
     }
     snprintf(in->name, sizeof in->name, "synthetic %s", kind);
+    in->seed = opt->seed;
+    in->textures = opt->textures;
     if (pk_synth_open(kind, opt->size, opt->seed, &in->synth, d) != 0) {
         free(in);
         return -1;
@@ -64,6 +70,40 @@ static const char *synth_input_file(void *state, uint32_t i, char *label, size_t
     return NULL; /* reads no file */
 }
 
+/* The building's material: a brick facade (its colour and normal maps when
+ * the sink takes textures), named after the building; m names it. */
+static int give_material(synth_input *in, const pk_import_sink *sink, pk_mesh *m, pk_diag *d)
+{
+    pk_material mat;
+    pk_material_default(&mat);
+    snprintf(mat.name, sizeof mat.name, "facade %u", in->building);
+    mat.metallic = 0.0f;
+    mat.roughness = 0.85f;
+    for (int normal = 0; normal < 2 && sink->texture != NULL; normal++) {
+        pk_image img;
+        if (pk_synth_texture(in->seed, in->building, normal, &img, d) != 0) {
+            return -1;
+        }
+        char name[48];
+        snprintf(name, sizeof name, "facade %u %s", in->building, normal ? "normal" : "colour");
+        pk_texture_ref *slot = &mat.slot[normal ? PK_SLOT_NORMAL : PK_SLOT_BASE_COLOR];
+        int rc = sink->texture(sink->user, &img, normal ? PK_MIP_NORMAL : PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT,
+                               name, &slot->image, d);
+        pk_image_free(&img);
+        if (rc != 0) {
+            return -1;
+        }
+        /* The facades' uvs are in metres: a texture covers 8 windows, 16 m. */
+        slot->uv_scale[0] = slot->uv_scale[1] = 1.0f / 16.0f;
+    }
+    uint32_t id;
+    if (sink->material(sink->user, &mat, &id, d) != 0) {
+        return -1;
+    }
+    m->material = id + 1u;
+    return 0;
+}
+
 static int synth_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
 {
     synth_input *in = state;
@@ -76,6 +116,11 @@ static int synth_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
         if (got <= 0) {
             return got;
         }
+        if (in->textures && sink->material != NULL && give_material(in, sink, &m, d) != 0) {
+            pk_mesh_free(&m);
+            return pk_import_named(d, in->name);
+        }
+        in->building++;
         uint32_t object;
         if (sink->mesh(sink->user, &m, 1, &object, d) != 0) {
             pk_mesh_free(&m);
