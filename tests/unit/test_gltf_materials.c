@@ -20,8 +20,14 @@
 #include <cjson/cJSON.h>
 #include <png.h>
 
+#include "builder.h"
 #include "gltf.h"
 #include "gltf_writer.h"
+#include "importer.h"
+#include "sluice/arena.h"
+#include "sluice/limits.h"
+#include "sluice/pack.h"
+#include "sluice/profile.h"
 
 static const char *samples; /* ../shared/gltf (argv[1]), or NULL */
 
@@ -507,6 +513,141 @@ static void test_morphstress_occlusion_reads_its_second_uv_set(void **state)
     gltf_close(s);
 }
 
+/* ---- ToyCar into a pack and back -------------------------------------- */
+
+static int to_builder_mesh(void *user, pk_mesh *m, int owned, uint32_t *object, pk_diag *d)
+{
+    return owned ? pk_builder_add_mesh_owned(user, m, object, d) : pk_builder_add_mesh(user, m, object, d);
+}
+
+static int to_builder_instance(void *user, const pk_instance *inst, pk_diag *d)
+{
+    return pk_builder_add_instance(user, inst, d);
+}
+
+static int to_builder_texture(void *user, const pk_image *img, pk_mip_kind kind, pk_wrap ws, pk_wrap wt,
+                              const char *name, uint32_t *id, pk_diag *d)
+{
+    return pk_builder_add_texture(user, img, kind, ws, wt, name, id, d);
+}
+
+static int to_builder_material(void *user, const pk_material *m, uint32_t *id, pk_diag *d)
+{
+    return pk_builder_add_material(user, m, id, d);
+}
+
+static _Alignas(64) unsigned char meta_mem[1u << 22];
+
+/* ToyCar packed through the importer and the builder (rgba8 tiles), opened
+ * by the runtime: its three materials with their factors and textures, each
+ * texture the size of its PNG, and level 0's first and a middle tile's
+ * payload equal to libpng's own decoding of the file. */
+static void test_toycar_packs_its_materials_and_textures(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], png[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/ToyCar/glTF/ToyCar.gltf", samples);
+    const char *out = tracked_path("toycar.pack");
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.jobs = 1;
+    pk_builder *b = NULL;
+    pk_diag d;
+    assert_int_equal(pk_builder_open(out, &o, &b, &d), 0);
+    const pk_importer *imp = pk_importer_for_file(path);
+    pk_import_options io;
+    memset(&io, 0, sizeof io);
+    void *st = NULL;
+    if (imp->open(path, &io, &st, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+    const pk_import_sink sink = {to_builder_mesh,    to_builder_instance, NULL, b,
+                                 to_builder_texture, to_builder_material};
+    if (imp->run(st, &sink, &d) != 0) {
+        fail_msg("%s", d.message);
+    }
+    imp->close(st);
+    pk_build_stats bs;
+    assert_int_equal(pk_builder_finish(b, &bs, &d), 0);
+    assert_int_equal(bs.materials, 3);
+    assert_int_equal(bs.textures, 7); /* the clearcoat map only an extension reads is not packed */
+
+    FILE *f = fopen(out, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size_t size = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *file = malloc(size);
+    assert_non_null(file);
+    assert_int_equal(fread(file, 1, size, f), size);
+    fclose(f);
+    slc_profile limits;
+    memset(&limits, 0, sizeof limits);
+    limits.page_size = SLC_PAGE_SIZE_MAX;
+    limits.max_chunks = limits.max_objects = SLC_TABLE_COUNT_MAX;
+    limits.max_lods = SLC_LODS_MAX;
+    limits.max_string_bytes = SLC_PROFILE_STRING_BYTES_MAX;
+    slc_arena *meta = NULL;
+    assert_int_equal(slc_arena_init(meta_mem, sizeof meta_mem, NULL, SLC_BUDGET_NONE, &meta), SLC_OK);
+    slc_io sio;
+    slc_io_from_memory(file, size, &sio);
+    slc_pack *p = NULL;
+    assert_int_equal(slc_pack_open(&sio, "toycar.pack", &limits, meta, NULL, &p), SLC_OK);
+    assert_int_equal(slc_pack_material_count(p), 3);
+    slc_pack_material fabric;
+    assert_int_equal(slc_pack_read_material(p, 1, &fabric), SLC_OK);
+    assert_string_equal(slc_pack_get_string(p, fabric.name), "Fabric");
+    assert_true(fabric.base_color[0] == 0.15f && fabric.metallic == 0.0f && fabric.roughness == 1.0f);
+    assert_true(fabric.slot[SLC_PACK_SLOT_BASE_COLOR].texture != 0);
+    assert_true(fabric.slot[SLC_PACK_SLOT_BASE_COLOR].uv_scale[0] == 3.0f); /* KHR_texture_transform */
+    assert_int_equal(fabric.slot[SLC_PACK_SLOT_METALLIC_ROUGHNESS].texture, 0);
+    for (uint32_t i = 0; i < slc_pack_texture_count(p); i++) {
+        slc_pack_texture t;
+        assert_int_equal(slc_pack_read_texture(p, i, &t), SLC_OK);
+        snprintf(png, sizeof png, "%s/ToyCar/glTF/%s", samples, slc_pack_get_string(p, t.name));
+        png_image ref;
+        memset(&ref, 0, sizeof ref);
+        ref.version = PNG_IMAGE_VERSION;
+        assert_true(png_image_begin_read_from_file(&ref, png));
+        assert_int_equal(t.width, ref.width);
+        assert_int_equal(t.height, ref.height);
+        assert_int_equal(t.format, SLC_PACK_TEXEL_RGBA8);
+        if (strcmp(slc_pack_get_string(p, t.name), "ToyCar_basecolor.png") != 0) {
+            png_image_free(&ref);
+            continue;
+        }
+        ref.format = PNG_FORMAT_RGBA;
+        uint8_t *px = malloc(PNG_IMAGE_SIZE(ref));
+        assert_non_null(px);
+        assert_true(png_image_finish_read(&ref, NULL, px, 0, NULL));
+        const uint32_t side = t.tile + 2u * t.border, cols = (t.width + t.tile - 1u) / t.tile;
+        unsigned char *page = malloc(slc_pack_get_header(p)->page_size);
+        size_t scratch_size = slc_pack_scratch_size(p) + slc_pack_get_header(p)->page_size;
+        void *scratch = malloc(scratch_size);
+        const uint32_t tiles[2][2] = {{0, 0}, {cols / 2, cols / 3}};
+        for (int k = 0; k < 2; k++) {
+            const uint32_t tx = tiles[k][0], ty = tiles[k][1];
+            assert_int_equal(slc_pack_load_chunk(p, (slc_chunk_id){t.first_chunk + ty * cols + tx}, page,
+                                                 slc_pack_get_header(p)->page_size, scratch, scratch_size),
+                             SLC_OK);
+            for (uint32_t y = 0; y < t.tile && ty * t.tile + y < t.height; y++) {
+                for (uint32_t x = 0; x < t.tile && tx * t.tile + x < t.width; x++) {
+                    const uint8_t *got = page + ((size_t)(y + t.border) * side + x + t.border) * 4u;
+                    const uint8_t *want = px + ((size_t)(ty * t.tile + y) * t.width + tx * t.tile + x) * 4u;
+                    if (memcmp(got, want, 4) != 0) {
+                        fail_msg("tile (%u, %u) texel (%u, %u) differs", tx, ty, x, y);
+                    }
+                }
+            }
+        }
+        free(page);
+        free(scratch);
+        free(px);
+    }
+    slc_pack_close(p);
+    free(file);
+}
+
 /* Without argv[1] the tests on files this test writes; with it (the
  * samples folder, registered only when it is found) the sample tests. */
 int main(int argc, char **argv)
@@ -522,6 +663,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest sample_tests[] = {
         cmocka_unit_test(test_toycar_materials_and_images),
         cmocka_unit_test(test_morphstress_occlusion_reads_its_second_uv_set),
+        cmocka_unit_test(test_toycar_packs_its_materials_and_textures),
     };
     if (samples != NULL) {
         return cmocka_run_group_tests(sample_tests, gltf_writer_setup, gltf_writer_teardown);
