@@ -113,6 +113,38 @@ static int thread_count_settled(int want)
     return n;
 }
 
+/* The thread count once it has stopped changing (the same for 20 reads
+ * 2 ms apart, within 10 s): the baseline a test compares with, so a thread
+ * of an earlier test still being torn down (qemu-user ends host threads
+ * late) is not counted as this process's own. */
+static int thread_count_stable(void)
+{
+    int n = thread_count(), same = 0;
+    for (int i = 0; i < 5000 && same < 20; i++) {
+        struct timespec ms = {0, 2000000};
+        nanosleep(&ms, NULL);
+        int m = thread_count();
+        same = m == n ? same + 1 : 0;
+        n = m;
+    }
+    return n;
+}
+
+/* RLIMIT_FSIZE as it was before a test lowered it: restored by the test's
+ * teardown too, so a failed assertion leaves the next tests their limit. */
+static struct rlimit saved_fsize;
+static int saved_fsize_set;
+
+static int restore_fsize(void **state)
+{
+    (void)state;
+    if (saved_fsize_set) {
+        saved_fsize_set = 0;
+        return setrlimit(RLIMIT_FSIZE, &saved_fsize);
+    }
+    return 0;
+}
+
 /* An n x n heightfield, shifted by ox. */
 static void make_grid(pk_mesh *m, uint32_t n, float ox, const char *name)
 {
@@ -330,9 +362,11 @@ static void test_failed_write_in_flight_reports_and_aborts_clean(void **state)
     (void)state;
     const char *path = temp_path(2);
     unlink(path);
-    int threads0 = thread_count();
+    int threads0 = thread_count_stable();
     struct rlimit old;
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    saved_fsize = old;
+    saved_fsize_set = 1;
     void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
     struct rlimit small = old;
     small.rlim_cur = 64u << 10;
@@ -346,7 +380,7 @@ static void test_failed_write_in_flight_reports_and_aborts_clean(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(pk_builder_open(path, &o, &b, &d), 0);
     if (threads0 > 0) {
-        assert_int_equal(thread_count(), threads0 + 3);
+        assert_int_equal(thread_count_settled(threads0 + 3), threads0 + 3);
     }
     int failed = 0;
     for (int i = 0; i < 60 && !failed; i++) {
@@ -387,7 +421,7 @@ static void test_abort_with_meshes_in_flight_leaves_nothing(void **state)
     assert_non_null(f);
     assert_int_equal(fwrite(old, 1, sizeof old, f), sizeof old);
     assert_int_equal(fclose(f), 0);
-    int threads0 = thread_count();
+    int threads0 = thread_count_stable();
     pk_build_options o;
     memset(&o, 0, sizeof o);
     o.jobs = 8;
@@ -671,7 +705,7 @@ int main(void)
         cmocka_unit_test(test_every_jobs_gives_the_same_city),
         cmocka_unit_test(test_duplicates_across_bundles_same_for_every_jobs),
         cmocka_unit_test(test_bad_mesh_in_flight_is_named_as_with_one_job),
-        cmocka_unit_test(test_failed_write_in_flight_reports_and_aborts_clean),
+        cmocka_unit_test_teardown(test_failed_write_in_flight_reports_and_aborts_clean, restore_fsize),
         cmocka_unit_test(test_abort_with_meshes_in_flight_leaves_nothing),
         cmocka_unit_test(test_parts_merge_to_the_pack),
         cmocka_unit_test(test_writer_refuses_inconsistent_bundles),
