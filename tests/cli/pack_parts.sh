@@ -92,6 +92,14 @@ jobs)
     cmp gltf.pack gltf2.pack || fail "glTF: --jobs 2 differs from --jobs 1"
     textured textured2.pack --jobs 2 || fail "textured --jobs 2 failed"
     cmp textured.pack textured2.pack || fail "textured: --jobs 2 differs from --jobs 1"
+    # Each building's textures come after the previous building's pages:
+    # pages still in flight when a texture comes are written before it.
+    for j in 1 2 3; do
+        $sl pack --synthetic city --size 1M --seed 11 --textures --texture-format bc1 --quiet --jobs $j \
+            -o "tcity$j.pack" || fail "textured city --jobs $j failed"
+    done
+    cmp tcity1.pack tcity2.pack || fail "textured city: --jobs 2 differs from --jobs 1"
+    cmp tcity1.pack tcity3.pack || fail "textured city: --jobs 3 differs from --jobs 1"
     sum=$("$@" pack a.gltf b.gltf a.gltf c.gltf --bundle-size 1 --jobs 2 -o gltf3.pack) || fail "summary run failed"
     printf '%s\n' "$sum" | grep -q "^gltf3.pack: 3 objects from 5 meshes (2 identical to an earlier one), 5 instances$" ||
         fail "glTF summary: $sum"

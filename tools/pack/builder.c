@@ -203,7 +203,8 @@ struct pk_builder {
     uint32_t texture_count, texture_cap, texture_total;
     texture_key *texture_keys;
     uint32_t texture_key_count, texture_key_cap;
-    pk_encoder *encoders[2];      /* linear, sRGB: made on first use */
+    pk_encoder **encoders; /* [2 x texture_threads]: linear then sRGB, one per thread, made on first use */
+    uint32_t texture_threads; /* min(jobs, PK_TEXTURE_MAX_THREADS) */
     uint32_t texture_first_chunk; /* the texture being cut: its first bundle-local chunk */
 
     /* The pipeline: mesh_slots and page_slots rings, the pool. */
@@ -1783,8 +1784,10 @@ static void release(pk_builder *b)
     free(b->materials);
     free(b->textures);
     free(b->texture_keys);
-    pk_encoder_destroy(b->encoders[0]);
-    pk_encoder_destroy(b->encoders[1]);
+    for (uint32_t i = 0; b->encoders != NULL && i < 2u * b->texture_threads; i++) {
+        pk_encoder_destroy(b->encoders[i]);
+    }
+    free(b->encoders);
     free(b);
 }
 
@@ -2052,11 +2055,20 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
                          const char *name, pk_diag *d)
 {
     const int srgb = kind == PK_MIP_COLOR;
-    if (b->encoders[srgb] == NULL &&
-        pk_encoder_create((pk_encode_format)b->opt.texture_format, srgb, (pk_encode_quality)b->opt.texture_quality,
-                          &b->encoders[srgb], d) != 0) {
-        fail_builder(b, 0);
-        return -1;
+    if (b->encoders == NULL) {
+        b->texture_threads = b->jobs < PK_TEXTURE_MAX_THREADS ? b->jobs : PK_TEXTURE_MAX_THREADS;
+        if ((b->encoders = calloc(2u * b->texture_threads, sizeof *b->encoders)) == NULL) {
+            fail_builder(b, 0);
+            return fail(d, "%s: out of memory", name);
+        }
+    }
+    pk_encoder **enc = b->encoders + (size_t)srgb * b->texture_threads; /* this colour space's, one a thread */
+    for (uint32_t k = 0; k < b->texture_threads; k++) {
+        if (enc[k] == NULL && pk_encoder_create((pk_encode_format)b->opt.texture_format, srgb,
+                                                (pk_encode_quality)b->opt.texture_quality, &enc[k], d) != 0) {
+            fail_builder(b, 0);
+            return -1;
+        }
     }
     slc_pack_texture_layout lay;
     const uint32_t tile = pk_texture_tile_size(b->opt.texture_format, b->opt.page_size);
@@ -2073,8 +2085,17 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
     }
     b->texture_first_chunk = b->chunk_count;
     b->chunk_count += lay.chunk_count;
-    pk_texture_job job = {
-        img, kind, wrap_s, wrap_t, name, b->encoders[srgb], b->opt.page_size, b->opt.stored_ratio_threshold};
+    pk_texture_job job;
+    memset(&job, 0, sizeof job);
+    job.image = img;
+    job.kind = kind;
+    job.wrap_s = wrap_s;
+    job.wrap_t = wrap_t;
+    job.name = name;
+    job.encoders = enc;
+    job.threads = b->texture_threads;
+    job.page_size = b->opt.page_size;
+    job.stored_ratio = b->opt.stored_ratio_threshold;
     slc_pack_texture rec;
     pk_texture_cut_stats ts;
     struct timespec t0, t1;
@@ -2133,12 +2154,13 @@ int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind,
                                                    (uint64_t)b->texture_key_count + 1, sizeof *b->texture_keys) != 0) {
         return fail(d, "%s: more textures than a pack holds, or out of memory", name);
     }
-    /* Every mesh before is placed, so the texture's chunks follow theirs
+    /* Every mesh before is placed and every page finished before is
+     * written, so the texture's chunk ids and payloads follow theirs
      * whatever the jobs. */
     int rc;
     while ((rc = take_mesh(b, 1, d)) == 1) {
     }
-    if (rc != 0 || enter_bundle(b, (uint64_t)img->width * img->height * 4u, d) != 0) {
+    if (rc != 0 || append_pages(b, 1, d) != 0 || enter_bundle(b, (uint64_t)img->width * img->height * 4u, d) != 0) {
         return -1;
     }
     if (b->bundle_built && build_texture(b, img, kind, wrap_s, wrap_t, name, d) != 0) {

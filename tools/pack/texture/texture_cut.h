@@ -7,10 +7,11 @@
  * tiled level's, then the tail), with the record filled in.
  *
  * Memory: the image's RGBA8 copy when it is 16-bit, its mip chain (at most
- * 4/3 of level 0 plus 2 x max(w, h) texels, mip.h), one tile's texels, one
- * encoded tile and its LZ4 bound: a small multiple of the image's RGBA8
- * size, whatever its tiles. Deterministic: the same image, kind, wrap,
- * format and quality give the same chunks, on any thread. */
+ * 4/3 of level 0 plus 2 x max(w, h) texels, mip.h), and per thread a few
+ * tiles' texels, encoded bytes and LZ4 bounds: the image's RGBA8 size and
+ * its chain, whatever its tiles. Deterministic: the same image, kind, wrap,
+ * format and quality give the same chunks, for any number of threads (each
+ * tile's bytes depend on its texels alone). */
 #ifndef SLUICE_TOOLS_PACK_TEXTURE_TEXTURE_CUT_H
 #define SLUICE_TOOLS_PACK_TEXTURE_TEXTURE_CUT_H
 #include <stddef.h>
@@ -42,12 +43,21 @@ uint32_t pk_texture_tile_size(uint32_t format, uint32_t page_size);
 typedef int (*pk_texture_chunk_fn)(void *user, uint32_t k, const slc_pack_chunk *rec, const void *stored,
                                    pk_diag *d);
 
+/* The most threads that encode one texture's tiles (each holds an encoder:
+ * ASTC's is about 33 MiB of address space, a few MiB of it touched). */
+#define PK_TEXTURE_MAX_THREADS 16u
+
 typedef struct pk_texture_job {
     const pk_image *image; /* decoded, RGBA8 or RGBA16 */
     pk_mip_kind kind;      /* colour (sRGB), data or normal */
     pk_wrap wrap_s, wrap_t;
-    const char *name;    /* for messages */
-    pk_encoder *encoder; /* the pack's format, sRGB for colour kinds and linear for the others */
+    const char *name; /* for messages */
+    /* One encoder per thread, threads of them (1 to PK_TEXTURE_MAX_THREADS),
+     * all of the pack's format, sRGB for colour kinds and linear for the
+     * others: the tiles are encoded on threads - 1 threads started here and
+     * the calling one, a few tiles each per batch, and handed on in order. */
+    pk_encoder *const *encoders;
+    uint32_t threads;
     uint32_t page_size;
     double stored_ratio; /* LZ4 is kept only when it is at least this many times smaller */
 } pk_texture_job;
@@ -64,8 +74,9 @@ typedef struct pk_texture_cut_stats {
  * and first_chunk 0: the caller's) and *stats (may be NULL). Returns 0, or
  * -1 with d->message naming job->name and the failed step (a size past the
  * format's limits, a page too small for one tile, out of memory, an encoder
- * error, or fn's own failure). Allocates for the call only. Thread-safe
- * for distinct encoders. */
+ * error, a thread that cannot start is no error: its tiles are encoded by
+ * the calling thread; or fn's own failure, called on the calling thread).
+ * Allocates for the call only. Thread-safe for distinct encoders. */
 int pk_texture_cut(const pk_texture_job *job, pk_texture_chunk_fn fn, void *user, slc_pack_texture *rec,
                    pk_texture_cut_stats *stats, pk_diag *d);
 
