@@ -203,8 +203,8 @@ struct pk_builder {
     uint32_t texture_count, texture_cap, texture_total;
     texture_key *texture_keys;
     uint32_t texture_key_count, texture_key_cap;
-    pk_encoder **encoders; /* [2 x texture_threads]: linear then sRGB, one per thread, made on first use */
-    uint32_t texture_threads; /* min(jobs, PK_TEXTURE_MAX_THREADS) */
+    pk_encoder **encoders;        /* [2 x texture_threads]: linear then sRGB, one per thread, made on first use */
+    uint32_t texture_threads;     /* min(jobs, PK_TEXTURE_MAX_THREADS) */
     uint32_t texture_first_chunk; /* the texture being cut: its first bundle-local chunk */
 
     /* The pipeline: mesh_slots and page_slots rings, the pool. */

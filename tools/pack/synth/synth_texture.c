@@ -104,7 +104,8 @@ int pk_synth_texture(uint64_t seed, uint32_t building, int normal, pk_image *out
     if (t == NULL) {
         return pk_fail(d, "synthetic city: out of memory for a %u x %u texture", side, side);
     }
-    const int wall[3] = {(int)(90u + (key >> 8) % 110u), (int)(70u + (key >> 16) % 90u), (int)(60u + (key >> 24) % 80u)};
+    const int wall[3] = {(int)(90u + (key >> 8) % 110u), (int)(70u + (key >> 16) % 90u),
+                         (int)(60u + (key >> 24) % 80u)};
     for (uint32_t y = 0; y < side; y++) {
         for (uint32_t x = 0; x < side; x++) {
             uint8_t *px = t + ((size_t)y * side + x) * 4u;

@@ -40,8 +40,7 @@ uint32_t pk_texture_tile_size(uint32_t format, uint32_t page_size);
  * in the record's order), its record (all fields but offset set: codec,
  * sizes, xxh3, flags SLC_PACK_CHUNK_TEXTURE) and its stored bytes. Returns
  * 0, or -1 with d->message (which pk_texture_cut then returns). */
-typedef int (*pk_texture_chunk_fn)(void *user, uint32_t k, const slc_pack_chunk *rec, const void *stored,
-                                   pk_diag *d);
+typedef int (*pk_texture_chunk_fn)(void *user, uint32_t k, const slc_pack_chunk *rec, const void *stored, pk_diag *d);
 
 /* The most threads that encode one texture's tiles (each holds an encoder:
  * ASTC's is about 33 MiB of address space, a few MiB of it touched). */
