@@ -6,6 +6,8 @@
 #   packs            pack root.usda: its summary, its phases, and it verifies
 #   mixed            pack root.usda tri.gltf: one pack of both
 #   layer_as_output  pack root.usda -o asset.usda (a layer it reads) is refused
+#   image_as_output  pack tex.usda -o tex.png (a texture its bound material
+#                    reads, though no valid PNG) is refused, tex.png unchanged
 #   missing_layer    a reference to a missing layer: refused naming layer and
 #                    prim; with --skip-unsupported a warning and the rest packs
 #   unsupported      a Points prim: refused naming it; skipped with the option,
@@ -108,6 +110,46 @@ layer_as_output)
     expect 2 "output 'asset.usda' is an input \(layer '.*asset.usda' of 'root.usda'\); nothing written" \
         "$@" pack root.usda -o asset.usda
     expect 2 "output 'root.usda' is an input \('root.usda'\); nothing written" "$@" pack root.usda -o root.usda
+    ;;
+image_as_output)
+    printf 'not really a png' >tex.png && cp tex.png tex.png.orig || exit 1
+    cat >tex.usda <<'USD'
+#usda 1.0
+def Material "M"
+{
+    token outputs:surface.connect = </M/S.outputs:surface>
+    def Shader "S"
+    {
+        uniform token info:id = "UsdPreviewSurface"
+        color3f inputs:diffuseColor.connect = </M/T.outputs:rgb>
+        token outputs:surface
+    }
+    def Shader "T"
+    {
+        uniform token info:id = "UsdUVTexture"
+        asset inputs:file = @./tex.png@
+        float2 inputs:st.connect = </M/R.outputs:result>
+        float3 outputs:rgb
+    }
+    def Shader "R"
+    {
+        uniform token info:id = "UsdPrimvarReader_float2"
+        string inputs:varname = "st"
+        float2 outputs:result
+    }
+}
+def Mesh "Quad"
+{
+    rel material:binding = </M>
+    int[] faceVertexCounts = [4]
+    int[] faceVertexIndices = [0, 1, 2, 3]
+    point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    texCoord2f[] primvars:st = [(0, 0), (1, 0), (1, 1), (0, 1)] (interpolation = "vertex")
+}
+USD
+    expect 2 "output 'tex.png' is an input \(texture '.*tex.png' of 'tex.usda'\); nothing written" \
+        "$@" pack tex.usda -o tex.png
+    cmp tex.png tex.png.orig || fail "tex.png changed"
     ;;
 missing_layer)
     printf '#usda 1.0\n(\n    metersPerUnit = 1\n)\ndef "M" (\n    references = @gone.usda@\n)\n{\n}\ndef "Q" (\n    references = @asset.usda@\n)\n{\n}\n' >in/miss.usda

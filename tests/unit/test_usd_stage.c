@@ -159,7 +159,7 @@ static void import_ok(const char *name, int skip, int outside, collect *c, usd_s
     if (usd_stage_open(path_of(name), &o, &s, &d) != 0) {
         fail_msg("open %s: %s", name, d.message);
     }
-    usd_stage_sink sink = {on_mesh, on_instance, c};
+    usd_stage_sink sink = {on_mesh, on_instance, c, NULL, NULL};
     if (usd_stage_import(s, &sink, &d) != 0) {
         usd_stage_close(s);
         fail_msg("import %s: %s", name, d.message);
@@ -484,7 +484,7 @@ static void test_repeated_subtrees_are_composed_once(void **state)
     assert_int_equal(usd_stage_mesh_count(s), 2);
     counter c = {0, 0, calloc((size_t)1 << n, 1), (uint64_t)1 << n};
     assert_non_null(c.seen);
-    usd_stage_sink sink = {count_mesh, count_instance, &c};
+    usd_stage_sink sink = {count_mesh, count_instance, &c, NULL, NULL};
     if (usd_stage_import(s, &sink, &d) != 0) {
         fail_msg("import: %s", d.message);
     }
@@ -540,7 +540,7 @@ static void test_placement_limit(void **state)
     assert_int_equal(usd_stage_open(path_of("limit/inst.usda"), &o, &s, &d), 0);
     collect c;
     memset(&c, 0, sizeof c);
-    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    usd_stage_sink sink = {on_mesh, on_instance, &c, NULL, NULL};
     assert_int_equal(usd_stage_import(s, &sink, &d), -1);
     snprintf(want, sizeof want, "%s: more than 3 placements (the limit; --max-placements N raises it)",
              path_of("limit/inst.usda"));
@@ -612,7 +612,7 @@ static void test_point_instancer_index_out_of_range(void **state)
     usd_stage *s = NULL;
     pk_diag d;
     assert_int_equal(usd_stage_open(path_of("pibad/root.usda"), NULL, &s, &d), 0);
-    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    usd_stage_sink sink = {on_mesh, on_instance, &c, NULL, NULL};
     assert_int_equal(usd_stage_import(s, &sink, &d), -1);
     char want[512];
     snprintf(want, sizeof want, "%s: </PI>: protoIndices[1]: index 3 out of range (1 prototypes)",
@@ -1009,7 +1009,7 @@ static void expect_import_error(const char *name, const char *want)
     if (usd_stage_open(path_of(name), NULL, &s, &d) != 0) {
         fail_msg("open %s: %s", name, d.message);
     }
-    usd_stage_sink sink = {on_mesh, on_instance, &c};
+    usd_stage_sink sink = {on_mesh, on_instance, &c, NULL, NULL};
     int rc = usd_stage_import(s, &sink, &d);
     usd_stage_close(s);
     char full[1024];
@@ -1339,7 +1339,7 @@ static void test_cube_under_a_transformed_xform_packs_with_its_bounds(void **sta
         pk_builder_open(path_of("shapes/xf.pack"), NULL, &b, &d) != 0) {
         fail_msg("%s", d.message);
     }
-    usd_stage_sink sink = {pack_mesh, pack_instance, b};
+    usd_stage_sink sink = {pack_mesh, pack_instance, b, NULL, NULL};
     if (usd_stage_import(s, &sink, &d) != 0 || pk_builder_finish(b, NULL, &d) != 0) {
         fail_msg("%s", d.message);
     }
@@ -1491,7 +1491,7 @@ static int compare_pair(const char *usd, const char *gltf)
         fprintf(stderr, "%s\n", d.message);
         return 1;
     }
-    usd_stage_sink sink = {corners_mesh, corners_instance, &u};
+    usd_stage_sink sink = {corners_mesh, corners_instance, &u, NULL, NULL};
     if (usd_stage_import(s, &sink, &d) != 0) {
         fprintf(stderr, "%s\n", d.message);
         usd_stage_close(s);

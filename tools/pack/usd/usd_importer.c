@@ -77,16 +77,24 @@ static void usd_input_scan(const void *state, pk_import_scan *out)
     out->importable = usd_stage_mesh_count(in->stage);
 }
 
-/* The layers, the root first; a layer inside a usdz ("pkg.usdz[entry]") is
- * read from its package, which is what is named. */
+/* The layers, the root first, then the texture files of the bound
+ * materials; a layer or texture inside a usdz ("pkg.usdz[entry]") is read
+ * from its package, which is what is named. */
 static const char *usd_input_file(void *state, uint32_t i, char *label, size_t cap)
 {
     usd_input *in = state;
-    if (i >= usd_stage_layer_count(in->stage)) {
-        return NULL;
+    const uint32_t layers = usd_stage_layer_count(in->stage);
+    const char *file = NULL;
+    if (i < layers) {
+        snprintf(label, cap, "layer");
+        file = usd_stage_layer_file(in->stage, i);
+    } else {
+        snprintf(label, cap, "texture");
+        file = usd_stage_texture_file(in->stage, i - layers);
+        if (file == NULL) {
+            return NULL;
+        }
     }
-    snprintf(label, cap, "layer");
-    const char *file = usd_stage_layer_file(in->stage, i);
     size_t n = strlen(file);
     const char *open = strchr(file, '[');
     if (n == 0 || file[n - 1] != ']' || open == NULL) {
@@ -118,10 +126,25 @@ static int usd_sink_instance(void *user, const pk_instance *inst, pk_diag *d)
     return sink->instance(sink->user, inst, d);
 }
 
+static int usd_sink_texture(void *user, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
+                            const char *name, uint32_t *id, pk_diag *d)
+{
+    const pk_import_sink *sink = user;
+    return sink->texture(sink->user, img, kind, wrap_s, wrap_t, name, id, d);
+}
+
+static int usd_sink_material(void *user, const pk_material *m, uint32_t *id, pk_diag *d)
+{
+    const pk_import_sink *sink = user;
+    return sink->material(sink->user, m, id, d);
+}
+
 static int usd_input_run(void *state, const pk_import_sink *sink, pk_diag *d)
 {
     usd_input *in = state;
-    const usd_stage_sink s = {usd_sink_mesh, usd_sink_instance, (void *)sink};
+    const usd_stage_sink s = {usd_sink_mesh, usd_sink_instance, (void *)sink,
+                              sink->texture != NULL ? usd_sink_texture : NULL,
+                              sink->material != NULL ? usd_sink_material : NULL};
     return usd_stage_import(in->stage, &s, d);
 }
 

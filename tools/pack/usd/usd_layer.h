@@ -377,6 +377,24 @@ size_t usd_layer_resolve(const usd_layer *layer, const char *asset_path, char *o
  * extension. The extension is what USD picks a file format by. O(length). */
 int usd_is_layer_asset(const char *asset_path);
 
+/* An asset a layer names that is not a layer (a texture), mapped read
+ * only: bytes/size the asset's, map/map_size the whole file's. */
+typedef struct usd_asset {
+    const void *bytes;
+    size_t size;
+    const void *map;
+    size_t map_size;
+} usd_asset;
+
+/* Maps the file at resolved (usd_layer_resolve's form), or for
+ * "pkg.usdz[entry]" the package, whose stored entry is then the asset.
+ * Returns 0, or -1 with d->message naming the file (and the entry) and why:
+ * it cannot be opened or mapped, is not a package, or the entry is not
+ * there or not stored (usdz.c's refusals). *out is zeroed on failure.
+ * O(entries); maps the file. Free with usd_asset_unmap. */
+int usd_asset_map(const char *resolved, usd_asset *out, pk_diag *d);
+void usd_asset_unmap(usd_asset *a);
+
 /* A prim path as USD anchors a relative one (a relationship's target
  * "<Protos/Box>" or "<../Src>", relative to the prim that owns it): an
  * absolute path ("/A/B") is copied; a relative one is appended to anchor

@@ -179,6 +179,15 @@ int usd_usdc_parse(usd_layer *layer, pk_diag *d);
  * the parser's d->message, the layer closed. Defined in usd_parse.c. */
 int usd_layer_parse(usd_layer *layer, usd_format format, usd_layer **out, pk_diag *d);
 
+/* Finds entry `entry` (NULL: the first entry, which must be a .usda, .usdc
+ * or .usd layer: the root layer) of the usdz package data/size: *bytes and
+ * *n its stored bytes (a slice of data), name its name. Returns 0, or -1
+ * with d->message naming the package, the offset and the entry (a
+ * compressed, encrypted or zip64 entry, a broken directory, no such
+ * entry). O(entries); no allocation. Defined in usdz.c. */
+int usd_usdz_find(const char *package_path, const void *data, size_t size, const char *entry, const uint8_t **bytes,
+                  size_t *n, char name[USD_MAX_PATH], pk_diag *d);
+
 /* Opens entry `entry` (NULL: the first .usda/.usdc/.usd entry, the root
  * layer) of the usdz package data/size, read from package_path (used in
  * messages and for resolution). On success *out owns nothing of data:

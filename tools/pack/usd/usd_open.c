@@ -71,20 +71,18 @@ static void unmap(void *ctx, const void *data, size_t size)
         munmap((void *)data, size);
 }
 
-int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **out, pk_diag *d)
+/* Splits "pkg.usdz[entry]" into file and entry (entry NULL for a plain
+ * path). 0, or -1 with d->message when a part does not fit. */
+static int split_path(const char *path, char file[USD_MAX_PATH], char entry_buf[USD_MAX_PATH], const char **entry,
+                      pk_diag *d)
 {
-    *out = NULL;
-    d->message[0] = '\0';
-    /* "pkg.usdz[entry]": the file is the part before the first '[' */
-    char file[USD_MAX_PATH];
-    const char *entry = NULL;
-    char entry_buf[USD_MAX_PATH];
+    *entry = NULL;
     size_t plen = strlen(path);
     const char *br = strchr(path, '[');
     if (br && plen > 0 && path[plen - 1] == ']') {
         size_t fl = (size_t)(br - path);
         size_t el = plen - fl - 2u;
-        if (fl >= sizeof file || el >= sizeof entry_buf) {
+        if (fl >= USD_MAX_PATH || el >= USD_MAX_PATH) {
             diag_set(d, "%.300s: path too long", path);
             return -1;
         }
@@ -92,14 +90,21 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         file[fl] = '\0';
         memcpy(entry_buf, br + 1, el);
         entry_buf[el] = '\0';
-        entry = entry_buf;
-    } else {
-        if (plen >= sizeof file) {
-            diag_set(d, "%.300s: path too long", path);
-            return -1;
-        }
-        memcpy(file, path, plen + 1u);
+        *entry = entry_buf;
+        return 0;
     }
+    if (plen >= USD_MAX_PATH) {
+        diag_set(d, "%.300s: path too long", path);
+        return -1;
+    }
+    memcpy(file, path, plen + 1u);
+    return 0;
+}
+
+/* Maps the whole regular file at file (read only): *data and *size (""
+ * and 0 for an empty file). 0, or -1 with d->message naming it. */
+static int map_file(const char *file, const void **data, size_t *size, pk_diag *d)
+{
     int fd = open(file, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         diag_set(d, "%s: cannot open: %s", file, strerror(errno));
@@ -116,18 +121,34 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
         close(fd);
         return -1;
     }
-    size_t size = (size_t)st.st_size;
-    const void *data = "";
-    if (size) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    *size = (size_t)st.st_size;
+    *data = "";
+    if (*size) {
+        void *m = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
             diag_set(d, "%s: cannot map: %s", file, strerror(errno));
             close(fd);
             return -1;
         }
-        data = m;
+        *data = m;
     }
     close(fd);
+    return 0;
+}
+
+int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **out, pk_diag *d)
+{
+    *out = NULL;
+    d->message[0] = '\0';
+    /* "pkg.usdz[entry]": the file is the part before the first '[' */
+    char file[USD_MAX_PATH];
+    char entry_buf[USD_MAX_PATH];
+    const char *entry = NULL;
+    const void *data = "";
+    size_t size = 0;
+    if (split_path(path, file, entry_buf, &entry, d) != 0 || map_file(file, &data, &size, d) != 0) {
+        return -1;
+    }
     usd_layer *L = NULL;
     if (open_data(file, data, size, entry, opt, &L, d) != 0) {
         unmap(NULL, data, size);
@@ -137,4 +158,40 @@ int usd_layer_open(const char *path, const usd_layer_options *opt, usd_layer **o
     usd_layer_set_release_range(L, unmap, NULL, data, size);
     *out = L;
     return 0;
+}
+
+int usd_asset_map(const char *resolved, usd_asset *out, pk_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    d->message[0] = '\0';
+    char file[USD_MAX_PATH];
+    char entry_buf[USD_MAX_PATH];
+    const char *entry = NULL;
+    if (split_path(resolved, file, entry_buf, &entry, d) != 0 || map_file(file, &out->map, &out->map_size, d) != 0) {
+        return -1;
+    }
+    if (entry == NULL) {
+        out->bytes = out->map;
+        out->size = out->map_size;
+        return 0;
+    }
+    if (usd_detect_format(out->map, out->map_size) != USD_FORMAT_USDZ) {
+        diag_set(d, "%s: not a usdz package (asked for its entry '%s')", file, entry);
+        usd_asset_unmap(out);
+        return -1;
+    }
+    const uint8_t *bytes = NULL;
+    char name[USD_MAX_PATH];
+    if (usd_usdz_find(file, out->map, out->map_size, entry, &bytes, &out->size, name, d) != 0) {
+        usd_asset_unmap(out);
+        return -1;
+    }
+    out->bytes = bytes;
+    return 0;
+}
+
+void usd_asset_unmap(usd_asset *a)
+{
+    unmap(NULL, a->map, a->map_size);
+    memset(a, 0, sizeof *a);
 }

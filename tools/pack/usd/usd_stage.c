@@ -31,6 +31,7 @@
 #include "asset.h"
 #include "usd_geom.h"
 #include "usd_layer.h"
+#include "usd_shade.h"
 #include "usd_shape.h"
 
 typedef struct stage_layer {
@@ -93,9 +94,10 @@ struct usd_stage {
     double stage_matrix[16];
     proto_entry *protos;
     uint32_t proto_count, proto_cap;
-    uint32_t *proto_slots; /* open addressing over protos by key: index + 1, 0 empty */
-    uint32_t slot_count;   /* a power of two, at least twice proto_count; 0 before the first */
-    uint64_t placed;       /* placements of the pass so far (saturating) */
+    uint32_t *proto_slots;  /* open addressing over protos by key: index + 1, 0 empty */
+    uint32_t slot_count;    /* a power of two, at least twice proto_count; 0 before the first */
+    uint64_t placed;        /* placements of the pass so far (saturating) */
+    usd_shade_table *shade; /* the materials bound so far, each read once (usd_shade.h) */
     uint32_t mesh_count;
     int imported;
     usd_stage_stats stats;
@@ -110,6 +112,7 @@ typedef struct walk {
     recorder *rec;               /* the innermost prototype being recorded, or NULL */
     const site_list *proto_root; /* the prim a PROTO_PRIM prototype is about to walk */
     uint32_t ns_depth;           /* the namespace depth of the prim child_sites composes */
+    int32_t material;            /* the bound material the prim inherits (usd_shade_table entry), -1 none */
     /* The arcs being followed (cycle detection): stack layer and path. */
     uint32_t chain_stack[USD_STAGE_MAX_ARC_DEPTH];
     const char *chain_path[USD_STAGE_MAX_ARC_DEPTH];
@@ -1021,6 +1024,14 @@ USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, p
                                      uint32_t depth)
 {
     usd_stage *s = w->s;
+    if (w->material >= 0) {
+        /* The material its ancestors bind is part of what it imports. */
+        XXH3_state_t st;
+        XXH3_128bits_reset(&st);
+        XXH3_128bits_update(&st, &key, sizeof key);
+        XXH3_128bits_update(&st, &w->material, sizeof w->material);
+        key = XXH3_128bits_digest(&st);
+    }
     proto_entry *e = proto_find(s, key);
     if (e == NULL) {
         recorder r = {NULL, 0, 0};
@@ -1041,6 +1052,357 @@ USD_OUT_OF_LINE static int prototype(walk *w, XXH128_hash_t key, site_list *l, p
         s->stats.prototype_hits++;
     }
     return place_proto(w, (uint32_t)(e - s->protos), m);
+}
+
+/* ---- materials ---------------------------------------------------------------- */
+
+static int compose_path(walk *w, const char *path, site_list *out);
+static int child_sites(walk *w, const site_list *parent, const char *name, int skip_local, uint32_t ns_depth,
+                       site_list *out);
+static size_t path_push(walk *w, const char *name);
+static int mesh_prop_names(walk *w, const site_list *l, const char ***names, const char ***types, uint32_t *nn);
+
+/* A prim usd_shade.c reads: composed at its path from the root. */
+struct usd_shade_prim {
+    const usd_stage *s;
+    site_list l;
+};
+
+/* usd_shade_stage.compose: quietly (the walk warns of the arcs of the
+ * prims it reaches; a material's are refused or skipped alike). */
+USD_OUT_OF_LINE static int shade_compose(void *user, const char *path, usd_shade_prim **out, pk_diag *d)
+{
+    walk *w = user;
+    *out = NULL;
+    usd_shade_prim *p = calloc(1, sizeof *p);
+    char *saved = malloc(sizeof w->path);
+    if (p == NULL || saved == NULL) {
+        free(p);
+        free(saved);
+        return fail(d, "out of memory");
+    }
+    memcpy(saved, w->path, sizeof w->path);
+    pk_diag *saved_d = w->d;
+    const int importing = w->importing;
+    const uint32_t ns_depth = w->ns_depth;
+    w->d = d;
+    w->importing = 1;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    int rc = compose_path(w, path, &p->l);
+    w->d = saved_d;
+    w->importing = importing;
+    w->ns_depth = ns_depth;
+    memcpy(w->path, saved, sizeof w->path);
+    free(saved);
+    if (rc != 0) {
+        free(p);
+        return rc;
+    }
+    p->s = w->s;
+    *out = p;
+    return 0;
+}
+
+static void shade_release(void *user, usd_shade_prim *p)
+{
+    (void)user;
+    if (p != NULL) {
+        free(p->l.v);
+        free(p);
+    }
+}
+
+static const usd_prop *shade_prop(const usd_shade_prim *p, const char *name)
+{
+    return find_prop(&p->l, name);
+}
+
+static const char *shade_type(const usd_shade_prim *p)
+{
+    return composed_type(&p->l);
+}
+
+static const char *shade_layer(const usd_shade_prim *p)
+{
+    return p->l.n > 0 ? layer_name(p->s, p->l.v[0].layer) : layer_name(p->s, 0);
+}
+
+static void shade_warn(void *user, const char *message)
+{
+    walk *w = user;
+    stage_warn(w->s, "%s", message);
+}
+
+static void shade_stage(walk *w, usd_shade_stage *out)
+{
+    memset(out, 0, sizeof *out);
+    out->user = w;
+    out->compose = shade_compose;
+    out->release = shade_release;
+    out->prop = shade_prop;
+    out->type = shade_type;
+    out->layer = shade_layer;
+    out->skip_unsupported = w->s->opt.skip_unsupported;
+    out->warn = shade_warn;
+    out->root = &w->s->root;
+}
+
+/* The bindings of l that are not read (another purpose, a collection), one
+ * warning each, on the compose pass. */
+USD_OUT_OF_LINE static void other_bindings(walk *w, const site_list *l)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        const usd_prim *spec = l->v[i].spec;
+        for (uint32_t k = 0; k < spec->prop_count; k++) {
+            const char *name = spec->props[k]->name;
+            if (strncmp(name, "material:binding:", 17) != 0) {
+                continue;
+            }
+            int seen = 0;
+            for (uint32_t j = 0; j <= i && !seen; j++) {
+                const usd_prim *o = l->v[j].spec;
+                for (uint32_t q = 0; q < (j == i ? k : o->prop_count) && !seen; q++) {
+                    seen = strcmp(o->props[q]->name, name) == 0;
+                }
+            }
+            if (!seen) {
+                stage_warn(w->s, "%s: <%s>: %s is not read (only the direct, all-purpose material:binding is); ignored",
+                           layer_name(w->s, l->v[i].layer), w->path, name);
+            }
+        }
+    }
+}
+
+/* The material prim l (at w->path) binds with material:binding: *has 1
+ * and *entry its usd_shade_table entry (-1 when left out under
+ * skip_unsupported), or *has 0. 0, or -1 with a message. */
+USD_OUT_OF_LINE static int prim_binding(walk *w, const site_list *l, int warn_others, int *has, int32_t *entry)
+{
+    usd_stage *s = w->s;
+    *has = 0;
+    *entry = -1;
+    if (warn_others && !w->importing) {
+        other_bindings(w, l);
+    }
+    const usd_prop *p = find_prop(l, "material:binding");
+    if (p == NULL || p->kind != USD_PROP_RELATIONSHIP || p->target_count == 0) {
+        return 0;
+    }
+    *has = 1;
+    const char *lname = layer_name(s, layer_index(s, p->owner->layer));
+    char target[USD_MAX_PATH];
+    if (usd_shade_map_path(w->path, p->owner, p->targets[0], target, sizeof target) == 0) {
+        if (!s->opt.skip_unsupported) {
+            return fail(w->d, "%s: <%s>: material:binding <%s> is not a prim path from <%s>", lname, w->path,
+                        p->targets[0], w->path);
+        }
+        if (!w->importing) {
+            stage_warn(s, "%s: <%s>: material:binding <%s> is not a prim path from <%s>; the material is ignored",
+                       lname, w->path, p->targets[0], w->path);
+        }
+        return 0;
+    }
+    char who[USD_MAX_PATH * 2 + 600];
+    snprintf(who, sizeof who, "%s: <%s>: material:binding <%s>", lname, w->path, target);
+    usd_shade_stage st;
+    shade_stage(w, &st);
+    return usd_shade_table_get(s->shade, &st, target, who, entry, w->d);
+}
+
+/* The UV primvar a Mesh's mesh takes its texture coordinates from
+ * (usd_geom_pick_texcoords), without "primvars:", into uv: 1, 0 when it
+ * has none, -1 with a message. */
+static int mesh_uv_name(walk *w, const site_list *l, char *uv, size_t cap)
+{
+    const char **names = NULL, **types = NULL;
+    uint32_t nn = 0;
+    int rc = mesh_prop_names(w, l, &names, &types, &nn);
+    int32_t at = rc == 0 && names != NULL ? usd_geom_pick_texcoords(names, types, nn) : -1;
+    if (rc == 0 && at >= 0) {
+        snprintf(uv, cap, "%s", names[at] + (strncmp(names[at], "primvars:", 9) == 0 ? 9 : 0));
+        rc = 1;
+    }
+    free(names);
+    free(types);
+    return rc;
+}
+
+/* The pk_mesh.material of a mesh (or a GeomSubset's part: l, at w->path)
+ * bound to entry: each texture that reads another UV primvar than the
+ * mesh's (uv; NULL when it has none) is refused, or under skip_unsupported
+ * left out for this mesh with a warning on the compose pass; an implicit
+ * shape (shape 1) has the texture coordinates of its tessellation
+ * (usd_shape.h), which every texture reads, whatever primvar it names. At import the
+ * material is given to the sink (once per entry, sidedness and slots left
+ * out: doubleSided is the gprim's in USD, the material's in the pack) and
+ * *id is its id + 1; 0 without one. 0, or -1 with a message. */
+USD_OUT_OF_LINE static int mesh_material(walk *w, const site_list *l, int32_t entry, const char *uv, int shape,
+                                         uint32_t *id)
+{
+    usd_stage *s = w->s;
+    *id = 0;
+    const usd_shade_material *sm = entry >= 0 ? usd_shade_table_at(s->shade, entry) : NULL;
+    if (sm == NULL) {
+        return 0;
+    }
+    uint32_t dropped = 0;
+    for (uint32_t k = 0; k < PK_SLOT_COUNT; k++) {
+        const usd_shade_slot *sl = &sm->slot[k];
+        if (sm->m.slot[k].image == PK_NONE || shape || (uv != NULL && strcmp(uv, sl->primvar) == 0)) {
+            continue;
+        }
+        char msg[USD_MAX_PATH * 2 + 1200];
+        int n = snprintf(msg, sizeof msg, "%s: <%s>: texture <%s> reads primvar '%s', but ",
+                         layer_name(s, l->v[0].layer), w->path, sl->texture, sl->primvar);
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 uv != NULL ? "the mesh's texture coordinates are primvars:%s"
+                            : "the mesh has no texture coordinates%s",
+                 uv != NULL ? uv : "");
+        if (!s->opt.skip_unsupported) {
+            return fail(w->d, "%s", msg);
+        }
+        if (!w->importing) {
+            stage_warn(s, "%s; the texture is ignored for this mesh", msg);
+        }
+        dropped |= 1u << k;
+    }
+    if (!w->importing || w->sink->material == NULL) {
+        return 0;
+    }
+    int ds = 0;
+    const usd_prop *p = find_prop(l, "doubleSided");
+    if (p != NULL && p->kind == USD_PROP_ATTRIBUTE && usd_prop_has_value(p, USD_WHICH_AUTO) &&
+        usd_prop_read_bool(p, USD_WHICH_AUTO, &ds, w->d) != 0) {
+        return -1;
+    }
+    usd_shade_stage st;
+    shade_stage(w, &st);
+    const usd_shade_sink sink = {w->sink->texture, w->sink->material, w->sink->user};
+    uint32_t mid = 0;
+    if (usd_shade_table_give(s->shade, &st, entry, ds, dropped, &sink, &mid, w->d) != 0) {
+        return -1;
+    }
+    *id = mid + 1u;
+    return 0;
+}
+
+/* One GeomSubset of family materialBind bound to a material: its own part. */
+typedef struct subset {
+    int32_t entry;
+    int32_t *faces; /* at import: its indices */
+    uint32_t face_count;
+} subset;
+
+static void subsets_free(subset *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        free(v[i].faces);
+    }
+    free(v);
+}
+
+/* One child of a Mesh: a subset when it is a GeomSubset of family
+ * materialBind, of faces, bound to a material (its indices read at
+ * import). 1 added, 0 not one, -1 with a message. */
+static int mesh_subset(walk *w, const site_list *c, const char *uv, subset **v, uint32_t *n, uint32_t *cap)
+{
+    usd_stage *s = w->s;
+    if (strcmp(composed_type(c), "GeomSubset") != 0) {
+        return 0;
+    }
+    char tok[64];
+    int has = read_token(c, "familyName", tok, sizeof tok, w->d);
+    if (has < 0) {
+        return -1;
+    }
+    if (has == 0 || strcmp(tok, "materialBind") != 0) {
+        const usd_prop *b = find_prop(c, "material:binding");
+        if (!w->importing && b != NULL && b->kind == USD_PROP_RELATIONSHIP && b->target_count > 0) {
+            char target[USD_MAX_PATH];
+            if (usd_shade_map_path(w->path, b->owner, b->targets[0], target, sizeof target) == 0) {
+                snprintf(target, sizeof target, "%s", b->targets[0]);
+            }
+            stage_warn(s,
+                       "%s: <%s>: GeomSubset binds <%s> but its familyName is not materialBind, so USD does not apply "
+                       "the binding; ignored",
+                       layer_name(s, layer_index(s, b->owner->layer)), w->path, target);
+        }
+        return 0;
+    }
+    has = read_token(c, "elementType", tok, sizeof tok, w->d);
+    if (has < 0) {
+        return -1;
+    }
+    if (has > 0 && strcmp(tok, "face") != 0) {
+        if (!w->importing) {
+            stage_warn(s, "%s: <%s>: a materialBind GeomSubset of elementType '%s', not face; ignored",
+                       layer_name(s, c->v[0].layer), w->path, tok);
+        }
+        return 0;
+    }
+    int32_t entry = -1;
+    if (prim_binding(w, c, 0, &has, &entry) != 0) {
+        return -1;
+    }
+    uint32_t id = 0;
+    if (entry < 0) {
+        return 0; /* no material, or left out: its faces keep the mesh's */
+    }
+    if (!w->importing && mesh_material(w, c, entry, uv, 0, &id) != 0) {
+        return -1; /* the check of its textures' primvar, on the compose pass (at import the mesh gives it) */
+    }
+    if (grow((void **)v, cap, *n + 1u, sizeof **v) != 0) {
+        return fail(w->d, "out of memory");
+    }
+    subset *x = &(*v)[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->entry = entry;
+    const usd_prop *p = find_prop(c, "indices");
+    if (w->importing && p != NULL && usd_prop_has_value(p, USD_WHICH_AUTO)) {
+        return read_array(w, p, 1, 1, (void **)&x->faces, &x->face_count) == 0 ? 1 : -1;
+    }
+    return 1;
+}
+
+/* The materialBind GeomSubsets of the Mesh l (at w->path, namespace depth
+ * depth) that bind a material, in child order. 0, or -1 with a message. */
+USD_OUT_OF_LINE static int mesh_subsets(walk *w, const site_list *l, uint32_t depth, const char *uv, subset **out,
+                                        uint32_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    uint32_t cap = 0;
+    site_list child = {NULL, 0, 0, 0};
+    int rc = 0;
+    for (uint32_t i = 0; i < l->n && rc == 0; i++) {
+        const usd_prim *spec = l->v[i].spec;
+        for (uint32_t k = 0; k < spec->child_count && rc == 0; k++) {
+            const char *name = spec->children[k]->name;
+            int seen = 0;
+            for (uint32_t j = 0; j <= i && !seen; j++) {
+                const usd_prim *o = l->v[j].spec;
+                for (uint32_t q = 0; q < (j == i ? k : o->child_count) && !seen; q++) {
+                    seen = strcmp(o->children[q]->name, name) == 0;
+                }
+            }
+            if (seen) {
+                continue;
+            }
+            size_t old = path_push(w, name);
+            rc = child_sites(w, l, name, 0, depth + 1u, &child);
+            if (rc == 0 && child.n > 0) {
+                rc = mesh_subset(w, &child, uv, out, count, &cap) < 0 ? -1 : 0;
+            }
+            w->path[old] = '\0';
+        }
+    }
+    free(child.v);
+    if (rc != 0) {
+        subsets_free(*out, *count);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
 }
 
 /* ---- prims ------------------------------------------------------------------ */
@@ -1205,8 +1567,9 @@ static int mesh_primvar(walk *w, const site_list *l, const char *where, const ch
 
 /* Names M after the prim, hands it to the sink, frees it and places the object at WORLD: what a Mesh prim and an
  * implicit shape share once their triangles are built. 0, or -1 with the sink's message. */
-static int emit_mesh(walk *w, pk_mesh *m, const double world[16])
+static int emit_mesh(walk *w, pk_mesh *m, uint32_t material, const double world[16])
 {
+    m->material = material;
     const char *leaf = strrchr(w->path, '/');
     const char *name = leaf != NULL ? leaf + 1 : w->path;
     snprintf(m->name, sizeof m->name, "%.63s", name);
@@ -1220,7 +1583,116 @@ static int emit_mesh(walk *w, pk_mesh *m, const double world[16])
     return place(w, object, world, name);
 }
 
-USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double world[16])
+/* The faces not in part k (0: the faces no bound subset claims; k > 0:
+ * subset k - 1's), with the mesh's holes, as a holeIndices list: a part is
+ * its mesh with every other face a hole. part[f] is face f's part. */
+static int part_holes(walk *w, const char *where, const usd_mesh_topology *t, const uint32_t *part, uint32_t k,
+                      int32_t **out, uint32_t *count)
+{
+    uint32_t n = 0;
+    int32_t *h = malloc(((size_t)t->face_count + 1u) * sizeof *h);
+    uint8_t *hole = calloc((size_t)t->face_count + 1u, 1);
+    if (h == NULL || hole == NULL) {
+        free(h);
+        free(hole);
+        return fail(w->d, "out of memory");
+    }
+    for (uint32_t i = 0; i < t->hole_count; i++) {
+        int32_t f = t->hole_indices[i];
+        if (f < 0 || (uint32_t)f >= t->face_count) {
+            free(h);
+            free(hole);
+            return fail(w->d, "%s: holeIndices[%u]: index %d out of range (%u faces)", where, i, f, t->face_count);
+        }
+        hole[f] = 1;
+    }
+    for (uint32_t f = 0; f < t->face_count; f++) {
+        if (hole[f] || part[f] != k) {
+            h[n++] = (int32_t)f;
+        }
+    }
+    free(hole);
+    *out = h;
+    *count = n;
+    return 0;
+}
+
+/* The part of each face: 0, or k + 1 for the first subset k that names it
+ * (a face index out of range is refused, or skipped with a warning under
+ * skip_unsupported). */
+static int face_parts(walk *w, const char *where, uint32_t faces, const subset *sub, uint32_t nsub, uint32_t **out)
+{
+    uint32_t *part = calloc((size_t)faces + 1u, sizeof *part);
+    if (part == NULL) {
+        return fail(w->d, "out of memory");
+    }
+    for (uint32_t k = 0; k < nsub; k++) {
+        for (uint32_t i = 0; i < sub[k].face_count; i++) {
+            int32_t f = sub[k].faces[i];
+            if (f < 0 || (uint32_t)f >= faces) {
+                if (!w->s->opt.skip_unsupported) {
+                    free(part);
+                    return fail(w->d, "%s: GeomSubset %u: indices[%u]: face %d out of range (%u faces)", where, k, i, f,
+                                faces);
+                }
+                stage_warn(w->s, "%s: GeomSubset %u: indices[%u]: face %d out of range (%u faces); ignored", where, k,
+                           i, f, faces);
+                continue;
+            }
+            if (part[f] == 0) {
+                part[f] = k + 1u;
+            }
+        }
+    }
+    *out = part;
+    return 0;
+}
+
+/* Builds and hands over each part of a Mesh: the whole mesh without
+ * subsets; else the faces no subset claims (with the mesh's material) and
+ * each subset's faces (with its own), a part with no triangles left out. */
+static int mesh_parts(walk *w, const char *where, usd_mesh_input *in, const usd_geom_ctx *ctx, const subset *sub,
+                      uint32_t nsub, const uint32_t *materials, const double world[16])
+{
+    uint32_t *part = NULL;
+    if (nsub > 0 && face_parts(w, where, in->topology.face_count, sub, nsub, &part) != 0) {
+        return -1;
+    }
+    const usd_mesh_topology whole = in->topology;
+    int rc = 0, emitted = 0;
+    for (uint32_t k = 0; k <= nsub && rc == 0; k++) {
+        int32_t *holes = NULL;
+        if (nsub > 0) {
+            rc = part_holes(w, where, &whole, part, k, &holes, &in->topology.hole_count);
+            in->topology.hole_indices = holes;
+        }
+        pk_mesh m;
+        memset(&m, 0, sizeof m);
+        if (rc == 0) {
+            rc = usd_geom_build_mesh(in, ctx, &m, w->d);
+        }
+        free(holes);
+        in->topology = whole;
+        if (rc == 0 && m.index_count == 0) {
+            pk_mesh_free(&m);
+            continue;
+        }
+        if (rc == 0) {
+            emitted = 1;
+            rc = emit_mesh(w, &m, materials[k], world);
+        }
+    }
+    free(part);
+    if (rc == 0 && !emitted) {
+        stage_warn(w->s, "%s: Mesh has no triangles; left out", where);
+    }
+    return rc;
+}
+
+/* A Mesh prim: its material (w->material) and its bound materialBind
+ * subsets, each a part of its own (counted on the compose pass; built and
+ * handed over at import). */
+USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double world[16], uint32_t depth)
 {
     usd_stage *s = w->s;
     const char *lname = layer_name(s, l->v[0].layer);
@@ -1229,13 +1701,35 @@ USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double w
     if (has < 0) {
         return -1;
     }
-    if (!w->importing) {
-        if (has > 0 && strcmp(tok, "none") != 0) {
+    char uv[USD_MAX_IDENTIFIER + 1];
+    int has_uv = mesh_uv_name(w, l, uv, sizeof uv);
+    subset *sub = NULL;
+    uint32_t nsub = 0;
+    uint32_t *materials = NULL;
+    if (has_uv < 0 || mesh_subsets(w, l, depth, has_uv > 0 ? uv : NULL, &sub, &nsub) != 0) {
+        return -1;
+    }
+    materials = calloc((size_t)nsub + 1u, sizeof *materials);
+    if (materials == NULL) {
+        subsets_free(sub, nsub);
+        return fail(w->d, "out of memory");
+    }
+    int rc = mesh_material(w, l, w->material, has_uv > 0 ? uv : NULL, 0, &materials[0]);
+    for (uint32_t k = 0; k < nsub && rc == 0 && w->importing; k++) {
+        rc = mesh_material(w, l, sub[k].entry, has_uv > 0 ? uv : NULL, 0, &materials[k + 1u]);
+    }
+    if (rc != 0 || !w->importing) {
+        if (rc == 0 && has > 0 && strcmp(tok, "none") != 0) {
             stage_warn(s, "%s: <%s>: subdivisionScheme '%s' is not applied: the control cage is packed", lname, w->path,
                        tok);
         }
-        s->mesh_count++;
-        return place(w, UINT32_MAX, world, ""); /* counted */
+        for (uint32_t k = 0; k <= nsub && rc == 0; k++) {
+            s->mesh_count++;
+            rc = place(w, UINT32_MAX, world, ""); /* counted: at most one object per part */
+        }
+        subsets_free(sub, nsub);
+        free(materials);
+        return rc;
     }
     char where[USD_MAX_PATH + 600];
     snprintf(where, sizeof where, "%s: <%s>", lname, w->path);
@@ -1243,9 +1737,11 @@ USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double w
     usd_mesh_input in;
     memset(&in, 0, sizeof in);
     mesh_arrays a = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    int rc = mesh_topology(w, l, where, &in, &a);
+    rc = mesh_topology(w, l, where, &in, &a);
     if (rc == 1) {
         mesh_arrays_free(&a);
+        subsets_free(sub, nsub);
+        free(materials);
         return 0; /* incomplete: warned, left out */
     }
     const char **names = NULL, **types = NULL;
@@ -1276,22 +1772,14 @@ USD_OUT_OF_LINE static int mesh_prim(walk *w, const site_list *l, const double w
     }
     free(names);
     free(types);
-    pk_mesh m;
-    memset(&m, 0, sizeof m);
     if (rc == 0) {
         in.drop_bad_primvars = s->opt.skip_unsupported;
-        rc = usd_geom_build_mesh(&in, &ctx, &m, w->d);
+        rc = mesh_parts(w, where, &in, &ctx, sub, nsub, materials, world);
     }
     mesh_arrays_free(&a);
-    if (rc != 0) {
-        return -1;
-    }
-    if (m.index_count == 0) {
-        stage_warn(s, "%s: Mesh has no triangles; left out", where);
-        pk_mesh_free(&m);
-        return 0;
-    }
-    return emit_mesh(w, &m, world);
+    subsets_free(sub, nsub);
+    free(materials);
+    return rc;
 }
 
 /* Reads an implicit gprim's attributes (the schema's fallbacks where none is authored; the default value, else
@@ -1356,11 +1844,16 @@ USD_OUT_OF_LINE static int shape_prim(walk *w, const site_list *l, usd_shape_kin
         }
         return 0;
     }
+    uint32_t material = 0;
+    if (mesh_material(w, l, w->material, NULL, 1, &material) != 0) {
+        pk_mesh_free(&m);
+        return -1;
+    }
     if (!w->importing) {
         s->mesh_count++;
         return place(w, UINT32_MAX, world, ""); /* counted */
     }
-    return emit_mesh(w, &m, world);
+    return emit_mesh(w, &m, material, world);
 }
 
 /* Orders l's sites by strength: local first, then by arc type (LIVRPS);
@@ -1704,6 +2197,8 @@ USD_OUT_OF_LINE static int instancer_prim(walk *w, const site_list *l, const dou
     return rc;
 }
 
+static int walk_typed(walk *w, site_list *l, const char *type, const double world[16], uint32_t depth);
+
 static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t depth)
 {
     usd_stage *s = w->s;
@@ -1776,11 +2271,31 @@ static int walk_prim(walk *w, site_list *l, const double parent[16], uint32_t de
     } else {
         usd_geom_matrix_mul(parent, local, world);
     }
+    const int32_t inherited = w->material;
+    int32_t entry = -1;
+    int bound = 0;
+    /* A GeomSubset's binding is its Mesh's business (mesh_subsets). */
+    if (strcmp(type, "GeomSubset") != 0 && prim_binding(w, l, 1, &bound, &entry) != 0) {
+        return -1;
+    }
+    if (bound) {
+        w->material = entry;
+    }
+    int rc = walk_typed(w, l, type, world, depth);
+    w->material = inherited;
+    return rc;
+}
+
+/* What a prim of this type imports, then its children. */
+static int walk_typed(walk *w, site_list *l, const char *type, const double world[16], uint32_t depth)
+{
+    usd_stage *s = w->s;
+    const char *lname = layer_name(s, l->v[0].layer);
     if (strcmp(type, "SkelRoot") == 0 && !w->importing) {
         stage_warn(s, "%s: <%s>: skinning is ignored: the meshes under this SkelRoot are packed in their rest pose",
                    lname, w->path);
     }
-    if (strcmp(type, "Mesh") == 0 && mesh_prim(w, l, world) != 0) {
+    if (strcmp(type, "Mesh") == 0 && mesh_prim(w, l, world, depth) != 0) {
         return -1;
     }
     usd_shape_kind shape_kind;
@@ -1887,10 +2402,17 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
     double t1 = seconds_now();
     s->stats.open_seconds = t1 - t0;
     s->stats.open_peak_rss = peak_rss();
+    s->shade = usd_shade_table_create();
+    if (s->shade == NULL) {
+        fail(d, "%s: out of memory", path);
+        usd_stage_close(s);
+        return -1;
+    }
     walk w;
     memset(&w, 0, sizeof w);
     w.s = s;
     w.d = d;
+    w.material = -1;
     if (walk_stage(&w) != 0) {
         usd_stage_close(s);
         return -1;
@@ -1930,6 +2452,7 @@ int usd_stage_import(usd_stage *s, const usd_stage_sink *sink, pk_diag *d)
     w.d = d;
     w.importing = 1;
     w.sink = sink;
+    w.material = -1;
     int rc = walk_stage(&w);
     protos_clear(s);
     s->stats.import_seconds = seconds_now() - t0;
@@ -1945,6 +2468,11 @@ uint32_t usd_stage_layer_count(const usd_stage *s)
 const char *usd_stage_layer_file(const usd_stage *s, uint32_t i)
 {
     return s->layers[i].file;
+}
+
+const char *usd_stage_texture_file(const usd_stage *s, uint32_t i)
+{
+    return usd_shade_table_file(s->shade, i);
 }
 
 void usd_stage_get_stats(const usd_stage *s, usd_stage_stats *out)
@@ -1967,5 +2495,6 @@ void usd_stage_close(usd_stage *s)
     protos_clear(s);
     free(s->protos);
     free(s->proto_slots);
+    usd_shade_table_free(s->shade);
     free(s);
 }

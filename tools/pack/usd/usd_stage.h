@@ -49,6 +49,13 @@
  * NurbsPatch, TetMesh and Volume are refused naming the prim path and the
  * schema, or skipped with a warning under skip_unsupported.
  *
+ * Materials (usd_shade.h): a gprim's material:binding (direct, all
+ * purposes), else its nearest ancestor's, names a Material whose
+ * UsdPreviewSurface network becomes a pk_material, read once per stage at
+ * open (refusals found there) and handed to the sink with its textures
+ * before the first mesh that names it. A Mesh's bound materialBind
+ * GeomSubsets are objects of their own, each placed wherever the mesh is.
+ *
  * Instancing: an instanceable prim's subtree is imported once per distinct
  * composition (a key over the resolved layer identities, spec paths and
  * variant selections of every site that composes it: XXH3), and every other
@@ -114,6 +121,13 @@ typedef struct usd_stage_sink {
     /* A placement: inst->mesh is an index *object was given. Same return. */
     int (*instance)(void *user, const pk_instance *inst, pk_diag *d);
     void *user;
+    /* Textures and materials, as importer.h's sink takes them (given before
+     * the first mesh that names them; pk_mesh.material is id + 1). texture
+     * NULL: no image is decoded and slots stay empty; material NULL: no
+     * material is given and meshes name none. */
+    int (*texture)(void *user, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t, const char *name,
+                   uint32_t *id, pk_diag *d);
+    int (*material)(void *user, const pk_material *m, uint32_t *id, pk_diag *d);
 } usd_stage_sink;
 
 /* Figures of a stage, per phase. Times are wall-clock seconds; peak_rss is
@@ -157,6 +171,11 @@ int usd_stage_import(usd_stage *s, const usd_stage_sink *sink, pk_diag *d);
  * over one of them. i below usd_stage_layer_count (asserted). O(1). */
 uint32_t usd_stage_layer_count(const usd_stage *s);
 const char *usd_stage_layer_file(const usd_stage *s, uint32_t i);
+
+/* The texture files the stage's bound materials read, i from 0 until NULL
+ * (resolved: a path, or "package.usdz[entry]"), known after open.
+ * O(materials). */
+const char *usd_stage_texture_file(const usd_stage *s, uint32_t i);
 
 void usd_stage_get_stats(const usd_stage *s, usd_stage_stats *out);
 

@@ -68,11 +68,10 @@ static int is_layer_name(const char *n, size_t len)
     return 0;
 }
 
-int usd_usdz_open(const char *package_path, const void *data, size_t size, const char *entry,
-                  const usd_layer_options *opt, usd_layer **out, pk_diag *d)
+int usd_usdz_find(const char *package_path, const void *data, size_t size, const char *entry, const uint8_t **bytes,
+                  size_t *n, char name[USD_MAX_PATH], pk_diag *d)
 {
     const uint8_t *z = data;
-    *out = NULL;
     if (size < ZIP_EOCD_SIZE) {
         return zfail(d, package_path, 0, "truncated: no end of central directory record", NULL);
     }
@@ -114,8 +113,7 @@ int usd_usdz_open(const char *package_path, const void *data, size_t size, const
         if (pos + ZIP_CDIR_SIZE + nlen + xlen + clen > (uint64_t)cd_off + cd_size) {
             return zfail(d, package_path, pos, "central directory entry past the directory's end", NULL);
         }
-        char name[USD_MAX_PATH];
-        if (nlen >= sizeof name) {
+        if (nlen >= USD_MAX_PATH) {
             return zfail(d, package_path, pos, "entry name too long", NULL);
         }
         memcpy(name, h + ZIP_CDIR_SIZE, nlen);
@@ -158,24 +156,38 @@ int usd_usdz_open(const char *package_path, const void *data, size_t size, const
         if (start > size || usize > size - start) {
             return zfail(d, package_path, local, "entry data past the end of the archive", name);
         }
-        const uint8_t *bytes = z + start;
-        usd_format f = usd_detect_format(bytes, usize);
-        if (f != USD_FORMAT_USDA && f != USD_FORMAT_USDC) {
-            return zfail(d, package_path, start,
-                         f == USD_FORMAT_USDZ ? "a package inside a package" : "entry is not a USD layer", name);
-        }
-        char lname[2 * USD_MAX_PATH + 2];
-        snprintf(lname, sizeof lname, "%s[%s]", package_path, name);
-        usd_layer *L = usd_layer_create(lname, f, bytes, usize, opt);
-        if (L == NULL || usd_layer_set_package(L, package_path, name) != 0) {
-            usd_layer_close(L);
-            snprintf(d->message, sizeof d->message, "%s: out of memory", package_path);
-            return -1;
-        }
-        return usd_layer_parse(L, f, out, d);
+        *bytes = z + start;
+        *n = usize;
+        return 0;
     }
     if (entry != NULL) {
         return zfail(d, package_path, cd_off, "no such entry in the package", entry);
     }
     return zfail(d, package_path, cd_off, "no entry in the package", NULL);
+}
+
+int usd_usdz_open(const char *package_path, const void *data, size_t size, const char *entry,
+                  const usd_layer_options *opt, usd_layer **out, pk_diag *d)
+{
+    *out = NULL;
+    const uint8_t *bytes = NULL;
+    size_t usize = 0;
+    char name[USD_MAX_PATH];
+    if (usd_usdz_find(package_path, data, size, entry, &bytes, &usize, name, d) != 0) {
+        return -1;
+    }
+    usd_format f = usd_detect_format(bytes, usize);
+    if (f != USD_FORMAT_USDA && f != USD_FORMAT_USDC) {
+        return zfail(d, package_path, (uint64_t)(bytes - (const uint8_t *)data),
+                     f == USD_FORMAT_USDZ ? "a package inside a package" : "entry is not a USD layer", name);
+    }
+    char lname[2 * USD_MAX_PATH + 2];
+    snprintf(lname, sizeof lname, "%s[%s]", package_path, name);
+    usd_layer *L = usd_layer_create(lname, f, bytes, usize, opt);
+    if (L == NULL || usd_layer_set_package(L, package_path, name) != 0) {
+        usd_layer_close(L);
+        snprintf(d->message, sizeof d->message, "%s: out of memory", package_path);
+        return -1;
+    }
+    return usd_layer_parse(L, f, out, d);
 }
