@@ -2057,7 +2057,7 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
     const int srgb = kind == PK_MIP_COLOR;
     if (b->encoders == NULL) {
         b->texture_threads = b->jobs < PK_TEXTURE_MAX_THREADS ? b->jobs : PK_TEXTURE_MAX_THREADS;
-        if ((b->encoders = calloc(2u * b->texture_threads, sizeof *b->encoders)) == NULL) {
+        if ((b->encoders = calloc((size_t)b->texture_threads * 2u, sizeof(pk_encoder *))) == NULL) {
             fail_builder(b, 0);
             return fail(d, "%s: out of memory", name);
         }

@@ -114,7 +114,8 @@ int pk_synth_texture(uint64_t seed, uint32_t building, int normal, pk_image *out
                 int dx = height_at(x + side - 1u, y, side, key) - height_at(x + 1u, y, side, key);
                 int dy = height_at(x, y + side - 1u, side, key) - height_at(x, y + 1u, side, key);
                 const int z = 96;
-                uint32_t len = isqrt((uint64_t)(dx * dx + dy * dy + z * z));
+                const int64_t sq = (int64_t)dx * dx + (int64_t)dy * dy + (int64_t)z * z;
+                uint32_t len = isqrt((uint64_t)sq);
                 px[0] = clamp8(128 + 127 * dx / (int)len);
                 px[1] = clamp8(128 + 127 * dy / (int)len);
                 px[2] = clamp8(128 + 127 * z / (int)len);
