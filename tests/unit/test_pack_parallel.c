@@ -583,6 +583,43 @@ static void test_writer_refuses_inconsistent_bundles(void **state)
     assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
     snprintf(want, sizeof want, "%s: instance 0 of the bundle names object 3 or a string outside the pack", path);
     assert_string_equal(d.message, want);
+    /* Since 1.3: an object's material, a material's texture, a texture's
+     * chunks and names inside what the pack holds. */
+    r.instance_count = 0;
+    slc_pack_object ob;
+    memset(&ob, 0, sizeof ob);
+    ob.name = SLC_PACK_NO_NAME;
+    ob.material = 2;
+    r.objects = &ob;
+    r.object_count = 1;
+    slc_pack_lod lod;
+    memset(&lod, 0, sizeof lod);
+    r.lods = &lod;
+    r.lod_count = 1;
+    ob.lod_count = 1;
+    slc_pack_material mat;
+    memset(&mat, 0, sizeof mat);
+    mat.name = SLC_PACK_NO_NAME;
+    r.materials = &mat;
+    r.material_count = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: object 0 of the bundle names material 1 of 1", path);
+    assert_string_equal(d.message, want);
+    ob.material = 1;
+    mat.slot[2].texture = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: material 0 of the bundle names a texture or a string outside the pack", path);
+    assert_string_equal(d.message, want);
+    slc_pack_texture tex;
+    memset(&tex, 0, sizeof tex);
+    tex.name = SLC_PACK_NO_NAME;
+    tex.first_chunk = 1;
+    tex.chunk_count = 2;
+    r.textures = &tex;
+    r.texture_count = 1;
+    assert_int_equal(pk_writer_bundle(w, &r, &d), -1);
+    snprintf(want, sizeof want, "%s: texture 0 of the bundle names chunks or a string outside it", path);
+    assert_string_equal(d.message, want);
     assert_int_equal(pk_writer_finish(w, NULL, &d), -1); /* the bundle never ended */
     snprintf(want, sizeof want, "%s: 2 chunks of an unfinished bundle", path);
     assert_string_equal(d.message, want);
