@@ -150,6 +150,7 @@ static int run_batch(cut *c, uint32_t threads, pk_diag *d)
 {
     worker w[PK_TEXTURE_MAX_THREADS];
     pthread_t t[PK_TEXTURE_MAX_THREADS];
+    memset(t, 0, sizeof t); /* only those started are joined */
     uint32_t started = 0;
     for (uint32_t k = 0; k < threads; k++) {
         w[k] = (worker){c, k, threads, c->job->encoders[k]};

@@ -135,7 +135,7 @@ const char *usd_shade_table_file(const usd_shade_table *t, uint32_t i)
 /* The names from the root to spec, variant nodes left out: "/A/B". */
 static size_t plain_path(const usd_prim *spec, char *out, size_t cap)
 {
-    const char *names[USD_MAX_PATH / 2];
+    const char *names[USD_MAX_PATH / 2] = {NULL};
     uint32_t n = 0;
     for (const usd_prim *p = spec; p != NULL && p->parent != NULL && n < USD_MAX_PATH / 2; p = p->parent) {
         if (!p->is_variant) {
@@ -1027,7 +1027,7 @@ int usd_shade_slot_image(const usd_shade_material *sm, pk_material_slot slot, pk
         return load_file(sm, first, out, d);
     }
     pk_image src[4];
-    uint8_t loaded[4];
+    uint8_t loaded[4] = {0, 0, 0, 0};
     uint32_t n = 0;
     memset(src, 0, sizeof src);
     int rc = 0;
