@@ -2040,13 +2040,18 @@ int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *m, uint32_t *object_index,
 
 /* --- materials and textures ---------------------------------------------- */
 
-/* Chunk k of the texture being cut: bundle-local chunk first + k. */
+/* Chunk k of the texture being cut: bundle-local chunk first + k (the
+ * chunks come in order, and nothing else takes an id during the cut). */
 static int texture_chunk(void *user, uint32_t k, const slc_pack_chunk *rec, const void *stored, pk_diag *d)
 {
     pk_builder *b = user;
-    uint32_t local = b->texture_first_chunk + k;
+    uint64_t local = (uint64_t)b->texture_first_chunk + k;
+    if (local >= UINT32_MAX || grow((void **)&b->chunks, &b->chunk_cap, local + 1, sizeof *b->chunks) != 0) {
+        return fail(d, "%s: too many chunks or out of memory", b->path);
+    }
     b->chunks[local] = *rec;
-    return sink_chunk(b, local, stored, d);
+    b->chunk_count = (uint32_t)local + 1u;
+    return sink_chunk(b, (uint32_t)local, stored, d);
 }
 
 /* Cuts the texture into the current bundle (which this process builds):
@@ -2070,21 +2075,11 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
             return -1;
         }
     }
-    slc_pack_texture_layout lay;
-    const uint32_t tile = pk_texture_tile_size(b->opt.texture_format, b->opt.page_size);
-    if (slc_pack_texture_layout_of(img->width, img->height, b->opt.texture_format, tile, PK_TEXTURE_BORDER, &lay) !=
-        0) {
-        return fail(d, "%s: %u x %u texels cannot be a texture (sides 1 to %u)", name, img->width, img->height,
-                    SLC_PACK_MAX_TEXTURE_SIDE);
-    }
-    if ((uint64_t)b->chunk_count + lay.chunk_count >= UINT32_MAX ||
-        grow((void **)&b->chunks, &b->chunk_cap, (uint64_t)b->chunk_count + lay.chunk_count, sizeof *b->chunks) != 0 ||
-        grow((void **)&b->textures, &b->texture_cap, (uint64_t)b->texture_count + 1, sizeof *b->textures) != 0) {
+    if (grow((void **)&b->textures, &b->texture_cap, (uint64_t)b->texture_count + 1, sizeof *b->textures) != 0) {
         fail_builder(b, 0);
-        return fail(d, "%s: too many chunks or out of memory", name);
+        return fail(d, "%s: out of memory", name);
     }
     b->texture_first_chunk = b->chunk_count;
-    b->chunk_count += lay.chunk_count;
     pk_texture_job job;
     memset(&job, 0, sizeof job);
     job.image = img;

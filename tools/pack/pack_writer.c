@@ -615,8 +615,6 @@ int pk_writer_finish(pk_writer *w, pk_writer_stats *stats, pk_diag *d)
     w->stats.lods = w->t.lod_count;
     w->stats.spans = w->t.span_count;
     w->stats.instances = w->t.instance_count;
-    w->stats.materials = w->material_count;
-    w->stats.textures = w->texture_count;
     w->stats.chunks = w->chunk_count;
     w->stats.file_size = h.file_size;
     if (stats != NULL) {

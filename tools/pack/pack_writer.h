@@ -70,7 +70,7 @@ void pk_tables_free(pk_tables *t);
 
 /* What the appender wrote. */
 typedef struct pk_writer_stats {
-    uint32_t objects, lods, spans, instances, materials, textures;
+    uint32_t objects, lods, spans, instances;
     uint32_t chunks;              /* chunk records */
     uint32_t chunks_deduplicated; /* records pointing at an earlier chunk's bytes */
     uint32_t chunks_stored_raw;

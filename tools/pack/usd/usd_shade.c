@@ -51,37 +51,6 @@ struct usd_shade_table {
     uint32_t file_count, file_cap;
 };
 
-static int grow(void **v, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap) {
-        return 0;
-    }
-    uint32_t c = *cap < 8u ? 8u : *cap;
-    while (c < need) {
-        if (c > UINT32_MAX / 2u) {
-            return -1;
-        }
-        c *= 2u;
-    }
-    void *p = realloc(*v, (size_t)c * elem);
-    if (p == NULL) {
-        return -1;
-    }
-    *v = p;
-    *cap = c;
-    return 0;
-}
-
-static char *dup_str(const char *a)
-{
-    size_t n = strlen(a);
-    char *p = malloc(n + 1);
-    if (p != NULL) {
-        memcpy(p, a, n + 1);
-    }
-    return p;
-}
-
 static void material_free(usd_shade_material *sm)
 {
     free(sm->path);
@@ -350,6 +319,23 @@ static int refused(int rc)
     return rc < 0 ? -1 : VALUE_REFUSED;
 }
 
+/* Prim h's input name resolved to a value (in->prop): VALUE_READ, what a
+ * failed resolve gives (as refused() words it), or VALUE_REFUSED when it is
+ * connected to an output. in is released by the caller. */
+static int resolve_value(reader *r, const held *h, const char *name, input *in, scope what)
+{
+    memset(in, 0, sizeof *in);
+    int rc = resolve(r, h, name, in, what, 0);
+    if (rc != 0) {
+        return refused(rc);
+    }
+    if (in->kind == INPUT_OUTPUT) {
+        return refused(refuse(r, what, "%s: <%s>: %s: connected to <%s.%s>, not a value", r->st->layer(h->p), h->path,
+                              name, in->src, in->output));
+    }
+    return in->kind == INPUT_VALUE ? VALUE_READ : VALUE_UNAUTHORED;
+}
+
 /* A token, string or asset value of prim h's property name (its
  * connections followed) into buf, *owner (may be NULL) the spec that wrote
  * it: VALUE_READ, VALUE_UNAUTHORED, VALUE_REFUSED (warned) or -1. */
@@ -357,14 +343,8 @@ static int read_text(reader *r, const held *h, const char *name, char *buf, size
                      const usd_prim **owner)
 {
     input in;
-    memset(&in, 0, sizeof in);
-    int rc = resolve(r, h, name, &in, what, 0);
-    if (rc != 0) {
-        rc = refused(rc);
-    } else if (in.kind == INPUT_OUTPUT) {
-        rc = refused(refuse(r, what, "%s: <%s>: %s: connected to <%s.%s>, not a value", r->st->layer(h->p), h->path,
-                            name, in.src, in.output));
-    } else if (in.kind == INPUT_VALUE) {
+    int rc = resolve_value(r, h, name, &in, what);
+    if (rc == VALUE_READ) {
         rc = usd_prop_read_token(in.prop, USD_WHICH_AUTO, 0, buf, cap, r->d) == 0 ? VALUE_READ : -1;
         if (owner != NULL) {
             *owner = in.prop->owner;
@@ -379,14 +359,8 @@ static int read_text(reader *r, const held *h, const char *name, char *buf, size
 static int read_numbers(reader *r, const held *h, const char *name, double *v, size_t n, scope what)
 {
     input in;
-    memset(&in, 0, sizeof in);
-    int rc = resolve(r, h, name, &in, what, 0);
-    if (rc != 0) {
-        rc = refused(rc);
-    } else if (in.kind == INPUT_OUTPUT) {
-        rc = refused(refuse(r, what, "%s: <%s>: %s: connected to <%s.%s>, not a value", r->st->layer(h->p), h->path,
-                            name, in.src, in.output));
-    } else if (in.kind == INPUT_VALUE) {
+    int rc = resolve_value(r, h, name, &in, what);
+    if (rc == VALUE_READ) {
         double tmp[16];
         size_t got = 0;
         rc = usd_prop_read_f64(in.prop, USD_WHICH_AUTO, tmp, 16, &got, r->d) == 0 ? VALUE_READ : -1;
@@ -468,8 +442,8 @@ static int add_file(reader *r, const char *resolved, const char *written, uint8_
         return pk_fail(r->d, "%s: more than %u texture files in one material", m->path, USD_SHADE_MAX_FILES);
     }
     usd_shade_file *f = &m->file[m->file_count];
-    f->resolved = dup_str(resolved);
-    f->written = dup_str(written);
+    f->resolved = strdup(resolved);
+    f->written = strdup(written);
     if (f->resolved == NULL || f->written == NULL) {
         free(f->resolved);
         free(f->written);
@@ -733,8 +707,8 @@ static int apply_texture(reader *r, const struct surface_input *si, const textur
     }
     pk_texture_ref *ref = &m->slot[si->slot];
     if (s->texture == NULL) {
-        s->texture = dup_str(t->path);
-        s->primvar = dup_str(t->primvar);
+        s->texture = strdup(t->path);
+        s->primvar = strdup(t->primvar);
         if (s->texture == NULL || s->primvar == NULL) {
             return pk_fail(r->d, "out of memory");
         }
@@ -879,13 +853,13 @@ static int read_surface(reader *r, const held *surf)
 static int read_material(usd_shade_table *t, const usd_shade_stage *st, const char *path, const char *who,
                          int32_t *entry, pk_diag *d)
 {
-    if (grow((void **)&t->mats, &t->mat_cap, t->mat_count + 1u, sizeof *t->mats) != 0) {
+    if (pk_grow((void **)&t->mats, &t->mat_cap, t->mat_count + 1u, sizeof *t->mats) != 0) {
         return pk_fail(d, "out of memory");
     }
     usd_shade_material *out = &t->mats[t->mat_count];
     memset(out, 0, sizeof *out);
     pk_material_default(&out->m);
-    out->path = dup_str(path);
+    out->path = strdup(path);
     if (out->path == NULL) {
         return pk_fail(d, "out of memory");
     }
@@ -955,7 +929,7 @@ int usd_shade_table_get(usd_shade_table *t, const usd_shade_stage *st, const cha
             return 0;
         }
     }
-    if (grow((void **)&t->known, &t->known_cap, t->known_count + 1u, sizeof *t->known) != 0) {
+    if (pk_grow((void **)&t->known, &t->known_cap, t->known_count + 1u, sizeof *t->known) != 0) {
         return pk_fail(d, "out of memory");
     }
     int32_t e = -1;
@@ -963,7 +937,7 @@ int usd_shade_table_get(usd_shade_table *t, const usd_shade_stage *st, const cha
     if (rc < 0) {
         return -1;
     }
-    char *copy = dup_str(path);
+    char *copy = strdup(path);
     if (copy == NULL) {
         return pk_fail(d, "out of memory");
     }
@@ -976,7 +950,7 @@ int usd_shade_table_get(usd_shade_table *t, const usd_shade_stage *st, const cha
         if (k < t->file_count) {
             continue;
         }
-        if (grow((void **)&t->files, &t->file_cap, t->file_count + 1u, sizeof *t->files) != 0) {
+        if (pk_grow((void **)&t->files, &t->file_cap, t->file_count + 1u, sizeof *t->files) != 0) {
             free(copy);
             return pk_fail(d, "out of memory");
         }
@@ -1128,7 +1102,7 @@ static int give_texture(usd_shade_table *t, const usd_shade_stage *st, const usd
             return 0;
         }
     }
-    if (grow((void **)&t->textures, &t->texture_cap, t->texture_count + 1u, sizeof *t->textures) != 0) {
+    if (pk_grow((void **)&t->textures, &t->texture_cap, t->texture_count + 1u, sizeof *t->textures) != 0) {
         return pk_fail(d, "out of memory");
     }
     pk_image img;
@@ -1173,7 +1147,7 @@ int usd_shade_table_give(usd_shade_table *t, const usd_shade_stage *st, int32_t 
             return 0;
         }
     }
-    if (grow((void **)&t->given, &t->given_cap, t->given_count + 1u, sizeof *t->given) != 0) {
+    if (pk_grow((void **)&t->given, &t->given_cap, t->given_count + 1u, sizeof *t->given) != 0) {
         return pk_fail(d, "out of memory");
     }
     const usd_shade_material *sm = &t->mats[entry];
