@@ -57,6 +57,13 @@ max_chunks       = 8192    # 256 MiB of 32 KiB chunks: a pack four times the poo
 max_lods         = 6
 max_string_bytes = 256 KiB
 
+# What the pack's texture tiles hold (`sluice pack --profile` takes it as
+# its --texture-format): ASTC 6x6, 3.56 bits a texel, which the GC7000 and
+# Rogue drivers sample natively (OpenGL ES 3.2's ASTC LDR); the stream
+# refuses a pack in a format the device does not sample, at init.
+[textures]
+format           = astc6x6
+
 [report]
 max_phases       = 4       # init, open, warmup, stream
 

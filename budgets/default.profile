@@ -36,6 +36,12 @@ max_chunks       = 65536
 max_lods         = 8
 max_string_bytes = 1 MiB
 
+# What the pack's texture tiles hold (`sluice pack --profile` takes it as
+# its --texture-format): RGBA8, which every Vulkan device samples (lavapipe,
+# which runs the tests, samples BC1 and BC3 too, but not ASTC).
+[textures]
+format           = rgba8
+
 [report]
 max_phases       = 8
 

@@ -45,6 +45,13 @@ max_chunks       = 65536   # 4 GiB of 64 KiB chunks: a pack about ten times the 
 max_lods         = 8
 max_string_bytes = 512 KiB
 
+# What the pack's texture tiles hold (`sluice pack --profile` takes it as
+# its --texture-format): ASTC 6x6, 3.56 bits a texel; v3dv exposes
+# textureCompressionASTC_LDR on VideoCore VII. The stream refuses a pack in
+# a format the device does not sample, at init.
+[textures]
+format           = astc6x6
+
 [report]
 max_phases       = 8
 

@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "cli.h"
 #include "sluice/host_store.h"
+#include "sluice/pack.h"
 #include "sluice/platform.h"
 
 #define CHECK_USAGE "usage: sluice budget check FILE [--json] [--this-machine]\n"
@@ -246,6 +247,8 @@ static int budget_header(int argc, char **argv)
     fprintf(f, "    .max_string_bytes = %" PRIu64 "u,\n    .max_phases = %" PRIu32 "u,\n", p.max_string_bytes,
             p.max_phases);
     fprintf(f, "    .pin_coarsest = %" PRIu32 "u,\n", p.pin_coarsest);
+    fprintf(f, "    .texture_format = %" PRIu32 "u, /* %s */\n", p.texture_format,
+            slc_pack_texel_format_name(p.texture_format));
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
             p.eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
             : p.eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"

@@ -337,13 +337,14 @@ static int pack_parse_target(const char *list, int codec, pk_build_options *opt)
 }
 
 /* The options and inputs, checked before anything is opened or written:
- * CLI_OK, CLI_USAGE (printed) or CLI_ARGS_HELP (the help printed). */
+ * CLI_OK, CLI_USAGE (printed), CLI_ARGS_HELP (the help printed), or the
+ * code of a --profile that cannot be read (CLI_IO) or parsed (CLI_FAILED). */
 static int pack_parse(int argc, char **argv, pack_job *job)
 {
     const char *out = NULL, *synthetic = NULL;
     uint64_t size = 64ull << 20, seed = 1, page_size = 0, lz4_level = 0, max_lods = 0, jobs = 0, bundle_size = 0;
-    int texture_format = 0, texture_quality = 0;
-    const char *part = NULL, *target = NULL;
+    int texture_format = -1, texture_quality = 0; /* -1: not given */
+    const char *part = NULL, *target = NULL, *profile_path = NULL;
     uint64_t parts = 0;
     int size_given = 0, seed_given = 0, quantize = 0, codec = PK_CODEC_AUTO, textures = 0;
     pk_build_options opt;
@@ -359,6 +360,13 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .dest = &out,
          .arg = "FILE",
          .help = "the pack to write"},
+        {.name = "--profile",
+         .kind = CLI_OPT_STRING,
+         .dest = &profile_path,
+         .arg = "FILE",
+         .help = "the budget profile the pack is for: its [pool] page_size,\n"
+                 "[textures] format and [tables] max_lods are the defaults of\n"
+                 "--page-size, --texture-format and --max-lods"},
         {.name = "--page-size",
          .kind = CLI_OPT_SIZE,
          .dest = &page_size,
@@ -419,9 +427,10 @@ static int pack_parse(int argc, char **argv, pack_job *job)
          .choices = texture_format_names,
          .bad = "{opt} '{value}': expected rgba8, bc1, bc3, astc4x4, astc6x6, astc8x8 or none",
          .arg = "F",
-         .help = "what texture tiles hold: rgba8 (default), bc1, bc3 (what\n"
-                 "desktop GPUs sample), astc4x4, astc6x6, astc8x8 (Mali,\n"
-                 "Adreno, Apple), or none: materials without textures"},
+         .help = "what texture tiles hold: rgba8 (default: what every\n"
+                 "device samples), bc1, bc3 (what desktop GPUs sample),\n"
+                 "astc4x4, astc6x6, astc8x8 (Mali, Adreno, Apple), or none:\n"
+                 "materials without textures"},
         {.name = "--texture-quality",
          .kind = CLI_OPT_ENUM,
          .dest = &texture_quality,
@@ -551,6 +560,21 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     }
     job->input_count = (int)count;
     const char *in = count > 0 ? job->inputs[0] : NULL;
+    if (profile_path != NULL) {
+        /* What the profile says of the device, where the options do not. */
+        slc_profile prof;
+        int rc = cli_load_profile(profile_path, &prof); /* prints the diagnostic */
+        if (rc != CLI_OK) {
+            return rc;
+        }
+        page_size = page_size != 0 ? page_size : prof.page_size;
+        max_lods = max_lods != 0 ? max_lods : (prof.max_lods < PK_DEFAULT_MAX_LODS ? prof.max_lods : 0);
+        if (texture_format < 0) {
+            for (int i = 0; texture_format_names[i] != NULL; i++) {
+                texture_format = texture_format_values[i] == prof.texture_format ? i : texture_format;
+            }
+        }
+    }
     opt.quantize = quantize;
     opt.page_size = (uint32_t)page_size;
     opt.lz4_level = (int)lz4_level;
@@ -558,7 +582,7 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     opt.max_lods = (uint32_t)max_lods;
     opt.jobs = (uint32_t)jobs;
     opt.bundle_size = bundle_size;
-    opt.texture_format = texture_format_values[texture_format];
+    opt.texture_format = texture_format_values[texture_format < 0 ? 0 : texture_format];
     opt.texture_quality = (uint32_t)texture_quality;
     if (part != NULL && pack_parse_part(part, &opt) != CLI_OK) {
         return CLI_USAGE;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sluice/pack_format.h"
 #include "sluice/version.h"
 
 /* --- loader and function tables ------------------------------------------ */
@@ -39,6 +40,7 @@ static void load_instance_table(slc_vulkan *vk, PFN_vkGetInstanceProcAddr gipa)
     LOAD_I(vk, gipa, GetPhysicalDeviceProperties);
     LOAD_I(vk, gipa, GetPhysicalDeviceProperties2);
     LOAD_I(vk, gipa, GetPhysicalDeviceFeatures2);
+    LOAD_I(vk, gipa, GetPhysicalDeviceFormatProperties);
     LOAD_I(vk, gipa, GetPhysicalDeviceQueueFamilyProperties);
     LOAD_I(vk, gipa, GetPhysicalDeviceMemoryProperties2);
     LOAD_I(vk, gipa, EnumerateDeviceExtensionProperties);
@@ -379,6 +381,54 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     return SLC_OK;
 }
 
+VkFormat slc_vulkan_texel_format(uint32_t texel, bool srgb)
+{
+    switch (texel) {
+    case SLC_PACK_TEXEL_RGBA8:
+        return srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+    case SLC_PACK_TEXEL_BC1:
+        return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case SLC_PACK_TEXEL_BC3:
+        return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
+    case SLC_PACK_TEXEL_ASTC_4X4:
+        return srgb ? VK_FORMAT_ASTC_4x4_SRGB_BLOCK : VK_FORMAT_ASTC_4x4_UNORM_BLOCK;
+    case SLC_PACK_TEXEL_ASTC_6X6:
+        return srgb ? VK_FORMAT_ASTC_6x6_SRGB_BLOCK : VK_FORMAT_ASTC_6x6_UNORM_BLOCK;
+    case SLC_PACK_TEXEL_ASTC_8X8:
+        return srgb ? VK_FORMAT_ASTC_8x8_SRGB_BLOCK : VK_FORMAT_ASTC_8x8_UNORM_BLOCK;
+    default:
+        return VK_FORMAT_UNDEFINED;
+    }
+}
+
+/* The texel formats the device samples: a colour texture is sampled as
+ * sRGB and a data texture as UNORM, so both forms need sampling with
+ * linear filtering in optimal tiling, and a block format its compression
+ * feature enabled on the device. */
+static uint32_t sampled_formats(const slc_vulkan *vk)
+{
+    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                      VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    uint32_t mask = 0;
+    for (uint32_t f = 1; f < SLC_PACK_TEXEL_COUNT; f++) {
+        bool bc = f == SLC_PACK_TEXEL_BC1 || f == SLC_PACK_TEXEL_BC3;
+        bool astc = f >= SLC_PACK_TEXEL_ASTC_4X4 && f <= SLC_PACK_TEXEL_ASTC_8X8;
+        if ((bc && !vk->texture_bc) || (astc && !vk->texture_astc)) {
+            continue;
+        }
+        bool ok = true;
+        for (int srgb = 0; srgb < 2 && ok; srgb++) {
+            VkFormatProperties fp;
+            memset(&fp, 0, sizeof fp);
+            vk->vki.GetPhysicalDeviceFormatProperties(vk->physical, slc_vulkan_texel_format(f, srgb != 0), &fp);
+            ok = (fp.optimalTilingFeatures & need) == need;
+        }
+        mask |= ok ? 1u << f : 0u;
+    }
+    return mask;
+}
+
 /* Reads what the backend needs of the physical device, loads the device
  * table, then builds the pool and the frame objects. */
 static slc_status finish(slc_vulkan *vk)
@@ -401,6 +451,7 @@ static slc_status finish(slc_vulkan *vk)
     if (vk->vkd.vkDestroyDevice == NULL || vk->vkd.vkCreateBuffer == NULL) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE, "vulkan: the device's functions could not be loaded");
     }
+    vk->sampled_formats = sampled_formats(vk);
     if (!vk->split_copies) {
         vk->copy_queue = vk->queue;
         vk->copy_family = vk->family;
@@ -713,6 +764,9 @@ static slc_status create_device(slc_vulkan *vk)
     VkPhysicalDeviceFeatures2 want = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     want.features.multiDrawIndirect = have.features.multiDrawIndirect;
     want.features.shaderStorageBufferArrayDynamicIndexing = have.features.shaderStorageBufferArrayDynamicIndexing;
+    /* The block formats a pack's textures may be in (slc_vulkan_texel_format). */
+    want.features.textureCompressionBC = have.features.textureCompressionBC;
+    want.features.textureCompressionASTC_LDR = have.features.textureCompressionASTC_LDR;
     VkPhysicalDeviceShaderDrawParametersFeatures dpw = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES};
     dpw.shaderDrawParameters = dpf.shaderDrawParameters;
@@ -737,6 +791,8 @@ static slc_status create_device(slc_vulkan *vk)
     vk->multi_draw_indirect = want.features.multiDrawIndirect == VK_TRUE;
     vk->storage_dynamic_indexing = want.features.shaderStorageBufferArrayDynamicIndexing == VK_TRUE;
     vk->draw_parameters = dpw.shaderDrawParameters == VK_TRUE;
+    vk->texture_bc = want.features.textureCompressionBC == VK_TRUE;
+    vk->texture_astc = want.features.textureCompressionASTC_LDR == VK_TRUE;
     load_device_table(vk);
     vk->vkd.vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);
     if (use_transfer) {
@@ -807,6 +863,8 @@ slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
     vk->multi_draw_indirect = dev->multi_draw_indirect == VK_TRUE;
     vk->storage_dynamic_indexing = dev->storage_buffer_array_dynamic_indexing == VK_TRUE;
     vk->draw_parameters = dev->shader_draw_parameters == VK_TRUE;
+    vk->texture_bc = dev->texture_compression_bc == VK_TRUE;
+    vk->texture_astc = dev->texture_compression_astc_ldr == VK_TRUE;
     if (dev->transfer_queue != VK_NULL_HANDLE) {
         vk->copy_queue = dev->transfer_queue;
         vk->copy_family = dev->transfer_family;
@@ -868,6 +926,9 @@ void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
     out->multi_draw_indirect = vk->multi_draw_indirect;
     out->storage_dynamic_indexing = vk->storage_dynamic_indexing;
     out->draw_parameters = vk->draw_parameters;
+    out->texture_compression_bc = vk->texture_bc;
+    out->texture_compression_astc_ldr = vk->texture_astc;
+    out->sampled_formats = vk->sampled_formats;
     out->pool_memory_type = vk->pool_type;
     out->pool_heap = vk->pool_heap;
     out->heap_available = vk->heap_available;

@@ -25,6 +25,7 @@ typedef struct vk_instance_table {
     PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
     PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2;
     PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2;
+    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
     PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
     PFN_vkGetPhysicalDeviceMemoryProperties2 GetPhysicalDeviceMemoryProperties2;
     PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
@@ -125,6 +126,9 @@ struct slc_vulkan {
     bool multi_draw_indirect;
     bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
     bool draw_parameters;          /* shaderDrawParameters */
+    bool texture_bc;               /* textureCompressionBC */
+    bool texture_astc;             /* textureCompressionASTC_LDR */
+    uint32_t sampled_formats;      /* bit f: SLC_PACK_TEXEL_* f is sampled (slc__vk_sampled_formats) */
     bool unified;
     bool coherent; /* pool memory (unified) or belt memory (staging) */
     bool timeline; /* frames tracked with the timeline semaphore */

@@ -646,6 +646,8 @@ void slc__vk_init_store(slc_vulkan *vk)
     vk->store.backend = "vulkan";
     vk->store.page_count = vk->page_count;
     vk->store.page_size = vk->page_size;
+    vk->store.sampled_formats = vk->sampled_formats;
+    vk->store.device = vk->device_name;
 }
 
 /* --- frame calls ---------------------------------------------------------------- */

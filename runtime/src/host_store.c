@@ -176,6 +176,8 @@ slc_status slc_host_store_init_at(void *mem, size_t size, slc_budgets *b, slc_bu
     out->backend = SLC_HOST_STORE_BACKEND;
     out->page_count = page_count;
     out->page_size = page_size;
+    out->sampled_formats = SLC_PAGE_STORE_ALL_TEXELS;
+    out->device = NULL;
     return SLC_OK;
 }
 

@@ -37,6 +37,7 @@ struct slc_pack {
     char *strings;
     size_t scratch_size;
     uint32_t material_count, texture_count; /* since 1.3: the sections' records */
+    uint32_t texel_formats;                 /* bit f: a texture is in SLC_PACK_TEXEL_* f */
     uint64_t material_offset, texture_offset;
 };
 
@@ -624,6 +625,7 @@ static slc_status read_sections(slc_pack *p)
             return s;
         }
         owned += t.chunk_count;
+        p->texel_formats |= 1u << t.format; /* a known format: check_texture passed */
     }
     uint32_t texture_chunks = 0;
     for (uint32_t i = 0; i < h->chunk_count; i++) {
@@ -662,6 +664,12 @@ uint32_t slc_pack_texture_count(const slc_pack *p)
 {
     SLC_ASSERT(p != NULL);
     return p->texture_count;
+}
+
+uint32_t slc_pack_texel_formats(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return p->texel_formats;
 }
 
 slc_status slc_pack_read_material(const slc_pack *p, uint32_t i, slc_pack_material *out)

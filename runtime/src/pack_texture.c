@@ -6,6 +6,8 @@
 
 #include "sluice/pack.h"
 
+#include "internal.h"
+
 static const struct {
     const char *name;
     uint8_t width, height, bytes;
@@ -29,6 +31,28 @@ int slc_pack_texel_block(uint32_t format, uint32_t *width, uint32_t *height, uin
 const char *slc_pack_texel_format_name(uint32_t format)
 {
     return format != 0 && format < SLC_PACK_TEXEL_COUNT ? formats[format].name : NULL;
+}
+
+size_t slc_pack_texel_format_list(uint32_t mask, char *buf, size_t cap)
+{
+    SLC_ASSERT(buf != NULL && cap > 0);
+    uint32_t count = 0, total = 0;
+    for (uint32_t f = 1; f < SLC_PACK_TEXEL_COUNT; f++) {
+        total += (mask >> f) & 1u;
+    }
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t f = 1; f < SLC_PACK_TEXEL_COUNT; f++) {
+        if (((mask >> f) & 1u) != 0u) {
+            const char *sep = count == 0 ? "" : count + 1 == total ? " and " : ", ";
+            n += slc__fmt(buf + n, cap - n, "%s%s", sep, formats[f].name);
+            count++;
+        }
+    }
+    if (total == 0) {
+        n = slc__fmt(buf, cap, "no texel format");
+    }
+    return n;
 }
 
 uint64_t slc_pack_texel_bytes(uint32_t format, uint32_t width, uint32_t height)

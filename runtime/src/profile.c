@@ -7,20 +7,21 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sluice/pack.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
 #define GIB ((uint64_t)1 << 30)
 #define TIB ((uint64_t)1 << 40)
 
-typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY } value_kind;
+typedef enum value_kind { KIND_SIZE, KIND_COUNT, KIND_NAME, KIND_POLICY, KIND_TEXEL } value_kind;
 
 typedef struct key_def {
     const char *section;
     const char *key;
     value_kind kind;
     size_t offset; /* into slc_profile */
-    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY: 4) */
+    size_t width;  /* bytes of the field: 4 or 8 (KIND_NAME: SLC_NAME_MAX; KIND_POLICY, KIND_TEXEL: 4) */
     uint64_t min;
     uint64_t max;
     int required;
@@ -47,12 +48,14 @@ static const key_def keys[] = {
     {"tables", "max_string_bytes", KIND_SIZE, FIELD(max_string_bytes), 1, SLC_PROFILE_STRING_BYTES_MAX, 1, 0, 0},
     {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
      SLC_PROFILE_PHASES_DEFAULT},
+    {"textures", "format", KIND_TEXEL, FIELD(texture_format), 0, 0, 0, 0, SLC_PACK_TEXEL_RGBA8},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
 /* The runtime's sections; a parse's caller may pass more
  * (slc_profile_section), numbered after these. */
-static const char *const sections[] = {"profile", "budgets", "pool", "partitions", "stream", "tables", "report"};
+static const char *const sections[] = {"profile", "budgets", "pool",   "partitions",
+                                       "stream",  "tables",  "report", "textures"};
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 #define SECTION_BUDGETS 1u
 #define SECTION_PARTITIONS 3u
@@ -536,6 +539,25 @@ static slc_status parse_key(parser *ps, span key, span value)
         ps->key_line[k] = ps->line;
         return SLC_OK;
     }
+    if (d->kind == KIND_TEXEL) {
+        uint32_t v = 1;
+        while (v < SLC_PACK_TEXEL_COUNT && !span_eq(value, slc_pack_texel_format_name(v))) {
+            v++;
+        }
+        if (v == SLC_PACK_TEXEL_COUNT) {
+            char names[80];
+            size_t n = 0;
+            for (uint32_t i = 1; i < SLC_PACK_TEXEL_COUNT; i++) {
+                const char *sep = i == 1 ? "" : i + 1 == SLC_PACK_TEXEL_COUNT ? " or " : ", ";
+                n += slc__fmt(names + n, sizeof names - n, "%s%s", sep, slc_pack_texel_format_name(i));
+            }
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a texel format (%s)", section,
+                              kb, span_z(value, vb, sizeof vb), names);
+        }
+        store(ps->out, d, v);
+        ps->key_line[k] = ps->line;
+        return SLC_OK;
+    }
     uint64_t x = 0;
     slc_status s = read_number(section, kb, value, d->kind == KIND_SIZE, d->min, d->max, d->pow2, &x, why, sizeof why);
     if (s != SLC_OK) {
@@ -987,7 +1009,8 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->queue_capacity == b->queue_capacity && a->staging_size == b->staging_size &&
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
-           a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && partitions_equal(a, b);
+           a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && a->texture_format == b->texture_format &&
+           partitions_equal(a, b);
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)

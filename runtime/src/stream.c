@@ -976,6 +976,26 @@ typedef struct create_plan {
     uint32_t upload_cap_pages;
 } create_plan;
 
+/* A pack whose textures the device cannot sample is refused here, at
+ * create, naming the formats on both sides, rather than drawn wrong later.
+ * The textures' tiles will live in their own store; until it exists the
+ * geometry store speaks for the device. */
+static slc_status check_texel_formats(const slc_pack *pack, const slc_page_store *store, const slc_logger *log)
+{
+    const uint32_t need = slc_pack_texel_formats(pack);
+    const uint32_t missing = need & ~store->sampled_formats;
+    if (missing == 0) {
+        return SLC_OK;
+    }
+    char lacks[64], samples[96];
+    slc_pack_texel_format_list(missing, lacks, sizeof lacks);
+    slc_pack_texel_format_list(store->sampled_formats, samples, sizeof samples);
+    return slc__log(log, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                    "stream: the pack's textures are %s, which the %s device%s%s cannot sample (it samples %s)", lacks,
+                    store->backend, store->device != NULL ? " " : "", store->device != NULL ? store->device : "",
+                    samples);
+}
+
 /* Step 1 of create: the desc is complete and consistent (its messages are
  * slc_stream_create's contract). Takes nothing. */
 static slc_status validate(const slc_stream_desc *d, create_plan *plan)
@@ -1029,7 +1049,7 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
             "%u-byte pages)",
             h->chunk_count, h->page_size, p->max_chunks, page_size);
     }
-    return SLC_OK;
+    return check_texel_formats(d->pack, geometry, log);
 }
 
 /* Step 2 of create: the stream's record at the head of cpu/meta, filled

@@ -85,7 +85,7 @@ static slc_page_store fake_new(fake_store *f, uint32_t page_count)
 {
     memset(f, 0, sizeof *f);
     f->page_count = page_count;
-    slc_page_store s = {&fake_ops, f, "fake", page_count, FAKE_PAGE_SIZE};
+    slc_page_store s = {&fake_ops, f, "fake", page_count, FAKE_PAGE_SIZE, 0, NULL};
     return s;
 }
 

@@ -5,6 +5,7 @@
  * tools attach, the renderer's [render] and the quality check's [quality],
  * through their owners' handlers (tool_profile_parse). */
 #include "profile_sections.h"
+#include "sluice/pack.h"
 #include "sluice/pool_spec.h"
 #include "test_util.h"
 
@@ -223,7 +224,7 @@ static void test_rejects_unknown_and_duplicates(void **state)
     static const edit_case cases[] = {
         {"[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
          "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "render, quality)"},
+         "textures, render, quality)"},
         {"workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key"},
         {"workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21,
          "t.profile:21: [stream] page_size: unknown key"},
@@ -600,6 +601,48 @@ static void test_rejects_bad_eviction(void **state)
  * an edit_case; lines is a string literal. */
 #define APPENDED_EDIT(lines) "max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n" lines
 
+/* [textures] format: each texel format by its name (the pack's), rgba8
+ * when absent; anything else refused listing the names. */
+static void test_textures_format(void **state)
+{
+    (void)state;
+    slc_profile p;
+    slc_profile_diag d;
+    size_t n = strlen(base);
+    memcpy(text, base, n + 1);
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.texture_format, SLC_PACK_TEXEL_RGBA8);
+    for (uint32_t f = 1; f < SLC_PACK_TEXEL_COUNT; f++) {
+        char lines[64];
+        snprintf(lines, sizeof lines, "[textures]\nformat = %s\n", slc_pack_texel_format_name(f));
+        n = edited("max_string_bytes = 64 KiB\n", "max_string_bytes = 64 KiB\n");
+        assert_true(n + strlen(lines) < sizeof text);
+        memcpy(text + n, lines, strlen(lines) + 1);
+        assert_int_equal(slc_profile_parse(text, n + strlen(lines), "t.profile", &p, &d), SLC_OK);
+        assert_int_equal(p.texture_format, f);
+        slc_profile q = p;
+        q.texture_format = f == SLC_PACK_TEXEL_RGBA8 ? SLC_PACK_TEXEL_BC1 : SLC_PACK_TEXEL_RGBA8;
+        assert_false(slc_profile_equal(&p, &q));
+    }
+    static const edit_case cases[] = {
+        {APPENDED_EDIT("[textures]\nformat = etc2\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [textures] format: 'etc2' is not a texel format (rgba8, bc1, bc3, astc4x4, astc6x6 or "
+         "astc8x8)"},
+        {APPENDED_EDIT("[textures]\nformat = ASTC6x6\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [textures] format: 'ASTC6x6' is not a texel format (rgba8, bc1, bc3, astc4x4, astc6x6 or "
+         "astc8x8)"},
+        {APPENDED_EDIT("[textures]\nformat = none\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [textures] format: 'none' is not a texel format (rgba8, bc1, bc3, astc4x4, astc6x6 or "
+         "astc8x8)"},
+        {APPENDED_EDIT("[textures]\nformat = bc1\nformat = bc3\n"), SLC_E_PROFILE_DUPLICATE, 33,
+         "t.profile:33: [textures] format: duplicate key (first on line 32)"},
+        {APPENDED_EDIT("[textures]\ntile = 64\n"), SLC_E_PROFILE_UNKNOWN, 32,
+         "t.profile:32: [textures] tile: unknown key"},
+        {"workers = 2", "format = bc1", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] format: unknown key"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The [render] and [quality] values of the last parse_appended. */
 static tool_profile_sections sections;
 
@@ -745,7 +788,7 @@ static void test_rejects_bad_render(void **state)
          "t.profile:33: [render]: duplicate section (first on line 31)"},
         {APPENDED_EDIT("[renderer]\n"), SLC_E_PROFILE_UNKNOWN, 31,
          "t.profile:31: [renderer]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "render, quality)"},
+         "textures, render, quality)"},
         {"workers = 2", "width = 1280", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] width: unknown key"},
     };
     expect_edits(cases, sizeof cases / sizeof cases[0]);
@@ -925,7 +968,7 @@ static void test_caller_section_refusals(void **state)
          "t.profile:32: [extra]: duplicate section (first on line 31)"},
         {"[extras]\n", 0, SLC_E_PROFILE_UNKNOWN, 31,
          "t.profile:31: [extras]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "extra)"},
+         "textures, extra)"},
         {"[extra]\nalpha = 1\n", 1, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra] need: required key is missing"},
         {"\n\n", 1, SLC_E_PROFILE_MISSING, 32, "t.profile:32: [extra] need: required key is missing"},
         {"[extra]\n", 2, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra]: refused"},
@@ -964,8 +1007,8 @@ static void test_runtime_alone_refuses_render_and_quality(void **state)
     (void)state;
     static const char *const lines[] = {"[render]\nwidth = 640\n", "[quality]\nmin_psnr_db = 30\n"};
     static const char *const messages[] = {
-        "t.profile:31: [render]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)",
-        "t.profile:31: [quality]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report)"};
+        "t.profile:31: [render]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures)",
+        "t.profile:31: [quality]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures)"};
     for (size_t i = 0; i < 2; i++) {
         int n = snprintf(text, sizeof text, "%s%s", base, lines[i]);
         slc_profile p;
@@ -1139,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_parses_partitions_and_eviction),
         cmocka_unit_test(test_rejects_bad_partitions),
         cmocka_unit_test(test_rejects_bad_eviction),
+        cmocka_unit_test(test_textures_format),
         cmocka_unit_test(test_parses_render_and_quality),
         cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),

@@ -26,6 +26,7 @@
 
 #include "profile_sections.h"
 #include "sluice/host_store.h"
+#include "sluice/pack_format.h"
 #include "sluice/pool.h"
 #include "sluice/vulkan.h"
 #include "test_util.h"
@@ -465,6 +466,54 @@ static void release(slc_vulkan *vk, void *mem)
 
 /* --- the cases ------------------------------------------------------------------------ */
 
+/* The texel formats the backend says the device samples, derived here
+ * from the device itself: a format whose sRGB and UNORM forms both sample
+ * with linear filtering and take transfers in optimal tiling, a block
+ * format only with its compression feature enabled (features_on: what the
+ * device was created with; adopted, what the application said). Every
+ * Vulkan device samples RGBA8. The store tells the stream the same. */
+static void expect_sampled_formats(slc_vulkan *vk, bool bc_on, bool astc_on)
+{
+    slc_vulkan_info info;
+    slc_vulkan_get_info(vk, &info);
+    const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                      VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    static const VkFormat forms[SLC_PACK_TEXEL_COUNT][2] = {
+        [SLC_PACK_TEXEL_RGBA8] = {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM},
+        [SLC_PACK_TEXEL_BC1] = {VK_FORMAT_BC1_RGBA_SRGB_BLOCK, VK_FORMAT_BC1_RGBA_UNORM_BLOCK},
+        [SLC_PACK_TEXEL_BC3] = {VK_FORMAT_BC3_SRGB_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK},
+        [SLC_PACK_TEXEL_ASTC_4X4] = {VK_FORMAT_ASTC_4x4_SRGB_BLOCK, VK_FORMAT_ASTC_4x4_UNORM_BLOCK},
+        [SLC_PACK_TEXEL_ASTC_6X6] = {VK_FORMAT_ASTC_6x6_SRGB_BLOCK, VK_FORMAT_ASTC_6x6_UNORM_BLOCK},
+        [SLC_PACK_TEXEL_ASTC_8X8] = {VK_FORMAT_ASTC_8x8_SRGB_BLOCK, VK_FORMAT_ASTC_8x8_UNORM_BLOCK},
+    };
+    uint32_t want = 0;
+    for (uint32_t f = 1; f < SLC_PACK_TEXEL_COUNT; f++) {
+        assert_int_equal(slc_vulkan_texel_format(f, true), forms[f][0]);
+        assert_int_equal(slc_vulkan_texel_format(f, false), forms[f][1]);
+        bool bc = f == SLC_PACK_TEXEL_BC1 || f == SLC_PACK_TEXEL_BC3;
+        bool astc = f >= SLC_PACK_TEXEL_ASTC_4X4;
+        if ((bc && !bc_on) || (astc && !astc_on)) {
+            continue;
+        }
+        VkFormatProperties a, b;
+        vkGetPhysicalDeviceFormatProperties(t_physical, forms[f][0], &a);
+        vkGetPhysicalDeviceFormatProperties(t_physical, forms[f][1], &b);
+        if ((a.optimalTilingFeatures & need) == need && (b.optimalTilingFeatures & need) == need) {
+            want |= 1u << f;
+        }
+    }
+    assert_int_equal(slc_vulkan_texel_format(0, true), VK_FORMAT_UNDEFINED);
+    assert_int_equal(slc_vulkan_texel_format(SLC_PACK_TEXEL_COUNT, false), VK_FORMAT_UNDEFINED);
+    assert_int_equal(info.sampled_formats, want);
+    assert_true((info.sampled_formats & (1u << SLC_PACK_TEXEL_RGBA8)) != 0);
+    assert_int_equal(info.texture_compression_bc, bc_on);
+    assert_int_equal(info.texture_compression_astc_ldr, astc_on);
+    slc_page_store *st = slc_vulkan_get_store(vk);
+    assert_int_equal(st->sampled_formats, want);
+    assert_string_equal(st->device, info.device_name);
+}
+
 static uint64_t headless_driver_peak;
 
 static void test_headless_creates_its_own_device(void **state)
@@ -503,6 +552,10 @@ static void test_headless_creates_its_own_device(void **state)
     assert_string_equal(st->backend, "vulkan");
     assert_int_equal(st->page_count, 16);
     assert_int_equal(st->page_size, PAGE);
+    /* Created here: the compression features enabled where the device has them. */
+    VkPhysicalDeviceFeatures feat;
+    vkGetPhysicalDeviceFeatures(t_physical, &feat);
+    expect_sampled_formats(vk, feat.textureCompressionBC == VK_TRUE, feat.textureCompressionASTC_LDR == VK_TRUE);
 
     /* The instance, the device and every object were charged to cpu/driver. */
     slc_vulkan_stats vs;
@@ -560,6 +613,7 @@ static void test_adopted_unified_pages_reach_the_gpu(void **state)
     assert_true(info.unified);
     assert_int_equal(info.belt_slots, 0);
     assert_ptr_equal(info.device, t_device);
+    expect_sampled_formats(vk, false, false); /* the application enabled no compression feature */
 
     slc_page_store *st = slc_vulkan_get_store(vk);
     slc_page_location loc;

@@ -194,6 +194,11 @@ typedef struct slc_vulkan_device_info {
     VkBool32
         storage_buffer_array_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing: pools of several segments */
     VkBool32 shader_draw_parameters;           /* shaderDrawParameters: gl_DrawID */
+    /* The block formats of a pack's textures: a pack in BC (ASTC) is
+     * refused unless the application enabled textureCompressionBC
+     * (textureCompressionASTC_LDR). */
+    VkBool32 texture_compression_bc;
+    VkBool32 texture_compression_astc_ldr;
     /* Where function pointers come from; NULL: the Vulkan loader volk finds. */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr;
 } slc_vulkan_device_info;
@@ -220,15 +225,22 @@ typedef struct slc_vulkan_info {
     uint32_t copy_family; /* where the staging copies run (queue_family unless a transfer queue is used) */
     uint32_t api_version; /* the version the backend uses the device at */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-    bool created;                  /* true: slc_vulkan_init made the instance and device */
-    bool unified;                  /* pages are mapped; false: written through the staging belt */
-    bool coherent;                 /* the pool's (or belt's) memory is HOST_COHERENT */
-    bool timeline;                 /* frames are tracked with a timeline semaphore */
-    bool memory_budget;            /* VK_EXT_memory_budget was used for the heap check */
-    bool split_copies;             /* staging copies are submitted on their own queue */
-    bool multi_draw_indirect;      /* features enabled on the device (adopted: as the application said) */
-    bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
-    bool draw_parameters;          /* shaderDrawParameters */
+    bool created;                      /* true: slc_vulkan_init made the instance and device */
+    bool unified;                      /* pages are mapped; false: written through the staging belt */
+    bool coherent;                     /* the pool's (or belt's) memory is HOST_COHERENT */
+    bool timeline;                     /* frames are tracked with a timeline semaphore */
+    bool memory_budget;                /* VK_EXT_memory_budget was used for the heap check */
+    bool split_copies;                 /* staging copies are submitted on their own queue */
+    bool multi_draw_indirect;          /* features enabled on the device (adopted: as the application said) */
+    bool storage_dynamic_indexing;     /* shaderStorageBufferArrayDynamicIndexing */
+    bool draw_parameters;              /* shaderDrawParameters */
+    bool texture_compression_bc;       /* textureCompressionBC */
+    bool texture_compression_astc_ldr; /* textureCompressionASTC_LDR */
+    /* The texel formats the device samples (bit f: SLC_PACK_TEXEL_* f),
+     * as the store tells slc_stream_create: both the sRGB and the UNORM
+     * form sampled with linear filtering, and a block format's feature
+     * enabled. Vulkan requires RGBA8 of every device. */
+    uint32_t sampled_formats;
     uint32_t pool_memory_type;
     uint32_t pool_heap;
     uint64_t heap_available; /* bytes the pool's heap could give at init (budget, heap size or override) */
@@ -366,6 +378,12 @@ const struct VolkDeviceTable *slc_vulkan_get_device_table(const slc_vulkan *vk);
 
 /* "VK_ERROR_OUT_OF_HOST_MEMORY" for VK_ERROR_OUT_OF_HOST_MEMORY; never NULL. */
 const char *slc_vulkan_result_name(VkResult result);
+
+/* The VkFormat a texture in SLC_PACK_TEXEL_* texel is sampled as: the
+ * sRGB form for a colour texture (srgb), the UNORM form for a data or
+ * normal texture; VK_FORMAT_UNDEFINED for a value that is no format. The
+ * one map from the pack's formats to Vulkan's. O(1); thread-safe. */
+VkFormat slc_vulkan_texel_format(uint32_t texel, bool srgb);
 
 #ifdef __cplusplus
 }

@@ -193,6 +193,18 @@ int slc_pack_texel_block(uint32_t format, uint32_t *width, uint32_t *height, uin
  * "astc8x8"), or NULL for a value that is no format. O(1). */
 const char *slc_pack_texel_format_name(uint32_t format);
 
+/* The formats of mask (bit f: SLC_PACK_TEXEL_* value f; other bits
+ * ignored) as a list for a message: "rgba8, bc1 and bc3", "astc6x6", or
+ * "no texel format". Writes at most cap bytes, NUL-terminated (cap > 0),
+ * and returns the length written. O(formats); thread-safe. */
+size_t slc_pack_texel_format_list(uint32_t mask, char *buf, size_t cap);
+
+/* Bit f set for each texel format f some texture of the pack holds (0 in
+ * a pack without textures): what a device must sample to show it, checked
+ * by slc_stream_create against its page store's sampled_formats. Gathered
+ * at open. O(1). */
+uint32_t slc_pack_texel_formats(const slc_pack *p);
+
 /* Bytes of a width x height level in format: whole blocks, the partial
  * ones at the right and bottom edges counted whole. 0 for an unknown
  * format or a zero side. O(1). */

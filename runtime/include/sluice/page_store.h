@@ -56,7 +56,21 @@ typedef struct slc_page_store {
     const char *backend; /* "vulkan" or "host" */
     uint32_t page_count;
     uint32_t page_size;
+    /* The texel formats the device behind the store samples: bit f for
+     * SLC_PACK_TEXEL_* f (sluice/pack_format.h). slc_stream_create refuses
+     * a pack with a texture in a format outside it. The Vulkan backend
+     * sets the formats whose sRGB and UNORM forms the device samples with
+     * linear filtering (and whose compression feature is enabled); the
+     * host backend, which hands pages to the CPU and samples nothing,
+     * sets every format (SLC_PAGE_STORE_ALL_TEXELS). 0: none, so a store
+     * that does not set it takes only packs without textures. */
+    uint32_t sampled_formats;
+    /* The device's name for messages (NULL: the backend's name). */
+    const char *device;
 } slc_page_store;
+
+/* Every texel format, for a store that takes any (the host backend). */
+#define SLC_PAGE_STORE_ALL_TEXELS 0xfffffffeu
 
 #ifdef __cplusplus
 }

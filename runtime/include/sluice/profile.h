@@ -122,6 +122,12 @@ typedef struct slc_profile {
     /* [stream] pin_coarsest: how many of every object's coarsest levels the
      * stream pins at create (0: none; optional, default 0) */
     uint32_t pin_coarsest;
+    /* [textures] format: the SLC_PACK_TEXEL_* value the device's textures
+     * are packed in (`sluice pack --profile` takes it as its
+     * --texture-format; optional, default SLC_PACK_TEXEL_RGBA8, which every
+     * Vulkan device samples). The stream checks a pack's formats against
+     * the device itself (slc_page_store's sampled_formats). */
+    uint32_t texture_format;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -391,7 +391,11 @@ bool slc_stream_pin_iter_next(slc_stream_pin_iter *it, slc_chunk_id *chunk);
  * pool is built from slc_pool_spec_from_profile(profile), the store should
  * be too); workers > 0 without
  * an executor; an upload cap below one page; load_frames or
- * telemetry_frames out of range; an unknown pin partition), an arena
+ * telemetry_frames out of range; an unknown pin partition), the pack
+ * has a texture in a format the store's device does not sample
+ * (SLC_E_UNSUPPORTED: "stream: the pack's textures are astc6x6, which
+ * the vulkan device NAME cannot sample (it samples rgba8, bc1 and bc3)";
+ * see slc_page_store's sampled_formats), an arena
  * refuses (its status, with the budget's message), the pinned chunks do not
  * fit (SLC_E_POOL_BUSY, naming the pages needed and the partition's) or one
  * fails to load (its status). On failure every arena is as it was and *out

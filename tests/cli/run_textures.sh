@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# run_textures.sh OUTDIR PROFILES SLUICE...: the texel format follows the
+# device. `sluice pack --profile` takes the profile's [textures] format and
+# [pool] page_size (astc6x6 for sbc-rpi5, rgba8 for default) unless
+# --texture-format or --page-size says otherwise, and a profile it cannot
+# read is refused before anything is written. `sluice run` on the Vulkan
+# backend refuses, at init, a pack in a format the device does not sample,
+# naming the format and what the device samples (lavapipe, which the tests
+# run on, samples rgba8, bc1 and bc3 but no ASTC); the host backend, which
+# samples nothing, streams it; a BC1 pack streams on lavapipe.
+set -u
+out=$1
+profiles=$2
+shift 2
+mkdir -p "$out" || exit 1
+fail() { echo "run_textures: $*" >&2; exit 1; }
+city="--synthetic city --size 1M --seed 11 --textures --texture-quality fast"
+
+# shellcheck disable=SC2086 # $city is a list of options
+sum=$("$@" pack $city --profile "$profiles/sbc-rpi5.profile" -o "$out/astc.pack") || fail "astc pack failed: $sum"
+printf '%s\n' "$sum" | grep -Eq "^  materials    2; textures 4 \(for 4 slots\), astc6x6, " ||
+    fail "sbc-rpi5: not astc6x6: $sum"
+printf '%s\n' "$sum" | grep -q " 64.0 KiB pages," || fail "sbc-rpi5: not its 64 KiB pages: $sum"
+# shellcheck disable=SC2086
+sum=$("$@" pack $city --profile "$profiles/auto-cluster.profile" -o "$out/cluster.pack") ||
+    fail "auto-cluster pack failed: $sum"
+printf '%s\n' "$sum" | grep -q ", astc6x6, " || fail "auto-cluster: not astc6x6: $sum"
+printf '%s\n' "$sum" | grep -q " 32.0 KiB pages," || fail "auto-cluster: not its 32 KiB pages: $sum"
+# shellcheck disable=SC2086
+sum=$("$@" pack $city --profile "$profiles/default.profile" -o "$out/rgba8.pack") || fail "rgba8 pack failed: $sum"
+printf '%s\n' "$sum" | grep -q ", rgba8, " || fail "default: not rgba8: $sum"
+# The options win over the profile.
+# shellcheck disable=SC2086
+sum=$("$@" pack $city --profile "$profiles/sbc-rpi5.profile" --texture-format bc1 --page-size 16KiB \
+    -o "$out/bc1.pack") || fail "bc1 pack failed: $sum"
+printf '%s\n' "$sum" | grep -q ", bc1, " || fail "--texture-format bc1 did not win: $sum"
+printf '%s\n' "$sum" | grep -q " 16.0 KiB pages," || fail "--page-size 16KiB did not win: $sum"
+info=$("$@" inspect "$out/astc.pack") || fail "inspect failed: $info"
+printf '%s\n' "$info" | grep -Eq "^  0 +facade 0 colour +[0-9]+x[0-9]+ astc6x6 " || fail "inspect: no astc6x6 texture: $info"
+
+# A profile that cannot be read or parsed: its message, nothing written.
+# shellcheck disable=SC2086
+msg=$("$@" pack $city --profile "$out/none.profile" -o "$out/x.pack" 2>&1)
+rc=$?
+[ "$rc" -eq 3 ] || fail "a missing profile: exit code $rc, expected 3 (input): $msg"
+printf '%s\n' "$msg" | grep -q "^sluice: $out/none.profile: No such file or directory$" || fail "missing profile: $msg"
+printf '[profile]\nname = bad\n[textures]\nformat = etc2\n' > "$out/bad.profile"
+# shellcheck disable=SC2086
+msg=$("$@" pack $city --profile "$out/bad.profile" -o "$out/x.pack" 2>&1)
+[ $? -eq 1 ] || fail "bad profile: exit code, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "bad.profile:4: [textures] format: 'etc2' is not a texel format (rgba8, bc1, bc3, astc4x4, astc6x6 or astc8x8) (SLC_E_PROFILE_VALUE)" ||
+    fail "bad profile: $msg"
+[ ! -e "$out/x.pack" ] || fail "a refused command wrote its output"
+
+# The device must sample the pack's format.
+msg=$("$@" run "$out/astc.pack" --profile "$profiles/default.profile" --backend vulkan --frames 2 2>&1)
+rc=$?
+printf '%s\n' "$msg"
+[ "$rc" -eq 1 ] || fail "astc6x6 on lavapipe: exit code $rc, expected 1"
+printf '%s\n' "$msg" | grep -Eq "^sluice: error: stream: the pack's textures are astc6x6, which the vulkan device llvmpipe .* cannot sample \(it samples rgba8, bc1 and bc3\) \(SLC_E_UNSUPPORTED\)$" ||
+    fail "astc6x6 on lavapipe: no refusal naming the formats"
+printf '%s\n' "$msg" | grep -q "^sluice run: the stream cannot start with pack 'astc.pack' and profile 'default' (SLC_E_UNSUPPORTED)$" ||
+    fail "astc6x6 on lavapipe: no 'cannot start' line"
+msg=$("$@" run "$out/astc.pack" --profile "$profiles/default.profile" --backend host --frames 2 2>&1) ||
+    fail "astc6x6 on the host backend failed: $msg"
+printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "astc6x6 on the host backend: $msg"
+msg=$("$@" run "$out/bc1.pack" --profile "$profiles/default.profile" --backend vulkan --frames 2 2>&1) ||
+    fail "bc1 on lavapipe failed: $msg"
+printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "bc1 on lavapipe: $msg"
+echo "run_textures: ok"
