@@ -219,6 +219,20 @@ uint64_t usdcw_double_rep(usdc_writer *w, double v)
     return usdcw_rep(USDCW_DOUBLE, 0, 0, 0, at);
 }
 
+uint64_t usdcw_float_rep(float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    return usdcw_rep(USDCW_FLOAT, 0, 1, 0, bits);
+}
+
+uint64_t usdcw_vec_rep(usdc_writer *w, unsigned type, const float *v, size_t n)
+{
+    uint64_t at = align8(w);
+    put(&w->out, v, n * 4);
+    return usdcw_rep(type, 0, 0, 0, at);
+}
+
 static void put_count(usdc_writer *w, uint64_t n)
 {
     if (w->ver[1] < 7) {
@@ -469,6 +483,12 @@ uint64_t usdcw_listop(usdc_writer *w, unsigned type, int is_explicit, const usdc
     return usdcw_rep(type, 0, 0, 0, at);
 }
 
+uint64_t usdcw_path_rep(usdc_writer *w, uint32_t path)
+{
+    const usdcw_part one[] = {{USDCW_LIST_EXPLICIT, 0, 1}, {0, 0, 0}};
+    return usdcw_listop(w, USDCW_PATH_LISTOP, 1, one, &path, NULL, NULL);
+}
+
 uint64_t usdcw_payload(usdc_writer *w, const usdcw_ref *ref)
 {
     usdcw_string(w, ref->asset ? ref->asset : "");
@@ -537,6 +557,37 @@ void usdcw_field(usdc_writer *w, const char *name, uint64_t rep)
     w->fields[w->nfields] = (wfield){usdcw_token(w, name), rep};
     GROW(w->fsets, w->nfsets, w->cap_fsets);
     w->fsets[w->nfsets++] = w->nfields++;
+}
+
+/* Whether path q is a prim (props 0) or property (props 1) right under
+ * path; variant elements are not children. */
+static int child_of(const usdc_writer *w, uint32_t q, uint32_t path, int props)
+{
+    return w->paths[q].parent == path && (w->paths[q].is_prop != 0) == props && w->tokens[w->paths[q].elem][0] != '{';
+}
+
+void usdcw_child_fields(usdc_writer *w, uint32_t path)
+{
+    static const char *const field[2] = {"primChildren", "properties"};
+    for (int props = 0; props < 2; props++) {
+        uint64_t n = 0;
+        for (uint32_t q = 0; q < w->npaths; q++) {
+            if (child_of(w, q, path, props)) {
+                n++;
+            }
+        }
+        if (n == 0) {
+            continue;
+        }
+        uint64_t at = align8(w);
+        put_u64(&w->out, n);
+        for (uint32_t q = 0; q < w->npaths; q++) {
+            if (child_of(w, q, path, props)) {
+                put_u32(&w->out, w->paths[q].elem);
+            }
+        }
+        usdcw_field(w, field[props], usdcw_rep(USDCW_TOKEN_VECTOR, 0, 0, 0, at));
+    }
 }
 
 void usdcw_override_section(usdc_writer *w, const char *name, const void *data, size_t n)

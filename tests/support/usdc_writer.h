@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A minimal USD crate (.usdc) writer for tests: tokens, strings, fields,
  * field sets, the compressed path tree, specs, inlined values, uncompressed
- * and compressed int/float arrays, list ops, time samples. Tests build the
+ * and compressed int/float arrays, vectors, list ops (connections and
+ * relationship targets among them), time samples. Tests build the
  * files they read with it; it checks nothing and is not part of the packer.
  *
  * Usage: usdcw_create, add paths (usdcw_child), values (usdcw_* returning a
@@ -40,6 +41,7 @@ enum {
     USDCW_VEC3F = 24,
     USDCW_VEC3H = 25,
     USDCW_VEC3I = 26,
+    USDCW_VEC4F = 28,
     USDCW_DICTIONARY = 31,
     USDCW_TOKEN_LISTOP = 32,
     USDCW_STRING_LISTOP = 33,
@@ -97,6 +99,10 @@ uint64_t usdcw_token_rep(usdc_writer *w, const char *s);  /* inlined token */
 uint64_t usdcw_string_rep(usdc_writer *w, const char *s); /* inlined string */
 uint64_t usdcw_asset_rep(usdc_writer *w, const char *s);  /* inlined asset path */
 uint64_t usdcw_double_rep(usdc_writer *w, double v);      /* written out (not inlined) */
+uint64_t usdcw_float_rep(float v);                        /* inlined */
+/* A vector of n floats (USDCW_VEC2F, VEC3F, VEC4F: a colour, a scale),
+ * written out (not inlined). */
+uint64_t usdcw_vec_rep(usdc_writer *w, unsigned type, const float *v, size_t n);
 
 /* Raw bytes at the current end of the value area (8-aligned); returns the
  * offset. */
@@ -133,11 +139,19 @@ typedef struct usdcw_part {
 } usdcw_part;
 uint64_t usdcw_listop(usdc_writer *w, unsigned type, int is_explicit, const usdcw_part *parts, const uint32_t *paths,
                       const char *const *strs, const usdcw_ref *refs);
+/* An explicit path list op of one path: an attribute's connectionPaths
+ * (`.connect = <path>`), a relationship's targetPaths (`rel r = <path>`). */
+uint64_t usdcw_path_rep(usdc_writer *w, uint32_t path);
 /* A single payload (the pre-list-op form). */
 uint64_t usdcw_payload(usdc_writer *w, const usdcw_ref *ref);
 
 uint64_t usdcw_selection_map(usdc_writer *w, const char *const *pairs, uint64_t n);
 uint64_t usdcw_time_samples(usdc_writer *w, const double *times, const uint64_t *reps, uint64_t n);
+
+/* In the open prim spec of path: its "primChildren" and "properties"
+ * fields (each when not empty), the names of the prims and properties
+ * under path so far in the order they were added, as USD writes them. */
+void usdcw_child_fields(usdc_writer *w, uint32_t path);
 
 /* Starts a spec; following usdcw_field calls belong to it. */
 void usdcw_spec(usdc_writer *w, uint32_t path, unsigned spec_type);

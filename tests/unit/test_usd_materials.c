@@ -5,7 +5,9 @@
  * texel into the pack's slot layout, material:binding inherited and mapped
  * over a reference, materialBind GeomSubsets as parts with every placement,
  * a texture read from a usdz package and listed as an input, and every
- * refusal with its exact message (and its warning under skip_unsupported).
+ * refusal with its exact message (and its warning under skip_unsupported);
+ * the shader network of the usda fuzz seed written as a crate, read alike
+ * (it is the usdc fuzz seed: --write-crate-seed FILE writes it).
  * With --samples DIR: TextureCoordinateTest's materials against its text and
  * the intent-vfx teapot's binding over its references. */
 #define _GNU_SOURCE /* realpath */
@@ -21,6 +23,7 @@
 #include "usd_layer.h"
 #include "usd_shade.h"
 #include "usd_stage.h"
+#include "usdc_writer.h"
 
 /* ---- files ------------------------------------------------------------------- */
 
@@ -870,6 +873,315 @@ static void test_unreadable_image_is_refused_at_import_or_left_empty(void **stat
     rec_free(&r);
 }
 
+/* ---- the network in a crate ------------------------------------------------------------ */
+
+/* tests/fuzz/corpus/usdc/written-0.8.0-shader-network.usdc is write_network_crate's output for the
+ * varname "st": after a change to the network or to tests/support/usdc_writer.c, regenerate it with
+ *   build/default/tests/test_usd_materials --write-crate-seed tests/fuzz/corpus/usdc/written-0.8.0-shader-network.usdc
+ * (run from the source folder; test_crate_seed_is_the_writers_network says when it is stale). */
+#define NETWORK_SEED "tests/fuzz/corpus/usdc/written-0.8.0-shader-network.usdc"
+#define NO_CONNECTION UINT32_MAX
+
+/* The attribute spec at path: its typeName, uniform or not, its default (0: none) and its one connection
+ * (NO_CONNECTION: none). */
+static void crate_attr(usdc_writer *w, uint32_t path, const char *type, int uniform, uint64_t value, uint32_t connect)
+{
+    usdcw_spec(w, path, USDCW_SPEC_ATTRIBUTE);
+    usdcw_field(w, "typeName", usdcw_token_rep(w, type));
+    if (uniform) {
+        usdcw_field(w, "variability", usdcw_rep(USDCW_VARIABILITY, 0, 1, 0, 1));
+    }
+    if (value != 0) {
+        usdcw_field(w, "default", value);
+    }
+    if (connect != NO_CONNECTION) {
+        usdcw_field(w, "connectionPaths", usdcw_path_rep(w, connect));
+    }
+}
+
+/* A new attribute name of prim (crate_attr's spec). */
+static uint32_t crate_prop(usdc_writer *w, uint32_t prim, const char *name, const char *type, int uniform,
+                           uint64_t value, uint32_t connect)
+{
+    uint32_t p = usdcw_child(w, prim, name, 1);
+    crate_attr(w, p, type, uniform, value, connect);
+    return p;
+}
+
+static void crate_rel(usdc_writer *w, uint32_t prim, const char *name, uint32_t target)
+{
+    usdcw_spec(w, usdcw_child(w, prim, name, 1), USDCW_SPEC_RELATIONSHIP);
+    usdcw_field(w, "targetPaths", usdcw_path_rep(w, target));
+}
+
+/* The def prim spec of path, typed, listing its children and properties (all added by then). */
+static void crate_prim(usdc_writer *w, uint32_t path, const char *type)
+{
+    usdcw_spec(w, path, USDCW_SPEC_PRIM);
+    usdcw_field(w, "specifier", usdcw_rep(USDCW_SPECIFIER, 0, 1, 0, 0));
+    usdcw_field(w, "typeName", usdcw_token_rep(w, type));
+    usdcw_child_fields(w, path);
+}
+
+static void crate_binding_api(usdc_writer *w)
+{
+    static const char *const api[] = {"MaterialBindingAPI"};
+    const usdcw_part prepend[] = {{USDCW_LIST_PREPENDED, 0, 1}, {0, 0, 0}};
+    usdcw_field(w, "apiSchemas", usdcw_listop(w, USDCW_TOKEN_LISTOP, 0, prepend, NULL, api, NULL));
+}
+
+/* tests/fuzz/corpus/usda/seed17_shader_network.usda's network as a crate (0.8.0), with constant metallic and
+ * roughness in place of its ORM texture: /World binds Wood (and Plain for the preview purpose); Wood's
+ * UsdPreviewSurface reads diffuseColor and opacity from Tex (wood_albedo.png, repeat and mirror, scale 0.8)
+ * and normal from Nrm (./textures/wood_n.png, scale 2 and bias -1), through Reader, whose varname is
+ * connected to the Material's inputs:frame:stPrimvarName (varname); a MaterialX shader beside it; the
+ * Board mesh's face 1 is the GeomSubset Right, bound to Plain. *w owns *data. */
+static void write_network_crate(const char *varname, usdc_writer **out, const uint8_t **data, size_t *size)
+{
+    usdc_writer *w = usdcw_create(0, 8, 0);
+    uint32_t world = usdcw_child(w, USDCW_ROOT, "World", 0);
+    uint32_t looks = usdcw_child(w, world, "Looks", 0);
+    uint32_t wood = usdcw_child(w, looks, "Wood", 0);
+    uint32_t surf = usdcw_child(w, wood, "Surface", 0);
+    uint32_t tex = usdcw_child(w, wood, "Tex", 0);
+    uint32_t nrm = usdcw_child(w, wood, "Nrm", 0);
+    uint32_t reader = usdcw_child(w, wood, "Reader", 0);
+    uint32_t std = usdcw_child(w, wood, "Std", 0);
+    uint32_t plain = usdcw_child(w, looks, "Plain", 0);
+    uint32_t plain_surf = usdcw_child(w, plain, "Surface", 0);
+    uint32_t board = usdcw_child(w, world, "Board", 0);
+    uint32_t right = usdcw_child(w, board, "Right", 0);
+    /* The properties connections name, first (a connection names a path index). */
+    uint32_t frame_st = usdcw_child(w, wood, "inputs:frame:stPrimvarName", 1);
+    uint32_t surf_out = usdcw_child(w, surf, "outputs:surface", 1);
+    uint32_t std_out = usdcw_child(w, std, "outputs:surface", 1);
+    uint32_t plain_out = usdcw_child(w, plain_surf, "outputs:surface", 1);
+    uint32_t tex_rgb = usdcw_child(w, tex, "outputs:rgb", 1);
+    uint32_t tex_a = usdcw_child(w, tex, "outputs:a", 1);
+    uint32_t nrm_rgb = usdcw_child(w, nrm, "outputs:rgb", 1);
+    uint32_t result = usdcw_child(w, reader, "outputs:result", 1);
+
+    usdcw_spec(w, USDCW_ROOT, USDCW_SPEC_PSEUDO_ROOT);
+    usdcw_field(w, "defaultPrim", usdcw_token_rep(w, "World"));
+    usdcw_field(w, "metersPerUnit", usdcw_double_rep(w, 1.0));
+    usdcw_field(w, "upAxis", usdcw_token_rep(w, "Y"));
+    usdcw_child_fields(w, USDCW_ROOT);
+
+    crate_rel(w, world, "material:binding", wood);
+    crate_rel(w, world, "material:binding:preview", plain);
+    crate_prim(w, world, "Xform");
+    crate_binding_api(w);
+    crate_prim(w, looks, "Scope");
+
+    crate_attr(w, frame_st, "token", 0, usdcw_token_rep(w, varname), NO_CONNECTION);
+    crate_prop(w, wood, "outputs:surface", "token", 0, 0, surf_out);
+    crate_prop(w, wood, "outputs:mtlx:surface", "token", 0, 0, std_out);
+    crate_prim(w, wood, "Material");
+
+    static const float emissive[3] = {0.1f, 0.05f, 0.0f};
+    crate_prop(w, surf, "info:id", "token", 1, usdcw_token_rep(w, "UsdPreviewSurface"), NO_CONNECTION);
+    crate_prop(w, surf, "inputs:diffuseColor", "color3f", 0, 0, tex_rgb);
+    crate_prop(w, surf, "inputs:opacity", "float", 0, 0, tex_a);
+    crate_prop(w, surf, "inputs:normal", "normal3f", 0, 0, nrm_rgb);
+    crate_prop(w, surf, "inputs:metallic", "float", 0, usdcw_float_rep(0.25f), NO_CONNECTION);
+    crate_prop(w, surf, "inputs:roughness", "float", 0, usdcw_float_rep(0.625f), NO_CONNECTION);
+    crate_prop(w, surf, "inputs:emissiveColor", "color3f", 0, usdcw_vec_rep(w, USDCW_VEC3F, emissive, 3),
+               NO_CONNECTION);
+    crate_prop(w, surf, "inputs:opacityThreshold", "float", 0, usdcw_float_rep(0.5f), NO_CONNECTION);
+    crate_attr(w, surf_out, "token", 0, 0, NO_CONNECTION);
+    crate_prim(w, surf, "Shader");
+
+    static const float tex_scale[4] = {0.8f, 0.8f, 0.8f, 1.0f}, tex_bias[4] = {0, 0, 0, 0};
+    crate_prop(w, tex, "info:id", "token", 1, usdcw_token_rep(w, "UsdUVTexture"), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:file", "asset", 0, usdcw_asset_rep(w, "textures/wood_albedo.png"), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:scale", "float4", 0, usdcw_vec_rep(w, USDCW_VEC4F, tex_scale, 4), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:bias", "float4", 0, usdcw_vec_rep(w, USDCW_VEC4F, tex_bias, 4), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:sourceColorSpace", "token", 0, usdcw_token_rep(w, "sRGB"), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:wrapS", "token", 0, usdcw_token_rep(w, "repeat"), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:wrapT", "token", 0, usdcw_token_rep(w, "mirror"), NO_CONNECTION);
+    crate_prop(w, tex, "inputs:st", "float2", 0, 0, result);
+    crate_attr(w, tex_rgb, "float3", 0, 0, NO_CONNECTION);
+    crate_attr(w, tex_a, "float", 0, 0, NO_CONNECTION);
+    crate_prim(w, tex, "Shader");
+
+    static const float nrm_scale[4] = {2, 2, 2, 1}, nrm_bias[4] = {-1, -1, -1, 0};
+    crate_prop(w, nrm, "info:id", "token", 1, usdcw_token_rep(w, "UsdUVTexture"), NO_CONNECTION);
+    crate_prop(w, nrm, "inputs:file", "asset", 0, usdcw_asset_rep(w, "./textures/wood_n.png"), NO_CONNECTION);
+    crate_prop(w, nrm, "inputs:scale", "float4", 0, usdcw_vec_rep(w, USDCW_VEC4F, nrm_scale, 4), NO_CONNECTION);
+    crate_prop(w, nrm, "inputs:bias", "float4", 0, usdcw_vec_rep(w, USDCW_VEC4F, nrm_bias, 4), NO_CONNECTION);
+    crate_prop(w, nrm, "inputs:sourceColorSpace", "token", 0, usdcw_token_rep(w, "raw"), NO_CONNECTION);
+    crate_prop(w, nrm, "inputs:st", "float2", 0, 0, result);
+    crate_attr(w, nrm_rgb, "float3", 0, 0, NO_CONNECTION);
+    crate_prim(w, nrm, "Shader");
+
+    crate_prop(w, reader, "info:id", "token", 1, usdcw_token_rep(w, "UsdPrimvarReader_float2"), NO_CONNECTION);
+    crate_prop(w, reader, "inputs:varname", "token", 0, 0, frame_st);
+    crate_attr(w, result, "float2", 0, 0, NO_CONNECTION);
+    crate_prim(w, reader, "Shader");
+
+    static const float grey[3] = {0.8f, 0.8f, 0.8f};
+    crate_prop(w, std, "info:id", "token", 1, usdcw_token_rep(w, "ND_standard_surface_surfaceshader"), NO_CONNECTION);
+    crate_prop(w, std, "inputs:base_color", "color3f", 0, usdcw_vec_rep(w, USDCW_VEC3F, grey, 3), NO_CONNECTION);
+    crate_attr(w, std_out, "token", 0, 0, NO_CONNECTION);
+    crate_prim(w, std, "Shader");
+
+    crate_prop(w, plain, "outputs:surface", "token", 0, 0, plain_out);
+    crate_prim(w, plain, "Material");
+    crate_prop(w, plain_surf, "info:id", "token", 1, usdcw_token_rep(w, "UsdPreviewSurface"), NO_CONNECTION);
+    crate_prop(w, plain_surf, "inputs:opacity", "float", 0, usdcw_float_rep(0.5f), NO_CONNECTION);
+    crate_attr(w, plain_out, "token", 0, 0, NO_CONNECTION);
+    crate_prim(w, plain_surf, "Shader");
+
+    static const int32_t counts[] = {4, 4}, indices[] = {0, 1, 2, 3, 1, 4, 5, 2}, subset[] = {1};
+    static const float points[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 0, 0, 2, 1, 0};
+    static const float st[] = {0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
+    crate_prop(w, board, "faceVertexCounts", "int[]", 0, usdcw_int_array(w, counts, 2, 1), NO_CONNECTION);
+    crate_prop(w, board, "faceVertexIndices", "int[]", 0, usdcw_int_array(w, indices, 8, 1), NO_CONNECTION);
+    crate_prop(w, board, "points", "point3f[]", 0, usdcw_array(w, USDCW_VEC3F, points, 6, 12), NO_CONNECTION);
+    crate_prop(w, board, "primvars:st", "texCoord2f[]", 0, usdcw_array(w, USDCW_VEC2F, st, 6, 8), NO_CONNECTION);
+    usdcw_field(w, "interpolation", usdcw_token_rep(w, "vertex"));
+    crate_prop(w, board, "doubleSided", "bool", 1, usdcw_rep(USDCW_BOOL, 0, 1, 0, 1), NO_CONNECTION);
+    crate_prim(w, board, "Mesh");
+
+    crate_prop(w, right, "elementType", "token", 1, usdcw_token_rep(w, "face"), NO_CONNECTION);
+    crate_prop(w, right, "familyName", "token", 1, usdcw_token_rep(w, "materialBind"), NO_CONNECTION);
+    crate_prop(w, right, "indices", "int[]", 0, usdcw_int_array(w, subset, 1, 1), NO_CONNECTION);
+    crate_rel(w, right, "material:binding", plain);
+    crate_prim(w, right, "GeomSubset");
+    crate_binding_api(w);
+
+    assert_int_equal(usdcw_finish(w, data, size), 0);
+    *out = w;
+}
+
+/* What write_network_crate's stage imports to, from name (beside the test's two PNGs). */
+static void expect_network(const char *name)
+{
+    rec r;
+    import_ok(name, 0, &r);
+    /* Face 0 (Wood, the mesh's binding inherited from /World) and face 1 (Right's Plain). */
+    assert_int_equal(r.obj_count, 2);
+    assert_int_equal(r.obj[0].indices, 6);
+    assert_int_equal(r.obj[1].indices, 6);
+    assert_int_equal(r.mat_count, 2);
+    assert_int_not_equal(r.obj[0].material, 0);
+    assert_int_not_equal(r.obj[1].material, 0);
+    const pk_material *wood = &r.mat[r.obj[0].material - 1], *plain = &r.mat[r.obj[1].material - 1];
+    assert_string_equal(wood->name, "Wood");
+    assert_string_equal(plain->name, "Plain");
+    /* Wood: Tex's scale is the base colour factor, its alpha the opacity (masked at 0.5). */
+    expect_color(wood->base_color, 0.8, 0.8, 0.8);
+    assert_float_equal(wood->base_color[3], 1.0f, 1e-6);
+    assert_int_equal(wood->alpha_mode, PK_ALPHA_MASK);
+    assert_float_equal(wood->alpha_cutoff, 0.5f, 1e-6);
+    expect_color(wood->emissive, 0.1, 0.05, 0.0);
+    assert_float_equal(wood->metallic, 0.25f, 1e-6);
+    assert_float_equal(wood->roughness, 0.625f, 1e-6);
+    assert_int_equal(wood->double_sided, 1);
+    assert_float_equal(wood->slot[PK_SLOT_NORMAL].scale, 1.0f, 1e-6);
+    assert_int_equal(wood->slot[PK_SLOT_METALLIC_ROUGHNESS].image, PK_NONE);
+    assert_int_equal(wood->slot[PK_SLOT_OCCLUSION].image, PK_NONE);
+    assert_int_equal(wood->slot[PK_SLOT_EMISSIVE].image, PK_NONE);
+    assert_int_equal(wood->slot[PK_SLOT_BASE_COLOR].texcoord, 0);
+    assert_int_equal(wood->slot[PK_SLOT_NORMAL].texcoord, 0);
+    assert_int_equal(r.tex_count, 2);
+    const got_texture *base = &r.tex[wood->slot[PK_SLOT_BASE_COLOR].image];
+    const got_texture *n = &r.tex[wood->slot[PK_SLOT_NORMAL].image];
+    assert_string_equal(base->name, "textures/wood_albedo.png");
+    assert_string_equal(n->name, "./textures/wood_n.png");
+    assert_int_equal(base->kind, pk_material_slot_kind(PK_SLOT_BASE_COLOR));
+    assert_int_equal(n->kind, pk_material_slot_kind(PK_SLOT_NORMAL));
+    assert_int_equal(base->wrap_s, PK_WRAP_REPEAT);
+    assert_int_equal(base->wrap_t, PK_WRAP_MIRRORED_REPEAT);
+    assert_int_equal(n->wrap_s, PK_WRAP_CLAMP_TO_EDGE); /* unauthored: useMetadata */
+    assert_int_equal(n->wrap_t, PK_WRAP_CLAMP_TO_EDGE);
+    for (uint32_t y = 0; y < 2; y++) {
+        for (uint32_t x = 0; x < 3; x++) {
+            for (int c = 0; c < 4; c++) {
+                assert_int_equal(base->img.texels[(y * 3 + x) * 4 + (uint32_t)c], texel(6, x, y, c));
+                assert_int_equal(n->img.texels[(y * 3 + x) * 4 + (uint32_t)c], texel(7, x, y, c));
+            }
+        }
+    }
+    /* Plain: UsdPreviewSurface's fallbacks but its opacity, no texture. */
+    expect_color(plain->base_color, 0.18, 0.18, 0.18);
+    assert_float_equal(plain->base_color[3], 0.5f, 1e-6);
+    assert_int_equal(plain->alpha_mode, PK_ALPHA_BLEND);
+    assert_float_equal(plain->metallic, 0.0f, 0);
+    assert_float_equal(plain->roughness, 0.5f, 0);
+    for (int s = 0; s < PK_SLOT_COUNT; s++) {
+        assert_int_equal(plain->slot[s].image, PK_NONE);
+    }
+    /* The one thing not read: the preview-purpose binding. */
+    char want[1024];
+    snprintf(want, sizeof want,
+             "%s: </World>: material:binding:preview is not read (only the direct, all-purpose material:binding is); "
+             "ignored\n",
+             path_of(name));
+    assert_string_equal(warned.all, want);
+    rec_free(&r);
+}
+
+static void test_crate_shader_network_is_read(void **state)
+{
+    (void)state;
+    put_png("textures/wood_albedo.png", 6);
+    put_png("textures/wood_n.png", 7);
+    usdc_writer *w;
+    const uint8_t *data;
+    size_t size;
+    write_network_crate("st", &w, &data, &size);
+    put_bytes("network.usdc", data, size);
+    usdcw_free(w);
+    expect_network("network.usdc");
+    /* The varname, read through the Material's interface input, is checked against the mesh's UV primvar
+     * (when the stage is composed). */
+    write_network_crate("uv", &w, &data, &size);
+    put_bytes("network-uv.usdc", data, size);
+    usdcw_free(w);
+    expect_error("network-uv.usdc", 0,
+                 "@@/network-uv.usdc: </World/Board>: texture </World/Looks/Wood/Tex> reads primvar 'uv', but the "
+                 "mesh's texture coordinates are primvars:st");
+}
+
+static void test_crate_seed_is_the_writers_network(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    uint8_t *seed = read_all(SLUICE_SOURCE_DIR "/" NETWORK_SEED, &n);
+    usdc_writer *w;
+    const uint8_t *data;
+    size_t size;
+    write_network_crate("st", &w, &data, &size);
+    if (n != size || memcmp(seed, data, size) != 0) {
+        fail_msg("%s is not the writer's network: regenerate it (test_usd_materials --write-crate-seed)", NETWORK_SEED);
+    }
+    usdcw_free(w);
+    /* The checked-in bytes themselves, beside the textures. */
+    put_png("textures/wood_albedo.png", 6);
+    put_png("textures/wood_n.png", 7);
+    put_bytes("seed.usdc", seed, n);
+    free(seed);
+    expect_network("seed.usdc");
+}
+
+/* --write-crate-seed FILE: write_network_crate's output for the fuzz corpus. */
+static int write_crate_seed(const char *file)
+{
+    usdc_writer *w;
+    const uint8_t *data;
+    size_t size;
+    write_network_crate("st", &w, &data, &size);
+    FILE *f = fopen(file, "wb");
+    int ok = f != NULL && fwrite(data, 1, size, f) == size;
+    ok = (f != NULL && fclose(f) == 0) && ok;
+    usdcw_free(w);
+    if (!ok) {
+        fprintf(stderr, "cannot write %s\n", file);
+    }
+    return ok ? 0 : 1;
+}
+
 /* ---- samples ------------------------------------------------------------------------------------- */
 
 static const char *samples; /* ../shared/usd (argv[2]) */
@@ -981,6 +1293,9 @@ static int teardown_dir(void **state)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--write-crate-seed") == 0) {
+        return write_crate_seed(argv[2]);
+    }
     if (argc == 3 && strcmp(argv[1], "--samples") == 0) {
         samples = argv[2];
         const struct CMUnitTest tests[] = {
@@ -998,6 +1313,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_usdz_texture_is_read_from_the_package_and_listed),
         cmocka_unit_test(test_refusals_name_the_prim_and_input),
         cmocka_unit_test(test_unreadable_image_is_refused_at_import_or_left_empty),
+        cmocka_unit_test(test_crate_shader_network_is_read),
+        cmocka_unit_test(test_crate_seed_is_the_writers_network),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
