@@ -2,11 +2,16 @@
 /* libFuzzer target: the USD layer model and its USDA text parser on any
  * bytes (an exact-size copy, so a read past the end is caught), then every
  * prim, list op and property walked and every value read through each
- * reader that fits its type. */
+ * reader that fits its type; then the input imported as `sluice pack`
+ * imports a USD file (fuzz_usd_import.h): a stage composed from it, every
+ * mesh walked and its material bindings, GeomSubsets and UsdPreviewSurface
+ * networks resolved (usd_shade.c), texture files refused with a message
+ * (they do not exist). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_usd_import.h"
 #include "usd_layer.h"
 
 static void read_prop(const usd_prop *p)
@@ -84,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             usd_layer_resolve(L, in->sublayers[i], res, sizeof res);
         }
         usd_layer_close(L);
+        fuzz_usd_import("fuzz.usda", copy, size);
     }
     free(copy);
     return 0;

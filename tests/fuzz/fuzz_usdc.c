@@ -2,12 +2,17 @@
 /* libFuzzer target: the crate (.usdc) and package (.usdz) readers on any
  * bytes, opened from memory as the importer opens a file's mapping; then
  * every prim, variant and property walked and every value read (count,
- * numbers as double, float and int, tokens by index). A reader that fails
- * must say why: an empty message aborts. */
+ * numbers as double, float and int, tokens by index); then the input
+ * imported as `sluice pack` imports a USD file (fuzz_usd_import.h): a stage
+ * composed from it, every mesh walked and its material bindings, GeomSubsets
+ * and UsdPreviewSurface networks resolved (usd_shade.c), texture files
+ * outside a package refused with a message (they do not exist). A reader
+ * or importer that fails must say why: an empty message aborts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_usd_import.h"
 #include "usd_layer.h"
 
 static void check_message(const pk_diag *d)
@@ -89,5 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     walk(usd_layer_get_root(L), 0);
     usd_layer_close(L);
+    fuzz_usd_import("fuzz.usdc", data, size);
     return 0;
 }
