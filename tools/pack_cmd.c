@@ -15,9 +15,11 @@
 #include "atomic_file.h"
 #include "cli.h"
 #include "builder.h"
+#include "encode.h"
 #include "importer.h"
 #include "pack_limits.h"
 #include "pack_ninja.h"
+#include "pack_writer.h"
 #include "progress.h"
 
 static const char pack_usage_head[] =
@@ -43,15 +45,32 @@ static void pack_usage(FILE *f, const cli_args *spec)
     fputs(pack_usage_tail, f);
 }
 
+/* A texture's line of the summary: what the builder told of it
+ * (pk_texture_built), its source's name copied (texture_source). */
+#define TEXTURE_SOURCE_MAX 128u
+typedef struct texture_line {
+    uint32_t index, width, height, format;
+    pk_mip_kind kind;
+    double psnr, decode_seconds, encode_seconds;
+    char source[TEXTURE_SOURCE_MAX];
+} texture_line;
+
+/* With more textures than this the summary lists the TEXTURE_LINES_WORST
+ * of lowest PSNR and one line for the others. */
+#define TEXTURE_LINES_ALL 16u
+#define TEXTURE_LINES_WORST 8u
+
 /* What the importers' callbacks reach: the builder once it is open, the
  * progress bar once it is started. */
 typedef struct pack_ctx {
     int quiet;
-    pk_builder *b;  /* NULL until the inputs are checked */
-    progress *pg;   /* NULL until the bar is started */
-    uint64_t base;  /* the bar's bytes before the input being imported */
-    uint32_t added; /* meshes that became objects */
-    int textures;   /* the images are packed (--texture-format is not none) */
+    pk_builder *b;       /* NULL until the inputs are checked */
+    progress *pg;        /* NULL until the bar is started */
+    uint64_t base;       /* the bar's bytes before the input being imported */
+    uint32_t added;      /* meshes that became objects */
+    int textures;        /* the images are packed (--texture-format is not none) */
+    texture_line *lines; /* the textures built, for the summary (none with --quiet) */
+    uint32_t line_count, line_cap;
 } pack_ctx;
 
 /* An opened input: the importer and its state are both set (open) or both
@@ -84,7 +103,130 @@ static void warn_stderr(void *user, const char *message)
     }
 }
 
-static void summary(const char *out, const pk_build_stats *s)
+/* name into dst (cap bytes) as the summary prints it: a control byte (C0,
+ * DEL) as '?', the rest as it is; a name too long is cut at a character
+ * boundary (UTF-8) and ends "..."; none is "-". */
+static void texture_source(const char *name, char *dst, size_t cap)
+{
+    if (name[0] == '\0') {
+        name = "-";
+    }
+    size_t n = strlen(name);
+    if (n >= cap) {
+        n = cap - 4u;
+        while (n > 0 && ((unsigned char)name[n] & 0xc0u) == 0x80u) { /* a continuation byte */
+            n--;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char ch = (unsigned char)name[i];
+        dst[i] = ch < 0x20u || ch == 0x7fu ? '?' : (char)ch;
+    }
+    if (n < strlen(name)) {
+        memcpy(dst + n, "...", 3);
+        n += 3;
+    }
+    dst[n] = '\0';
+}
+
+/* The builder's listener (pk_builder_on_texture): the texture's line kept. */
+static int note_texture(void *user, const pk_texture_built *t, pk_diag *d)
+{
+    pack_ctx *c = user;
+    if (pk_grow((void **)&c->lines, &c->line_cap, (uint64_t)c->line_count + 1u, sizeof *c->lines) != 0) {
+        return pk_fail(d, "%s: out of memory for the summary's texture lines", t->name);
+    }
+    texture_line *l = &c->lines[c->line_count++];
+    l->index = t->index;
+    l->width = t->width;
+    l->height = t->height;
+    l->format = t->format;
+    l->kind = t->kind;
+    l->psnr = t->psnr;
+    l->decode_seconds = t->decode_seconds;
+    l->encode_seconds = t->encode_seconds;
+    texture_source(t->name, l->source, sizeof l->source);
+    return 0;
+}
+
+static int by_index(const void *pa, const void *pb)
+{
+    const texture_line *a = pa, *b = pb;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static int by_psnr(const void *pa, const void *pb)
+{
+    const texture_line *a = pa, *b = pb;
+    if (a->psnr != b->psnr) {
+        return a->psnr < b->psnr ? -1 : 1;
+    }
+    return by_index(pa, pb);
+}
+
+/* A level-0 PSNR as the summary prints it: "exact" for identical texels. */
+static const char *psnr_text(double psnr, char *buf, size_t cap)
+{
+    if (psnr >= PK_ENCODE_PSNR_IDENTICAL) {
+        snprintf(buf, cap, "exact");
+    } else {
+        snprintf(buf, cap, "%.2f dB", psnr);
+    }
+    return buf;
+}
+
+#define TEXTURE_ROW "    %-6s %-11s %-7s %-8s %9s %8s %8s  %s\n"
+
+static void texture_row(const texture_line *l)
+{
+    static const char *const kinds[] = {"colour", "data", "normal"};
+    char index[16], size[32], psnr[32], decode[32], encode[32];
+    snprintf(index, sizeof index, "%u", l->index);
+    snprintf(size, sizeof size, "%ux%u", l->width, l->height);
+    snprintf(decode, sizeof decode, "%.2f s", l->decode_seconds);
+    snprintf(encode, sizeof encode, "%.2f s", l->encode_seconds);
+    const char *kind = l->kind >= PK_MIP_COLOR && l->kind <= PK_MIP_NORMAL ? kinds[l->kind - PK_MIP_COLOR] : "?";
+    const char *format = slc_pack_texel_format_name(l->format);
+    printf(TEXTURE_ROW, index, size, kind, format != NULL ? format : "?", psnr_text(l->psnr, psnr, sizeof psnr), decode,
+           encode, l->source);
+}
+
+/* The textures' times and a line per texture built (sorted by index; with
+ * more than TEXTURE_LINES_ALL, the TEXTURE_LINES_WORST of lowest PSNR and
+ * one line for the others). Sorts lines. Everything but the times is the
+ * same for any --jobs. */
+static void texture_summary(const pk_build_stats *s, texture_line *lines, uint32_t n)
+{
+    const int all = n <= TEXTURE_LINES_ALL;
+    char what[96] = "";
+    if (n > 0) {
+        if (all) {
+            snprintf(what, sizeof what, "; level-0 PSNR against the decoded image:");
+        } else {
+            snprintf(what, sizeof what,
+                     "; the %u of %u with the lowest level-0 PSNR against the decoded image:", TEXTURE_LINES_WORST, n);
+        }
+    }
+    printf("  textures     decode %.2f s, encode %.2f s%s\n", s->texture_decode_seconds, s->texture_encode_seconds,
+           what);
+    if (n == 0) {
+        return;
+    }
+    qsort(lines, n, sizeof *lines, all ? by_index : by_psnr);
+    printf(TEXTURE_ROW, "index", "size", "kind", "format", "PSNR", "decode", "encode", "source");
+    const uint32_t shown = all ? n : TEXTURE_LINES_WORST;
+    for (uint32_t i = 0; i < shown; i++) {
+        texture_row(&lines[i]);
+    }
+    if (!all) {
+        char lo[32], mid[32], hi[32];
+        printf("    %u more; level-0 PSNR of all %u: min %s, median %s, max %s\n", n - shown, n,
+               psnr_text(lines[0].psnr, lo, sizeof lo), psnr_text(lines[(n - 1u) / 2u].psnr, mid, sizeof mid),
+               psnr_text(lines[n - 1u].psnr, hi, sizeof hi));
+    }
+}
+
+static void summary(const char *out, const pk_build_stats *s, texture_line *lines, uint32_t line_count)
 {
     char a[32], b[32], c[32], e[32];
     if (s->options.part_count > 0) {
@@ -114,11 +256,13 @@ static void summary(const char *out, const pk_build_stats *s)
     if (s->options.texture_format == PK_TEXTURES_NONE && s->materials > 0) {
         printf("  materials    %u; textures not packed (--texture-format none)\n", s->materials);
     } else if (s->materials > 0 || s->textures > 0) {
-        printf("  materials    %u; textures %u (for %u slots), %s, %.2f Mtexels in %s decoded, %s stored, %.2f s; "
-               "lowest level-0 PSNR %.1f dB\n",
+        printf("  materials    %u; textures %u (for %u slots), %s, %.2f Mtexels in %s decoded, %s stored\n",
                s->materials, s->textures, s->textures_added, slc_pack_texel_format_name(s->options.texture_format),
                (double)s->texture_texels / 1e6, pk_human_bytes((double)s->texture_bytes, a, sizeof a),
-               pk_human_bytes((double)s->texture_stored, b, sizeof b), s->texture_seconds, s->texture_psnr_min);
+               pk_human_bytes((double)s->texture_stored, b, sizeof b));
+        if (s->textures_added > 0) {
+            texture_summary(s, lines, line_count);
+        }
     }
     printf("  bytes        %s decoded, %s stored, ratio %.3f; file %s\n",
            pk_human_bytes((double)s->bytes_raw, a, sizeof a), pk_human_bytes((double)s->bytes_stored, b, sizeof b),
@@ -771,6 +915,9 @@ static int pack_main(pack_job *job)
         source_close(&first);
         return rc;
     }
+    if (!c.quiet) { /* the summary's texture lines */
+        pk_builder_on_texture(c.b, note_texture, &c);
+    }
     progress pg;
     progress_start(&pg, progress_bytes, "pack", c.quiet);
     c.pg = &pg;
@@ -785,6 +932,7 @@ static int pack_main(pack_job *job)
     if (rc != CLI_OK) {
         progress_end(&pg);
         pk_builder_abort(c.b);
+        free(c.lines);
         return rc;
     }
     progress_update(&pg, pg.total, "writing tables");
@@ -793,11 +941,13 @@ static int pack_main(pack_job *job)
     progress_end(&pg);
     if (rc != 0) {
         fprintf(stderr, "sluice: %s\n", d.message);
+        free(c.lines);
         return CLI_IO;
     }
     if (!c.quiet) {
-        summary(out, &st);
+        summary(out, &st, c.lines, c.line_count);
     }
+    free(c.lines);
     return CLI_OK;
 }
 

@@ -3,7 +3,8 @@
  * tiles read back through the runtime's reader, every tile and the mip tail
  * equal to the tiles cut here from an independently built mip chain, each
  * block format decoding within its PSNR floor, identical images stored
- * once, --texture-format none, the same bytes for any jobs; and every
+ * once, --texture-format none, the same bytes for any jobs, what the
+ * builder tells its listener of each texture it builds; and every
  * check the reader makes on the sections, driven by an edited pack with its
  * checksums made right again. */
 #define _POSIX_C_SOURCE 200809L
@@ -22,6 +23,7 @@
 
 #include "builder.h"
 #include "encode.h"
+#include "pack_writer.h"
 #include "sluice/arena.h"
 #include "sluice/host_store.h"
 #include "sluice/limits.h"
@@ -40,7 +42,7 @@ static char pack_path[64];
 /* A w x h RGBA8 image of smooth gradients with a sharp edge. */
 static pk_image make_image(uint32_t w, uint32_t h, uint32_t seed)
 {
-    pk_image img = {w, h, PK_TEXEL_RGBA8, malloc((size_t)w * h * 4u), 0};
+    pk_image img = {w, h, PK_TEXEL_RGBA8, malloc((size_t)w * h * 4u), 0, 0.0};
     assert_non_null(img.texels);
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
@@ -559,6 +561,122 @@ static void test_the_same_bytes_for_any_jobs(void **state)
     unlink(pack_path);
 }
 
+/* What the listener of pk_builder_on_texture heard. */
+typedef struct heard {
+    pk_texture_built t[4];
+    char name[4][16];
+    uint32_t count;
+    int refuse; /* 1: the listener fails */
+} heard;
+
+static int hear(void *user, const pk_texture_built *t, pk_diag *d)
+{
+    heard *h = user;
+    if (h->refuse) {
+        return pk_fail(d, "%s: not heard", t->name);
+    }
+    assert_true(h->count < 4);
+    h->t[h->count] = *t;
+    snprintf(h->name[h->count], sizeof h->name[h->count], "%s", t->name);
+    h->t[h->count].name = h->name[h->count];
+    h->count++;
+    return 0;
+}
+
+/* Builds a, b (identical to a) and c in format with jobs, the listener set
+ * (at 16 KiB pages a is smaller than a bc1 tile, in the mip tail; c is not):
+ * the stats in *st. */
+static void build_heard(uint32_t format, uint32_t jobs, heard *h, pk_build_stats *st)
+{
+    pk_image a = make_image(40, 40, 3), b = make_image(40, 40, 3), c = make_image(200, 24, 4);
+    a.decode_seconds = 0.25;
+    b.decode_seconds = 0.5;
+    c.decode_seconds = 0.125;
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.page_size = PAGE;
+    o.jobs = jobs;
+    o.texture_format = format;
+    pk_builder *bl = NULL;
+    pk_diag d;
+    assert_int_equal(pk_builder_open(pack_path, &o, &bl, &d), 0);
+    pk_builder_on_texture(bl, hear, h);
+    uint32_t id;
+    assert_int_equal(pk_builder_add_texture(bl, &a, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "a", &id, &d), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &b, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "b", &id, &d), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &c, PK_MIP_NORMAL, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "c\x01d", &id, &d),
+                     0);
+    assert_int_equal(id, 1);
+    assert_int_equal(pk_builder_finish(bl, st, &d), 0);
+    free(a.texels);
+    free(b.texels);
+    free(c.texels);
+    unlink(pack_path);
+}
+
+/* pk_builder_on_texture: each texture built is told once, in index order,
+ * with its name as given, size, kind, format, level-0 PSNR (identical for
+ * rgba8, the same for any jobs) and times; a deduplicated one is not, but
+ * its decoding counts in the stats; a listener's failure fails the add. */
+static void test_the_listener_hears_each_texture_built(void **state)
+{
+    (void)state;
+    heard one, three, exact;
+    memset(&one, 0, sizeof one);
+    memset(&three, 0, sizeof three);
+    memset(&exact, 0, sizeof exact);
+    pk_build_stats st;
+    build_heard(SLC_PACK_TEXEL_BC1, 1, &one, &st);
+    assert_int_equal(one.count, 2);
+    assert_int_equal(one.t[0].index, 0);
+    assert_string_equal(one.t[0].name, "a");
+    assert_int_equal(one.t[0].width, 40);
+    assert_int_equal(one.t[0].height, 40);
+    assert_int_equal(one.t[0].kind, PK_MIP_COLOR);
+    assert_int_equal(one.t[0].format, SLC_PACK_TEXEL_BC1);
+    assert_true(one.t[0].decode_seconds == 0.25);
+    assert_int_equal(one.t[1].index, 1);
+    assert_string_equal(one.t[1].name, "c\x01d"); /* as given: the summary makes it printable */
+    assert_int_equal(one.t[1].width, 200);
+    assert_int_equal(one.t[1].height, 24);
+    assert_int_equal(one.t[1].kind, PK_MIP_NORMAL);
+    assert_true(one.t[1].decode_seconds == 0.125);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_true(one.t[i].psnr > 20.0 && one.t[i].psnr < PK_ENCODE_PSNR_IDENTICAL);
+        assert_true(one.t[i].encode_seconds >= 0.0);
+    }
+    assert_true(st.texture_psnr_min == (one.t[0].psnr < one.t[1].psnr ? one.t[0].psnr : one.t[1].psnr));
+    assert_true(st.texture_decode_seconds == 0.875); /* b's included */
+    assert_true(st.texture_encode_seconds >= one.t[0].encode_seconds + one.t[1].encode_seconds - 1e-9);
+
+    build_heard(SLC_PACK_TEXEL_BC1, 3, &three, &st);
+    assert_int_equal(three.count, 2);
+    assert_true(three.t[0].psnr == one.t[0].psnr && three.t[1].psnr == one.t[1].psnr);
+
+    build_heard(SLC_PACK_TEXEL_RGBA8, 1, &exact, &st);
+    assert_int_equal(exact.count, 2);
+    assert_true(exact.t[0].psnr == PK_ENCODE_PSNR_IDENTICAL && exact.t[1].psnr == PK_ENCODE_PSNR_IDENTICAL);
+
+    pk_image a = make_image(40, 40, 3);
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.page_size = PAGE;
+    o.jobs = 1;
+    pk_builder *bl = NULL;
+    pk_diag d;
+    assert_int_equal(pk_builder_open(pack_path, &o, &bl, &d), 0);
+    heard no;
+    memset(&no, 0, sizeof no);
+    no.refuse = 1;
+    pk_builder_on_texture(bl, hear, &no);
+    uint32_t id;
+    assert_int_equal(pk_builder_add_texture(bl, &a, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "a", &id, &d), -1);
+    assert_string_equal(d.message, "a: not heard");
+    pk_builder_abort(bl);
+    free(a.texels);
+    assert_int_equal(access(pack_path, F_OK), -1);
+}
+
 /* ---- the reader's checks on edited packs ------------------------------ */
 
 static unsigned char *base;
@@ -871,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_identical_images_are_stored_once),
         cmocka_unit_test(test_texture_format_none_keeps_materials_only),
         cmocka_unit_test(test_the_same_bytes_for_any_jobs),
+        cmocka_unit_test(test_the_listener_hears_each_texture_built),
         cmocka_unit_test(test_reader_checks_every_section_field),
         cmocka_unit_test(test_synthetic_city_textures_are_the_same_everywhere),
     };

@@ -22,7 +22,7 @@
 
 static pk_image image(uint32_t w, uint32_t h, pk_texel_format f, const uint32_t *values)
 {
-    pk_image img = {w, h, f, NULL, 0};
+    pk_image img = {w, h, f, NULL, 0, 0.0};
     size_t n = (size_t)w * h * 4;
     img.texels = malloc(n * pk_texel_bytes(f));
     assert_non_null(img.texels);
@@ -313,7 +313,7 @@ static void test_same_bytes_everywhere(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    pk_image img = {4, 4, PK_TEXEL_RGBA8, NULL, 0};
+    pk_image img = {4, 4, PK_TEXEL_RGBA8, NULL, 0, 0.0};
     pk_mip_chain c;
     pk_diag d = {{0}};
     assert_int_equal(pk_mip_build(&img, PK_MIP_COLOR, "e.png", &c, &d), -1);

@@ -19,7 +19,7 @@
  * level alike in practice, so a texel read from the wrong place shows). */
 static pk_mip_chain chain_of(uint32_t w, uint32_t h, pk_texel_format f)
 {
-    pk_image img = {w, h, f, NULL, 0};
+    pk_image img = {w, h, f, NULL, 0, 0.0};
     size_t n = (size_t)w * h * pk_texel_bytes(f);
     img.texels = malloc(n);
     assert_non_null(img.texels);

@@ -203,9 +203,11 @@ struct pk_builder {
     uint32_t texture_count, texture_cap, texture_total;
     texture_key *texture_keys;
     uint32_t texture_key_count, texture_key_cap;
-    pk_encoder **encoders;        /* [2 x texture_threads]: linear then sRGB, one per thread, made on first use */
-    uint32_t texture_threads;     /* min(jobs, PK_TEXTURE_MAX_THREADS) */
-    uint32_t texture_first_chunk; /* the texture being cut: its first bundle-local chunk */
+    pk_encoder **encoders;          /* [2 x texture_threads]: linear then sRGB, one per thread, made on first use */
+    uint32_t texture_threads;       /* min(jobs, PK_TEXTURE_MAX_THREADS) */
+    uint32_t texture_first_chunk;   /* the texture being cut: its first bundle-local chunk */
+    pk_texture_built_fn on_texture; /* pk_builder_on_texture's listener, or NULL */
+    void *on_texture_user;
 
     /* The pipeline: mesh_slots and page_slots rings, the pool. */
     uint32_t jobs;
@@ -2054,10 +2056,11 @@ static int texture_chunk(void *user, uint32_t k, const slc_pack_chunk *rec, cons
     return sink_chunk(b, (uint32_t)local, stored, d);
 }
 
-/* Cuts the texture into the current bundle (which this process builds):
- * its chunks take the next bundle-local ids, in one run. */
+/* Cuts the texture (index id in the pack) into the current bundle (which
+ * this process builds): its chunks take the next bundle-local ids, in one
+ * run. Tells the listener. */
 static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
-                         const char *name, pk_diag *d)
+                         const char *name, uint32_t id, pk_diag *d)
 {
     const int srgb = kind == PK_MIP_COLOR;
     if (b->encoders == NULL) {
@@ -2110,11 +2113,26 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
     b->stats.texture_bytes += ts.encoded_bytes;
     b->stats.texture_chunks += rec.chunk_count;
     b->stats.texture_stored += ts.stored_bytes;
-    b->stats.texture_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    const double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    b->stats.texture_encode_seconds += seconds;
     if (b->stats.texture_psnr_min == 0.0 || ts.psnr < b->stats.texture_psnr_min) {
         b->stats.texture_psnr_min = ts.psnr;
     }
+    if (b->on_texture != NULL) {
+        const pk_texture_built t = {
+            id, name, img->width, img->height, kind, b->opt.texture_format, ts.psnr, img->decode_seconds, seconds};
+        if (b->on_texture(b->on_texture_user, &t, d) != 0) {
+            fail_builder(b, 0);
+            return -1;
+        }
+    }
     return 0;
+}
+
+void pk_builder_on_texture(pk_builder *b, pk_texture_built_fn fn, void *user)
+{
+    b->on_texture = fn;
+    b->on_texture_user = user;
 }
 
 int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
@@ -2127,6 +2145,7 @@ int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind,
     if (b->opt.texture_format == PK_TEXTURES_NONE) {
         return 0;
     }
+    b->stats.texture_decode_seconds += img->decode_seconds;
     if ((unsigned)wrap_s > PK_WRAP_MIRRORED_REPEAT || (unsigned)wrap_t > PK_WRAP_MIRRORED_REPEAT ||
         kind < PK_MIP_COLOR || kind > PK_MIP_NORMAL || img->texels == NULL) {
         return fail(d, "%s: kind %d, wrap modes %d and %d or the texels are not valid", name, (int)kind, (int)wrap_s,
@@ -2158,7 +2177,7 @@ int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind,
     if (rc != 0 || append_pages(b, 1, d) != 0 || enter_bundle(b, (uint64_t)img->width * img->height * 4u, d) != 0) {
         return -1;
     }
-    if (b->bundle_built && build_texture(b, img, kind, wrap_s, wrap_t, name, d) != 0) {
+    if (b->bundle_built && build_texture(b, img, kind, wrap_s, wrap_t, name, b->texture_total, d) != 0) {
         return -1;
     }
     XXH3_64bits_update(&b->fingerprint, &key, sizeof key);

@@ -162,22 +162,23 @@ typedef struct pk_build_stats {
     uint64_t triangles_lod0;        /* triangles of every object's level 0 */
     uint64_t triangles_all;         /* triangles of every level of every object */
     uint64_t clusters;
-    uint32_t chunks;              /* chunk records */
-    uint32_t chunks_deduplicated; /* chunk records pointing at an earlier chunk's bytes */
-    uint32_t chunks_stored_raw;   /* chunks with codec STORED */
-    uint32_t chunks_codec[4];     /* chunk records by codec (SLC_PACK_CODEC_*) */
-    uint64_t input_bytes;         /* float vertex (pos, normal, uv present) + uint32 index bytes given */
-    uint32_t materials;           /* material records written */
-    uint32_t textures;            /* texture records written (identical ones once) */
-    uint32_t textures_added;      /* pk_builder_add_texture calls that succeeded */
-    uint64_t texture_texels;      /* of every level of every texture built here */
-    uint32_t texture_chunks;      /* chunk records of textures built here */
-    uint64_t texture_bytes;       /* decoded bytes of their chunks */
-    uint64_t texture_stored;      /* stored bytes of their chunks */
-    double texture_seconds;       /* spent cutting and encoding them */
-    double texture_psnr_min;      /* the lowest level-0 PSNR of a texture built here (dB; 0: none) */
-    uint64_t bytes_raw;           /* decoded bytes of every chunk record */
-    uint64_t bytes_stored;        /* stored chunk bytes in the file (duplicates once) */
+    uint32_t chunks;               /* chunk records */
+    uint32_t chunks_deduplicated;  /* chunk records pointing at an earlier chunk's bytes */
+    uint32_t chunks_stored_raw;    /* chunks with codec STORED */
+    uint32_t chunks_codec[4];      /* chunk records by codec (SLC_PACK_CODEC_*) */
+    uint64_t input_bytes;          /* float vertex (pos, normal, uv present) + uint32 index bytes given */
+    uint32_t materials;            /* material records written */
+    uint32_t textures;             /* texture records written (identical ones once) */
+    uint32_t textures_added;       /* pk_builder_add_texture calls that succeeded */
+    uint64_t texture_texels;       /* of every level of every texture built here */
+    uint32_t texture_chunks;       /* chunk records of textures built here */
+    uint64_t texture_bytes;        /* decoded bytes of their chunks */
+    uint64_t texture_stored;       /* stored bytes of their chunks */
+    double texture_decode_seconds; /* making the images given (pk_image.decode_seconds), identical ones included */
+    double texture_encode_seconds; /* mip chains, tiles and encoding of the textures built here */
+    double texture_psnr_min;       /* the lowest level-0 PSNR of a texture built here (dB; 0: none) */
+    uint64_t bytes_raw;            /* decoded bytes of every chunk record */
+    uint64_t bytes_stored;         /* stored chunk bytes in the file (duplicates once) */
     uint64_t file_size;
     double ratio;      /* bytes_raw / bytes_stored */
     double page_fill;  /* of the geometry chunks: their decoded bytes / (their count x page_size) */
@@ -188,6 +189,27 @@ typedef struct pk_build_stats {
 } pk_build_stats;
 
 typedef struct pk_builder pk_builder;
+
+/* A texture this process built, as pk_builder_add_texture hands it to the
+ * listener of pk_builder_on_texture: the packer's per-texture summary. */
+typedef struct pk_texture_built {
+    uint32_t index;   /* in the pack's texture table: the id a material's slot names */
+    const char *name; /* as pk_builder_add_texture was given it; valid for the call only */
+    uint32_t width, height;
+    pk_mip_kind kind;
+    uint32_t format; /* SLC_PACK_TEXEL_* */
+    /* Level 0's PSNR (dB, R, G and B): its tiles (or, when it is smaller
+     * than a tile, the mip tail's level 0) decoded again against the
+     * texels they were encoded from (the image, 16-bit rounded to 8);
+     * PK_ENCODE_PSNR_IDENTICAL when they are equal (rgba8 always). */
+    double psnr;
+    double decode_seconds; /* the image's pk_image.decode_seconds */
+    double encode_seconds; /* its mip chain, tiles, encoding and the check above */
+} pk_texture_built;
+
+/* Returns 0, or -1 with d->message (pk_builder_add_texture then fails with
+ * it and the builder accepts only pk_builder_abort). */
+typedef int (*pk_texture_built_fn)(void *user, const pk_texture_built *t, pk_diag *d);
 
 /* Checks opt (NULL: all defaults) and fills out with the options a builder
  * would use: defaults for zero fields, cluster limits shrunk to fit a page.
@@ -244,6 +266,12 @@ int pk_builder_add_mesh_owned(pk_builder *b, pk_mesh *mesh, uint32_t *object_ind
  * pk_builder_abort). The encoding runs on the calling thread. */
 int pk_builder_add_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, pk_wrap wrap_s, pk_wrap wrap_t,
                            const char *name, uint32_t *id, pk_diag *d);
+/* Calls fn(user, ...) for each texture this process builds from then on,
+ * on the thread of pk_builder_add_texture, before it returns: in texture
+ * index order, whatever the jobs. A deduplicated texture or one of a bundle
+ * another part builds is not reported. fn NULL: none (the default). The
+ * builder keeps nothing per texture for it. O(1). */
+void pk_builder_on_texture(pk_builder *b, pk_texture_built_fn fn, void *user);
 /* Adds a material (its slots' image fields are texture ids from
  * pk_builder_add_texture, or PK_NONE); *id is its index (0, 1, ...), the
  * one a mesh's material field names as id + 1. Returns 0, or -1 with

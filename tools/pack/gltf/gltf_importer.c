@@ -163,8 +163,10 @@ static int texture_of(gltf_input *in, const pk_import_sink *sink, const pk_textu
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int loaded = gltf_load_image(in->scene, t->image, &img, d);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    in->decode_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    const double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    in->decode_seconds += seconds;
     if (loaded == 0) {
+        img.decode_seconds = seconds;
         in->images_decoded++;
         in->texels_decoded += (uint64_t)img.width * img.height;
     }

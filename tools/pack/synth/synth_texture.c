@@ -138,7 +138,7 @@ int pk_synth_texture(uint64_t seed, uint32_t building, int normal, pk_image *out
             px[3] = 255;
         }
     }
-    *out = (pk_image){side, side, PK_TEXEL_RGBA8, t, 0};
+    *out = (pk_image){side, side, PK_TEXEL_RGBA8, t, 0, 0.0};
     out->hash = pk_image_hash(out);
     return 0;
 }

@@ -60,6 +60,10 @@ typedef struct pk_image {
     pk_texel_format format;
     uint8_t *texels; /* width x height x pk_texel_bytes(format) bytes, owned */
     uint64_t hash;   /* pk_image_hash of the above, set by the decoder */
+    /* Seconds it took to make, for the packer's summary: set by the importer
+     * that hands it on (a file's read and decode, a generator's run); the
+     * decoder leaves it 0. Not part of the hash. */
+    double decode_seconds;
 } pk_image;
 
 /* What the first bytes of data (size bytes) say it is: "PNG", "JPEG", or

@@ -289,6 +289,18 @@ int pk_texture_cut(const pk_texture_job *job, pk_texture_chunk_fn fn, void *user
             size_t n = (size_t)slc_pack_texel_bytes(format, m->width, m->height);
             rc = pk_encoder_encode(job->encoders[0], chain.texels + m->offset, m->width, m->height, job->name,
                                    s->encoded + at, bound - at, d);
+            if (rc == 0 && lv == 0) { /* level 0 smaller than a tile: its quality from the tail */
+                rc = pk_encoder_decode(job->encoders[0], s->encoded + at, n, m->width, m->height, job->name, s->back,
+                                       tile_texels, d);
+                const size_t count = (size_t)m->width * m->height;
+                for (size_t i = 0; rc == 0 && i < count; i++) {
+                    for (size_t ch = 0; ch < 3; ch++) {
+                        double e = (double)chain.texels[m->offset + i * 4u + ch] - (double)s->back[i * 4u + ch];
+                        sse += e * e;
+                    }
+                }
+                compared = (uint64_t)count * 3u;
+            }
             at += n;
         }
         if (rc == 0) {

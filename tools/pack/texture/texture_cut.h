@@ -66,7 +66,10 @@ typedef struct pk_texture_cut_stats {
     uint64_t texels;        /* of every level */
     uint64_t encoded_bytes; /* decoded chunk bytes */
     uint64_t stored_bytes;  /* stored chunk bytes */
-    double psnr;            /* of level 0's first tile, decoded again, against its source texels (RGB) */
+    /* Level 0's PSNR (R, G, B): its tiles' payloads, or the tail's level 0
+     * when it is smaller than a tile, decoded again against the texels
+     * they were encoded from; PK_ENCODE_PSNR_IDENTICAL when equal. */
+    double psnr;
 } pk_texture_cut_stats;
 
 /* Cuts job->image into chunks, handing each to fn, and fills *rec (name 0
