@@ -120,7 +120,10 @@ static void texture_source(const char *name, char *dst, size_t cap)
     }
     for (size_t i = 0; i < n; i++) {
         const unsigned char ch = (unsigned char)name[i];
-        dst[i] = ch < 0x20u || ch == 0x7fu ? '?' : (char)ch;
+        dst[i] = name[i];
+        if (ch < 0x20u || ch == 0x7fu) {
+            dst[i] = '?';
+        }
     }
     if (n < strlen(name)) {
         memcpy(dst + n, "...", 3);
