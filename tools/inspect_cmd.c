@@ -86,14 +86,38 @@ static const char *const kind_names[] = {"?", "color", "data", "normal"};
 static const char *const slot_names[SLC_PACK_SLOT_COUNT] = {"base_color", "metallic_roughness", "normal", "occlusion",
                                                             "emissive"};
 
-/* A texture's stored bytes: its chunks' (a payload shared with another
- * chunk counted at each record). */
+typedef struct payload {
+    uint64_t offset;
+    uint64_t size;
+} payload;
+
+static int cmp_payload(const void *a, const void *b)
+{
+    const payload *x = a, *y = b;
+    return x->offset < y->offset ? -1 : (x->offset > y->offset);
+}
+
+/* A texture's stored bytes: the payloads its chunks read, each once (tiles
+ * identical to one another share one payload), so its share of the file
+ * is at most all of it. UINT64_MAX when out of memory. O(n log n) for its
+ * n chunks. */
 static uint64_t texture_stored(const slc_pack *p, const slc_pack_texture *t)
 {
+    payload *at = malloc(((size_t)t->chunk_count + 1u) * sizeof *at);
+    if (at == NULL) {
+        return UINT64_MAX;
+    }
+    for (uint32_t k = 0; k < t->chunk_count; k++) {
+        const slc_pack_chunk *ch = slc_pack_get_chunk(p, (slc_chunk_id){t->first_chunk + k});
+        at[k].offset = ch->offset;
+        at[k].size = ch->stored_size;
+    }
+    qsort(at, t->chunk_count, sizeof *at, cmp_payload);
     uint64_t n = 0;
     for (uint32_t k = 0; k < t->chunk_count; k++) {
-        n += slc_pack_get_chunk(p, (slc_chunk_id){t->first_chunk + k})->stored_size;
+        n += k == 0 || at[k].offset != at[k - 1].offset ? at[k].size : 0u;
     }
+    free(at);
     return n;
 }
 
@@ -135,13 +159,17 @@ static int print_materials_json(const slc_pack *p)
             slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay) != 0) {
             return -1;
         }
+        const uint64_t stored = texture_stored(p, &t);
+        if (stored == UINT64_MAX) {
+            return -1;
+        }
         printf("%s\n  {\"name\": ", i ? "," : "");
         esc_json(stdout, slc_pack_get_string(p, t.name));
         printf(", \"width\": %u, \"height\": %u, \"format\": \"%s\", \"kind\": \"%s\", \"levels\": %u, "
                "\"tiled_levels\": %u, \"tile\": %u, \"border\": %u, \"tiles\": %u, \"chunks\": %u, "
                "\"stored_bytes\": %" PRIu64 ", \"level_bytes\": [",
                t.width, t.height, slc_pack_texel_format_name(t.format), kind_names[t.kind & 3u], t.level_count,
-               t.tiled_levels, t.tile, t.border, lay.tiles, t.chunk_count, texture_stored(p, &t));
+               t.tiled_levels, t.tile, t.border, lay.tiles, t.chunk_count, stored);
         for (uint32_t l = 0; l < lay.tiled_levels; l++) {
             printf("%s%" PRIu64, l ? ", " : "", (uint64_t)lay.cols[l] * lay.rows[l] * lay.tile_bytes);
         }
@@ -188,7 +216,10 @@ static int print_materials_text(const slc_pack *p, uint64_t file_size)
         }
         char size[32];
         snprintf(size, sizeof size, "%ux%u", t.width, t.height);
-        uint64_t stored = texture_stored(p, &t);
+        const uint64_t stored = texture_stored(p, &t);
+        if (stored == UINT64_MAX) {
+            return -1;
+        }
         printf("  %-4u %-28.28s %11s %-8s %-6s %6u %6u %7u %12" PRIu64 " %12" PRIu64 " %5.1f%%\n", i,
                t.name != SLC_PACK_NO_NAME ? slc_pack_get_string(p, t.name) : "(unnamed)", size,
                slc_pack_texel_format_name(t.format), kind_names[t.kind & 3u], t.level_count, lay.tiles, t.chunk_count,

@@ -7,7 +7,9 @@
 # process's peak resident memory (python3's resource module, over the
 # child) stays under what docs/packing.md states: the decoded image and its
 # mip chain (4/3 of it), 7/3 of the RGBA8 size, plus 96 MiB for the rest of
-# the process and the threads' tiles. The summary's own peak line agrees.
+# the process and the threads' tiles. inspect counts the texture's stored
+# bytes a payload once (its identical tiles share payloads): less than the
+# file, in the table and in --json.
 set -u
 out=$1
 gen=$2
@@ -35,5 +37,12 @@ printf 'pack_texture_memory: peak %s KiB, limit %s KiB (RGBA8 %s KiB: %s x)\n' "
 grep -Eq "^    0 +8192x8192 +colour +rgba8 +exact " "$out/sum" || fail "no 8192x8192 texture row in the summary"
 info=$("$@" inspect "$out/quad.pack") || fail "inspect failed: $info"
 printf '%s\n' "$info" | grep -Eq "^  0 +tex.png +8192x8192 rgba8 +color +14 " || fail "inspect: not one 8192x8192 texture of 14 levels: $info"
+# Its stored bytes count each payload once: the repeating bricks make many
+# identical tiles, which share one, so the texture is less than the file.
+stored=$(printf '%s\n' "$info" | awk '$1 == "0" && $2 == "tex.png" { print $10 }')
+size=$(wc -c <"$out/quad.pack")
+[ -n "$stored" ] && [ "$stored" -lt "$size" ] || fail "inspect: the texture's stored bytes ($stored) are not below the file's ($size)"
+json=$("$@" inspect --json "$out/quad.pack") || fail "inspect --json failed"
+printf '%s\n' "$json" | grep -q "\"chunks\": 28954, \"stored_bytes\": $stored," || fail "inspect --json: not $stored stored bytes"
 rm -f "$out/tex.png" "$out/quad.pack"
 echo "pack_texture_memory: ok"
