@@ -25,9 +25,10 @@ uint32_t pk_texture_tile_size(uint32_t format, uint32_t page_size)
         return 0;
     }
     const uint32_t block = bw > bh ? bw : bh; /* square blocks: bw == bh */
-    for (uint32_t side = 256; side >= 16; side /= 2) {
-        uint32_t phys = side / block * block;
-        if (phys > 2 * PK_TEXTURE_BORDER && 2 * slc_pack_texel_bytes(format, phys, phys) <= page_size) {
+    /* The largest whole number of blocks from 16 to 256 texels whose
+     * encoded tile takes at most half a page. */
+    for (uint32_t phys = 256u / block * block; phys >= 16u; phys -= block) {
+        if (2 * slc_pack_texel_bytes(format, phys, phys) <= page_size) {
             return phys - 2 * PK_TEXTURE_BORDER;
         }
     }

@@ -30,10 +30,10 @@
 
 /* The tile payload side for format at page_size: the largest physical side
  * (tile + 2 x PK_TEXTURE_BORDER) of at most 256 texels that is a whole
- * number of the format's blocks and whose encoded tile takes at most half a
- * page (so the mip tail, under 4/3 of a tile's texels, fits one page too).
- * Returns the payload side, or 0 when not even a 16-texel tile fits (a
- * page too small for the format). O(1). */
+ * number of the format's blocks, not only a power of two, and whose encoded
+ * tile takes at most half a page (so the mip tail, under 4/3 of a tile's
+ * texels, fits one page too). Returns the payload side, or 0 when not even
+ * a 16-texel tile fits (a page too small for the format). O(256 / block). */
 uint32_t pk_texture_tile_size(uint32_t format, uint32_t page_size);
 
 /* Where the chunks go: chunk k of the texture (0 .. record.chunk_count - 1
