@@ -469,6 +469,62 @@ static void test_textures_factors_wraps_and_direct_images(void **state)
     rec_free(&r);
 }
 
+/* A UsdTransform2d between a texture and its primvar reader becomes the
+ * slot's UV transform: the map it gives a point in USD's st (t up) is the
+ * one the pack's transform gives that point in uv = (s, 1 - t), checked
+ * here on a few points; without one the transform is the identity. */
+static void test_uv_transform2d_is_the_slots_transform(void **state)
+{
+    (void)state;
+    put_png("xf/base.png", 1);
+    put("xf.usda",
+        HEAD "def Scope \"Looks\"\n{\n" MATERIAL(
+            "M",
+            "            color3f inputs:diffuseColor.connect = </Looks/M/T.outputs:rgb>\n"
+            "            normal3f inputs:normal.connect = </Looks/M/N.outputs:rgb>\n") "        def Shader \"T\"\n        {\n"
+                                                                                       "            uniform token info:id = \"UsdUVTexture\"\n"
+                                                                                       "            asset inputs:file = @xf/base.png@\n"
+                                                                                       "            float2 inputs:st.connect = </Looks/M/X.outputs:result>\n"
+                                                                                       "            float3 outputs:rgb\n        }\n"
+                                                                                       "        def Shader \"X\"\n        {\n"
+                                                                                       "            uniform token info:id = \"UsdTransform2d\"\n"
+                                                                                       "            float2 inputs:in.connect = </Looks/M/R.outputs:result>\n"
+                                                                                       "            float2 inputs:scale = (2, 3)\n"
+                                                                                       "            float inputs:rotation = 30\n"
+                                                                                       "            float2 inputs:translation = (0.25, -0.5)\n"
+                                                                                       "            float2 outputs:result\n        }\n" TEXTURE(
+                                                                                           "N", "xf/base.png", "")
+                                                                                           READER("st") END
+        "}\n"
+        "def Mesh \"A\" { rel material:binding = </Looks/M>\n" QUADS "}\n");
+    rec r;
+    import_ok("xf.usda", 0, &r);
+    assert_int_equal(r.mat_count, 1);
+    const pk_texture_ref *t = &r.mat[0].slot[PK_SLOT_BASE_COLOR];
+    const double a = 30.0 * 3.14159265358979323846 / 180.0;
+    for (int i = 0; i < 4; i++) {
+        const double s0 = 0.1 + 0.3 * i, t0 = 0.7 - 0.2 * i;
+        /* USD: scale, rotate counter-clockwise (t up), translate */
+        const double ss = 2.0 * s0, ts = 3.0 * t0;
+        const double s1 = cos(a) * ss - sin(a) * ts + 0.25, t1 = sin(a) * ss + cos(a) * ts - 0.5;
+        /* the pack: uv' = T + R S uv, R as KHR_texture_transform writes it */
+        const double u = s0, v = 1.0 - t0;
+        const double us = t->uv_scale[0] * u, vs = t->uv_scale[1] * v;
+        const double c = cos(t->rotation), sn = sin(t->rotation);
+        const double u1 = c * us + sn * vs + t->offset[0], v1 = -sn * us + c * vs + t->offset[1];
+        assert_float_equal(u1, s1, 1e-5);
+        assert_float_equal(v1, 1.0 - t1, 1e-5);
+    }
+    const pk_texture_ref *n = &r.mat[0].slot[PK_SLOT_NORMAL];
+    assert_float_equal(n->uv_scale[0], 1.0f, 0.0f);
+    assert_float_equal(n->uv_scale[1], 1.0f, 0.0f);
+    assert_float_equal(n->rotation, 0.0f, 0.0f);
+    assert_float_equal(n->offset[0], 0.0f, 0.0f);
+    assert_float_equal(n->offset[1], 0.0f, 0.0f);
+    assert_int_equal(warned.count, 0);
+    rec_free(&r);
+}
+
 static void test_channels_are_repacked_into_the_slots_layout(void **state)
 {
     (void)state;
@@ -781,10 +837,10 @@ static void test_refusals_name_the_prim_and_input(void **state)
               "  def Shader \"S\" { uniform token info:id = \"ND_standard_surface_surfaceshader\"\n"
               "    token outputs:surface } }\n"
               "def Mesh \"A\" { rel material:binding = </M>\n" QUADS "}\n",
-         "%s: </M/S>: shader 'ND_standard_surface_surfaceshader' is not supported (UsdPreviewSurface, UsdUVTexture "
-         "and UsdPrimvarReader_float2 are read)",
-         "%s: </M/S>: shader 'ND_standard_surface_surfaceshader' is not supported (UsdPreviewSurface, UsdUVTexture "
-         "and UsdPrimvarReader_float2 are read); the material is ignored"},
+         "%s: </M/S>: shader 'ND_standard_surface_surfaceshader' is not supported (UsdPreviewSurface, UsdUVTexture, "
+         "UsdTransform2d and UsdPrimvarReader_float2 are read)",
+         "%s: </M/S>: shader 'ND_standard_surface_surfaceshader' is not supported (UsdPreviewSurface, UsdUVTexture, "
+         "UsdTransform2d and UsdPrimvarReader_float2 are read); the material is ignored"},
         {BOUND(DIFFUSE_T, TEXTURE("T", "r/ok.png", "            float4 inputs:bias = (0.5, 0, 0, 0)\n") READER("st")),
          "%s: </Looks/M/T>: inputs:bias (0.5, 0, 0, 0) is not supported (a texture bias, read by "
          "</Looks/M/S>.inputs:diffuseColor)",
@@ -810,14 +866,47 @@ static void test_refusals_name_the_prim_and_input(void **state)
          "%s: </Looks/M/T>: inputs:scale (2, 2, 2, 1) and inputs:bias (0, 0, 0, 0) cannot be carried by "
          "</Looks/M/S>.inputs:normal (a normal map is read with scale (2k, 2k, 2) and bias (-k, -k, -1), or scale 1 "
          "and bias 0); the texture is ignored"},
+        {BOUND(DIFFUSE_T "            float inputs:opacity.connect = </Looks/M/U.outputs:a>\n",
+               "        def Shader \"T\" { uniform token info:id = \"UsdUVTexture\"\n"
+               "          asset inputs:file = @r/ok.png@\n"
+               "          float2 inputs:st.connect = </Looks/M/X.outputs:result> }\n"
+               "        def Shader \"X\" { uniform token info:id = \"UsdTransform2d\"\n"
+               "          float2 inputs:scale = (2, 2)\n"
+               "          float2 inputs:in.connect = </Looks/M/R.outputs:result> }\n" TEXTURE("U", "r/ok.png", "")
+                   READER("st")),
+         "%s: </Looks/M/U>: reads its UVs through another UsdTransform2d than </Looks/M/T>, which fills the same slot",
+         "%s: </Looks/M/U>: reads its UVs through another UsdTransform2d than </Looks/M/T>, which fills the same "
+         "slot; the texture is ignored"},
         {BOUND(DIFFUSE_T, "        def Shader \"T\" { uniform token info:id = \"UsdUVTexture\"\n"
                           "          asset inputs:file = @r/ok.png@\n"
                           "          float2 inputs:st.connect = </Looks/M/X.outputs:result> }\n"
                           "        def Shader \"X\" { uniform token info:id = \"UsdTransform2d\" }\n"),
-         "%s: </Looks/M/X>: shader 'UsdTransform2d' is not supported (UsdPreviewSurface, UsdUVTexture and "
-         "UsdPrimvarReader_float2 are read)",
-         "%s: </Looks/M/X>: shader 'UsdTransform2d' is not supported (UsdPreviewSurface, UsdUVTexture and "
-         "UsdPrimvarReader_float2 are read); the texture is ignored"},
+         "%s: </Looks/M/X>: inputs:in is not connected to a UsdPrimvarReader_float2",
+         "%s: </Looks/M/X>: inputs:in is not connected to a UsdPrimvarReader_float2; the texture is ignored"},
+        {BOUND(DIFFUSE_T, "        def Shader \"T\" { uniform token info:id = \"UsdUVTexture\"\n"
+                          "          asset inputs:file = @r/ok.png@\n"
+                          "          float2 inputs:st.connect = </Looks/M/X.outputs:result> }\n"
+                          "        def Shader \"X\" { uniform token info:id = \"UsdTransform2d\"\n"
+                          "          float2 inputs:in.connect = </Looks/M/X.outputs:result> }\n"),
+         "%s: </Looks/M/X>: shader 'UsdTransform2d' is not supported (UsdPreviewSurface, UsdUVTexture, "
+         "UsdTransform2d and UsdPrimvarReader_float2 are read)",
+         "%s: </Looks/M/X>: shader 'UsdTransform2d' is not supported (UsdPreviewSurface, UsdUVTexture, "
+         "UsdTransform2d and UsdPrimvarReader_float2 are read); the texture is ignored"},
+        {BOUND(DIFFUSE_T, "        def Shader \"T\" { uniform token info:id = \"UsdUVTexture\"\n"
+                          "          asset inputs:file = @r/ok.png@\n"
+                          "          float2 inputs:st.connect = </Looks/M/X.outputs:result> }\n"
+                          "        def Shader \"X\" { uniform token info:id = \"UsdTransform2d\"\n"
+                          "          float inputs:rotation = inf\n"
+                          "          float2 inputs:in.connect = </Looks/M/R.outputs:result> }\n" READER("st")),
+         "%s: </Looks/M/X>: inputs:rotation inf is not a finite angle of at most 1e6 degrees",
+         "%s: </Looks/M/X>: inputs:rotation inf is not a finite angle of at most 1e6 degrees; the texture is ignored"},
+        {BOUND(DIFFUSE_T, "        def Shader \"T\" { uniform token info:id = \"UsdUVTexture\"\n"
+                          "          asset inputs:file = @r/ok.png@\n"
+                          "          float2 inputs:st.connect = </Looks/M/X.outputs:result> }\n"
+                          "        def Shader \"X\" { uniform token info:id = \"UsdTransform2d\"\n"
+                          "          float2 inputs:in.connect = </Looks/M/R.outputs:other> }\n" READER("st")),
+         "%s: </Looks/M/X>: inputs:in reads outputs:other of </Looks/M/R>, not outputs:result",
+         "%s: </Looks/M/X>: inputs:in reads outputs:other of </Looks/M/R>, not outputs:result; the texture is ignored"},
         {BOUND("            color3f inputs:diffuseColor.connect = </Looks/M/T.outputs:r>\n",
                TEXTURE("T", "r/ok.png", "") READER("st")),
          "%s: </Looks/M/S>: inputs:diffuseColor reads outputs:r of </Looks/M/T>, not outputs:rgb",
@@ -1307,6 +1396,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constants_fallbacks_and_alpha),
         cmocka_unit_test(test_textures_factors_wraps_and_direct_images),
+        cmocka_unit_test(test_uv_transform2d_is_the_slots_transform),
         cmocka_unit_test(test_channels_are_repacked_into_the_slots_layout),
         cmocka_unit_test(test_binding_inherited_and_mapped_over_a_reference),
         cmocka_unit_test(test_geom_subsets_are_parts_placed_everywhere),

@@ -406,6 +406,10 @@ typedef struct texture {
     char primvar[USD_MAX_IDENTIFIER + 1];
     char color_space[32];
     const char *layer; /* the UsdUVTexture's */
+    /* A UsdTransform2d between the texture and its primvar reader, as the
+     * pack's UV transform (pk_texture_ref: identity without one). */
+    float offset[2], rotation, uv_scale[2];
+    char via[USD_MAX_PATH]; /* the UsdTransform2d's path, "" without one */
 } texture;
 
 static int wrap_of(reader *r, const held *h, const char *name, pk_wrap *out)
@@ -488,42 +492,128 @@ static int texture_file(reader *r, const held *h, texture *t)
     return add_file(r, resolved, asset, &t->file);
 }
 
-/* The primvar UsdUVTexture h reads: its inputs:st connected to a
- * UsdPrimvarReader_float2's outputs:result, whose varname names it. */
-static int texture_primvar(reader *r, const held *h, texture *t)
+/* The pack's UV transform of a UsdTransform2d h: USD's st' = R(rotation)
+ * S(scale) st + translation, rotation in degrees counter-clockwise with t
+ * up. The importer stores uv = (s, 1 - t) (images top row first), so in uv
+ * the same map is T' R' S uv with R' the rotation KHR_texture_transform's
+ * matrix gives for the same angle (flipping v turns its sense), S the
+ * same scale and T' = (tx - sy sin a, 1 - ty - sy cos a). */
+static int read_transform(reader *r, const held *h, texture *t)
+{
+    double scale[2] = {1.0, 1.0}, rotation[1] = {0.0}, translation[2] = {0.0, 0.0};
+    int rc = step(read_numbers(r, h, "inputs:scale", scale, 2, SCOPE_TEXTURE));
+    if (rc == 0) {
+        rc = step(read_numbers(r, h, "inputs:rotation", rotation, 1, SCOPE_TEXTURE));
+    }
+    if (rc == 0) {
+        rc = step(read_numbers(r, h, "inputs:translation", translation, 2, SCOPE_TEXTURE));
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!isfinite(scale[k]) || !isfinite(translation[k]) || fabs(scale[k]) > 1e6 || fabs(translation[k]) > 1e6) {
+            return refuse(r, SCOPE_TEXTURE,
+                          "%s: <%s>: inputs:scale (%g, %g) or inputs:translation (%g, %g) is not a "
+                          "finite UV transform of at most 1e6",
+                          r->st->layer(h->p), h->path, scale[0], scale[1], translation[0], translation[1]);
+        }
+    }
+    if (!isfinite(rotation[0]) || fabs(rotation[0]) > 1e6) {
+        return refuse(r, SCOPE_TEXTURE, "%s: <%s>: inputs:rotation %g is not a finite angle of at most 1e6 degrees",
+                      r->st->layer(h->p), h->path, rotation[0]);
+    }
+    const double a = fmod(rotation[0], 360.0) * (3.14159265358979323846 / 180.0);
+    t->uv_scale[0] = (float)scale[0];
+    t->uv_scale[1] = (float)scale[1];
+    t->rotation = (float)a;
+    t->offset[0] = (float)(translation[0] - scale[1] * sin(a));
+    t->offset[1] = (float)(1.0 - translation[1] - scale[1] * cos(a));
+    return 0;
+}
+
+/* The shader a float2 input of h (name) is connected to, composed into
+ * *out, with the output it reads into output (cap bytes). 0, 1 refused
+ * under skip, -1. */
+static int connected_shader(reader *r, const held *h, const char *name, const char *what, held *out, char *output,
+                            size_t cap)
 {
     const char *layer = r->st->layer(h->p);
     input st;
     memset(&st, 0, sizeof st);
-    int rc = resolve(r, h, "inputs:st", &st, SCOPE_TEXTURE, 0);
+    int rc = resolve(r, h, name, &st, SCOPE_TEXTURE, 0);
     input_kind kind = st.kind;
+    if (rc == 0 && kind == INPUT_OUTPUT) {
+        snprintf(out->path, sizeof out->path, "%s", st.src);
+        snprintf(output, cap, "%s", st.output);
+    }
     input_release(r, &st);
     if (rc != 0) {
         return rc;
     }
     if (kind != INPUT_OUTPUT) {
-        return refuse(r, SCOPE_TEXTURE, "%s: <%s>: inputs:st is not connected to a UsdPrimvarReader_float2", layer,
-                      h->path);
+        return refuse(r, SCOPE_TEXTURE, "%s: <%s>: %s is not connected to a %s", layer, h->path, name, what);
     }
-    held pv = {NULL, {0}};
-    snprintf(pv.path, sizeof pv.path, "%s", st.src);
-    rc = r->st->compose(r->st->user, st.src, &pv.p, r->d);
+    rc = r->st->compose(r->st->user, out->path, &out->p, r->d);
     if (rc != 0) {
-        return rc < 0
-                   ? -1
-                   : refuse(r, SCOPE_TEXTURE, "%s: <%s>: inputs:st.connect <%s>: no such prim", layer, h->path, st.src);
+        return rc < 0 ? -1
+                      : refuse(r, SCOPE_TEXTURE, "%s: <%s>: %s.connect <%s>: no such prim", layer, h->path, name,
+                               out->path);
+    }
+    return 0;
+}
+
+/* The primvar UsdUVTexture h reads: its inputs:st connected to a
+ * UsdPrimvarReader_float2's outputs:result, whose varname names it, or to
+ * a UsdTransform2d's outputs:result whose inputs:in is (the transform into
+ * t's UV transform). */
+static int texture_primvar(reader *r, const held *h, texture *t)
+{
+    t->uv_scale[0] = t->uv_scale[1] = 1.0f;
+    const char *layer = r->st->layer(h->p);
+    held pv = {NULL, {0}};
+    char output[USD_MAX_IDENTIFIER + 1];
+    const char *reads = "inputs:st";
+    int rc = connected_shader(r, h, reads, "UsdPrimvarReader_float2", &pv, output, sizeof output);
+    if (rc != 0) {
+        return rc;
     }
     char id[128];
     rc = shader_id(r, &pv, id, sizeof id, SCOPE_TEXTURE);
+    if (rc == 0 && strcmp(id, "UsdTransform2d") == 0) {
+        held xf = pv;
+        memset(&pv, 0, sizeof pv);
+        rc = strcmp(output, "outputs:result") != 0
+                 ? refuse(r, SCOPE_TEXTURE, "%s: <%s>: inputs:st reads %s of <%s>, not outputs:result", layer, h->path,
+                          output, xf.path)
+                 : read_transform(r, &xf, t);
+        if (rc == 0) {
+            layer = r->st->layer(xf.p);
+            reads = "inputs:in";
+            rc = connected_shader(r, &xf, reads, "UsdPrimvarReader_float2", &pv, output, sizeof output);
+            h = NULL; /* messages below name the transform */
+        }
+        if (rc == 0) {
+            rc = shader_id(r, &pv, id, sizeof id, SCOPE_TEXTURE);
+        }
+        if (rc != 0) {
+            held_release(r, &xf);
+            held_release(r, &pv);
+            return rc;
+        }
+        snprintf(t->via, sizeof t->via, "%s", xf.path);
+        held_release(r, &xf);
+    }
+    const char *from = h != NULL ? h->path : t->via;
     if (rc == 0 && strcmp(id, "UsdPrimvarReader_float2") != 0) {
         rc = refuse(r, SCOPE_TEXTURE,
-                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture and "
+                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture, UsdTransform2d and "
                     "UsdPrimvarReader_float2 are read)",
                     r->st->layer(pv.p), pv.path, id);
     }
-    if (rc == 0 && strcmp(st.output, "outputs:result") != 0) {
-        rc = refuse(r, SCOPE_TEXTURE, "%s: <%s>: inputs:st reads %s of <%s>, not outputs:result", layer, h->path,
-                    st.output, pv.path);
+    if (rc == 0 && strcmp(output, "outputs:result") != 0) {
+        rc = refuse(r, SCOPE_TEXTURE, "%s: <%s>: %s reads %s of <%s>, not outputs:result", layer, from, reads, output,
+                    pv.path);
     }
     if (rc == 0) {
         int got = read_text(r, &pv, "inputs:varname", t->primvar, sizeof t->primvar, SCOPE_TEXTURE, NULL);
@@ -558,7 +648,7 @@ static int read_texture(reader *r, const input *in, const char *name, int color,
     rc = shader_id(r, &h, id, sizeof id, SCOPE_TEXTURE);
     if (rc == 0 && strcmp(id, "UsdUVTexture") != 0) {
         rc = refuse(r, SCOPE_TEXTURE,
-                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture and "
+                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture, UsdTransform2d and "
                     "UsdPrimvarReader_float2 are read)",
                     r->st->layer(h.p), h.path, id);
     }
@@ -717,6 +807,14 @@ static int apply_texture(reader *r, const struct surface_input *si, const textur
         ref->image = (uint32_t)si->slot;
         ref->wrap_s = t->wrap_s;
         ref->wrap_t = t->wrap_t;
+        memcpy(ref->offset, t->offset, sizeof ref->offset);
+        ref->rotation = t->rotation;
+        memcpy(ref->uv_scale, t->uv_scale, sizeof ref->uv_scale);
+    } else if (!(ref->offset[0] == t->offset[0] && ref->offset[1] == t->offset[1] && ref->rotation == t->rotation &&
+                 ref->uv_scale[0] == t->uv_scale[0] && ref->uv_scale[1] == t->uv_scale[1])) {
+        return refuse(r, SCOPE_TEXTURE,
+                      "%s: <%s>: reads its UVs through another UsdTransform2d than <%s>, which fills the same slot",
+                      t->layer, t->path, s->texture);
     }
     for (int c = from; c < to; c++) {
         int dst = si->dst < 0 ? c : si->dst;
@@ -903,7 +1001,7 @@ static int read_material(usd_shade_table *t, const usd_shade_stage *st, const ch
     }
     if (rc == 0 && strcmp(id, "UsdPreviewSurface") != 0) {
         rc = refuse(&r, SCOPE_MATERIAL,
-                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture and "
+                    "%s: <%s>: shader '%s' is not supported (UsdPreviewSurface, UsdUVTexture, UsdTransform2d and "
                     "UsdPrimvarReader_float2 are read)",
                     r.surf_layer, surf.path, id);
     }
