@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sluice pack: build a pack from input files or a synthetic scene, each read
  * by its importer (pack/importer.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath; POSIX 2008 */
 
 #include <errno.h>
 #include <float.h>
@@ -708,7 +708,14 @@ static int pack_parse(int argc, char **argv, pack_job *job)
     job->input_count = (int)count;
     const char *in = count > 0 ? job->inputs[0] : NULL;
     if (profile_path != NULL) {
-        /* What the profile says of the device, where the options do not. */
+        /* What the profile says of the device, where the options do not.
+         * Its absolute path is what a graph's parts are given, so that the
+         * graph builds from any folder. */
+        job->graph.profile = realpath(profile_path, NULL);
+        if (job->graph.profile == NULL) {
+            fprintf(stderr, "sluice: %s: %s\n", profile_path, strerror(errno));
+            return CLI_IO;
+        }
         slc_profile prof;
         int rc = cli_load_profile(profile_path, &prof); /* prints the diagnostic */
         if (rc != CLI_OK) {

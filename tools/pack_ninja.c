@@ -212,7 +212,9 @@ int pack_graph_collect(pack_graph *g, const cli_opt *opts, size_t n, int argc, c
         }
         if (!drop) {
             g->args[g->arg_count++] = argv[i];
-            if (takes) {
+            if (takes && strcmp(o->name, "--profile") == 0 && g->profile != NULL) {
+                g->args[g->arg_count++] = g->profile; /* the one the options were read from, absolute */
+            } else if (takes) {
                 g->args[g->arg_count++] = argv[i + 1];
             }
         }
@@ -225,6 +227,8 @@ void pack_graph_free(pack_graph *g)
 {
     free((void *)g->args);
     free((void *)g->inputs);
+    free(g->profile);
+    g->profile = NULL;
     g->args = g->inputs = NULL;
 }
 

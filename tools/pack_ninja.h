@@ -47,9 +47,11 @@ typedef struct pack_graph {
     /* The options to pass to every part, in argv order: argv minus -o/--output
      * FILE, --emit-ninja FILE, --emit-make FILE, --parts N, --quiet,
      * --asset-root DIR (each part is given the resolved root instead) and the
-     * inputs (pointers into argv). */
+     * inputs (pointers into argv, but --profile's FILE replaced by profile,
+     * so that the graph runs from any folder). */
     const char **args;
     size_t arg_count;
+    char *profile; /* --profile's FILE made absolute by pack's parse (allocated; freed by pack_graph_free), or NULL */
     const char **inputs; /* the inputs, as given */
     size_t input_count;
 } pack_graph;

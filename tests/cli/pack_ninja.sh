@@ -77,6 +77,20 @@ city)
         make -j2 -s >make.txt 2>&1 || { cat make.txt; fail "make failed"; }
         cmp single.pack "out x.pack" || fail "make: the merged parts differ from the single pack"
     fi
+    # --profile FILE given relative: the parts get it absolute, so the graph
+    # builds from any folder (here /), and its page size is the pack's.
+    mkdir -p sub || fail "mkdir"
+    printf '%s\n' "[profile]" "name = p" "[budgets]" "cpu = 4 MiB" "cpu/meta = 1 MiB" "cpu/decode = 1 MiB" \
+        "cpu/queues = 1 MiB" "cpu/driver = 1 MiB" "[pool]" "page_size = 32 KiB" "page_count = 64" "[stream]" \
+        "frames_in_flight = 2" "workers = 0" "queue_capacity = 64" "staging_size = 0 B" "upload_per_frame = 1 MiB" \
+        "[tables]" "max_objects = 64" "max_chunks = 4096" "max_lods = 3" "max_string_bytes = 4 KiB" >sub/p.profile
+    "$sl" pack "$@" --profile sub/p.profile --quiet -o psingle.pack || fail "the single pack with --profile failed"
+    "$sl" pack "$@" --profile sub/p.profile --emit-ninja prof.ninja --parts 2 --quiet -o p.pack ||
+        fail "emit with --profile failed"
+    grep -q "'--profile' '/[^']*/sub/p.profile'" prof.ninja || fail "--profile not passed absolute: $(grep cmd prof.ninja)"
+    (cd / && "${NINJA:-ninja}" -f "$dir/prof.ninja" >"$dir/prof.txt" 2>&1) || { cat prof.txt; fail "ninja from / failed"; }
+    cmp psingle.pack p.pack || fail "--profile: the merged parts differ from the single pack"
+    "$sl" inspect p.pack | grep -q "32 KiB pages" || fail "--profile: not the profile's 32 KiB pages"
     ;;
 gltf)
     # a.gltf reads a.bin; b.gltf reads b1.bin and b2.bin.
