@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sluice pack: build a pack from input files or a synthetic scene, each read
  * by its importer (pack/importer.h). */
-#define _XOPEN_SOURCE 700 /* realpath; POSIX 2008 */
+#define _GNU_SOURCE /* realpath */
 
 #include <errno.h>
 #include <float.h>
