@@ -520,39 +520,24 @@ static slc_status parse_key(parser *ps, span key, span value)
         ps->key_line[k] = ps->line;
         return SLC_OK;
     }
-    if (d->kind == KIND_POLICY) {
-        uint32_t v = 0;
-        while (slc__evict_policy_name(v) != NULL && !span_eq(value, slc__evict_policy_name(v))) {
+    if (d->kind == KIND_POLICY || d->kind == KIND_TEXEL) {
+        /* A value named by a table: names v = first, first + 1, ... up to
+         * the first NULL. */
+        const char *(*name)(uint32_t) = d->kind == KIND_POLICY ? slc__evict_policy_name : slc_pack_texel_format_name;
+        const uint32_t first = d->kind == KIND_POLICY ? 0u : 1u;
+        uint32_t v = first;
+        while (name(v) != NULL && !span_eq(value, name(v))) {
             v++;
         }
-        if (slc__evict_policy_name(v) == NULL) {
-            char names[64];
-            size_t n = 0;
-            for (uint32_t i = 0; slc__evict_policy_name(i) != NULL; i++) {
-                const char *sep = i == 0 ? "" : slc__evict_policy_name(i + 1) == NULL ? " or " : ", ";
-                n += slc__fmt(names + n, sizeof names - n, "%s%s", sep, slc__evict_policy_name(i));
-            }
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a policy (%s)", section, kb,
-                              span_z(value, vb, sizeof vb), names);
-        }
-        store(ps->out, d, v);
-        ps->key_line[k] = ps->line;
-        return SLC_OK;
-    }
-    if (d->kind == KIND_TEXEL) {
-        uint32_t v = 1;
-        while (v < SLC_PACK_TEXEL_COUNT && !span_eq(value, slc_pack_texel_format_name(v))) {
-            v++;
-        }
-        if (v == SLC_PACK_TEXEL_COUNT) {
+        if (name(v) == NULL) {
             char names[80];
             size_t n = 0;
-            for (uint32_t i = 1; i < SLC_PACK_TEXEL_COUNT; i++) {
-                const char *sep = i == 1 ? "" : i + 1 == SLC_PACK_TEXEL_COUNT ? " or " : ", ";
-                n += slc__fmt(names + n, sizeof names - n, "%s%s", sep, slc_pack_texel_format_name(i));
+            for (uint32_t i = first; name(i) != NULL; i++) {
+                const char *sep = i == first ? "" : name(i + 1) == NULL ? " or " : ", ";
+                n += slc__fmt(names + n, sizeof names - n, "%s%s", sep, name(i));
             }
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a texel format (%s)", section,
-                              kb, span_z(value, vb, sizeof vb), names);
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a %s (%s)", section, kb,
+                              span_z(value, vb, sizeof vb), d->kind == KIND_POLICY ? "policy" : "texel format", names);
         }
         store(ps->out, d, v);
         ps->key_line[k] = ps->line;

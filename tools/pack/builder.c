@@ -2096,13 +2096,12 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
     job.stored_ratio = b->opt.stored_ratio_threshold;
     slc_pack_texture rec;
     pk_texture_cut_stats ts;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double t0 = pk_seconds_now();
     if (pk_texture_cut(&job, texture_chunk, b, &rec, &ts, d) != 0) {
         fail_builder(b, b->io_failed);
         return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const double seconds = pk_seconds_now() - t0;
     if (add_string(b, name, strlen(name) + 1, &rec.name) != 0) {
         fail_builder(b, 0);
         return fail(d, "%s: out of memory", name);
@@ -2113,7 +2112,6 @@ static int build_texture(pk_builder *b, const pk_image *img, pk_mip_kind kind, p
     b->stats.texture_bytes += ts.encoded_bytes;
     b->stats.texture_chunks += rec.chunk_count;
     b->stats.texture_stored += ts.stored_bytes;
-    const double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     b->stats.texture_encode_seconds += seconds;
     if (b->stats.texture_psnr_min == 0.0 || ts.psnr < b->stats.texture_psnr_min) {
         b->stats.texture_psnr_min = ts.psnr;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <lz4.h>
@@ -80,6 +81,13 @@ void pk_tables_free(pk_tables *t)
     free(t->instances);
     free(t->strings);
     memset(t, 0, sizeof *t);
+}
+
+double pk_seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 int pk_grow(void **p, uint32_t *cap, uint64_t need, size_t elem)

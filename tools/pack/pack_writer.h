@@ -128,6 +128,10 @@ int pk_fail(pk_diag *d, const char *fmt, ...)
 #define pk_fail(...) (pk_fail(__VA_ARGS__), -1)
 #endif
 
+/* The monotonic clock in seconds, for the packer's timings (differences of
+ * two calls). O(1); thread-safe. */
+double pk_seconds_now(void);
+
 /* Grows *p to hold at least need elements of elem bytes (doubling, at most
  * UINT32_MAX elements). Returns 0, or -1 (too many, out of memory; *p kept). */
 int pk_grow(void **p, uint32_t *cap, uint64_t need, size_t elem);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "gltf.h"
 #include "importer.h"
@@ -159,11 +158,9 @@ static int texture_of(gltf_input *in, const pk_import_sink *sink, const pk_textu
     }
     *given = grown;
     pk_image img;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double t0 = pk_seconds_now();
     int loaded = gltf_load_image(in->scene, t->image, &img, d);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    const double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    const double seconds = pk_seconds_now() - t0;
     in->decode_seconds += seconds;
     if (loaded == 0) {
         img.decode_seconds = seconds;

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sluice pack: the synthetic scenes behind the importer interface
  * (importer.h): synth.h's generator, iterated mesh by mesh into the sink. */
-#define _POSIX_C_SOURCE 200809L
-
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "importer.h"
 #include "pack_writer.h"
@@ -84,13 +81,11 @@ static int give_material(synth_input *in, const pk_import_sink *sink, pk_mesh *m
     mat.roughness = 0.85f;
     for (int normal = 0; normal < 2 && sink->texture != NULL; normal++) {
         pk_image img;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const double t0 = pk_seconds_now();
         if (pk_synth_texture(in->seed, in->building, normal, &img, d) != 0) {
             return -1;
         }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        img.decode_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        img.decode_seconds = pk_seconds_now() - t0;
         char name[48];
         snprintf(name, sizeof name, "facade %u %s", in->building, normal ? "normal" : "colour");
         pk_texture_ref *slot = &mat.slot[normal ? PK_SLOT_NORMAL : PK_SLOT_BASE_COLOR];

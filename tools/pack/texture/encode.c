@@ -328,21 +328,28 @@ int pk_encoder_decode(pk_encoder *enc, const void *src, size_t size, uint32_t wi
     return pk_fail(d, "%s: texture format %d is unknown", name, (int)enc->format);
 }
 
-double pk_encode_psnr(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height, uint32_t channels)
+uint64_t pk_encode_sse(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height, uint32_t channels)
 {
-    if (a == NULL || b == NULL || width == 0 || height == 0 || (channels != 3 && channels != 4)) {
-        return 0.0;
-    }
     /* Exact: each squared difference is at most 255^2 < 2^16, and 2^48
      * of them would be needed to overflow. */
     uint64_t sum = 0;
-    size_t n = (size_t)width * height;
+    const size_t n = (size_t)width * height;
     for (size_t i = 0; i < n; i++) {
         for (uint32_t c = 0; c < channels; c++) {
             int e = (int)a[i * 4 + c] - (int)b[i * 4 + c];
             sum += (uint64_t)(e * e);
         }
     }
+    return sum;
+}
+
+double pk_encode_psnr(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height, uint32_t channels)
+{
+    if (a == NULL || b == NULL || width == 0 || height == 0 || (channels != 3 && channels != 4)) {
+        return 0.0;
+    }
+    const uint64_t sum = pk_encode_sse(a, b, width, height, channels);
+    const size_t n = (size_t)width * height;
     if (sum == 0) {
         return PK_ENCODE_PSNR_IDENTICAL;
     }

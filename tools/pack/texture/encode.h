@@ -202,6 +202,12 @@ void pk_encoder_destroy(pk_encoder *enc);
  * image), and finite, so it prints and compares as a number. */
 #define PK_ENCODE_PSNR_IDENTICAL 200.0
 
+/* The sum of squared differences of b against a, both width x height RGBA8
+ * texels, over R, G and B (channels = 3) or R, G, B and A (channels = 4):
+ * exact (2^48 texels would be needed to overflow). O(texels); no
+ * allocation; thread-safe. */
+uint64_t pk_encode_sse(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height, uint32_t channels);
+
 /* The peak signal-to-noise ratio of b against a, both width x height RGBA8
  * texels: 10 log10(255^2 / MSE), the mean squared error taken over R, G
  * and B (channels = 3; alpha ignored) or R, G, B and A (channels = 4), in

@@ -293,14 +293,10 @@ int pk_texture_cut(const pk_texture_job *job, pk_texture_chunk_fn fn, void *user
             if (rc == 0 && lv == 0) { /* level 0 smaller than a tile: its quality from the tail */
                 rc = pk_encoder_decode(job->encoders[0], s->encoded + at, n, m->width, m->height, job->name, s->back,
                                        tile_texels, d);
-                const size_t count = (size_t)m->width * m->height;
-                for (size_t i = 0; rc == 0 && i < count; i++) {
-                    for (size_t ch = 0; ch < 3; ch++) {
-                        double e = (double)chain.texels[m->offset + i * 4u + ch] - (double)s->back[i * 4u + ch];
-                        sse += e * e;
-                    }
+                if (rc == 0) {
+                    sse += (double)pk_encode_sse(chain.texels + m->offset, s->back, m->width, m->height, 3);
                 }
-                compared = (uint64_t)count * 3u;
+                compared = (uint64_t)m->width * m->height * 3u;
             }
             at += n;
         }

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -1206,11 +1205,9 @@ static int give_texture(usd_shade_table *t, const usd_shade_stage *st, const usd
     }
     pk_image img;
     pk_diag why = {{0}};
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double t0 = pk_seconds_now();
     const int loaded = usd_shade_slot_image(sm, slot, &img, &why);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    img.decode_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    img.decode_seconds = pk_seconds_now() - t0;
     if (loaded != 0) {
         const usd_shade_slot *sl = &sm->slot[slot];
         if (!st->skip_unsupported) {

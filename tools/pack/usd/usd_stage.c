@@ -23,12 +23,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t by value */
 #include <xxhash.h>
 
 #include "asset.h"
+#include "pack_writer.h"
 #include "usd_geom.h"
 #include "usd_layer.h"
 #include "usd_shade.h"
@@ -148,13 +148,6 @@ USD_OUT_OF_LINE __attribute__((format(printf, 2, 3))) static void stage_warn(usd
     if (s->opt.warn != NULL) {
         s->opt.warn(s->opt.user, msg);
     }
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static uint64_t peak_rss(void)
@@ -2356,7 +2349,7 @@ static void protos_clear(usd_stage *s)
 int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **out, pk_diag *d)
 {
     *out = NULL;
-    double t0 = seconds_now();
+    double t0 = pk_seconds_now();
     usd_stage *s = calloc(1, sizeof *s);
     if (s == NULL) {
         return fail(d, "%s: out of memory", path);
@@ -2399,7 +2392,7 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
         usd_stage_close(s);
         return -1;
     }
-    double t1 = seconds_now();
+    double t1 = pk_seconds_now();
     s->stats.open_seconds = t1 - t0;
     s->stats.open_peak_rss = peak_rss();
     s->shade = usd_shade_table_create();
@@ -2428,7 +2421,7 @@ int usd_stage_open(const char *path, const usd_stage_options *opt, usd_stage **o
     protos_clear(s);
     s->stats.prototypes = 0;
     s->stats.prototype_hits = 0;
-    s->stats.compose_seconds = seconds_now() - t1;
+    s->stats.compose_seconds = pk_seconds_now() - t1;
     s->stats.compose_peak_rss = peak_rss();
     *out = s;
     return 0;
@@ -2445,7 +2438,7 @@ int usd_stage_import(usd_stage *s, const usd_stage_sink *sink, pk_diag *d)
         return fail(d, "%s: the stage was imported already", layer_name(s, 0));
     }
     s->imported = 1;
-    double t0 = seconds_now();
+    double t0 = pk_seconds_now();
     walk w;
     memset(&w, 0, sizeof w);
     w.s = s;
@@ -2455,7 +2448,7 @@ int usd_stage_import(usd_stage *s, const usd_stage_sink *sink, pk_diag *d)
     w.material = -1;
     int rc = walk_stage(&w);
     protos_clear(s);
-    s->stats.import_seconds = seconds_now() - t0;
+    s->stats.import_seconds = pk_seconds_now() - t0;
     s->stats.import_peak_rss = peak_rss();
     return rc;
 }
