@@ -1058,6 +1058,30 @@ static void test_bad_stages_are_refused_with_their_reason(void **state)
     expect_open_error("bad/chain.usda", 0, "@/bad/chain.usda: </P0>: arcs nested deeper than 64");
     put("bad/pi_target.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</Nope>]\n}\n");
     expect_open_error("bad/pi_target.usda", 0, "@/bad/pi_target.usda: </PI>: prototypes[0] </Nope>: no such prim");
+    /* A prototype that holds its instancer: itself, an ancestor, or through a
+     * second instancer. Each would instance itself without end. */
+    put("bad/pi_self.usda", HEAD "def PointInstancer \"PI\"\n{\n    rel prototypes = [</PI>]\n}\n");
+    expect_open_error("bad/pi_self.usda", 0,
+                      "@/bad/pi_self.usda: </PI>: prototypes[0] </PI>: the prototype holds this instancer");
+    put("bad/pi_up.usda", HEAD "def Xform \"A\"\n{\n    def PointInstancer \"PI\"\n    {\n"
+                              "        rel prototypes = [<..>]\n    }\n}\n");
+    expect_open_error("bad/pi_up.usda", 0, "@/bad/pi_up.usda: </A/PI>: prototypes[0] <..> (</A>): the prototype holds this instancer");
+    put("bad/pi_two.usda", HEAD "def Xform \"P\"\n{\n    def PointInstancer \"I\"\n    {\n"
+                               "        rel prototypes = [</Q>]\n    }\n}\n"
+                               "def Xform \"Q\"\n{\n    def PointInstancer \"J\"\n    {\n"
+                               "        rel prototypes = [</P>]\n    }\n}\n");
+    expect_open_error("bad/pi_two.usda", 0, "@/bad/pi_two.usda: </Q/J>: prototypes[0] </P>: the prototype holds this instancer");
+    /* 300 instancers, each the prototype of the one before: deeper than the
+     * namespace limit allows, refused in a bounded stack. */
+    static char chain[32768];
+    n = snprintf(chain, sizeof chain, HEAD);
+    for (int i = 0; i < 300; i++) {
+        n += snprintf(chain + n, sizeof chain - (size_t)n, "def PointInstancer \"I%d\"\n{\n    rel prototypes = [</I%d>]\n}\n",
+                      i, i + 1);
+    }
+    assert_true(n < (int)sizeof chain);
+    put("bad/pi_chain.usda", chain);
+    expect_open_error("bad/pi_chain.usda", 0, "@/bad/pi_chain.usda: </I254>: prototypes[0] </I255>: prototypes nested deeper than 256 prims");
 }
 
 static void test_bad_geometry_is_refused_at_import(void **state)

@@ -117,8 +117,25 @@ typedef struct walk {
     uint32_t chain_stack[USD_STAGE_MAX_ARC_DEPTH];
     const char *chain_path[USD_STAGE_MAX_ARC_DEPTH];
     uint32_t chain_n;
-    char path[USD_MAX_PATH]; /* the composed prim's path */
+    const struct open_instancer *instancers; /* the PointInstancers whose prototypes are being walked */
+    char path[USD_MAX_PATH];                 /* the composed prim's path */
 } walk;
+
+/* A PointInstancer whose prototypes are being walked, innermost first. */
+typedef struct open_instancer {
+    const char *path;
+    const struct open_instancer *up;
+} open_instancer;
+
+/* 1 when the prim at path a is the prim at b or one of its ancestors. */
+static int path_holds(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    if (n == 1 && a[0] == '/') {
+        return 1;
+    }
+    return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
 
 static int fail(pk_diag *d, const char *fmt, ...)
 {
@@ -2015,12 +2032,32 @@ USD_OUT_OF_LINE static int instancer_prototypes(walk *w, const usd_prop *rel, co
     int rc = 0;
     double id[16];
     usd_geom_matrix_identity(id);
+    const open_instancer self = {saved, w->instancers};
     for (uint32_t j = 0; j < np && rc == 0; j++) {
         site_list pl = {NULL, 0, 0, 0};
         char target[USD_MAX_PATH];
         if (usd_path_anchor(saved, rel->targets[j], target, sizeof target) == 0) {
             rc = fail(w->d, "%s: <%s>: prototypes[%u] <%s>: not a prim path from <%s>", lname, saved, j,
                       rel->targets[j], saved);
+            break;
+        }
+        /* A prototype that holds an instancer being expanded (this one
+         * included) would instance itself without end; a chain of distinct
+         * prototypes is bounded as namespace is. */
+        char why[64] = "";
+        for (const open_instancer *o = &self; o != NULL && why[0] == '\0'; o = o->up) {
+            if (path_holds(target, o->path)) {
+                snprintf(why, sizeof why, "the prototype holds this instancer");
+            }
+        }
+        if (why[0] == '\0' && depth + 1u >= USD_STAGE_MAX_DEPTH) {
+            snprintf(why, sizeof why, "prototypes nested deeper than %u prims", USD_STAGE_MAX_DEPTH);
+        }
+        if (why[0] != '\0') {
+            rc = strcmp(target, rel->targets[j]) == 0
+                     ? fail(w->d, "%s: <%s>: prototypes[%u] <%s>: %s", lname, saved, j, target, why)
+                     : fail(w->d, "%s: <%s>: prototypes[%u] <%s> (<%s>): %s", lname, saved, j, rel->targets[j], target,
+                            why);
             break;
         }
         int found = compose_path(w, target, &pl);
@@ -2041,7 +2078,9 @@ USD_OUT_OF_LINE static int instancer_prototypes(walk *w, const usd_prop *rel, co
         recorder *outer = w->rec;
         recorder none = {NULL, 0, 0};
         w->rec = &none; /* the prototype's own walk places nothing */
+        w->instancers = &self;
         rc = prototype(w, key, &pl, PROTO_PRIM, id, depth + 1u);
+        w->instancers = self.up;
         w->rec = outer;
         free(none.v);
         snprintf(w->path, sizeof w->path, "%s", saved);
