@@ -13,10 +13,11 @@ cpu/decode      = 4 MiB    # per worker: one 64 KiB page of decode scratch, twic
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings
 cpu/driver      = 32 MiB   # lavapipe's host allocations: device, pipeline cache, command pools
 cpu/render      = 2 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (16384: 64 KiB), 4 B a pack instance: room for 490000
-gpu             = 354 MiB  # children take 322 MiB
+gpu             = 418 MiB  # children take 386 MiB
 gpu/pool        = 256 MiB  # 4096 pages of 64 KiB
 gpu/staging     = 32 MiB   # only used when the staging path is forced
 gpu/render      = 34 MiB   # from [render] below, per the arithmetic there
+gpu/textures    = 64 MiB   # 1024 texture tiles of 64 KiB ([textures] page_count)
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block
@@ -41,6 +42,7 @@ max_string_bytes = 1 MiB
 # which runs the tests, samples BC1 and BC3 too, but not ASTC).
 [textures]
 format           = rgba8
+page_count       = 1024   # the texture tile pool (gpu/textures): the tiles of a textured sample model at its close-up mips, with the mip tails
 
 [report]
 max_phases       = 8

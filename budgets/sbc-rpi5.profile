@@ -22,10 +22,11 @@ cpu/decode      = 2 MiB    # 2 workers x 16 pages of 64 KiB: 2 of decode scratch
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # v3dv's host allocations for the runtime's own objects; an estimate until measured on a board
 cpu/render      = 1 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (8192: 32 KiB), 4 B a pack instance: room for 240000
-gpu             = 408 MiB  # children take 384 + 24 MiB
+gpu             = 536 MiB  # children take 384 + 24 + 128 MiB
 gpu/pool        = 384 MiB  # 6144 pages of 64 KiB
 gpu/staging     = 0 B      # unified memory: pages are written in place
 gpu/render      = 24 MiB   # from [render] below, per the arithmetic there
+gpu/textures    = 128 MiB  # 2048 texture tiles of 64 KiB ([textures] page_count)
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block
@@ -51,6 +52,7 @@ max_string_bytes = 512 KiB
 # a format the device does not sample, at init.
 [textures]
 format           = astc6x6
+page_count       = 2048   # the texture tile pool (gpu/textures): a quarter of the board's 8 GiB shared with the desktop
 
 [report]
 max_phases       = 8

@@ -22,10 +22,11 @@ cpu/decode      = 3 MiB    # 3 workers x 16 pages of 64 KiB: 2 of decode scratch
 cpu/queues      = 2 MiB    # 2048-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # Adreno's host allocations for the runtime's own Vulkan objects; an estimate until measured on a device
 cpu/render      = 2 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (16384: 64 KiB), 4 B a pack instance: room for 490000
-gpu             = 1118 MiB # children take 1 GiB + 94 MiB
+gpu             = 1630 MiB # children take 1 GiB + 94 + 512 MiB
 gpu/pool        = 1 GiB    # 16384 pages of 64 KiB
 gpu/staging     = 0 B      # unified memory: pages are written in place
 gpu/render      = 94 MiB   # from [render] below, per the arithmetic there
+gpu/textures    = 512 MiB  # 8192 texture tiles of 64 KiB ([textures] page_count)
 
 [pool]
 page_size       = 64 KiB   # a Nanite-sized page: many clusters, one LZ4 block, one efficient UFS read
@@ -51,6 +52,7 @@ max_string_bytes = 1 MiB
 # sample, at init.
 [textures]
 format           = astc6x6
+page_count       = 8192   # the texture tile pool (gpu/textures): a room-scale scene's materials at the headset's texel density
 
 [report]
 max_phases       = 8

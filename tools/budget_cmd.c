@@ -230,6 +230,13 @@ static int budget_header(int argc, char **argv)
     fprintf(f, "#define SLC_PROFILE_%s_HOST_PAGES_SIZE %zuu\n", up,
             slc_host_store_footprint(p.page_count, p.page_size));
     fprintf(f, "#define SLC_PROFILE_%s_HOST_PAGES_ALIGN %uu\n\n", up, SLC_HOST_STORE_PAGE_ALIGN);
+    /* The texture pool's, the third array, when the profile declares one. */
+    if (p.texture_page_count > 0) {
+        fprintf(f, "/* Bytes of the texture pool's page storage on the host backend\n"
+                   " * (slc_host_store_init_at: [textures] page_count tiles), aligned as above. */\n");
+        fprintf(f, "#define SLC_PROFILE_%s_HOST_TEXTURE_PAGES_SIZE %zuu\n\n", up,
+                slc_host_store_footprint(p.texture_page_count, p.page_size));
+    }
     fprintf(f, "static const slc_profile slc_profile_%s = {\n", lo);
     fprintf(f, "    .name = \"%s\",\n    .budget_count = %" PRIu32 "u,\n    .budgets = {\n", p.name, p.budget_count);
     for (uint32_t i = 0; i < p.budget_count; i++) {
@@ -249,6 +256,10 @@ static int budget_header(int argc, char **argv)
     fprintf(f, "    .pin_coarsest = %" PRIu32 "u,\n", p.pin_coarsest);
     fprintf(f, "    .texture_format = %" PRIu32 "u, /* %s */\n", p.texture_format,
             slc_pack_texel_format_name(p.texture_format));
+    fprintf(f, "    .texture_page_count = %" PRIu32 "u,\n    .texture_eviction = %s,\n", p.texture_page_count,
+            p.texture_eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
+            : p.texture_eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"
+                                                         : "SLC_EVICTION_LRU");
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
             p.eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
             : p.eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"

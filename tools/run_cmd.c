@@ -333,14 +333,15 @@ static void close_store(void *ctx)
     }
 }
 
-/* The host store: pages in host memory mapped once, exactly their bytes
- * charged to the spec's budget, gpu/pool (as a GPU backend's pool would
- * be), or to none for a host-only profile. */
-static int open_host_store(run *r)
+/* A host store for the pool of kind: pages in host memory mapped once (in
+ * blk), exactly their bytes charged to the spec's budget, gpu/pool or
+ * gpu/textures (as a GPU backend's pool would be), or to none for a
+ * host-only profile. */
+static int open_host_pool_store(run *r, slc_pool_kind kind, slc_platform_block *blk, slc_page_store *out)
 {
     slc_host_store_desc hd;
     slc_pool_spec spec;
-    slc_pool_spec_from_profile(&r->prof, SLC_POOL_GEOMETRY, &spec);
+    slc_pool_spec_from_profile(&r->prof, kind, &spec);
     slc_host_store_desc_from_spec(&spec, &hd);
     const uint32_t pages = hd.page_count, page_size = hd.page_size;
     size_t fp = slc_host_store_footprint(pages, page_size);
@@ -361,18 +362,28 @@ static int open_host_store(run *r)
         fprintf(stderr, "%s: %s\n", r->me, why);
         return CLI_FAILED;
     }
-    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &r->page_block) != SLC_OK) {
+    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, blk) != SLC_OK) {
         fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n",
                 r->me, r->prof.name, pages, page_size);
         return CLI_FAILED;
     }
-    slc_status hs = slc_host_store_init_at(r->page_block.base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger,
-                                           &r->host_store);
+    slc_status hs = slc_host_store_init_at(blk->base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger, out);
     if (hs != SLC_OK) {
-        fprintf(stderr, "%s: the host store of %u pages of %u bytes %s of profile '%s' (%s)\n", r->me, pages, page_size,
-                hs == SLC_E_BUDGET_REFUSED ? "does not fit the gpu/pool budget" : "cannot be set up in the block",
+        fprintf(stderr, "%s: the host store of %u pages of %u bytes %s%s%s of profile '%s' (%s)\n", r->me, pages,
+                page_size, hs == SLC_E_BUDGET_REFUSED ? "does not fit the " : "cannot be set up in the block",
+                hs == SLC_E_BUDGET_REFUSED ? spec.budget : "", hs == SLC_E_BUDGET_REFUSED ? " budget" : "",
                 r->prof.name, slc_status_name(hs));
         return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* The host store of the geometry pool. */
+static int open_host_store(run *r)
+{
+    int rc = open_host_pool_store(r, SLC_POOL_GEOMETRY, &r->page_block, &r->host_store);
+    if (rc != CLI_OK) {
+        return rc;
     }
     r->store = &r->host_store;
     r->backend = "host";
@@ -489,6 +500,12 @@ static int open_store(run *r)
         fprintf(stderr, "%s: notice: this build has no Vulkan backend; running on the host backend\n", r->me);
         rc = open_host_store(r);
 #endif
+    }
+    /* The texture pool's tiles: host memory on either backend, charged to
+     * gpu/textures; the device the geometry store speaks for is the one
+     * that must sample them. */
+    if (rc == CLI_OK) {
+        rc = tool_session_open_texture_store(&r->ses, &r->prof, r->store, r->me);
     }
     r->store_init_ms = (double)(slc_platform_now_ns() - t0) / 1e6;
     tool_session_set_store(&r->ses, rc == CLI_OK ? r->store : NULL, close_store, r);

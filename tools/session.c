@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sluice/host_store.h"
+#include "sluice/pool_spec.h"
 
 static tool_session_step fail(tool_session *s, tool_session_step step, slc_status st)
 {
@@ -68,6 +70,48 @@ slc_status tool_session_start_stream(tool_session *s, const slc_stream_desc *d)
     return slc_stream_create(d, &s->stream);
 }
 
+int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
+                                    const char *me)
+{
+    if (!slc_pool_kind_declared(prof, SLC_POOL_TEXTURES)) {
+        return CLI_OK;
+    }
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(prof, SLC_POOL_TEXTURES, &spec);
+    const uint32_t pages = spec.pool.page_count, page_size = spec.page_size;
+    size_t fp = slc_host_store_footprint(pages, page_size);
+    slc_budgets *b = spec.budget != NULL ? slc_memory_budgets(s->mem) : NULL;
+    slc_budget_id id = SLC_BUDGET_NONE;
+    if (b != NULL && slc_budgets_scan(b, spec.budget, &id) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s' declares no %s budget to charge the texture tiles to\n", me, prof->name,
+                spec.budget);
+        return CLI_FAILED;
+    }
+    char why[512];
+    if (fp == 0 || cli_check_machine_memory(prof, s->block.size, fp, 1, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: %s\n", me,
+                fp == 0 ? "the texture pool's pages do not fit this machine's address space" : why);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &s->tex_block) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s': the texture store of %u pages of %u bytes cannot be mapped (see above)\n",
+                me, prof->name, pages, page_size);
+        return CLI_FAILED;
+    }
+    slc_status hs = slc_host_store_init_at(s->tex_block.base, fp, b, id, pages, page_size, &cli_stderr_logger,
+                                           &s->tex_store);
+    if (hs != SLC_OK) {
+        fprintf(stderr, "%s: the texture store of %u pages of %u bytes %s of profile '%s' (%s)\n", me, pages, page_size,
+                hs == SLC_E_BUDGET_REFUSED ? "does not fit the gpu/textures budget" : "cannot be set up", prof->name,
+                slc_status_name(hs));
+        return CLI_FAILED;
+    }
+    s->tex_store.backend = device->backend;
+    s->tex_store.device = device->device;
+    s->tex_store.sampled_formats = device->sampled_formats;
+    return CLI_OK;
+}
+
 void tool_session_close(tool_session *s)
 {
     if (s->stream != NULL) {
@@ -75,6 +119,12 @@ void tool_session_close(tool_session *s)
     }
     if (s->store_close != NULL) {
         s->store_close(s->store_ctx);
+    }
+    if (s->tex_store.ops != NULL) {
+        slc_host_store_deinit(&s->tex_store);
+    }
+    if (s->tex_block.base != NULL) {
+        slc_platform_block_unmap(&s->tex_block);
     }
     if (s->pack != NULL) {
         slc_pack_close(s->pack);
@@ -104,6 +154,7 @@ void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, co
     out->memory = s->mem;
     out->pack = s->pack;
     out->stores[SLC_POOL_GEOMETRY] = store;
+    out->stores[SLC_POOL_TEXTURES] = s->tex_store.ops != NULL ? &s->tex_store : NULL;
     out->now_ns = slc_platform_now_ns;
     out->load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
     out->log = log;

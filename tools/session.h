@@ -53,6 +53,10 @@ typedef struct tool_session {
     void (*store_close)(void *ctx); /* closes the tool's store; NULL: nothing to close */
     void *store_ctx;                /* store_close's argument */
     slc_stream *stream;             /* tool_session_start_stream's */
+    /* The texture pool's store (tool_session_open_texture_store): tiles in
+     * host memory mapped once, charged to gpu/textures; ops NULL: none. */
+    slc_platform_block tex_block;
+    slc_page_store tex_store;
 } tool_session;
 
 /* Opens the pack file (or takes d->io), maps the block d->profile needs,
@@ -91,8 +95,20 @@ void tool_session_close(tool_session *s);
  * Cannot fail; prints nothing; O(1). Thread-safe. */
 int tool_session_exit_code(tool_session_step step);
 
+/* When prof declares a texture pool ([textures] page_count), opens its
+ * store: the pool's tiles in host memory (on every backend, until the
+ * Vulkan backend holds them in an atlas), exactly their bytes charged to
+ * the spec's budget, gpu/textures (none for a host-only profile), sampling
+ * what `device` (the geometry store) samples and named as it is, so that
+ * the stream checks the pack's formats against that device. Returns
+ * CLI_OK (also when prof declares none), or CLI_FAILED, printed with me.
+ * tool_session_close closes it. */
+int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
+                                    const char *me);
+
 /* out: a stream description over the session's memory and pack with prof
- * (the session's profile, or the tool's copy of it) and store, the
+ * (the session's profile, or the tool's copy of it) and store (and the
+ * session's texture store, when it opened one), the
  * platform's clock, SLC_STREAM_DEFAULT_LOAD_FRAMES and log; the rest zero
  * (no executor: frames load on the caller's thread). */
 void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, const slc_page_store *store,

@@ -1088,3 +1088,19 @@ slc_status slc_pack_check_chunk(const slc_pack *p, slc_chunk_id id, const void *
     }
     return SLC_OK;
 }
+
+slc_status slc_pack_texture_tail(const slc_pack *p, uint32_t i, slc_chunk_id *out)
+{
+    SLC_ASSERT(p != NULL && out != NULL);
+    slc_pack_texture t;
+    memset(&t, 0, sizeof t);
+    slc_status st = slc_pack_read_texture(p, i, &t);
+    if (st != SLC_OK) {
+        return st;
+    }
+    if (t.tiled_levels >= t.level_count || t.chunk_count == 0) {
+        return SLC_E_NOT_FOUND;
+    }
+    out->index = t.first_chunk + t.chunk_count - 1u;
+    return SLC_OK;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sluice/pack_format.h"
 
 /* Where each kind of pool is declared and charged. */
 static const struct {
@@ -13,6 +14,7 @@ static const struct {
     const char *budget;
 } kinds[SLC_POOL_KIND_COUNT] = {
     [SLC_POOL_GEOMETRY] = {"pool", "gpu/pool"},
+    [SLC_POOL_TEXTURES] = {"textures", "gpu/textures"},
 };
 
 void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_pool_spec *out)
@@ -25,15 +27,38 @@ void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_po
      * to none (sluice/profile.h). */
     out->budget = slc_profile_scan_host_only(p) ? NULL : kinds[kind].budget;
     out->page_size = p->page_size;
-    out->staging_size = p->staging_size;
+    out->staging_size = kind == SLC_POOL_GEOMETRY ? p->staging_size : 0u;
     slc_pool_desc *d = &out->pool;
-    d->page_count = p->page_count;
     d->max_chunks = p->max_chunks;
     d->frames_in_flight = p->frames_in_flight;
+    if (kind == SLC_POOL_TEXTURES) {
+        /* One partition, the default; no staging belt of its own (0: the
+         * store's default when it needs one). */
+        d->page_count = p->texture_page_count;
+        d->eviction = slc__evict_policy_name(p->texture_eviction) != NULL ? p->texture_eviction : SLC_EVICTION_LRU;
+        return;
+    }
+    d->page_count = p->page_count;
     d->eviction = slc__evict_policy_name(p->eviction) != NULL ? p->eviction : SLC_EVICTION_LRU;
     d->partition_count = p->partition_count;
     for (uint32_t i = 0; i < p->partition_count && i < SLC_PARTITION_MAX; i++) {
         d->partitions[i].name = p->partitions[i].name;
         d->partitions[i].page_count = p->partitions[i].page_count;
     }
+}
+
+int slc_pool_kind_declared(const slc_profile *p, slc_pool_kind kind)
+{
+    SLC_ASSERT(p != NULL);
+    return kind == SLC_POOL_GEOMETRY || (kind == SLC_POOL_TEXTURES && p->texture_page_count != 0);
+}
+
+slc_pool_kind slc_pool_kind_of_chunk_flags(uint32_t flags)
+{
+    return (flags & SLC_PACK_CHUNK_TEXTURE) != 0 ? SLC_POOL_TEXTURES : SLC_POOL_GEOMETRY;
+}
+
+const char *slc_pool_kind_name(slc_pool_kind kind)
+{
+    return kind == SLC_POOL_GEOMETRY ? "geometry" : kind == SLC_POOL_TEXTURES ? "textures" : NULL;
 }

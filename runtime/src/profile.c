@@ -49,6 +49,8 @@ static const key_def keys[] = {
     {"report", "max_phases", KIND_COUNT, FIELD(max_phases), SLC_PROFILE_PHASES_MIN, SLC_PROFILE_PHASES_MAX, 0, 0,
      SLC_PROFILE_PHASES_DEFAULT},
     {"textures", "format", KIND_TEXEL, FIELD(texture_format), 0, 0, 0, 0, SLC_PACK_TEXEL_RGBA8},
+    {"textures", "page_count", KIND_COUNT, FIELD(texture_page_count), 0, SLC_PAGE_COUNT_MAX, 0, 0, 0},
+    {"textures", "eviction", KIND_POLICY, FIELD(texture_eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
@@ -817,6 +819,25 @@ static slc_status check_whole(parser *ps)
                           "[pool] page_count: %u pages of %s need %s, above budget gpu/pool %s", p->page_count,
                           size_z(p->page_size, a, sizeof a), size_z(need, b, sizeof b), size_z(pool, c, sizeof c));
     }
+    /* The texture pool, as the page pool: its own budget, gpu/textures. */
+    if (p->texture_page_count != 0) {
+        int tb = host_only ? -1 : find_budget(ps, "gpu/textures", 12);
+        uint32_t line = ps->key_line[key_index("textures", "page_count")];
+        if (!host_only && tb < 0) {
+            return parse_fail(
+                ps, SLC_E_PROFILE_MISSING, line,
+                "[textures] page_count: %u pages, but [budgets] declares no gpu/textures to charge them to",
+                p->texture_page_count);
+        }
+        uint64_t tex = host_only ? UINT64_MAX : ps->budgets[tb].limit;
+        uint64_t tneed = (uint64_t)p->page_size * p->texture_page_count;
+        if (tneed > tex) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, line,
+                              "[textures] page_count: %u pages of %s need %s, above budget gpu/textures %s",
+                              p->texture_page_count, size_z(p->page_size, a, sizeof a), size_z(tneed, b, sizeof b),
+                              size_z(tex, c, sizeof c));
+        }
+    }
     if (host_only && p->staging_size != 0) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("stream", "staging_size")],
                           "[stream] staging_size: %s, but a host-only profile (no gpu budget) has no staging belt; "
@@ -995,6 +1016,7 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->upload_cap == b->upload_cap && a->max_objects == b->max_objects && a->max_chunks == b->max_chunks &&
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
            a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && a->texture_format == b->texture_format &&
+           a->texture_page_count == b->texture_page_count && a->texture_eviction == b->texture_eviction &&
            partitions_equal(a, b);
 }
 

@@ -41,9 +41,11 @@ enum {
 /* What the refused take of a kind's pool record or page locks says. */
 static const char *const pool_purpose[SLC_POOL_KIND_COUNT] = {
     [SLC_POOL_GEOMETRY] = "the page pool (cpu/meta)",
+    [SLC_POOL_TEXTURES] = "the texture pool (cpu/meta)",
 };
 static const char *const busy_purpose[SLC_POOL_KIND_COUNT] = {
     [SLC_POOL_GEOMETRY] = "the page locks (cpu/meta)",
+    [SLC_POOL_TEXTURES] = "the texture page locks (cpu/meta)",
 };
 
 /* Every pool the profile declares, by kind: the one description its pool
@@ -71,8 +73,9 @@ static int mul_ok(size_t a, size_t b, size_t *out)
 }
 
 /* The one table slc_stream_create carves and slc_stream_calculate_footprint
- * sums, so the two cannot diverge. Returns 0 iff a size overflows or the
- * pool has no footprint. */
+ * sums, so the two cannot diverge. A kind of pool the profile does not
+ * declare takes nothing. Returns 0 iff a size overflows or a declared pool
+ * has no footprint. */
 static int layout(const slc_profile *p, const slc_pool_spec pools[SLC_POOL_KIND_COUNT], size_t scratch_size,
                   uint32_t frames, region out[R_COUNT])
 {
@@ -93,6 +96,9 @@ static int layout(const slc_profile *p, const slc_pool_spec pools[SLC_POOL_KIND_
         [R_SCRATCH] = {AR_DECODE, align_up(scratch_size), (size_t)p->workers + 1u, "the read scratch (cpu/decode)"},
     };
     for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (!slc_pool_kind_declared(p, (slc_pool_kind)k)) {
+            continue;
+        }
         size_t footprint = slc_pool_footprint(&pools[k].pool);
         if (footprint == 0) {
             return 0;
@@ -154,18 +160,18 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
 
 /* --- loads (any thread) ---------------------------------------------------------- */
 
-static void lock_page(slc_stream *s, uint32_t page)
+static void lock_page(slc_stream *s, uint32_t kind, uint32_t page)
 {
     unsigned char expected = 0;
-    _Atomic unsigned char *busy = &s->pools[SLC_POOL_GEOMETRY].page_busy[page];
+    _Atomic unsigned char *busy = &s->pools[kind].page_busy[page];
     while (!atomic_compare_exchange_weak_explicit(busy, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
         expected = 0; /* another thread still writes a cancelled load into the page: it ends soon */
     }
 }
 
-static void unlock_page(slc_stream *s, uint32_t page)
+static void unlock_page(slc_stream *s, uint32_t kind, uint32_t page)
 {
-    atomic_store_explicit(&s->pools[SLC_POOL_GEOMETRY].page_busy[page], 0, memory_order_release);
+    atomic_store_explicit(&s->pools[kind].page_busy[page], 0, memory_order_release);
 }
 
 /* Reads, verifies and decodes chunk into dst, then checks its contents
@@ -174,16 +180,17 @@ static void unlock_page(slc_stream *s, uint32_t page)
 static slc_status load_chunk(const slc_stream *s, uint32_t chunk, void *dst, unsigned char *scratch)
 {
     const slc_chunk_id id = {chunk};
-    const uint32_t page_size = s->pools[SLC_POOL_GEOMETRY].page_size;
+    const uint32_t page_size = s->pools[chunk_kind(s, chunk)].page_size;
     slc_status st = slc_pack_load_chunk(s->pack, id, dst, page_size, scratch, scratch != NULL ? s->scratch_size : 0);
     return st == SLC_OK ? slc_pack_check_chunk(s->pack, id, dst) : st;
 }
 
 static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
 {
-    lock_page(s, slot->page);
+    const uint32_t kind = chunk_kind(s, slot->chunk);
+    lock_page(s, kind, slot->page);
     if (atomic_load_explicit(&slot->cancelled, memory_order_acquire) != 0) {
-        unlock_page(s, slot->page);
+        unlock_page(s, kind, slot->page);
         atomic_fetch_add_explicit(&s->skipped_loads, 1, memory_order_relaxed);
         atomic_store_explicit(&slot->state, SLOT_SKIPPED, memory_order_release);
         return;
@@ -191,7 +198,7 @@ static void run_slot(slc_stream *s, load_slot *slot, uint32_t worker)
     atomic_store_explicit(&slot->state, SLOT_RUNNING, memory_order_relaxed);
     unsigned char *scratch = s->scratch != NULL ? s->scratch + (size_t)worker * s->scratch_stride : NULL;
     slc_status st = load_chunk(s, slot->chunk, slot->dst.dst, scratch);
-    unlock_page(s, slot->page);
+    unlock_page(s, kind, slot->page);
     slot->status = (int32_t)st;
     atomic_store_explicit(&slot->state, SLOT_DONE, memory_order_release);
 }
@@ -298,7 +305,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
         }
         if (st == SLC_OK) {
             s->cur.bytes_decoded += c->decoded_size;
-            st = slc_pool_write_end(s->pools[SLC_POOL_GEOMETRY].pool, page, c->decoded_size);
+            st = slc_pool_write_end(chunk_pool(s, slot->chunk), page, c->decoded_size);
         }
         chunk_rec *r = &s->chunks[slot->chunk];
         if (st == SLC_OK) {
@@ -308,7 +315,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
             s->cur.loads_completed++;
             s->cur.bytes_uploaded += c->decoded_size;
         } else {
-            slc_status rs = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
+            slc_status rs = slc_pool_release(chunk_pool(s, slot->chunk), page);
             SLC_ASSERT(rs == SLC_OK); /* a loading page is always releasable */
             (void)rs;
             fail_chunk(s, slot->chunk, st, frame);
@@ -339,22 +346,35 @@ slc_status slc_stream_begin_frame(slc_stream *s, uint64_t *frame)
         apply_due(s, next);
         s->prepared = next;
     }
-    if (s->pool_frame_open) {
-        slc_status st = slc_pool_end_frame(s->pools[SLC_POOL_GEOMETRY].pool);
-        if (st != SLC_OK) {
-            s->cur.caller_ns += now(s) - t0;
-            return st;
+    /* Every pool keeps the stream's frame numbers: the previous frame is
+     * submitted in each that still holds it open, then the next begun in
+     * each. A pool that refuses (its store lags) leaves the others as they
+     * are, and a retried begin goes on from there. */
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if ((s->pool_frame_open & (1u << k)) != 0) {
+            slc_status st = slc_pool_end_frame(s->pools[k].pool);
+            if (st != SLC_OK) {
+                s->cur.caller_ns += now(s) - t0;
+                return st;
+            }
+            s->pool_frame_open &= ~(1u << k);
         }
-        s->pool_frame_open = 0;
     }
-    uint64_t f = 0;
-    slc_status st = slc_pool_begin_frame(s->pools[SLC_POOL_GEOMETRY].pool, &f);
-    if (st != SLC_OK) {
-        s->cur.caller_ns += now(s) - t0;
-        return st;
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (s->pools[k].pool != NULL && (s->pool_begun & (1u << k)) == 0) {
+            uint64_t f = 0;
+            slc_status st = slc_pool_begin_frame(s->pools[k].pool, &f);
+            if (st != SLC_OK) {
+                s->cur.caller_ns += now(s) - t0;
+                return st;
+            }
+            SLC_ASSERT(f == next);
+            s->pool_begun |= 1u << k;
+        }
     }
-    SLC_ASSERT(f == next);
-    s->pool_frame_open = 1;
+    const uint64_t f = next;
+    s->pool_frame_open = s->pool_begun;
+    s->pool_begun = 0;
     s->frame = f;
     s->totals.frame = f;
     s->frame_start_ns = t0;
@@ -433,7 +453,7 @@ slc_status slc_stream_request(slc_stream *s, const slc_stream_object_request *re
                         "stream: request for object %u LOD %u: the object has %u levels", object, req->lod,
                         o->lod_count);
     }
-    if (req->partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) {
+    if (req->partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) { /* objects are geometry */
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: request for object %u: partition %u does not exist (the pool has %u)", object,
@@ -476,11 +496,19 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: request for chunk %u: the pack has %u chunks", chunk, s->chunk_count);
     }
-    if (partition.index >= s->pools[SLC_POOL_GEOMETRY].partition_count) {
+    const uint32_t kind = chunk_kind(s, chunk);
+    if (s->pools[kind].pool == NULL) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: request for chunk %u: partition %u does not exist (the pool has %u)", chunk,
-                        partition.index, s->pools[SLC_POOL_GEOMETRY].partition_count);
+                        "stream: request for chunk %u: a texture tile, and the profile declares no texture pool "
+                        "([textures] page_count)",
+                        chunk);
+    }
+    if (partition.index >= s->pools[kind].partition_count) {
+        refuse(s, SLC_E_INVALID);
+        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: request for chunk %u: partition %u does not exist (the %s pool has %u)", chunk,
+                        partition.index, slc_pool_kind_name((slc_pool_kind)kind), s->pools[kind].partition_count);
     }
     uint32_t fresh = s->chunks[chunk].stamp != (uint32_t)s->frame;
     if (slc_stream_admit(s->capacity, s->object_count_frame, s->list_count, false, fresh) != SLC_STREAM_ADMITTED) {
@@ -495,7 +523,12 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
 /* The page of a chunk, if it is visible (resident or pinned). */
 static int visible(const slc_stream *s, uint32_t chunk, slc_page_info *info)
 {
-    if (slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){chunk}, info) != SLC_OK) {
+    const slc_pool *pool = chunk_pool(s, chunk);
+    if (pool == NULL) {
+        memset(info, 0, sizeof *info);
+        return 0;
+    }
+    if (slc_pool_lookup(pool, (slc_chunk_id){chunk}, info) != SLC_OK) {
         return 0;
     }
     return info->state == SLC_PAGE_RESIDENT || info->state == SLC_PAGE_PINNED;
@@ -529,7 +562,7 @@ static void resolve_objects(slc_stream *s)
             for (uint32_t k = 0; k < l->span_count; k++) {
                 uint32_t chunk = slc_pack_get_span(s->pack, l->first_span + k)->chunk;
                 (void)visible(s, chunk, &info);
-                slc_status st = slc_pool_touch(s->pools[SLC_POOL_GEOMETRY].pool, info.page, e->priority);
+                slc_status st = slc_pool_touch(chunk_pool(s, chunk), info.page, e->priority);
                 SLC_ASSERT(st == SLC_OK);
                 (void)st;
             }
@@ -607,7 +640,7 @@ static void cancel_unwanted(slc_stream *s)
         }
         atomic_store_explicit(&slot->cancelled, 1u, memory_order_release);
         slc_page page = {slot->page, slot->generation};
-        slc_status st = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
+        slc_status st = slc_pool_release(chunk_pool(s, slot->chunk), page);
         SLC_ASSERT(st == SLC_OK);
         (void)st;
         r->state = CH_IDLE;
@@ -634,18 +667,19 @@ static int start_load(slc_stream *s, const entry *e, uint64_t pub, int *room)
     const slc_pack_chunk *c = slc_pack_get_chunk(s->pack, (slc_chunk_id){e->id});
     slc_pool_request pr = {{e->id}, {e->partition}, c->lod, e->priority};
     slc_page page;
-    slc_status st = slc_pool_acquire(s->pools[SLC_POOL_GEOMETRY].pool, &pr, &page);
+    slc_pool *pool = chunk_pool(s, e->id);
+    slc_status st = slc_pool_acquire(pool, &pr, &page);
     if (st != SLC_OK) {
         SLC_ASSERT(st == SLC_E_POOL_BUSY);
         defer(s, e);
         return 0;
     }
     void *dst = NULL;
-    st = slc_pool_write_begin(s->pools[SLC_POOL_GEOMETRY].pool, page, &dst);
+    st = slc_pool_write_begin(pool, page, &dst);
     if (st != SLC_OK) {
         /* A staging belt with no room: only when it is smaller than the
          * upload cap needs (see slc_stream_get_upload_cap). */
-        slc_status rs = slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
+        slc_status rs = slc_pool_release(pool, page);
         SLC_ASSERT(rs == SLC_OK);
         (void)rs;
         *room = 0;
@@ -687,13 +721,14 @@ static uint64_t schedule(slc_stream *s)
         chunk_rec *r = &s->chunks[e->id];
         s->cur.chunks++;
         slc_page_info info;
-        if (slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){e->id}, &info) == SLC_OK) {
+        slc_pool *pool = chunk_pool(s, e->id);
+        if (slc_pool_lookup(pool, (slc_chunk_id){e->id}, &info) == SLC_OK) {
             if (info.state == SLC_PAGE_LOADING) {
                 s->cur.in_flight++;
                 continue;
             }
             s->cur.hits++;
-            slc_status st = slc_pool_touch(s->pools[SLC_POOL_GEOMETRY].pool, info.page, e->priority);
+            slc_status st = slc_pool_touch(pool, info.page, e->priority);
             SLC_ASSERT(st == SLC_OK);
             (void)st;
             continue;
@@ -713,6 +748,20 @@ static uint64_t schedule(slc_stream *s)
     return pub;
 }
 
+/* Evictions of every pool so far. */
+static uint64_t evictions(const slc_stream *s)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (s->pools[k].pool != NULL) {
+            slc_pool_stats ps;
+            slc_pool_get_stats(s->pools[k].pool, &ps);
+            n += ps.evictions;
+        }
+    }
+    return n;
+}
+
 slc_status slc_stream_end_frame(slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
@@ -720,8 +769,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID, "stream: end_frame without a begun frame");
     }
     uint64_t t0 = now(s);
-    slc_pool_stats before;
-    slc_pool_get_stats(s->pools[SLC_POOL_GEOMETRY].pool, &before);
+    const uint64_t evicted_before = evictions(s);
 
     /* The chunks the previous frame deferred join this frame's. */
     for (uint32_t i = 0; i < s->carried_count; i++) {
@@ -737,9 +785,7 @@ slc_status slc_stream_end_frame(slc_stream *s)
     uint64_t first_new = atomic_load_explicit(&s->published, memory_order_relaxed);
     uint64_t pub = schedule(s);
 
-    slc_pool_stats after;
-    slc_pool_get_stats(s->pools[SLC_POOL_GEOMETRY].pool, &after);
-    s->cur.evictions = (uint32_t)(after.evictions - before.evictions);
+    s->cur.evictions = (uint32_t)(evictions(s) - evicted_before);
 
     /* Publish; run inline without workers. */
     atomic_store_explicit(&s->published, pub, memory_order_release);
@@ -760,8 +806,10 @@ slc_status slc_stream_end_frame(slc_stream *s)
      * as it is done. A store that refuses (it lags behind its own frames in
      * flight) leaves the frame open; the next slc_stream_begin_frame
      * submits it, or returns why not. */
-    if (slc_pool_end_frame(s->pools[SLC_POOL_GEOMETRY].pool) == SLC_OK) {
-        s->pool_frame_open = 0;
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if ((s->pool_frame_open & (1u << k)) != 0 && slc_pool_end_frame(s->pools[k].pool) == SLC_OK) {
+            s->pool_frame_open &= ~(1u << k);
+        }
     }
     slc__stream_roll_up_telemetry(s, t0);
     return SLC_OK;
@@ -880,6 +928,12 @@ const slc_pool *slc_stream_pool(const slc_stream *s)
     return s->pools[SLC_POOL_GEOMETRY].pool;
 }
 
+const slc_pool *slc_stream_pool_of_kind(const slc_stream *s, slc_pool_kind kind)
+{
+    SLC_ASSERT(s != NULL && (uint32_t)kind < (uint32_t)SLC_POOL_KIND_COUNT);
+    return s->pools[kind].pool;
+}
+
 /* --- create / destroy ------------------------------------------------------------- */
 
 static slc_status take(slc_stream *s, slc_arena *a, size_t size, void **out, const char *what)
@@ -901,57 +955,52 @@ static void give_back(slc_stream *s)
     slc_arena_reset(s->meta, s->meta_mark); /* last: the stream's own record lives there */
 }
 
-/* Loads and pins the chunks slc_stream_pin_iter walks for the profile's
- * pin_coarsest, in chunk-id order, on the caller's thread. */
-static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *partition_name, slc_partition part)
+/* The stamp value that marks a chunk "to pin": frames start at 1, and no
+ * frame began yet. */
+#define PIN_MARK 1u
+
+/* Loads and pins the chunks marked PIN_MARK in pool kind's partition part
+ * (named name), in chunk-id order, on the caller's thread; count of them
+ * are marked, and what names them in a refusal. Clears every mark. */
+static slc_status pin_marked(slc_stream *s, uint32_t kind, uint32_t count, const char *what, const char *name,
+                             slc_partition part)
 {
-    const uint32_t mark = 1u; /* stamp value meaning "to pin": frames start at 1, and no frame began yet */
-    uint32_t count = 0;
-    slc_stream_pin_iter it;
-    slc_stream_pin_iter_init(&it, s->pack, levels);
-    slc_chunk_id chunk = {0};
-    while (slc_stream_pin_iter_next(&it, &chunk)) {
-        chunk_rec *r = &s->chunks[chunk.index];
-        if (r->stamp != mark) {
-            r->stamp = mark;
-            count++;
-        }
-    }
+    slc_pool *pool = s->pools[kind].pool;
     slc_pool_partition_stats ps;
-    slc_pool_get_partition_stats(s->pools[SLC_POOL_GEOMETRY].pool, part, &ps);
+    slc_pool_get_partition_stats(pool, part, &ps);
     slc_status st = SLC_OK;
     if (count > ps.page_count) {
-        st = slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_POOL_BUSY,
-                      "stream: pinning the %u coarsest level(s) of every object needs %u pages; partition '%s' has %u",
-                      levels, count, partition_name, ps.page_count);
+        st = slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_POOL_BUSY, "stream: pinning %s needs %u pages; %s '%s' has %u",
+                      what, count, kind == SLC_POOL_GEOMETRY ? "partition" : "the texture pool's partition", name,
+                      ps.page_count);
     }
     for (uint32_t c = 0; c < s->chunk_count && st == SLC_OK; c++) {
         chunk_rec *r = &s->chunks[c];
-        if (r->stamp != mark) {
+        if (r->stamp != PIN_MARK) {
             continue;
         }
         const slc_pack_chunk *pc = slc_pack_get_chunk(s->pack, (slc_chunk_id){c});
         slc_pool_request pr = {{c}, part, pc->lod, 255u};
         slc_page page;
         void *dst = NULL;
-        st = slc_pool_acquire(s->pools[SLC_POOL_GEOMETRY].pool, &pr, &page);
+        st = slc_pool_acquire(pool, &pr, &page);
         if (st != SLC_OK) {
             st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: no page for pinned chunk %u in partition '%s'", c,
-                          partition_name);
+                          name);
             break;
         }
-        st = slc_pool_write_begin(s->pools[SLC_POOL_GEOMETRY].pool, page, &dst);
+        st = slc_pool_write_begin(pool, page, &dst);
         if (st == SLC_OK) {
             st = load_chunk(s, c, dst, s->scratch);
         }
         if (st == SLC_OK) {
-            st = slc_pool_write_end(s->pools[SLC_POOL_GEOMETRY].pool, page, pc->decoded_size);
+            st = slc_pool_write_end(pool, page, pc->decoded_size);
         }
         if (st == SLC_OK) {
-            st = slc_pool_pin(s->pools[SLC_POOL_GEOMETRY].pool, page);
+            st = slc_pool_pin(pool, page);
         }
         if (st != SLC_OK) {
-            (void)slc_pool_release(s->pools[SLC_POOL_GEOMETRY].pool, page);
+            (void)slc_pool_release(pool, page);
             st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: pinned chunk %u could not be loaded: %s", c,
                           slc_status_name(st));
             break;
@@ -962,6 +1011,52 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
         s->chunks[c].stamp = 0;
     }
     return st;
+}
+
+/* Loads and pins the chunks slc_stream_pin_iter walks for the profile's
+ * pin_coarsest. */
+static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *partition_name, slc_partition part)
+{
+    uint32_t count = 0;
+    slc_stream_pin_iter it;
+    slc_stream_pin_iter_init(&it, s->pack, levels);
+    slc_chunk_id chunk = {0};
+    while (slc_stream_pin_iter_next(&it, &chunk)) {
+        chunk_rec *r = &s->chunks[chunk.index];
+        if (r->stamp != PIN_MARK) {
+            r->stamp = PIN_MARK;
+            count++;
+        }
+    }
+    char what[64];
+    slc__fmt(what, sizeof what, "the %u coarsest level(s) of every object", levels);
+    return pin_marked(s, SLC_POOL_GEOMETRY, count, what, partition_name, part);
+}
+
+/* Loads and pins every texture's mip tail (slc_pack_texture_tail) in the
+ * texture pool, so that a texture is never absent. */
+static slc_status pin_tails(slc_stream *s)
+{
+    const uint32_t n = slc_pack_texture_count(s->pack);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        slc_chunk_id tail;
+        slc_status st = slc_pack_texture_tail(s->pack, i, &tail);
+        if (st == SLC_E_NOT_FOUND) {
+            continue;
+        }
+        if (st != SLC_OK) {
+            return slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: texture %u's record could not be read: %s", i,
+                            slc_status_name(st));
+        }
+        if (s->chunks[tail.index].stamp != PIN_MARK) {
+            s->chunks[tail.index].stamp = PIN_MARK;
+            count++;
+        }
+    }
+    char what[64];
+    slc__fmt(what, sizeof what, "the mip tails of %u textures", n);
+    return pin_marked(s, SLC_POOL_TEXTURES, count, what, SLC_PROFILE_PARTITION_DEFAULT_NAME, (slc_partition){0});
 }
 
 static slc_status invalid(const slc_logger *log, const char *fmt, uint32_t a, uint32_t b)
@@ -978,8 +1073,9 @@ typedef struct create_plan {
 
 /* A pack whose textures the device cannot sample is refused here, at
  * create, naming the formats on both sides, rather than drawn wrong later.
- * The textures' tiles will live in their own store; until it exists the
- * geometry store speaks for the device. */
+ * store is the one the tiles go to: the texture store, or the geometry
+ * store when the profile declares no texture pool (it speaks for the same
+ * device). */
 static slc_status check_texel_formats(const slc_pack *pack, const slc_page_store *store, const slc_logger *log)
 {
     const uint32_t need = slc_pack_texel_formats(pack);
@@ -1001,11 +1097,7 @@ static slc_status check_texel_formats(const slc_pack *pack, const slc_page_store
 static slc_status validate(const slc_stream_desc *d, create_plan *plan)
 {
     const slc_logger *log = d->log;
-    uint32_t stores = 0;
-    while (stores < SLC_POOL_KIND_COUNT && d->stores[stores] != NULL) {
-        stores++;
-    }
-    if (d->profile == NULL || d->memory == NULL || d->pack == NULL || stores < SLC_POOL_KIND_COUNT) {
+    if (d->profile == NULL || d->memory == NULL || d->pack == NULL || d->stores[SLC_POOL_GEOMETRY] == NULL) {
         return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: the desc lacks its %s",
                         d->profile == NULL  ? "profile"
                         : d->memory == NULL ? "memory"
@@ -1013,6 +1105,16 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
                                             : "page store");
     }
     const slc_profile *p = d->profile;
+    /* A store only for a kind the profile declares (a declared kind may go
+     * without: a stream of packs without textures needs no texture store). */
+    for (uint32_t k = 1; k < SLC_POOL_KIND_COUNT; k++) {
+        if (d->stores[k] != NULL && !slc_pool_kind_declared(p, (slc_pool_kind)k)) {
+            const char *kind = slc_pool_kind_name((slc_pool_kind)k);
+            return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                            "stream: the desc has a %s store but profile '%s' declares no %s pool", kind, p->name,
+                            kind);
+        }
+    }
     if (p->workers > 0 && (d->executor.ops == NULL || d->executor.ops->notify == NULL ||
                            d->executor.ops->completed == NULL || d->executor.ops->wait == NULL)) {
         return slc__log(
@@ -1049,7 +1151,31 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
             "%u-byte pages)",
             h->chunk_count, h->page_size, p->max_chunks, page_size);
     }
-    return check_texel_formats(d->pack, geometry, log);
+    const slc_page_store *textures = d->stores[SLC_POOL_TEXTURES];
+    if (textures != NULL && h->page_size > textures->page_size) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: the pack's pages of %u bytes do not fit the texture store's pages of %u bytes",
+                        h->page_size, textures->page_size);
+    }
+    st = check_texel_formats(d->pack, textures != NULL ? textures : geometry, log);
+    if (st != SLC_OK) {
+        return st;
+    }
+    /* Every texture's mip tail is pinned in the texture pool: a pack with
+     * textures needs one. */
+    const uint32_t texture_count = slc_pack_texture_count(d->pack);
+    if (texture_count > 0 && textures == NULL) {
+        return slc_pool_kind_declared(p, SLC_POOL_TEXTURES)
+                   ? slc__log(log, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                              "stream: the pack has %u textures, but the desc has no texture store "
+                              "(stores[SLC_POOL_TEXTURES]) to pin their mip tails in",
+                              texture_count)
+                   : slc__log(log, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                              "stream: the pack has %u textures, but profile '%s' declares no texture pool "
+                              "([textures] page_count) to pin their mip tails in",
+                              texture_count, p->name);
+    }
+    return SLC_OK;
 }
 
 /* Step 2 of create: the stream's record at the head of cpu/meta, filled
@@ -1151,6 +1277,9 @@ static slc_status carve(slc_stream *s, const slc_stream_desc *d)
     /* Each pool from its spec over its store; slc_pool_init refuses a store
      * whose page count is not the spec's. */
     for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (d->stores[k] == NULL) {
+            continue; /* no pool (its records, when declared, are taken all the same): its chunks are refused */
+        }
         stream_pool *sp = &s->pools[k];
         sp->page_size = d->stores[k]->page_size; /* what a load may write into a page */
         sp->page_busy = mem[R_BUSY + k];
@@ -1174,7 +1303,8 @@ static slc_status carve(slc_stream *s, const slc_stream_desc *d)
 static slc_status pin(slc_stream *s, const slc_stream_desc *d)
 {
     const slc_profile *p = d->profile;
-    if (p->pin_coarsest == 0) {
+    const int tails = s->pools[SLC_POOL_TEXTURES].pool != NULL && slc_pack_texture_count(s->pack) > 0;
+    if (p->pin_coarsest == 0 && !tails) {
         return SLC_OK;
     }
     const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
@@ -1189,17 +1319,22 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
         return slc__log(d->log, SLC_LOG_ERROR, SLC_E_INVALID,
                         "stream: pin_partition '%s' is not a partition of the pool", name);
     }
-    /* The pinned chunks are written in a frame of their own (1), which the
-     * first slc_stream_begin_frame submits: on a staging belt their copies
-     * then run before any frame's work reads them. The application's
-     * frames start at 2. */
-    uint64_t f = 0;
-    st = slc_pool_begin_frame(s->pools[SLC_POOL_GEOMETRY].pool, &f);
-    SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
-    s->pool_frame_open = 1;
-    s->frame = f;
-    s->prepared = f;
-    return pin_coarsest(s, p->pin_coarsest, name, part);
+    /* The pinned chunks are written in a frame of their own (1) in every
+     * pool, which the first slc_stream_begin_frame submits: on a staging
+     * belt their copies then run before any frame's work reads them. The
+     * application's frames start at 2. */
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (s->pools[k].pool != NULL) {
+            uint64_t f = 0;
+            st = slc_pool_begin_frame(s->pools[k].pool, &f);
+            SLC_ASSERT(st == SLC_OK && f == 1u); /* a new pool, nothing in flight */
+            s->pool_frame_open |= 1u << k;
+        }
+    }
+    s->frame = 1;
+    s->prepared = 1;
+    st = p->pin_coarsest > 0 ? pin_coarsest(s, p->pin_coarsest, name, part) : SLC_OK;
+    return st == SLC_OK && tails ? pin_tails(s) : st;
 }
 
 slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)

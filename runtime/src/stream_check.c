@@ -11,8 +11,10 @@
 bool slc_stream_check(const slc_stream *s)
 {
     SLC_ASSERT(s != NULL);
-    if (!slc_pool_check(s->pools[SLC_POOL_GEOMETRY].pool)) {
-        return false;
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        if (s->pools[k].pool != NULL && !slc_pool_check(s->pools[k].pool)) {
+            return false;
+        }
     }
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
     if (pub < s->applied || pub - s->applied > s->capacity || s->carried_count > s->capacity ||
@@ -23,7 +25,8 @@ bool slc_stream_check(const slc_stream *s)
     for (uint32_t i = 0; i < s->chunk_count; i++) {
         const chunk_rec *r = &s->chunks[i];
         slc_page_info info;
-        int found = slc_pool_lookup(s->pools[SLC_POOL_GEOMETRY].pool, (slc_chunk_id){i}, &info) == SLC_OK;
+        const slc_pool *pool = chunk_pool(s, i);
+        int found = pool != NULL && slc_pool_lookup(pool, (slc_chunk_id){i}, &info) == SLC_OK;
         if (r->state > CH_FAILED || (r->state == CH_FAILED && r->attempts == 0)) {
             return false;
         }

@@ -104,7 +104,8 @@ struct slc_stream {
 
     uint32_t object_count_frame, list_count, carried_count;
     int phase;
-    int pool_frame_open;
+    uint32_t pool_frame_open; /* bit k: pool k holds frame `frame` open (not yet submitted) */
+    uint32_t pool_begun;      /* bit k: pool k has begun frame `frame` + 1 in a begin not yet finished */
     uint64_t frame;
     uint64_t prepared;   /* the frame whose due loads are applied */
     uint64_t ring_count; /* frame records ever written */
@@ -124,6 +125,18 @@ _Static_assert(sizeof(struct slc_stream) <= SLC_STREAM_HEADER_SIZE, "stream reco
 static inline uint64_t now(const slc_stream *s)
 {
     return s->now_ns != NULL ? s->now_ns() : 0;
+}
+
+/* The kind of pool chunk goes to (slc_pool_kind_of_chunk_flags). */
+static inline uint32_t chunk_kind(const slc_stream *s, uint32_t chunk)
+{
+    return (uint32_t)slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(s->pack, (slc_chunk_id){chunk})->flags);
+}
+
+/* The pool chunk goes to: NULL when the profile declares none of its kind. */
+static inline slc_pool *chunk_pool(const slc_stream *s, uint32_t chunk)
+{
+    return s->pools[chunk_kind(s, chunk)].pool;
 }
 
 /* --- telemetry (stream_telemetry.c) ------------------------------------------- */

@@ -274,16 +274,227 @@ static void test_stream_refuses_a_format_the_device_cannot_sample(void **state)
         slc_arena_get_stats(meta, &after);
         assert_int_equal(after.used, before.used); /* nothing taken */
     }
+    /* Sampled, but this profile declares no texture pool to pin the tails in. */
     store.sampled_formats = (1u << SLC_PACK_TEXEL_BC1) | (1u << SLC_PACK_TEXEL_BC3);
     store.device = NULL;
-    slc_stream *s = NULL;
-    assert_int_equal(slc_stream_create(&d, &s), SLC_OK);
-    slc_stream_destroy(s);
+    slc_stream *s = (slc_stream *)&d;
+    assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
+    assert_null(s);
+    assert_string_equal(logged, "stream: the pack has 1 textures, but profile 'formats' declares no texture pool "
+                                "([textures] page_count) to pin their mip tails in");
+    /* A texture store without a texture pool in the profile is refused too. */
+    d.stores[SLC_POOL_TEXTURES] = &store;
+    assert_int_equal(slc_stream_create(&d, &s), SLC_E_INVALID);
+    assert_string_equal(logged,
+                        "stream: the desc has a textures store but profile 'formats' declares no textures pool");
+    slc_arena_get_stats(meta, &after);
+    assert_int_equal(after.used, before.used);
     slc_pack_close(pk);
     slc_host_store_deinit(&store);
     slc_memory_deinit(mem);
     free(store_mem);
     free(block);
+    free(data);
+    unlink(pack_path);
+}
+
+/* A host store of the profile's pool of kind, charged to its budget. */
+typedef struct kind_store {
+    void *mem;
+    slc_arena *arena;
+    slc_page_store store;
+} kind_store;
+
+static void open_kind_store(slc_memory *mem, const slc_profile *prof, slc_pool_kind kind, kind_store *k)
+{
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(prof, kind, &spec);
+    slc_budget_id id;
+    assert_int_equal(slc_budgets_scan(slc_memory_budgets(mem), spec.budget, &id), SLC_OK);
+    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(spec.pool.page_count, spec.page_size));
+    k->mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
+    assert_non_null(k->mem);
+    assert_int_equal(slc_arena_init(k->mem, amem, slc_memory_budgets(mem), id, &k->arena), SLC_OK);
+    assert_int_equal(slc_host_store_init(k->arena, spec.pool.page_count, spec.page_size, NULL, &k->store), SLC_OK);
+}
+
+static void close_kind_store(kind_store *k)
+{
+    slc_host_store_deinit(&k->store);
+    free(k->mem);
+}
+
+/* The texture pool ([textures] page_count, gpu/textures): every
+ * texture's mip tail pinned in it at create, tiles requested by chunk id
+ * loaded into it and evicted by its own policy, never into or out of the
+ * geometry pool; the refusals of a pack whose tails cannot be pinned. */
+static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
+{
+    (void)state;
+    /* Two textures: 100 x 60 (three tiled levels of 24-texel tiles and a
+     * tail) and 40 x 40 (one tiled level and a tail). */
+    pk_image a = make_image(100, 60, 0), b = make_image(40, 40, 9);
+    pk_build_options o;
+    memset(&o, 0, sizeof o);
+    o.page_size = TRIP_PAGE;
+    o.jobs = 1;
+    o.texture_format = SLC_PACK_TEXEL_RGBA8;
+    pk_builder *bl = NULL;
+    pk_diag dg;
+    assert_int_equal(pk_builder_open(pack_path, &o, &bl, &dg), 0);
+    uint32_t ta = 0, tb = 0, mat = 0, obj = 0;
+    assert_int_equal(pk_builder_add_texture(bl, &a, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "a", &ta, &dg), 0);
+    assert_int_equal(pk_builder_add_texture(bl, &b, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "b", &tb, &dg), 0);
+    pk_material m;
+    pk_material_default(&m);
+    m.slot[PK_SLOT_BASE_COLOR].image = ta;
+    m.slot[PK_SLOT_EMISSIVE].image = tb;
+    assert_int_equal(pk_builder_add_material(bl, &m, &mat, &dg), 0);
+    pk_mesh q;
+    make_quad(&q, mat + 1u);
+    assert_int_equal(pk_builder_add_mesh_owned(bl, &q, &obj, &dg), 0);
+    if (pk_builder_finish(bl, NULL, &dg) != 0) {
+        fail_msg("%s", dg.message);
+    }
+    free(a.texels);
+    free(b.texels);
+    size_t size = 0;
+    unsigned char *data = read_all(pack_path, &size);
+    char text[1024];
+    for (uint32_t tex_pages = 1; tex_pages <= 4; tex_pages += 3) {
+        snprintf(text, sizeof text,
+                 "[profile]\nname = tiles\n"
+                 "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
+                 "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
+                 "gpu/textures = 64 KiB\n"
+                 "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
+                 "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
+                 "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
+                 "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n"
+                 "[textures]\nformat = rgba8\npage_count = %u\n",
+                 tex_pages);
+        slc_profile prof;
+        slc_profile_diag diag;
+        if (slc_profile_parse(text, strlen(text), "tiles.profile", &prof, &diag) != SLC_OK) {
+            fail_msg("%s", diag.message);
+        }
+        slc_memory_requirements req;
+        assert_int_equal(slc_memory_calculate_requirements(&prof, &req), SLC_OK);
+        void *block = aligned_alloc(req.block_align, (req.block_size + req.block_align - 1u) & ~(req.block_align - 1u));
+        assert_non_null(block);
+        slc_memory *mem = NULL;
+        assert_int_equal(slc_memory_init(block, req.block_size, &prof, NULL, &mem), SLC_OK);
+        kind_store geo, tex;
+        open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
+        open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
+        slc_arena *meta = NULL;
+        assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+        slc_io io;
+        slc_io_from_memory(data, size, &io);
+        slc_pack *pk = NULL;
+        assert_int_equal(slc_pack_open(&io, "tiles.pack", &prof, meta, NULL, &pk), SLC_OK);
+        assert_int_equal(slc_pack_texture_count(pk), 2);
+        slc_pack_texture ra, rb;
+        assert_int_equal(slc_pack_read_texture(pk, 0, &ra), SLC_OK);
+        assert_int_equal(slc_pack_read_texture(pk, 1, &rb), SLC_OK);
+        slc_chunk_id tail_a, tail_b;
+        assert_int_equal(slc_pack_texture_tail(pk, 0, &tail_a), SLC_OK);
+        assert_int_equal(slc_pack_texture_tail(pk, 1, &tail_b), SLC_OK);
+        assert_int_equal(tail_a.index, ra.first_chunk + ra.chunk_count - 1u);
+        assert_int_equal(tail_b.index, rb.first_chunk + rb.chunk_count - 1u);
+        assert_true(ra.chunk_count >= 4u); /* tiles to stream besides the tail */
+
+        const slc_logger log = {log_fn, NULL};
+        slc_stream_desc d;
+        memset(&d, 0, sizeof d);
+        d.profile = &prof;
+        d.memory = mem;
+        d.pack = pk;
+        d.stores[SLC_POOL_GEOMETRY] = &geo.store;
+        d.log = &log;
+        slc_arena_stats before, after;
+        slc_arena_get_stats(meta, &before);
+        slc_stream *s = (slc_stream *)&d;
+        /* Declared, but the desc brings no texture store. */
+        logged[0] = '\0';
+        assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
+        assert_null(s);
+        assert_string_equal(logged, "stream: the pack has 2 textures, but the desc has no texture store "
+                                    "(stores[SLC_POOL_TEXTURES]) to pin their mip tails in");
+        d.stores[SLC_POOL_TEXTURES] = &tex.store;
+        if (tex_pages == 1) {
+            /* Two tails, one page: refused, nothing kept. */
+            assert_int_equal(slc_stream_create(&d, &s), SLC_E_POOL_BUSY);
+            assert_null(s);
+            assert_string_equal(logged, "stream: pinning the mip tails of 2 textures needs 2 pages; the texture "
+                                        "pool's partition 'default' has 1");
+            slc_arena_get_stats(meta, &after);
+            assert_int_equal(after.used, before.used);
+        } else {
+            assert_int_equal(slc_stream_create(&d, &s), SLC_OK);
+            const slc_pool *tp = slc_stream_pool_of_kind(s, SLC_POOL_TEXTURES);
+            const slc_pool *gp = slc_stream_pool_of_kind(s, SLC_POOL_GEOMETRY);
+            assert_non_null(tp);
+            assert_ptr_equal(gp, slc_stream_pool(s));
+            slc_pool_stats ts, gs;
+            slc_pool_get_stats(tp, &ts);
+            assert_int_equal(ts.pinned, 2); /* the two tails */
+            slc_page_info info;
+            assert_int_equal(slc_stream_get_chunk_page(s, tail_a, &info), SLC_OK);
+            assert_int_equal(info.state, SLC_PAGE_PINNED);
+            assert_int_equal(slc_pool_lookup(tp, tail_b, &info), SLC_OK);
+            assert_int_equal(info.state, SLC_PAGE_PINNED);
+            assert_int_equal(slc_pool_lookup(gp, tail_a, &info), SLC_E_NOT_FOUND); /* never in the geometry pool */
+            slc_pool_get_stats(gp, &gs);
+            const uint32_t geometry_pinned = gs.pinned;
+            /* Tiles 0 and 1 of texture a asked for until they land (in
+             * the pool's two free pages), then tiles 2 and 3: LRU evicts
+             * the first two, the tails stay. */
+            uint64_t f = 0;
+            for (uint32_t frame = 0; frame < 8; frame++) {
+                assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+                for (uint32_t t = 0; t < 2; t++) {
+                    slc_chunk_id tile = {ra.first_chunk + (frame < 4 ? 0u : 2u) + t};
+                    assert_int_equal(slc_stream_request_chunk(s, tile, 200, (slc_partition){0}), SLC_OK);
+                }
+                assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+                assert_true(slc_stream_check(s));
+                if (frame == 3) {
+                    for (uint32_t t = 0; t < 2; t++) {
+                        assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk + t}, &info),
+                                         SLC_OK);
+                        assert_int_equal(info.state, SLC_PAGE_RESIDENT);
+                    }
+                }
+            }
+            assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+            slc_pool_get_stats(tp, &ts);
+            assert_int_equal(ts.pinned, 2);
+            assert_int_equal(ts.resident, 2);
+            assert_int_equal(ts.evictions, 2);
+            for (uint32_t t = 0; t < 4; t++) {
+                assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk + t}, &info),
+                                 t < 2 ? SLC_E_NOT_FOUND : SLC_OK);
+            }
+            slc_pool_get_stats(gp, &gs);
+            assert_int_equal(gs.pinned, geometry_pinned);
+            assert_int_equal(gs.evictions, 0);
+            const slc_chunk_id last = {ra.first_chunk + 3u};
+            /* A tile's partition must exist in the texture pool. */
+            assert_int_equal(slc_stream_request_chunk(s, last, 1, (slc_partition){1}), SLC_E_INVALID);
+            char want[160];
+            snprintf(want, sizeof want,
+                     "stream: request for chunk %u: partition 1 does not exist (the textures pool has 1)", last.index);
+            assert_string_equal(logged, want);
+            assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+            slc_stream_destroy(s);
+        }
+        slc_pack_close(pk);
+        close_kind_store(&tex);
+        close_kind_store(&geo);
+        slc_memory_deinit(mem);
+        free(block);
+    }
     free(data);
     unlink(pack_path);
 }
@@ -985,6 +1196,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_through_the_reader),
         cmocka_unit_test(test_texel_format_list),
         cmocka_unit_test(test_stream_refuses_a_format_the_device_cannot_sample),
+        cmocka_unit_test(test_texture_pool_pins_tails_and_streams_tiles),
         cmocka_unit_test(test_block_formats_decode_within_their_floor),
         cmocka_unit_test(test_tile_sizes_the_format_doc_quotes),
         cmocka_unit_test(test_identical_images_are_stored_once),

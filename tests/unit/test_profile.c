@@ -643,6 +643,66 @@ static void test_textures_format(void **state)
     expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* [textures] page_count declares the texture pool (0, the default, none),
+ * charged to gpu/textures: required when it is not 0, and large enough;
+ * [textures] eviction is its own policy (LRU by default). */
+static void test_textures_pool(void **state)
+{
+    (void)state;
+    slc_profile p;
+    slc_profile_diag d;
+    size_t n = strlen(base);
+    memcpy(text, base, n + 1);
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.texture_page_count, 0);
+    assert_int_equal(p.texture_eviction, SLC_EVICTION_LRU);
+    assert_false(slc_pool_kind_declared(&p, SLC_POOL_TEXTURES));
+    assert_true(slc_pool_kind_declared(&p, SLC_POOL_GEOMETRY));
+    static const char *const pools[] = {"[textures]\npage_count = 16\neviction = priority\n",
+                                        "[textures]\npage_count = 17\n"};
+    for (int i = 0; i < 2; i++) {
+        n = edited("gpu/staging = 16 MiB\n", "gpu/staging = 8 MiB\ngpu/textures = 1 MiB\n");
+        size_t add = strlen(pools[i]);
+        assert_true(n + add < sizeof text);
+        memcpy(text + n, pools[i], add + 1);
+        if (i == 1) {
+            expect_error_in("17 pages", n + add, SLC_E_PROFILE_RANGE, 33,
+                            "t.profile:33: [textures] page_count: 17 pages of 64 KiB need 1088 KiB, above budget "
+                            "gpu/textures 1 MiB");
+            continue;
+        }
+        assert_int_equal(slc_profile_parse(text, n + add, "t.profile", &p, &d), SLC_OK);
+        assert_int_equal(p.texture_page_count, 16);
+        assert_int_equal(p.texture_eviction, SLC_EVICTION_PRIORITY);
+        assert_true(slc_pool_kind_declared(&p, SLC_POOL_TEXTURES));
+        slc_pool_spec spec;
+        slc_pool_spec_from_profile(&p, SLC_POOL_TEXTURES, &spec);
+        assert_int_equal(spec.kind, SLC_POOL_TEXTURES);
+        assert_string_equal(spec.section, "textures");
+        assert_string_equal(spec.budget, "gpu/textures");
+        assert_int_equal(spec.page_size, 65536);
+        assert_int_equal(spec.staging_size, 0);
+        assert_int_equal(spec.pool.page_count, 16);
+        assert_int_equal(spec.pool.eviction, SLC_EVICTION_PRIORITY);
+        assert_int_equal(spec.pool.partition_count, 0);
+        slc_profile q = p;
+        q.texture_page_count = 15;
+        assert_false(slc_profile_equal(&p, &q));
+    }
+    assert_int_equal(slc_pool_kind_of_chunk_flags(SLC_PACK_CHUNK_TEXTURE), SLC_POOL_TEXTURES);
+    assert_int_equal(slc_pool_kind_of_chunk_flags(1u), SLC_POOL_GEOMETRY);
+    assert_string_equal(slc_pool_kind_name(SLC_POOL_TEXTURES), "textures");
+    assert_string_equal(slc_pool_kind_name(SLC_POOL_GEOMETRY), "geometry");
+    assert_null(slc_pool_kind_name(SLC_POOL_KIND_COUNT));
+    static const edit_case cases[] = {
+        {APPENDED_EDIT("[textures]\npage_count = 4\n"), SLC_E_PROFILE_MISSING, 32,
+         "t.profile:32: [textures] page_count: 4 pages, but [budgets] declares no gpu/textures to charge them to"},
+        {APPENDED_EDIT("[textures]\neviction = fifo\n"), SLC_E_PROFILE_VALUE, 32,
+         "t.profile:32: [textures] eviction: 'fifo' is not a policy (lru, priority or predict)"},
+    };
+    expect_edits(cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The [render] and [quality] values of the last parse_appended. */
 static tool_profile_sections sections;
 
@@ -1183,6 +1243,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_partitions),
         cmocka_unit_test(test_rejects_bad_eviction),
         cmocka_unit_test(test_textures_format),
+        cmocka_unit_test(test_textures_pool),
         cmocka_unit_test(test_parses_render_and_quality),
         cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),

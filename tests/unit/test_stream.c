@@ -979,7 +979,8 @@ static void test_request_errors(void **state)
     assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){432}, 1, (slc_partition){0}), SLC_E_INVALID);
     assert_string_equal(f.log.message, "stream: request for chunk 432: the pack has 432 chunks");
     assert_int_equal(slc_stream_request_chunk(f.s, (slc_chunk_id){0}, 1, (slc_partition){3}), SLC_E_INVALID);
-    assert_string_equal(f.log.message, "stream: request for chunk 0: partition 3 does not exist (the pool has 1)");
+    assert_string_equal(f.log.message,
+                        "stream: request for chunk 0: partition 3 does not exist (the geometry pool has 1)");
     /* object 3 LOD 0 is 6 chunks: more than the 4-entry list holds */
     req.partition.index = 0;
     assert_int_equal(slc_stream_request(f.s, &req), SLC_E_CAPACITY);

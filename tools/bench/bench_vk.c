@@ -50,6 +50,9 @@ int bench_vk_open(bench_vk *b, tool_session *ses, const slc_profile *prof, run_v
     b->t = slc_vulkan_get_device_table(b->vk);
     b->alloc = slc_vulkan_get_allocator(b->vk);
     tool_session_set_store(ses, slc_vulkan_get_store(b->vk), close_backend, b);
+    if (tool_session_open_texture_store(ses, prof, ses->store, me) != CLI_OK) {
+        return CLI_FAILED;
+    }
     slc_stream_desc sd;
     tool_session_stream_desc(ses, prof, ses->store, &cli_stderr_logger, &sd);
     if ((st = tool_session_start_stream(ses, &sd)) != SLC_OK) {

@@ -183,6 +183,14 @@ uint32_t slc_pack_texture_count(const slc_pack *p);
 slc_status slc_pack_read_material(const slc_pack *p, uint32_t i, slc_pack_material *out);
 slc_status slc_pack_read_texture(const slc_pack *p, uint32_t i, slc_pack_texture *out);
 
+/* The chunk of texture i's mip tail (its levels smaller than a tile, the
+ * last of its chunks), which the stream pins at create so that no texture
+ * is ever absent. i must be below slc_pack_texture_count (SLC_ASSERT).
+ * Fails iff the record's read fails (SLC_E_IO, SLC_E_IO_SHORT), or the
+ * texture has no tail (SLC_E_NOT_FOUND; never in a pack the packer wrote:
+ * its 1x1 level is smaller than any tile). O(1): one read. */
+slc_status slc_pack_texture_tail(const slc_pack *p, uint32_t i, slc_chunk_id *out);
+
 /* A texel format's block: width x height texels in bytes (1 x 1 in 4 for
  * SLC_PACK_TEXEL_RGBA8). Returns 0, or -1 for a value that is no format.
  * The one table of formats: the reader, the packer and inspect use it.

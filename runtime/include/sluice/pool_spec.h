@@ -11,19 +11,21 @@
  *
  * Kinds of pool. A stream holds one pool slot per slc_pool_kind: its pool,
  * its page locks and its page size, over the store the desc gives for that
- * kind (slc_stream_desc.stores[kind]). Only geometry pages exist today.
- * Texture tiles, streamed next, will be the second kind; adding it touches:
- *   1. this header: SLC_POOL_TEXTURES = 1, before SLC_POOL_KIND_COUNT;
- *   2. pool_spec.c: its row in the kind table (section "textures", budget
- *      "gpu/textures") and where its numbers come from in slc_profile;
- *   3. profile.h / profile.c (and budgets/README.md): the [textures]
- *      section's keys (page size, page count, eviction, pins, partitions);
+ * kind (slc_stream_desc.stores[kind]). Geometry pages are the first kind,
+ * always declared; texture tiles the second, declared by [textures]
+ * page_count (0: none, and the stream holds no pool of that kind). Each
+ * chunk goes to the pool of its kind (slc_pool_kind_of_chunk_flags). A
+ * further kind touches:
+ *   1. this header: its value, before SLC_POOL_KIND_COUNT;
+ *   2. pool_spec.c: its row in the kind table (section, budget) and where
+ *      its numbers come from in slc_profile;
+ *   3. profile.h / profile.c (and budgets/README.md): its section's keys;
  *   4. stream.c: its two lines in pool_purpose and busy_purpose (what a
  *      refused take of its records says);
  *   5. the application (tools/ for the CLI): its store, built from its spec
  *      like the geometry store (slc_host_store_desc_from_spec or
  *      slc_vulkan_desc_from_spec, which charges spec.budget), placed in
- *      stores[SLC_POOL_TEXTURES].
+ *      stores[kind].
  * The stream's layout, slc_stream_calculate_footprint, carve and pool
  * builds loop over the kinds, and so need no edit.
  * No call site grows a field. */
@@ -43,8 +45,8 @@ extern "C" {
  * default. */
 typedef enum slc_pool_kind {
     SLC_POOL_GEOMETRY = 0, /* [pool] pages of clusters, charged to gpu/pool */
-    /* SLC_POOL_TEXTURES = 1: texture tiles ([textures], gpu/textures), next */
-    SLC_POOL_KIND_COUNT = 1
+    SLC_POOL_TEXTURES = 1, /* [textures] pages of texture tiles and mip tails, charged to gpu/textures */
+    SLC_POOL_KIND_COUNT = 2
 } slc_pool_kind;
 
 /* One pool as its profile section declares it. pool is the pool's own desc
@@ -66,6 +68,20 @@ typedef struct slc_pool_spec {
  * SLC_ASSERT: p and out are not NULL, kind is below SLC_POOL_KIND_COUNT.
  * O(partitions + budgets); never allocates; thread-safe (reads p only). */
 void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_pool_spec *out);
+
+/* Whether p declares a pool of kind: geometry always, textures iff
+ * [textures] page_count is not 0 (the spec of an undeclared kind has
+ * page_count 0). O(1). */
+int slc_pool_kind_declared(const slc_profile *p, slc_pool_kind kind);
+
+/* The kind of pool a chunk with these slc_pack_chunk.flags goes to:
+ * SLC_POOL_TEXTURES for SLC_PACK_CHUNK_TEXTURE, else SLC_POOL_GEOMETRY.
+ * The one rule the stream and the tools route chunks by. O(1). */
+slc_pool_kind slc_pool_kind_of_chunk_flags(uint32_t flags);
+
+/* The kind's name, "geometry" or "textures", for messages and reports;
+ * NULL for a value that is no kind. O(1). */
+const char *slc_pool_kind_name(slc_pool_kind kind);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,15 @@ typedef struct slc_profile {
      * Vulkan device samples). The stream checks a pack's formats against
      * the device itself (slc_page_store's sampled_formats). */
     uint32_t texture_format;
+    /* [textures] page_count: pages of the texture tile pool, each [pool]
+     * page_size bytes (a tile is one page-sized chunk); 0, the default,
+     * declares no texture pool, and a stream of a pack with textures is then
+     * refused. Charged to gpu/textures, which a profile with gpu budgets
+     * declares when this is not 0. */
+    uint32_t texture_page_count;
+    /* [textures] eviction: the texture pool's slc_eviction_policy (default
+     * LRU) */
+    uint32_t texture_eviction;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -104,6 +104,18 @@
  * pinning the application's first frame is 2. On a staging belt the pinned
  * chunks must fit the belt at once (a full belt fails the create).
  *
+ * Texture tiles. A chunk goes to the pool of its kind
+ * (slc_pool_kind_of_chunk_flags): texture tiles and mip tails to the
+ * texture pool, which the profile's [textures] page_count declares, with
+ * its own budget (gpu/textures), eviction policy and store; everything
+ * else (requests, deferral, the upload cap, the frame's counters) is
+ * shared, one schedule over both. Every texture's mip tail is pinned in it
+ * at create (in frame 1, as above), whatever pin_coarsest says, so a
+ * texture is never absent; a pack with textures and a profile with no
+ * texture pool is refused (SLC_E_UNSUPPORTED). A tile is requested by its
+ * chunk id (slc_stream_request_chunk); a tile request without a texture
+ * pool is refused (SLC_E_INVALID).
+ *
  * Workers. With the profile's workers = 0 every load runs inline, in
  * slc_stream_end_frame. With workers > 0 the application supplies an
  * executor (platform/ has one on threads: sluice/workers.h) whose threads
@@ -198,7 +210,9 @@ typedef struct slc_stream_desc {
     /* One store per kind of pool (slc_pool_kind), each built from the spec
      * slc_pool_spec_from_profile makes of this profile (so its page count is
      * the pool's: slc_pool_init refuses another); each outlives the stream.
-     * stores[SLC_POOL_GEOMETRY] holds the geometry pages. */
+     * stores[SLC_POOL_GEOMETRY] holds the geometry pages;
+     * stores[SLC_POOL_TEXTURES] the texture tiles when the profile declares
+     * a texture pool ([textures] page_count), and is NULL when it does not. */
     const slc_page_store *stores[SLC_POOL_KIND_COUNT];
     slc_stream_executor executor;
     uint64_t (*now_ns)(void);  /* a monotonic clock for the telemetry's times, or NULL (times are 0) */
@@ -470,6 +484,10 @@ size_t slc_stream_walk_telemetry(const slc_stream *s, slc_stream_frame_stats *ou
 /* The geometry pool (SLC_POOL_GEOMETRY) the stream built, for its stats,
  * log and check. O(1). */
 const slc_pool *slc_stream_pool(const slc_stream *s);
+
+/* The stream's pool of kind, or NULL when its profile declares none of that
+ * kind (a texture pool needs [textures] page_count). O(1). */
+const slc_pool *slc_stream_pool_of_kind(const slc_stream *s, slc_pool_kind kind);
 
 /* Walks the stream's and the pool's records; false on a broken invariant.
  * O(max_chunks + pages + in-flight loads). */
