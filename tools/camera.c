@@ -38,7 +38,7 @@ static float rnd01(uint64_t *x)
     return (float)(splitmix64(x) >> 40) / (float)(1u << 24);
 }
 
-const char *const camera_path_names[] = {"fly", "orbit", "teleport", NULL};
+const char *const camera_path_names[] = {"fly", "orbit", "teleport", "closeup", NULL};
 
 int camera_path_parse(const char *name)
 {
@@ -52,7 +52,8 @@ int camera_path_parse(const char *name)
 
 const char *camera_path_name(camera_path p)
 {
-    return p == CAMERA_ORBIT || p == CAMERA_TELEPORT ? camera_path_names[p] : camera_path_names[CAMERA_FLY];
+    return p == CAMERA_ORBIT || p == CAMERA_TELEPORT || p == CAMERA_CLOSEUP ? camera_path_names[p]
+                                                                            : camera_path_names[CAMERA_FLY];
 }
 
 static int cmp_cand(const void *a, const void *b)
@@ -191,6 +192,30 @@ void camera_free(camera *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The scene's bounding sphere (centre the middle of lo..hi, radius reaching
+ * every placement's sphere) and closeup's focus: the largest placement,
+ * the one nearest the centre among equals, the first among those. O(n). */
+static void scene_sphere(camera *c)
+{
+    float r = 0, best_r = -1, best_d = 0;
+    for (int k = 0; k < 3; k++) {
+        c->centre[k] = 0.5f * (c->lo[k] + c->hi[k]);
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        const inst *p = &c->in[i];
+        const float v[3] = {p->c[0] - c->centre[0], p->c[1] - c->centre[1], p->c[2] - c->centre[2]};
+        const float d = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        r = fmaxf(r, d + p->r);
+        if (p->r > best_r || (p->r == best_r && d < best_d)) {
+            best_r = p->r;
+            best_d = d;
+            memcpy(c->focus, p->c, sizeof c->focus);
+        }
+    }
+    c->radius = fmaxf(r, 1e-6f);
+    c->focus_r = fmaxf(best_r, 1e-6f);
+}
+
 int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *err, size_t errcap)
 {
     memset(c, 0, sizeof *c);
@@ -233,36 +258,83 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
     }
     c->cx = 0.5f * (lo[0] + hi[0]);
     c->cz = 0.5f * (lo[2] + hi[2]);
-    c->ex = fmaxf(hi[0] - lo[0], 1.0f);
-    c->ez = fmaxf(hi[2] - lo[2], 1.0f);
+    /* A floor that only keeps a scene of zero width (a placement of radius
+     * 0) from dividing by zero: scale-free, so a model a few centimetres
+     * across is framed as a city of kilometres is. */
+    c->ex = fmaxf(hi[0] - lo[0], 1e-6f);
+    c->ez = fmaxf(hi[2] - lo[2], 1e-6f);
     c->extent = fmaxf(c->ex, c->ez);
     c->eye_y = hi[1] + 0.02f * c->extent; /* just above the tallest object */
+    c->framed = hi[1] - lo[1] >= 0.75f * c->extent;
+    scene_sphere(c);
+    c->frame_d = c->radius / sinf(0.5f * fov);
     c->rng = desc->seed ^ 0x5eedc0ffee123457ull;
     c->tp_x = c->cx; /* teleport: where the current leg started */
     c->tp_z = c->cz;
     c->tp_dir = 0;
+    c->tp_u = 0;
     return 0;
 }
 
-uint32_t camera_frame(camera *c)
+#define TWO_PI 6.28318531f
+
+/* The point at azimuth az and elevation el (radians), distance d from centre. */
+static void around(const float centre[3], float az, float el, float d, float eye[3])
 {
-    const slc_pack *pack = c->pack;
+    eye[0] = centre[0] + d * cosf(el) * cosf(az);
+    eye[1] = centre[1] + d * sinf(el);
+    eye[2] = centre[2] + d * cosf(el) * sinf(az);
+}
+
+/* Framed fly at phase u (a turn a unit): round the scene between 0.7 and
+ * 1.3 of the frame distance, twice in and out a turn, between 6 and 34
+ * degrees above the centre, looking at a point a quarter radius ahead of
+ * the centre along the way it goes. */
+static void framed_fly(const camera *c, float u, float eye[3], float dir[3])
+{
+    const float a = TWO_PI * u;
+    around(c->centre, a, 0.35f + 0.25f * sinf(a), c->frame_d * (1.0f + 0.3f * sinf(2 * a)), eye);
+    const float ahead[3] = {c->centre[0] - 0.25f * c->radius * sinf(a), c->centre[1],
+                            c->centre[2] + 0.25f * c->radius * cosf(a)};
+    for (int k = 0; k < 3; k++) {
+        dir[k] = ahead[k] - eye[k];
+    }
+}
+
+/* Frame f's eye and (not unit) view direction on c's path (camera_path). */
+static void place_eye(camera *c, uint32_t f, float eye[3], float dir[3])
+{
     const camera_desc *desc = &c->desc;
-    const slc_pack_header *h = slc_pack_get_header(pack);
-    const uint32_t f = c->next++;
+    const float u = (float)f / (float)desc->frames;
+    if (desc->path == CAMERA_CLOSEUP) {
+        const float a = TWO_PI * u;
+        around(c->focus, a, 0.45f, c->focus_r * (1.1f + 0.15f * (1.0f - cosf(2 * a))), eye);
+        for (int k = 0; k < 3; k++) {
+            dir[k] = c->focus[k] - eye[k];
+        }
+        return;
+    }
+    if (c->framed) {
+        if (desc->path == CAMERA_ORBIT) {
+            around(c->centre, TWO_PI * u, 0.436332f /* 25 degrees */, c->frame_d, eye);
+            for (int k = 0; k < 3; k++) {
+                dir[k] = c->centre[k] - eye[k];
+            }
+        } else if (desc->path == CAMERA_TELEPORT) {
+            if (f % c->every == 0) {
+                c->tp_u = rnd01(&c->rng);
+            }
+            framed_fly(c, c->tp_u + (float)(f % c->every) / (float)desc->frames, eye, dir);
+        } else {
+            framed_fly(c, u, eye, dir);
+        }
+        return;
+    }
     const float cx = c->cx, cz = c->cz, ex = c->ex, ez = c->ez, extent = c->extent, eye_y = c->eye_y;
     const float *lo = c->lo;
     const uint32_t every = c->every;
-    const uint32_t n = c->n;
-    inst *in = c->in;
-    cand *cd = c->cd;
-    int32_t *slot = c->slot;
-
-    const float u = (float)f / (float)desc->frames;
-    const float two_pi = 6.28318531f;
-    float eye[3], dir[3];
     if (desc->path == CAMERA_ORBIT) {
-        float a = two_pi * u, rad = 0.35f * extent;
+        float a = TWO_PI * u, rad = 0.35f * extent;
         eye[0] = cx + rad * cosf(a);
         eye[1] = eye_y + 0.1f * extent;
         eye[2] = cz + rad * sinf(a);
@@ -273,7 +345,7 @@ uint32_t camera_frame(camera *c)
         if (f % every == 0) {
             c->tp_x = lo[0] + rnd01(&c->rng) * ex;
             c->tp_z = lo[2] + rnd01(&c->rng) * ez;
-            c->tp_dir = rnd01(&c->rng) * two_pi;
+            c->tp_dir = rnd01(&c->rng) * TWO_PI;
         }
         float step = (float)(f % every) * 0.002f * extent;
         eye[0] = c->tp_x + step * cosf(c->tp_dir);
@@ -284,7 +356,7 @@ uint32_t camera_frame(camera *c)
         dir[2] = sinf(c->tp_dir);
     } else {
         /* A figure-eight over 80% of the scene, looking along the path. */
-        float a = two_pi * u;
+        float a = TWO_PI * u;
         eye[0] = cx + 0.4f * ex * sinf(a);
         eye[1] = eye_y;
         eye[2] = cz + 0.4f * ez * sinf(2 * a);
@@ -292,6 +364,21 @@ uint32_t camera_frame(camera *c)
         dir[1] = -0.15f * sqrtf(ex * ex + ez * ez) * 0.4f;
         dir[2] = 0.8f * ez * cosf(2 * a);
     }
+}
+
+uint32_t camera_frame(camera *c)
+{
+    const slc_pack *pack = c->pack;
+    const camera_desc *desc = &c->desc;
+    const slc_pack_header *h = slc_pack_get_header(pack);
+    const uint32_t f = c->next++;
+    const uint32_t n = c->n;
+    inst *in = c->in;
+    cand *cd = c->cd;
+    int32_t *slot = c->slot;
+
+    float eye[3], dir[3];
+    place_eye(c, f, eye, dir);
     float dl = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     for (int k = 0; k < 3; k++) {
         dir[k] = dl > 0 ? dir[k] / dl : (k == 2 ? 1.0f : 0.0f);
@@ -311,8 +398,10 @@ uint32_t camera_frame(camera *c)
             float along = (v[0] * dir[0] + v[1] * dir[1] + v[2] * dir[2]) / dist;
             float sin_r = in[i].r / dist, cos_r = sqrtf(fmaxf(0.0f, 1.0f - sin_r * sin_r));
             float sin_a = sqrtf(fmaxf(0.0f, 1.0f - along * along));
-            /* cos(angle - r_angle) >= cos_cone */
-            if (along * cos_r + sin_a * sin_r < c->cos_cone) {
+            /* The centre within the sphere's angular radius of the view
+             * direction (along >= cos_r: seen whatever the cone), else
+             * cos(angle - r_angle) >= cos_cone. */
+            if (along < cos_r && along * cos_r + sin_a * sin_r < c->cos_cone) {
                 continue;
             }
         }

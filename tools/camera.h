@@ -31,10 +31,31 @@
 #include "sluice/pack.h"
 #include "trace.h"
 
+/* The paths are made from the scene's bounds, in one of two ways:
+ *
+ * - A compact scene (its height at least 3/4 of its wider horizontal side,
+ *   as one model's bounds always are, being a sphere's box) is framed from
+ *   outside: its bounding sphere (centre the middle of the bounds, radius
+ *   reaching every placement's sphere) fills the vertical field of view at
+ *   the frame distance D = radius / sin(fov / 2). Orbit circles at D, 25
+ *   degrees above the centre, looking at it; fly sweeps round it between
+ *   0.7 D and 1.3 D, rising and falling, looking a little ahead of the
+ *   centre; teleport jumps to a random point of the fly path.
+ * - A flat scene (a city, a terrain) is flown over: orbit circles at 0.35
+ *   of its wider side, above the tallest object, looking at the ground's
+ *   centre; fly is a figure-eight over 80% of it just above the tallest
+ *   object, looking ahead and down; teleport jumps to a random place and
+ *   heading, then goes straight on.
+ *
+ * Closeup is the same in both: it circles the scene's largest placement
+ * (the one nearest the centre among equals) between 1.1 and 1.4 of its
+ * radius from its centre, looking at it, so that the finest level of that
+ * object is asked for. */
 typedef enum camera_path {
-    CAMERA_FLY = 0,     /* a smooth figure-eight over the scene, looking ahead */
-    CAMERA_ORBIT = 1,   /* a circle around the scene's centre, looking at it */
-    CAMERA_TELEPORT = 2 /* the fly path, jumping to a random place and heading every teleport_every frames */
+    CAMERA_FLY = 0,      /* a fly-through, looking ahead */
+    CAMERA_ORBIT = 1,    /* a circle around the scene's centre, looking at it */
+    CAMERA_TELEPORT = 2, /* the fly path, jumping to a random place every teleport_every frames */
+    CAMERA_CLOSEUP = 3   /* a circle close round the largest placement, looking at it */
 } camera_path;
 
 typedef struct camera_desc {
@@ -62,10 +83,14 @@ typedef struct camera {
     uint32_t next;   /* the next frame camera_frame makes */
     float sse, tan_half, height, cos_cone;
     float lo[3], hi[3], cx, cz, ex, ez, extent, eye_y;
+    int framed;                       /* a compact scene, framed from outside (see camera_path) */
+    float centre[3], radius, frame_d; /* the scene's bounding sphere and the distance that frames it */
+    float focus[3], focus_r;          /* closeup: the largest placement's sphere */
     uint32_t every;
     uint64_t rng;
-    float tp_x, tp_z, tp_dir;
-    float eye[3], dir[3]; /* the last frame's eye and (unit) view direction */
+    float tp_x, tp_z, tp_dir; /* teleport over a flat scene: the leg's start and heading */
+    float tp_u;               /* teleport round a framed scene: the leg's start on the fly path */
+    float eye[3], dir[3];     /* the last frame's eye and (unit) view direction */
 } camera;
 
 /* Sets up the camera over pack (which must outlive it). Returns 0, or -1
@@ -135,7 +160,7 @@ int camera_object_bounds(const slc_pack *pack, uint32_t object, float centre[3],
 void camera_look_along(const float eye[3], const float dir[3], float fov_deg, float aspect, float znear, float zfar,
                        camera_view *out);
 
-/* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport". */
+/* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport", "closeup". */
 extern const char *const camera_path_names[];
 
 /* "fly" -> CAMERA_FLY...; -1 if unknown. */

@@ -49,7 +49,7 @@
 #define FIT_PARTS_MAX (SLC_PARTITION_MAX + 1u)
 
 static const char usage_text[] =
-    "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport\n"
+    "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport|closeup\n"
     "                         [--frames N] [--seed N] [--sse PX]] [--json]\n"
     "\n"
     "Checks offline, without streaming, whether PROFILE holds PACK's workload: a trace\n"
@@ -81,7 +81,7 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --trace FILE      the workload is a trace; otherwise the camera runs\n"
-    "  --camera PATH     fly (default), orbit or teleport\n"
+    "  --camera PATH     fly (default), orbit, teleport or closeup\n"
     "  --frames N        frames the camera runs (default 240)\n"
     "  --seed N          the camera's seed (default 1)\n"
     "  --sse PX          the camera's screen-space error threshold in pixels (default 1)\n"
@@ -161,7 +161,7 @@ static int parse_args(int argc, char **argv, fit_opts *o)
          .kind = CLI_OPT_ENUM,
          .dest = &path,
          .choices = camera_path_names,
-         .bad = "{opt} '{value}': expected fly, orbit or teleport",
+         .bad = "{opt} '{value}': expected fly, orbit, teleport or closeup",
          .seen = &o->camera_set},
         {.name = "--frames",
          .kind = CLI_OPT_U64,

@@ -28,7 +28,7 @@ static void usage(FILE *f)
                "  pack ... --part K/N -o OUT.part    part K of N of that pack: its bundles b with b %% N == K - 1\n"
                "  merge PART... -o OUT.pack          join every part of a pack into the pack itself, byte for\n"
                "                                    byte what pack writes (sluice merge --help)\n"
-               "  run PACK [--profile FILE] [--trace FILE | --camera fly|orbit|teleport] [--backend B]\n"
+               "  run PACK [--profile FILE] [--trace FILE | --camera fly|orbit|teleport|closeup] [--backend B]\n"
                "      [--json] [--svg FILE] [--chrome-trace FILE] [--evict-log FILE] [--save-trace FILE]\n"
                "                                    stream a workload frame by frame under the profile's\n"
                "                                    budgets and judge it (sluice run --help: options;\n"

@@ -85,7 +85,7 @@
 #define EV_HOST_PAGE 64u
 
 static const char usage_text[] =
-    "usage: sluice bench evict PACK [--trace FILE | --camera fly|orbit|teleport] [options]\n"
+    "usage: sluice bench evict PACK [--trace FILE | --camera fly|orbit|teleport|closeup] [options]\n"
     "\n"
     "Replays a workload's request sequence through each eviction policy and through\n"
     "Belady's optimum (OPT) with the same pool, pinned pages and frames-in-flight rule (a\n"
