@@ -65,8 +65,8 @@ max_placements   = 65536   # instance placements a frame
 
 # The floor every frame keeps against the unlimited reference (sluice render
 # --reference): the conformance workload (8 fly frames at 160x90 over a
-# 1 MiB city, tests/conformance/quality.sh) measured 30.99 dB at its worst
-# frame (frame 1, the first a load lands in); 28 dB leaves 3 dB for
-# drivers that round differently.
+# 1 MiB city, tests/conformance/quality.sh) measured 28.05 dB at its worst
+# frame (frame 2, among the first a load lands in; lit from over the
+# camera's shoulder); 25 dB leaves 3 dB for drivers that round differently.
 [quality]
-min_psnr_db      = 28
+min_psnr_db      = 25

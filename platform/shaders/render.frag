@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #version 450
-// sluice renderer: shading. TINT_NONE: lambert from a fixed light with an
-// ambient term, the object's palette colour, the vertex normal or (no
+// sluice renderer: shading. TINT_NONE: lambert from a light over the
+// camera's shoulder (the frame's uniforms: render_frames.c) with an ambient term, the object's palette colour, the vertex normal or (no
 // normals) the face's from the derivatives of the position, turned towards
 // the eye. TINT_LOD: the served level's palette colour, flat, with black
 // diagonal stripes where the level is coarser than requested.

@@ -16,9 +16,69 @@ static const uint8_t object_palette[RD_PALETTE][3] = {
     {230, 159, 0}, {86, 180, 233}, {0, 158, 115},   {240, 228, 66},
     {0, 114, 178}, {213, 94, 0},   {204, 121, 167}, {200, 200, 200},
 };
-/* Towards the light (normalised into each frame's uniforms) and the ambient term. */
-static const float light_dir[3] = {0.3f, -0.5f, -0.8f};
+/* Towards the light on the camera's axes (right, down the image as Vulkan's
+ * y, forward): from over the camera's right shoulder, above and behind it,
+ * so the surfaces that face the camera are lit whatever the view; and the
+ * ambient term. */
+static const float light_view[3] = {0.3f, -0.5f, -0.8f};
 #define RD_AMBIENT 0.15f
+
+static float rd_dot(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* v less its part along unit u. */
+static void rd_reject(float v[3], const float u[3])
+{
+    const float d = rd_dot(v, u);
+    for (int i = 0; i < 3; i++) {
+        v[i] -= d * u[i];
+    }
+}
+
+static bool rd_normalize(float v[3])
+{
+    const float l = sqrtf(rd_dot(v, v));
+    if (!(l > 1e-20f)) {
+        return false;
+    }
+    for (int i = 0; i < 3; i++) {
+        v[i] /= l;
+    }
+    return true;
+}
+
+/* slc_render_light: light_view in the scene for view_proj, the camera's
+ * axes read from its rows (x: right; y: down the image; w: forward, or z where w has no part
+ * of the position, as in an orthographic projection), made orthonormal.
+ * A matrix without three independent axes gives light_view as it is, in
+ * scene axes. O(1). */
+void slc_render_light(const float m[16], float out[3])
+{
+    SLC_ASSERT(m != NULL && out != NULL);
+    float right[3], down[3], fwd[3];
+    for (int i = 0; i < 3; i++) {
+        right[i] = m[i * 4 + 0];
+        down[i] = m[i * 4 + 1];
+        fwd[i] = m[i * 4 + 3];
+    }
+    if (rd_dot(fwd, fwd) < 1e-20f) {
+        for (int i = 0; i < 3; i++) {
+            fwd[i] = m[i * 4 + 2];
+        }
+    }
+    bool ok = rd_normalize(fwd);
+    rd_reject(right, fwd);
+    ok = ok && rd_normalize(right);
+    rd_reject(down, fwd);
+    rd_reject(down, right);
+    ok = ok && rd_normalize(down);
+    for (int i = 0; i < 3; i++) {
+        out[i] = ok ? light_view[0] * right[i] + light_view[1] * down[i] + light_view[2] * fwd[i] : light_view[i];
+    }
+    (void)rd_normalize(out);
+}
 
 void slc_render_lod_color(uint32_t lod, uint8_t rgb[3])
 {
@@ -101,10 +161,7 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
     memset(f, 0, sizeof *f);
     memcpy(f->view_proj, view->view_proj, sizeof f->view_proj);
     memcpy(f->eye, view->eye, sizeof view->eye);
-    float l = sqrtf(light_dir[0] * light_dir[0] + light_dir[1] * light_dir[1] + light_dir[2] * light_dir[2]);
-    for (int i = 0; i < 3; i++) {
-        f->light[i] = light_dir[i] / l;
-    }
+    slc_render_light(view->view_proj, f->light);
     f->light[3] = RD_AMBIENT;
     memcpy(f->planes, r->planes, sizeof f->planes);
     f->params[0] = view->tint;

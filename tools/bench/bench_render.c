@@ -834,7 +834,8 @@ static int classic_pipeline(classic *c, int breakdown)
     if ((res = t->vkCreateShaderModule(dev, &smi, a, &c->fs)) != VK_SUCCESS) {
         return vk_fail("vkCreateShaderModule", res);
     }
-    VkPushConstantRange pc = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 80};
+    /* view_proj, eye, towards the light (classic.frag) */
+    VkPushConstantRange pc = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 96};
     VkPipelineLayoutCreateInfo pli = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 0, NULL, 1, &pc};
     if ((res = t->vkCreatePipelineLayout(dev, &pli, a, &c->layout)) != VK_SUCCESS) {
         return vk_fail("vkCreatePipelineLayout", res);
@@ -1143,9 +1144,11 @@ static int classic_frame(classic *c, int var, const float view_proj[16], const f
             t->vkCmdBindIndexBuffer(cmd, c->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
         }
     }
-    float pc[20];
+    float pc[24];
     memcpy(pc, view_proj, 16 * sizeof(float));
     pc[16] = eye[0], pc[17] = eye[1], pc[18] = eye[2], pc[19] = 1.0f;
+    slc_render_light(view_proj, &pc[20]); /* the reference renderer's light */
+    pc[23] = 0;
     t->vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof pc, pc);
     const classic_draw *list = per_cluster ? c->cluster_draws : c->draws;
     const uint32_t n = per_cluster ? c->cluster_count : c->draw_count;

@@ -2,8 +2,8 @@
 #version 450
 // sluice bench render: the classic pipeline's fragment shader, the reference
 // renderer's shading (platform/shaders/render.frag, TINT_NONE) so both
-// variants pay the same per pixel: lambert from a fixed light with an
-// ambient term, the vertex normal or (none) the face's from the derivatives
+// variants pay the same per pixel: lambert from its light (over the
+// camera's shoulder: slc_render_light, pushed with the view) with an ambient term, the vertex normal or (none) the face's from the derivatives
 // of the position, turned towards the eye; one colour per object.
 
 layout(location = 0) in vec3 in_normal;
@@ -12,13 +12,13 @@ layout(location = 2) in vec3 in_color;
 
 layout(push_constant) uniform view_block {
     mat4 view_proj;
-    vec4 eye; // xyz: the camera; w: 1 where the vertices have normals
+    vec4 eye;   // xyz: the camera; w: 1 where the vertices have normals
+    vec4 light; // xyz: towards the light (unit, slc_render_light)
 } view;
 
 layout(location = 0) out vec4 out_color;
 
-// The renderer's light: towards (0.3, -0.5, -0.8), ambient 0.15.
-const vec3 light = vec3(0.3, -0.5, -0.8);
+// The renderer's ambient term (platform/src/render_frames.c).
 const float ambient = 0.15;
 
 void main()
@@ -28,6 +28,6 @@ void main()
     if (dot(n, view.eye.xyz - in_world) < 0.0) {
         n = -n;
     }
-    float lambert = max(dot(n, normalize(light)), 0.0);
+    float lambert = max(dot(n, view.light.xyz), 0.0);
     out_color = vec4(in_color * (ambient + (1.0 - ambient) * lambert), 1.0);
 }

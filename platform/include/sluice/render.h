@@ -106,8 +106,11 @@ extern "C" {
  * parser accepts gives a desc init accepts. */
 
 typedef enum slc_render_tint {
-    /* Shaded: a fixed light on the normals (the face's normal where the
-     * object has none), one colour per object. */
+    /* Shaded: one directional light from over the camera's shoulder
+     * (above, behind and right of the eye, on the view's axes), so the
+     * surfaces facing the camera are lit, plus an ambient term; on the
+     * normals (the face's normal where the object has none), one colour
+     * per object. */
     SLC_RENDER_TINT_NONE = 0,
     /* Each cluster coloured by the LOD it was served at (a fixed palette,
      * slc_render_lod_color); a cluster served coarser than requested is
@@ -266,6 +269,13 @@ slc_status slc_render_read(slc_render *r, uint64_t frame, slc_render_image *out)
 /* The colour SLC_RENDER_TINT_LOD gives level lod (RGB 0..255); levels past
  * the palette repeat its last colour. */
 void slc_render_lod_color(uint32_t lod, uint8_t rgb[3]);
+
+/* The direction towards SLC_RENDER_TINT_NONE's light (unit, in the scene)
+ * for the view view_proj, as slc_render_begin puts it in a frame's
+ * uniforms: from over the camera's right shoulder, the camera's axes read
+ * from view_proj; a matrix without three independent axes gives a fixed
+ * direction. Pure; O(1). */
+void slc_render_light(const float view_proj[16], float towards[3]);
 
 /* Bytes of the own target's colour image, depth image and readback
  * buffers, and of the per-frame lists, for a profile's justification. */
