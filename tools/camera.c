@@ -3,6 +3,7 @@
 #include "camera.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,25 @@ typedef struct camera_cand {
     uint32_t object;
     uint8_t lod;
     float size; /* projected radius in pixels: the order */
+    float px;   /* pixels a unit of object length covers at its nearest placement (scale included) */
 } cand;
+
+/* A texture's tiled levels: where each level's tiles start and how many. */
+typedef struct camera_tex {
+    uint32_t first_chunk;
+    uint32_t side; /* max(width, height) of level 0 */
+    uint32_t tiled_levels;
+    uint32_t first[SLC_PACK_MAX_TEXTURE_LEVELS];
+    uint32_t tiles[SLC_PACK_MAX_TEXTURE_LEVELS];
+    uint16_t asked; /* bit l: level l's tiles are in this frame's requests */
+} camera_tex;
+
+/* One texture a material samples, with the largest UV scale its slots
+ * give it (KHR_texture_transform, UsdTransform2d). */
+typedef struct camera_mtex {
+    uint32_t texture;
+    float uv_scale;
+} camera_mtex;
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -189,7 +208,90 @@ void camera_free(camera *c)
     free(c->cd);
     free(c->slot);
     free(c->reqs);
+    free(c->tex);
+    free(c->mtex);
+    free(c->mat_first);
     memset(c, 0, sizeof *c);
+}
+
+/* The textures of the pack and, per material, the ones it samples: what
+ * the requests by texel density need (camera.h). 0, or -1 with err. */
+static int read_textures(camera *c, char *err, size_t errcap)
+{
+    const slc_pack *pack = c->pack;
+    const uint32_t nt = slc_pack_texture_count(pack), nm = slc_pack_material_count(pack);
+    if (nt == 0) {
+        return 0;
+    }
+    c->tex = calloc(nt, sizeof *c->tex);
+    c->mtex = calloc((size_t)nm * SLC_PACK_SLOT_COUNT, sizeof *c->mtex);
+    c->mat_first = calloc((size_t)nm + 1u, sizeof *c->mat_first);
+    if (c->tex == NULL || c->mtex == NULL || c->mat_first == NULL) {
+        snprintf(err, errcap, "out of memory");
+        return -1;
+    }
+    c->tex_count = nt;
+    for (uint32_t i = 0; i < nt; i++) {
+        slc_pack_texture t;
+        slc_pack_texture_layout lay;
+        if (slc_pack_read_texture(pack, i, &t) != SLC_OK ||
+            slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay) != 0) {
+            snprintf(err, errcap, "texture %u cannot be read", i);
+            return -1;
+        }
+        camera_tex *x = &c->tex[i];
+        x->first_chunk = t.first_chunk;
+        x->side = t.width > t.height ? t.width : t.height;
+        x->tiled_levels = lay.tiled_levels;
+        for (uint32_t l = 0; l < lay.tiled_levels; l++) {
+            x->first[l] = lay.first[l];
+            x->tiles[l] = lay.cols[l] * lay.rows[l];
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < nm; m++) {
+        slc_pack_material mr;
+        if (slc_pack_read_material(pack, m, &mr) != SLC_OK) {
+            snprintf(err, errcap, "material %u cannot be read", m);
+            return -1;
+        }
+        c->mat_first[m] = n;
+        for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            const slc_pack_texture_slot *sl = &mr.slot[k];
+            if (sl->texture == 0) {
+                continue;
+            }
+            float s = fmaxf(fabsf(sl->uv_scale[0]), fabsf(sl->uv_scale[1]));
+            s = s > 0 ? s : 1.0f;
+            uint32_t j = c->mat_first[m];
+            while (j < n && c->mtex[j].texture != sl->texture - 1u) {
+                j++;
+            }
+            if (j == n) {
+                c->mtex[n].texture = sl->texture - 1u;
+                c->mtex[n].uv_scale = s;
+                n++;
+            } else if (s > c->mtex[j].uv_scale) {
+                c->mtex[j].uv_scale = s;
+            }
+        }
+    }
+    c->mat_first[nm] = n;
+    return 0;
+}
+
+uint32_t camera_texture_level(float uv_density, float uv_scale, uint32_t side, float px_per_unit)
+{
+    if (!(px_per_unit > 0)) {
+        return 0;
+    }
+    const float ratio = uv_density * uv_scale * (float)side / px_per_unit; /* texels a pixel, at level 0 */
+    if (!(ratio >= 2.0f)) {
+        return 0;
+    }
+    int e = 0;
+    (void)frexpf(ratio, &e); /* ratio = m x 2^e, m in [0.5, 1): floor(log2 ratio) = e - 1, exactly */
+    return (uint32_t)(e - 1);
 }
 
 /* The scene's bounding sphere (centre the middle of lo..hi, radius reaching
@@ -240,10 +342,21 @@ int camera_init(camera *c, const slc_pack *pack, const camera_desc *desc, char *
     c->in = calloc(n, sizeof *c->in);
     c->cd = calloc(h->object_count, sizeof *c->cd);
     c->slot = malloc(sizeof(int32_t) * h->object_count);
-    c->reqs = calloc(h->object_count, sizeof *c->reqs);
+    /* Room for each object once and, with textures, the tiles the frame's
+     * limits let through (CAMERA_TILE_REQUESTS without limits). */
+    const uint32_t tile_cap = slc_pack_texture_count(pack) == 0 ? 0u
+                              : desc->max_requests              ? desc->max_requests
+                              : desc->max_chunks                ? desc->max_chunks
+                                                                : CAMERA_TILE_REQUESTS;
+    c->req_cap = h->object_count + tile_cap;
+    c->reqs = calloc(c->req_cap, sizeof *c->reqs);
     if (c->in == NULL || c->cd == NULL || c->slot == NULL || c->reqs == NULL) {
         camera_free(c);
         set_err(err, errcap, "out of memory");
+        return -1;
+    }
+    if (read_textures(c, err, errcap) != 0) {
+        camera_free(c);
         return -1;
     }
     inst *in = c->in;
@@ -366,6 +479,56 @@ static void place_eye(camera *c, uint32_t f, float eye[3], float dir[3])
     }
 }
 
+/* After the frame's `objects` object requests (spans `chunks`): for each,
+ * in their order, the tiles of the mip level each of its textures needs
+ * (camera_texture_level), at half the object's priority, each level of a
+ * texture once, while the frame's limits and the request room allow. A
+ * level past the texture's tiled levels is its mip tail, which the stream
+ * pins: nothing to ask. Returns the frame's request count. */
+static uint32_t request_tiles(camera *c, uint32_t f, uint32_t objects, uint64_t chunks)
+{
+    const slc_pack *pack = c->pack;
+    const camera_desc *desc = &c->desc;
+    if (c->tex_count == 0) {
+        return objects;
+    }
+    for (uint32_t t = 0; t < c->tex_count; t++) {
+        c->tex[t].asked = 0;
+    }
+    uint32_t taken = objects;
+    for (uint32_t i = 0; i < objects; i++) {
+        const trace_req obj = c->reqs[i];
+        const slc_pack_object *ob = slc_pack_get_object(pack, (slc_object_id){obj.id});
+        const cand *cc = &c->cd[i];
+        if (ob->material == 0 || !(ob->uv_density > 0)) {
+            continue;
+        }
+        for (uint32_t j = c->mat_first[ob->material - 1u]; j < c->mat_first[ob->material]; j++) {
+            camera_tex *x = &c->tex[c->mtex[j].texture];
+            const uint32_t level = camera_texture_level(ob->uv_density, c->mtex[j].uv_scale, x->side, cc->px);
+            if (level >= x->tiled_levels || (x->asked & (1u << level)) != 0) {
+                continue;
+            }
+            x->asked = (uint16_t)(x->asked | (1u << level));
+            for (uint32_t k = 0; k < x->tiles[level]; k++) {
+                if ((desc->max_chunks && chunks + 1u > desc->max_chunks) ||
+                    (desc->max_requests && taken >= desc->max_requests) || taken >= c->req_cap) {
+                    return taken;
+                }
+                chunks++;
+                trace_req *r = &c->reqs[taken++];
+                memset(r, 0, sizeof *r);
+                r->frame = f;
+                r->id = x->first_chunk + x->first[level] + k;
+                r->kind = TRACE_CHUNK;
+                r->priority = (uint8_t)(obj.priority / 2u);
+                r->partition = TRACE_PARTITION_DEFAULT;
+            }
+        }
+    }
+    return taken;
+}
+
 uint32_t camera_frame(camera *c)
 {
     const slc_pack *pack = c->pack;
@@ -415,6 +578,7 @@ uint32_t camera_frame(camera *c)
             cd[nc].object = in[i].object;
             cd[nc].lod = (uint8_t)(lod > 254 ? 254 : lod);
             cd[nc].size = size;
+            cd[nc].px = k * in[i].scale;
             nc++;
         } else {
             if (lod < cd[s].lod) {
@@ -422,6 +586,9 @@ uint32_t camera_frame(camera *c)
             }
             if (size > cd[s].size) {
                 cd[s].size = size;
+            }
+            if (k * in[i].scale > cd[s].px) {
+                cd[s].px = k * in[i].scale;
             }
         }
     }
@@ -446,7 +613,7 @@ uint32_t camera_frame(camera *c)
         r->partition = TRACE_PARTITION_DEFAULT;
         taken++;
     }
-    return taken;
+    return request_tiles(c, f, taken, chunks);
 }
 
 /* --- views for drawing ------------------------------------------------------------------- */

@@ -19,6 +19,15 @@
  * once their spans would pass max_chunks or max_requests, so a frame never
  * asks for more than the stream's queues hold.
  *
+ * Texture tiles (a pack with textures): after the objects, each requested
+ * object asks for the tiles of the mip level each texture of its material
+ * needs on screen (camera_texture_level: the texels a pixel covers at the
+ * object's nearest placement, from its recorded uv_density), every tile of
+ * that level, at half the object's priority (so the frame's geometry is
+ * scheduled before the tiles of the same rank), each texture level once a
+ * frame, while max_chunks and max_requests allow. The mip tails are pinned
+ * by the stream and never asked for.
+ *
  * Frames are made one at a time (camera_frame), the camera's state advanced
  * frame by frame: its memory is O(instances + objects) whatever the frame
  * count. */
@@ -77,10 +86,15 @@ typedef struct camera {
     camera_desc desc;
     struct camera_inst *in;
     struct camera_cand *cd;
-    int32_t *slot;   /* object -> index in cd, or -1 */
-    trace_req *reqs; /* object_count entries */
-    uint32_t n;      /* instances */
-    uint32_t next;   /* the next frame camera_frame makes */
+    int32_t *slot;            /* object -> index in cd, or -1 */
+    trace_req *reqs;          /* req_cap entries */
+    uint32_t req_cap;         /* objects, plus the tiles a frame may ask for */
+    struct camera_tex *tex;   /* tex_count textures' tiled levels */
+    struct camera_mtex *mtex; /* each material's textures, from mat_first[m] to mat_first[m + 1] */
+    uint32_t *mat_first;
+    uint32_t tex_count;
+    uint32_t n;    /* instances */
+    uint32_t next; /* the next frame camera_frame makes */
     float sse, tan_half, height, cos_cone;
     float lo[3], hi[3], cx, cz, ex, ez, extent, eye_y;
     int framed;                       /* a compact scene, framed from outside (see camera_path) */
@@ -159,6 +173,19 @@ int camera_object_bounds(const slc_pack *pack, uint32_t object, float centre[3],
  * 60), aspect, near and far planes, into Vulkan's clip space. */
 void camera_look_along(const float eye[3], const float dir[3], float fov_deg, float aspect, float znear, float zfar,
                        camera_view *out);
+
+/* Tile requests a frame may hold when the desc sets neither max_chunks nor
+ * max_requests. */
+#define CAMERA_TILE_REQUESTS 65536u
+
+/* The mip level a texture needs on an object: with uv_density (the
+ * object's, slc_pack_object), the slot's UV scale, the texture's larger
+ * side in texels and the pixels a unit of object length covers
+ * (camera_pixels_per_unit times the placement's scale), the texels a
+ * pixel covers at level 0 are r = uv_density x uv_scale x side / px; the
+ * level is floor(log2 r) when r >= 2, else 0 (a level never coarser than
+ * a texel a pixel). Exact: the exponent frexpf gives. Pure; O(1). */
+uint32_t camera_texture_level(float uv_density, float uv_scale, uint32_t side, float px_per_unit);
 
 /* Each camera_path's name, indexed by it, then NULL: "fly", "orbit", "teleport", "closeup". */
 extern const char *const camera_path_names[];

@@ -138,6 +138,7 @@ typedef struct fit {
     fit_worst newc, firstc, objreqs, chunkreqs, distinct;
     uint64_t refused;
     uint64_t object_requests; /* accepted, over the workload */
+    uint64_t tile_requests;   /* accepted requests of texture tiles (the texture pool is not modelled) */
     uint64_t transient;       /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
     fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b;
     const char *queue_what; /* "object requests" or "distinct chunks" */
@@ -513,14 +514,18 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
         if (st->pinned[c]) {
             continue; /* resident since create, in the pin partition, counted in P */
         }
-        fs->wcount[part]++;
-        if (list_push(fs->slot, c) != 0) {
-            fprintf(stderr, ME ": out of memory\n");
-            return CLI_FAILED;
-        }
-        if (st->ref[c]++ == 0) {
-            st->upart[c] = (uint8_t)part;
-            st->ucount[part]++;
+        /* A texture tile takes a queue entry and a load under the upload
+         * cap, but a page of the texture pool, which is not modelled. */
+        if (slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(f->pack, (slc_chunk_id){c})->flags) == SLC_POOL_GEOMETRY) {
+            fs->wcount[part]++;
+            if (list_push(fs->slot, c) != 0) {
+                fprintf(stderr, ME ": out of memory\n");
+                return CLI_FAILED;
+            }
+            if (st->ref[c]++ == 0) {
+                st->upart[c] = (uint8_t)part;
+                st->ucount[part]++;
+            }
         }
         fs->newc += !asked_before;
         fs->firstc += !st->seen[c];
@@ -564,6 +569,8 @@ static int take_request(fit *f, check_state *st, frame_state *fs, const trace_re
         f->object_requests++;
     } else {
         fs->chunkreqs++;
+        f->tile_requests += slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(f->pack, (slc_chunk_id){q->id})->flags) ==
+                            SLC_POOL_TEXTURES;
         if (!st->pinned[q->id] && !fs->has_chunk_req[part]) {
             fs->chunk_req_in[part] = *q;
             fs->has_chunk_req[part] = 1;
@@ -740,6 +747,11 @@ static void report_text(const fit *f, verdict v)
     printf("transient: %" PRIu64 " of %" PRIu64 " object requests ask for a chunk the frame before did not "
            "(at most these show a coarser level, or nothing without pinning, when the workload holds)\n",
            f->transient, f->object_requests);
+    if (f->tile_requests > 0) {
+        printf("texture tiles: %" PRIu64 " requests, counted in the queues and the upload cap; the texture pool's "
+               "pages are not modelled\n",
+               f->tile_requests);
+    }
     printf("verdict: %s\n", verdict_name(v));
     if (f->pin_b.broken) {
         printf("  pinned: partition '%s' needs %" PRIu64 " pages for the pinned levels, has %" PRIu64 "\n",
@@ -824,7 +836,8 @@ static void report_json(const fit *f, verdict v)
            ", \"distinct_chunks_frame\": %u, \"queue_capacity\": %u, \"refused\": %" PRIu64 "},\n",
            f->objreqs.value, f->objreqs.frame, f->distinct.value, f->distinct.frame, f->prof.queue_capacity,
            f->refused);
-    printf("  \"object_requests\": %" PRIu64 ", \"transient\": %" PRIu64 ",\n", f->object_requests, f->transient);
+    printf("  \"object_requests\": %" PRIu64 ", \"transient\": %" PRIu64 ", \"tile_requests\": %" PRIu64 ",\n",
+           f->object_requests, f->transient, f->tile_requests);
     printf("  \"verdict\": ");
     esc_json(stdout, verdict_name(v));
     printf(",\n  \"breaks\": {\n    \"upload_cap_below_page\": %s", f->cap_pages == 0 ? "true" : "false");

@@ -659,6 +659,11 @@ int run_frame(run *r, uint32_t f)
                 slc_stream_object_request req = {{q.id}, q.lod, q.priority, part};
                 (void)slc_stream_request(r->s, &req); /* a refusal is counted in the telemetry */
             } else {
+                /* A texture tile goes to the texture pool, whose only partition is its default. */
+                const slc_pack_chunk *pc = slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id});
+                if (slc_pool_kind_of_chunk_flags(pc->flags) == SLC_POOL_TEXTURES) {
+                    part = (slc_partition){0};
+                }
                 (void)slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part);
             }
         }
@@ -747,6 +752,11 @@ static int summarise(run *r, run_summary *s)
     *s = r->agg;
     slc_stream_get_stats(r->s, &s->st);
     slc_pool_get_stats(slc_stream_pool(r->s), &s->ps);
+    const slc_pool *tp = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES);
+    s->has_tps = tp != NULL;
+    if (tp != NULL) {
+        slc_pool_get_stats(tp, &s->tps);
+    }
     s->nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), s->b, SLC_BUDGET_MAX);
     if (s->nb > SLC_BUDGET_MAX) {
         s->nb = SLC_BUDGET_MAX;

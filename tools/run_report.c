@@ -157,6 +157,12 @@ void run_report_text(const run_report_in *in, const run_summary *s)
     printf("bytes: %s read, %s decoded, %s uploaded\n", hsize(t->bytes_read, a, sizeof a),
            hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
     printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
+    if (s->has_tps) {
+        printf("texture pool: peak %u of %u pages used, %u pinned (mip tails), %u tiles resident at the end; %" PRIu64
+               " tiles loaded, %" PRIu64 " evictions; eviction log %" PRIu64 " entries, hash 0x%016" PRIx64 "\n",
+               s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
+               s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+    }
     if (s->holders_named > 0) {
         printf("pool at the end: %u pages resident, held by %u objects; most by", s->holders_pages, s->holders_count);
         for (uint32_t i = 0; i < s->holders_named; i++) {
@@ -257,6 +263,14 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             t->bytes_read, t->bytes_decoded, t->bytes_uploaded);
     fprintf(f, "  \"pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u},\n", s->ps.page_count, s->ps.peak_used,
             s->ps.pinned);
+    if (s->has_tps) {
+        fprintf(f,
+                "  \"texture_pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u, \"resident\": %u, "
+                "\"tiles_loaded\": %" PRIu64 ", \"evictions\": %" PRIu64 ", \"eviction_log\": {\"entries\": %" PRIu64
+                ", \"hash\": \"0x%016" PRIx64 "\"}},\n",
+                s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
+                s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+    }
     fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
             s->holders_count);
     for (uint32_t i = 0; i < s->holders_named; i++) {

@@ -2,6 +2,7 @@
 /* sluice: the pack reader (see sluice/pack.h, docs/pack-format.md). */
 #include "sluice/pack.h"
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -649,6 +650,10 @@ static slc_status read_sections(slc_pack *p)
         if (p->objects[i].material > p->material_count) {
             return pack_fail(p, SLC_E_PACK_RECORD, "object %u: material %u does not exist (%u materials)", i,
                              p->objects[i].material - 1u, p->material_count);
+        }
+        const float density = p->objects[i].uv_density;
+        if (!(density >= 0.0f && density <= FLT_MAX)) {
+            return pack_fail(p, SLC_E_PACK_RECORD, "object %u: uv_density is not a finite number of at least 0", i);
         }
     }
     return SLC_OK;

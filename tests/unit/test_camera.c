@@ -291,7 +291,7 @@ static void check_closeup(const char *path)
         const uint32_t n = camera_frame(&c);
         int level0 = 0;
         for (uint32_t k = 0; k < n; k++) {
-            level0 |= c.reqs[k].id == focus && c.reqs[k].lod == 0;
+            level0 |= c.reqs[k].kind == TRACE_OBJECT && c.reqs[k].id == focus && c.reqs[k].lod == 0;
         }
         if (!level0) {
             fail_msg("%s: closeup frame %u does not ask for object %u at level 0", path, f, focus);
@@ -312,6 +312,142 @@ static void test_orbit_and_fly_frame_a_small_model(void **state)
                       100 * least);
         unlink(temp_path(0));
     }
+}
+
+/* camera_texture_level: floor(log2 of the texels a pixel covers at level
+ * 0), 0 below 2, exact at the powers of two. */
+static void test_texture_level_rule(void **state)
+{
+    (void)state;
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 256.0f), 0);   /* a texel a pixel */
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 130.0f), 0);   /* 1.97 */
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 128.0f), 1);   /* 2 */
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 64.1f), 1);    /* 3.99 */
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 64.0f), 2);    /* 4 */
+    assert_int_equal(camera_texture_level(0.5f, 4.0f, 1024, 1.0f), 11);   /* 2048 */
+    assert_int_equal(camera_texture_level(2.0f, 1.0f, 1000, 1000.0f), 1); /* density counts */
+    assert_int_equal(camera_texture_level(0.0f, 1.0f, 256, 1.0f), 0);     /* no UVs */
+    assert_int_equal(camera_texture_level(1.0f, 1.0f, 256, 0.0f), 0);     /* nothing on screen */
+}
+
+/* The toy with UVs (u round, v down) and a material whose base colour and
+ * emissive slots read one 256 x 256 texture: its recorded uv_density is
+ * sqrt(UV area / surface area) of level 0; each frame asks for the object,
+ * then every tile of exactly one tiled level of that texture (once, though
+ * two slots read it), at half the object's priority; the limits hold. */
+static void test_tiles_by_texel_density(void **state)
+{
+    (void)state;
+    pk_mesh m;
+    make_ellipsoid(&m, 0.045f, 0.015f, 0.02f);
+    const uint32_t rows = 48, cols = 96;
+    m.uvs = malloc((size_t)m.vertex_count * 2 * sizeof(float));
+    assert_non_null(m.uvs);
+    for (uint32_t r = 0; r <= rows; r++) {
+        for (uint32_t c = 0; c <= cols; c++) {
+            m.uvs[(r * (cols + 1) + c) * 2 + 0] = (float)c / (float)cols;
+            m.uvs[(r * (cols + 1) + c) * 2 + 1] = (float)r / (float)rows;
+        }
+    }
+    double area = 0, uv_area = 0;
+    for (uint32_t t = 0; t < m.index_count; t += 3) {
+        const float *a = &m.positions[m.indices[t] * 3], *b = &m.positions[m.indices[t + 1] * 3],
+                    *c = &m.positions[m.indices[t + 2] * 3];
+        const double e1[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
+        const double e2[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
+        const double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2],
+                     z = e1[0] * e2[1] - e1[1] * e2[0];
+        area += sqrt(x * x + y * y + z * z);
+        const float *ua = &m.uvs[m.indices[t] * 2], *ub = &m.uvs[m.indices[t + 1] * 2],
+                    *uc = &m.uvs[m.indices[t + 2] * 2];
+        uv_area += fabs(((double)ub[0] - ua[0]) * ((double)uc[1] - ua[1]) -
+                        ((double)uc[0] - ua[0]) * ((double)ub[1] - ua[1]));
+    }
+    const double want_density = sqrt(uv_area / area);
+    pk_build_options bo;
+    memset(&bo, 0, sizeof bo);
+    bo.page_size = 16384;
+    bo.jobs = 1;
+    bo.texture_format = SLC_PACK_TEXEL_RGBA8;
+    pk_builder *b = NULL;
+    pk_diag d;
+    memset(&d, 0, sizeof d);
+    if (pk_builder_open(temp_path(0), &bo, &b, &d) != 0) {
+        fail_msg("open: %s", d.message);
+    }
+    pk_image img = {256, 256, PK_TEXEL_RGBA8, calloc(256u * 256u, 4), 0, 0.0};
+    assert_non_null(img.texels);
+    for (uint32_t i = 0; i < 256u * 256u * 4u; i++) {
+        ((unsigned char *)img.texels)[i] = (unsigned char)(i * 7u);
+    }
+    uint32_t tex = 0, mat = 0, obj = 0;
+    assert_int_equal(pk_builder_add_texture(b, &img, PK_MIP_COLOR, PK_WRAP_REPEAT, PK_WRAP_REPEAT, "t", &tex, &d), 0);
+    pk_material mt;
+    pk_material_default(&mt);
+    mt.slot[PK_SLOT_BASE_COLOR].image = tex;
+    mt.slot[PK_SLOT_EMISSIVE].image = tex;
+    assert_int_equal(pk_builder_add_material(b, &mt, &mat, &d), 0);
+    m.material = mat + 1u;
+    assert_int_equal(pk_builder_add_mesh(b, &m, &obj, &d), 0);
+    if (pk_builder_finish(b, NULL, &d) != 0) {
+        fail_msg("finish: %s", d.message);
+    }
+    pk_mesh_free(&m);
+    free(img.texels);
+    opened o;
+    open_pack(temp_path(0), &o);
+    const slc_pack_object *po = slc_pack_get_object(o.pack, (slc_object_id){0});
+    assert_true(fabs((double)po->uv_density - want_density) <= 1e-5 * want_density);
+    slc_pack_texture t;
+    slc_pack_texture_layout lay;
+    assert_int_equal(slc_pack_read_texture(o.pack, 0, &t), SLC_OK);
+    assert_int_equal(slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay), 0);
+    assert_true(lay.tiled_levels >= 2);
+    uint32_t finest[2] = {UINT32_MAX, UINT32_MAX};
+    static const camera_path paths[2] = {CAMERA_ORBIT, CAMERA_CLOSEUP};
+    for (int p = 0; p < 2; p++) {
+        camera c;
+        camera_desc cd = {.path = paths[p], .seed = 1, .frames = 24};
+        char err[128];
+        assert_int_equal(camera_init(&c, o.pack, &cd, err, sizeof err), 0);
+        for (uint32_t f = 0; f < cd.frames; f++) {
+            const uint32_t n = camera_frame(&c);
+            assert_true(n >= 1);
+            assert_int_equal(c.reqs[0].kind, TRACE_OBJECT);
+            if (n == 1) {
+                continue; /* served by the pinned tail */
+            }
+            /* One tiled level, every tile once, in order. */
+            uint32_t level = UINT32_MAX;
+            for (uint32_t l = 0; l < lay.tiled_levels; l++) {
+                if (c.reqs[1].id == t.first_chunk + lay.first[l]) {
+                    level = l;
+                }
+            }
+            assert_true(level < lay.tiled_levels);
+            assert_int_equal(n, 1u + lay.cols[level] * lay.rows[level]);
+            for (uint32_t k = 1; k < n; k++) {
+                assert_int_equal(c.reqs[k].kind, TRACE_CHUNK);
+                assert_int_equal(c.reqs[k].id, t.first_chunk + lay.first[level] + k - 1u);
+                assert_int_equal(c.reqs[k].priority, c.reqs[0].priority / 2u);
+            }
+            finest[p] = level < finest[p] ? level : finest[p];
+        }
+        camera_free(&c);
+    }
+    assert_true(finest[1] <= finest[0]); /* closer: no coarser */
+    assert_int_equal(finest[1], 0);      /* the close-up needs the finest mip */
+    /* The frame's limits count the tiles: 3 requests, the object and two. */
+    camera c;
+    camera_desc lim = {.path = CAMERA_CLOSEUP, .seed = 1, .frames = 2, .max_requests = 3};
+    char err[128];
+    assert_int_equal(camera_init(&c, o.pack, &lim, err, sizeof err), 0);
+    assert_int_equal(c.req_cap, 1u + 3u);
+    assert_int_equal(camera_frame(&c), 3);
+    assert_int_equal(c.reqs[2].kind, TRACE_CHUNK);
+    camera_free(&c);
+    close_pack(&o);
+    unlink(temp_path(0));
 }
 
 static void test_closeup_asks_for_level_0(void **state)
@@ -415,6 +551,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orbit_and_fly_frame_a_small_model),
         cmocka_unit_test(test_closeup_asks_for_level_0),
+        cmocka_unit_test(test_texture_level_rule),
+        cmocka_unit_test(test_tiles_by_texel_density),
         cmocka_unit_test(test_flat_scene_is_flown_over),
         cmocka_unit_test(test_same_desc_same_requests),
         cmocka_unit_test(test_path_names),

@@ -1010,6 +1010,18 @@ static void e_object_material(unsigned char *b)
     slc_pack_object *o = (slc_pack_object *)(void *)(b + h.object_offset);
     o->material = 2;
 }
+static void e_object_uv_density(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_object *o = (slc_pack_object *)(void *)(b + h.object_offset);
+    o->uv_density = -0.5f;
+}
+static void e_object_uv_density_nan(unsigned char *b)
+{
+    slc_pack_header h = header_of(b);
+    slc_pack_object *o = (slc_pack_object *)(void *)(b + h.object_offset);
+    o->uv_density = NAN;
+}
 static void e_geometry_chunk_flag(unsigned char *b)
 {
     slc_pack_header h = header_of(b);
@@ -1104,6 +1116,8 @@ static void test_reader_checks_every_section_field(void **state)
          "texture 0: chunk 4 is not a texture chunk of 2048 bytes (flags 0x2, 1136 bytes)"},
         {e_name, SLC_E_PACK_RECORD, "texture 0: name at 1073741824 lies outside the"},
         {e_object_material, SLC_E_PACK_RECORD, "object 0: material 1 does not exist (1 materials)"},
+        {e_object_uv_density, SLC_E_PACK_RECORD, "object 0: uv_density is not a finite number of at least 0"},
+        {e_object_uv_density_nan, SLC_E_PACK_RECORD, "object 0: uv_density is not a finite number of at least 0"},
         {e_geometry_chunk_flag, SLC_E_PACK_RECORD, "chunk 5: a texture chunk with clusters, LOD or objects"},
         {e_extra_texture_chunk, SLC_E_PACK_RECORD, "texture 0: 2 levels, 1 tiled, in 4 chunks"},
         {e_section_kind, SLC_E_PACK_RECORD, "5 texture chunks; the texture table owns 0"},

@@ -1152,6 +1152,26 @@ static void mesh_bounds(const work *w, size_t vc, vertex_format *f, slc_pack_obj
     }
     obj->attributes = f->attributes;
     obj->vertex_stride = f->stride;
+    /* Texel density's half that the mesh gives (docs/pack-format.md,
+     * uv_density): UV area over surface area, on level 0, in double. */
+    if (f->has_uv) {
+        double area = 0.0, uv_area = 0.0;
+        const size_t uvo = 3u + (f->has_normal ? 3u : 0u);
+        for (size_t t = 0; t + 2u < w->level_count[0]; t += 3u) {
+            const float *a = w->fetched + (size_t)w->levels[0][t] * f->fstride;
+            const float *b = w->fetched + (size_t)w->levels[0][t + 1u] * f->fstride;
+            const float *c = w->fetched + (size_t)w->levels[0][t + 2u] * f->fstride;
+            const double e1[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
+            const double e2[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
+            const double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2],
+                         z = e1[0] * e2[1] - e1[1] * e2[0];
+            area += sqrt(x * x + y * y + z * z);
+            const double u1 = (double)b[uvo] - a[uvo], v1 = (double)b[uvo + 1u] - a[uvo + 1u];
+            const double u2 = (double)c[uvo] - a[uvo], v2 = (double)c[uvo + 1u] - a[uvo + 1u];
+            uv_area += fabs(u1 * v2 - u2 * v1);
+        }
+        obj->uv_density = area > 0.0 ? (float)sqrt(uv_area / area) : 0.0f;
+    }
 }
 
 /* --- per-mesh work (any thread) ------------------------------------------ */
@@ -1640,6 +1660,9 @@ static int place_mesh(pk_builder *b, mesh_job *j, pk_diag *d)
     slc_pack_object obj = j->obj;
     obj.name = j->name;
     obj.material = j->material;
+    /* Only a textured pack (1.3: an object with a material) records texel
+     * density; an untextured one keeps the field 0, as before. */
+    obj.uv_density = j->material != 0 ? obj.uv_density : 0.0f;
     obj.first_lod = b->t.lod_count;
     obj.lod_count = levels;
     b->t.lod_count += levels;

@@ -157,7 +157,9 @@ typedef struct slc_pack_object {
     float uv_scale[2];      /* 72 */
     uint32_t vertex_stride; /* 80: bytes of one vertex in this object's clusters */
     uint32_t material;      /* 84: since 1.3, 0: none (the default material), else 1 + its material record */
-    uint32_t reserved[2];   /* 88: 0 */
+    float uv_density;       /* 88: since 1.3, UV units a unit of object length spans over level 0,
+                             *     sqrt(UV area / surface area); 0: no UVs (or no area), and in older packs */
+    uint32_t reserved;      /* 92: 0 */
 } slc_pack_object;
 
 /* One level of an object's LOD chain. 48 bytes. */
