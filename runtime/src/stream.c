@@ -497,13 +497,9 @@ slc_status slc_stream_request_chunk(slc_stream *s, slc_chunk_id id, uint8_t prio
                         "stream: request for chunk %u: the pack has %u chunks", chunk, s->chunk_count);
     }
     const uint32_t kind = chunk_kind(s, chunk);
-    if (s->pools[kind].pool == NULL) {
-        refuse(s, SLC_E_INVALID);
-        return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: request for chunk %u: a texture tile, and the profile declares no texture pool "
-                        "([textures] page_count)",
-                        chunk);
-    }
+    /* Every texture chunk belongs to a texture (slc_pack_open), and a pack
+     * with textures streams only with a texture pool (create). */
+    SLC_ASSERT(s->pools[kind].pool != NULL);
     if (partition.index >= s->pools[kind].partition_count) {
         refuse(s, SLC_E_INVALID);
         return slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_INVALID,

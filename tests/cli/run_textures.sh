@@ -68,4 +68,32 @@ printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "astc6x6 on the host backe
 msg=$("$@" run "$out/bc1.pack" --profile "$profiles/default.profile" --backend vulkan --frames 2 2>&1) ||
     fail "bc1 on lavapipe failed: $msg"
 printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "bc1 on lavapipe: $msg"
+# The texture pool: every texture's mip tail pinned at create; the camera's
+# tile requests (by texel density) loaded and evicted in it; its eviction
+# log the same with 0, 1 and 2 workers and on both backends. A pool of 20
+# pages makes it evict.
+sed 's/^page_count       = 1024 .*/page_count = 20/' "$profiles/default.profile" > "$out/tiles20.profile"
+grep -q '^page_count = 20$' "$out/tiles20.profile" || fail "tiles20.profile: no [textures] page_count to edit"
+first=""
+for run in "host 0" "host 1" "host 2" "vulkan 2"; do
+    backend=${run% *}
+    workers=${run#* }
+    msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend "$backend" --workers "$workers" \
+        --camera fly --frames 16 2>&1) || fail "fly on $backend with $workers workers failed: $msg"
+    line=$(printf '%s\n' "$msg" | grep "^texture pool: ") || fail "no texture pool line: $msg"
+    printf '%s\n' "$line" | grep -Eq "^texture pool: peak 20 of 20 pages used, 4 pinned \(mip tails\), 16 tiles resident at the end; [0-9]+ tiles loaded, [1-9][0-9]* evictions; " ||
+        fail "$backend/$workers: tails not pinned, or no tile streamed and evicted: $line"
+    [ -z "$first" ] && first=$line
+    [ "$line" = "$first" ] || fail "the texture pool differs on $backend with $workers workers: $line, not $first"
+    printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "$backend/$workers: $msg"
+done
+echo "$first"
+
+# A profile with no texture pool cannot stream a pack with textures.
+grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
+msg=$("$@" run "$out/rgba8.pack" --profile "$out/notiles.profile" --backend host --frames 2 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "no texture pool: exit code $rc, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "stream: the pack has 4 textures, but profile 'default' declares no texture pool ([textures] page_count) to pin their mip tails in (SLC_E_UNSUPPORTED)" ||
+    fail "no texture pool: $msg"
 echo "run_textures: ok"

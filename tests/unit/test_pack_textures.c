@@ -318,6 +318,26 @@ static void open_kind_store(slc_memory *mem, const slc_profile *prof, slc_pool_k
     assert_int_equal(slc_host_store_init(k->arena, spec.pool.page_count, spec.page_size, NULL, &k->store), SLC_OK);
 }
 
+/* A pack read through read() (no mapping) that fails every read once told to. */
+typedef struct flaky_io {
+    const unsigned char *data;
+    size_t size;
+    int fail;
+} flaky_io;
+
+static slc_status flaky_read(void *user, uint64_t offset, void *dst, size_t size)
+{
+    const flaky_io *f = user;
+    if (f->fail) {
+        return SLC_E_IO;
+    }
+    if (offset > f->size || size > f->size - offset) {
+        return SLC_E_IO_SHORT;
+    }
+    memcpy(dst, f->data + offset, size);
+    return SLC_OK;
+}
+
 static void close_kind_store(kind_store *k)
 {
     slc_host_store_deinit(&k->store);
@@ -389,8 +409,12 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
         open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
         slc_arena *meta = NULL;
         assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+        flaky_io fl = {data, size, 0};
         slc_io io;
-        slc_io_from_memory(data, size, &io);
+        memset(&io, 0, sizeof io);
+        io.read = flaky_read;
+        io.user = &fl;
+        io.size = size;
         slc_pack *pk = NULL;
         assert_int_equal(slc_pack_open(&io, "tiles.pack", &prof, meta, NULL, &pk), SLC_OK);
         assert_int_equal(slc_pack_texture_count(pk), 2);
@@ -488,6 +512,34 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             assert_string_equal(logged, want);
             assert_int_equal(slc_stream_end_frame(s), SLC_OK);
             slc_stream_destroy(s);
+            slc_arena_get_stats(meta, &before);
+            /* A texture store whose pages are smaller than the pack's. */
+            void *small_mem = aligned_alloc(64, 64u * 1024u);
+            assert_non_null(small_mem);
+            slc_arena *small_arena = NULL;
+            assert_int_equal(slc_arena_init(small_mem, 64u * 1024u, NULL, SLC_BUDGET_NONE, &small_arena), SLC_OK);
+            slc_page_store small;
+            assert_int_equal(slc_host_store_init(small_arena, tex_pages, TRIP_PAGE / 2u, NULL, &small), SLC_OK);
+            d.stores[SLC_POOL_TEXTURES] = &small;
+            assert_int_equal(slc_stream_create(&d, &s), SLC_E_INVALID);
+            assert_string_equal(logged, "stream: the pack's pages of 8192 bytes do not fit the texture store's pages "
+                                        "of 4096 bytes");
+            slc_host_store_deinit(&small);
+            free(small_mem);
+            d.stores[SLC_POOL_TEXTURES] = &tex.store;
+            /* A texture record that cannot be read when the tails are
+             * pinned (the geometry pins off, so it is the first read). */
+            slc_profile nopin = prof;
+            nopin.pin_coarsest = 0;
+            d.profile = &nopin;
+            fl.fail = 1;
+            assert_int_equal(slc_stream_create(&d, &s), SLC_E_IO);
+            assert_null(s);
+            assert_string_equal(logged, "stream: texture 0's record could not be read: SLC_E_IO");
+            fl.fail = 0;
+            slc_arena_get_stats(meta, &after);
+            assert_int_equal(after.used, before.used); /* nothing kept from either */
+            d.profile = &prof;
         }
         slc_pack_close(pk);
         close_kind_store(&tex);
