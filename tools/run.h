@@ -109,7 +109,8 @@ typedef struct run_frame_rec {
     uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
     uint32_t pool_used;        /* pages not free after end_frame */
     uint32_t objects, exact, coarser, none;
-    uint32_t stalls;       /* begin_frame refused: frames in flight */
+    uint32_t tiles, tiles_resident; /* texture tile requests, and those resident when asked */
+    uint32_t stalls;                /* begin_frame refused: frames in flight */
     uint64_t caller_loads; /* loads run on the caller's thread in the frame (counted with --chrome-trace only) */
 } run_frame_rec;
 

@@ -565,6 +565,8 @@ static void add_frame(run *r, uint32_t f, const run_frame_rec *fr)
     a->exact += fr->exact;
     a->coarser += fr->coarser;
     a->none += fr->none;
+    a->tiles += fr->tiles;
+    a->tiles_resident += fr->tiles_resident;
     a->stalls += fr->stalls;
     int over = 0;
     for (uint32_t i = 0; i < fr->t.budget_count && i < r->nlimit; i++) {
@@ -661,10 +663,14 @@ int run_frame(run *r, uint32_t f)
             } else {
                 /* A texture tile goes to the texture pool, whose only partition is its default. */
                 const slc_pack_chunk *pc = slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id});
-                if (slc_pool_kind_of_chunk_flags(pc->flags) == SLC_POOL_TEXTURES) {
-                    part = (slc_partition){0};
+                const int tile = slc_pool_kind_of_chunk_flags(pc->flags) == SLC_POOL_TEXTURES;
+                part = tile ? (slc_partition){0} : part;
+                if (slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part) == SLC_OK && tile) {
+                    slc_stream_chunk_info ci;
+                    slc_stream_get_chunk(r->s, (slc_chunk_id){q.id}, &ci);
+                    fr->tiles++;
+                    fr->tiles_resident += ci.state == SLC_STREAM_CHUNK_RESIDENT;
                 }
-                (void)slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part);
             }
         }
         if (k < 0) {

@@ -162,6 +162,9 @@ void run_report_text(const run_report_in *in, const run_summary *s)
                " tiles loaded, %" PRIu64 " evictions; eviction log %" PRIu64 " entries, hash 0x%016" PRIx64 "\n",
                s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
                s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+        printf("served: %" PRIu64 " tile requests: %" PRIu64 " resident when asked (%.1f%%); every texture's mip "
+               "tail stays resident\n",
+               s->tiles, s->tiles_resident, pct(s->tiles_resident, s->tiles));
     }
     if (s->holders_named > 0) {
         printf("pool at the end: %u pages resident, held by %u objects; most by", s->holders_pages, s->holders_count);
@@ -267,9 +270,10 @@ void run_report_json(const run_report_in *in, const run_summary *s)
         fprintf(f,
                 "  \"texture_pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u, \"resident\": %u, "
                 "\"tiles_loaded\": %" PRIu64 ", \"evictions\": %" PRIu64 ", \"eviction_log\": {\"entries\": %" PRIu64
-                ", \"hash\": \"0x%016" PRIx64 "\"}},\n",
+                ", \"hash\": \"0x%016" PRIx64 "\"}, \"tile_requests\": %" PRIu64
+                ", \"tiles_resident_when_asked\": %" PRIu64 "},\n",
                 s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
-                s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+                s->tps.evictions, s->tps.log_count, s->tps.log_hash, s->tiles, s->tiles_resident);
     }
     fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
             s->holders_count);

@@ -42,6 +42,7 @@ typedef struct run_summary {
     size_t nb;
     uint64_t p50, p99, max, wait_max;
     uint64_t objects, exact, coarser, none, stalls;
+    uint64_t tiles, tiles_resident;               /* texture tile requests accepted, and those resident when asked */
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
     uint64_t reservations_while_streaming;

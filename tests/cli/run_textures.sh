@@ -80,7 +80,10 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
     workers=${run#* }
     msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend "$backend" --workers "$workers" \
         --camera fly --frames 16 2>&1) || fail "fly on $backend with $workers workers failed: $msg"
-    line=$(printf '%s\n' "$msg" | grep "^texture pool: ") || fail "no texture pool line: $msg"
+    line=$(printf '%s\n' "$msg" | grep -E "^(texture pool|served: [0-9]+ tile requests): ") ||
+        fail "no texture pool line: $msg"
+    printf '%s\n' "$line" | grep -Eq "^served: [1-9][0-9]* tile requests: [1-9][0-9]* resident when asked " ||
+        fail "$backend/$workers: no tile requested, or none resident when asked: $line"
     printf '%s\n' "$line" | grep -Eq "^texture pool: peak 20 of 20 pages used, 4 pinned \(mip tails\), 16 tiles resident at the end; [0-9]+ tiles loaded, [1-9][0-9]* evictions; " ||
         fail "$backend/$workers: tails not pinned, or no tile streamed and evicted: $line"
     [ -z "$first" ] && first=$line
