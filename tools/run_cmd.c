@@ -664,7 +664,9 @@ int run_frame(run *r, uint32_t f)
                 /* A texture tile goes to the texture pool, whose only partition is its default. */
                 const slc_pack_chunk *pc = slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id});
                 const int tile = slc_pool_kind_of_chunk_flags(pc->flags) == SLC_POOL_TEXTURES;
-                part = tile ? (slc_partition){0} : part;
+                if (tile) {
+                    part.index = 0;
+                }
                 if (slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part) == SLC_OK && tile) {
                     slc_stream_chunk_info ci;
                     slc_stream_get_chunk(r->s, (slc_chunk_id){q.id}, &ci);
