@@ -150,6 +150,13 @@ static void c_ident(const char *name, char *out, size_t cap, int upper)
     out[n] = '\0';
 }
 
+/* The C name of an slc_eviction_policy value, for the header. */
+static const char *eviction_constant(uint32_t policy)
+{
+    return policy == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
+           : policy == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"
+                                            : "SLC_EVICTION_LRU";
+}
 static int budget_header(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *name = NULL;
@@ -257,13 +264,8 @@ static int budget_header(int argc, char **argv)
     fprintf(f, "    .texture_format = %" PRIu32 "u, /* %s */\n", p.texture_format,
             slc_pack_texel_format_name(p.texture_format));
     fprintf(f, "    .texture_page_count = %" PRIu32 "u,\n    .texture_eviction = %s,\n", p.texture_page_count,
-            p.texture_eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
-            : p.texture_eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"
-                                                         : "SLC_EVICTION_LRU");
-    fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n",
-            p.eviction == SLC_EVICTION_PRIORITY  ? "SLC_EVICTION_PRIORITY"
-            : p.eviction == SLC_EVICTION_PREDICT ? "SLC_EVICTION_PREDICT"
-                                                 : "SLC_EVICTION_LRU",
+            eviction_constant(p.texture_eviction));
+    fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n", eviction_constant(p.eviction),
             p.partition_count);
     if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */
         fprintf(f, "    .partitions = {\n");

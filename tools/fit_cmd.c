@@ -345,6 +345,12 @@ static void worst(fit_worst *w, uint64_t value, uint32_t frame)
     }
 }
 
+/* Whether chunk c is a texture tile (slc_pool_kind_of_chunk_flags). */
+static int is_tile(const fit *f, uint32_t c)
+{
+    return slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(f->pack, (slc_chunk_id){c})->flags) == SLC_POOL_TEXTURES;
+}
+
 /* The chunks of request q: its LOD's spans, or the one chunk. */
 static uint32_t req_chunks(const fit *f, const trace_req *q, uint32_t k)
 {
@@ -516,7 +522,7 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
         }
         /* A texture tile takes a queue entry and a load under the upload
          * cap, but a page of the texture pool, which is not modelled. */
-        if (slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(f->pack, (slc_chunk_id){c})->flags) == SLC_POOL_GEOMETRY) {
+        if (!is_tile(f, c)) {
             fs->wcount[part]++;
             if (list_push(fs->slot, c) != 0) {
                 fprintf(stderr, ME ": out of memory\n");
@@ -569,8 +575,7 @@ static int take_request(fit *f, check_state *st, frame_state *fs, const trace_re
         f->object_requests++;
     } else {
         fs->chunkreqs++;
-        f->tile_requests += slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(f->pack, (slc_chunk_id){q->id})->flags) ==
-                            SLC_POOL_TEXTURES;
+        f->tile_requests += (uint64_t)is_tile(f, q->id);
         if (!st->pinned[q->id] && !fs->has_chunk_req[part]) {
             fs->chunk_req_in[part] = *q;
             fs->has_chunk_req[part] = 1;

@@ -333,55 +333,10 @@ static void close_store(void *ctx)
     }
 }
 
-/* A host store for the pool of kind: pages in host memory mapped once (in
- * blk), exactly their bytes charged to the spec's budget, gpu/pool or
- * gpu/textures (as a GPU backend's pool would be), or to none for a
- * host-only profile. */
-static int open_host_pool_store(run *r, slc_pool_kind kind, slc_platform_block *blk, slc_page_store *out)
-{
-    slc_host_store_desc hd;
-    slc_pool_spec spec;
-    slc_pool_spec_from_profile(&r->prof, kind, &spec);
-    slc_host_store_desc_from_spec(&spec, &hd);
-    const uint32_t pages = hd.page_count, page_size = hd.page_size;
-    size_t fp = slc_host_store_footprint(pages, page_size);
-    if (fp == 0) {
-        fprintf(stderr, "%s: profile '%s': %u pages of %u bytes do not fit this machine\n", r->me, r->prof.name, pages,
-                page_size);
-        return CLI_FAILED;
-    }
-    slc_budgets *b = spec.budget != NULL ? slc_memory_budgets(r->mem) : NULL;
-    slc_budget_id gpu_pool = SLC_BUDGET_NONE;
-    if (b != NULL && slc_budgets_scan(b, spec.budget, &gpu_pool) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s' declares no %s budget to charge the host store's pages to\n", r->me,
-                r->prof.name, spec.budget);
-        return CLI_FAILED;
-    }
-    char why[512];
-    if (cli_check_machine_memory(&r->prof, r->ses.block.size, fp, 1, why, sizeof why) != 0) {
-        fprintf(stderr, "%s: %s\n", r->me, why);
-        return CLI_FAILED;
-    }
-    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, blk) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n",
-                r->me, r->prof.name, pages, page_size);
-        return CLI_FAILED;
-    }
-    slc_status hs = slc_host_store_init_at(blk->base, fp, b, gpu_pool, pages, page_size, &cli_stderr_logger, out);
-    if (hs != SLC_OK) {
-        fprintf(stderr, "%s: the host store of %u pages of %u bytes %s%s%s of profile '%s' (%s)\n", r->me, pages,
-                page_size, hs == SLC_E_BUDGET_REFUSED ? "does not fit the " : "cannot be set up in the block",
-                hs == SLC_E_BUDGET_REFUSED ? spec.budget : "", hs == SLC_E_BUDGET_REFUSED ? " budget" : "",
-                r->prof.name, slc_status_name(hs));
-        return CLI_FAILED;
-    }
-    return CLI_OK;
-}
-
 /* The host store of the geometry pool. */
 static int open_host_store(run *r)
 {
-    int rc = open_host_pool_store(r, SLC_POOL_GEOMETRY, &r->page_block, &r->host_store);
+    int rc = tool_session_open_host_store(&r->ses, &r->prof, SLC_POOL_GEOMETRY, &r->page_block, &r->host_store, r->me);
     if (rc != CLI_OK) {
         return rc;
     }

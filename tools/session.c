@@ -70,40 +70,55 @@ slc_status tool_session_start_stream(tool_session *s, const slc_stream_desc *d)
     return slc_stream_create(d, &s->stream);
 }
 
+int tool_session_open_host_store(const tool_session *s, const slc_profile *prof, slc_pool_kind kind,
+                                 slc_platform_block *blk, slc_page_store *out, const char *me)
+{
+    slc_host_store_desc hd;
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(prof, kind, &spec);
+    slc_host_store_desc_from_spec(&spec, &hd);
+    const uint32_t pages = hd.page_count, page_size = hd.page_size;
+    size_t fp = slc_host_store_footprint(pages, page_size);
+    if (fp == 0) {
+        fprintf(stderr, "%s: profile '%s': %u pages of %u bytes do not fit this machine\n", me, prof->name, pages,
+                page_size);
+        return CLI_FAILED;
+    }
+    slc_budgets *b = spec.budget != NULL ? slc_memory_budgets(s->mem) : NULL;
+    slc_budget_id id = SLC_BUDGET_NONE;
+    if (b != NULL && slc_budgets_scan(b, spec.budget, &id) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s' declares no %s budget to charge the host store's pages to\n", me, prof->name,
+                spec.budget);
+        return CLI_FAILED;
+    }
+    char why[512];
+    if (cli_check_machine_memory(prof, s->block.size, fp, 1, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: %s\n", me, why);
+        return CLI_FAILED;
+    }
+    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, blk) != SLC_OK) {
+        fprintf(stderr, "%s: profile '%s': the host store of %u pages of %u bytes cannot be mapped (see above)\n", me,
+                prof->name, pages, page_size);
+        return CLI_FAILED;
+    }
+    slc_status hs = slc_host_store_init_at(blk->base, fp, b, id, pages, page_size, &cli_stderr_logger, out);
+    if (hs != SLC_OK) {
+        fprintf(stderr, "%s: the host store of %u pages of %u bytes %s%s%s of profile '%s' (%s)\n", me, pages,
+                page_size, hs == SLC_E_BUDGET_REFUSED ? "does not fit the " : "cannot be set up in the block",
+                hs == SLC_E_BUDGET_REFUSED ? spec.budget : "", hs == SLC_E_BUDGET_REFUSED ? " budget" : "", prof->name,
+                slc_status_name(hs));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
 int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
                                     const char *me)
 {
     if (!slc_pool_kind_declared(prof, SLC_POOL_TEXTURES)) {
         return CLI_OK;
     }
-    slc_pool_spec spec;
-    slc_pool_spec_from_profile(prof, SLC_POOL_TEXTURES, &spec);
-    const uint32_t pages = spec.pool.page_count, page_size = spec.page_size;
-    size_t fp = slc_host_store_footprint(pages, page_size);
-    slc_budgets *b = spec.budget != NULL ? slc_memory_budgets(s->mem) : NULL;
-    slc_budget_id id = SLC_BUDGET_NONE;
-    if (b != NULL && slc_budgets_scan(b, spec.budget, &id) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s' declares no %s budget to charge the texture tiles to\n", me, prof->name,
-                spec.budget);
-        return CLI_FAILED;
-    }
-    char why[512];
-    if (fp == 0 || cli_check_machine_memory(prof, s->block.size, fp, 1, why, sizeof why) != 0) {
-        fprintf(stderr, "%s: %s\n", me,
-                fp == 0 ? "the texture pool's pages do not fit this machine's address space" : why);
-        return CLI_FAILED;
-    }
-    if (slc_platform_block_map(fp, SLC_PLATFORM_BLOCK_DEFAULT, &cli_stderr_logger, &s->tex_block) != SLC_OK) {
-        fprintf(stderr, "%s: profile '%s': the texture store of %u pages of %u bytes cannot be mapped (see above)\n",
-                me, prof->name, pages, page_size);
-        return CLI_FAILED;
-    }
-    slc_status hs = slc_host_store_init_at(s->tex_block.base, fp, b, id, pages, page_size, &cli_stderr_logger,
-                                           &s->tex_store);
-    if (hs != SLC_OK) {
-        fprintf(stderr, "%s: the texture store of %u pages of %u bytes %s of profile '%s' (%s)\n", me, pages, page_size,
-                hs == SLC_E_BUDGET_REFUSED ? "does not fit the gpu/textures budget" : "cannot be set up", prof->name,
-                slc_status_name(hs));
+    if (tool_session_open_host_store(s, prof, SLC_POOL_TEXTURES, &s->tex_block, &s->tex_store, me) != CLI_OK) {
         return CLI_FAILED;
     }
     s->tex_store.backend = device->backend;

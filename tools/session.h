@@ -95,6 +95,14 @@ void tool_session_close(tool_session *s);
  * Cannot fail; prints nothing; O(1). Thread-safe. */
 int tool_session_exit_code(tool_session_step step);
 
+/* A host store for prof's pool of kind: its pages in host memory mapped
+ * once (into blk), exactly their bytes charged to the spec's budget
+ * (gpu/pool, gpu/textures; none for a host-only profile), as a GPU
+ * backend's pool would be. Returns CLI_OK, or CLI_FAILED printed with me;
+ * the caller deinits the store and unmaps blk. */
+int tool_session_open_host_store(const tool_session *s, const slc_profile *prof, slc_pool_kind kind,
+                                 slc_platform_block *blk, slc_page_store *out, const char *me);
+
 /* When prof declares a texture pool ([textures] page_count), opens its
  * store: the pool's tiles in host memory (on every backend, until the
  * Vulkan backend holds them in an atlas), exactly their bytes charged to

@@ -8,13 +8,14 @@
 #include "internal.h"
 #include "sluice/pack_format.h"
 
-/* Where each kind of pool is declared and charged. */
+/* Each kind of pool: its name, and where it is declared and charged. */
 static const struct {
+    const char *name;
     const char *section;
     const char *budget;
 } kinds[SLC_POOL_KIND_COUNT] = {
-    [SLC_POOL_GEOMETRY] = {"pool", "gpu/pool"},
-    [SLC_POOL_TEXTURES] = {"textures", "gpu/textures"},
+    [SLC_POOL_GEOMETRY] = {"geometry", "pool", "gpu/pool"},
+    [SLC_POOL_TEXTURES] = {"textures", "textures", "gpu/textures"},
 };
 
 void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_pool_spec *out)
@@ -60,5 +61,5 @@ slc_pool_kind slc_pool_kind_of_chunk_flags(uint32_t flags)
 
 const char *slc_pool_kind_name(slc_pool_kind kind)
 {
-    return kind == SLC_POOL_GEOMETRY ? "geometry" : kind == SLC_POOL_TEXTURES ? "textures" : NULL;
+    return (uint32_t)kind < (uint32_t)SLC_POOL_KIND_COUNT ? kinds[kind].name : NULL;
 }

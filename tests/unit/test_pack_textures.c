@@ -191,113 +191,6 @@ static void test_texel_format_list(void **state)
     assert_string_equal(small, "rgba8, "); /* cut at the buffer, terminated */
 }
 
-/* slc_stream_create refuses a pack whose textures' format the store's
- * device does not sample, naming both sides, and takes nothing; the same
- * pack streams once the store samples it. */
-static void test_stream_refuses_a_format_the_device_cannot_sample(void **state)
-{
-    (void)state;
-    pk_image img = make_image(96, 80, 5);
-    build(pack_path, &img, SLC_PACK_TEXEL_BC1, 1, PAGE);
-    free(img.texels);
-    size_t size = 0;
-    unsigned char *data = read_all(pack_path, &size);
-    static const char text[] =
-        "[profile]\nname = formats\n"
-        "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
-        "gpu = 2 MiB\ngpu/pool = 1 MiB\ngpu/staging = 64 KiB\n"
-        "[pool]\npage_size = 16 KiB\npage_count = 32\neviction = lru\n"
-        "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
-        "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
-        "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n";
-    slc_profile prof;
-    slc_profile_diag diag;
-    if (slc_profile_parse(text, strlen(text), "formats.profile", &prof, &diag) != SLC_OK) {
-        fail_msg("%s", diag.message);
-    }
-    slc_memory_requirements req;
-    assert_int_equal(slc_memory_calculate_requirements(&prof, &req), SLC_OK);
-    void *block = aligned_alloc(req.block_align, (req.block_size + req.block_align - 1u) & ~(req.block_align - 1u));
-    assert_non_null(block);
-    slc_memory *mem = NULL;
-    assert_int_equal(slc_memory_init(block, req.block_size, &prof, NULL, &mem), SLC_OK);
-    slc_budget_id gpu_pool;
-    assert_int_equal(slc_budgets_scan(slc_memory_budgets(mem), "gpu/pool", &gpu_pool), SLC_OK);
-    size_t amem = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(prof.page_count, prof.page_size));
-    void *store_mem = aligned_alloc(64, (amem + 63u) & ~(size_t)63u);
-    assert_non_null(store_mem);
-    slc_arena *store_arena = NULL;
-    assert_int_equal(slc_arena_init(store_mem, amem, slc_memory_budgets(mem), gpu_pool, &store_arena), SLC_OK);
-    slc_page_store store;
-    assert_int_equal(slc_host_store_init(store_arena, prof.page_count, prof.page_size, NULL, &store), SLC_OK);
-    assert_int_equal(store.sampled_formats, SLC_PAGE_STORE_ALL_TEXELS); /* the host backend takes any format */
-    assert_null(store.device);
-    slc_arena *meta = NULL;
-    assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
-    slc_io io;
-    slc_io_from_memory(data, size, &io);
-    slc_pack *pk = NULL;
-    assert_int_equal(slc_pack_open(&io, "formats.pack", &prof, meta, NULL, &pk), SLC_OK);
-    assert_int_equal(slc_pack_texel_formats(pk), 1u << SLC_PACK_TEXEL_BC1);
-    const slc_logger log = {log_fn, NULL};
-    slc_stream_desc d;
-    memset(&d, 0, sizeof d);
-    d.profile = &prof;
-    d.memory = mem;
-    d.pack = pk;
-    d.stores[SLC_POOL_GEOMETRY] = &store;
-    d.log = &log;
-    static const struct {
-        uint32_t samples;
-        const char *device;
-        const char *message;
-    } refusals[] = {
-        {1u << SLC_PACK_TEXEL_RGBA8, NULL,
-         "stream: the pack's textures are bc1, which the host device cannot sample (it samples rgba8)"},
-        {(1u << SLC_PACK_TEXEL_RGBA8) | (1u << SLC_PACK_TEXEL_ASTC_4X4) | (1u << SLC_PACK_TEXEL_ASTC_6X6), "Mali-G52",
-         "stream: the pack's textures are bc1, which the host device Mali-G52 cannot sample (it samples rgba8, "
-         "astc4x4 and astc6x6)"},
-        {0, NULL,
-         "stream: the pack's textures are bc1, which the host device cannot sample (it samples no texel "
-         "format)"},
-    };
-    slc_arena_stats before, after;
-    slc_arena_get_stats(meta, &before);
-    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
-        store.sampled_formats = refusals[i].samples;
-        store.device = refusals[i].device;
-        slc_stream *s = (slc_stream *)&d; /* overwritten with NULL on failure */
-        logged[0] = '\0';
-        assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
-        assert_null(s);
-        assert_string_equal(logged, refusals[i].message);
-        slc_arena_get_stats(meta, &after);
-        assert_int_equal(after.used, before.used); /* nothing taken */
-    }
-    /* Sampled, but this profile declares no texture pool to pin the tails in. */
-    store.sampled_formats = (1u << SLC_PACK_TEXEL_BC1) | (1u << SLC_PACK_TEXEL_BC3);
-    store.device = NULL;
-    slc_stream *s = (slc_stream *)&d;
-    assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
-    assert_null(s);
-    assert_string_equal(logged, "stream: the pack has 1 textures, but profile 'formats' declares no texture pool "
-                                "([textures] page_count) to pin their mip tails in");
-    /* A texture store without a texture pool in the profile is refused too. */
-    d.stores[SLC_POOL_TEXTURES] = &store;
-    assert_int_equal(slc_stream_create(&d, &s), SLC_E_INVALID);
-    assert_string_equal(logged,
-                        "stream: the desc has a textures store but profile 'formats' declares no textures pool");
-    slc_arena_get_stats(meta, &after);
-    assert_int_equal(after.used, before.used);
-    slc_pack_close(pk);
-    slc_host_store_deinit(&store);
-    slc_memory_deinit(mem);
-    free(store_mem);
-    free(block);
-    free(data);
-    unlink(pack_path);
-}
-
 /* A host store of the profile's pool of kind, charged to its budget. */
 typedef struct kind_store {
     void *mem;
@@ -318,6 +211,121 @@ static void open_kind_store(slc_memory *mem, const slc_profile *prof, slc_pool_k
     assert_int_equal(slc_host_store_init(k->arena, spec.pool.page_count, spec.page_size, NULL, &k->store), SLC_OK);
 }
 
+static void close_kind_store(kind_store *k)
+{
+    slc_host_store_deinit(&k->store);
+    free(k->mem);
+}
+
+/* The memory of profile text (named name), in *block: parsed into *prof
+ * and laid out, or the test fails with the parser's message. */
+static slc_memory *memory_for(const char *text, const char *name, slc_profile *prof, void **block)
+{
+    slc_profile_diag diag;
+    if (slc_profile_parse(text, strlen(text), name, prof, &diag) != SLC_OK) {
+        fail_msg("%s", diag.message);
+    }
+    slc_memory_requirements req;
+    assert_int_equal(slc_memory_calculate_requirements(prof, &req), SLC_OK);
+    *block = aligned_alloc(req.block_align, (req.block_size + req.block_align - 1u) & ~(req.block_align - 1u));
+    assert_non_null(*block);
+    slc_memory *mem = NULL;
+    assert_int_equal(slc_memory_init(*block, req.block_size, prof, NULL, &mem), SLC_OK);
+    return mem;
+}
+
+/* slc_stream_create refuses a pack whose textures' format the store's
+ * device does not sample, naming both sides, and takes nothing; the same
+ * pack streams once the store samples it. */
+static void test_stream_refuses_a_format_the_device_cannot_sample(void **state)
+{
+    (void)state;
+    pk_image img = make_image(96, 80, 5);
+    build(pack_path, &img, SLC_PACK_TEXEL_BC1, 1, PAGE);
+    free(img.texels);
+    size_t size = 0;
+    unsigned char *data = read_all(pack_path, &size);
+    static const char text[] =
+        "[profile]\nname = formats\n"
+        "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\ncpu/driver = 64 KiB\n"
+        "gpu = 2 MiB\ngpu/pool = 1 MiB\ngpu/staging = 64 KiB\n"
+        "[pool]\npage_size = 16 KiB\npage_count = 32\neviction = lru\n"
+        "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
+        "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
+        "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n";
+    slc_profile prof;
+    void *block = NULL;
+    slc_memory *mem = memory_for(text, "formats.profile", &prof, &block);
+    kind_store geo;
+    open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
+    slc_page_store *store = &geo.store;
+    assert_int_equal(store->sampled_formats, SLC_PAGE_STORE_ALL_TEXELS); /* the host backend takes any format */
+    assert_null(store->device);
+    slc_arena *meta = NULL;
+    assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+    slc_io io;
+    slc_io_from_memory(data, size, &io);
+    slc_pack *pk = NULL;
+    assert_int_equal(slc_pack_open(&io, "formats.pack", &prof, meta, NULL, &pk), SLC_OK);
+    assert_int_equal(slc_pack_texel_formats(pk), 1u << SLC_PACK_TEXEL_BC1);
+    const slc_logger log = {log_fn, NULL};
+    slc_stream_desc d;
+    memset(&d, 0, sizeof d);
+    d.profile = &prof;
+    d.memory = mem;
+    d.pack = pk;
+    d.stores[SLC_POOL_GEOMETRY] = store;
+    d.log = &log;
+    static const struct {
+        uint32_t samples;
+        const char *device;
+        const char *message;
+    } refusals[] = {
+        {1u << SLC_PACK_TEXEL_RGBA8, NULL,
+         "stream: the pack's textures are bc1, which the host device cannot sample (it samples rgba8)"},
+        {(1u << SLC_PACK_TEXEL_RGBA8) | (1u << SLC_PACK_TEXEL_ASTC_4X4) | (1u << SLC_PACK_TEXEL_ASTC_6X6), "Mali-G52",
+         "stream: the pack's textures are bc1, which the host device Mali-G52 cannot sample (it samples rgba8, "
+         "astc4x4 and astc6x6)"},
+        {0, NULL,
+         "stream: the pack's textures are bc1, which the host device cannot sample (it samples no texel "
+         "format)"},
+    };
+    slc_arena_stats before, after;
+    slc_arena_get_stats(meta, &before);
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        store->sampled_formats = refusals[i].samples;
+        store->device = refusals[i].device;
+        slc_stream *s = (slc_stream *)&d; /* overwritten with NULL on failure */
+        logged[0] = '\0';
+        assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
+        assert_null(s);
+        assert_string_equal(logged, refusals[i].message);
+        slc_arena_get_stats(meta, &after);
+        assert_int_equal(after.used, before.used); /* nothing taken */
+    }
+    /* Sampled, but this profile declares no texture pool to pin the tails in. */
+    store->sampled_formats = (1u << SLC_PACK_TEXEL_BC1) | (1u << SLC_PACK_TEXEL_BC3);
+    store->device = NULL;
+    slc_stream *s = (slc_stream *)&d;
+    assert_int_equal(slc_stream_create(&d, &s), SLC_E_UNSUPPORTED);
+    assert_null(s);
+    assert_string_equal(logged, "stream: the pack has 1 textures, but profile 'formats' declares no texture pool "
+                                "([textures] page_count) to pin their mip tails in");
+    /* A texture store without a texture pool in the profile is refused too. */
+    d.stores[SLC_POOL_TEXTURES] = store;
+    assert_int_equal(slc_stream_create(&d, &s), SLC_E_INVALID);
+    assert_string_equal(logged,
+                        "stream: the desc has a textures store but profile 'formats' declares no textures pool");
+    slc_arena_get_stats(meta, &after);
+    assert_int_equal(after.used, before.used);
+    slc_pack_close(pk);
+    close_kind_store(&geo);
+    slc_memory_deinit(mem);
+    free(block);
+    free(data);
+    unlink(pack_path);
+}
+
 /* A pack read through read() (no mapping) that fails every read once told to. */
 typedef struct flaky_io {
     const unsigned char *data;
@@ -336,12 +344,6 @@ static slc_status flaky_read(void *user, uint64_t offset, void *dst, size_t size
     }
     memcpy(dst, f->data + offset, size);
     return SLC_OK;
-}
-
-static void close_kind_store(kind_store *k)
-{
-    slc_host_store_deinit(&k->store);
-    free(k->mem);
 }
 
 /* The texture pool ([textures] page_count, gpu/textures): every
@@ -394,16 +396,8 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
                  "[textures]\nformat = rgba8\npage_count = %u\n",
                  tex_pages);
         slc_profile prof;
-        slc_profile_diag diag;
-        if (slc_profile_parse(text, strlen(text), "tiles.profile", &prof, &diag) != SLC_OK) {
-            fail_msg("%s", diag.message);
-        }
-        slc_memory_requirements req;
-        assert_int_equal(slc_memory_calculate_requirements(&prof, &req), SLC_OK);
-        void *block = aligned_alloc(req.block_align, (req.block_size + req.block_align - 1u) & ~(req.block_align - 1u));
-        assert_non_null(block);
-        slc_memory *mem = NULL;
-        assert_int_equal(slc_memory_init(block, req.block_size, &prof, NULL, &mem), SLC_OK);
+        void *block = NULL;
+        slc_memory *mem = memory_for(text, "tiles.profile", &prof, &block);
         kind_store geo, tex;
         open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
         open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
