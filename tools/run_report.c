@@ -158,10 +158,11 @@ void run_report_text(const run_report_in *in, const run_summary *s)
            hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
     printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
     if (s->has_tps) {
-        printf("texture pool: peak %u of %u pages used, %u pinned (mip tails), %u tiles resident at the end; %" PRIu64
-               " tiles loaded, %" PRIu64 " evictions; eviction log %" PRIu64 " entries, hash 0x%016" PRIx64 "\n",
-               s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
-               s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+        printf("texture pool: peak %u of %u pages used, %u pinned (mip tails), %u tiles resident and %u loading at "
+               "the end; %" PRIu64 " tile loads started, %" PRIu64 " evictions; eviction log %" PRIu64
+               " entries, hash 0x%016" PRIx64 "\n",
+               s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.loading,
+               s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash);
         printf("served: %" PRIu64 " tile requests: %" PRIu64 " resident when asked (%.1f%%); every texture's mip "
                "tail stays resident\n",
                s->tiles, s->tiles_resident, pct(s->tiles_resident, s->tiles));
@@ -269,11 +270,12 @@ void run_report_json(const run_report_in *in, const run_summary *s)
     if (s->has_tps) {
         fprintf(f,
                 "  \"texture_pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u, \"resident\": %u, "
-                "\"tiles_loaded\": %" PRIu64 ", \"evictions\": %" PRIu64 ", \"eviction_log\": {\"entries\": %" PRIu64
-                ", \"hash\": \"0x%016" PRIx64 "\"}, \"tile_requests\": %" PRIu64
-                ", \"tiles_resident_when_asked\": %" PRIu64 "},\n",
-                s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.acquires - s->tps.pinned,
-                s->tps.evictions, s->tps.log_count, s->tps.log_hash, s->tiles, s->tiles_resident);
+                "\"loading\": %u, \"tile_loads_started\": %" PRIu64 ", \"evictions\": %" PRIu64
+                ", \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64
+                "\"}, \"tile_requests\": %" PRIu64 ", \"tiles_resident_when_asked\": %" PRIu64 "},\n",
+                s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.loading,
+                s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash, s->tiles,
+                s->tiles_resident);
     }
     fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
             s->holders_count);
