@@ -762,7 +762,7 @@ static int summarise(run *r, run_summary *s)
             s, "%" PRIu64 " of %" PRIu64 " requests refused (the profile's queue_capacity bounds a frame's requests)",
             s->st.refused, s->st.requests + s->st.refused);
     }
-    run_describe_failures(&s->st, s->failed, sizeof s->failed);
+    run_describe_failures(r->pack, &s->st, s->failed, sizeof s->failed);
     if (s->st.failures > 0 && !r->o.allow_load_failures) {
         add_reason(s, "%" PRIu64 " chunk loads failed (%s)", s->st.failures, s->failed);
     }

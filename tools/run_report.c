@@ -15,15 +15,62 @@ uint32_t run_failures_named(const slc_stream_stats *st)
     return n < RUN_FAILED_NAMED_MAX ? n : RUN_FAILED_NAMED_MAX;
 }
 
+void run_chunk_place_of(const slc_pack *pack, slc_chunk_id c, run_chunk_place *w)
+{
+    memset(w, 0, sizeof *w);
+    w->texture = -1;
+    for (uint32_t i = 0; i < slc_pack_texture_count(pack); i++) {
+        slc_pack_texture t;
+        slc_pack_texture_layout lay;
+        if (slc_pack_read_texture(pack, i, &t) != SLC_OK || c.index < t.first_chunk ||
+            c.index - t.first_chunk >= t.chunk_count ||
+            slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay) != 0) {
+            continue;
+        }
+        const uint32_t at = c.index - t.first_chunk;
+        w->texture = (int)i;
+        w->name = t.name != SLC_PACK_NO_NAME ? slc_pack_get_string(pack, t.name) : NULL;
+        w->tail = at >= lay.tiles;
+        for (uint32_t l = 0; !w->tail && l < lay.tiled_levels; l++) {
+            if (at >= lay.first[l]) {
+                w->level = l;
+                w->tile = at - lay.first[l];
+            }
+        }
+        return;
+    }
+}
+
+/* " (texture 0 'brick', level 1, tile 2)", or "" for geometry. */
+static void place_text(const run_chunk_place *w, char *buf, size_t cap)
+{
+    char where[48];
+    buf[0] = '\0';
+    if (w->texture < 0) {
+        return;
+    }
+    if (w->tail) {
+        snprintf(where, sizeof where, "mip tail");
+    } else {
+        snprintf(where, sizeof where, "level %u, tile %u", w->level, w->tile);
+    }
+    snprintf(buf, cap, " (texture %d%s%.64s%s, %s)", w->texture, w->name ? " '" : "", w->name ? w->name : "",
+             w->name ? "'" : "", where);
+}
+
 /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
-void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap)
+void run_describe_failures(const slc_pack *pack, const slc_stream_stats *st, char *buf, size_t cap)
 {
     uint32_t n = run_failures_named(st);
     size_t k = (size_t)snprintf(buf, cap, "%s", n ? "first:" : "no chunk named");
     for (uint32_t i = 0; i < n && k < cap; i++) {
         const slc_stream_failure *e = &st->first_failures[i];
-        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u %s (frame %" PRIu64 ")", i ? "," : "", e->chunk.index,
-                              slc_status_name(e->status), e->frame);
+        run_chunk_place w;
+        char place[128];
+        run_chunk_place_of(pack, e->chunk, &w);
+        place_text(&w, place, sizeof place);
+        k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u%s %s (frame %" PRIu64 ")", i ? "," : "", e->chunk.index,
+                              place, slc_status_name(e->status), e->frame);
     }
 }
 
@@ -307,7 +354,20 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             in->allow_load_failures ? "true" : "false");
     for (uint32_t i = 0; i < run_failures_named(t); i++) {
         const slc_stream_failure *e = &t->first_failures[i];
-        fprintf(f, "%s{\"chunk\": %u, \"status\": ", i ? ", " : "", e->chunk.index);
+        run_chunk_place w;
+        run_chunk_place_of(in->pack, e->chunk, &w);
+        fprintf(f, "%s{\"chunk\": %u, ", i ? ", " : "", e->chunk.index);
+        if (w.texture >= 0) {
+            fprintf(f, "\"texture\": {\"index\": %d, \"name\": ", w.texture);
+            if (w.name != NULL) {
+                esc_json(f, w.name);
+            } else {
+                fprintf(f, "null");
+            }
+            fprintf(f, ", \"tail\": %s, \"level\": %u, \"tile\": %u}, ", w.tail ? "true" : "false", w.level,
+                    w.tile);
+        }
+        fprintf(f, "\"status\": ");
         esc_json(f, slc_status_name(e->status));
         fprintf(f, ", \"frame\": %" PRIu64 "}", e->frame);
     }

@@ -46,8 +46,8 @@ typedef struct run_summary {
     uint32_t over_budget, over_upload, over_time; /* frames */
     uint32_t first_over_budget, first_over_upload, first_over_time;
     uint64_t reservations_while_streaming;
-    char failed[256]; /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
-    char reasons[RUN_REASONS_MAX][320];
+    char failed[640]; /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */
+    char reasons[RUN_REASONS_MAX][768];
     uint32_t nreasons;
     run_holder holders[RUN_HOLDERS_MAX]; /* run_pool_holders at the end of the run */
     uint32_t holders_named, holders_count, holders_pages;
@@ -77,8 +77,24 @@ typedef struct run_report_in {
 /* The stream's first failed loads, at most RUN_FAILED_NAMED_MAX. */
 uint32_t run_failures_named(const slc_stream_stats *st);
 
-/* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." into buf. */
-void run_describe_failures(const slc_stream_stats *st, char *buf, size_t cap);
+/* Where a chunk of the pack belongs: a texture's tile (its texture, mip
+ * level and tile in that level) or mip tail, or geometry. */
+typedef struct run_chunk_place {
+    int texture;      /* the texture's index, or -1: not a texture's chunk */
+    const char *name; /* the texture's name in the pack, or NULL */
+    int tail;         /* 1: the texture's mip tail (level and tile are 0) */
+    uint32_t level, tile;
+} run_chunk_place;
+
+/* Finds chunk c among the pack's textures' chunks into *w. O(textures):
+ * one record read each; a record that cannot be read counts as not
+ * holding c. */
+void run_chunk_place_of(const slc_pack *pack, slc_chunk_id c, run_chunk_place *w);
+
+/* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." into buf; a
+ * texture's chunk says which: "chunk 7 (texture 0 'brick', level 1, tile
+ * 2)", "chunk 9 (texture 0 'brick', mip tail)". */
+void run_describe_failures(const slc_pack *pack, const slc_stream_stats *st, char *buf, size_t cap);
 
 /* The loads a worker or the caller ran that the stream had not applied
  * when the stats were taken (they were in flight at the end of the run):

@@ -997,8 +997,8 @@ static slc_status pin_marked(slc_stream *s, uint32_t kind, uint32_t count, const
         }
         if (st != SLC_OK) {
             (void)slc_pool_release(pool, page);
-            st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: pinned chunk %u could not be loaded: %s", c,
-                          slc_status_name(st));
+            st = slc__log(&s->logger, SLC_LOG_ERROR, st, "stream: pinned chunk %u%s could not be loaded: %s", c,
+                          kind == SLC_POOL_TEXTURES ? " (a texture's mip tail)" : "", slc_status_name(st));
             break;
         }
         s->pinned_chunks++;

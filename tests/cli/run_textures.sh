@@ -92,6 +92,43 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
 done
 echo "$first"
 
+# A tile that fails its checksum fails the verdict as a chunk does, and the
+# report names the texture, level and tile (chunk 0: texture 0's first
+# tile of level 0, which the fly-through asks for); a corrupt mip tail
+# (texture 0's chunk 20, after its 20 tiles) stops the stream at create.
+chunk_at() {
+    python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(4096)
+table = struct.unpack_from("<Q", d, 64)[0]             # header: chunk_offset
+f = open(sys.argv[1], "rb"); f.seek(table + 48 * int(sys.argv[2]))
+print(struct.unpack("<Q", f.read(8))[0] + 16)' "$1" "$2"
+}
+off=$(chunk_at "$out/rgba8.pack" 0) || fail "cannot read the chunk table"
+"$(dirname "$0")/flip_byte.sh" "$out/rgba8.pack" "$out/badtile.pack" "$off" || fail "flip_byte.sh"
+msg=$("$@" run "$out/badtile.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 2>&1)
+rc=$?
+[ "$rc" -eq 4 ] || fail "a corrupt tile: exit code $rc, expected 4: $msg"
+printf '%s\n' "$msg" | grep -Eq "^  - [1-9][0-9]* chunk loads failed \(first: chunk 0 \(texture 0 'facade 0 colour', level 0, tile 0\) SLC_E_PACK_CHUNK_CHECKSUM \(frame [0-9]+\)" ||
+    fail "a corrupt tile: no reason naming the texture, level and tile: $msg"
+msg=$("$@" run "$out/badtile.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 --json 2>/dev/null)
+[ $? -eq 4 ] || fail "a corrupt tile, --json: exit code, expected 4"
+printf '%s\n' "$msg" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["verdict"]["ok"] is False, r["verdict"]
+first = r["load_failures"]["first"][0]
+assert first["chunk"] == 0 and first["status"] == "SLC_E_PACK_CHUNK_CHECKSUM", first
+assert first["texture"] == {"index": 0, "name": "facade 0 colour", "tail": False, "level": 0, "tile": 0}, first
+' || fail "a corrupt tile, --json: the failure does not name its texture"
+off=$(chunk_at "$out/rgba8.pack" 20) || fail "cannot read the chunk table"
+"$(dirname "$0")/flip_byte.sh" "$out/rgba8.pack" "$out/badtail.pack" "$off" || fail "flip_byte.sh"
+msg=$("$@" run "$out/badtail.pack" --profile "$out/tiles20.profile" --backend host --frames 2 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "a corrupt mip tail: exit code $rc, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "stream: pinned chunk 20 (a texture's mip tail) could not be loaded: SLC_E_PACK_CHUNK_CHECKSUM" ||
+    fail "a corrupt mip tail: no message naming it: $msg"
+
 # A profile with no texture pool cannot stream a pack with textures.
 grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/notiles.profile" --backend host --frames 2 2>&1)

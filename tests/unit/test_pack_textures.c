@@ -531,8 +531,19 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             assert_null(s);
             assert_string_equal(logged, "stream: texture 0's record could not be read: SLC_E_IO");
             fl.fail = 0;
+            /* A mip tail whose stored bytes fail their checksum: the
+             * stream does not start, naming the chunk as a tail. */
+            const slc_pack_chunk *tc = slc_pack_get_chunk(pk, tail_b);
+            data[tc->offset] ^= 0x01u;
+            assert_int_equal(slc_stream_create(&d, &s), SLC_E_PACK_CHUNK_CHECKSUM);
+            assert_null(s);
+            snprintf(want, sizeof want,
+                     "stream: pinned chunk %u (a texture's mip tail) could not be loaded: SLC_E_PACK_CHUNK_CHECKSUM",
+                     tail_b.index);
+            assert_string_equal(logged, want);
+            data[tc->offset] ^= 0x01u;
             slc_arena_get_stats(meta, &after);
-            assert_int_equal(after.used, before.used); /* nothing kept from either */
+            assert_int_equal(after.used, before.used); /* nothing kept from any */
             d.profile = &prof;
         }
         slc_pack_close(pk);
