@@ -364,8 +364,7 @@ void run_report_json(const run_report_in *in, const run_summary *s)
             } else {
                 fprintf(f, "null");
             }
-            fprintf(f, ", \"tail\": %s, \"level\": %u, \"tile\": %u}, ", w.tail ? "true" : "false", w.level,
-                    w.tile);
+            fprintf(f, ", \"tail\": %s, \"level\": %u, \"tile\": %u}, ", w.tail ? "true" : "false", w.level, w.tile);
         }
         fprintf(f, "\"status\": ");
         esc_json(f, slc_status_name(e->status));
