@@ -108,6 +108,7 @@ typedef struct run_frame_rec {
     slc_stream_frame_stats t;
     uint64_t start_ns, end_ns; /* from the run's origin: begin_frame to the last resident query */
     uint32_t pool_used;        /* pages not free after end_frame */
+    uint32_t tex_used;         /* the texture pool's pages not free after end_frame (0: no texture pool) */
     uint32_t objects, exact, coarser, none;
     uint32_t tiles, tiles_resident; /* texture tile requests, and those resident when asked */
     uint32_t stalls;                /* begin_frame refused: frames in flight */

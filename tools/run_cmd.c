@@ -537,8 +537,15 @@ static void add_frame(run *r, uint32_t f, const run_frame_rec *fr)
         a->first_over_time = f;
     }
     run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
+    const int textures = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES) != NULL;
+    if (textures) {
+        run_timeline_set_textures(&r->timeline, f, fr->tex_used, fr->tiles - fr->tiles_resident);
+    }
     if (r->o.chrome != NULL) {
         run_chrome_frame(&r->chrome, f, fr->start_ns, fr->end_ns, &fr->t, fr->pool_used, fr->caller_loads);
+        if (textures) {
+            run_chrome_textures(&r->chrome, fr->end_ns, fr->tex_used, fr->tiles - fr->tiles_resident);
+        }
         drain_spans(r);
     }
 }
@@ -673,6 +680,11 @@ int run_frame(run *r, uint32_t f)
         slc_pool_stats ps;
         slc_pool_get_stats(slc_stream_pool(r->s), &ps);
         fr->pool_used = ps.page_count - ps.free;
+        const slc_pool *tp = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES);
+        if (tp != NULL) {
+            slc_pool_get_stats(tp, &ps);
+            fr->tex_used = ps.page_count - ps.free;
+        }
         add_frame(r, f, fr);
         r->frame_count = f + 1;
     }
@@ -946,7 +958,8 @@ static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int 
                              r->prof.page_count,
                              r->prof.upload_cap,
                              r->o.frame_budget_ns,
-                             r->sections.quality.min_psnr_mdb};
+                             r->sections.quality.min_psnr_mdb,
+                             s->has_tps ? r->prof.texture_page_count : 0};
         (void)run_timeline_write_svg(r->files.svg.f, &r->timeline, &info); /* a write error fails the commit */
     }
     if (r->o.chrome != NULL) {

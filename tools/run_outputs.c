@@ -78,6 +78,8 @@ static void point_max(run_point *a, const run_point *b)
         a->gpu_ns = b->gpu_ns > a->gpu_ns ? b->gpu_ns : a->gpu_ns;
         a->gpu_set = 1;
     }
+    a->tex_used = b->tex_used > a->tex_used ? b->tex_used : a->tex_used;
+    a->tile_misses = b->tile_misses > a->tile_misses ? b->tile_misses : a->tile_misses;
 }
 
 void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_t pool_used)
@@ -121,6 +123,15 @@ void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db)
     point_max(&t->p[frame / t->span], &v);
 }
 
+void run_timeline_set_textures(run_timeline *t, uint32_t frame, uint32_t used, uint32_t tile_misses)
+{
+    if (frame >= t->frames) {
+        return;
+    }
+    const run_point v = {.tex_used = used, .tile_misses = tile_misses};
+    point_max(&t->p[frame / t->span], &v);
+}
+
 void run_timeline_set_gpu(run_timeline *t, uint32_t frame, uint64_t gpu_ns)
 {
     if (frame >= t->frames) {
@@ -134,7 +145,17 @@ void run_timeline_set_gpu(run_timeline *t, uint32_t frame, uint64_t gpu_ns)
  * layout below, so the same run gives the same bytes. */
 
 enum svg_unit { SVG_COUNT, SVG_BYTES, SVG_US, SVG_DB };
-enum svg_series { SVG_CALLER, SVG_GPU, SVG_BUDGET, SVG_POOL, SVG_UPLOAD, SVG_MISSES, SVG_PSNR };
+enum svg_series {
+    SVG_CALLER,
+    SVG_GPU,
+    SVG_BUDGET,
+    SVG_POOL,
+    SVG_TEX_POOL,
+    SVG_UPLOAD,
+    SVG_MISSES,
+    SVG_TILE_MISSES,
+    SVG_PSNR
+};
 
 typedef struct svg_row {
     char name[SLC_NAME_MAX + 48], detail[128];
@@ -211,10 +232,14 @@ static double svg_point(const run_timeline *t, uint32_t k, const svg_row *r)
         return (double)p->budgets[r->budget];
     case SVG_POOL:
         return (double)p->pool_used;
+    case SVG_TEX_POOL:
+        return (double)p->tex_used;
     case SVG_UPLOAD:
         return (double)p->uploaded;
     case SVG_MISSES:
         return (double)p->misses;
+    case SVG_TILE_MISSES:
+        return (double)p->tile_misses;
     case SVG_PSNR:
         return p->psnr_db; /* +INFINITY (identical) is drawn at the top */
     }
@@ -296,6 +321,13 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
     r->maxv = r->limit;
     snprintf(r->name, sizeof r->name, "pool pages used");
     snprintf(r->detail, sizeof r->detail, "of %u", in->page_count);
+    if (in->texture_page_count > 0) {
+        r = svg_row_add(rows, &n, SVG_TEX_POOL, SVG_COUNT, "#bcbd22");
+        r->limit = (double)in->texture_page_count;
+        r->maxv = r->limit;
+        snprintf(r->name, sizeof r->name, "texture pool pages used");
+        snprintf(r->detail, sizeof r->detail, "of %u", in->texture_page_count);
+    }
     top = svg_top(t, npts, SVG_UPLOAD);
     r = svg_row_add(rows, &n, SVG_UPLOAD, SVG_BYTES, "#ff7f0e");
     r->limit = (double)in->upload_cap;
@@ -309,6 +341,14 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
     r->maxv = svg_nice_ceil(top);
     snprintf(r->name, sizeof r->name, "misses a frame");
     snprintf(r->detail, sizeof r->detail, "max %.0f", top);
+    if (in->texture_page_count > 0) {
+        top = svg_top(t, npts, SVG_TILE_MISSES);
+        r = svg_row_add(rows, &n, SVG_TILE_MISSES, SVG_COUNT, "#e377c2");
+        r->limit = -1;
+        r->maxv = svg_nice_ceil(top);
+        snprintf(r->name, sizeof r->name, "tiles not resident when asked");
+        snprintf(r->detail, sizeof r->detail, "max %.0f a frame", top);
+    }
     /* PSNR against the reference, when frames were compared: the scale to
      * the largest finite value or the floor. */
     double low = INFINITY, high = 10; /* dB: the scale's least top */
@@ -380,7 +420,7 @@ static void svg_plot(FILE *f, const run_timeline *t, const svg_row *r, uint32_t 
 int run_timeline_write_svg(FILE *f, const run_timeline *t, const run_svg_info *in)
 {
     static const double ticks_at[] = {0, 0.5, 1}; /* of the scale: the y axis's values */
-    svg_row rows[SLC_BUDGET_MAX + 6];             /* caller, GPU, the budgets, pool, upload, misses, PSNR */
+    svg_row rows[SLC_BUDGET_MAX + 8]; /* caller, GPU, the budgets, pools, upload, misses, tile misses, PSNR */
     size_t fold[SLC_BUDGET_MAX], nfold = 0;
     const uint32_t npts = t->frames ? (t->frames - 1u) / t->span + 1u : 0u;
     const uint32_t n = t->frames ? t->frames : 1u;
@@ -550,6 +590,17 @@ void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end
         fprintf(f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"bytes\": %" PRIu64 "}}",
                 (double)end_ns / 1e3, fs->budgets[i]);
     }
+}
+
+void run_chrome_textures(run_chrome *c, uint64_t end_ns, uint32_t used, uint32_t tile_misses)
+{
+    if (c->frames_left_out > 0) {
+        return; /* its frame was left out */
+    }
+    fprintf(c->f,
+            ",\n{\"name\": \"texture pool\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"pages used\": %u, "
+            "\"tile misses\": %u}}",
+            (double)end_ns / 1e3, used, tile_misses);
 }
 
 void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1)

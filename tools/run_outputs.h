@@ -46,10 +46,12 @@ typedef struct run_point {
     uint64_t uploaded;
     uint64_t caller_ns; /* the caller's time in the frame (slc_stream_frame_stats.caller_ns) */
     uint32_t pool_used, misses;
-    double psnr_db;    /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
-    uint32_t psnr_set; /* 1 once a frame of the point was compared */
-    uint64_t gpu_ns;   /* with gpu_set: the most GPU time of its frames (sluice render's timestamps) */
-    uint32_t gpu_set;  /* 1 once a frame of the point was timed on the GPU */
+    double psnr_db;       /* with psnr_set: the lowest PSNR against the reference (+INFINITY: identical) */
+    uint32_t psnr_set;    /* 1 once a frame of the point was compared */
+    uint64_t gpu_ns;      /* with gpu_set: the most GPU time of its frames (sluice render's timestamps) */
+    uint32_t gpu_set;     /* 1 once a frame of the point was timed on the GPU */
+    uint32_t tex_used;    /* texture pool pages in use at the end of a frame (the most of its frames) */
+    uint32_t tile_misses; /* tile requests not resident when asked in a frame (the most) */
 } run_point;
 
 typedef struct run_timeline {
@@ -70,6 +72,12 @@ void run_timeline_add(run_timeline *t, const slc_stream_frame_stats *fs, uint32_
  * gets a PSNR row, each point the lowest of its frames. O(1). */
 void run_timeline_set_psnr(run_timeline *t, uint32_t frame, double psnr_db);
 
+/* Frame's texture pool figures (a stream with a texture pool): its pages
+ * in use at the frame's end, and the frame's tile requests that were not
+ * resident when asked. Call after run_timeline_add of the frame; a frame
+ * not yet added is ignored. O(1). */
+void run_timeline_set_textures(run_timeline *t, uint32_t frame, uint32_t used, uint32_t tile_misses);
+
 /* Frame's GPU time (sluice render: the renderer's timestamps), known once
  * the frame has retired, so for a frame already added (a later one is
  * ignored). A timeline with any gets a GPU time row below the caller's,
@@ -88,8 +96,9 @@ typedef struct run_svg_info {
     size_t nb;
     uint32_t page_count;
     uint64_t upload_cap;
-    uint64_t frame_budget_ns; /* --frame-budget-us, drawn on the caller's row; 0: none */
-    uint32_t min_psnr_mdb;    /* the profile's [quality] floor, drawn on the PSNR row; 0: none */
+    uint64_t frame_budget_ns;    /* --frame-budget-us, drawn on the caller's row; 0: none */
+    uint32_t min_psnr_mdb;       /* the profile's [quality] floor, drawn on the PSNR row; 0: none */
+    uint32_t texture_page_count; /* the texture pool's pages: its rows are drawn; 0: no texture pool */
 } run_svg_info;
 
 /* The SVG's text is monospace (DejaVu Sans Mono, whose advance is 0.602 em)
@@ -135,6 +144,10 @@ void run_chrome_begin(run_chrome *c, FILE *f, uint32_t workers, const slc_budget
  * sample), every name escaped. */
 void run_chrome_frame(run_chrome *c, uint32_t k, uint64_t start_ns, uint64_t end_ns, const slc_stream_frame_stats *fs,
                       uint32_t pool_used, uint64_t caller_loads);
+/* The texture pool's counters for the frame just written by
+ * run_chrome_frame (a stream with a texture pool): "texture pool" with its
+ * pages used and the frame's tile requests not resident when asked. */
+void run_chrome_textures(run_chrome *c, uint64_t end_ns, uint32_t used, uint32_t tile_misses);
 /* A load on worker w (0-based) from t0 to t1 ns. */
 void run_chrome_load(run_chrome *c, uint32_t w, uint64_t t0, uint64_t t1);
 /* Closes the JSON; -1 when the stream saw a write error. */

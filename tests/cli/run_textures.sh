@@ -91,6 +91,19 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
     printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "$backend/$workers: $msg"
 done
 echo "$first"
+# The timeline and the Chrome trace have the texture pool's rows.
+msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 \
+    --svg "$out/tiles.svg" --chrome-trace "$out/tiles.json" 2>&1) || fail "fly with --svg failed: $msg"
+grep -q ">texture pool pages used</text>" "$out/tiles.svg" && grep -q ">of 20</text>" "$out/tiles.svg" ||
+    fail "tiles.svg: no texture pool row"
+grep -Eq ">max [1-9][0-9]* a frame</text>" "$out/tiles.svg" || fail "tiles.svg: no tile misses row"
+python3 -c '
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["name"] == "texture pool"]
+assert len(ev) == 16, len(ev)
+assert max(e["args"]["pages used"] for e in ev) == 20, ev
+assert sum(e["args"]["tile misses"] for e in ev) > 0, ev
+' "$out/tiles.json" || fail "tiles.json: no texture pool counters"
 
 # A tile that fails its checksum fails the verdict as a chunk does, and the
 # report names the texture, level and tile (chunk 0: texture 0's first

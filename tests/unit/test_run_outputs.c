@@ -159,7 +159,7 @@ static void test_svg_escapes_names_and_stays_small(void **state)
     b[0].limit = 4000000;
     b[0].peak = 999999;
     b[0].id.index = 0;
-    run_svg_info in = {"a<b>&\"c\xff.pack", "p&q", "host", 1, b, 1, 4096, 16u << 20, 0};
+    run_svg_info in = {"a<b>&\"c\xff.pack", "p&q", "host", 1, b, 1, 4096, 16u << 20, 0, 0, 0};
     run_timeline_init(&tl);
     for (uint32_t f = 0; f < 300000; f++) {
         slc_stream_frame_stats fs = frame_with(f % 4000000u);
@@ -177,6 +177,46 @@ static void test_svg_escapes_names_and_stays_small(void **state)
     assert_null(strchr(buf, '\xff'));
     assert_true(len < 1000000u);
     free(buf);
+}
+
+/* A stream with a texture pool: its pages used (of the pool) and the tile
+ * requests not resident when asked get rows of their own, each point the
+ * most of its frames; without a texture pool, neither row. */
+static void test_svg_texture_pool_rows(void **state)
+{
+    (void)state;
+    slc_budget_stats b[1];
+    memset(b, 0, sizeof b);
+    run_svg_info in = {"t.pack", "tiles", "host", 1, b, 0, 64, 1u << 20, 0, 0, 20};
+    run_timeline_init(&tl);
+    run_timeline_set_textures(&tl, 0, 99, 99); /* not added yet: ignored */
+    static const uint32_t used[4] = {4, 12, 20, 20}, missed[4] = {0, 98, 37, 0};
+    for (uint32_t f = 0; f < 4; f++) {
+        slc_stream_frame_stats fs = frame_with(f);
+        run_timeline_add(&tl, &fs, 3);
+        run_timeline_set_textures(&tl, f, used[f], missed[f]);
+        assert_int_equal(tl.p[f].tex_used, used[f]);
+        assert_int_equal(tl.p[f].tile_misses, missed[f]);
+    }
+    for (int textures = 1; textures >= 0; textures--) {
+        in.texture_page_count = textures ? 20u : 0u;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        assert_int_equal(run_timeline_write_svg(f, &tl, &in), 0);
+        assert_int_equal(fclose(f), 0);
+        if (textures) {
+            assert_non_null(strstr(buf, ">texture pool pages used</text>"));
+            assert_non_null(strstr(buf, ">of 20</text>"));
+            assert_non_null(strstr(buf, ">tiles not resident when asked</text>"));
+            assert_non_null(strstr(buf, ">max 98 a frame</text>"));
+        } else {
+            assert_null(strstr(buf, "texture pool"));
+            assert_null(strstr(buf, "tiles not resident"));
+        }
+        free(buf);
+    }
 }
 
 /* One <text> of the SVG: where it starts and ends by the writer's estimate
@@ -273,7 +313,7 @@ static void test_svg_labels_axes_and_flat_budgets_in_a_table(void **state)
     snprintf(b[2].name, sizeof b[2].name, "gpu/staging"); /* never used: neither plotted nor listed */
     b[2].limit = 32u << 20;
     b[2].id.index = 2;
-    run_svg_info in = {"city.pack", "default", "host", 1, b, 3, 4096, 16u << 20, 2000000};
+    run_svg_info in = {"city.pack", "default", "host", 1, b, 3, 4096, 16u << 20, 2000000, 0, 0};
     run_timeline_init(&tl);
     for (uint32_t f = 0; f < 300000; f++) {
         slc_stream_frame_stats fs;
@@ -412,6 +452,30 @@ static void test_chrome_trace_counter_tracks(void **state)
     free(buf);
 }
 
+/* The texture pool's counter track: its pages used and the frame's tile
+ * misses at the frame's end; none once frames are left out. */
+static void test_chrome_trace_texture_pool_counters(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    run_chrome c;
+    run_chrome_begin(&c, f, 0, NULL, 0);
+    slc_stream_frame_stats fs = frame_with(1);
+    run_chrome_frame(&c, 0, 0, 500, &fs, 7, 0);
+    run_chrome_textures(&c, 500, 12, 98);
+    c.frames_written = RUN_CHROME_FRAMES_MAX;
+    run_chrome_frame(&c, 1, 1000, 1500, &fs, 7, 0); /* left out */
+    run_chrome_textures(&c, 1500, 20, 0);
+    assert_int_equal(run_chrome_end(&c, 0), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(count(buf, "\"name\": \"texture pool\", \"ph\": \"C\""), 1);
+    assert_non_null(strstr(buf, "\"ts\": 0.500, \"args\": {\"pages used\": 12, \"tile misses\": 98}"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,8 +485,10 @@ int main(void)
         cmocka_unit_test(test_timeline_points_are_maxima_over_a_million_frames),
         cmocka_unit_test(test_svg_escapes_names_and_stays_small),
         cmocka_unit_test(test_svg_labels_axes_and_flat_budgets_in_a_table),
+        cmocka_unit_test(test_svg_texture_pool_rows),
         cmocka_unit_test(test_chrome_trace_stops_at_its_cap),
         cmocka_unit_test(test_chrome_trace_counter_tracks),
+        cmocka_unit_test(test_chrome_trace_texture_pool_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
