@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "escape.h"
+#include "run_report.h"
 #include "session.h"
 #include "sluice/memory.h"
 #include "sluice/pack.h"
@@ -47,6 +48,7 @@
 
 #define ME "sluice budget fit"
 #define FIT_PARTS_MAX (SLC_PARTITION_MAX + 1u)
+#define FIT_TEXTURE_POOL 255u /* check_state.upart of a tile: the texture pool, not a partition */
 
 static const char usage_text[] =
     "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport|closeup\n"
@@ -138,8 +140,15 @@ typedef struct fit {
     fit_worst newc, firstc, objreqs, chunkreqs, distinct;
     uint64_t refused;
     uint64_t object_requests; /* accepted, over the workload */
-    uint64_t tile_requests;   /* accepted requests of texture tiles (the texture pool is not modelled) */
-    uint64_t transient;       /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
+    uint64_t tile_requests;   /* accepted requests of texture tiles */
+    /* The texture pool (one partition of [textures] page_count pages): the
+     * mip tails pinned at create (PT), and per frame the distinct tiles asked
+     * for (WT(f)) and over frames f-F..f (UT(f)), each plus PT. */
+    uint32_t textures;   /* the pack's textures */
+    uint32_t tex_pinned; /* PT */
+    fit_worst tex_w, tex_u;
+    fit_break tex_pin_b, tex_w_b, tex_u_b;
+    uint64_t transient; /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
     fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b;
     const char *queue_what; /* "object requests" or "distinct chunks" */
 } fit;
@@ -371,6 +380,27 @@ static uint32_t req_chunk_count(const fit *f, const trace_req *q)
     return slc_pack_get_lod(f->pack, o->first_lod + q->lod)->span_count;
 }
 
+/* PT: every texture's mip tail (slc_pack_texture_tail), which
+ * slc_stream_create pins in the texture pool, marked in pinned[]. A tail
+ * whose record cannot be read is left out (the stream would refuse to
+ * start, and open has read every record). */
+static void count_tails(fit *f, uint8_t *pinned)
+{
+    f->textures = slc_pack_texture_count(f->pack);
+    f->tex_pinned = 0;
+    for (uint32_t i = 0; i < f->textures; i++) {
+        slc_chunk_id tail;
+        if (slc_pack_texture_tail(f->pack, i, &tail) == SLC_OK && !pinned[tail.index]) {
+            pinned[tail.index] = 1;
+            f->tex_pinned++;
+        }
+    }
+    if (f->textures > 0 && f->tex_pinned > f->prof.texture_page_count) {
+        mark_break(&f->tex_pin_b, 0, 0, NULL, f->prof.texture_page_count);
+        f->tex_pin_b.value = f->tex_pinned;
+    }
+}
+
 /* P: the distinct chunks slc_stream_create pins (slc_stream_pin_iter),
  * marked in pinned[]. */
 static void count_pinned(fit *f, uint8_t *pinned)
@@ -409,12 +439,13 @@ typedef struct check_state {
     uint32_t cap; /* queue_capacity */
     uint8_t *pinned;
     uint8_t *seen;
-    uint8_t *upart;     /* the partition a chunk of the window counts in */
+    uint8_t *upart;     /* the partition a chunk of the window counts in (FIT_TEXTURE_POOL: a tile) */
     uint8_t *was_asked; /* this frame's chunk: asked for by frame - 1 too */
     uint32_t *stamp;    /* frame + 1 of the last frame that asked for it */
     uint32_t *ref;      /* frames of the window f-F..f that asked for it */
     chunk_list *ring;
     uint64_t ucount[FIT_PARTS_MAX];
+    uint64_t tex_ucount; /* the window's distinct tiles */
 } check_state;
 
 /* One frame's counts. */
@@ -422,11 +453,14 @@ typedef struct frame_state {
     uint32_t fr;
     chunk_list *slot; /* the frame's unpinned chunks, in the window's ring */
     uint64_t wcount[FIT_PARTS_MAX];
+    uint64_t tex_wcount;                   /* the frame's distinct tiles */
     trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
     int has_chunk_req[FIT_PARTS_MAX];
     uint32_t objreqs, chunkreqs, distinct, newc, firstc;
     int w_over, u_over;
     fit_break w_here, u_here;
+    trace_req tex_req; /* the frame's first request that took the texture pool past its pages */
+    int tex_over;
 } frame_state;
 
 static int state_alloc(check_state *st, uint32_t nchunks, const slc_profile *prof)
@@ -471,7 +505,11 @@ static void frame_begin(check_state *st, frame_state *fs, uint32_t fr)
     for (size_t i = 0; i < fs->slot->count; i++) {
         uint32_t c = fs->slot->ids[i];
         if (--st->ref[c] == 0) {
-            st->ucount[st->upart[c]]--;
+            if (st->upart[c] == FIT_TEXTURE_POOL) {
+                st->tex_ucount--;
+            } else {
+                st->ucount[st->upart[c]]--;
+            }
         }
     }
     fs->slot->count = 0;
@@ -521,15 +559,22 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
             continue; /* resident since create, in the pin partition, counted in P */
         }
         /* A texture tile takes a queue entry and a load under the upload
-         * cap, but a page of the texture pool, which is not modelled. */
-        if (!is_tile(f, c)) {
+         * cap as a chunk does, and a page of the texture pool. */
+        const int tile = is_tile(f, c);
+        if (tile) {
+            fs->tex_wcount++;
+        } else {
             fs->wcount[part]++;
-            if (list_push(fs->slot, c) != 0) {
-                fprintf(stderr, ME ": out of memory\n");
-                return CLI_FAILED;
-            }
-            if (st->ref[c]++ == 0) {
-                st->upart[c] = (uint8_t)part;
+        }
+        if (list_push(fs->slot, c) != 0) {
+            fprintf(stderr, ME ": out of memory\n");
+            return CLI_FAILED;
+        }
+        if (st->ref[c]++ == 0) {
+            st->upart[c] = (uint8_t)(tile ? FIT_TEXTURE_POOL : part);
+            if (tile) {
+                st->tex_ucount++;
+            } else {
                 st->ucount[part]++;
             }
         }
@@ -544,6 +589,11 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
 /* The bounds that q, once counted, may be the first to break in its partition. */
 static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, const trace_req *q, uint32_t part)
 {
+    if (!fs->tex_over && (fs->tex_wcount + f->tex_pinned > f->prof.texture_page_count ||
+                          st->tex_ucount + f->tex_pinned > f->prof.texture_page_count)) {
+        fs->tex_over = 1;
+        fs->tex_req = *q;
+    }
     uint64_t pin_here = part == f->pin_part ? f->pinned : 0;
     if (fs->wcount[part] + pin_here > f->part_pages[part] && !fs->w_over) {
         fs->w_over = 1;
@@ -626,6 +676,18 @@ static void frame_end(fit *f, const check_state *st, const frame_state *fs)
         }
     }
     settle_breaks(f, st, fs);
+    if (f->textures > 0) {
+        worst(&f->tex_w, fs->tex_wcount + f->tex_pinned, fr);
+        worst(&f->tex_u, st->tex_ucount + f->tex_pinned, fr);
+        if (fs->tex_over && fs->tex_wcount + f->tex_pinned > f->prof.texture_page_count && !f->tex_w_b.broken) {
+            mark_break(&f->tex_w_b, fr, 0, &fs->tex_req, f->prof.texture_page_count);
+            f->tex_w_b.value = fs->tex_wcount + f->tex_pinned;
+        }
+        if (fs->tex_over && st->tex_ucount + f->tex_pinned > f->prof.texture_page_count && !f->tex_u_b.broken) {
+            mark_break(&f->tex_u_b, fr, 0, &fs->tex_req, f->prof.texture_page_count);
+            f->tex_u_b.value = st->tex_ucount + f->tex_pinned;
+        }
+    }
     worst(&f->newc, fs->newc, fr);
     worst(&f->firstc, fs->firstc, fr);
     worst(&f->objreqs, fs->objreqs, fr);
@@ -641,6 +703,7 @@ static int check(fit *f)
     int rc = state_alloc(&st, slc_pack_get_header(f->pack)->chunk_count, &f->prof);
     if (rc == CLI_OK) {
         count_pinned(f, st.pinned);
+        count_tails(f, st.pinned);
         upload_caps(f);
     }
     uint32_t fr;
@@ -671,11 +734,15 @@ typedef enum verdict { V_HOLDS = 0, V_DEFERRAL, V_FALLBACK, V_NOT } verdict;
 
 static verdict judge(const fit *f)
 {
-    if (f->pin_b.broken || f->queue_b.broken || f->hole_b.broken || f->cap_pages == 0) {
+    if (f->pin_b.broken || f->queue_b.broken || f->hole_b.broken || f->cap_pages == 0 || f->tex_pin_b.broken ||
+        (f->textures > 0 && f->prof.texture_page_count == 0)) {
         return V_NOT;
     }
     if (f->w_b.broken || f->u_b.broken) {
         return f->prof.pin_coarsest > 0 ? V_FALLBACK : V_NOT;
+    }
+    if (f->tex_w_b.broken || f->tex_u_b.broken) {
+        return V_FALLBACK; /* a tile not resident is drawn from its texture's pinned tail, or a level between */
     }
     return f->new_b.broken ? V_DEFERRAL : V_HOLDS;
 }
@@ -704,13 +771,15 @@ static void describe_req(const fit *f, const fit_break *b, char *buf, size_t cap
         const char *name = slc_pack_get_string(f->pack, slc_pack_get_object(f->pack, (slc_object_id){q->id})->name);
         snprintf(buf, cap, "object %u%s%s%s LOD %u%s", q->id, *name ? " '" : "", name, *name ? "'" : "", q->lod, where);
     } else {
-        snprintf(buf, cap, "chunk %u%s", q->id, where);
+        char place[128];
+        run_describe_chunk_place(f->pack, (slc_chunk_id){q->id}, place, sizeof place);
+        snprintf(buf, cap, "chunk %u%s%s", q->id, place, where);
     }
 }
 
 static void print_break(const fit *f, const char *what, const fit_break *b, const char *limit_name)
 {
-    char req[160];
+    char req[256];
     describe_req(f, b, req, sizeof req);
     printf("  %s: frame %u, %s: partition '%s' needs %" PRIu64 " pages, %s %" PRIu64 "\n", what, b->frame, req,
            f->part_name[b->part], b->value, limit_name, b->limit);
@@ -752,22 +821,36 @@ static void report_text(const fit *f, verdict v)
     printf("transient: %" PRIu64 " of %" PRIu64 " object requests ask for a chunk the frame before did not "
            "(at most these show a coarser level, or nothing without pinning, when the workload holds)\n",
            f->transient, f->object_requests);
-    if (f->tile_requests > 0) {
-        printf("texture tiles: %" PRIu64 " requests, counted in the queues and the upload cap; the texture pool's "
-               "pages are not modelled\n",
-               f->tile_requests);
+    if (f->textures > 0) {
+        uint32_t end = f->tex_u.frame;
+        uint32_t start = end > f->prof.frames_in_flight ? end - f->prof.frames_in_flight : 0;
+        printf("texture pool: %u pages, %u pinned (mip tails of %u textures); working set worst %" PRIu64
+               " at frame %u, in flight worst %" PRIu64 " over frames %u..%u; %" PRIu64
+               " tile requests (in the queues and the upload cap too)\n",
+               f->prof.texture_page_count, f->tex_pinned, f->textures, f->tex_w.value, f->tex_w.frame, f->tex_u.value,
+               start, end, f->tile_requests);
     }
     printf("verdict: %s\n", verdict_name(v));
     if (f->pin_b.broken) {
         printf("  pinned: partition '%s' needs %" PRIu64 " pages for the pinned levels, has %" PRIu64 "\n",
                f->part_name[f->pin_b.part], f->pin_b.value, f->pin_b.limit);
     }
+    if (f->textures > 0 && f->prof.texture_page_count == 0) {
+        printf("  texture pool: the pack has %u textures, but the profile declares no texture pool ([textures] "
+               "page_count): the stream refuses to start\n",
+               f->textures);
+    }
+    if (f->tex_pin_b.broken) {
+        printf("  texture pool: the mip tails need %" PRIu64 " pages, the pool has %" PRIu64
+               ": the stream refuses to start\n",
+               f->tex_pin_b.value, f->tex_pin_b.limit);
+    }
     if (f->cap_pages == 0) {
         printf("  upload cap: upload_per_frame %" PRIu64 " B is less than one page: the stream refuses to start\n",
                f->prof.upload_cap);
     }
     if (f->queue_b.broken) {
-        char req[160];
+        char req[256];
         describe_req(f, &f->queue_b, req, sizeof req);
         printf("  requests: frame %u, %s refused: %" PRIu64 " %s, queue_capacity %" PRIu64 "\n", f->queue_b.frame, req,
                f->queue_b.value, f->queue_what, f->queue_b.limit);
@@ -781,8 +864,18 @@ static void report_text(const fit *f, verdict v)
     if (f->u_b.broken) {
         print_break(f, "in flight", &f->u_b, "has");
     }
+    const fit_break *tb[2] = {&f->tex_w_b, &f->tex_u_b};
+    for (int i = 0; i < 2; i++) {
+        if (tb[i]->broken) {
+            char req[256];
+            describe_req(f, tb[i], req, sizeof req);
+            printf("  texture pool %s: frame %u, %s: %" PRIu64 " pages, has %" PRIu64
+                   " (tiles not resident fall back to a coarser level)\n",
+                   i ? "in flight" : "working set", tb[i]->frame, req, tb[i]->value, tb[i]->limit);
+        }
+    }
     if (f->new_b.broken) {
-        char req[160];
+        char req[256];
         describe_req(f, &f->new_b, req, sizeof req);
         printf("  upload: frame %u, %s: %" PRIu64 " new chunks, upload cap %" PRIu64 " pages\n", f->new_b.frame, req,
                f->new_b.value, f->new_b.limit);
@@ -800,7 +893,7 @@ static void json_break(const fit *f, const char *key, const fit_break *b)
         printf(": null");
         return;
     }
-    char req[160];
+    char req[256];
     describe_req(f, b, req, sizeof req);
     printf(": {\"frame\": %u, \"partition\": ", b->frame);
     esc_json(stdout, f->part_name[b->part]);
@@ -843,6 +936,10 @@ static void report_json(const fit *f, verdict v)
            f->refused);
     printf("  \"object_requests\": %" PRIu64 ", \"transient\": %" PRIu64 ", \"tile_requests\": %" PRIu64 ",\n",
            f->object_requests, f->transient, f->tile_requests);
+    printf("  \"texture_pool\": {\"textures\": %u, \"pages\": %u, \"pinned\": %u, \"working_set\": {\"worst\": %" PRIu64
+           ", \"frame\": %u}, \"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}},\n",
+           f->textures, f->prof.texture_page_count, f->tex_pinned, f->tex_w.value, f->tex_w.frame, f->tex_u.value,
+           f->tex_u.frame);
     printf("  \"verdict\": ");
     esc_json(stdout, verdict_name(v));
     printf(",\n  \"breaks\": {\n    \"upload_cap_below_page\": %s", f->cap_pages == 0 ? "true" : "false");
@@ -852,6 +949,11 @@ static void report_json(const fit *f, verdict v)
     json_break(f, "working_set", &f->w_b);
     json_break(f, "in_flight", &f->u_b);
     json_break(f, "upload", &f->new_b);
+    printf(",\n    \"texture_pool_missing\": %s",
+           f->textures > 0 && f->prof.texture_page_count == 0 ? "true" : "false");
+    json_break(f, "texture_pinned", &f->tex_pin_b);
+    json_break(f, "texture_working_set", &f->tex_w_b);
+    json_break(f, "texture_in_flight", &f->tex_u_b);
     printf("\n  }\n}\n");
 }
 

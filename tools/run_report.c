@@ -42,6 +42,15 @@ void run_chunk_place_of(const slc_pack *pack, slc_chunk_id c, run_chunk_place *w
 }
 
 /* " (texture 0 'brick', level 1, tile 2)", or "" for geometry. */
+static void place_text(const run_chunk_place *w, char *buf, size_t cap);
+
+void run_describe_chunk_place(const slc_pack *pack, slc_chunk_id c, char *buf, size_t cap)
+{
+    run_chunk_place w;
+    run_chunk_place_of(pack, c, &w);
+    place_text(&w, buf, cap);
+}
+
 static void place_text(const run_chunk_place *w, char *buf, size_t cap)
 {
     char where[48];
@@ -65,10 +74,8 @@ void run_describe_failures(const slc_pack *pack, const slc_stream_stats *st, cha
     size_t k = (size_t)snprintf(buf, cap, "%s", n ? "first:" : "no chunk named");
     for (uint32_t i = 0; i < n && k < cap; i++) {
         const slc_stream_failure *e = &st->first_failures[i];
-        run_chunk_place w;
         char place[128];
-        run_chunk_place_of(pack, e->chunk, &w);
-        place_text(&w, place, sizeof place);
+        run_describe_chunk_place(pack, e->chunk, place, sizeof place);
         k += (size_t)snprintf(buf + k, cap - k, "%s chunk %u%s %s (frame %" PRIu64 ")", i ? "," : "", e->chunk.index,
                               place, slc_status_name(e->status), e->frame);
     }

@@ -91,6 +91,10 @@ typedef struct run_chunk_place {
  * holding c. */
 void run_chunk_place_of(const slc_pack *pack, slc_chunk_id c, run_chunk_place *w);
 
+/* " (texture 0 'brick', level 1, tile 2)", " (texture 0 'brick', mip
+ * tail)" for a texture's chunk, or "" for geometry, into buf. */
+void run_describe_chunk_place(const slc_pack *pack, slc_chunk_id c, char *buf, size_t cap);
+
 /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." into buf; a
  * texture's chunk says which: "chunk 7 (texture 0 'brick', level 1, tile
  * 2)", "chunk 9 (texture 0 'brick', mip tail)". */

@@ -142,8 +142,50 @@ rc=$?
 printf '%s\n' "$msg" | grep -Fq "stream: pinned chunk 20 (a texture's mip tail) could not be loaded: SLC_E_PACK_CHUNK_CHECKSUM" ||
     fail "a corrupt mip tail: no message naming it: $msg"
 
+# budget fit models the texture pool: the mip tails pinned, the frames'
+# distinct tiles against its pages. 20 pages: it holds only with fallback
+# (exit 4), naming the first frame and tile over; 1024 pages: it holds.
+msg=$("$@" budget fit "$out/tiles20.profile" "$out/rgba8.pack" --camera fly --frames 16 2>&1)
+rc=$?
+[ "$rc" -eq 4 ] || fail "fit, 20 texture pages: exit code $rc, expected 4: $msg"
+printf '%s\n' "$msg" | grep -Eq "^texture pool: 20 pages, 4 pinned \(mip tails of 4 textures\); working set worst [0-9]+ at frame [0-9]+, in flight worst [0-9]+ over frames [0-9]+\.\.[0-9]+; 1104 tile requests " ||
+    fail "fit, 20 texture pages: no texture pool line: $msg"
+printf '%s\n' "$msg" | grep -q "^verdict: holds only with fallback$" || fail "fit, 20 texture pages: $msg"
+printf '%s\n' "$msg" | grep -Eq "^  texture pool working set: frame 0, chunk [0-9]+ \(texture [0-9] 'facade [01] colour', level [0-9]+, tile [0-9]+\): [0-9]+ pages, has 20 " ||
+    fail "fit, 20 texture pages: no break naming the tile: $msg"
+msg=$("$@" budget fit "$out/tiles20.profile" "$out/rgba8.pack" --camera fly --frames 16 --json 2>&1)
+printf '%s\n' "$msg" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+t = r["texture_pool"]
+assert t["textures"] == 4 and t["pages"] == 20 and t["pinned"] == 4 and t["working_set"]["worst"] > 20, t
+assert r["tile_requests"] == 1104, r["tile_requests"]
+b = r["breaks"]
+assert b["texture_working_set"]["limit"] == 20 and b["texture_pinned"] is None and b["texture_pool_missing"] is False, b
+assert r["verdict"] == "holds only with fallback", r["verdict"]
+' || fail "fit --json: the texture pool is not reported: $msg"
+msg=$("$@" budget fit "$profiles/default.profile" "$out/rgba8.pack" --camera fly --frames 16 2>&1) ||
+    fail "fit, the default profile: does not hold: $msg"
+printf '%s\n' "$msg" | grep -Eq "^texture pool: 1024 pages, 4 pinned " || fail "fit, default: $msg"
+# Tails that do not fit: fit says the stream refuses to start, and it does.
+sed 's/^page_count       = 1024 .*/page_count = 3/' "$profiles/default.profile" > "$out/tiles3.profile"
+msg=$("$@" budget fit "$out/tiles3.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
+rc=$?
+[ "$rc" -eq 5 ] || fail "fit, 3 texture pages: exit code $rc, expected 5: $msg"
+printf '%s\n' "$msg" | grep -Fq "  texture pool: the mip tails need 4 pages, the pool has 3: the stream refuses to start" ||
+    fail "fit, 3 texture pages: $msg"
+msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles3.profile" --backend host --frames 2 2>&1)
+[ $? -eq 1 ] || fail "run, 3 texture pages: not refused: $msg"
+printf '%s\n' "$msg" | grep -Fq "stream: pinning the mip tails of 4 textures needs 4 pages; the texture pool's partition 'default' has 3" ||
+    fail "run, 3 texture pages: $msg"
+
 # A profile with no texture pool cannot stream a pack with textures.
 grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
+msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
+rc=$?
+[ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"
+printf '%s\n' "$msg" | grep -Fq "  texture pool: the pack has 4 textures, but the profile declares no texture pool ([textures] page_count): the stream refuses to start" ||
+    fail "fit, no texture pool: $msg"
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/notiles.profile" --backend host --frames 2 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] || fail "no texture pool: exit code $rc, expected 1: $msg"
