@@ -179,6 +179,31 @@ msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles3.profile" --backend host 
 printf '%s\n' "$msg" | grep -Fq "stream: pinning the mip tails of 4 textures needs 4 pages; the texture pool's partition 'default' has 3" ||
     fail "run, 3 texture pages: $msg"
 
+# bench evict replays the texture pool on its own (its pages, the tails
+# pinned, its tile requests): OPT loads no more than any policy, and each
+# pool policy's replay loads exactly what the stream loads into the texture
+# pool with that policy.
+sed 's/^page_count       = 1024 .*/page_count = 100/' "$profiles/default.profile" > "$out/tiles100.profile"
+msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --camera fly --frames 60 --json 2>&1) ||
+    fail "bench evict: $msg"
+printf '%s\n' "$msg" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+t = r["texture_pool"]
+assert t["pages"] == 100 and t["pinned"] == 4 and t["requests"] > 0, t
+pol = {p["name"]: p for p in t["policies"]}
+opt = pol["opt"]["loads"]
+assert opt > 0 and all(p["loads"] >= opt for p in t["policies"]), t
+for name in ("lru", "priority", "predict"):
+    assert pol[name]["stream"]["loads"] == pol[name]["loads"], (name, pol[name])
+assert pol["lru"]["loads"] > opt, "the workload should make LRU evict more than OPT"
+assert r["pinned"] == 3 and all(p["name"] != "" for p in r["policies"]), r
+' || fail "bench evict --json: the texture pool's replay: $msg"
+msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --camera fly --frames 60 2>&1) ||
+    fail "bench evict: $msg"
+printf '%s\n' "$msg" | grep -Eq "^texture pool: [0-9]+ tile requests, 100 pages \(4 pinned: mip tails\), eviction lru$" ||
+    fail "bench evict: no texture pool table: $msg"
+
 # A profile with no texture pool cannot stream a pack with textures.
 grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
@@ -186,6 +211,11 @@ rc=$?
 [ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"
 printf '%s\n' "$msg" | grep -Fq "  texture pool: the pack has 4 textures, but the profile declares no texture pool ([textures] page_count): the stream refuses to start" ||
     fail "fit, no texture pool: $msg"
+msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/notiles.profile" --frames 4 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "bench evict, no texture pool: exit code $rc, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "sluice bench evict: the pack has 4 textures, but profile 'default' declares no texture pool ([textures] page_count) to stream them in" ||
+    fail "bench evict, no texture pool: $msg"
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/notiles.profile" --backend host --frames 2 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] || fail "no texture pool: exit code $rc, expected 1: $msg"

@@ -16,6 +16,13 @@
  * sequence: they hold their pages in the pin partition for the whole run,
  * which is that much smaller for everything else.
  *
+ * A pack with textures gives two sequences, one a pool, as the stream
+ * routes chunks (slc_pool_kind_of_chunk_flags): geometry chunks in the
+ * geometry pool, texture tiles in the texture pool ([textures] page_count
+ * pages, one partition; every mip tail pinned there), each replayed and
+ * reported on its own (the texture pool's table second, "texture_pool" in
+ * --json). Admission counts both, as the stream's does.
+ *
  * The replay model. Every policy and OPT see exactly that sequence: frame
  * 1 holds the pinned chunks, the workload's frames are 2, 3, ...; in each,
  * every entry is served in order: a resident chunk is a hit (touched at its
@@ -130,6 +137,8 @@ typedef struct ev_seq {
     uint32_t part_pinned[EV_PARTS];
     uint64_t refused;  /* requests the stream would refuse (queue_capacity) */
     uint64_t distinct; /* distinct chunks in the sequence: loads no policy avoids */
+    uint32_t kind;     /* the pool it is asked of: SLC_POOL_GEOMETRY or SLC_POOL_TEXTURES */
+    uint32_t pages;    /* that pool's pages */
 } ev_seq;
 
 static void seq_free(ev_seq *s)
@@ -260,22 +269,23 @@ static void *alloc64(size_t size)
     return p;
 }
 
-/* The profile's pool (partitions, frames in flight, max_chunks) with the
- * given policy. CLI_OK, or CLI_FAILED (printed). */
-static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t policy)
+/* The profile's pool of kind (partitions, frames in flight, max_chunks:
+ * slc_pool_spec_from_profile) with the given policy. CLI_OK, or CLI_FAILED
+ * (printed). */
+static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t kind, uint32_t policy)
 {
     memset(p, 0, sizeof *p);
-    size_t sfp = slc_host_store_footprint(prof->page_count, EV_HOST_PAGE);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(prof, kind, &spec);
+    const uint32_t pages = spec.pool.page_count;
+    size_t sfp = slc_host_store_footprint(pages, EV_HOST_PAGE);
     p->store_mem = sfp ? alloc64(sfp) : NULL;
-    if (p->store_mem == NULL || slc_host_store_init_at(p->store_mem, sfp, NULL, SLC_BUDGET_NONE, prof->page_count,
-                                                       EV_HOST_PAGE, &cli_stderr_logger, &p->store) != SLC_OK) {
-        fprintf(stderr, ME ": a host store of %u pages cannot be made\n", prof->page_count);
+    if (p->store_mem == NULL || slc_host_store_init_at(p->store_mem, sfp, NULL, SLC_BUDGET_NONE, pages, EV_HOST_PAGE,
+                                                       &cli_stderr_logger, &p->store) != SLC_OK) {
+        fprintf(stderr, ME ": a host store of %u pages cannot be made\n", pages);
         return CLI_FAILED;
     }
-    slc_pool_desc d;
-    slc_pool_spec spec;
-    slc_pool_spec_from_profile(prof, SLC_POOL_GEOMETRY, &spec);
-    d = spec.pool;
+    slc_pool_desc d = spec.pool;
     d.eviction = (slc_eviction_policy)policy;
     d.log_capacity = 1;
     size_t fp = slc_pool_footprint(&d);
@@ -287,17 +297,30 @@ static int evp_init(ev_pool *p, const slc_profile *prof, uint32_t policy)
     return CLI_OK;
 }
 
-/* The pool's partitions and the pinned chunks into s. */
-static int seq_layout(ev_seq *s, ev_src *c)
+/* The pool of kind's partitions and the chunks slc_stream_create pins in
+ * it into s: the coarsest levels (slc_stream_pin_iter) in the geometry
+ * pool, every texture's mip tail (slc_pack_texture_tail) in the texture
+ * pool. */
+static int seq_layout(ev_seq *s, ev_src *c, uint32_t kind)
 {
     ev_pool p;
-    int rc = evp_init(&p, &c->prof, SLC_EVICTION_LRU);
+    s->kind = kind;
+    s->nchunks = slc_pack_get_header(c->pack)->chunk_count;
+    s->nobjects = slc_pack_get_header(c->pack)->object_count;
+    if (kind == SLC_POOL_TEXTURES && c->prof.texture_page_count == 0) {
+        /* No texture pool: nothing to lay out (a pack with textures is refused). */
+        s->pinned = calloc(s->nchunks + 1u, 1);
+        s->pin_list = malloc(sizeof *s->pin_list);
+        return s->pinned != NULL && s->pin_list != NULL ? CLI_OK : CLI_FAILED;
+    }
+    int rc = evp_init(&p, &c->prof, kind, SLC_EVICTION_LRU);
     if (rc != CLI_OK) {
         evp_free(&p);
         return rc;
     }
     slc_pool_stats ps;
     slc_pool_get_stats(p.pool, &ps);
+    s->pages = ps.page_count;
     s->part_count = ps.partition_count;
     for (uint32_t k = 0; k < ps.partition_count; k++) {
         slc_pool_partition_stats st;
@@ -307,18 +330,25 @@ static int seq_layout(ev_seq *s, ev_src *c)
     slc_partition pin;
     s->pin_part = slc_pool_scan_partition(p.pool, SLC_PROFILE_PARTITION_DEFAULT_NAME, &pin) == SLC_OK ? pin.index : 0;
     evp_free(&p);
-    s->nchunks = slc_pack_get_header(c->pack)->chunk_count;
-    s->nobjects = slc_pack_get_header(c->pack)->object_count;
     s->pinned = calloc(s->nchunks + 1u, 1);
     if (s->pinned == NULL) {
         return CLI_FAILED;
     }
-    slc_stream_pin_iter it;
-    slc_stream_pin_iter_init(&it, c->pack, c->prof.pin_coarsest);
-    slc_chunk_id ch = {0};
-    while (slc_stream_pin_iter_next(&it, &ch)) {
-        s->pin_count += !s->pinned[ch.index];
-        s->pinned[ch.index] = 1;
+    if (kind == SLC_POOL_GEOMETRY) {
+        slc_stream_pin_iter it;
+        slc_stream_pin_iter_init(&it, c->pack, c->prof.pin_coarsest);
+        slc_chunk_id ch = {0};
+        while (slc_stream_pin_iter_next(&it, &ch)) {
+            s->pin_count += !s->pinned[ch.index];
+            s->pinned[ch.index] = 1;
+        }
+    }
+    for (uint32_t i = 0; kind == SLC_POOL_TEXTURES && i < slc_pack_texture_count(c->pack); i++) {
+        slc_chunk_id tail;
+        if (slc_pack_texture_tail(c->pack, i, &tail) == SLC_OK) {
+            s->pin_count += !s->pinned[tail.index];
+            s->pinned[tail.index] = 1;
+        }
     }
     s->pin_list = malloc(((size_t)s->pin_count + 1u) * sizeof *s->pin_list);
     if (s->pin_list == NULL) {
@@ -332,8 +362,8 @@ static int seq_layout(ev_seq *s, ev_src *c)
     }
     s->part_pinned[s->pin_part] = s->pin_count;
     if (s->pin_count > s->part_pages[s->pin_part]) {
-        fprintf(stderr, ME ": %u pinned chunks do not fit partition %u's %u pages\n", s->pin_count, s->pin_part,
-                s->part_pages[s->pin_part]);
+        fprintf(stderr, ME ": %u pinned chunks do not fit the %s pool's partition %u of %u pages\n", s->pin_count,
+                slc_pool_kind_name(kind), s->pin_part, s->part_pages[s->pin_part]);
         return CLI_FAILED;
     }
     return CLI_OK;
@@ -361,15 +391,23 @@ static int req_partition(ev_src *c, const trace_req *q, uint32_t *out)
     return CLI_FAILED;
 }
 
-/* Records the whole sequence (see the top of the file). */
-static int seq_record(ev_seq *s, ev_src *c)
+static int seq_next_uses(ev_seq *s);
+
+/* Records the whole sequence (see the top of the file), each chunk into
+ * the sequence of its pool's kind (slc_pool_kind_of_chunk_flags): seqs[k]
+ * is SLC_POOL_GEOMETRY's or SLC_POOL_TEXTURES's, laid out (seq_layout). */
+static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
 {
+    ev_seq *s = seqs[SLC_POOL_GEOMETRY];
     const uint32_t cap = c->prof.queue_capacity;
     uint32_t *stamp = calloc(s->nchunks + 1u, sizeof *stamp);
     uint32_t *slot = calloc(s->nchunks + 1u, sizeof *slot);
     int rc = stamp != NULL && slot != NULL ? CLI_OK : CLI_FAILED;
     for (uint32_t f = 0; rc == CLI_OK && workload_has_frame(&c->wl, f); f++) {
-        size_t first = s->n;
+        size_t first[SLC_POOL_KIND_COUNT];
+        for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+            first[k] = seqs[k]->n;
+        }
         uint32_t objreqs = 0, distinct = 0;
         trace_req q;
         int k = 0;
@@ -397,22 +435,23 @@ static int seq_record(ev_seq *s, ev_src *c)
             objreqs += q.kind == TRACE_OBJECT;
             for (uint32_t j = 0; j < n; j++) {
                 uint32_t ch = q.kind == TRACE_OBJECT ? slc_pack_get_span(c->pack, first_span + j)->chunk : q.id;
+                const slc_pack_chunk *pc = slc_pack_get_chunk(c->pack, (slc_chunk_id){ch});
+                ev_seq *ks = seqs[slc_pool_kind_of_chunk_flags(pc->flags)];
                 if (stamp[ch] == f + 1u) {
-                    if (slot[ch] != EV_NEVER && s->r[slot[ch]].priority < q.priority) {
-                        s->r[slot[ch]].priority = q.priority;
+                    if (slot[ch] != EV_NEVER && ks->r[slot[ch]].priority < q.priority) {
+                        ks->r[slot[ch]].priority = q.priority;
                     }
                     continue;
                 }
                 stamp[ch] = f + 1u;
                 distinct++;
                 slot[ch] = EV_NEVER;
-                if (s->pinned[ch]) {
+                if (ks->pinned[ch]) {
                     continue;
                 }
-                const slc_pack_chunk *pc = slc_pack_get_chunk(c->pack, (slc_chunk_id){ch});
                 ev_req e = {ch, q.priority, pc->lod, (uint8_t)part, 0, pc->first_object};
-                slot[ch] = (uint32_t)s->n;
-                if (seq_push(s, &e) != 0) {
+                slot[ch] = (uint32_t)ks->n;
+                if (seq_push(ks, &e) != 0) {
                     fprintf(stderr, ME ": out of memory for the request sequence\n");
                     rc = CLI_FAILED;
                     break;
@@ -422,11 +461,12 @@ static int seq_record(ev_seq *s, ev_src *c)
         if (rc == CLI_OK && k < 0) {
             rc = c->wl.rc;
         }
-        if (rc == CLI_OK && s->n > first) {
-            qsort(s->r + first, s->n - first, sizeof *s->r, cmp_req);
-        }
-        if (rc == CLI_OK) {
-            if (seq_end_frame(s) != 0) {
+        for (uint32_t kk = 0; rc == CLI_OK && kk < SLC_POOL_KIND_COUNT; kk++) {
+            ev_seq *ks = seqs[kk];
+            if (ks->n > first[kk]) {
+                qsort(ks->r + first[kk], ks->n - first[kk], sizeof *ks->r, cmp_req);
+            }
+            if (seq_end_frame(ks) != 0) {
                 fprintf(stderr, ME ": out of memory for the request sequence\n");
                 rc = CLI_FAILED;
             }
@@ -434,10 +474,16 @@ static int seq_record(ev_seq *s, ev_src *c)
     }
     free(stamp);
     free(slot);
-    if (rc != CLI_OK) {
-        return rc;
+    seqs[SLC_POOL_TEXTURES]->refused = s->refused;
+    for (uint32_t kk = 0; rc == CLI_OK && kk < SLC_POOL_KIND_COUNT; kk++) {
+        rc = seq_next_uses(seqs[kk]);
     }
-    /* Next uses, by one backward pass. */
+    return rc;
+}
+
+/* Each entry's next use, by one backward pass. */
+static int seq_next_uses(ev_seq *s)
+{
     s->next = malloc((s->n + 1u) * sizeof *s->next);
     uint32_t *last = malloc(((size_t)s->nchunks + 1u) * sizeof *last);
     if (s->next == NULL || last == NULL) {
@@ -481,7 +527,7 @@ static void load_trail(ev_result *r, uint32_t page, uint32_t chunk)
 static int replay_pool(const ev_seq *s, const slc_profile *prof, uint32_t policy, ev_result *out)
 {
     ev_pool p;
-    int rc = evp_init(&p, prof, policy);
+    int rc = evp_init(&p, prof, s->kind, policy);
     slc_status st = SLC_OK;
     if (rc == CLI_OK) {
         st = slc_pool_begin_frame(p.pool, NULL);
@@ -969,7 +1015,7 @@ static int replay_sim(const ev_seq *s, const slc_profile *prof, const sim_def *d
     sim m;
     memset(&m, 0, sizeof m);
     m.def = def;
-    const uint32_t pages = prof->page_count, fif = prof->frames_in_flight;
+    const uint32_t pages = s->pages, fif = prof->frames_in_flight;
     m.pg = calloc(pages + 1u, sizeof *m.pg);
     m.map = malloc(((size_t)s->nchunks + 1u) * sizeof *m.map);
     m.obj_stamp = calloc((size_t)s->nobjects + 1u, sizeof *m.obj_stamp);
@@ -1253,11 +1299,11 @@ static void arc_drop_ghost(lsim *m, uint32_t k, int b)
 
 /* Allocates the simulator for s and lays out its partitions, the pinned
  * chunks in their pages; CLI_OK, or CLI_FAILED (said) out of memory. */
-static int lsim_init(lsim *m, const ev_seq *s, const slc_profile *prof, const sim_def *def)
+static int lsim_init(lsim *m, const ev_seq *s, const sim_def *def)
 {
     memset(m, 0, sizeof *m);
     m->def = def;
-    const uint32_t pages = prof->page_count;
+    const uint32_t pages = s->pages;
     const size_t nc = (size_t)s->nchunks + 1u;
     m->page = malloc(nc * sizeof *m->page);
     m->last = calloc(nc, sizeof *m->last);
@@ -1437,7 +1483,7 @@ static uint32_t lirs_miss(lsim *m, uint32_t k, uint32_t c, uint32_t safe, int co
 static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def *def, ev_result *out)
 {
     lsim m;
-    if (lsim_init(&m, s, prof, def) != CLI_OK) {
+    if (lsim_init(&m, s, def) != CLI_OK) {
         return CLI_FAILED;
     }
     const int arc = def->policy == SIM_ARC;
@@ -1477,10 +1523,18 @@ static int replay_lists(const ev_seq *s, const slc_profile *prof, const sim_def 
 /* Streams the workload as `sluice run` does (its context, the host backend,
  * no output files) under prof with the given policy; the stream's counters
  * into out. */
-static int stream_policy(const run_opts *base, const slc_profile *prof, uint32_t policy, ev_result *out)
+/* The workload through `sluice run`'s context with policy for the pool of
+ * s's kind (the other pool keeps its own); its loads into that pool are the
+ * pool's acquires less the chunks pinned at create. */
+static int stream_policy(const run_opts *base, const slc_profile *prof, const ev_seq *s, uint32_t policy,
+                         ev_result *out)
 {
     slc_profile p = *prof;
-    p.eviction = policy;
+    if (s->kind == SLC_POOL_TEXTURES) {
+        p.texture_eviction = policy;
+    } else {
+        p.eviction = policy;
+    }
     run_opts o = *base;
     o.profile = &p;
     o.backend = "host";
@@ -1495,9 +1549,11 @@ static int stream_policy(const run_opts *base, const slc_profile *prof, uint32_t
     }
     if (rc == CLI_OK) {
         slc_stream_stats st;
+        slc_pool_stats ps;
         slc_stream_get_stats(r->s, &st);
+        slc_pool_get_stats(slc_stream_pool_of_kind(r->s, s->kind), &ps);
         out->has_stream = 1;
-        out->stream_loads = st.loads_started;
+        out->stream_loads = ps.acquires - s->pin_count;
         out->stream_hits = st.hits;
         out->stream_deferred = st.deferred;
         out->stream_fallbacks = st.fallbacks;
@@ -1514,11 +1570,16 @@ static const char *const pool_names[] = {"lru", "priority", "predict"};
 
 static void print_text(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n)
 {
-    printf("bench evict: %s over %s, profile %s: %u frames, %zu chunk requests, %u pages (%u pinned), "
-           "%u frames in flight\n",
-           c->wl.describe, c->pack_name, c->prof.name, s->frames, s->n, c->prof.page_count, s->pin_count,
-           c->prof.frames_in_flight);
-    if (s->refused > 0) {
+    if (s->kind == SLC_POOL_TEXTURES) {
+        printf("texture pool: %zu tile requests, %u pages (%u pinned: mip tails), eviction %s\n", s->n, s->pages,
+               s->pin_count, slc_profile_policy_name(c->prof.texture_eviction));
+    } else {
+        printf("bench evict: %s over %s, profile %s: %u frames, %zu chunk requests, %u pages (%u pinned), "
+               "%u frames in flight\n",
+               c->wl.describe, c->pack_name, c->prof.name, s->frames, s->n, s->pages, s->pin_count,
+               c->prof.frames_in_flight);
+    }
+    if (s->refused > 0 && s->kind == SLC_POOL_GEOMETRY) {
         printf("  %" PRIu64 " requests refused by the queue (queue_capacity %u), left out as the stream would\n",
                s->refused, c->prof.queue_capacity);
     }
@@ -1535,18 +1596,9 @@ static void print_text(const ev_src *c, const ev_seq *s, const ev_result *res, s
     }
 }
 
-static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n)
+static void print_json_policies(const ev_result *res, size_t n)
 {
-    printf("{\"pack\": ");
-    esc_json(stdout, c->pack_name);
-    printf(", \"profile\": ");
-    esc_json(stdout, c->prof.name);
-    printf(", \"workload\": ");
-    esc_json(stdout, c->wl.describe);
-    printf(", \"frames\": %u, \"requests\": %zu, \"refused\": %" PRIu64 ", \"distinct\": %" PRIu64
-           ", \"pages\": %u, \"pinned\": %u, "
-           "\"frames_in_flight\": %u, \"policies\": [",
-           s->frames, s->n, s->refused, s->distinct, c->prof.page_count, s->pin_count, c->prof.frames_in_flight);
+    printf("\"policies\": [");
     for (size_t i = 0; i < n; i++) {
         double ratio = res[0].loads ? (double)res[i].loads / (double)res[0].loads : 0.0;
         printf("%s{\"name\": ", i ? ", " : "");
@@ -1562,7 +1614,65 @@ static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, s
         }
         printf("}");
     }
-    printf("]}\n");
+    printf("]");
+}
+
+/* The geometry pool's figures at the top level (as before textures), and
+ * the texture pool's, when the pack has textures, in "texture_pool". */
+static void print_json(const ev_src *c, const ev_seq *s, const ev_result *res, size_t n, const ev_seq *ts,
+                       const ev_result *tres, size_t tn)
+{
+    printf("{\"pack\": ");
+    esc_json(stdout, c->pack_name);
+    printf(", \"profile\": ");
+    esc_json(stdout, c->prof.name);
+    printf(", \"workload\": ");
+    esc_json(stdout, c->wl.describe);
+    printf(", \"frames\": %u, \"requests\": %zu, \"refused\": %" PRIu64 ", \"distinct\": %" PRIu64
+           ", \"pages\": %u, \"pinned\": %u, \"frames_in_flight\": %u, ",
+           s->frames, s->n, s->refused, s->distinct, s->pages, s->pin_count, c->prof.frames_in_flight);
+    print_json_policies(res, n);
+    if (tn > 0) {
+        printf(", \"texture_pool\": {\"requests\": %zu, \"distinct\": %" PRIu64 ", \"pages\": %u, \"pinned\": %u, ",
+               ts->n, ts->distinct, ts->pages, ts->pin_count);
+        print_json_policies(tres, tn);
+        printf("}");
+    }
+    printf("}\n");
+}
+
+/* OPT, the pool's policies (and the stream with each, unless no_stream)
+ * and the simulated candidates over s, into res[0 .. *n). */
+static int evict_kind(const ev_src *c, const ev_seq *s, const run_opts *o, int no_stream, ev_result *res, size_t *n)
+{
+    size_t nres = 0;
+    res[nres] = (ev_result){.name = "opt", .kind = "optimum"};
+    int rc = replay_opt(s, c->prof.frames_in_flight, &res[nres++]);
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
+        res[nres] = (ev_result){.name = pool_names[p], .kind = "pool"};
+        rc = replay_pool(s, &c->prof, p, &res[nres]);
+        if (rc == CLI_OK && !no_stream) {
+            rc = stream_policy(o, &c->prof, s, p, &res[nres]);
+        }
+        nres++;
+    }
+    for (size_t d = 0; rc == CLI_OK && d < SIM_DEFS; d++) {
+        res[nres] = (ev_result){.name = sim_defs[d].name, .kind = "simulated"};
+        const int lists = sim_defs[d].policy == SIM_LIRS || sim_defs[d].policy == SIM_ARC;
+        rc = (lists ? replay_lists : replay_sim)(s, &c->prof, &sim_defs[d], &res[nres++]);
+    }
+    /* sim-NAME is the twin of pool policy NAME: the same loads, into the same pages. */
+    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
+        const ev_result *twin = &res[1 + POOL_POLICIES + p], *pool = &res[1 + p];
+        if (twin->loads != pool->loads || twin->trail != pool->trail) {
+            fprintf(stderr, ME ": the simulator disagrees with the %s pool: %s %" PRIu64 " against %" PRIu64 "%s\n",
+                    slc_pool_kind_name(s->kind), pool_names[p], twin->loads, pool->loads,
+                    twin->loads == pool->loads ? " loads, not into the same pages" : "");
+            rc = CLI_FAILED;
+        }
+    }
+    *n = nres;
+    return rc;
 }
 
 /* Options of run this command has no use for (outputs, backends, timing). */
@@ -1618,54 +1728,45 @@ int bench_evict(int argc, char **argv)
         return rc;
     }
     ev_src c;
-    ev_seq s;
+    ev_seq seq[SLC_POOL_KIND_COUNT];
     memset(&c, 0, sizeof c);
-    memset(&s, 0, sizeof s);
+    memset(seq, 0, sizeof seq);
+    ev_seq *const seqs[SLC_POOL_KIND_COUNT] = {&seq[0], &seq[1]};
     rc = src_open(&c, &a.o);
-    if (rc == CLI_OK) {
-        rc = seq_layout(&s, &c);
+    /* The texture pool when the pack has textures and the profile one to
+     * stream them in (else the stream refuses, as run does). */
+    const uint32_t kinds = rc == CLI_OK && slc_pack_texture_count(c.pack) > 0 ? 2u : 1u;
+    if (kinds == 2u && c.prof.texture_page_count == 0) {
+        fprintf(stderr,
+                ME ": the pack has %u textures, but profile '%s' declares no texture pool ([textures] page_count) to "
+                   "stream them in\n",
+                slc_pack_texture_count(c.pack), c.prof.name);
+        rc = CLI_FAILED;
+    }
+    for (uint32_t k = 0; rc == CLI_OK && k < SLC_POOL_KIND_COUNT; k++) {
+        rc = seq_layout(seqs[k], &c, k);
     }
     if (rc == CLI_OK) {
-        rc = seq_record(&s, &c);
+        rc = seq_record(seqs, &c);
     }
-    ev_result res[POOL_POLICIES + SIM_DEFS + 1];
+    static ev_result res[SLC_POOL_KIND_COUNT][POOL_POLICIES + SIM_DEFS + 1];
     memset(res, 0, sizeof res);
-    size_t nres = 0;
-    if (rc == CLI_OK) {
-        res[nres] = (ev_result){.name = "opt", .kind = "optimum"};
-        rc = replay_opt(&s, c.prof.frames_in_flight, &res[nres++]);
-    }
-    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
-        res[nres] = (ev_result){.name = pool_names[p], .kind = "pool"};
-        rc = replay_pool(&s, &c.prof, p, &res[nres]);
-        if (rc == CLI_OK && !no_stream) {
-            rc = stream_policy(&a.o, &c.prof, p, &res[nres]);
-        }
-        nres++;
-    }
-    for (size_t d = 0; rc == CLI_OK && d < SIM_DEFS; d++) {
-        res[nres] = (ev_result){.name = sim_defs[d].name, .kind = "simulated"};
-        const int lists = sim_defs[d].policy == SIM_LIRS || sim_defs[d].policy == SIM_ARC;
-        rc = (lists ? replay_lists : replay_sim)(&s, &c.prof, &sim_defs[d], &res[nres++]);
-    }
-    /* sim-NAME is the twin of pool policy NAME: the same loads, into the same pages. */
-    for (uint32_t p = 0; rc == CLI_OK && p < POOL_POLICIES; p++) {
-        const ev_result *twin = &res[1 + POOL_POLICIES + p], *pool = &res[1 + p];
-        if (twin->loads != pool->loads || twin->trail != pool->trail) {
-            fprintf(stderr, ME ": the simulator disagrees with the pool: %s %" PRIu64 " against %" PRIu64 "%s\n",
-                    pool_names[p], twin->loads, pool->loads,
-                    twin->loads == pool->loads ? " loads, not into the same pages" : "");
-            rc = CLI_FAILED;
-        }
+    size_t nres[SLC_POOL_KIND_COUNT] = {0, 0};
+    for (uint32_t k = 0; rc == CLI_OK && k < kinds; k++) {
+        rc = evict_kind(&c, seqs[k], &a.o, no_stream, res[k], &nres[k]);
     }
     if (rc == CLI_OK) {
         if (a.o.json) {
-            print_json(&c, &s, res, nres);
+            print_json(&c, seqs[0], res[0], nres[0], seqs[1], res[1], nres[1]);
         } else {
-            print_text(&c, &s, res, nres);
+            for (uint32_t k = 0; k < kinds; k++) {
+                print_text(&c, seqs[k], res[k], nres[k]);
+            }
         }
     }
-    seq_free(&s);
+    for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
+        seq_free(seqs[k]);
+    }
     src_close(&c);
     return rc;
 }
