@@ -204,6 +204,26 @@ msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --cam
 printf '%s\n' "$msg" | grep -Eq "^texture pool: [0-9]+ tile requests, 100 pages \(4 pinned: mip tails\), eviction lru$" ||
     fail "bench evict: no texture pool table: $msg"
 
+# bench stream measures the tiles apart: each tile loaded once, verified,
+# through the texture pool, against their plain decode; the geometry rows
+# stream the geometry chunks only, the mip tails pinned at create.
+msg=$("$@" bench stream "$out/rgba8.pack" --profile "$profiles/default.profile" --reps 1 --json 2>&1) ||
+    fail "bench stream: $msg"
+printf '%s\n' "$msg" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+t = r["tiles"]
+assert t["chunks"] > 0 and t["loads"] == t["chunks"] and t["tails_left_out"] == 4, t
+assert t["texture_pool_pages"] == 1024 and t["decoded_bytes"] > 0, t
+assert t["raw_gb_per_cpu_s"] > 0 and t["stream_gb_per_cpu_s"] > 0 and t["loads_per_cpu_s"] > 0, t
+s = [p for p in r["throughput"] if p["path"] == "stream"]
+assert s and all(p["loads"] == s[0]["loads"] for p in s) and s[0]["loads"] + t["chunks"] + 4 == r["pack"]["chunks"], s
+' || fail "bench stream --json: the tiles are not measured: $msg"
+msg=$("$@" bench stream "$out/rgba8.pack" --profile "$profiles/default.profile" --reps 1 2>&1) ||
+    fail "bench stream: $msg"
+printf '%s\n' "$msg" | grep -Eq "^tiles +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9]+$" ||
+    fail "bench stream: no tiles row: $msg"
+
 # A profile with no texture pool cannot stream a pack with textures.
 grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
@@ -211,6 +231,11 @@ rc=$?
 [ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"
 printf '%s\n' "$msg" | grep -Fq "  texture pool: the pack has 4 textures, but the profile declares no texture pool ([textures] page_count): the stream refuses to start" ||
     fail "fit, no texture pool: $msg"
+msg=$("$@" bench stream "$out/rgba8.pack" --profile "$out/notiles.profile" --reps 1 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "bench stream, no texture pool: exit code $rc, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "sluice bench stream: the pack has 4 textures, but profile 'default' declares no texture pool ([textures] page_count) to stream them in" ||
+    fail "bench stream, no texture pool: $msg"
 msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/notiles.profile" --frames 4 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] || fail "bench evict, no texture pool: exit code $rc, expected 1: $msg"

@@ -36,7 +36,14 @@
  *
  * The profile's pinning and partitions are set aside (every request goes to
  * one pool, and nothing is loaded at create), so a pass loads every chunk
- * exactly once. */
+ * exactly once.
+ *
+ * A pack with textures: the passes above cover its geometry chunks, and its
+ * texture tiles are measured apart (measure_tiles): each tile once, inline,
+ * through the texture pool of the profile's [textures] page_count, against
+ * their plain decode, per CPU second. Every texture's mip tail is pinned
+ * when the stream is made (as any stream of the pack does), so no pass asks
+ * for the tails; a geometry pass's texture pool holds them alone. */
 #define _POSIX_C_SOURCE 200809L /* fork, pipe, sysconf, getrusage */
 #include <errno.h>
 #include <lz4.h>
@@ -77,6 +84,14 @@ typedef struct bench {
     uint32_t *by_codec[SLC_PACK_CODEC_COUNT]; /* the chunk ids of each codec, in id order */
     uint32_t codec_count[SLC_PACK_CODEC_COUNT];
     uint64_t codec_decoded[SLC_PACK_CODEC_COUNT];
+    /* The chunks a pass covers: every chunk (ids NULL) of a pack without
+     * textures; with textures, every geometry chunk (ids = geo_ids), and
+     * the texture tiles apart (the mip tails, pinned at create, in none). */
+    const uint32_t *ids;
+    uint32_t count;
+    uint32_t *geo_ids, *tile_ids;
+    uint32_t tile_count, tail_count;
+    uint64_t tile_decoded;
     uint32_t workers; /* N */
     uint32_t reps;
     uint32_t pool_pages; /* of the memory runs */
@@ -125,6 +140,61 @@ static void *alloc_touched(size_t size)
         (void)mlock(p, rounded);
     }
     return p;
+}
+
+/* The chunks of the passes (bench.ids) and the tiles (bench.tile_ids), with
+ * the decoded bytes and codec lists of the passes' chunks. A pack with
+ * textures needs a profile with a texture pool (the stream refuses it
+ * otherwise). CLI_OK, or CLI_FAILED printed. */
+static int classify_chunks(bench *b)
+{
+    const uint32_t n = b->h->chunk_count, textures = slc_pack_texture_count(b->info.pack);
+    if (textures > 0 && b->profile.texture_page_count == 0) {
+        fprintf(stderr,
+                ME ": the pack has %u textures, but profile '%s' declares no texture pool ([textures] page_count) to "
+                   "stream them in\n",
+                textures, b->profile.name);
+        return CLI_FAILED;
+    }
+    uint8_t *tail = calloc((size_t)n + 1u, 1);
+    b->geo_ids = malloc(((size_t)n + 1u) * sizeof *b->geo_ids);
+    b->tile_ids = malloc(((size_t)n + 1u) * sizeof *b->tile_ids);
+    if (tail == NULL || b->geo_ids == NULL || b->tile_ids == NULL) {
+        free(tail);
+        fprintf(stderr, ME ": out of memory for the chunk lists of %s\n", b->pack_path);
+        return CLI_FAILED;
+    }
+    for (uint32_t i = 0; i < textures; i++) {
+        slc_chunk_id t;
+        if (slc_pack_texture_tail(b->info.pack, i, &t) == SLC_OK && !tail[t.index]) {
+            tail[t.index] = 1;
+            b->tail_count++;
+        }
+    }
+    b->count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
+        if (slc_pool_kind_of_chunk_flags(c->flags) == SLC_POOL_TEXTURES) {
+            if (!tail[i]) {
+                b->tile_ids[b->tile_count++] = i;
+                b->tile_decoded += c->decoded_size;
+            }
+            continue;
+        }
+        b->geo_ids[b->count++] = i;
+        b->decoded += c->decoded_size;
+        if (c->codec < SLC_PACK_CODEC_COUNT) { /* the reader refuses any other at open */
+            b->by_codec[c->codec][b->codec_count[c->codec]++] = i;
+            b->codec_decoded[c->codec] += c->decoded_size;
+        }
+    }
+    free(tail);
+    b->ids = textures > 0 ? b->geo_ids : NULL;
+    if (b->count == 0) {
+        fprintf(stderr, ME ": pack %s has no geometry chunks\n", b->pack_path);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
 }
 
 /* --- a stream on the host backend -------------------------------------------- */
@@ -225,6 +295,9 @@ static int rig_open(rig *r, const slc_profile *prof, const slc_io *io, const cha
     if (st == SLC_OK) {
         st = rig_store(r, store_mem, store_size);
         tool_session_set_store(&r->ses, st == SLC_OK ? &r->store : NULL, close_store, r);
+    }
+    if (st == SLC_OK && tool_session_open_texture_store(&r->ses, &r->prof, &r->store, ME) != CLI_OK) {
+        st = SLC_E_BUDGET_REFUSED; /* printed */
     }
     if (st == SLC_OK) {
         slc_stream_desc d;
@@ -408,7 +481,7 @@ static uint64_t raw_pass_of(const bench *b, unsigned char *pages, uint32_t ring,
 
 static uint64_t raw_pass(const bench *b, unsigned char *pages, uint32_t ring, size_t page_size)
 {
-    return raw_pass_of(b, pages, ring, page_size, NULL, b->h->chunk_count, 0, 1, &b->work[0]);
+    return raw_pass_of(b, pages, ring, page_size, b->ids, b->count, 0, 1, &b->work[0]);
 }
 
 /* The machine's ceiling for threads that decode: plain decode of every
@@ -426,7 +499,7 @@ typedef struct raw_thread {
 static void *raw_thread_main(void *arg)
 {
     raw_thread *t = arg;
-    t->bytes = raw_pass_of(t->b, t->page, 1, 0, NULL, t->b->h->chunk_count, t->first, t->step, t->work);
+    t->bytes = raw_pass_of(t->b, t->page, 1, 0, t->b->ids, t->b->count, t->first, t->step, t->work);
     return NULL;
 }
 
@@ -465,7 +538,8 @@ static uint64_t raw_threads_pass(const bench *b, unsigned char *pages, uint32_t 
 /* Loads chunks 0..count-1, then asks for them all, frames times; *self_ns is
  * the tool's begin..end time, *tele_ns the telemetry's caller_ns, both per
  * request. Every request must hit. */
-static int hit_batch(rig *r, uint32_t count, uint32_t frames, int load, double *self_ns, double *tele_ns)
+static int hit_batch(rig *r, const uint32_t *ids, uint32_t count, uint32_t frames, int load, double *self_ns,
+                     double *tele_ns)
 {
     const slc_partition part = {0};
     uint64_t self = 0, tele = 0;
@@ -473,7 +547,7 @@ static int hit_batch(rig *r, uint32_t count, uint32_t frames, int load, double *
         const uint64_t t0 = slc_platform_now_ns();
         slc_status st = slc_stream_begin_frame(r->s, NULL);
         for (uint32_t c = 0; c < count && st == SLC_OK; c++) {
-            st = slc_stream_request_chunk(r->s, (slc_chunk_id){c}, 0, part);
+            st = slc_stream_request_chunk(r->s, (slc_chunk_id){id_at(ids, c)}, 0, part);
         }
         if (st == SLC_OK) {
             st = slc_stream_end_frame(r->s);
@@ -534,7 +608,8 @@ static int rss_work(const bench *b, int kind, rss_result *out)
         unsigned char *scratch = malloc(ss + 1), *all = malloc(b->decoded > 0 ? (size_t)b->decoded : 1);
         rc = scratch != NULL && all != NULL ? CLI_OK : CLI_FAILED;
         uint64_t t0 = slc_platform_now_ns(), off = 0;
-        for (uint32_t i = 0; rc == CLI_OK && i < b->h->chunk_count; i++) {
+        for (uint32_t k = 0; rc == CLI_OK && k < b->count; k++) {
+            const uint32_t i = id_at(b->ids, k);
             uint32_t d = slc_pack_get_chunk(p.pack, (slc_chunk_id){i})->decoded_size;
             if (slc_pack_load_chunk(p.pack, (slc_chunk_id){i}, all + off, d, scratch, ss) != SLC_OK) {
                 rc = CLI_FAILED;
@@ -550,6 +625,7 @@ static int rss_work(const bench *b, int kind, rss_result *out)
     }
     slc_profile prof = b->profile;
     prof.page_count = b->pool_pages;
+    prof.texture_page_count = b->tail_count; /* the tails alone: no tile is streamed here */
     prof.workers = b->workers;
     slc_platform_file file;
     memset(&file, 0, sizeof file);
@@ -566,7 +642,7 @@ static int rss_work(const bench *b, int kind, rss_result *out)
     int rc = store_mem != NULL ? rig_open(&r, &prof, io, b->name, store_mem, store_size, 0) : CLI_FAILED;
     if (rc == CLI_OK) {
         pass_result pr;
-        rc = stream_pass(&r, NULL, 0, &pr);
+        rc = stream_pass(&r, b->ids, b->count, &pr);
         out->ns = pr.ns;
         out->bytes = pr.bytes;
         rig_close(&r);
@@ -786,13 +862,8 @@ static int setup(bench *b)
             return CLI_FAILED;
         }
     }
-    for (uint32_t i = 0; i < b->h->chunk_count; i++) {
-        const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
-        b->decoded += c->decoded_size;
-        if (c->codec < SLC_PACK_CODEC_COUNT) { /* the reader refuses any other at open */
-            b->by_codec[c->codec][b->codec_count[c->codec]++] = i;
-            b->codec_decoded[c->codec] += c->decoded_size;
-        }
+    if (classify_chunks(b) != CLI_OK) {
+        return CLI_FAILED;
     }
     for (uint32_t t = 0; t < RAW_THREADS_MAX; t++) {
         b->work[t].stream = alloc_touched(b->h->page_size);
@@ -825,6 +896,9 @@ typedef struct results {
     uint32_t hit_count, hit_frames;
     double hit_ns, hit_tele_ns;
     rss_result rss[RSS_KINDS];
+    double tile_raw_cpu, tile_stream_cpu; /* GB per CPU second, inline, one thread */
+    double tile_loads_cpu;                /* verified tile loads per CPU second, inline */
+    pass_result tile_pass;                /* of the last repeat */
 } results;
 
 static const char *mode_label(const results *res, uint32_t m, char *buf, size_t cap)
@@ -846,6 +920,11 @@ static void print_text(const bench *b, const results *res)
     printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes (%.1f MiB), file %.1f MiB\n", b->pack_path,
            b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded, mib(b->decoded),
            mib(b->h->file_size));
+    if (b->ids != NULL) {
+        printf("textures: the rows below stream its %u geometry chunks (%.1f MiB decoded); its %u texture tiles are "
+               "measured apart, and its %u mip tails are pinned at create\n",
+               b->count, mib(b->decoded), b->tile_count, b->tail_count);
+    }
     printf("profile %s (%s): %s pages, pool %u pages (%s), upload cap %s a frame, queue %u, %u frames in flight;\n"
            "host backend, load_frames 1%s%s\n",
            b->profile_path, p->name, cli_size(p->page_size, s1, sizeof s1), p->page_count,
@@ -905,6 +984,15 @@ static void print_text(const bench *b, const results *res)
            "narrowing (meshopt; after LZ4_decompress_safe for meshopt-lz4), from the same mapping the stream reads.\n"
            "The stream also hashes the stored bytes (XXH3) and checks the meshopt stream's layout, sizes and\n"
            "indices.\n");
+    if (b->tile_count > 0) {
+        printf("\ntexture tiles, inline (one thread), through the texture pool (%u pages): %u tiles, %.1f MiB decoded "
+               "(the %u mip tails, pinned at create, are left out, and from every row above)\n\n",
+               p->texture_page_count, b->tile_count, mib(b->tile_decoded), b->tail_count);
+        printf("%-12s %7s %11s %15s %16s %7s %18s\n", "tiles", "chunks", "decoded MiB", "plain GB/cpu-s",
+               "stream GB/cpu-s", "ratio", "tile loads/cpu-s");
+        printf("%-12s %7u %11.1f %15.2f %16.2f %6.2fx %18.0f\n\n", "tiles", b->tile_count, mib(b->tile_decoded),
+               res->tile_raw_cpu, res->tile_stream_cpu, res->tile_stream_cpu / res->tile_raw_cpu, res->tile_loads_cpu);
+    }
     printf("GB/s: decoded bytes made resident per second of wall time; GB/cpu-s: per second of CPU time of all\n"
            "the process's threads (steadier on a shared machine). The stream also hashes the stored bytes (XXH3)\n"
            "and writes each chunk into its own page of the pool; the baseline decodes into one hot page, and\n"
@@ -1015,6 +1103,17 @@ static void print_json(const bench *b, const results *res)
         sep = ", ";
     }
     printf("],\n");
+    if (b->tile_count > 0) {
+        printf(
+            " \"tiles\": {\"chunks\": %u, \"decoded_bytes\": %llu, \"tails_left_out\": %u, \"texture_pool_pages\": %u, "
+            "\"raw_gb_per_cpu_s\": %.3f, \"stream_gb_per_cpu_s\": %.3f, \"stream_vs_raw_cpu\": %.3f, "
+            "\"loads\": %llu, \"loads_per_cpu_s\": %.1f},\n",
+            b->tile_count, (unsigned long long)b->tile_decoded, b->tail_count, p->texture_page_count, res->tile_raw_cpu,
+            res->tile_stream_cpu, res->tile_stream_cpu / res->tile_raw_cpu, (unsigned long long)res->tile_pass.loads,
+            res->tile_loads_cpu);
+    } else {
+        printf(" \"tiles\": null,\n");
+    }
     printf(" \"overhead\": {\"hit_requests\": %u, \"hit_frames\": %u, \"hit_ns_per_request\": %.2f, "
            "\"hit_telemetry_ns_per_request\": %.2f",
            res->hit_count, res->hit_frames, res->hit_ns, res->hit_tele_ns);
@@ -1039,6 +1138,9 @@ static int run_mode_of(bench *b, uint32_t workers, int no_threads, const uint32_
     static rig r; /* static: it must not move, and it is large */
     slc_profile prof = b->profile;
     prof.workers = workers;
+    if (ids != b->tile_ids) {
+        prof.texture_page_count = b->tail_count; /* a geometry pass: the tails alone */
+    }
     int rc = rig_open(&r, &prof, &b->info.file.io, b->name, b->store_mem, b->store_size, no_threads);
     if (rc != CLI_OK) {
         return rc;
@@ -1051,7 +1153,7 @@ static int run_mode_of(bench *b, uint32_t workers, int no_threads, const uint32_
 
 static int run_mode(bench *b, uint32_t workers, int no_threads, pass_result *out)
 {
-    return run_mode_of(b, workers, no_threads, NULL, 0, out);
+    return run_mode_of(b, workers, no_threads, b->ids, b->count, out);
 }
 
 /* Each repeat's figures, of which the results keep the medians. */
@@ -1059,6 +1161,7 @@ typedef struct samples {
     double gbps[MODES][REPS_MAX], cpu[MODES][REPS_MAX], ring_gbps[REPS_MAX], ring_cpu[REPS_MAX];
     double miss[REPS_MAX], miss_tele[REPS_MAX], raw2[REPS_MAX], raw2_cpu[REPS_MAX];
     double codec_raw[SLC_PACK_CODEC_COUNT][REPS_MAX], codec_stream[SLC_PACK_CODEC_COUNT][REPS_MAX];
+    double tile_raw[REPS_MAX], tile_stream[REPS_MAX], tile_loads[REPS_MAX];
 } samples;
 
 /* The buffers the passes decode into: the pool's pages (b->store_mem), one
@@ -1138,6 +1241,30 @@ static int measure_codecs(bench *b, const results *res, unsigned char *page, uin
 
 /* Repeat k of every mode (raw, inline, 1 worker, N workers), of the
  * two-thread ceiling, of each codec and of the misses. */
+/* Repeat k of the texture tiles (a pack with textures): each tile once,
+ * inline, through the stream's texture pool (the profile's [textures]
+ * page_count) against their plain decode, per CPU second. */
+static int measure_tiles(bench *b, results *res, unsigned char *page, uint32_t k, samples *sm)
+{
+    if (b->tile_count == 0) {
+        return CLI_OK;
+    }
+    uint64_t c0 = cpu_ns();
+    uint64_t bytes = raw_pass_of(b, page, 1, 0, b->tile_ids, b->tile_count, 0, 1, &b->work[0]);
+    uint64_t c1 = cpu_ns();
+    if (bytes != b->tile_decoded) {
+        fprintf(stderr, ME ": the plain decode rejected a tile of %s\n", b->pack_path);
+        return CLI_FAILED;
+    }
+    sm->tile_raw[k] = (double)bytes / (double)(c1 - c0);
+    int rc = run_mode_of(b, 0, 0, b->tile_ids, b->tile_count, &res->tile_pass);
+    if (rc == CLI_OK) {
+        sm->tile_stream[k] = (double)res->tile_pass.bytes / (double)res->tile_pass.cpu_ns;
+        sm->tile_loads[k] = (double)res->tile_pass.loads * 1e9 / (double)res->tile_pass.cpu_ns;
+    }
+    return rc;
+}
+
 static int measure_rep(bench *b, results *res, unsigned char *page, unsigned char *pages2, uint32_t k, samples *sm)
 {
     int rc = CLI_OK;
@@ -1156,6 +1283,9 @@ static int measure_rep(bench *b, results *res, unsigned char *page, unsigned cha
     }
     if (rc == CLI_OK) {
         rc = measure_codecs(b, res, page, k, sm);
+    }
+    if (rc == CLI_OK) {
+        rc = measure_tiles(b, res, page, k, sm);
     }
     /* 2, misses: 1 worker without threads (see the top of the file). */
     if (rc == CLI_OK && (rc = run_mode(b, 1, 1, &res->miss)) == CLI_OK) {
@@ -1178,6 +1308,11 @@ static void summarise(const bench *b, results *res, samples *sm)
     res->miss_tele_ns = median(sm->miss_tele, b->reps);
     res->raw2_gbps = median(sm->raw2, b->reps);
     res->raw2_cpu_gbps = median(sm->raw2_cpu, b->reps);
+    if (b->tile_count > 0) {
+        res->tile_raw_cpu = median(sm->tile_raw, b->reps);
+        res->tile_stream_cpu = median(sm->tile_stream, b->reps);
+        res->tile_loads_cpu = median(sm->tile_loads, b->reps);
+    }
     for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
         if (b->codec_count[c] == 0) {
             continue;
@@ -1198,17 +1333,18 @@ static int measure_hits(bench *b, results *res)
     static rig r;
     static double self[REPS_MAX], tele[REPS_MAX];
     uint32_t count = b->profile.queue_capacity;
-    count = count < b->h->chunk_count ? count : b->h->chunk_count;
+    count = count < b->count ? count : b->count;
     count = count < b->profile.page_count ? count : b->profile.page_count;
     res->hit_count = count;
     res->hit_frames = HIT_REQUESTS / count > 0 ? HIT_REQUESTS / count : 1;
     slc_profile prof = b->profile;
     prof.workers = 0;
+    prof.texture_page_count = b->tail_count;
     int rc = rig_open(&r, &prof, &b->info.file.io, b->name, b->store_mem, b->store_size, 0);
     if (rc == CLI_OK) {
-        rc = hit_batch(&r, count, 0, 1, NULL, NULL);
+        rc = hit_batch(&r, b->ids, count, 0, 1, NULL, NULL);
         for (uint32_t k = 0; k < b->reps && rc == CLI_OK; k++) {
-            rc = hit_batch(&r, count, res->hit_frames, 0, &self[k], &tele[k]);
+            rc = hit_batch(&r, b->ids, count, res->hit_frames, 0, &self[k], &tele[k]);
         }
         rig_close(&r);
     }
@@ -1231,6 +1367,8 @@ static void bench_free(bench *b, unsigned char *page, unsigned char *pages2)
     for (uint32_t c = 0; c < SLC_PACK_CODEC_COUNT; c++) {
         free(b->by_codec[c]);
     }
+    free(b->geo_ids);
+    free(b->tile_ids);
     if (b->info_open) {
         cli_pack_close(&b->info);
     }
