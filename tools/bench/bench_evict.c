@@ -396,9 +396,9 @@ static int seq_next_uses(ev_seq *s);
 /* Records the whole sequence (see the top of the file), each chunk into
  * the sequence of its pool's kind (slc_pool_kind_of_chunk_flags): seqs[k]
  * is SLC_POOL_GEOMETRY's or SLC_POOL_TEXTURES's, laid out (seq_layout). */
-static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
+static int seq_record(ev_seq seqs[SLC_POOL_KIND_COUNT], ev_src *c)
 {
-    ev_seq *s = seqs[SLC_POOL_GEOMETRY];
+    ev_seq *s = &seqs[SLC_POOL_GEOMETRY];
     const uint32_t cap = c->prof.queue_capacity;
     uint32_t *stamp = calloc(s->nchunks + 1u, sizeof *stamp);
     uint32_t *slot = calloc(s->nchunks + 1u, sizeof *slot);
@@ -406,7 +406,7 @@ static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
     for (uint32_t f = 0; rc == CLI_OK && workload_has_frame(&c->wl, f); f++) {
         size_t first[SLC_POOL_KIND_COUNT];
         for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
-            first[k] = seqs[k]->n;
+            first[k] = seqs[k].n;
         }
         uint32_t objreqs = 0, distinct = 0;
         trace_req q;
@@ -436,7 +436,7 @@ static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
             for (uint32_t j = 0; j < n; j++) {
                 uint32_t ch = q.kind == TRACE_OBJECT ? slc_pack_get_span(c->pack, first_span + j)->chunk : q.id;
                 const slc_pack_chunk *pc = slc_pack_get_chunk(c->pack, (slc_chunk_id){ch});
-                ev_seq *ks = seqs[slc_pool_kind_of_chunk_flags(pc->flags)];
+                ev_seq *ks = &seqs[slc_pool_kind_of_chunk_flags(pc->flags)];
                 if (stamp[ch] == f + 1u) {
                     if (slot[ch] != EV_NEVER && ks->r[slot[ch]].priority < q.priority) {
                         ks->r[slot[ch]].priority = q.priority;
@@ -462,7 +462,7 @@ static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
             rc = c->wl.rc;
         }
         for (uint32_t kk = 0; rc == CLI_OK && kk < SLC_POOL_KIND_COUNT; kk++) {
-            ev_seq *ks = seqs[kk];
+            ev_seq *ks = &seqs[kk];
             if (ks->n > first[kk]) {
                 qsort(ks->r + first[kk], ks->n - first[kk], sizeof *ks->r, cmp_req);
             }
@@ -474,9 +474,9 @@ static int seq_record(ev_seq *const seqs[SLC_POOL_KIND_COUNT], ev_src *c)
     }
     free(stamp);
     free(slot);
-    seqs[SLC_POOL_TEXTURES]->refused = s->refused;
+    seqs[SLC_POOL_TEXTURES].refused = s->refused;
     for (uint32_t kk = 0; rc == CLI_OK && kk < SLC_POOL_KIND_COUNT; kk++) {
-        rc = seq_next_uses(seqs[kk]);
+        rc = seq_next_uses(&seqs[kk]);
     }
     return rc;
 }
@@ -488,6 +488,8 @@ static int seq_next_uses(ev_seq *s)
     uint32_t *last = malloc(((size_t)s->nchunks + 1u) * sizeof *last);
     if (s->next == NULL || last == NULL) {
         free(last);
+        free(s->next);
+        s->next = NULL;
         fprintf(stderr, ME ": out of memory for the request sequence\n");
         return CLI_FAILED;
     }
@@ -1731,7 +1733,6 @@ int bench_evict(int argc, char **argv)
     ev_seq seq[SLC_POOL_KIND_COUNT];
     memset(&c, 0, sizeof c);
     memset(seq, 0, sizeof seq);
-    ev_seq *const seqs[SLC_POOL_KIND_COUNT] = {&seq[0], &seq[1]};
     rc = src_open(&c, &a.o);
     /* The texture pool when the pack has textures and the profile one to
      * stream them in (else the stream refuses, as run does). */
@@ -1744,28 +1745,28 @@ int bench_evict(int argc, char **argv)
         rc = CLI_FAILED;
     }
     for (uint32_t k = 0; rc == CLI_OK && k < SLC_POOL_KIND_COUNT; k++) {
-        rc = seq_layout(seqs[k], &c, k);
+        rc = seq_layout(&seq[k], &c, k);
     }
     if (rc == CLI_OK) {
-        rc = seq_record(seqs, &c);
+        rc = seq_record(seq, &c);
     }
     static ev_result res[SLC_POOL_KIND_COUNT][POOL_POLICIES + SIM_DEFS + 1];
     memset(res, 0, sizeof res);
     size_t nres[SLC_POOL_KIND_COUNT] = {0, 0};
     for (uint32_t k = 0; rc == CLI_OK && k < kinds; k++) {
-        rc = evict_kind(&c, seqs[k], &a.o, no_stream, res[k], &nres[k]);
+        rc = evict_kind(&c, &seq[k], &a.o, no_stream, res[k], &nres[k]);
     }
     if (rc == CLI_OK) {
         if (a.o.json) {
-            print_json(&c, seqs[0], res[0], nres[0], seqs[1], res[1], nres[1]);
+            print_json(&c, &seq[0], res[0], nres[0], &seq[1], res[1], nres[1]);
         } else {
             for (uint32_t k = 0; k < kinds; k++) {
-                print_text(&c, seqs[k], res[k], nres[k]);
+                print_text(&c, &seq[k], res[k], nres[k]);
             }
         }
     }
     for (uint32_t k = 0; k < SLC_POOL_KIND_COUNT; k++) {
-        seq_free(seqs[k]);
+        seq_free(&seq[k]);
     }
     src_close(&c);
     return rc;
