@@ -6,7 +6,10 @@
  * once, --texture-format none, the same bytes for any jobs, what the
  * builder tells its listener of each texture it builds; and every
  * check the reader makes on the sections, driven by an edited pack with its
- * checksums made right again. */
+ * checksums made right again. Built again as test_pack_textures_noheap
+ * (SLUICE_TEXTURES_NOHEAP, the heap and mappings wrapped: noheap_wrap.h),
+ * it runs the texture pool's test alone and proves that its frames, which
+ * load, evict and touch tiles, make no heap or mapping call. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +24,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <xxhash.h>
+
+#ifdef SLUICE_TEXTURES_NOHEAP
+#include "noheap_wrap.h"
+#endif
 
 #include "builder.h"
 #include "encode.h"
@@ -470,6 +477,10 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
              * the pool's two free pages), then tiles 2 and 3: LRU evicts
              * the first two, the tails stay. */
             uint64_t f = 0;
+#ifdef SLUICE_TEXTURES_NOHEAP
+            noheap_calls = 0;
+            noheap_counting = 1;
+#endif
             for (uint32_t frame = 0; frame < 8; frame++) {
                 assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
                 for (uint32_t t = 0; t < 2; t++) {
@@ -487,6 +498,10 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
                 }
             }
             assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+#ifdef SLUICE_TEXTURES_NOHEAP
+            noheap_counting = 0;
+            assert_int_equal(noheap_calls, 0); /* 8 frames of tiles loaded and evicted, and a ninth begun */
+#endif
             slc_pool_get_stats(tp, &ts);
             assert_int_equal(ts.pinned, 2);
             assert_int_equal(ts.resident, 2);
@@ -1269,6 +1284,10 @@ static void test_synthetic_city_textures_are_the_same_everywhere(void **state)
 int main(void)
 {
     snprintf(pack_path, sizeof pack_path, "/tmp/sluice_textures_%ld.pack", (long)getpid());
+#ifdef SLUICE_TEXTURES_NOHEAP
+    const struct CMUnitTest pool_test[] = {cmocka_unit_test(test_texture_pool_pins_tails_and_streams_tiles)};
+    return cmocka_run_group_tests(pool_test, NULL, NULL);
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_through_the_reader),
         cmocka_unit_test(test_texel_format_list),
