@@ -526,6 +526,44 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
                      "stream: request for chunk %u: partition 1 does not exist (the textures pool has 1)", last.index);
             assert_string_equal(logged, want);
             assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+            /* A tile whose read fails: the load fails with SLC_E_IO, its
+             * page goes back to the texture pool unpublished, the chunk is
+             * FAILED and not resident, the tails stay; once reads work it
+             * loads again after its retry delay. */
+            const slc_chunk_id first = {ra.first_chunk};
+            slc_stream_stats sst;
+            slc_stream_get_stats(s, &sst);
+            const uint64_t failures = sst.failures;
+            fl.fail = 1;
+            for (uint32_t frame = 0; frame < 2; frame++) {
+                assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+                assert_int_equal(slc_stream_request_chunk(s, first, 200, (slc_partition){0}), SLC_OK);
+                assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+                assert_true(slc_stream_check(s));
+            }
+            slc_stream_chunk_info ci;
+            slc_stream_get_chunk(s, first, &ci);
+            assert_int_equal(ci.state, SLC_STREAM_CHUNK_FAILED);
+            assert_int_equal(ci.status, SLC_E_IO);
+            assert_int_equal(ci.attempts, 1);
+            slc_stream_get_stats(s, &sst);
+            assert_int_equal(sst.failures, failures + 1u);
+            assert_int_equal(sst.first_failures[sst.failure_records - 1u].chunk.index, first.index);
+            slc_pool_get_stats(tp, &ts);
+            assert_int_equal(ts.pinned, 2);
+            assert_int_equal(ts.loading, 0);
+            assert_int_equal(ts.pinned + ts.resident + ts.free, ts.page_count); /* its page released */
+            assert_int_equal(slc_pool_lookup(tp, first, &info), SLC_E_NOT_FOUND);
+            fl.fail = 0;
+            for (uint32_t frame = 0; frame < 4; frame++) {
+                assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+                assert_int_equal(slc_stream_request_chunk(s, first, 200, (slc_partition){0}), SLC_OK);
+                assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+                assert_true(slc_stream_check(s));
+            }
+            slc_stream_get_chunk(s, first, &ci);
+            assert_int_equal(ci.state, SLC_STREAM_CHUNK_RESIDENT);
+            assert_int_equal(ci.attempts, 0);
             slc_stream_destroy(s);
             slc_arena_get_stats(meta, &before);
             /* A texture store whose pages are smaller than the pack's. */
