@@ -200,6 +200,7 @@ struct run {
     FILE *evlog;
     uint64_t ev_next;
     uint64_t ev_lost;
+    uint64_t tev_next, tev_lost; /* the texture pool's */
 };
 
 /* Opens the output files, the profile (with --workers applied), the pack,

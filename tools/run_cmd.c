@@ -487,7 +487,11 @@ static int resolve_partition(run *r, const trace_req *q)
 static void walk_evictions(run *r)
 {
     if (r->evlog != NULL) {
-        run_evict_log_walk(r->evlog, slc_stream_pool(r->s), &r->ev_next, &r->ev_lost);
+        run_evict_log_walk(r->evlog, slc_stream_pool(r->s), "", &r->ev_next, &r->ev_lost);
+        const slc_pool *tp = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES);
+        if (tp != NULL) {
+            run_evict_log_walk(r->evlog, tp, "t ", &r->tev_next, &r->tev_lost);
+        }
     }
 }
 
@@ -850,7 +854,7 @@ static int run_open_workload(run *r)
     }
     if (r->o.evict_log != NULL) {
         r->evlog = r->files.evict.f;
-        run_evict_log_begin(r->evlog);
+        run_evict_log_begin(r->evlog, slc_pack_texture_count(r->pack) > 0);
     }
     return CLI_OK;
 }
@@ -943,6 +947,10 @@ static void run_report(run *r, const run_summary *s, void (*extra)(FILE *f, int 
         run_report_json(&in, s);
     } else {
         run_report_text(&in, s);
+    }
+    if (r->tev_lost) {
+        fprintf(stderr, "%s: %s: %" PRIu64 " of the texture pool's entries lost (its log ring overran)\n", r->me,
+                r->o.evict_log, r->tev_lost);
     }
     if (r->ev_lost) {
         fprintf(stderr, "%s: %s: %" PRIu64 " entries lost (the pool's log ring overran)\n", r->me, r->o.evict_log,

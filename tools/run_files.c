@@ -82,12 +82,15 @@ void run_files_abort(run_files *files)
     atomic_file_abort(&files->save);
 }
 
-void run_evict_log_begin(FILE *f)
+void run_evict_log_begin(FILE *f, int textures)
 {
     fprintf(f, "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n");
+    if (textures) {
+        fprintf(f, "# the texture pool's entries: t seq frame evicted page loaded partition (its own seq)\n");
+    }
 }
 
-void run_evict_log_walk(FILE *f, const slc_pool *pool, uint64_t *next, uint64_t *lost)
+void run_evict_log_walk(FILE *f, const slc_pool *pool, const char *tag, uint64_t *next, uint64_t *lost)
 {
     slc_pool_log_entry e[256];
     for (;;) {
@@ -96,14 +99,14 @@ void run_evict_log_walk(FILE *f, const slc_pool *pool, uint64_t *next, uint64_t 
             break;
         }
         if (e[0].seq > *next) {
-            fprintf(f, "# %" PRIu64 " entries lost (the pool's log ring overran)\n", e[0].seq - *next);
+            fprintf(f, "# %s%" PRIu64 " entries lost (the pool's log ring overran)\n", tag, e[0].seq - *next);
             *lost += e[0].seq - *next;
         }
         for (size_t i = 0; i < n; i++) {
             char ev[16], ld[16];
             snprintf(ev, sizeof ev, "%u", e[i].evicted.index);
             snprintf(ld, sizeof ld, "%u", e[i].loaded.index);
-            fprintf(f, "%" PRIu64 " %" PRIu64 " %s %u %s %u\n", e[i].seq, e[i].frame,
+            fprintf(f, "%s%" PRIu64 " %" PRIu64 " %s %u %s %u\n", tag, e[i].seq, e[i].frame,
                     e[i].evicted.index == SLC_CHUNK_NONE_INDEX ? "-" : ev, e[i].page,
                     e[i].loaded.index == SLC_CHUNK_NONE_INDEX ? "-" : ld, e[i].partition);
         }

@@ -41,7 +41,7 @@ void run_files_abort(run_files *files);
  * on, one a line ("seq frame evicted page loaded partition", '-' for no
  * chunk), *next advanced past them; entries the pool's ring overwrote
  * before they were read get a comment line and are added to *lost. */
-void run_evict_log_begin(FILE *f);
-void run_evict_log_walk(FILE *f, const slc_pool *pool, uint64_t *next, uint64_t *lost);
+void run_evict_log_begin(FILE *f, int textures);
+void run_evict_log_walk(FILE *f, const slc_pool *pool, const char *tag, uint64_t *next, uint64_t *lost);
 
 #endif

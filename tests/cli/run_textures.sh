@@ -91,9 +91,19 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
     printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "$backend/$workers: $msg"
 done
 echo "$first"
-# The timeline and the Chrome trace have the texture pool's rows.
+# The timeline and the Chrome trace have the texture pool's rows, and the
+# eviction log its entries, tagged "t", as many as the report counts.
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 \
-    --svg "$out/tiles.svg" --chrome-trace "$out/tiles.json" 2>&1) || fail "fly with --svg failed: $msg"
+    --svg "$out/tiles.svg" --chrome-trace "$out/tiles.json" --evict-log "$out/tiles.evict" 2>&1) ||
+    fail "fly with --svg failed: $msg"
+want=$(printf '%s\n' "$msg" | sed -n 's/^texture pool: .* eviction log \([0-9]*\) entries, .*/\1/p')
+got=$(grep -c '^t [0-9]* [0-9]* [-0-9]* [0-9]* [-0-9]* [0-9]*$' "$out/tiles.evict")
+[ -n "$want" ] && [ "$want" -eq "$got" ] || fail "tiles.evict: $got texture pool entries, the report says '$want'"
+want=$(printf '%s\n' "$msg" | sed -n 's/^eviction log: \([0-9]*\) entries, .*/\1/p')
+got=$(grep -c '^[0-9]' "$out/tiles.evict")
+[ -n "$want" ] && [ "$want" -eq "$got" ] || fail "tiles.evict: $got geometry entries, the report says '$want'"
+grep -q "^# the texture pool's entries: t seq frame evicted page loaded partition" "$out/tiles.evict" ||
+    fail "tiles.evict: no header for the texture pool's entries"
 grep -q ">texture pool pages used</text>" "$out/tiles.svg" && grep -q ">of 20</text>" "$out/tiles.svg" ||
     fail "tiles.svg: no texture pool row"
 grep -Eq ">max [1-9][0-9]* a frame</text>" "$out/tiles.svg" || fail "tiles.svg: no tile misses row"

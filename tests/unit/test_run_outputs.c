@@ -10,7 +10,10 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
 
+#include "run_files.h"
 #include "run_outputs.h"
+#include "sluice/host_store.h"
+#include "sluice/pool.h"
 #include "test_util.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -476,6 +479,68 @@ static void test_chrome_trace_texture_pool_counters(void **state)
     free(buf);
 }
 
+/* The eviction log file (run_files.c): each pool's entries on their own
+ * lines, the texture pool's tagged "t "; a ring that overran says, with the
+ * pool's tag, how many entries were lost, and the walk goes on from the
+ * oldest kept. A pool of 2 pages, a log ring of 2, 5 loads (3 evictions). */
+static void test_evict_log_tags_and_lost_entries(void **state)
+{
+    (void)state;
+    enum { PAGES = 2, LOADS = 5 };
+    size_t sfp = slc_host_store_footprint(PAGES, 64);
+    void *smem = aligned_alloc(SLC_POOL_ALIGN, (sfp + SLC_POOL_ALIGN - 1u) & ~(size_t)(SLC_POOL_ALIGN - 1u));
+    slc_page_store store;
+    assert_int_equal(slc_host_store_init_at(smem, sfp, NULL, SLC_BUDGET_NONE, PAGES, 64, NULL, &store), SLC_OK);
+    slc_pool_desc d;
+    memset(&d, 0, sizeof d);
+    d.page_count = PAGES;
+    d.max_chunks = 16;
+    d.frames_in_flight = 1;
+    d.log_capacity = 2;
+    d.eviction = SLC_EVICTION_LRU;
+    size_t pfp = slc_pool_footprint(&d);
+    void *pmem = aligned_alloc(SLC_POOL_ALIGN, (pfp + SLC_POOL_ALIGN - 1u) & ~(size_t)(SLC_POOL_ALIGN - 1u));
+    slc_pool *pool = NULL;
+    assert_int_equal(slc_pool_init(pmem, pfp, &d, &store, NULL, &pool), SLC_OK);
+    for (uint32_t c = 0; c < LOADS; c++) {
+        assert_int_equal(slc_pool_begin_frame(pool, NULL), SLC_OK);
+        slc_pool_request q = {{c}, {0}, 0, 0};
+        slc_page pg;
+        void *dst = NULL;
+        assert_int_equal(slc_pool_acquire(pool, &q, &pg), SLC_OK);
+        assert_int_equal(slc_pool_write_begin(pool, pg, &dst), SLC_OK);
+        assert_int_equal(slc_pool_write_end(pool, pg, 0), SLC_OK);
+        assert_int_equal(slc_pool_end_frame(pool), SLC_OK);
+    }
+    for (int textures = 0; textures < 2; textures++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        uint64_t next = 0, lost = 0;
+        run_evict_log_begin(f, textures);
+        run_evict_log_walk(f, pool, textures ? "t " : "", &next, &lost);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(next, LOADS);
+        assert_int_equal(lost, LOADS - 2);
+        const char *want = textures ? "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n"
+                                      "# the texture pool's entries: t seq frame evicted page loaded partition (its "
+                                      "own seq)\n"
+                                      "# t 3 entries lost (the pool's log ring overran)\n"
+                                      "t 3 4 1 1 3 0\n"
+                                      "t 4 5 2 0 4 0\n"
+                                    : "# sluice eviction log: seq frame evicted page loaded partition ('-': no chunk)\n"
+                                      "# 3 entries lost (the pool's log ring overran)\n"
+                                      "3 4 1 1 3 0\n"
+                                      "4 5 2 0 4 0\n";
+        assert_string_equal(buf, want);
+        free(buf);
+    }
+    slc_host_store_deinit(&store);
+    free(pmem);
+    free(smem);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_chrome_trace_stops_at_its_cap),
         cmocka_unit_test(test_chrome_trace_counter_tracks),
         cmocka_unit_test(test_chrome_trace_texture_pool_counters),
+        cmocka_unit_test(test_evict_log_tags_and_lost_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
