@@ -917,9 +917,9 @@ static void print_text(const bench *b, const results *res)
 {
     char s1[32], s2[32], s3[32], label[64];
     const slc_profile *p = &b->profile;
-    printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes (%.1f MiB), file %.1f MiB\n", b->pack_path,
-           b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded, mib(b->decoded),
-           mib(b->h->file_size));
+    printf("sluice bench stream %s: %u chunks, %s pages, %llu decoded bytes%s (%.1f MiB), file %.1f MiB\n",
+           b->pack_path, b->h->chunk_count, cli_size(b->h->page_size, s1, sizeof s1), (unsigned long long)b->decoded,
+           b->ids != NULL ? " of geometry" : "", mib(b->decoded), mib(b->h->file_size));
     if (b->ids != NULL) {
         printf("textures: the rows below stream its %u geometry chunks (%.1f MiB decoded); its %u texture tiles are "
                "measured apart, and its %u mip tails are pinned at create\n",
