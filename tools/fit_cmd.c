@@ -387,14 +387,7 @@ static uint32_t req_chunk_count(const fit *f, const trace_req *q)
 static void count_tails(fit *f, uint8_t *pinned)
 {
     f->textures = slc_pack_texture_count(f->pack);
-    f->tex_pinned = 0;
-    for (uint32_t i = 0; i < f->textures; i++) {
-        slc_chunk_id tail;
-        if (slc_pack_texture_tail(f->pack, i, &tail) == SLC_OK && !pinned[tail.index]) {
-            pinned[tail.index] = 1;
-            f->tex_pinned++;
-        }
-    }
+    f->tex_pinned = tool_mark_texture_tails(f->pack, pinned);
     if (f->textures > 0 && f->tex_pinned > f->prof.texture_page_count) {
         mark_break(&f->tex_pin_b, 0, 0, NULL, f->prof.texture_page_count);
         f->tex_pin_b.value = f->tex_pinned;
@@ -735,7 +728,7 @@ typedef enum verdict { V_HOLDS = 0, V_DEFERRAL, V_FALLBACK, V_NOT } verdict;
 static verdict judge(const fit *f)
 {
     if (f->pin_b.broken || f->queue_b.broken || f->hole_b.broken || f->cap_pages == 0 || f->tex_pin_b.broken ||
-        (f->textures > 0 && f->prof.texture_page_count == 0)) {
+        tool_texture_pool_missing(f->pack, &f->prof, NULL)) {
         return V_NOT;
     }
     if (f->w_b.broken || f->u_b.broken) {
@@ -835,7 +828,7 @@ static void report_text(const fit *f, verdict v)
         printf("  pinned: partition '%s' needs %" PRIu64 " pages for the pinned levels, has %" PRIu64 "\n",
                f->part_name[f->pin_b.part], f->pin_b.value, f->pin_b.limit);
     }
-    if (f->textures > 0 && f->prof.texture_page_count == 0) {
+    if (tool_texture_pool_missing(f->pack, &f->prof, NULL)) {
         printf("  texture pool: the pack has %u textures, but the profile declares no texture pool ([textures] "
                "page_count): the stream refuses to start\n",
                f->textures);
@@ -950,7 +943,7 @@ static void report_json(const fit *f, verdict v)
     json_break(f, "in_flight", &f->u_b);
     json_break(f, "upload", &f->new_b);
     printf(",\n    \"texture_pool_missing\": %s",
-           f->textures > 0 && f->prof.texture_page_count == 0 ? "true" : "false");
+           tool_texture_pool_missing(f->pack, &f->prof, NULL) ? "true" : "false");
     json_break(f, "texture_pinned", &f->tex_pin_b);
     json_break(f, "texture_working_set", &f->tex_w_b);
     json_break(f, "texture_in_flight", &f->tex_u_b);

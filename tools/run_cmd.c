@@ -542,13 +542,14 @@ static void add_frame(run *r, uint32_t f, const run_frame_rec *fr)
     }
     run_timeline_add(&r->timeline, &fr->t, fr->pool_used);
     const int textures = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES) != NULL;
+    const uint32_t tile_misses = fr->tiles - fr->tiles_resident;
     if (textures) {
-        run_timeline_set_textures(&r->timeline, f, fr->tex_used, fr->tiles - fr->tiles_resident);
+        run_timeline_set_textures(&r->timeline, f, fr->tex_used, tile_misses);
     }
     if (r->o.chrome != NULL) {
         run_chrome_frame(&r->chrome, f, fr->start_ns, fr->end_ns, &fr->t, fr->pool_used, fr->caller_loads);
         if (textures) {
-            run_chrome_textures(&r->chrome, fr->end_ns, fr->tex_used, fr->tiles - fr->tiles_resident);
+            run_chrome_textures(&r->chrome, fr->end_ns, fr->tex_used, tile_misses);
         }
         drain_spans(r);
     }

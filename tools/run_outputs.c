@@ -269,6 +269,17 @@ static svg_row *svg_row_add(svg_row *rows, size_t *n, enum svg_series series, en
     return r;
 }
 
+/* A pool's row: pages used, scaled to and limited by its pages. */
+static void svg_pages_row(svg_row *rows, size_t *n, enum svg_series series, const char *color, const char *name,
+                          uint32_t pages)
+{
+    svg_row *r = svg_row_add(rows, n, series, SVG_COUNT, color);
+    r->limit = (double)pages;
+    r->maxv = r->limit;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->detail, sizeof r->detail, "of %u", pages);
+}
+
 /* The rows to plot, and in fold[] the budgets that held their peak over every frame. */
 static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t npts, svg_row *rows, size_t *fold,
                        size_t *nfold)
@@ -316,17 +327,9 @@ static size_t svg_rows(const run_timeline *t, const run_svg_info *in, uint32_t n
         snprintf(r->detail, sizeof r->detail, "limit %s, peak %s", cli_size_approx(bs->limit, a, sizeof a),
                  cli_size_approx(bs->peak, b, sizeof b));
     }
-    r = svg_row_add(rows, &n, SVG_POOL, SVG_COUNT, "#2ca02c");
-    r->limit = (double)in->page_count;
-    r->maxv = r->limit;
-    snprintf(r->name, sizeof r->name, "pool pages used");
-    snprintf(r->detail, sizeof r->detail, "of %u", in->page_count);
+    svg_pages_row(rows, &n, SVG_POOL, "#2ca02c", "pool pages used", in->page_count);
     if (in->texture_page_count > 0) {
-        r = svg_row_add(rows, &n, SVG_TEX_POOL, SVG_COUNT, "#bcbd22");
-        r->limit = (double)in->texture_page_count;
-        r->maxv = r->limit;
-        snprintf(r->name, sizeof r->name, "texture pool pages used");
-        snprintf(r->detail, sizeof r->detail, "of %u", in->texture_page_count);
+        svg_pages_row(rows, &n, SVG_TEX_POOL, "#bcbd22", "texture pool pages used", in->texture_page_count);
     }
     top = svg_top(t, npts, SVG_UPLOAD);
     r = svg_row_add(rows, &n, SVG_UPLOAD, SVG_BYTES, "#ff7f0e");

@@ -42,15 +42,6 @@ void run_chunk_place_of(const slc_pack *pack, slc_chunk_id c, run_chunk_place *w
 }
 
 /* " (texture 0 'brick', level 1, tile 2)", or "" for geometry. */
-static void place_text(const run_chunk_place *w, char *buf, size_t cap);
-
-void run_describe_chunk_place(const slc_pack *pack, slc_chunk_id c, char *buf, size_t cap)
-{
-    run_chunk_place w;
-    run_chunk_place_of(pack, c, &w);
-    place_text(&w, buf, cap);
-}
-
 static void place_text(const run_chunk_place *w, char *buf, size_t cap)
 {
     char where[48];
@@ -65,6 +56,13 @@ static void place_text(const run_chunk_place *w, char *buf, size_t cap)
     }
     snprintf(buf, cap, " (texture %d%s%.64s%s, %s)", w->texture, w->name ? " '" : "", w->name ? w->name : "",
              w->name ? "'" : "", where);
+}
+
+void run_describe_chunk_place(const slc_pack *pack, slc_chunk_id c, char *buf, size_t cap)
+{
+    run_chunk_place w;
+    run_chunk_place_of(pack, c, &w);
+    place_text(&w, buf, cap);
 }
 
 /* "first: chunk 3 SLC_E_PACK_CHUNK_CHECKSUM (frame 2), ..." */

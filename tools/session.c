@@ -112,6 +112,34 @@ int tool_session_open_host_store(const tool_session *s, const slc_profile *prof,
     return CLI_OK;
 }
 
+uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks)
+{
+    uint32_t marked = 0;
+    for (uint32_t i = 0; i < slc_pack_texture_count(pack); i++) {
+        slc_chunk_id tail;
+        if (slc_pack_texture_tail(pack, i, &tail) == SLC_OK && !marks[tail.index]) {
+            marks[tail.index] = 1;
+            marked++;
+        }
+    }
+    return marked;
+}
+
+int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, const char *me)
+{
+    const uint32_t textures = slc_pack_texture_count(pack);
+    if (textures == 0 || slc_pool_kind_declared(prof, SLC_POOL_TEXTURES)) {
+        return 0;
+    }
+    if (me != NULL) {
+        fprintf(stderr,
+                "%s: the pack has %u textures, but profile '%s' declares no texture pool ([textures] page_count) to "
+                "stream them in\n",
+                me, textures, prof->name);
+    }
+    return 1;
+}
+
 int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
                                     const char *me)
 {

@@ -114,6 +114,20 @@ int tool_session_open_host_store(const tool_session *s, const slc_profile *prof,
 int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
                                     const char *me);
 
+/* Marks in marks[] (a byte a chunk of pack) the chunk of every texture's
+ * mip tail, the chunks slc_stream_create pins in the texture pool
+ * (slc_pack_texture_tail; a texture whose record cannot be read, which
+ * the stream would refuse, is passed over). Returns how many it marked
+ * that were not marked before. O(textures): a record read each. */
+uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks);
+
+/* Whether a stream of pack under prof would be refused for want of a
+ * texture pool: the pack has textures and prof declares no [textures]
+ * page_count (slc_pool_kind_declared). With me, says so on stderr ("ME: the
+ * pack has N textures, but profile 'P' declares no texture pool ..."), for
+ * a tool that refuses before it streams. O(1). */
+int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, const char *me);
+
 /* out: a stream description over the session's memory and pack with prof
  * (the session's profile, or the tool's copy of it) and store (and the
  * session's texture store, when it opened one), the

@@ -354,6 +354,18 @@ static slc_status flaky_read(void *user, uint64_t offset, void *dst, size_t size
     return SLC_OK;
 }
 
+/* frames frames, each asking for chunk at priority 200; the stream's
+ * invariants hold after each. */
+static void ask_frames(slc_stream *s, slc_chunk_id chunk, uint32_t frames, uint64_t *f)
+{
+    for (uint32_t frame = 0; frame < frames; frame++) {
+        assert_int_equal(slc_stream_begin_frame(s, f), SLC_OK);
+        assert_int_equal(slc_stream_request_chunk(s, chunk, 200, (slc_partition){0}), SLC_OK);
+        assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+        assert_true(slc_stream_check(s));
+    }
+}
+
 /* The texture pool ([textures] page_count, gpu/textures): every
  * texture's mip tail pinned in it at create, tiles requested by chunk id
  * loaded into it and evicted by its own policy, never into or out of the
@@ -535,12 +547,7 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             slc_stream_get_stats(s, &sst);
             const uint64_t failures = sst.failures;
             fl.fail = 1;
-            for (uint32_t frame = 0; frame < 2; frame++) {
-                assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
-                assert_int_equal(slc_stream_request_chunk(s, first, 200, (slc_partition){0}), SLC_OK);
-                assert_int_equal(slc_stream_end_frame(s), SLC_OK);
-                assert_true(slc_stream_check(s));
-            }
+            ask_frames(s, first, 2, &f);
             slc_stream_chunk_info ci;
             slc_stream_get_chunk(s, first, &ci);
             assert_int_equal(ci.state, SLC_STREAM_CHUNK_FAILED);
@@ -555,12 +562,7 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             assert_int_equal(ts.pinned + ts.resident + ts.free, ts.page_count); /* its page released */
             assert_int_equal(slc_pool_lookup(tp, first, &info), SLC_E_NOT_FOUND);
             fl.fail = 0;
-            for (uint32_t frame = 0; frame < 4; frame++) {
-                assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
-                assert_int_equal(slc_stream_request_chunk(s, first, 200, (slc_partition){0}), SLC_OK);
-                assert_int_equal(slc_stream_end_frame(s), SLC_OK);
-                assert_true(slc_stream_check(s));
-            }
+            ask_frames(s, first, 4, &f);
             slc_stream_get_chunk(s, first, &ci);
             assert_int_equal(ci.state, SLC_STREAM_CHUNK_RESIDENT);
             assert_int_equal(ci.attempts, 0);

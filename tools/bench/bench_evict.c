@@ -307,7 +307,7 @@ static int seq_layout(ev_seq *s, ev_src *c, uint32_t kind)
     s->kind = kind;
     s->nchunks = slc_pack_get_header(c->pack)->chunk_count;
     s->nobjects = slc_pack_get_header(c->pack)->object_count;
-    if (kind == SLC_POOL_TEXTURES && c->prof.texture_page_count == 0) {
+    if (kind == SLC_POOL_TEXTURES && !slc_pool_kind_declared(&c->prof, SLC_POOL_TEXTURES)) {
         /* No texture pool: nothing to lay out (a pack with textures is refused). */
         s->pinned = calloc(s->nchunks + 1u, 1);
         s->pin_list = malloc(sizeof *s->pin_list);
@@ -343,12 +343,8 @@ static int seq_layout(ev_seq *s, ev_src *c, uint32_t kind)
             s->pinned[ch.index] = 1;
         }
     }
-    for (uint32_t i = 0; kind == SLC_POOL_TEXTURES && i < slc_pack_texture_count(c->pack); i++) {
-        slc_chunk_id tail;
-        if (slc_pack_texture_tail(c->pack, i, &tail) == SLC_OK) {
-            s->pin_count += !s->pinned[tail.index];
-            s->pinned[tail.index] = 1;
-        }
+    if (kind == SLC_POOL_TEXTURES) {
+        s->pin_count = tool_mark_texture_tails(c->pack, s->pinned);
     }
     s->pin_list = malloc(((size_t)s->pin_count + 1u) * sizeof *s->pin_list);
     if (s->pin_list == NULL) {
@@ -1737,11 +1733,7 @@ int bench_evict(int argc, char **argv)
     /* The texture pool when the pack has textures and the profile one to
      * stream them in (else the stream refuses, as run does). */
     const uint32_t kinds = rc == CLI_OK && slc_pack_texture_count(c.pack) > 0 ? 2u : 1u;
-    if (kinds == 2u && c.prof.texture_page_count == 0) {
-        fprintf(stderr,
-                ME ": the pack has %u textures, but profile '%s' declares no texture pool ([textures] page_count) to "
-                   "stream them in\n",
-                slc_pack_texture_count(c.pack), c.prof.name);
+    if (rc == CLI_OK && tool_texture_pool_missing(c.pack, &c.prof, ME)) {
         rc = CLI_FAILED;
     }
     for (uint32_t k = 0; rc == CLI_OK && k < SLC_POOL_KIND_COUNT; k++) {

@@ -149,11 +149,7 @@ static void *alloc_touched(size_t size)
 static int classify_chunks(bench *b)
 {
     const uint32_t n = b->h->chunk_count, textures = slc_pack_texture_count(b->info.pack);
-    if (textures > 0 && b->profile.texture_page_count == 0) {
-        fprintf(stderr,
-                ME ": the pack has %u textures, but profile '%s' declares no texture pool ([textures] page_count) to "
-                   "stream them in\n",
-                textures, b->profile.name);
+    if (tool_texture_pool_missing(b->info.pack, &b->profile, ME)) {
         return CLI_FAILED;
     }
     uint8_t *tail = calloc((size_t)n + 1u, 1);
@@ -164,13 +160,7 @@ static int classify_chunks(bench *b)
         fprintf(stderr, ME ": out of memory for the chunk lists of %s\n", b->pack_path);
         return CLI_FAILED;
     }
-    for (uint32_t i = 0; i < textures; i++) {
-        slc_chunk_id t;
-        if (slc_pack_texture_tail(b->info.pack, i, &t) == SLC_OK && !tail[t.index]) {
-            tail[t.index] = 1;
-            b->tail_count++;
-        }
-    }
+    b->tail_count = tool_mark_texture_tails(b->info.pack, tail);
     b->count = 0;
     for (uint32_t i = 0; i < n; i++) {
         const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});
