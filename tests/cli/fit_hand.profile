@@ -1,5 +1,5 @@
 # fit-hand: a pool small enough to count by hand (tests/cli/fit_hand.trace, tests/CMakeLists.txt:
-# cli_fit_hand_*): 17 pages, 2 of them the partition "nav", 15 "default" (which takes the 11 pins);
+# cli_fit_hand_*): 26 pages, 2 of them the partition "nav", 24 "default" (which takes the 20 pins);
 # one frame in flight, 6 requests and 6 distinct chunks a frame, an upload cap of 4 pages.
 
 [profile]
@@ -12,12 +12,12 @@ cpu/decode      = 4 MiB
 cpu/queues      = 1 MiB
 cpu/driver      = 32 MiB
 gpu             = 8 MiB
-gpu/pool        = 1088 KiB # 17 pages of 64 KiB
+gpu/pool        = 1664 KiB # 26 pages of 64 KiB
 gpu/staging     = 1 MiB
 
 [pool]
 page_size       = 64 KiB
-page_count      = 17
+page_count      = 26
 
 [stream]
 frames_in_flight = 1

@@ -4,8 +4,8 @@
 # block of FILE.md and compares what it prints with what the file shows.
 #
 # In such a block a line "$ COMMAND" is a command, run with bash in WORK_DIR
-# (emptied first; the source tree's budgets/ and docs/ linked into it, so a
-# path the file names resolves) with `sluice` meaning the SLUICE binary; the
+# (emptied first; the source tree's budgets/, docs/ and tests/ linked into
+# it, so a path the file names resolves) with `sluice` meaning the SLUICE binary; the
 # lines after it, up to the next command or the end of the block, are what
 # it prints (stdout and stderr): each must be a whole line of the output, in
 # the order shown, except "..." lines, which stand for lines left out. A
@@ -15,7 +15,7 @@
 set -u
 sluice_bin=$1 src=$2 work=$3 doc=$4
 rm -rf "$work" && mkdir -p "$work" || exit 1
-ln -s "$src/budgets" "$work/budgets" && ln -s "$src/docs" "$work/docs" || exit 1
+ln -s "$src/budgets" "$work/budgets" && ln -s "$src/docs" "$work/docs" && ln -s "$src/tests" "$work/tests" || exit 1
 sluice() { "$sluice_bin" "$@"; }
 export -f sluice
 export sluice_bin

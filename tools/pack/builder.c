@@ -980,7 +980,8 @@ static long simplify_with(uint32_t method, unsigned int *out, const unsigned int
  * (PK_LOD_ERROR_CAP x the bounding radius, measured: lod_error.h):
  * meshopt_simplify; the same on positions with attribute seams welded;
  * meshopt_simplifySloppy. Each level records the method, its measured
- * Hausdorff distance to level 0, and as its error the largest measured
+ * Hausdorff distance to level 0 (vertices and area samples, and a bound
+ * over every edge: lod_error.h), and as its error the largest measured
  * distance of the chain so far (so errors never decrease and bound each
  * level's deviation). The chain ends at max_lods, or where no method gives
  * a smaller level (too small), or none within the cap (the cap): the last

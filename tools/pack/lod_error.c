@@ -17,6 +17,7 @@
 #include <string.h>
 
 #define LEAF 4u
+#define NO_TRI UINT32_MAX /* no triangle */
 #define STACK 128u
 
 typedef struct node {
@@ -243,42 +244,61 @@ static double segment_sq(const double p[3], const double a[3], const double b[3]
     return dist_sq(p, q);
 }
 
-/* The squared distance from p to triangle abc: to its plane where p
- * projects inside it, else to the nearest of its edges (which also covers
- * degenerate triangles). */
+/* The squared distance from p to triangle abc. Its nearest point is found
+ * by the Voronoi regions of the corners, edges and face in turn (as in
+ * Ericson, Real-Time Collision Detection, 5.1.5), from six dot products
+ * and no square root; a degenerate triangle (a point or a segment, where
+ * the face's region is empty) is measured against its three edges. */
 static double triangle_sq(const double p[3], const double a[3], const double b[3], const double c[3])
 {
-    double ab[3], ac[3], n[3];
+    double ab[3], ac[3], ap[3], bp[3], cp[3];
     sub(b, a, ab);
     sub(c, a, ac);
-    n[0] = ab[1] * ac[2] - ab[2] * ac[1];
-    n[1] = ab[2] * ac[0] - ab[0] * ac[2];
-    n[2] = ab[0] * ac[1] - ab[1] * ac[0];
-    double nn = dot(n, n);
-    if (nn > 0.0) {
-        double e[3][3], s[3];
-        const double *v[3] = {a, b, c};
-        int inside = 1;
+    sub(p, a, ap);
+    double d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) {
+        return dot(ap, ap); /* corner a */
+    }
+    sub(p, b, bp);
+    double d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) {
+        return dot(bp, bp); /* corner b */
+    }
+    sub(p, c, cp);
+    double d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) {
+        return dot(cp, cp); /* corner c */
+    }
+    double vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    double sum = va + vb + vc;
+    if (!(sum > 0.0)) {
+        double d = segment_sq(p, a, b), e = segment_sq(p, b, c), f = segment_sq(p, c, a);
+        d = e < d ? e : d;
+        return f < d ? f : d;
+    }
+    double q[3];
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) { /* edge ab */
+        double v = d1 / (d1 - d3);
         for (int k = 0; k < 3; k++) {
-            double vp[3], edge[3];
-            sub(v[(k + 1) % 3], v[k], edge);
-            sub(p, v[k], vp);
-            e[k][0] = edge[1] * vp[2] - edge[2] * vp[1];
-            e[k][1] = edge[2] * vp[0] - edge[0] * vp[2];
-            e[k][2] = edge[0] * vp[1] - edge[1] * vp[0];
-            s[k] = dot(e[k], n);
-            inside = inside && s[k] >= 0.0;
+            q[k] = a[k] + v * ab[k];
         }
-        if (inside) {
-            double ap[3];
-            sub(p, a, ap);
-            double h = dot(ap, n);
-            return h * h / nn;
+    } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) { /* edge ac */
+        double w = d2 / (d2 - d6);
+        for (int k = 0; k < 3; k++) {
+            q[k] = a[k] + w * ac[k];
+        }
+    } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) { /* edge bc */
+        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int k = 0; k < 3; k++) {
+            q[k] = b[k] + w * (c[k] - b[k]);
+        }
+    } else { /* the face */
+        double v = vb / sum, w = vc / sum;
+        for (int k = 0; k < 3; k++) {
+            q[k] = a[k] + v * ab[k] + w * ac[k];
         }
     }
-    double d = segment_sq(p, a, b), e = segment_sq(p, b, c), f = segment_sq(p, c, a);
-    d = e < d ? e : d;
-    return f < d ? f : d;
+    return dist_sq(p, q);
 }
 
 static double box_sq(const node *nd, const double p[3])
@@ -292,10 +312,23 @@ static double box_sq(const node *nd, const double p[3])
 }
 
 /* The squared distance from p to x's surface, or some squared distance no
- * greater than enough once one is found (the caller needs no better). */
-static double nearest_sq(const pk_surface_index *x, const double p[3], double enough)
+ * greater than enough once one is found (the caller needs no better); the
+ * triangle at that distance into *tri. A triangle already in *tri (not
+ * NO_TRI), one that was near a point near p, is tried first: its distance
+ * prunes the walk from the start. */
+static double nearest_sq(const pk_surface_index *x, const double p[3], double enough, uint32_t *tri)
 {
     double best = INFINITY;
+    if (*tri != NO_TRI) {
+        double a[3], b[3], c[3];
+        corner(&x->s, *tri, 0, a);
+        corner(&x->s, *tri, 1, b);
+        corner(&x->s, *tri, 2, c);
+        best = triangle_sq(p, a, b, c);
+        if (best <= enough) {
+            return best;
+        }
+    }
     uint32_t stack[STACK];
     uint32_t top = 0;
     stack[top++] = 0;
@@ -311,7 +344,10 @@ static double nearest_sq(const pk_surface_index *x, const double p[3], double en
                 corner(&x->s, x->order[i], 1, b);
                 corner(&x->s, x->order[i], 2, c);
                 double d = triangle_sq(p, a, b, c);
-                best = d < best ? d : best;
+                if (d < best) {
+                    best = d;
+                    *tri = x->order[i];
+                }
                 if (best <= enough) {
                     return best;
                 }
@@ -330,7 +366,8 @@ static double nearest_sq(const pk_surface_index *x, const double p[3], double en
 
 double pk_surface_distance(const pk_surface_index *x, const double p[3])
 {
-    return sqrt(nearest_sq(x, p, 0.0));
+    uint32_t tri = NO_TRI;
+    return sqrt(nearest_sq(x, p, 0.0, &tri));
 }
 
 /* R2 low-discrepancy sequence (the plastic number's powers): a fixed,
@@ -366,15 +403,139 @@ static double corners_and_area(const pk_surface *s, size_t t, double a[3], doubl
     return triangle_area(a, b, c);
 }
 
-double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index,
-                            double stop_above)
+/* The distance from p to triangle t of s. */
+static double to_triangle(const pk_surface *s, uint32_t t, const double p[3])
 {
-    double stop = stop_above * stop_above;
+    double a[3], b[3], c[3];
+    corner(s, t, 0, a);
+    corner(s, t, 1, b);
+    corner(s, t, 2, c);
+    return sqrt(triangle_sq(p, a, b, c));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* A piece of an edge: its ends, an upper bound on the distance from each
+ * to `to`, the triangle of `to` each was found nearest (NO_TRI: none),
+ * and how many halvings made it. */
+typedef struct piece {
+    double a[3], b[3];
+    double da, db;
+    uint32_t ta, tb;
+    uint32_t depth;
+} piece;
+
+/* The bound over one piece, from the two facts the distance obeys: it is
+ * 1-Lipschitz, so no point of the piece lies farther than (da + db +
+ * length) / 2; and the distance to one triangle is convex along a line, so
+ * none lies farther than the larger of its ends' distances to any one
+ * triangle of `to` (that of either end's query). */
+static double piece_bound(const pk_surface *to, const piece *pc)
+{
+    double bound = 0.5 * (pc->da + pc->db + sqrt(dist_sq(pc->a, pc->b)));
+    const uint32_t tris[2] = {pc->ta, pc->tb};
+    for (int k = 0; k < 2; k++) {
+        if (tris[k] != NO_TRI && (k == 0 || tris[1] != tris[0])) {
+            double ea = to_triangle(to, tris[k], pc->a), eb = to_triangle(to, tris[k], pc->b);
+            double c = ea > eb ? ea : eb;
+            bound = c < bound ? c : bound;
+        }
+    }
+    return bound;
+}
+
+/* The edge pass of pk_surface_deviation: a proven upper bound on the
+ * distance from every point of every edge of `from` to `to`, given an
+ * upper bound ub[v] at each vertex. Each edge is halved where its bound
+ * exceeds the target (the largest sampled distance, *worst_sq, plus
+ * EDGE_SLACK of it, or least where that is smaller), each halving
+ * querying the midpoint (which may raise *worst_sq), down to
+ * EDGE_MAX_DEPTH halvings; the bound is the largest of its pieces'.
+ * Returns it (or the first above stop, as soon as one is found), or -1
+ * when out of memory. */
+#define EDGE_SLACK (1.0 / 32.0)
+#define EDGE_MAX_DEPTH 16u
+static double edge_bound(const pk_surface *from, const double *ub, const uint32_t *near,
+                         const pk_surface_index *to_index, double least, double stop, double *worst_sq)
+{
+    size_t corners = from->triangle_count * 3, n = 0;
+    uint64_t *edges = malloc((corners + 1) * sizeof *edges);
+    if (edges == NULL) {
+        return -1.0;
+    }
+    for (size_t t = 0; t < from->triangle_count; t++) {
+        for (size_t k = 0; k < 3; k++) {
+            uint64_t u = from->indices[t * 3 + k], v = from->indices[t * 3 + (k + 1) % 3];
+            if (u != v) {
+                edges[n++] = u < v ? u << 32 | v : v << 32 | u;
+            }
+        }
+    }
+    qsort(edges, n, sizeof *edges, cmp_u64);
+    const pk_surface *to = &to_index->s;
+    double result = 0.0;
+    piece stack[EDGE_MAX_DEPTH + 2];
+    for (size_t e = 0; e < n && result <= stop && *worst_sq <= stop * stop; e++) {
+        if (e > 0 && edges[e] == edges[e - 1]) {
+            continue;
+        }
+        uint32_t va = (uint32_t)(edges[e] >> 32), vb = (uint32_t)edges[e];
+        const float *fa = from->positions + (size_t)va * from->stride,
+                    *fb = from->positions + (size_t)vb * from->stride;
+        size_t top = 0;
+        stack[top++] = (piece){{fa[0], fa[1], fa[2]}, {fb[0], fb[1], fb[2]}, ub[va], ub[vb], near[va], near[vb], 0};
+        while (top > 0) {
+            piece pc = stack[--top];
+            double target = sqrt(*worst_sq) * (1.0 + EDGE_SLACK);
+            target = target > least ? target : least;
+            double bound = piece_bound(to, &pc);
+            if (bound <= target || pc.depth == EDGE_MAX_DEPTH) {
+                result = bound > result ? bound : result;
+                if (result > stop) {
+                    break;
+                }
+                continue;
+            }
+            piece left = pc, right = pc;
+            double m[3];
+            for (int k = 0; k < 3; k++) {
+                m[k] = 0.5 * (pc.a[k] + pc.b[k]);
+            }
+            uint32_t tm = pc.ta != NO_TRI ? pc.ta : pc.tb;
+            double d = nearest_sq(to_index, m, 0.25 * *worst_sq, &tm);
+            *worst_sq = d > *worst_sq ? d : *worst_sq;
+            memcpy(left.b, m, sizeof m);
+            memcpy(right.a, m, sizeof m);
+            left.db = right.da = sqrt(d);
+            left.tb = right.ta = tm;
+            left.depth = right.depth = pc.depth + 1;
+            stack[top++] = right;
+            stack[top++] = left;
+        }
+    }
+    free(edges);
+    return result;
+}
+
+/* One side's samples: the vertices of `from` (an upper bound on each
+ * vertex's distance into ub, 0 for those on `to`) and the area samples,
+ * raising *worst_sq (squared) to the largest distance sampled, stopping
+ * once it passes stop_sq; the least bound the edge pass aims at (2^-20 of from's
+ * extent: float positions are exact to about 2^-24 of it, so a bound
+ * below that is noise, not worth halving an edge for) into *least.
+ * Returns 0, or -1 when out of memory. */
+static int sample_side(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index, double stop_sq,
+                       double *ub, uint32_t *near, double *worst_sq, double *least)
+{
     /* A vertex of `to` lies on it: seen starts with them marked, so only
      * the other vertices of `from` are measured, each once. */
     unsigned char *seen = calloc(vertex_count / 8 + 1, 1);
     if (seen == NULL) {
-        return -1.0;
+        return -1;
     }
     const pk_surface *to = &to_index->s;
     int same = to->positions == from->positions && to->stride == from->stride;
@@ -383,7 +544,8 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
         seen[v / 8] |= (unsigned char)(1u << (v % 8));
     }
     size_t corners = from->triangle_count * 3;
-    double worst = 0.0; /* squared */
+    double worst = *worst_sq;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     /* A vertex no farther from `to` than the largest distance yet cannot
      * raise it, and distance is 1-Lipschitz: a vertex within r of the
      * last one reached is within r + (that one's bound) of `to`. So a
@@ -391,61 +553,111 @@ double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const p
      * passed over (it becomes the anchor, with its bound), and only the
      * others are queried. The result is the one every vertex would give. */
     double anchor[3] = {0.0, 0.0, 0.0}, anchor_bound = INFINITY;
-    for (size_t i = 0; i < corners; i++) {
+    uint32_t anchor_tri = NO_TRI;
+    for (size_t i = 0; i < corners && worst <= stop_sq; i++) {
         unsigned int v = from->indices[i];
+        const float *f = from->positions + (size_t)v * from->stride;
+        for (int k = 0; k < 3; k++) {
+            lo[k] = f[k] < lo[k] ? f[k] : lo[k];
+            hi[k] = f[k] > hi[k] ? f[k] : hi[k];
+        }
         if (seen[v / 8] & (1u << (v % 8))) {
             continue;
         }
         seen[v / 8] |= (unsigned char)(1u << (v % 8));
-        const float *f = from->positions + (size_t)v * from->stride;
         double p[3] = {f[0], f[1], f[2]};
         const double bound = anchor_bound + sqrt(dist_sq(p, anchor));
         memcpy(anchor, p, sizeof anchor);
         if (bound * bound <= worst) {
-            anchor_bound = bound;
+            anchor_bound = ub[v] = bound;
+            near[v] = anchor_tri;
             continue;
         }
-        double d = nearest_sq(to_index, p, worst); /* exact, or a distance to a triangle within worst */
-        anchor_bound = sqrt(d);
+        double d = nearest_sq(to_index, p, worst, &anchor_tri); /* exact, or a distance to a triangle within worst */
+        near[v] = anchor_tri;
+        anchor_bound = ub[v] = sqrt(d);
         worst = d > worst ? d : worst;
-        if (worst > stop) {
-            break;
-        }
     }
     free(seen);
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++) {
+        extent = hi[k] - lo[k] > extent ? hi[k] - lo[k] : extent;
+    }
+    *least = ldexp(extent, -20);
 
     double total = 0.0;
     for (size_t t = 0; t < from->triangle_count; t++) {
         double a[3], b[3], c[3];
         total += corners_and_area(from, t, a, b, c);
     }
-    if (total > 0.0 && worst <= stop) {
+    if (total > 0.0 && worst <= stop_sq) {
         double per = (double)PK_LOD_AREA_SAMPLES / total, owed = 0.0;
         uint64_t k = 0;
+        uint32_t tri = NO_TRI; /* the last sample's: the next lies near it */
         for (size_t t = 0; t < from->triangle_count; t++) {
             double a[3], b[3], c[3];
             owed += corners_and_area(from, t, a, b, c) * per;
-            while (owed >= 1.0 && worst <= stop) {
+            while (owed >= 1.0 && worst <= stop_sq) {
                 double p[3];
                 sample_point(a, b, c, k++, p);
-                double d = nearest_sq(to_index, p, worst);
+                double d = nearest_sq(to_index, p, worst, &tri);
                 worst = d > worst ? d : worst;
                 owed -= 1.0;
             }
         }
     }
-    return sqrt(worst);
+    *worst_sq = worst;
+    return 0;
+}
+
+double pk_surface_deviation(const pk_surface *from, size_t vertex_count, const pk_surface_index *to_index,
+                            double stop_above)
+{
+    return pk_hausdorff(from, NULL, NULL, to_index, vertex_count, stop_above);
 }
 
 double pk_hausdorff(const pk_surface *a, const pk_surface_index *a_index, const pk_surface *b,
                     const pk_surface_index *b_index, size_t vertex_count, double stop_above)
 {
-    double ab = pk_surface_deviation(a, vertex_count, b_index, stop_above);
-    if (ab < 0.0 || ab > stop_above) {
-        return ab;
+    /* Both sides' samples first, then both sides' edges: the result is the
+     * larger side's, so neither side's edges need halving below the
+     * largest distance either side sampled. */
+    const pk_surface *from[2] = {a, b};
+    const pk_surface_index *to[2] = {b_index, a_index};
+    int sides = b != NULL ? 2 : 1;
+    double stop_sq = stop_above * stop_above, worst = 0.0, least[2] = {0.0, 0.0};
+    double *ub[2] = {NULL, NULL};
+    uint32_t *near[2] = {NULL, NULL};
+    double result = -1.0;
+    for (int i = 0; i < sides; i++) {
+        ub[i] = calloc(vertex_count + 1, sizeof *ub[i]);
+        near[i] = malloc((vertex_count + 1) * sizeof *near[i]);
+        if (ub[i] == NULL || near[i] == NULL) {
+            goto done;
+        }
+        memset(near[i], 0xff, (vertex_count + 1) * sizeof *near[i]); /* NO_TRI */
     }
-    double ba = pk_surface_deviation(b, vertex_count, a_index, stop_above);
-    return ba < 0.0 ? -1.0 : (ab > ba ? ab : ba);
+    for (int i = 0; i < sides && worst <= stop_sq; i++) {
+        if (sample_side(from[i], vertex_count, to[i], stop_sq, ub[i], near[i], &worst, &least[i]) != 0) {
+            goto done;
+        }
+    }
+    double edges = 0.0;
+    for (int i = 0; i < sides && worst <= stop_sq && edges <= stop_above; i++) {
+        double e = edge_bound(from[i], ub[i], near[i], to[i], least[i], stop_above, &worst);
+        if (e < 0.0) {
+            goto done;
+        }
+        edges = e > edges ? e : edges;
+    }
+    result = sqrt(worst);
+    result = edges > result ? edges : result;
+done:
+    for (int i = 0; i < 2; i++) {
+        free(ub[i]);
+        free(near[i]);
+    }
+    return result;
 }
 
 const char *pk_lod_method_name(unsigned version_minor, uint32_t method)
