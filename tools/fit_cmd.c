@@ -387,7 +387,7 @@ static uint32_t req_chunk_count(const fit *f, const trace_req *q)
 static void count_tails(fit *f, uint8_t *pinned)
 {
     f->textures = slc_pack_texture_count(f->pack);
-    f->tex_pinned = tool_mark_texture_tails(f->pack, pinned);
+    f->tex_pinned = tool_mark_texture_tails(f->pack, pinned, NULL);
     if (f->textures > 0 && f->tex_pinned > f->prof.texture_page_count) {
         mark_break(&f->tex_pin_b, 0, 0, NULL, f->prof.texture_page_count);
         f->tex_pin_b.value = f->tex_pinned;

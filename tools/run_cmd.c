@@ -736,6 +736,8 @@ static int summarise(run *r, run_summary *s)
     s->has_tps = tp != NULL;
     if (tp != NULL) {
         slc_pool_get_stats(tp, &s->tps);
+        s->tail_bytes = 0;
+        (void)tool_mark_texture_tails(r->pack, NULL, &s->tail_bytes);
     }
     s->nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), s->b, SLC_BUDGET_MAX);
     if (s->nb > SLC_BUDGET_MAX) {

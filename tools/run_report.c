@@ -215,6 +215,9 @@ void run_report_text(const run_report_in *in, const run_summary *s)
                " entries, hash 0x%016" PRIx64 "\n",
                s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.loading,
                s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash);
+        printf("texture bytes: tiles %s read, %s uploaded; mip tails %s in %u pages, pinned at create\n",
+               hsize(t->tile_bytes_read, a, sizeof a), hsize(t->tile_bytes_uploaded, b, sizeof b),
+               hsize(s->tail_bytes, c, sizeof c), s->tps.pinned);
         printf("served: %" PRIu64 " tile requests: %" PRIu64 " resident when asked (%.1f%%); every texture's mip "
                "tail stays resident\n",
                s->tiles, s->tiles_resident, pct(s->tiles_resident, s->tiles));
@@ -324,10 +327,12 @@ void run_report_json(const run_report_in *in, const run_summary *s)
                 "  \"texture_pool\": {\"pages\": %u, \"peak_used\": %u, \"pinned\": %u, \"resident\": %u, "
                 "\"loading\": %u, \"tile_loads_started\": %" PRIu64 ", \"evictions\": %" PRIu64
                 ", \"eviction_log\": {\"entries\": %" PRIu64 ", \"hash\": \"0x%016" PRIx64
-                "\"}, \"tile_requests\": %" PRIu64 ", \"tiles_resident_when_asked\": %" PRIu64 "},\n",
+                "\"}, \"tile_requests\": %" PRIu64 ", \"tiles_resident_when_asked\": %" PRIu64
+                ", \"tile_bytes_read\": %" PRIu64 ", \"tile_bytes_uploaded\": %" PRIu64 ", \"tail_bytes\": %" PRIu64
+                "},\n",
                 s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.loading,
                 s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash, s->tiles,
-                s->tiles_resident);
+                s->tiles_resident, t->tile_bytes_read, t->tile_bytes_uploaded, s->tail_bytes);
     }
     fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
             s->holders_count);

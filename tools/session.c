@@ -112,14 +112,19 @@ int tool_session_open_host_store(const tool_session *s, const slc_profile *prof,
     return CLI_OK;
 }
 
-uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks)
+uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks, uint64_t *bytes)
 {
     uint32_t marked = 0;
     for (uint32_t i = 0; i < slc_pack_texture_count(pack); i++) {
         slc_chunk_id tail;
-        if (slc_pack_texture_tail(pack, i, &tail) == SLC_OK && !marks[tail.index]) {
-            marks[tail.index] = 1;
+        if (slc_pack_texture_tail(pack, i, &tail) == SLC_OK && (marks == NULL || !marks[tail.index])) {
+            if (marks != NULL) {
+                marks[tail.index] = 1;
+            }
             marked++;
+            if (bytes != NULL) {
+                *bytes += slc_pack_get_chunk(pack, tail)->decoded_size;
+            }
         }
     }
     return marked;

@@ -114,12 +114,14 @@ int tool_session_open_host_store(const tool_session *s, const slc_profile *prof,
 int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
                                     const char *me);
 
-/* Marks in marks[] (a byte a chunk of pack) the chunk of every texture's
- * mip tail, the chunks slc_stream_create pins in the texture pool
- * (slc_pack_texture_tail; a texture whose record cannot be read, which
- * the stream would refuse, is passed over). Returns how many it marked
- * that were not marked before. O(textures): a record read each. */
-uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks);
+/* Marks in marks[] (a byte a chunk of pack; NULL: none) the chunk of every
+ * texture's mip tail, the chunks slc_stream_create pins in the texture pool
+ * (slc_pack_texture_tail; a texture whose record cannot be read, which the
+ * stream would refuse, is passed over). Returns how many it marked that
+ * were not marked before (every tail when marks is NULL: each texture's
+ * chunks are its own, which slc_pack_open checks), and (bytes not NULL)
+ * adds their decoded bytes to *bytes. O(textures): a record read each. */
+uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks, uint64_t *bytes);
 
 /* Whether a stream of pack under prof would be refused for want of a
  * texture pool: the pack has textures and prof declares no [textures]

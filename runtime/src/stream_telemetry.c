@@ -56,6 +56,8 @@ void slc__stream_roll_up_telemetry(slc_stream *s, uint64_t t0)
     t->bytes_read += c->bytes_read;
     t->bytes_decoded += c->bytes_decoded;
     t->bytes_uploaded += c->bytes_uploaded;
+    t->tile_bytes_read += c->tile_bytes_read;
+    t->tile_bytes_uploaded += c->tile_bytes_uploaded;
     t->wait_ns += c->wait_ns;
     s->ring[s->ring_count % s->ring_capacity] = s->cur;
     s->ring_count++;

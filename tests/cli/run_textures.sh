@@ -80,7 +80,7 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
     workers=${run#* }
     msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend "$backend" --workers "$workers" \
         --camera fly --frames 16 2>&1) || fail "fly on $backend with $workers workers failed: $msg"
-    line=$(printf '%s\n' "$msg" | grep -E "^(texture pool|served: [0-9]+ tile requests): ") ||
+    line=$(printf '%s\n' "$msg" | grep -E "^(texture pool|texture bytes|served: [0-9]+ tile requests): ") ||
         fail "no texture pool line: $msg"
     printf '%s\n' "$line" | grep -Eq "^served: [1-9][0-9]* tile requests: [1-9][0-9]* resident when asked " ||
         fail "$backend/$workers: no tile requested, or none resident when asked: $line"
@@ -91,6 +91,23 @@ for run in "host 0" "host 1" "host 2" "vulkan 2"; do
     printf '%s\n' "$msg" | grep -q "^verdict: ok" || fail "$backend/$workers: $msg"
 done
 echo "$first"
+# The bytes: every tile load uploads a whole tile (rgba8: (tile + 2 border)^2
+# x 4 bytes), the tails pinned are the textures' tails as inspect counts
+# them, and the tiles' bytes are part of the stream's.
+json=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 --json) ||
+    fail "fly --json failed"
+info=$("$@" inspect "$out/rgba8.pack" --json) || fail "inspect --json failed"
+python3 -c '
+import json, sys
+run, info = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+tp, st = run["texture_pool"], run["stream"]
+t = info["textures"][0]
+tile = (t["tile"] + 2 * t["border"]) ** 2 * 4
+assert all(x["format"] == "rgba8" and x["tile"] == t["tile"] and x["border"] == t["border"] for x in info["textures"])
+assert tp["tile_bytes_uploaded"] == tp["tile_loads_started"] * tile, (tp, tile)
+assert tp["tail_bytes"] == sum(x["tail_bytes"] for x in info["textures"]), tp
+assert 0 < tp["tile_bytes_read"] <= st["bytes_read"] and tp["tile_bytes_uploaded"] <= st["bytes_uploaded"], (tp, st)
+' "$json" "$info" || fail "the texture pool's bytes do not add up"
 # The timeline and the Chrome trace have the texture pool's rows, and the
 # eviction log its entries, tagged "t", as many as the report counts.
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/tiles20.profile" --backend host --camera fly --frames 16 \

@@ -523,6 +523,21 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             printf("texture pool log: %" PRIu64 " entries, hash 0x%016" PRIx64 "\n", ts.log_count, ts.log_hash);
             assert_int_equal(ts.log_count, 6);
             assert_int_equal(ts.log_hash, 0x31866c739f5888daull);
+            /* The four tiles' bytes, read and uploaded, are the stream's
+             * texture bytes (no geometry was asked for; the tails, loaded
+             * at create, count in neither). */
+            slc_stream_stats bst;
+            slc_stream_get_stats(s, &bst);
+            uint64_t stored = 0, decoded = 0;
+            for (uint32_t t = 0; t < 4; t++) {
+                const slc_pack_chunk *c = slc_pack_get_chunk(pk, (slc_chunk_id){ra.first_chunk + t});
+                stored += c->stored_size;
+                decoded += c->decoded_size;
+            }
+            assert_int_equal(bst.tile_bytes_read, stored);
+            assert_int_equal(bst.tile_bytes_uploaded, decoded);
+            assert_int_equal(bst.bytes_read, stored);
+            assert_int_equal(bst.bytes_uploaded, decoded);
             for (uint32_t t = 0; t < 4; t++) {
                 assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk + t}, &info),
                                  t < 2 ? SLC_E_NOT_FOUND : SLC_OK);

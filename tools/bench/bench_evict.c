@@ -344,7 +344,7 @@ static int seq_layout(ev_seq *s, ev_src *c, uint32_t kind)
         }
     }
     if (kind == SLC_POOL_TEXTURES) {
-        s->pin_count = tool_mark_texture_tails(c->pack, s->pinned);
+        s->pin_count = tool_mark_texture_tails(c->pack, s->pinned, NULL);
     }
     s->pin_list = malloc(((size_t)s->pin_count + 1u) * sizeof *s->pin_list);
     if (s->pin_list == NULL) {

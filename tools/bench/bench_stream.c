@@ -160,7 +160,7 @@ static int classify_chunks(bench *b)
         fprintf(stderr, ME ": out of memory for the chunk lists of %s\n", b->pack_path);
         return CLI_FAILED;
     }
-    b->tail_count = tool_mark_texture_tails(b->info.pack, tail);
+    b->tail_count = tool_mark_texture_tails(b->info.pack, tail, NULL);
     b->count = 0;
     for (uint32_t i = 0; i < n; i++) {
         const slc_pack_chunk *c = slc_pack_get_chunk(b->info.pack, (slc_chunk_id){i});

@@ -181,7 +181,7 @@ extern "C" {
 #define SLC_STREAM_CHUNK_RECORD_SIZE 16u
 #define SLC_STREAM_SLOT_RECORD_SIZE 64u
 #define SLC_STREAM_REQUEST_RECORD_SIZE 8u
-#define SLC_STREAM_FRAME_RECORD_SIZE 376u
+#define SLC_STREAM_FRAME_RECORD_SIZE 392u
 
 typedef struct slc_stream slc_stream;
 
@@ -292,9 +292,12 @@ typedef struct slc_stream_frame_stats {
     uint64_t bytes_decoded;  /* decoded bytes of the loads applied this frame that decoded and passed
                                * the content check (failed loads count none) */
     uint64_t bytes_uploaded; /* decoded bytes made resident (successful loads) */
-    uint64_t caller_ns;      /* time in begin_frame and end_frame on the caller's thread (requests are
+    uint64_t tile_bytes_read, tile_bytes_uploaded; /* of bytes_read and bytes_uploaded, the texture pool's
+                                                     * tiles (the mip tails, pinned by slc_stream_create,
+                                                     * count in neither) */
+    uint64_t caller_ns; /* time in begin_frame and end_frame on the caller's thread (requests are
                                * not timed: a clock read would cost more than a request) */
-    uint64_t wait_ns;        /* of which waiting at begin_frame for loads due */
+    uint64_t wait_ns;   /* of which waiting at begin_frame for loads due */
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
 } slc_stream_frame_stats;
 
@@ -312,6 +315,7 @@ typedef struct slc_stream_stats {
     uint64_t requests, refused, hits, misses, loads_started, loads_completed, loads_cancelled;
     uint64_t failures, failed_skips, evictions, deferred, dropped, fallbacks, holes;
     uint64_t bytes_read, bytes_decoded, bytes_uploaded;
+    uint64_t tile_bytes_read, tile_bytes_uploaded; /* of which the texture pool's, as in slc_stream_frame_stats */
     uint64_t wait_ns;
     uint64_t worker_loads;  /* loads run by slc_stream_work on a worker's thread */
     uint64_t caller_loads;  /* loads run on the caller's thread */
