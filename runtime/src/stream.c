@@ -300,14 +300,16 @@ static void apply_due(slc_stream *s, uint64_t frame)
         slc_page page = {slot->page, slot->generation};
         slc_status st = atomic_load_explicit(&slot->state, memory_order_relaxed) == SLOT_DONE ? (slc_status)slot->status
                                                                                               : SLC_E_INVALID;
-        const int tile = chunk_kind(s, slot->chunk) == SLC_POOL_TEXTURES;
+        const uint32_t kind = chunk_kind(s, slot->chunk);
+        slc_pool *pool = s->pools[kind].pool;
+        const int tile = kind == SLC_POOL_TEXTURES;
         if (load_read_its_bytes(st)) {
             s->cur.bytes_read += c->stored_size;
             s->cur.tile_bytes_read += tile ? c->stored_size : 0u;
         }
         if (st == SLC_OK) {
             s->cur.bytes_decoded += c->decoded_size;
-            st = slc_pool_write_end(chunk_pool(s, slot->chunk), page, c->decoded_size);
+            st = slc_pool_write_end(pool, page, c->decoded_size);
         }
         chunk_rec *r = &s->chunks[slot->chunk];
         if (st == SLC_OK) {
@@ -318,7 +320,7 @@ static void apply_due(slc_stream *s, uint64_t frame)
             s->cur.bytes_uploaded += c->decoded_size;
             s->cur.tile_bytes_uploaded += tile ? c->decoded_size : 0u;
         } else {
-            slc_status rs = slc_pool_release(chunk_pool(s, slot->chunk), page);
+            slc_status rs = slc_pool_release(pool, page);
             SLC_ASSERT(rs == SLC_OK); /* a loading page is always releasable */
             (void)rs;
             fail_chunk(s, slot->chunk, st, frame);

@@ -209,20 +209,24 @@ static void test_sphere_and_inscribed_octahedron(void **state)
     free(idx);
 }
 
-/* A square pyramid of height 1 over [0,2] x [0,2], and its base cut along
- * a diagonal into two triangles, whose corners are the pyramid's: the
- * base's farthest point from the pyramid is the middle of that diagonal,
- * 1/sqrt(2) from all four faces, on an edge of the base. Area samples come
- * near it, never onto it; the edges' bound holds it (and is at most its
- * slack above it). The other way (the apex, 1 from the base) is larger,
- * so one side is measured alone. */
+/* A square pyramid of height 1 over [0,2] x [0,2] (4 triangles), and its
+ * base cut along a diagonal into two triangles, whose corners are the
+ * pyramid's (5 vertices in all). */
+static const float pyramid_pos[] = {0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 1, 1, 1};
+static const unsigned pyramid_idx[] = {0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4};
+static const unsigned pyramid_base_idx[] = {0, 2, 1, 0, 3, 2};
+static const pk_surface pyramid = {pyramid_pos, 3, pyramid_idx, 4};
+static const pk_surface pyramid_base = {pyramid_pos, 3, pyramid_base_idx, 2};
+
+/* The base's farthest point from the pyramid is the middle of the
+ * diagonal, 1/sqrt(2) from all four faces, on an edge of the base. Area
+ * samples come near it, never onto it; the edges' bound holds it (and is
+ * at most its slack above it). The other way (the apex, 1 from the base)
+ * is larger, so one side is measured alone. */
 static void test_the_farthest_point_on_an_edge_is_bounded(void **state)
 {
     (void)state;
-    const float pos[] = {0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 1, 1, 1};
-    const unsigned pyramid[] = {0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4};
-    const unsigned base[] = {0, 2, 1, 0, 3, 2};
-    pk_surface sp = {pos, 3, pyramid, 4}, sb = {pos, 3, base, 2};
+    const pk_surface sp = pyramid, sb = pyramid_base;
     pk_surface_index *xp = pk_surface_index_build(&sp);
     assert_non_null(xp);
     double d = pk_surface_deviation(&sb, 5, xp, INFINITY);
@@ -239,10 +243,7 @@ static void test_the_farthest_point_on_an_edge_is_bounded(void **state)
 static void test_out_of_memory_is_minus_one(void **state)
 {
     (void)state;
-    const float pos[] = {0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 1, 1, 1};
-    const unsigned pyramid[] = {0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4};
-    const unsigned base[] = {0, 2, 1, 0, 3, 2};
-    pk_surface sp = {pos, 3, pyramid, 4}, sb = {pos, 3, base, 2};
+    const pk_surface sp = pyramid, sb = pyramid_base;
     pk_surface_index *xp = pk_surface_index_build(&sp), *xb = pk_surface_index_build(&sb);
     assert_non_null(xp);
     assert_non_null(xb);

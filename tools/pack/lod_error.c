@@ -311,6 +311,16 @@ static double box_sq(const node *nd, const double p[3])
     return d;
 }
 
+/* The squared distance from p to triangle t of s. */
+static double triangle_of_sq(const pk_surface *s, uint32_t t, const double p[3])
+{
+    double a[3], b[3], c[3];
+    corner(s, t, 0, a);
+    corner(s, t, 1, b);
+    corner(s, t, 2, c);
+    return triangle_sq(p, a, b, c);
+}
+
 /* The squared distance from p to x's surface, or some squared distance no
  * greater than enough once one is found (the caller needs no better); the
  * triangle at that distance into *tri. A triangle already in *tri (not
@@ -320,11 +330,7 @@ static double nearest_sq(const pk_surface_index *x, const double p[3], double en
 {
     double best = INFINITY;
     if (*tri != NO_TRI) {
-        double a[3], b[3], c[3];
-        corner(&x->s, *tri, 0, a);
-        corner(&x->s, *tri, 1, b);
-        corner(&x->s, *tri, 2, c);
-        best = triangle_sq(p, a, b, c);
+        best = triangle_of_sq(&x->s, *tri, p);
         if (best <= enough) {
             return best;
         }
@@ -339,11 +345,7 @@ static double nearest_sq(const pk_surface_index *x, const double p[3], double en
         }
         if (nd->count > 0) {
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                double a[3], b[3], c[3];
-                corner(&x->s, x->order[i], 0, a);
-                corner(&x->s, x->order[i], 1, b);
-                corner(&x->s, x->order[i], 2, c);
-                double d = triangle_sq(p, a, b, c);
+                double d = triangle_of_sq(&x->s, x->order[i], p);
                 if (d < best) {
                     best = d;
                     *tri = x->order[i];
@@ -403,16 +405,6 @@ static double corners_and_area(const pk_surface *s, size_t t, double a[3], doubl
     return triangle_area(a, b, c);
 }
 
-/* The distance from p to triangle t of s. */
-static double to_triangle(const pk_surface *s, uint32_t t, const double p[3])
-{
-    double a[3], b[3], c[3];
-    corner(s, t, 0, a);
-    corner(s, t, 1, b);
-    corner(s, t, 2, c);
-    return sqrt(triangle_sq(p, a, b, c));
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -440,8 +432,8 @@ static double piece_bound(const pk_surface *to, const piece *pc)
     const uint32_t tris[2] = {pc->ta, pc->tb};
     for (int k = 0; k < 2; k++) {
         if (tris[k] != NO_TRI && (k == 0 || tris[1] != tris[0])) {
-            double ea = to_triangle(to, tris[k], pc->a), eb = to_triangle(to, tris[k], pc->b);
-            double c = ea > eb ? ea : eb;
+            double ea = triangle_of_sq(to, tris[k], pc->a), eb = triangle_of_sq(to, tris[k], pc->b);
+            double c = sqrt(ea > eb ? ea : eb);
             bound = c < bound ? c : bound;
         }
     }

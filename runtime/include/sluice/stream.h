@@ -296,7 +296,7 @@ typedef struct slc_stream_frame_stats {
                                                      * tiles (the mip tails, pinned by slc_stream_create,
                                                      * count in neither) */
     uint64_t caller_ns; /* time in begin_frame and end_frame on the caller's thread (requests are
-                               * not timed: a clock read would cost more than a request) */
+                          * not timed: a clock read would cost more than a request) */
     uint64_t wait_ns;   /* of which waiting at begin_frame for loads due */
     uint64_t budgets[SLC_PROFILE_BUDGET_MAX];
 } slc_stream_frame_stats;
