@@ -921,7 +921,7 @@ static void build_city_with(const char *path, uint64_t size, uint64_t seed, cons
  * decoded bytes are those of the stored pack (check_pack decodes by the
  * specification and through the runtime, and compares the two), each
  * forced codec is used where it is smaller, auto is no larger than lz4 and
- * a second build is byte-identical. */
+ * a second build with auto (every codec tried) is byte-identical. */
 static void test_every_codec_decodes_to_the_stored_bytes(void **state)
 {
     (void)state;
@@ -958,14 +958,16 @@ static void test_every_codec_decodes_to_the_stored_bytes(void **state)
                 assert_true(st.chunks_codec[forced] > 0);
             }
             assert_int_equal(p.h.version_minor, 2);
-            size_t n1, n2;
-            unsigned char *f1 = read_all(temp_path(1), &n1);
-            build_city_with(temp_path(2), 1u << 19, 3, &o, &st);
-            unsigned char *f2 = read_all(temp_path(2), &n2);
-            assert_int_equal(n1, n2);
-            assert_memory_equal(f1, f2, n1);
-            free(f1);
-            free(f2);
+            if (o.codec == PK_CODEC_AUTO) { /* auto tries every codec on each page: built twice, the same bytes */
+                size_t n1, n2;
+                unsigned char *f1 = read_all(temp_path(1), &n1);
+                build_city_with(temp_path(2), 1u << 19, 3, &o, &st);
+                unsigned char *f2 = read_all(temp_path(2), &n2);
+                assert_int_equal(n1, n2);
+                assert_memory_equal(f1, f2, n1);
+                free(f1);
+                free(f2);
+            }
             parsed_free(&p);
         }
         print_message("city 512 KiB%s: stored %llu, lz4 %llu, meshopt %llu, meshopt-lz4 %llu, auto %llu bytes\n",
@@ -1013,17 +1015,13 @@ static void test_city_pages_are_well_filled(void **state)
     assert_true(several * 4 >= p.h.object_count * 3);
     parsed_free(&p);
 
-    /* The same seed gives the same file; another seed another city. */
+    /* Another seed gives another city (the same seed the same file:
+     * test_every_codec_decodes_to_the_stored_bytes builds a city twice). */
     const char *again = temp_path(1);
     pk_build_stats st2;
-    build_city(again, 8u << 20, 1, &st2);
+    build_city(again, 2u << 20, 2, &st2);
     size_t na, nb;
     unsigned char *fa = read_all(path, &na), *fb = read_all(again, &nb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(fa, fb, na);
-    free(fb);
-    build_city(again, 2u << 20, 2, &st2);
-    fb = read_all(again, &nb);
     assert_true(nb != na || memcmp(fa, fb, na) != 0);
     free(fa);
     free(fb);
