@@ -42,7 +42,15 @@
  * arena's mark as they were before it, exactly one budget counts the
  * refusal, the invariant checkers hold, the teardown brings every budget
  * back to zero and every arena to its mark, and a complete run right after,
- * in the same process, streams to the eviction log hash of the clean run. */
+ * in the same process, streams to the eviction log hash of the clean run.
+ *
+ * The same whole run over a textured pack (a synthetic city with its
+ * facade textures, the test's argument), with a texture pool: a second host
+ * store charged to gpu/textures, every texture's mip tail pinned at create,
+ * tiles requested by chunk id each frame and evicted by the texture pool's
+ * own policy. The sweep covers the texture store's reservation too; every
+ * frame keeps every tail pinned (no texture without a level), and after
+ * every refusal a complete run repeats both pools' eviction logs. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep in stream_pack.h */
 #include <inttypes.h>
 
@@ -681,15 +689,58 @@ static const char run_profile_text[] = "[profile]\n"
 
 enum { RUN_FRAMES = 200, RUN_PAGES = 96, RUN_PAGE_SIZE = 4096 };
 
+/* The textured run: a synthetic city with its facade textures, packed by
+ * the CLI (tests/CMakeLists.txt: `sluice pack --synthetic city --size
+ * 256KiB --seed 11 --textures --texture-format rgba8 --page-size 16KiB`),
+ * its path the test's argument; a texture pool of its two mip tails and
+ * six tiles, every frame asking for TEX_TILES_A_FRAME of its tiles. */
+static const char tex_profile_text[] = "[profile]\n"
+                                       "name = sweep-textured\n"
+                                       "[budgets]\n"
+                                       "cpu = 8 MiB\n"
+                                       "cpu/meta = 2 MiB\n"
+                                       "cpu/decode = 1 MiB\n"
+                                       "cpu/queues = 1 MiB\n"
+                                       "cpu/driver = 1 MiB\n"
+                                       "gpu = 8 MiB\n"
+                                       "gpu/pool = 2 MiB\n"
+                                       "gpu/staging = 1 MiB\n"
+                                       "gpu/textures = 1 MiB\n"
+                                       "[pool]\n"
+                                       "page_size = 16 KiB\n"
+                                       "page_count = 24\n"
+                                       "eviction = lru\n"
+                                       "[stream]\n"
+                                       "frames_in_flight = 2\n"
+                                       "workers = 2\n"
+                                       "queue_capacity = 256\n"
+                                       "staging_size = 0 B\n"
+                                       "upload_per_frame = 64 KiB\n"
+                                       "pin_coarsest = 1\n"
+                                       "[tables]\n"
+                                       "max_objects = 64\n"
+                                       "max_chunks = 4096\n"
+                                       "max_lods = 8\n"
+                                       "max_string_bytes = 4 KiB\n"
+                                       "[textures]\n"
+                                       "format = rgba8\n"
+                                       "page_count = 8\n";
+enum { TEX_PAGE_SIZE = 16384, TEX_GEO_PAGES = 24, TEX_TILE_PAGES = 8, TEX_TILES_A_FRAME = 3 };
+static const char *textured_pack_path; /* argv[1]; NULL: the textured run is not registered */
+
 /* The run's steps, in order; a failed run says which one failed. */
-enum { RUN_MEMORY, RUN_STORE, RUN_PACK, RUN_STREAM, RUN_WORKERS, RUN_FRAMES_STEP, RUN_DONE };
-static const char *const run_step_names[] = {"slc_memory_init",   "slc_host_store_init", "slc_pack_open",
-                                             "slc_stream_create", "workers start",       "frames"};
+enum { RUN_MEMORY, RUN_STORE, RUN_TEX_STORE, RUN_PACK, RUN_STREAM, RUN_WORKERS, RUN_FRAMES_STEP, RUN_DONE };
+static const char *const run_step_names[] = {"slc_memory_init", "slc_host_store_init", "slc_host_store_init (textures)",
+                                             "slc_pack_open",   "slc_stream_create",   "workers start",
+                                             "frames"};
 
 typedef struct run_world {
     slc_profile profile;
     sp_pack pack;
     sp_io io;
+    const slc_io *pack_io; /* &io.io, or the textured pack's file in memory */
+    const char *pack_name;
+    uint32_t page_count, page_size;
     void *block;
     size_t block_size;
     void *store_mem;
@@ -698,6 +749,13 @@ typedef struct run_world {
     slc_budgets *b;
     slc_arena *meta, *decode, *queues, *pages;
     slc_page_store store;
+    /* The textured run's texture pool: its store's pages in their own
+     * arena, charged to gpu/textures (tex_page_count 0: none). */
+    uint32_t tex_page_count;
+    void *tex_store_mem;
+    size_t tex_store_mem_size;
+    slc_arena *tex_pages;
+    slc_page_store tex_store;
     slc_pack *pk;
     slc_stream *s;
     capture_log log;
@@ -711,12 +769,13 @@ typedef struct run_result {
     int failed_step; /* RUN_DONE when the run completed */
     uint64_t seen_before_frames, seen_after_frames, seen_total;
     uint64_t log_hash, log_count, loads, evictions;
+    uint64_t tex_log_hash, tex_log_count, tex_evictions, tile_bytes_read; /* the texture pool's */
 } run_result;
 
 typedef struct run_snapshot {
     size_t count;
     slc_budget_stats budget[SLC_BUDGET_MAX];
-    size_t meta, decode, queues, pages;
+    size_t meta, decode, queues, pages, tex_pages;
     int log_calls;
 } run_snapshot;
 
@@ -728,6 +787,7 @@ static void run_take(run_snapshot *sn)
     sn->decode = slc_arena_get_mark(rw.decode).offset;
     sn->queues = slc_arena_get_mark(rw.queues).offset;
     sn->pages = slc_arena_get_mark(rw.pages).offset;
+    sn->tex_pages = rw.tex_pages != NULL ? slc_arena_get_mark(rw.tex_pages).offset : 0;
     sn->log_calls = rw.log.calls;
 }
 
@@ -745,9 +805,10 @@ static void run_assert_same_use(const run_snapshot *before, const char *when)
     assert_int_equal(now.decode, before->decode);
     assert_int_equal(now.queues, before->queues);
     assert_int_equal(now.pages, before->pages);
+    assert_int_equal(now.tex_pages, before->tex_pages);
     assert_true(slc_budgets_check(rw.b));
     assert_true(slc_arena_check(rw.meta) && slc_arena_check(rw.decode) && slc_arena_check(rw.queues) &&
-                slc_arena_check(rw.pages));
+                slc_arena_check(rw.pages) && (rw.tex_pages == NULL || slc_arena_check(rw.tex_pages)));
 }
 
 /* A failed step: refused, with a message, one refusal counted, nothing left
@@ -776,6 +837,40 @@ static void run_check_failure(int at, slc_status st, const run_snapshot *before,
     run_assert_same_use(before, what);
 }
 
+/* The tiles of a textured pack: every texture's chunks but its mip tail
+ * (pinned by the stream), texture by texture; tile k of them. */
+static uint32_t texture_tiles(const slc_pack *pk, uint32_t i, slc_pack_texture *t)
+{
+    assert_int_equal(slc_pack_read_texture(pk, i, t), SLC_OK);
+    slc_chunk_id tail;
+    return t->chunk_count - (slc_pack_texture_tail(pk, i, &tail) == SLC_OK ? 1u : 0u);
+}
+
+static uint32_t run_tile_count(const slc_pack *pk)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < slc_pack_texture_count(pk); i++) {
+        slc_pack_texture t;
+        n += texture_tiles(pk, i, &t);
+    }
+    assert_true(n > 0);
+    return n;
+}
+
+static slc_chunk_id run_tile(const slc_pack *pk, uint32_t k)
+{
+    for (uint32_t i = 0; i < slc_pack_texture_count(pk); i++) {
+        slc_pack_texture t;
+        uint32_t tiles = texture_tiles(pk, i, &t);
+        if (k < tiles) {
+            return (slc_chunk_id){t.first_chunk + k};
+        }
+        k -= tiles;
+    }
+    fail_msg("tile %u past the pack's tiles", k);
+    return (slc_chunk_id){0};
+}
+
 /* One whole run; the fault hook armed by the caller. Tears down whatever
  * succeeded and checks that every budget is back to zero. */
 static void run_once(run_result *out, const char *when)
@@ -792,6 +887,11 @@ static void run_once(run_result *out, const char *when)
     slc_budget_id pool_id;
     assert_int_equal(slc_budgets_scan(rw.b, "gpu/pool", &pool_id), SLC_OK);
     assert_int_equal(slc_arena_init(rw.store_mem, rw.store_mem_size, rw.b, pool_id, &rw.pages), SLC_OK);
+    if (rw.tex_page_count > 0) {
+        slc_budget_id tex_id;
+        assert_int_equal(slc_budgets_scan(rw.b, "gpu/textures", &tex_id), SLC_OK);
+        assert_int_equal(slc_arena_init(rw.tex_store_mem, rw.tex_store_mem_size, rw.b, tex_id, &rw.tex_pages), SLC_OK);
+    }
     run_snapshot base, before;
     run_take(&base);
     for (size_t i = 0; i < base.count; i++) {
@@ -801,17 +901,29 @@ static void run_once(run_result *out, const char *when)
     int at = RUN_STORE;
     run_take(&before);
     memset(&rw.store, 0xA5, sizeof rw.store);
-    st = slc_host_store_init(rw.pages, RUN_PAGES, RUN_PAGE_SIZE, &rw.logger, &rw.store);
+    st = slc_host_store_init(rw.pages, rw.page_count, rw.page_size, &rw.logger, &rw.store);
     if (st != SLC_OK) {
         slc_page_store zero;
         memset(&zero, 0, sizeof zero);
         assert_memory_equal(&rw.store, &zero, sizeof zero);
         goto failed;
     }
+    at = RUN_TEX_STORE;
+    if (rw.tex_page_count > 0) {
+        run_take(&before);
+        memset(&rw.tex_store, 0xA5, sizeof rw.tex_store);
+        st = slc_host_store_init(rw.tex_pages, rw.tex_page_count, rw.page_size, &rw.logger, &rw.tex_store);
+        if (st != SLC_OK) {
+            slc_page_store zero;
+            memset(&zero, 0, sizeof zero);
+            assert_memory_equal(&rw.tex_store, &zero, sizeof zero);
+            goto failed;
+        }
+    }
     at = RUN_PACK;
     run_take(&before);
     rw.pk = (slc_pack *)&rw;
-    st = slc_pack_open(&rw.io.io, "sweep-run.pack", &rw.profile, rw.meta, &rw.logger, &rw.pk);
+    st = slc_pack_open(rw.pack_io, rw.pack_name, &rw.profile, rw.meta, &rw.logger, &rw.pk);
     if (st != SLC_OK) {
         assert_null(rw.pk);
         goto failed;
@@ -824,6 +936,7 @@ static void run_once(run_result *out, const char *when)
     d.memory = rw.mem;
     d.pack = rw.pk;
     d.stores[SLC_POOL_GEOMETRY] = &rw.store;
+    d.stores[SLC_POOL_TEXTURES] = rw.tex_page_count > 0 ? &rw.tex_store : NULL;
     d.log = &rw.logger;
     slc_platform_workers_executor(&run_workers, &d.executor);
     rw.s = (slc_stream *)&rw;
@@ -838,14 +951,33 @@ static void run_once(run_result *out, const char *when)
     at = RUN_FRAMES_STEP;
     out->seen_before_frames = slc_test_fault_seen();
     const slc_pack_header *h = slc_pack_get_header(rw.pk);
+    const slc_pool *tex_pool = slc_stream_pool_of_kind(rw.s, SLC_POOL_TEXTURES);
+    const uint32_t textures = slc_pack_texture_count(rw.pk);
     for (uint32_t t = 1; t <= RUN_FRAMES; t++) {
         assert_int_equal(slc_stream_begin_frame(rw.s, NULL), SLC_OK);
         slc_stream_object_request req[64];
         uint32_t n = sfx_camera_requests(t, h->object_count, req, 64);
         for (uint32_t i = 0; i < n; i++) {
+            if (req[i].lod >= slc_pack_get_object(rw.pk, req[i].object)->lod_count) {
+                req[i].lod = (uint8_t)(slc_pack_get_object(rw.pk, req[i].object)->lod_count - 1u);
+            }
             assert_int_equal(slc_stream_request(rw.s, &req[i]), SLC_OK);
         }
+        /* Tiles: TEX_TILES_A_FRAME of them, the window moving on by two a
+         * frame over every texture's tiles (its chunks but the tail). */
+        for (uint32_t i = 0, k = 0; textures > 0 && i < TEX_TILES_A_FRAME; i++) {
+            uint32_t tile = (t * 2u + i) % run_tile_count(rw.pk);
+            slc_chunk_id c = run_tile(rw.pk, tile);
+            assert_int_equal(slc_stream_request_chunk(rw.s, c, (uint8_t)(100u - k++), (slc_partition){0}), SLC_OK);
+        }
         assert_int_equal(slc_stream_end_frame(rw.s), SLC_OK);
+        if (textures > 0) {
+            /* Every texture's tail stays pinned: never a texture with no level. */
+            slc_pool_stats tps;
+            slc_pool_get_stats(tex_pool, &tps);
+            assert_int_equal(tps.pinned, textures);
+            assert_true(slc_pool_check(tex_pool));
+        }
         for (uint32_t i = 0; i < slc_stream_result_count(rw.s); i++) {
             slc_stream_result r;
             assert_int_equal(slc_stream_resident(rw.s, i, &r, NULL, 0) == SLC_OK || r.span_count > 0, 1);
@@ -860,10 +992,17 @@ static void run_once(run_result *out, const char *when)
     slc_pool_get_stats(slc_stream_pool(rw.s), &ps);
     out->log_hash = ps.log_hash;
     out->log_count = ps.log_count;
+    if (textures > 0) {
+        slc_pool_get_stats(tex_pool, &ps);
+        out->tex_log_hash = ps.log_hash;
+        out->tex_log_count = ps.log_count;
+        out->tex_evictions = ps.evictions;
+    }
     slc_stream_stats ss;
     slc_stream_get_stats(rw.s, &ss);
     out->loads = ss.loads_completed;
     out->evictions = ss.evictions;
+    out->tile_bytes_read = ss.tile_bytes_read;
     assert_int_equal(ss.refused, 0);
     assert_int_equal(ss.failures, 0);
     at = RUN_DONE;
@@ -888,6 +1027,9 @@ failed:
     if (at > RUN_STORE) {
         slc_arena_reset(rw.pages, (slc_arena_mark){0}); /* the host store's pages */
     }
+    if (at > RUN_TEX_STORE && rw.tex_page_count > 0) {
+        slc_arena_reset(rw.tex_pages, (slc_arena_mark){0});
+    }
     out->seen_total = slc_test_fault_seen();
     /* Every budget back to zero, every arena at its mark (base: zero use). */
     char what[160];
@@ -896,26 +1038,27 @@ failed:
     slc_memory_deinit(rw.mem);
     rw.mem = NULL;
     rw.b = NULL;
-    rw.meta = rw.decode = rw.queues = rw.pages = NULL;
+    rw.meta = rw.decode = rw.queues = rw.pages = rw.tex_pages = NULL;
 }
 
-static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **state)
+/* The sweep over rw as set up: a clean run counts R, then every
+ * reservation refused in turn, each followed by a complete run. `what`
+ * names the run in its lines. */
+static void sweep_run(const char *what)
 {
-    (void)state;
-    memset(&rw, 0, sizeof rw);
-    sfx_profile_parse(run_profile_text, "sweep-run.profile", &rw.profile);
-    static const sp_params pack_params = {RUN_PAGE_SIZE, 48, 3, {6, 2, 1}, 42};
-    sp_build(&rw.pack, &pack_params);
-    assert_true(rw.pack.chunk_count >= 4u * RUN_PAGES); /* several times the pool */
-    sp_io_init(&rw.io, &rw.pack);
     slc_memory_requirements req;
     assert_int_equal(slc_memory_calculate_requirements(&rw.profile, &req), SLC_OK);
     rw.block_size = req.block_size;
     rw.block = aligned_alloc(64, (rw.block_size + 63u) & ~(size_t)63u);
-    rw.store_mem_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(RUN_PAGES, RUN_PAGE_SIZE));
+    rw.store_mem_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(rw.page_count, rw.page_size));
     rw.store_mem = aligned_alloc(64, (rw.store_mem_size + 63u) & ~(size_t)63u);
     assert_non_null(rw.block);
     assert_non_null(rw.store_mem);
+    if (rw.tex_page_count > 0) {
+        rw.tex_store_mem_size = SLC_ARENA_FOOTPRINT(slc_host_store_footprint(rw.tex_page_count, rw.page_size));
+        rw.tex_store_mem = aligned_alloc(64, (rw.tex_store_mem_size + 63u) & ~(size_t)63u);
+        assert_non_null(rw.tex_store_mem);
+    }
 
     /* The clean run: R, and no reservation at all while streaming. */
     run_result clean;
@@ -925,12 +1068,19 @@ static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **sta
     assert_false(slc_test_fault_fired());
     assert_int_equal(clean.seen_after_frames, clean.seen_before_frames); /* the frames reserve nothing */
     assert_true(clean.loads > 100 && clean.evictions > 0);
+    if (rw.tex_page_count > 0) {
+        assert_true(clean.tex_evictions > 0 && clean.tile_bytes_read > 0); /* tiles came and went */
+    }
     uint64_t reservations = clean.seen_total;
-    printf("fault sweep, streaming run: R = %" PRIu64 " reservations (%" PRIu64 " before the first frame, %" PRIu64
+    printf("fault sweep, %s: R = %" PRIu64 " reservations (%" PRIu64 " before the first frame, %" PRIu64
            " in %d frames with %u workers); %" PRIu64 " loads, %" PRIu64 " evictions, log %" PRIu64
            " entries, hash 0x%016" PRIx64 "\n",
-           reservations, clean.seen_before_frames, clean.seen_after_frames - clean.seen_before_frames, RUN_FRAMES,
+           what, reservations, clean.seen_before_frames, clean.seen_after_frames - clean.seen_before_frames, RUN_FRAMES,
            rw.profile.workers, clean.loads, clean.evictions, clean.log_count, clean.log_hash);
+    if (rw.tex_page_count > 0) {
+        printf("fault sweep, %s: texture pool %" PRIu64 " evictions, log %" PRIu64 " entries, hash 0x%016" PRIx64 "\n",
+               what, clean.tex_evictions, clean.tex_log_count, clean.tex_log_hash);
+    }
     assert_true(reservations > 0);
 
     uint32_t failed_at[RUN_DONE + 1] = {0};
@@ -942,13 +1092,14 @@ static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **sta
         run_once(&r, when);
         if (n <= reservations) {
             if (r.failed_step == RUN_DONE) {
-                fail_msg("run: %s: the run completed anyway (a refusal was ignored)", when);
+                fail_msg("%s: %s: the run completed anyway (a refusal was ignored)", what, when);
             }
             failed_at[r.failed_step]++;
         } else {
             assert_int_equal(r.failed_step, RUN_DONE);
             assert_false(slc_test_fault_fired());
             assert_int_equal(r.log_hash, clean.log_hash);
+            assert_int_equal(r.tex_log_hash, clean.tex_log_hash);
         }
         /* Right after, in the same process, a complete run streams the same. */
         snprintf(when, sizeof when, "complete run after reservation %" PRIu64, n);
@@ -960,26 +1111,82 @@ static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **sta
         assert_int_equal(r.seen_total, reservations);
         assert_int_equal(r.log_count, clean.log_count);
         assert_int_equal(r.log_hash, clean.log_hash);
+        assert_int_equal(r.tex_log_count, clean.tex_log_count);
+        assert_int_equal(r.tex_log_hash, clean.tex_log_hash);
     }
     slc_test_fault_arm(0);
-    printf("fault sweep, streaming run: refusals failed slc_host_store_init %u, slc_pack_open %u, "
+    printf("fault sweep, %s: refusals failed slc_host_store_init %u (textures %u), slc_pack_open %u, "
            "slc_stream_create %u times\n",
-           failed_at[RUN_STORE], failed_at[RUN_PACK], failed_at[RUN_STREAM]);
+           what, failed_at[RUN_STORE], failed_at[RUN_TEX_STORE], failed_at[RUN_PACK], failed_at[RUN_STREAM]);
     /* Every step that reserves was reached; nothing else failed. */
     assert_true(failed_at[RUN_STORE] > 0 && failed_at[RUN_PACK] > 0 && failed_at[RUN_STREAM] > 0);
-    assert_int_equal(failed_at[RUN_STORE] + failed_at[RUN_PACK] + failed_at[RUN_STREAM], reservations);
+    assert_true(rw.tex_page_count == 0 ? failed_at[RUN_TEX_STORE] == 0 : failed_at[RUN_TEX_STORE] > 0);
+    assert_int_equal(failed_at[RUN_STORE] + failed_at[RUN_TEX_STORE] + failed_at[RUN_PACK] + failed_at[RUN_STREAM],
+                     reservations);
     free(rw.block);
     free(rw.store_mem);
+    free(rw.tex_store_mem);
+}
+
+static void test_every_refused_reservation_of_a_streaming_run_unwinds(void **state)
+{
+    (void)state;
+    memset(&rw, 0, sizeof rw);
+    sfx_profile_parse(run_profile_text, "sweep-run.profile", &rw.profile);
+    static const sp_params pack_params = {RUN_PAGE_SIZE, 48, 3, {6, 2, 1}, 42};
+    sp_build(&rw.pack, &pack_params);
+    assert_true(rw.pack.chunk_count >= 4u * RUN_PAGES); /* several times the pool */
+    sp_io_init(&rw.io, &rw.pack);
+    rw.pack_io = &rw.io.io;
+    rw.pack_name = "sweep-run.pack";
+    rw.page_count = RUN_PAGES;
+    rw.page_size = RUN_PAGE_SIZE;
+    sweep_run("streaming run");
     sp_free(&rw.pack);
 }
 
-int main(void)
+/* The same over a textured pack, with a texture pool: its store's
+ * reservation, the tails pinned at create and the tiles streamed are
+ * swept too, and its eviction log repeats after every refusal. */
+static void test_every_refused_reservation_of_a_textured_run_unwinds(void **state)
+{
+    (void)state;
+    memset(&rw, 0, sizeof rw);
+    sfx_profile_parse(tex_profile_text, "sweep-textured.profile", &rw.profile);
+    FILE *f = fopen(textured_pack_path, "rb");
+    if (f == NULL) {
+        fail_msg("cannot open %s", textured_pack_path);
+    }
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    assert_true(size > 0);
+    rewind(f);
+    unsigned char *data = malloc((size_t)size);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    slc_io io;
+    slc_io_from_memory(data, (size_t)size, &io);
+    rw.pack_io = &io;
+    rw.pack_name = textured_pack_path;
+    rw.page_count = TEX_GEO_PAGES;
+    rw.page_size = TEX_PAGE_SIZE;
+    rw.tex_page_count = TEX_TILE_PAGES;
+    sweep_run("textured run");
+    free(data);
+}
+
+/* argv[1], when given: the textured pack (tests/CMakeLists.txt packs it). */
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_refused_reservation_of_the_parts_unwinds),
         cmocka_unit_test(test_every_refused_reservation_of_stream_create_unwinds),
         cmocka_unit_test(test_injected_refusal_looks_like_a_full_budget),
         cmocka_unit_test(test_every_refused_reservation_of_a_streaming_run_unwinds),
+        cmocka_unit_test(test_every_refused_reservation_of_a_textured_run_unwinds),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    textured_pack_path = argc > 1 ? argv[1] : NULL;
+    const size_t count = sizeof tests / sizeof tests[0] - (textured_pack_path == NULL ? 1u : 0u);
+    return _cmocka_run_group_tests("test_fault_sweep", tests, count, group_setup, group_teardown);
 }
