@@ -274,6 +274,15 @@ static int budget_header(int argc, char **argv)
         }
         fprintf(f, "    },\n");
     }
+    fprintf(f, "    .texture_partition_count = %" PRIu32 "u,\n", p.texture_partition_count);
+    if (p.texture_partition_count > 0) {
+        fprintf(f, "    .texture_partitions = {\n");
+        for (uint32_t i = 0; i < p.texture_partition_count; i++) {
+            fprintf(f, "        {\"%s\", %" PRIu32 "u},\n", p.texture_partitions[i].name,
+                    p.texture_partitions[i].page_count);
+        }
+        fprintf(f, "    },\n");
+    }
     /* Only the runtime's sections: [render] and [quality] are the host
      * renderer's and the quality check's, which a firmware does not link
      * (budgets/README.md, "Profiles as C headers"). */

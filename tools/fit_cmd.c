@@ -48,7 +48,7 @@
 
 #define ME "sluice budget fit"
 #define FIT_PARTS_MAX (SLC_PARTITION_MAX + 1u)
-#define FIT_TEXTURE_POOL 255u /* check_state.upart of a tile: the texture pool, not a partition */
+#define FIT_TEXTURE_POOL 128u /* check_state.upart of a tile: FIT_TEXTURE_POOL + its texture pool partition */
 
 static const char usage_text[] =
     "usage: sluice budget fit PROFILE PACK [--trace FILE | --camera fly|orbit|teleport|closeup\n"
@@ -127,11 +127,17 @@ typedef struct fit {
     uint32_t frames; /* frames checked */
     /* the pool's partitions, in the pool's order: named ones, then "default" */
     uint32_t nparts;
-    char part_name[FIT_PARTS_MAX][SLC_NAME_MAX];
+    const char *part_name[FIT_PARTS_MAX];
     uint32_t part_pages[FIT_PARTS_MAX];
     uint32_t pin_part;
-    uint8_t trace_part[TRACE_PARTITIONS_MAX]; /* the trace's names -> pool index */
-    uint8_t part_known[TRACE_PARTITIONS_MAX];
+    /* the texture pool's ([texture_partitions]), in its order; tex_pin_part
+     * holds the mip tails */
+    uint32_t tex_nparts;
+    const char *tex_part_name[FIT_PARTS_MAX];
+    uint32_t tex_part_pages[FIT_PARTS_MAX];
+    uint32_t tex_pin_part;
+    uint8_t trace_part[SLC_POOL_KIND_COUNT][TRACE_PARTITIONS_MAX]; /* the trace's names -> each pool's index */
+    uint8_t part_known[SLC_POOL_KIND_COUNT][TRACE_PARTITIONS_MAX];
     /* results */
     uint32_t pinned;         /* P */
     uint32_t cap_pages;      /* upload cap in pages */
@@ -141,12 +147,13 @@ typedef struct fit {
     uint64_t refused;
     uint64_t object_requests; /* accepted, over the workload */
     uint64_t tile_requests;   /* accepted requests of texture tiles */
-    /* The texture pool (one partition of [textures] page_count pages): the
-     * mip tails pinned at create (PT), and per frame the distinct tiles asked
-     * for (WT(f)) and over frames f-F..f (UT(f)), each plus PT. */
+    /* The texture pool ([textures] page_count pages, in its partitions): the
+     * mip tails pinned at create (PT, in tex_pin_part), and per frame and
+     * partition the distinct tiles asked for (WT(f)) and over frames f-F..f
+     * (UT(f)), plus PT in the pin partition. */
     uint32_t textures;   /* the pack's textures */
     uint32_t tex_pinned; /* PT */
-    fit_worst tex_w, tex_u;
+    fit_worst tex_w[FIT_PARTS_MAX], tex_u[FIT_PARTS_MAX];
     fit_break tex_pin_b, tex_w_b, tex_u_b;
     uint64_t transient; /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
     fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b;
@@ -233,22 +240,15 @@ static int parse_args(int argc, char **argv, fit_opts *o)
 
 /* --- setup: as sluice run does it ------------------------------------------------------- */
 
-/* The pool's partitions as slc_pool lays them out from the profile: the
- * named ones in order, then "default" with the pages they leave, if any. */
+/* Both pools' partitions as slc_pool lays them out from the profile. */
 static void layout_partitions(fit *f)
 {
-    uint64_t claimed = 0;
-    f->nparts = 0;
-    for (uint32_t i = 0; i < f->prof.partition_count; i++) {
-        snprintf(f->part_name[f->nparts], SLC_NAME_MAX, "%s", f->prof.partitions[i].name);
-        f->part_pages[f->nparts++] = f->prof.partitions[i].page_count;
-        claimed += f->prof.partitions[i].page_count;
-    }
-    f->pin_part = 0; /* every page named: the first takes the pins (slc_stream_create) */
-    if (claimed < f->prof.page_count) {
-        snprintf(f->part_name[f->nparts], SLC_NAME_MAX, "%s", SLC_PROFILE_PARTITION_DEFAULT_NAME);
-        f->part_pages[f->nparts] = f->prof.page_count - (uint32_t)claimed;
-        f->pin_part = f->nparts++;
+    f->nparts = tool_pool_partitions(&f->prof, SLC_POOL_GEOMETRY, f->part_name, f->part_pages, &f->pin_part);
+    f->tex_nparts = tool_pool_partitions(&f->prof, SLC_POOL_TEXTURES, f->tex_part_name, f->tex_part_pages,
+                                         &f->tex_pin_part);
+    if (f->tex_nparts == 0) { /* no texture pool: a pack with textures is refused, and named so */
+        f->tex_part_name[0] = SLC_PROFILE_PARTITION_DEFAULT_NAME;
+        f->tex_part_pages[0] = 0;
     }
 }
 
@@ -284,29 +284,27 @@ static int load_workload(fit *f)
     return workload_open(&f->wl, ME, f->o.trace_path, &d, f->pack, f->pack_name);
 }
 
-/* The pool index of the trace's partition of q, resolved when first asked
- * for, as run does; CLI_FAILED (printed) when the profile lacks it. */
-static int resolve_partition(fit *f, const trace_req *q, uint32_t *out)
+/* The index, in the pool of kind (a tile's: the texture pool), of the
+ * trace's partition of q, resolved when first asked for, as run does;
+ * CLI_FAILED (printed) when the profile lacks it. */
+static int resolve_partition(fit *f, const trace_req *q, slc_pool_kind kind, uint32_t *out)
 {
     if (q->partition == TRACE_PARTITION_DEFAULT) {
         *out = 0;
         return CLI_OK;
     }
-    if (!f->part_known[q->partition]) {
+    if (!f->part_known[kind][q->partition]) {
         const char *name = workload_partition(&f->wl, q->partition);
-        uint32_t k = 0;
-        while (k < f->nparts && strcmp(f->part_name[k], name) != 0) {
-            k++;
-        }
-        if (k == f->nparts) {
-            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", f->o.trace_path, q->line, name,
-                    f->prof.name);
+        int k = tool_pool_partition_index(&f->prof, kind, name);
+        if (k < 0) {
+            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'%s\n", f->o.trace_path, q->line, name,
+                    f->prof.name, kind == SLC_POOL_TEXTURES ? " ([texture_partitions])" : "");
             return CLI_FAILED;
         }
-        f->trace_part[q->partition] = (uint8_t)k;
-        f->part_known[q->partition] = 1;
+        f->trace_part[kind][q->partition] = (uint8_t)k;
+        f->part_known[kind][q->partition] = 1;
     }
-    *out = f->trace_part[q->partition];
+    *out = f->trace_part[kind][q->partition];
     return CLI_OK;
 }
 
@@ -388,8 +386,9 @@ static void count_tails(fit *f, uint8_t *pinned)
 {
     f->textures = slc_pack_texture_count(f->pack);
     f->tex_pinned = tool_mark_texture_tails(f->pack, pinned, NULL);
-    if (f->textures > 0 && f->tex_pinned > f->prof.texture_page_count) {
-        mark_break(&f->tex_pin_b, 0, 0, NULL, f->prof.texture_page_count);
+    const uint32_t room = f->tex_nparts > 0 ? f->tex_part_pages[f->tex_pin_part] : 0;
+    if (f->textures > 0 && f->tex_pinned > room) {
+        mark_break(&f->tex_pin_b, 0, f->tex_pin_part, NULL, room);
         f->tex_pin_b.value = f->tex_pinned;
     }
 }
@@ -438,7 +437,7 @@ typedef struct check_state {
     uint32_t *ref;      /* frames of the window f-F..f that asked for it */
     chunk_list *ring;
     uint64_t ucount[FIT_PARTS_MAX];
-    uint64_t tex_ucount; /* the window's distinct tiles */
+    uint64_t tex_ucount[FIT_PARTS_MAX]; /* the window's distinct tiles, by texture pool partition */
 } check_state;
 
 /* One frame's counts. */
@@ -446,14 +445,15 @@ typedef struct frame_state {
     uint32_t fr;
     chunk_list *slot; /* the frame's unpinned chunks, in the window's ring */
     uint64_t wcount[FIT_PARTS_MAX];
-    uint64_t tex_wcount;                   /* the frame's distinct tiles */
+    uint64_t tex_wcount[FIT_PARTS_MAX];    /* the frame's distinct tiles, by texture pool partition */
     trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
     int has_chunk_req[FIT_PARTS_MAX];
     uint32_t objreqs, chunkreqs, distinct, newc, firstc;
     int w_over, u_over;
     fit_break w_here, u_here;
-    trace_req tex_req; /* the frame's first request that took the texture pool past its pages */
+    trace_req tex_req; /* the frame's first request that took a texture pool partition past its pages */
     int tex_over;
+    uint32_t tex_over_part; /* that partition */
 } frame_state;
 
 static int state_alloc(check_state *st, uint32_t nchunks, const slc_profile *prof)
@@ -498,8 +498,8 @@ static void frame_begin(check_state *st, frame_state *fs, uint32_t fr)
     for (size_t i = 0; i < fs->slot->count; i++) {
         uint32_t c = fs->slot->ids[i];
         if (--st->ref[c] == 0) {
-            if (st->upart[c] == FIT_TEXTURE_POOL) {
-                st->tex_ucount--;
+            if (st->upart[c] >= FIT_TEXTURE_POOL) {
+                st->tex_ucount[st->upart[c] - FIT_TEXTURE_POOL]--;
             } else {
                 st->ucount[st->upart[c]]--;
             }
@@ -555,7 +555,7 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
          * cap as a chunk does, and a page of the texture pool. */
         const int tile = is_tile(f, c);
         if (tile) {
-            fs->tex_wcount++;
+            fs->tex_wcount[part]++;
         } else {
             fs->wcount[part]++;
         }
@@ -564,9 +564,9 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
             return CLI_FAILED;
         }
         if (st->ref[c]++ == 0) {
-            st->upart[c] = (uint8_t)(tile ? FIT_TEXTURE_POOL : part);
+            st->upart[c] = (uint8_t)(tile ? FIT_TEXTURE_POOL + part : part);
             if (tile) {
-                st->tex_ucount++;
+                st->tex_ucount[part]++;
             } else {
                 st->ucount[part]++;
             }
@@ -579,13 +579,27 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
     return CLI_OK;
 }
 
-/* The bounds that q, once counted, may be the first to break in its partition. */
+/* PT in texture pool partition p: the tails, pinned in tex_pin_part. */
+static uint64_t tex_pin_in(const fit *f, uint32_t p)
+{
+    return p == f->tex_pin_part ? f->tex_pinned : 0u;
+}
+
+/* The bounds that q, once counted, may be the first to break in its
+ * partition (a tile's: of the texture pool). */
 static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, const trace_req *q, uint32_t part)
 {
-    if (!fs->tex_over && (fs->tex_wcount + f->tex_pinned > f->prof.texture_page_count ||
-                          st->tex_ucount + f->tex_pinned > f->prof.texture_page_count)) {
-        fs->tex_over = 1;
-        fs->tex_req = *q;
+    if (q->kind != TRACE_OBJECT && is_tile(f, q->id)) {
+        const uint64_t pin = tex_pin_in(f, part), pages = f->tex_part_pages[part];
+        if (!fs->tex_over && (fs->tex_wcount[part] + pin > pages || st->tex_ucount[part] + pin > pages)) {
+            fs->tex_over = 1;
+            fs->tex_over_part = part;
+            fs->tex_req = *q;
+        }
+        if (fs->newc > f->cap_pages) {
+            mark_break(&f->new_b, fs->fr, 0, q, f->cap_pages);
+        }
+        return;
     }
     uint64_t pin_here = part == f->pin_part ? f->pinned : 0;
     if (fs->wcount[part] + pin_here > f->part_pages[part] && !fs->w_over) {
@@ -605,7 +619,8 @@ static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, 
 static int take_request(fit *f, check_state *st, frame_state *fs, const trace_req *q)
 {
     uint32_t part = 0;
-    int rc = resolve_partition(f, q, &part);
+    const int tile = q->kind != TRACE_OBJECT && is_tile(f, q->id);
+    int rc = resolve_partition(f, q, tile ? SLC_POOL_TEXTURES : SLC_POOL_GEOMETRY, &part);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -618,8 +633,8 @@ static int take_request(fit *f, check_state *st, frame_state *fs, const trace_re
         f->object_requests++;
     } else {
         fs->chunkreqs++;
-        f->tile_requests += (uint64_t)is_tile(f, q->id);
-        if (!st->pinned[q->id] && !fs->has_chunk_req[part]) {
+        f->tile_requests += (uint64_t)tile;
+        if (!tile && !st->pinned[q->id] && !fs->has_chunk_req[part]) {
             fs->chunk_req_in[part] = *q;
             fs->has_chunk_req[part] = 1;
         }
@@ -669,16 +684,20 @@ static void frame_end(fit *f, const check_state *st, const frame_state *fs)
         }
     }
     settle_breaks(f, st, fs);
-    if (f->textures > 0) {
-        worst(&f->tex_w, fs->tex_wcount + f->tex_pinned, fr);
-        worst(&f->tex_u, st->tex_ucount + f->tex_pinned, fr);
-        if (fs->tex_over && fs->tex_wcount + f->tex_pinned > f->prof.texture_page_count && !f->tex_w_b.broken) {
-            mark_break(&f->tex_w_b, fr, 0, &fs->tex_req, f->prof.texture_page_count);
-            f->tex_w_b.value = fs->tex_wcount + f->tex_pinned;
+    for (uint32_t p = 0; f->textures > 0 && p < f->tex_nparts; p++) {
+        worst(&f->tex_w[p], fs->tex_wcount[p] + tex_pin_in(f, p), fr);
+        worst(&f->tex_u[p], st->tex_ucount[p] + tex_pin_in(f, p), fr);
+    }
+    if (f->textures > 0 && fs->tex_over) {
+        const uint32_t p = fs->tex_over_part;
+        const uint64_t pin = tex_pin_in(f, p), pages = f->tex_part_pages[p];
+        if (fs->tex_wcount[p] + pin > pages && !f->tex_w_b.broken) {
+            mark_break(&f->tex_w_b, fr, p, &fs->tex_req, pages);
+            f->tex_w_b.value = fs->tex_wcount[p] + pin;
         }
-        if (fs->tex_over && st->tex_ucount + f->tex_pinned > f->prof.texture_page_count && !f->tex_u_b.broken) {
-            mark_break(&f->tex_u_b, fr, 0, &fs->tex_req, f->prof.texture_page_count);
-            f->tex_u_b.value = st->tex_ucount + f->tex_pinned;
+        if (st->tex_ucount[p] + pin > pages && !f->tex_u_b.broken) {
+            mark_break(&f->tex_u_b, fr, p, &fs->tex_req, pages);
+            f->tex_u_b.value = st->tex_ucount[p] + pin;
         }
     }
     worst(&f->newc, fs->newc, fr);
@@ -814,14 +833,32 @@ static void report_text(const fit *f, verdict v)
     printf("transient: %" PRIu64 " of %" PRIu64 " object requests ask for a chunk the frame before did not "
            "(at most these show a coarser level, or nothing without pinning, when the workload holds)\n",
            f->transient, f->object_requests);
-    if (f->textures > 0) {
-        uint32_t end = f->tex_u.frame;
+    if (f->textures > 0 && f->tex_nparts <= 1) {
+        uint32_t end = f->tex_u[0].frame;
         uint32_t start = end > f->prof.frames_in_flight ? end - f->prof.frames_in_flight : 0;
         printf("texture pool: %u pages, %u pinned (mip tails of %u textures); working set worst %" PRIu64
                " at frame %u, in flight worst %" PRIu64 " over frames %u..%u; %" PRIu64
                " tile requests (in the queues and the upload cap too)\n",
-               f->prof.texture_page_count, f->tex_pinned, f->textures, f->tex_w.value, f->tex_w.frame, f->tex_u.value,
-               start, end, f->tile_requests);
+               f->prof.texture_page_count, f->tex_pinned, f->textures, f->tex_w[0].value, f->tex_w[0].frame,
+               f->tex_u[0].value, start, end, f->tile_requests);
+    } else if (f->textures > 0) {
+        /* [texture_partitions]: each partition's figures, the tails in the pin partition. */
+        printf("texture pool: %u pages, %u pinned (mip tails of %u textures) in '%s'; %" PRIu64
+               " tile requests (in the queues and the upload cap too); partitions:",
+               f->prof.texture_page_count, f->tex_pinned, f->textures, f->tex_part_name[f->tex_pin_part],
+               f->tile_requests);
+        for (uint32_t p = 0; p < f->tex_nparts; p++) {
+            printf("%s %s %u pages", p ? "," : "", f->tex_part_name[p], f->tex_part_pages[p]);
+        }
+        printf("\n");
+        for (uint32_t p = 0; p < f->tex_nparts; p++) {
+            uint32_t end = f->tex_u[p].frame;
+            uint32_t start = end > f->prof.frames_in_flight ? end - f->prof.frames_in_flight : 0;
+            printf("texture pool '%s': working set worst %" PRIu64 " of %u pages at frame %u, in flight worst %" PRIu64
+                   " over frames %u..%u\n",
+                   f->tex_part_name[p], f->tex_w[p].value, f->tex_part_pages[p], f->tex_w[p].frame, f->tex_u[p].value,
+                   start, end);
+        }
     }
     printf("verdict: %s\n", verdict_name(v));
     if (f->pin_b.broken) {
@@ -833,10 +870,14 @@ static void report_text(const fit *f, verdict v)
                "page_count): the stream refuses to start\n",
                f->textures);
     }
-    if (f->tex_pin_b.broken) {
+    if (f->tex_pin_b.broken && f->tex_nparts <= 1) {
         printf("  texture pool: the mip tails need %" PRIu64 " pages, the pool has %" PRIu64
                ": the stream refuses to start\n",
                f->tex_pin_b.value, f->tex_pin_b.limit);
+    } else if (f->tex_pin_b.broken) {
+        printf("  texture pool: the mip tails need %" PRIu64 " pages, its partition '%s' has %" PRIu64
+               ": the stream refuses to start\n",
+               f->tex_pin_b.value, f->tex_part_name[f->tex_pin_b.part], f->tex_pin_b.limit);
     }
     if (f->cap_pages == 0) {
         printf("  upload cap: upload_per_frame %" PRIu64 " B is less than one page: the stream refuses to start\n",
@@ -862,9 +903,13 @@ static void report_text(const fit *f, verdict v)
         if (tb[i]->broken) {
             char req[256];
             describe_req(f, tb[i], req, sizeof req);
-            printf("  texture pool %s: frame %u, %s: %" PRIu64 " pages, has %" PRIu64
+            char in[SLC_NAME_MAX + 24] = "";
+            if (f->tex_nparts > 1) {
+                snprintf(in, sizeof in, " in partition '%s'", f->tex_part_name[tb[i]->part]);
+            }
+            printf("  texture pool %s: frame %u, %s: %" PRIu64 " pages%s, has %" PRIu64
                    " (tiles not resident fall back to a coarser level)\n",
-                   i ? "in flight" : "working set", tb[i]->frame, req, tb[i]->value, tb[i]->limit);
+                   i ? "in flight" : "working set", tb[i]->frame, req, tb[i]->value, in, tb[i]->limit);
         }
     }
     if (f->new_b.broken) {
@@ -878,7 +923,8 @@ static void report_text(const fit *f, verdict v)
     }
 }
 
-static void json_break(const fit *f, const char *key, const fit_break *b)
+/* b's partition is names[b->part] (the pool's it broke in). */
+static void json_break(const fit *f, const char *key, const fit_break *b, const char *const *names)
 {
     printf(",\n    ");
     esc_json(stdout, key);
@@ -889,7 +935,7 @@ static void json_break(const fit *f, const char *key, const fit_break *b)
     char req[256];
     describe_req(f, b, req, sizeof req);
     printf(": {\"frame\": %u, \"partition\": ", b->frame);
-    esc_json(stdout, f->part_name[b->part]);
+    esc_json(stdout, names[b->part]);
     printf(", \"request\": ");
     esc_json(stdout, req);
     printf(", \"value\": %" PRIu64 ", \"limit\": %" PRIu64 "}", b->value, b->limit);
@@ -929,24 +975,34 @@ static void report_json(const fit *f, verdict v)
            f->refused);
     printf("  \"object_requests\": %" PRIu64 ", \"transient\": %" PRIu64 ", \"tile_requests\": %" PRIu64 ",\n",
            f->object_requests, f->transient, f->tile_requests);
+    /* working_set and in_flight: the pin partition's (the whole pool's without [texture_partitions]). */
+    const uint32_t tp = f->tex_pin_part;
     printf("  \"texture_pool\": {\"textures\": %u, \"pages\": %u, \"pinned\": %u, \"working_set\": {\"worst\": %" PRIu64
-           ", \"frame\": %u}, \"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}},\n",
-           f->textures, f->prof.texture_page_count, f->tex_pinned, f->tex_w.value, f->tex_w.frame, f->tex_u.value,
-           f->tex_u.frame);
+           ", \"frame\": %u}, \"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}, \"partitions\": [",
+           f->textures, f->prof.texture_page_count, f->tex_pinned, f->tex_w[tp].value, f->tex_w[tp].frame,
+           f->tex_u[tp].value, f->tex_u[tp].frame);
+    for (uint32_t p = 0; p < f->tex_nparts; p++) {
+        printf("%s{\"name\": ", p ? ", " : "");
+        esc_json(stdout, f->tex_part_name[p]);
+        printf(", \"pages\": %u, \"working_set\": {\"worst\": %" PRIu64 ", \"frame\": %u}, "
+               "\"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}}",
+               f->tex_part_pages[p], f->tex_w[p].value, f->tex_w[p].frame, f->tex_u[p].value, f->tex_u[p].frame);
+    }
+    printf("]},\n");
     printf("  \"verdict\": ");
     esc_json(stdout, verdict_name(v));
     printf(",\n  \"breaks\": {\n    \"upload_cap_below_page\": %s", f->cap_pages == 0 ? "true" : "false");
-    json_break(f, "pinned", &f->pin_b);
-    json_break(f, "requests", &f->queue_b);
-    json_break(f, "chunk_without_fallback", &f->hole_b);
-    json_break(f, "working_set", &f->w_b);
-    json_break(f, "in_flight", &f->u_b);
-    json_break(f, "upload", &f->new_b);
+    json_break(f, "pinned", &f->pin_b, f->part_name);
+    json_break(f, "requests", &f->queue_b, f->part_name);
+    json_break(f, "chunk_without_fallback", &f->hole_b, f->part_name);
+    json_break(f, "working_set", &f->w_b, f->part_name);
+    json_break(f, "in_flight", &f->u_b, f->part_name);
+    json_break(f, "upload", &f->new_b, f->part_name);
     printf(",\n    \"texture_pool_missing\": %s",
            tool_texture_pool_missing(f->pack, &f->prof, NULL) ? "true" : "false");
-    json_break(f, "texture_pinned", &f->tex_pin_b);
-    json_break(f, "texture_working_set", &f->tex_w_b);
-    json_break(f, "texture_in_flight", &f->tex_u_b);
+    json_break(f, "texture_pinned", &f->tex_pin_b, f->tex_part_name);
+    json_break(f, "texture_working_set", &f->tex_w_b, f->tex_part_name);
+    json_break(f, "texture_in_flight", &f->tex_u_b, f->tex_part_name);
     printf("\n  }\n}\n");
 }
 

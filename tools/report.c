@@ -208,6 +208,32 @@ static void report_render_line(FILE *f, const tool_profile_sections *sec)
     }
 }
 
+/* One line per named partition of a pool of page_count pages ("what NAME
+ * N pages"), then the default's (the pages they leave), when any is named. */
+static void report_partition_lines(FILE *f, const char *what, uint32_t count, const slc_profile_partition *parts,
+                                   uint32_t page_count)
+{
+    uint32_t assigned = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        fprintf(f, "%s %-16s %" PRIu32 " pages\n", what, parts[i].name, parts[i].page_count);
+        assigned += parts[i].page_count;
+    }
+    if (count > 0) {
+        fprintf(f, "%s %-16s %" PRIu32 " pages\n", what, "default", page_count - assigned);
+    }
+}
+
+static void partitions_json(FILE *f, uint32_t count, const slc_profile_partition *parts)
+{
+    fputc('[', f);
+    for (uint32_t i = 0; i < count; i++) {
+        fprintf(f, "%s{\"name\": ", i ? ", " : "");
+        esc_json(f, parts[i].name);
+        fprintf(f, ", \"pages\": %" PRIu32 "}", parts[i].page_count);
+    }
+    fputc(']', f);
+}
+
 void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sections *sec,
                         const slc_memory_requirements *req, slc_memory *m)
 {
@@ -276,14 +302,9 @@ void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sectio
     } else {
         fprintf(f, "textures: %s; no texture pool\n", slc_pack_texel_format_name(p->texture_format));
     }
-    uint32_t assigned = 0;
-    for (uint32_t i = 0; i < p->partition_count; i++) {
-        fprintf(f, "partition %-16s %" PRIu32 " pages\n", p->partitions[i].name, p->partitions[i].page_count);
-        assigned += p->partitions[i].page_count;
-    }
-    if (p->partition_count > 0) {
-        fprintf(f, "partition %-16s %" PRIu32 " pages\n", "default", p->page_count - assigned);
-    }
+    report_partition_lines(f, "partition", p->partition_count, p->partitions, p->page_count);
+    report_partition_lines(f, "texture partition", p->texture_partition_count, p->texture_partitions,
+                           p->texture_page_count);
     fprintf(f, "stream: %" PRIu32 " frames in flight, %" PRIu32 " workers, queues of %" PRIu32 "\n",
             p->frames_in_flight, p->workers, p->queue_capacity);
     fprintf(f, "tables: %" PRIu32 " objects, %" PRIu32 " chunks, %" PRIu32 " LODs, %s of strings\n", p->max_objects,
@@ -363,13 +384,11 @@ void report_memory_json(FILE *f, const slc_profile *p, const tool_profile_sectio
     } else {
         fprintf(f, "  \"quality\": {\"min_psnr_db\": null},\n");
     }
-    fprintf(f, "  \"partitions\": [");
-    for (uint32_t i = 0; i < p->partition_count; i++) {
-        fprintf(f, "%s{\"name\": ", i ? ", " : "");
-        esc_json(f, p->partitions[i].name);
-        fprintf(f, ", \"pages\": %" PRIu32 "}", p->partitions[i].page_count);
-    }
-    fprintf(f, "]\n}\n");
+    fprintf(f, "  \"partitions\": ");
+    partitions_json(f, p->partition_count, p->partitions);
+    fprintf(f, ",\n  \"texture_partitions\": ");
+    partitions_json(f, p->texture_partition_count, p->texture_partitions);
+    fprintf(f, "\n}\n");
 }
 
 static size_t pack_meta_bytes(const slc_io *io)

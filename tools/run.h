@@ -181,8 +181,8 @@ struct run {
     uint64_t frame; /* the stream's number of the frame last begun */
     /* the workload */
     workload wl;
-    slc_partition parts[TRACE_PARTITIONS_MAX];
-    uint8_t part_known[TRACE_PARTITIONS_MAX];
+    slc_partition parts[SLC_POOL_KIND_COUNT][TRACE_PARTITIONS_MAX]; /* each pool's partition of a trace name */
+    uint8_t part_known[SLC_POOL_KIND_COUNT][TRACE_PARTITIONS_MAX];
     /* results, aggregated frame by frame */
     uint32_t frame_count;
     uint64_t t_start, wall_ns;

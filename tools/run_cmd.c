@@ -467,20 +467,22 @@ static int open_store(run *r)
     return rc;
 }
 
-/* The pool partition of the trace's partition index p, looked up when first
- * asked for; CLI_FAILED (printed) when the profile lacks it. */
-static int resolve_partition(run *r, const trace_req *q)
+/* The partition of q's trace partition index in the pool of kind (a
+ * texture tile's is the texture pool's: [texture_partitions]), looked up
+ * when first asked for; CLI_FAILED (printed) when the profile lacks it. */
+static int resolve_partition(run *r, const trace_req *q, slc_pool_kind kind, slc_partition *out)
 {
     uint8_t p = q->partition;
-    if (r->part_known[p]) {
-        return CLI_OK;
+    if (!r->part_known[kind][p]) {
+        const char *name = workload_partition(&r->wl, p);
+        if (slc_pool_scan_partition(slc_stream_pool_of_kind(r->s, kind), name, &r->parts[kind][p]) != SLC_OK) {
+            fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'%s\n", r->o.trace_path, q->line, name,
+                    r->prof.name, kind == SLC_POOL_TEXTURES ? " ([texture_partitions])" : "");
+            return CLI_FAILED;
+        }
+        r->part_known[kind][p] = 1;
     }
-    const char *name = workload_partition(&r->wl, p);
-    if (slc_pool_scan_partition(slc_stream_pool(r->s), name, &r->parts[p]) != SLC_OK) {
-        fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", r->o.trace_path, q->line, name, r->prof.name);
-        return CLI_FAILED;
-    }
-    r->part_known[p] = 1;
+    *out = r->parts[kind][p];
     return CLI_OK;
 }
 
@@ -617,23 +619,19 @@ int run_frame(run *r, uint32_t f)
         trace_req q;
         int k;
         while ((k = workload_next(&r->wl, f, &q)) == 1) {
+            /* A texture tile goes to the texture pool, its partition one of [texture_partitions]. */
+            const int tile = q.kind != TRACE_OBJECT &&
+                             slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id})->flags) ==
+                                 SLC_POOL_TEXTURES;
             slc_partition part = def;
-            if (q.partition != TRACE_PARTITION_DEFAULT) {
-                if (resolve_partition(r, &q) != CLI_OK) {
-                    return CLI_FAILED;
-                }
-                part = r->parts[q.partition];
+            if (q.partition != TRACE_PARTITION_DEFAULT &&
+                resolve_partition(r, &q, tile ? SLC_POOL_TEXTURES : SLC_POOL_GEOMETRY, &part) != CLI_OK) {
+                return CLI_FAILED;
             }
             if (q.kind == TRACE_OBJECT) {
                 slc_stream_object_request req = {{q.id}, q.lod, q.priority, part};
                 (void)slc_stream_request(r->s, &req); /* a refusal is counted in the telemetry */
             } else {
-                /* A texture tile goes to the texture pool, whose only partition is its default. */
-                const slc_pack_chunk *pc = slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id});
-                const int tile = slc_pool_kind_of_chunk_flags(pc->flags) == SLC_POOL_TEXTURES;
-                if (tile) {
-                    part.index = 0;
-                }
                 if (slc_stream_request_chunk(r->s, (slc_chunk_id){q.id}, q.priority, part) == SLC_OK && tile) {
                     slc_stream_chunk_info ci;
                     slc_stream_get_chunk(r->s, (slc_chunk_id){q.id}, &ci);

@@ -145,6 +145,42 @@ int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, con
     return 1;
 }
 
+uint32_t tool_pool_partitions(const slc_profile *prof, slc_pool_kind kind, const char **names, uint32_t *pages,
+                              uint32_t *pin)
+{
+    const int tex = kind == SLC_POOL_TEXTURES;
+    const uint32_t count = tex ? prof->texture_partition_count : prof->partition_count;
+    const slc_profile_partition *parts = tex ? prof->texture_partitions : prof->partitions;
+    const uint32_t page_count = tex ? prof->texture_page_count : prof->page_count;
+    uint64_t claimed = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count && i < SLC_PARTITION_MAX; i++) {
+        names[n] = parts[i].name;
+        pages[n++] = parts[i].page_count;
+        claimed += parts[i].page_count;
+    }
+    *pin = 0; /* every page named: the first takes the pins (slc_stream_create) */
+    if (claimed < page_count) {
+        names[n] = SLC_PROFILE_PARTITION_DEFAULT_NAME;
+        pages[n] = page_count - (uint32_t)claimed;
+        *pin = n++;
+    }
+    return n;
+}
+
+int tool_pool_partition_index(const slc_profile *prof, slc_pool_kind kind, const char *name)
+{
+    const char *names[SLC_PARTITION_MAX + 1];
+    uint32_t pages[SLC_PARTITION_MAX + 1], pin;
+    uint32_t n = tool_pool_partitions(prof, kind, names, pages, &pin);
+    for (uint32_t k = 0; k < n; k++) {
+        if (strcmp(names[k], name) == 0) {
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
 int tool_session_open_texture_store(tool_session *s, const slc_profile *prof, const slc_page_store *device,
                                     const char *me)
 {

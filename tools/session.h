@@ -130,6 +130,19 @@ uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks, uint64_t 
  * a tool that refuses before it streams. O(1). */
 int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, const char *me);
 
+/* The pool of kind's partitions as slc_pool lays them out from prof (its
+ * [partitions], or [texture_partitions] for SLC_POOL_TEXTURES): the named
+ * ones in order, then "default" with the pages they leave, when any. Fills
+ * names[k] (pointing into prof) and pages[k], at most SLC_PARTITION_MAX + 1
+ * each; *pin the partition slc_stream_create pins in ("default", else the
+ * first). Returns the count. O(partitions). */
+uint32_t tool_pool_partitions(const slc_profile *prof, slc_pool_kind kind, const char **names, uint32_t *pages,
+                              uint32_t *pin);
+
+/* The index, in that layout, of the partition called name; -1 when the
+ * pool has none of that name. O(partitions). */
+int tool_pool_partition_index(const slc_profile *prof, slc_pool_kind kind, const char *name);
+
 /* out: a stream description over the session's memory and pack with prof
  * (the session's profile, or the tool's copy of it) and store (and the
  * session's texture store, when it opened one), the

@@ -33,10 +33,15 @@ void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_po
     d->max_chunks = p->max_chunks;
     d->frames_in_flight = p->frames_in_flight;
     if (kind == SLC_POOL_TEXTURES) {
-        /* One partition, the default; no staging belt of its own (0: the
-         * store's default when it needs one). */
+        /* [texture_partitions] and the default; no staging belt of its own
+         * (0: the store's default when it needs one). */
         d->page_count = p->texture_page_count;
         d->eviction = slc__evict_policy_name(p->texture_eviction) != NULL ? p->texture_eviction : SLC_EVICTION_LRU;
+        d->partition_count = p->texture_partition_count;
+        for (uint32_t i = 0; i < p->texture_partition_count && i < SLC_PARTITION_MAX; i++) {
+            d->partitions[i].name = p->texture_partitions[i].name;
+            d->partitions[i].page_count = p->texture_partitions[i].page_count;
+        }
         return;
     }
     d->page_count = p->page_count;

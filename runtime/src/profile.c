@@ -56,11 +56,12 @@ static const key_def keys[] = {
 
 /* The runtime's sections; a parse's caller may pass more
  * (slc_profile_section), numbered after these. */
-static const char *const sections[] = {"profile", "budgets", "pool",   "partitions",
-                                       "stream",  "tables",  "report", "textures"};
+static const char *const sections[] = {"profile", "budgets", "pool",     "partitions",        "stream",
+                                       "tables",  "report",  "textures", "texture_partitions"};
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
 #define SECTION_BUDGETS 1u
 #define SECTION_PARTITIONS 3u
+#define SECTION_TEXTURE_PARTITIONS 8u
 
 /* The values of [pool] eviction, indexed by slc_eviction_policy. */
 
@@ -99,6 +100,7 @@ typedef struct parser {
     parsed_budget budgets[SLC_PROFILE_BUDGET_MAX];
     uint32_t budget_count;
     uint32_t partition_line[SLC_PARTITION_MAX]; /* partitions themselves go straight into out */
+    uint32_t texture_partition_line[SLC_PARTITION_MAX];
 } parser;
 
 /* A view of part of the text: not NUL-terminated. */
@@ -355,53 +357,56 @@ static slc_status parse_budget(parser *ps, span key, span value)
     return SLC_OK;
 }
 
-/* A [partitions] line: `name = pages`. Names follow the budget rules but
- * have one segment (no '/'); "default" is the implied partition of the pages
- * no line claims. */
-static slc_status parse_partition(parser *ps, span key, span value)
+/* A [partitions] or [texture_partitions] line: `name = pages`. Names
+ * follow the budget rules but have one segment (no '/'); "default" is the
+ * implied partition of the pages no line claims. */
+static slc_status parse_partition(parser *ps, span key, span value, int textures)
 {
+    const char *sec = textures ? "texture_partitions" : "partitions";
+    slc_profile *p = ps->out;
+    uint32_t *count = textures ? &p->texture_partition_count : &p->partition_count;
+    slc_profile_partition *parts = textures ? p->texture_partitions : p->partitions;
+    uint32_t *lines = textures ? ps->texture_partition_line : ps->partition_line;
     char kb[64], vb[64];
     span_z(key, kb, sizeof kb);
     if (key.n >= SLC_NAME_MAX) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[partitions] %s: name is longer than %u bytes", kb,
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: name is longer than %u bytes", sec, kb,
                           SLC_NAME_MAX - 1);
     }
     for (size_t i = 0; i < key.n; i++) {
         if (!name_char(key.p[i])) {
-            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                              "[partitions] %s: partition names use only a-z, 0-9 and '_'", kb);
+            return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: partition names use only a-z, 0-9 and '_'",
+                              sec, kb);
         }
     }
     if (span_eq(key, SLC_PROFILE_PARTITION_DEFAULT_NAME)) {
         return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                          "[partitions] default: the name is reserved for the pages no partition claims");
+                          "[%s] default: the name is reserved for the pages no partition claims", sec);
     }
-    slc_profile *p = ps->out;
-    for (uint32_t i = 0; i < p->partition_count; i++) {
-        if (span_eq(key, p->partitions[i].name)) {
-            return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line,
-                              "[partitions] %s: duplicate key (first on line %u)", kb, ps->partition_line[i]);
+    for (uint32_t i = 0; i < *count; i++) {
+        if (span_eq(key, parts[i].name)) {
+            return parse_fail(ps, SLC_E_PROFILE_DUPLICATE, ps->line, "[%s] %s: duplicate key (first on line %u)", sec,
+                              kb, lines[i]);
         }
     }
-    if (p->partition_count == SLC_PARTITION_MAX) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: more than %u partitions", kb,
+    if (*count == SLC_PARTITION_MAX) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: more than %u partitions", sec, kb,
                           SLC_PARTITION_MAX);
     }
     uint64_t pages = 0;
     int r = parse_number(value, 0, &pages);
     if (r == -1) {
-        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line,
-                          "[partitions] %s: '%s' is not a count (a plain decimal integer)", kb,
-                          span_z(value, vb, sizeof vb));
+        return parse_fail(ps, SLC_E_PROFILE_VALUE, ps->line, "[%s] %s: '%s' is not a count (a plain decimal integer)",
+                          sec, kb, span_z(value, vb, sizeof vb));
     }
     if (r == -2 || pages < 1 || pages > SLC_PAGE_COUNT_MAX) {
-        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[partitions] %s: '%s' is out of range (1 to %u)", kb,
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->line, "[%s] %s: '%s' is out of range (1 to %u)", sec, kb,
                           span_z(value, vb, sizeof vb), SLC_PAGE_COUNT_MAX);
     }
-    slc_profile_partition *pp = &p->partitions[p->partition_count];
+    slc_profile_partition *pp = &parts[*count];
     memcpy(pp->name, key.p, key.n);
     pp->page_count = (uint32_t)pages;
-    ps->partition_line[p->partition_count++] = ps->line;
+    lines[(*count)++] = ps->line;
     return SLC_OK;
 }
 
@@ -659,8 +664,8 @@ static slc_status parse_line(parser *ps, span line)
     if ((unsigned)ps->section == SECTION_BUDGETS) {
         return parse_budget(ps, key, value);
     }
-    if ((unsigned)ps->section == SECTION_PARTITIONS) {
-        return parse_partition(ps, key, value);
+    if ((unsigned)ps->section == SECTION_PARTITIONS || (unsigned)ps->section == SECTION_TEXTURE_PARTITIONS) {
+        return parse_partition(ps, key, value, (unsigned)ps->section == SECTION_TEXTURE_PARTITIONS);
     }
     return parse_key(ps, key, value);
 }
@@ -869,6 +874,24 @@ static slc_status check_whole(parser *ps)
                               p->partitions[i].name, (unsigned long long)claimed, p->page_count);
         }
     }
+    /* The texture pool's partitions: within its pages, leaving the default
+     * partition at least a page (the mip tails are pinned there). */
+    claimed = 0;
+    for (uint32_t i = 0; i < p->texture_partition_count; i++) {
+        claimed += p->texture_partitions[i].page_count;
+        if (p->texture_page_count == 0) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->texture_partition_line[i],
+                              "[texture_partitions] %s: there is no texture pool to divide ([textures] page_count "
+                              "is 0)",
+                              p->texture_partitions[i].name);
+        }
+        if (claimed >= p->texture_page_count) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->texture_partition_line[i],
+                              "[texture_partitions] %s: partitions up to here claim %llu pages, leaving none of "
+                              "[textures] page_count %u to the default partition, which holds the mip tails",
+                              p->texture_partitions[i].name, (unsigned long long)claimed, p->texture_page_count);
+        }
+    }
     /* Order by depth, then by position in the file, so parents come first. */
     uint32_t n = 0;
     int index_of[SLC_PROFILE_BUDGET_MAX];
@@ -984,14 +1007,14 @@ size_t slc_profile_budget_descs(const slc_profile *p, slc_budget_desc *out, size
     return p->budget_count;
 }
 
-static bool partitions_equal(const slc_profile *a, const slc_profile *b)
+static bool partitions_equal(uint32_t count_a, const slc_profile_partition *a, uint32_t count_b,
+                             const slc_profile_partition *b)
 {
-    if (a->partition_count != b->partition_count) {
+    if (count_a != count_b) {
         return false;
     }
-    for (uint32_t i = 0; i < a->partition_count && i < SLC_PARTITION_MAX; i++) {
-        if (strncmp(a->partitions[i].name, b->partitions[i].name, SLC_NAME_MAX) != 0 ||
-            a->partitions[i].page_count != b->partitions[i].page_count) {
+    for (uint32_t i = 0; i < count_a && i < SLC_PARTITION_MAX; i++) {
+        if (strncmp(a[i].name, b[i].name, SLC_NAME_MAX) != 0 || a[i].page_count != b[i].page_count) {
             return false;
         }
     }
@@ -1017,7 +1040,9 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
            a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && a->texture_format == b->texture_format &&
            a->texture_page_count == b->texture_page_count && a->texture_eviction == b->texture_eviction &&
-           partitions_equal(a, b);
+           partitions_equal(a->partition_count, a->partitions, b->partition_count, b->partitions) &&
+           partitions_equal(a->texture_partition_count, a->texture_partitions, b->texture_partition_count,
+                            b->texture_partitions);
 }
 
 int slc_profile_scan_budget(const slc_profile *p, const char *name)

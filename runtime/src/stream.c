@@ -1057,7 +1057,16 @@ static slc_status pin_tails(slc_stream *s)
     }
     char what[64];
     slc__fmt(what, sizeof what, "the mip tails of %u textures", n);
-    return pin_marked(s, SLC_POOL_TEXTURES, count, what, SLC_PROFILE_PARTITION_DEFAULT_NAME, (slc_partition){0});
+    /* In the texture pool's "default" partition ([texture_partitions] leave
+     * it a page at least), else (a pool whose every page is named) its first. */
+    const slc_pool *tp = s->pools[SLC_POOL_TEXTURES].pool;
+    slc_partition part = {0};
+    if (slc_pool_scan_partition(tp, SLC_PROFILE_PARTITION_DEFAULT_NAME, &part) != SLC_OK) {
+        part.index = 0;
+    }
+    slc_pool_partition_stats ps;
+    slc_pool_get_partition_stats(tp, part, &ps);
+    return pin_marked(s, SLC_POOL_TEXTURES, count, what, ps.name, part);
 }
 
 static slc_status invalid(const slc_logger *log, const char *fmt, uint32_t a, uint32_t b)

@@ -370,11 +370,12 @@ static void ask_frames(slc_stream *s, slc_chunk_id chunk, uint32_t frames, uint6
  * texture's mip tail pinned in it at create, tiles requested by chunk id
  * loaded into it and evicted by its own policy, never into or out of the
  * geometry pool; the refusals of a pack whose tails cannot be pinned. */
-static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
+/* The texture pool tests' pack, at pack_path, read into memory (*size
+ * bytes): two textures, 100 x 60 (three tiled levels of 24-texel tiles and
+ * a tail) and 40 x 40 (one tiled level and a tail), the base colour and
+ * emissive of a quad's material. */
+static unsigned char *two_texture_pack(size_t *size)
 {
-    (void)state;
-    /* Two textures: 100 x 60 (three tiled levels of 24-texel tiles and a
-     * tail) and 40 x 40 (one tiled level and a tail). */
     pk_image a = make_image(100, 60, 0), b = make_image(40, 40, 9);
     pk_build_options o;
     memset(&o, 0, sizeof o);
@@ -400,8 +401,14 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
     }
     free(a.texels);
     free(b.texels);
+    return read_all(pack_path, size);
+}
+
+static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
+{
+    (void)state;
     size_t size = 0;
-    unsigned char *data = read_all(pack_path, &size);
+    unsigned char *data = two_texture_pack(&size);
     char text[1024];
     for (uint32_t tex_pages = 1; tex_pages <= 4; tex_pages += 3) {
         snprintf(text, sizeof text,
@@ -628,6 +635,94 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
         slc_memory_deinit(mem);
         free(block);
     }
+    free(data);
+    unlink(pack_path);
+}
+
+/* [texture_partitions]: the mip tails are pinned in the texture pool's
+ * "default" partition, not its first named one; a tile asked for in a
+ * partition loads into that partition's pages and evicts only there. */
+static void test_texture_partitions_keep_tiles_apart(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    unsigned char *data = two_texture_pack(&size);
+    const char *text = "[profile]\nname = parts\n"
+                       "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
+                       "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
+                       "gpu/textures = 64 KiB\n"
+                       "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
+                       "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
+                       "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
+                       "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n"
+                       "[textures]\nformat = rgba8\npage_count = 5\n"
+                       "[texture_partitions]\nsigns = 1\n";
+    slc_profile prof;
+    void *block = NULL;
+    slc_memory *mem = memory_for(text, "parts.profile", &prof, &block);
+    kind_store geo, tex;
+    open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
+    open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
+    slc_arena *meta = NULL;
+    assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+    slc_io io;
+    slc_io_from_memory(data, size, &io);
+    slc_pack *pk = NULL;
+    assert_int_equal(slc_pack_open(&io, "parts.pack", &prof, meta, NULL, &pk), SLC_OK);
+    slc_pack_texture ra;
+    assert_int_equal(slc_pack_read_texture(pk, 0, &ra), SLC_OK);
+    slc_stream_desc d;
+    memset(&d, 0, sizeof d);
+    d.profile = &prof;
+    d.memory = mem;
+    d.pack = pk;
+    d.stores[SLC_POOL_GEOMETRY] = &geo.store;
+    d.stores[SLC_POOL_TEXTURES] = &tex.store;
+    slc_stream *s = NULL;
+    assert_int_equal(slc_stream_create(&d, &s), SLC_OK);
+    const slc_pool *tp = slc_stream_pool_of_kind(s, SLC_POOL_TEXTURES);
+    slc_partition signs = {0}, def = {0};
+    assert_int_equal(slc_pool_scan_partition(tp, "signs", &signs), SLC_OK);
+    assert_int_equal(slc_pool_scan_partition(tp, "default", &def), SLC_OK);
+    assert_int_equal(signs.index, 0);
+    assert_int_equal(def.index, 1);
+    slc_pool_partition_stats ps, pd;
+    slc_pool_get_partition_stats(tp, signs, &ps);
+    slc_pool_get_partition_stats(tp, def, &pd);
+    assert_int_equal(ps.page_count, 1);
+    assert_int_equal(pd.page_count, 4);
+    assert_int_equal(ps.pinned, 0);
+    assert_int_equal(pd.pinned, 2); /* the two tails, in "default" */
+    /* Tiles 0 and 1 in 'signs' (one page: the second evicts the first),
+     * tiles 2 and 3 in 'default' (its two free pages). */
+    uint64_t f = 0;
+    for (uint32_t frame = 0; frame < 8; frame++) {
+        assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+        const slc_chunk_id tile = {ra.first_chunk + (frame < 4 ? 0u : 1u)};
+        assert_int_equal(slc_stream_request_chunk(s, tile, 200, signs), SLC_OK);
+        for (uint32_t t = 2; t < 4; t++) {
+            assert_int_equal(slc_stream_request_chunk(s, (slc_chunk_id){ra.first_chunk + t}, 200, def), SLC_OK);
+        }
+        assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+        assert_true(slc_stream_check(s));
+    }
+    slc_pool_get_partition_stats(tp, signs, &ps);
+    slc_pool_get_partition_stats(tp, def, &pd);
+    assert_int_equal(ps.resident, 1);
+    assert_int_equal(ps.evictions, 1);
+    assert_int_equal(pd.pinned, 2);
+    assert_int_equal(pd.resident, 2);
+    assert_int_equal(pd.evictions, 0);
+    slc_page_info info;
+    assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk + 1u}, &info), SLC_OK);
+    assert_int_equal(info.partition.index, signs.index);
+    assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk}, &info), SLC_E_NOT_FOUND);
+    slc_stream_destroy(s);
+    slc_pack_close(pk);
+    close_kind_store(&tex);
+    close_kind_store(&geo);
+    slc_memory_deinit(mem);
+    free(block);
     free(data);
     unlink(pack_path);
 }
@@ -1348,6 +1443,7 @@ int main(void)
         cmocka_unit_test(test_texel_format_list),
         cmocka_unit_test(test_stream_refuses_a_format_the_device_cannot_sample),
         cmocka_unit_test(test_texture_pool_pins_tails_and_streams_tiles),
+        cmocka_unit_test(test_texture_partitions_keep_tiles_apart),
         cmocka_unit_test(test_block_formats_decode_within_their_floor),
         cmocka_unit_test(test_tile_sizes_the_format_doc_quotes),
         cmocka_unit_test(test_identical_images_are_stored_once),

@@ -224,7 +224,7 @@ static void test_rejects_unknown_and_duplicates(void **state)
     static const edit_case cases[] = {
         {"[tables]", "[table]", SLC_E_PROFILE_UNKNOWN, 26,
          "t.profile:26: [table]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "textures, render, quality)"},
+         "textures, texture_partitions, render, quality)"},
         {"workers = 2", "worker = 2", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] worker: unknown key"},
         {"workers = 2", "page_size = 4 KiB", SLC_E_PROFILE_UNKNOWN, 21,
          "t.profile:21: [stream] page_size: unknown key"},
@@ -703,6 +703,102 @@ static void test_textures_pool(void **state)
     expect_edits(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* base with gpu/textures and a texture pool of 16 pages (lines 32, 33),
+ * then lines (from line 34) appended; the length. */
+static size_t with_texture_pool(const char *pool, const char *lines)
+{
+    size_t n = edited("gpu/staging = 16 MiB\n", "gpu/staging = 8 MiB\ngpu/textures = 1 MiB\n");
+    int m = snprintf(text + n, sizeof text - n, "%s%s", pool, lines);
+    assert_true(m > 0 && n + (size_t)m < sizeof text);
+    return n + (size_t)m;
+}
+
+/* [texture_partitions] divides the texture pool as [partitions] the page
+ * pool, by the same rules, into the texture pool's spec; the default
+ * partition keeps at least a page (the mip tails are pinned there); none
+ * without a texture pool. */
+static void test_texture_partitions(void **state)
+{
+    (void)state;
+    slc_profile p, q;
+    slc_profile_diag d;
+    size_t n = with_texture_pool("[textures]\npage_count = 16\n", "[texture_partitions]\nui = 4\nsigns = 11\n");
+    if (slc_profile_parse(text, n, "t.profile", &p, &d) != SLC_OK) {
+        fail_msg("%s", d.message);
+    }
+    assert_int_equal(p.partition_count, 0);
+    assert_int_equal(p.texture_partition_count, 2);
+    assert_string_equal(p.texture_partitions[0].name, "ui");
+    assert_int_equal(p.texture_partitions[0].page_count, 4);
+    assert_string_equal(p.texture_partitions[1].name, "signs");
+    assert_int_equal(p.texture_partitions[1].page_count, 11);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_TEXTURES, &spec);
+    assert_int_equal(spec.pool.page_count, 16);
+    assert_int_equal(spec.pool.partition_count, 2);
+    assert_string_equal(spec.pool.partitions[1].name, "signs");
+    assert_int_equal(spec.pool.partitions[1].page_count, 11);
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    assert_int_equal(spec.pool.partition_count, 0); /* the page pool's are its own */
+    /* Equality sees them. */
+    q = p;
+    assert_true(slc_profile_equal(&p, &q));
+    q.texture_partitions[1].page_count--;
+    assert_false(slc_profile_equal(&p, &q));
+    q = p;
+    q.texture_partitions[0].name[0] = 'U';
+    assert_false(slc_profile_equal(&p, &q));
+    q = p;
+    q.texture_partition_count = 1;
+    assert_false(slc_profile_equal(&p, &q));
+    /* Both pools divided, each by its own section. */
+    n = with_texture_pool("[partitions]\nui = 24\n[textures]\npage_count = 16\n", "[texture_partitions]\nui = 2\n");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.partition_count, 1);
+    assert_int_equal(p.partitions[0].page_count, 24);
+    assert_int_equal(p.texture_partition_count, 1);
+    assert_int_equal(p.texture_partitions[0].page_count, 2);
+
+    static const struct {
+        const char *pool, *lines;
+        slc_status status;
+        uint32_t line;
+        const char *message;
+    } cases[] = {
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nui = 4\nsigns = 12\n", SLC_E_PROFILE_RANGE, 36,
+         "t.profile:36: [texture_partitions] signs: partitions up to here claim 16 pages, leaving none of [textures] "
+         "page_count 16 to the default partition, which holds the mip tails"},
+        {"", "[texture_partitions]\nui = 4\n", SLC_E_PROFILE_RANGE, 33,
+         "t.profile:33: [texture_partitions] ui: there is no texture pool to divide ([textures] page_count is 0)"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nui = 0\n", SLC_E_PROFILE_RANGE, 35,
+         "t.profile:35: [texture_partitions] ui: '0' is out of range (1 to 16777216)"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nui = 1 KiB\n", SLC_E_PROFILE_VALUE, 35,
+         "t.profile:35: [texture_partitions] ui: '1 KiB' is not a count (a plain decimal integer)"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nUI = 1\n", SLC_E_PROFILE_VALUE, 35,
+         "t.profile:35: [texture_partitions] UI: partition names use only a-z, 0-9 and '_'"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\ndefault = 1\n", SLC_E_PROFILE_VALUE, 35,
+         "t.profile:35: [texture_partitions] default: the name is reserved for the pages no partition claims"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nui = 1\nui = 2\n", SLC_E_PROFILE_DUPLICATE, 36,
+         "t.profile:36: [texture_partitions] ui: duplicate key (first on line 35)"},
+        {"[textures]\npage_count = 16\n", "[texture_partitions]\nui = 1\n[texture_partitions]\n",
+         SLC_E_PROFILE_DUPLICATE, 36, "t.profile:36: [texture_partitions]: duplicate section (first on line 34)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        n = with_texture_pool(cases[i].pool, cases[i].lines);
+        expect_error_in(cases[i].lines, n, cases[i].status, cases[i].line, cases[i].message);
+    }
+    /* 15 partitions the most, as the page pool's. */
+    char many[1024] = "[texture_partitions]\n";
+    for (int i = 0; i < 16; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "p%d = 1\n", i);
+        strcat(many, line);
+    }
+    n = with_texture_pool("[textures]\npage_count = 16\n", many);
+    expect_error_in("16 partitions", n, SLC_E_PROFILE_RANGE, 50,
+                    "t.profile:50: [texture_partitions] p15: more than 15 partitions");
+}
+
 /* The [render] and [quality] values of the last parse_appended. */
 static tool_profile_sections sections;
 
@@ -848,7 +944,7 @@ static void test_rejects_bad_render(void **state)
          "t.profile:33: [render]: duplicate section (first on line 31)"},
         {APPENDED_EDIT("[renderer]\n"), SLC_E_PROFILE_UNKNOWN, 31,
          "t.profile:31: [renderer]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "textures, render, quality)"},
+         "textures, texture_partitions, render, quality)"},
         {"workers = 2", "width = 1280", SLC_E_PROFILE_UNKNOWN, 21, "t.profile:21: [stream] width: unknown key"},
     };
     expect_edits(cases, sizeof cases / sizeof cases[0]);
@@ -1028,7 +1124,7 @@ static void test_caller_section_refusals(void **state)
          "t.profile:32: [extra]: duplicate section (first on line 31)"},
         {"[extras]\n", 0, SLC_E_PROFILE_UNKNOWN, 31,
          "t.profile:31: [extras]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, "
-         "textures, extra)"},
+         "textures, texture_partitions, extra)"},
         {"[extra]\nalpha = 1\n", 1, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra] need: required key is missing"},
         {"\n\n", 1, SLC_E_PROFILE_MISSING, 32, "t.profile:32: [extra] need: required key is missing"},
         {"[extra]\n", 2, SLC_E_PROFILE_MISSING, 31, "t.profile:31: [extra]: refused"},
@@ -1067,8 +1163,8 @@ static void test_runtime_alone_refuses_render_and_quality(void **state)
     (void)state;
     static const char *const lines[] = {"[render]\nwidth = 640\n", "[quality]\nmin_psnr_db = 30\n"};
     static const char *const messages[] = {
-        "t.profile:31: [render]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures)",
-        "t.profile:31: [quality]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures)"};
+        "t.profile:31: [render]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures, texture_partitions)",
+        "t.profile:31: [quality]: unknown section (known: profile, budgets, pool, partitions, stream, tables, report, textures, texture_partitions)"};
     for (size_t i = 0; i < 2; i++) {
         int n = snprintf(text, sizeof text, "%s%s", base, lines[i]);
         slc_profile p;
@@ -1244,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_eviction),
         cmocka_unit_test(test_textures_format),
         cmocka_unit_test(test_textures_pool),
+        cmocka_unit_test(test_texture_partitions),
         cmocka_unit_test(test_parses_render_and_quality),
         cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),

@@ -365,26 +365,26 @@ static int seq_layout(ev_seq *s, ev_src *c, uint32_t kind)
     return CLI_OK;
 }
 
-/* The pool partition of the trace's partition of q (by name, as run resolves it). */
+/* The partition of the trace's partition of q, in the pool q's chunks go to
+ * (a tile's: the texture pool's), by name, as run resolves it. */
 static int req_partition(ev_src *c, const trace_req *q, uint32_t *out)
 {
     if (q->partition == TRACE_PARTITION_DEFAULT) {
         *out = 0;
         return CLI_OK;
     }
+    const slc_pool_kind kind = q->kind == TRACE_OBJECT ? SLC_POOL_GEOMETRY
+                                                       : slc_pool_kind_of_chunk_flags(
+                                                             slc_pack_get_chunk(c->pack, (slc_chunk_id){q->id})->flags);
     const char *name = workload_partition(&c->wl, q->partition);
-    for (uint32_t k = 0; k < c->prof.partition_count; k++) {
-        if (strcmp(c->prof.partitions[k].name, name) == 0) {
-            *out = k;
-            return CLI_OK;
-        }
+    int k = tool_pool_partition_index(&c->prof, kind, name);
+    if (k < 0) {
+        fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'%s\n", c->wl.trace_path, q->line, name,
+                c->prof.name, kind == SLC_POOL_TEXTURES ? " ([texture_partitions])" : "");
+        return CLI_FAILED;
     }
-    if (strcmp(name, SLC_PROFILE_PARTITION_DEFAULT_NAME) == 0) {
-        *out = c->prof.partition_count;
-        return CLI_OK;
-    }
-    fprintf(stderr, "%s:%u: partition '%s' is not in profile '%s'\n", c->wl.trace_path, q->line, name, c->prof.name);
-    return CLI_FAILED;
+    *out = (uint32_t)k;
+    return CLI_OK;
 }
 
 static int seq_next_uses(ev_seq *s);

@@ -137,6 +137,13 @@ typedef struct slc_profile {
     /* [textures] eviction: the texture pool's slc_eviction_policy (default
      * LRU) */
     uint32_t texture_eviction;
+    /* [texture_partitions]: the texture pool's named partitions, as
+     * [partitions] are the page pool's: at most SLC_PARTITION_MAX, their
+     * page counts summing to less than texture_page_count (the default
+     * partition keeps at least a page: every texture's mip tail is pinned
+     * there); none without a texture pool */
+    uint32_t texture_partition_count;
+    slc_profile_partition texture_partitions[SLC_PARTITION_MAX];
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -110,8 +110,10 @@
  * its own budget (gpu/textures), eviction policy and store; everything
  * else (requests, deferral, the upload cap, the frame's counters) is
  * shared, one schedule over both. Every texture's mip tail is pinned in it
- * at create (in frame 1, as above), whatever pin_coarsest says, so a
- * texture is never absent; a pack with textures and a profile with no
+ * at create (in frame 1, as above), whatever pin_coarsest says, in its
+ * "default" partition (the profile's [texture_partitions] name the others;
+ * a pool whose every page is named pins in its first), so a texture is
+ * never absent; a pack with textures and a profile with no
  * texture pool is refused (SLC_E_UNSUPPORTED). A tile is requested by its
  * chunk id (slc_stream_request_chunk); a tile request without a texture
  * pool is refused (SLC_E_INVALID).
