@@ -43,6 +43,7 @@
 
 #include "cli.h"
 #include "run.h"
+#include "sluice/render_profile.h"
 #ifdef SLUICE_HAVE_VULKAN
 #include "sluice/vulkan.h"
 #endif
@@ -736,6 +737,10 @@ static int summarise(run *r, run_summary *s)
         slc_pool_get_stats(tp, &s->tps);
         s->tail_bytes = 0;
         (void)tool_mark_texture_tails(r->pack, NULL, &s->tail_bytes);
+        (void)tool_texture_memory_of(r->pack, &s->tmem); /* every record was read at create */
+        s->page_size = r->prof.page_size;
+        s->frame_w = r->sections.render.width ? r->sections.render.width : SLC_RENDER_DEFAULT_WIDTH;
+        s->frame_h = r->sections.render.height ? r->sections.render.height : SLC_RENDER_DEFAULT_HEIGHT;
     }
     s->nb = slc_budgets_walk_report(slc_memory_budgets(r->mem), s->b, SLC_BUDGET_MAX);
     if (s->nb > SLC_BUDGET_MAX) {

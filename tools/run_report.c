@@ -167,6 +167,14 @@ static const char *hsize(uint64_t v, char *buf, size_t cap)
     return buf;
 }
 
+/* "rgba8, 4 B a texel", "astc6x6, 0.444 B a texel" (three digits). */
+static const char *texel_size(const tool_texture_memory *m, char *buf, size_t cap)
+{
+    const char *name = slc_pack_texel_format_name(m->format);
+    snprintf(buf, cap, "%s, %.3g B a texel", name != NULL ? name : "?", m->bytes_per_texel);
+    return buf;
+}
+
 void run_report_text(const run_report_in *in, const run_summary *s)
 {
     char a[32], b[32], c[32];
@@ -221,6 +229,17 @@ void run_report_text(const run_report_in *in, const run_summary *s)
         printf("served: %" PRIu64 " tile requests: %" PRIu64 " resident when asked (%.1f%%); every texture's mip "
                "tail stays resident\n",
                s->tiles, s->tiles_resident, pct(s->tiles_resident, s->tiles));
+        /* Streaming against every level resident and decoded, and the floor. */
+        const tool_texture_memory *m = &s->tmem;
+        char d[32], e[32];
+        const uint64_t pool = (uint64_t)s->tps.page_count * s->page_size, all = m->chunk_pages * s->page_size;
+        printf("texture memory: pool %s; every tile and tail of %u textures resident %s (%" PRIu64
+               " pages: the pool %.1f%% of it); every level decoded to RGBA8 %s; a %ux%u frame samples at least %s "
+               "(%u layers, 4/3 for the mips, %s)\n",
+               hsize(pool, a, sizeof a), m->textures, hsize(all, b, sizeof b), m->chunk_pages, pct(pool, all),
+               hsize(m->rgba8_bytes, c, sizeof c), s->frame_w, s->frame_h,
+               hsize((uint64_t)tool_texture_floor_bytes(m, s->frame_w, s->frame_h), d, sizeof d), m->layers,
+               texel_size(m, e, sizeof e));
     }
     if (s->holders_named > 0) {
         printf("pool at the end: %u pages resident, held by %u objects; most by", s->holders_pages, s->holders_count);
@@ -333,6 +352,16 @@ void run_report_json(const run_report_in *in, const run_summary *s)
                 s->tps.page_count, s->tps.peak_used, s->tps.pinned, s->tps.resident, s->tps.loading,
                 s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash, s->tiles,
                 s->tiles_resident, t->tile_bytes_read, t->tile_bytes_uploaded, s->tail_bytes);
+        const tool_texture_memory *m = &s->tmem;
+        fprintf(f,
+                "  \"texture_memory\": {\"pool_bytes\": %" PRIu64 ", \"all_resident_pages\": %" PRIu64
+                ", \"all_resident_bytes\": %" PRIu64 ", \"rgba8_bytes\": %" PRIu64
+                ", \"layers\": %u, \"format\": \"%s\", \"bytes_per_texel\": %.4f, \"frame\": [%u, %u], "
+                "\"floor_bytes\": %.0f},\n",
+                (uint64_t)s->tps.page_count * s->page_size, m->chunk_pages, m->chunk_pages * s->page_size,
+                m->rgba8_bytes, m->layers,
+                slc_pack_texel_format_name(m->format) ? slc_pack_texel_format_name(m->format) : "?", m->bytes_per_texel,
+                s->frame_w, s->frame_h, tool_texture_floor_bytes(m, s->frame_w, s->frame_h));
     }
     fprintf(f, "  \"pool_holders\": {\"resident_pages\": %u, \"objects\": %u, \"most\": [", s->holders_pages,
             s->holders_count);

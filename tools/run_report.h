@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "session.h"
 #include "sluice/sluice.h"
 
 #define RUN_REASONS_MAX 16
@@ -36,9 +37,12 @@ void run_pool_holders(const slc_pack *pack, const slc_pool *pool, run_holder top
 typedef struct run_summary {
     slc_stream_stats st;
     slc_pool_stats ps;
-    int has_tps;         /* the stream holds a texture pool */
-    slc_pool_stats tps;  /* its stats (has_tps) */
-    uint64_t tail_bytes; /* the decoded bytes of the mip tails it pins (has_tps) */
+    int has_tps;               /* the stream holds a texture pool */
+    slc_pool_stats tps;        /* its stats (has_tps) */
+    uint64_t tail_bytes;       /* the decoded bytes of the mip tails it pins (has_tps) */
+    tool_texture_memory tmem;  /* the pack's textures (has_tps) */
+    uint32_t page_size;        /* of the pools */
+    uint32_t frame_w, frame_h; /* the frame the texel floor is for: [render], else the renderer's default */
     slc_budget_stats b[SLC_BUDGET_MAX];
     size_t nb;
     uint64_t p50, p99, max, wait_max;

@@ -145,6 +145,48 @@ int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, con
     return 1;
 }
 
+int tool_texture_memory_of(const slc_pack *pack, tool_texture_memory *out)
+{
+    memset(out, 0, sizeof *out);
+    out->textures = slc_pack_texture_count(pack);
+    for (uint32_t i = 0; i < out->textures; i++) {
+        slc_pack_texture t;
+        if (slc_pack_read_texture(pack, i, &t) != SLC_OK) {
+            memset(out, 0, sizeof *out);
+            return -1;
+        }
+        if (i == 0) {
+            uint32_t bw = 1, bh = 1, bytes = 4;
+            (void)slc_pack_texel_block(t.format, &bw, &bh, &bytes);
+            out->format = t.format;
+            out->bytes_per_texel = (double)bytes / ((double)bw * bh);
+        }
+        out->chunk_pages += t.chunk_count;
+        for (uint32_t l = 0; l < t.level_count; l++) {
+            uint64_t w = t.width >> l, h = t.height >> l;
+            out->rgba8_bytes += (w ? w : 1u) * (h ? h : 1u) * 4u;
+        }
+    }
+    for (uint32_t i = 0; i < slc_pack_material_count(pack); i++) {
+        slc_pack_material m;
+        if (slc_pack_read_material(pack, i, &m) != SLC_OK) {
+            memset(out, 0, sizeof *out);
+            return -1;
+        }
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            n += m.slot[k].texture != 0;
+        }
+        out->layers = n > out->layers ? n : out->layers;
+    }
+    return 0;
+}
+
+double tool_texture_floor_bytes(const tool_texture_memory *m, uint32_t width, uint32_t height)
+{
+    return (double)width * height * m->layers * (4.0 / 3.0) * m->bytes_per_texel;
+}
+
 uint32_t tool_pool_partitions(const slc_profile *prof, slc_pool_kind kind, const char **names, uint32_t *pages,
                               uint32_t *pin)
 {

@@ -130,6 +130,30 @@ uint32_t tool_mark_texture_tails(const slc_pack *pack, uint8_t *marks, uint64_t 
  * a tool that refuses before it streams. O(1). */
 int tool_texture_pool_missing(const slc_pack *pack, const slc_profile *prof, const char *me);
 
+/* What a pack's textures take, four ways (the run report's "texture
+ * memory" line): the pages of every tile and tail resident at once (a
+ * chunk a page), every level decoded to RGBA8, and the least the frame's
+ * pixels can sample: the most textures one material samples (layers) at
+ * one texel a pixel each, with a third more for the mips, in the pack's
+ * texel format (bytes_per_texel; the first texture's format, as the
+ * packer writes one format a pack). */
+typedef struct tool_texture_memory {
+    uint32_t textures;
+    uint32_t format;        /* SLC_PACK_TEXEL_* */
+    uint64_t chunk_pages;   /* tiles and tails */
+    uint64_t rgba8_bytes;   /* every level, 4 bytes a texel */
+    uint32_t layers;        /* textures a material samples, at most */
+    double bytes_per_texel; /* of format */
+} tool_texture_memory;
+
+/* Fills *out from pack's texture and material records. Returns 0, or -1
+ * when a record cannot be read (out zeroed). O(textures + materials). */
+int tool_texture_memory_of(const slc_pack *pack, tool_texture_memory *out);
+
+/* The least bytes width x height pixels sample of m: pixels x layers x
+ * 4/3 x bytes_per_texel. O(1). */
+double tool_texture_floor_bytes(const tool_texture_memory *m, uint32_t width, uint32_t height);
+
 /* The pool of kind's partitions as slc_pool lays them out from prof (its
  * [partitions], or [texture_partitions] for SLC_POOL_TEXTURES): the named
  * ones in order, then "default" with the pages they leave, when any. Fills

@@ -107,6 +107,19 @@ assert all(x["format"] == "rgba8" and x["tile"] == t["tile"] and x["border"] == 
 assert tp["tile_bytes_uploaded"] == tp["tile_loads_started"] * tile, (tp, tile)
 assert tp["tail_bytes"] == sum(x["tail_bytes"] for x in info["textures"]), tp
 assert 0 < tp["tile_bytes_read"] <= st["bytes_read"] and tp["tile_bytes_uploaded"] <= st["bytes_uploaded"], (tp, st)
+# The texture memory four ways, from the records inspect reads: the pool,
+# every chunk resident (a page each), every level in RGBA8, the floor of a
+# 1280x720 frame (default [render]) at 2 layers (colour and normal).
+m = run["texture_memory"]
+page = info["page_size"]
+assert m["pool_bytes"] == 20 * page, m
+assert m["all_resident_pages"] == sum(x["chunks"] for x in info["textures"]), m
+assert m["all_resident_bytes"] == m["all_resident_pages"] * page, m
+rgba8 = sum(max(1, x["width"] >> l) * max(1, x["height"] >> l) * 4 for x in info["textures"] for l in range(x["levels"]))
+assert m["rgba8_bytes"] == rgba8, (m, rgba8)
+layers = max(len(x["textures"]) for x in info["materials"])
+assert layers == 2 and m["layers"] == layers and m["format"] == "rgba8" and m["bytes_per_texel"] == 4, m
+assert m["frame"] == [1280, 720] and m["floor_bytes"] == 1280 * 720 * layers * 4 / 3 * 4, m
 ' "$json" "$info" || fail "the texture pool's bytes do not add up"
 # The timeline and the Chrome trace have the texture pool's rows, and the
 # eviction log its entries, tagged "t", as many as the report counts.

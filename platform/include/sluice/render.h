@@ -96,8 +96,6 @@ extern "C" {
 
 #define SLC_RENDER_ALIGN 64u
 
-#define SLC_RENDER_DEFAULT_WIDTH 1280u
-#define SLC_RENDER_DEFAULT_HEIGHT 720u
 #define SLC_RENDER_DEFAULT_MAX_DRAWS 65536u      /* cluster draws a frame */
 #define SLC_RENDER_DEFAULT_MAX_PLACEMENTS 65536u /* instance placements a frame, over all draws' objects */
 /* Width and height (the device's limits may be lower), and max_draws and

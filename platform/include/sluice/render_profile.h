@@ -31,6 +31,10 @@ extern "C" {
 #define SLC_RENDER_SIZE_MAX 16384u
 #define SLC_RENDER_LIST_MAX (1u << 24)
 
+/* The target a profile without [render] width and height gets. */
+#define SLC_RENDER_DEFAULT_WIDTH 1280u
+#define SLC_RENDER_DEFAULT_HEIGHT 720u
+
 /* A profile's [render] values. Each is optional: 0 means not declared, and
  * the renderer takes its default (slc_render_desc_from_profile). */
 typedef struct slc_render_profile {
