@@ -9,10 +9,10 @@
 # then renders a 12-frame fly-through of the same city with `sluice render`
 # (3 frames and a contact sheet at 640x360 in build/main/render/; skipped,
 # with a notice, where there is no Vulkan device). Then the same for a
-# textured city (once; 64 MiB of float geometry with its facade textures,
-# about 1.2 GiB of texels decoded, packed in RGBA8 tiles), streamed with its
-# texture tiles in the default profile's 64 MiB texture pool (the report's
-# texture pool lines), and rendered into build/main/textured-render/. Its
+# textured city (once; 64 MiB of float geometry with its facade textures in
+# RGBA8 tiles), streamed with its texture tiles through the default
+# profile's texture pool (the report's texture lines), and rendered into
+# build/main/textured-render/. Its
 # exit status is the first run's that failed (0 when every budget held),
 # else the first render's.
 set -euo pipefail
