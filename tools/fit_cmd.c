@@ -587,17 +587,18 @@ static uint64_t tex_pin_in(const fit *f, uint32_t p)
 
 /* The bounds that q, once counted, may be the first to break in its
  * partition (a tile's: of the texture pool). */
-static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, const trace_req *q, uint32_t part)
+static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, const trace_req *q, uint32_t part,
+                                int tile)
 {
-    if (q->kind != TRACE_OBJECT && is_tile(f, q->id)) {
+    if (fs->newc > f->cap_pages) { /* the cap is the two pools' (a tile's break: the page pool's first partition) */
+        mark_break(&f->new_b, fs->fr, tile ? 0 : part, q, f->cap_pages);
+    }
+    if (tile) {
         const uint64_t pin = tex_pin_in(f, part), pages = f->tex_part_pages[part];
         if (!fs->tex_over && (fs->tex_wcount[part] + pin > pages || st->tex_ucount[part] + pin > pages)) {
             fs->tex_over = 1;
             fs->tex_over_part = part;
             fs->tex_req = *q;
-        }
-        if (fs->newc > f->cap_pages) {
-            mark_break(&f->new_b, fs->fr, 0, q, f->cap_pages);
         }
         return;
     }
@@ -610,17 +611,15 @@ static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, 
         fs->u_over = 1;
         mark_break(&fs->u_here, fs->fr, part, q, f->part_pages[part]);
     }
-    if (fs->newc > f->cap_pages) {
-        mark_break(&f->new_b, fs->fr, part, q, f->cap_pages);
-    }
 }
 
 /* One request of the frame: resolved, accepted or refused, counted. */
 static int take_request(fit *f, check_state *st, frame_state *fs, const trace_req *q)
 {
     uint32_t part = 0;
-    const int tile = q->kind != TRACE_OBJECT && is_tile(f, q->id);
-    int rc = resolve_partition(f, q, tile ? SLC_POOL_TEXTURES : SLC_POOL_GEOMETRY, &part);
+    const slc_pool_kind kind = workload_req_pool(f->pack, q);
+    const int tile = kind == SLC_POOL_TEXTURES;
+    int rc = resolve_partition(f, q, kind, &part);
     if (rc != CLI_OK) {
         return rc;
     }
@@ -642,7 +641,7 @@ static int take_request(fit *f, check_state *st, frame_state *fs, const trace_re
     if ((rc = count_chunks(f, st, fs, q, part, n)) != CLI_OK) {
         return rc;
     }
-    mark_request_breaks(f, st, fs, q, part);
+    mark_request_breaks(f, st, fs, q, part, tile);
     return CLI_OK;
 }
 
@@ -941,6 +940,16 @@ static void json_break(const fit *f, const char *key, const fit_break *b, const 
     printf(", \"value\": %" PRIu64 ", \"limit\": %" PRIu64 "}", b->value, b->limit);
 }
 
+/* One partition's object, after sep: its name, pages and worst W and U. */
+static void json_partition(const char *sep, const char *name, uint32_t pages, const fit_worst *w, const fit_worst *u)
+{
+    printf("%s{\"name\": ", sep);
+    esc_json(stdout, name);
+    printf(", \"pages\": %u, \"working_set\": {\"worst\": %" PRIu64 ", \"frame\": %u}, "
+           "\"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}}",
+           pages, w->value, w->frame, u->value, u->frame);
+}
+
 static void report_json(const fit *f, verdict v)
 {
     const slc_pack_header *h = slc_pack_get_header(f->pack);
@@ -958,11 +967,7 @@ static void report_json(const fit *f, verdict v)
     esc_json(stdout, f->part_name[f->pin_part]);
     printf(", \"pages\": %u, \"partition_pages\": %u},\n  \"partitions\": [", f->pinned, f->part_pages[f->pin_part]);
     for (uint32_t p = 0; p < f->nparts; p++) {
-        printf("%s\n    {\"name\": ", p ? "," : "");
-        esc_json(stdout, f->part_name[p]);
-        printf(", \"pages\": %u, \"working_set\": {\"worst\": %" PRIu64 ", \"frame\": %u}, "
-               "\"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}}",
-               f->part_pages[p], f->w[p].value, f->w[p].frame, f->u[p].value, f->u[p].frame);
+        json_partition(p ? ",\n    " : "\n    ", f->part_name[p], f->part_pages[p], &f->w[p], &f->u[p]);
     }
     printf("\n  ],\n");
     printf("  \"new_chunks\": {\"worst\": %" PRIu64 ", \"frame\": %u, \"upload_cap_pages\": %u, "
@@ -982,11 +987,7 @@ static void report_json(const fit *f, verdict v)
            f->textures, f->prof.texture_page_count, f->tex_pinned, f->tex_w[tp].value, f->tex_w[tp].frame,
            f->tex_u[tp].value, f->tex_u[tp].frame);
     for (uint32_t p = 0; p < f->tex_nparts; p++) {
-        printf("%s{\"name\": ", p ? ", " : "");
-        esc_json(stdout, f->tex_part_name[p]);
-        printf(", \"pages\": %u, \"working_set\": {\"worst\": %" PRIu64 ", \"frame\": %u}, "
-               "\"in_flight\": {\"worst\": %" PRIu64 ", \"frame\": %u}}",
-               f->tex_part_pages[p], f->tex_w[p].value, f->tex_w[p].frame, f->tex_u[p].value, f->tex_u[p].frame);
+        json_partition(p ? ", " : "", f->tex_part_name[p], f->tex_part_pages[p], &f->tex_w[p], &f->tex_u[p]);
     }
     printf("]},\n");
     printf("  \"verdict\": ");

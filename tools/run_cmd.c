@@ -621,12 +621,10 @@ int run_frame(run *r, uint32_t f)
         int k;
         while ((k = workload_next(&r->wl, f, &q)) == 1) {
             /* A texture tile goes to the texture pool, its partition one of [texture_partitions]. */
-            const int tile = q.kind != TRACE_OBJECT &&
-                             slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(r->pack, (slc_chunk_id){q.id})->flags) ==
-                                 SLC_POOL_TEXTURES;
+            const slc_pool_kind kind = workload_req_pool(r->pack, &q);
+            const int tile = kind == SLC_POOL_TEXTURES;
             slc_partition part = def;
-            if (q.partition != TRACE_PARTITION_DEFAULT &&
-                resolve_partition(r, &q, tile ? SLC_POOL_TEXTURES : SLC_POOL_GEOMETRY, &part) != CLI_OK) {
+            if (q.partition != TRACE_PARTITION_DEFAULT && resolve_partition(r, &q, kind, &part) != CLI_OK) {
                 return CLI_FAILED;
             }
             if (q.kind == TRACE_OBJECT) {

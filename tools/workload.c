@@ -125,6 +125,13 @@ int workload_next(workload *w, uint32_t f, trace_req *out)
     return 1;
 }
 
+slc_pool_kind workload_req_pool(const slc_pack *pack, const trace_req *q)
+{
+    return q->kind == TRACE_OBJECT
+               ? SLC_POOL_GEOMETRY
+               : slc_pool_kind_of_chunk_flags(slc_pack_get_chunk(pack, (slc_chunk_id){q->id})->flags);
+}
+
 const char *workload_partition(const workload *w, uint8_t p)
 {
     return p < w->rd.partition_count ? w->rd.partitions[p] : "";

@@ -17,6 +17,7 @@
 
 #include "camera.h"
 #include "sluice/pack.h"
+#include "sluice/pool_spec.h"
 #include "trace.h"
 
 #define WORKLOAD_REQUESTS_MAX ((size_t)1 << 26) /* requests in one trace */
@@ -59,6 +60,11 @@ int workload_next(workload *w, uint32_t f, trace_req *out);
 
 /* The name of the trace's partition index p (trace_req.partition). */
 const char *workload_partition(const workload *w, uint8_t p);
+
+/* The pool q's chunks go to, whose partitions its partition names: an
+ * object's, the page pool; a chunk's, the pool of its kind (a texture
+ * tile's: the texture pool). q's id must be in pack. O(1). */
+slc_pool_kind workload_req_pool(const slc_pack *pack, const trace_req *q);
 
 /* Writes every request given from now on to f, after the trace header
  * ("frames N" when known). Returns CLI_OK or CLI_IO (printed). */

@@ -963,12 +963,12 @@ static void give_back(slc_stream *s)
 /* Loads and pins the chunks marked PIN_MARK in pool kind's partition part
  * (named name), in chunk-id order, on the caller's thread; count of them
  * are marked, and what names them in a refusal. Clears every mark. */
-static slc_status pin_marked(slc_stream *s, uint32_t kind, uint32_t count, const char *what, const char *name,
-                             slc_partition part)
+static slc_status pin_marked(slc_stream *s, uint32_t kind, uint32_t count, const char *what, slc_partition part)
 {
     slc_pool *pool = s->pools[kind].pool;
     slc_pool_partition_stats ps;
     slc_pool_get_partition_stats(pool, part, &ps);
+    const char *name = ps.name;
     slc_status st = SLC_OK;
     if (count > ps.page_count) {
         st = slc__log(&s->logger, SLC_LOG_ERROR, SLC_E_POOL_BUSY, "stream: pinning %s needs %u pages; %s '%s' has %u",
@@ -1014,9 +1014,23 @@ static slc_status pin_marked(slc_stream *s, uint32_t kind, uint32_t count, const
     return st;
 }
 
+/* The partition of pool the stream pins in: want, or with want NULL its
+ * "default" partition ([texture_partitions] leave the texture pool's a
+ * page at least), else (every page named) its first. Fails iff want is
+ * not a partition of pool (SLC_E_NOT_FOUND). */
+static slc_status pin_partition(const slc_pool *pool, const char *want, slc_partition *out)
+{
+    slc_status st = slc_pool_scan_partition(pool, want != NULL ? want : SLC_PROFILE_PARTITION_DEFAULT_NAME, out);
+    if (st != SLC_OK && want == NULL) {
+        out->index = 0;
+        st = SLC_OK;
+    }
+    return st;
+}
+
 /* Loads and pins the chunks slc_stream_pin_iter walks for the profile's
  * pin_coarsest. */
-static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *partition_name, slc_partition part)
+static slc_status pin_coarsest(slc_stream *s, uint32_t levels, slc_partition part)
 {
     uint32_t count = 0;
     slc_stream_pin_iter it;
@@ -1031,7 +1045,7 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, const char *parti
     }
     char what[64];
     slc__fmt(what, sizeof what, "the %u coarsest level(s) of every object", levels);
-    return pin_marked(s, SLC_POOL_GEOMETRY, count, what, partition_name, part);
+    return pin_marked(s, SLC_POOL_GEOMETRY, count, what, part);
 }
 
 /* Loads and pins every texture's mip tail (slc_pack_texture_tail) in the
@@ -1057,16 +1071,9 @@ static slc_status pin_tails(slc_stream *s)
     }
     char what[64];
     slc__fmt(what, sizeof what, "the mip tails of %u textures", n);
-    /* In the texture pool's "default" partition ([texture_partitions] leave
-     * it a page at least), else (a pool whose every page is named) its first. */
-    const slc_pool *tp = s->pools[SLC_POOL_TEXTURES].pool;
     slc_partition part = {0};
-    if (slc_pool_scan_partition(tp, SLC_PROFILE_PARTITION_DEFAULT_NAME, &part) != SLC_OK) {
-        part.index = 0;
-    }
-    slc_pool_partition_stats ps;
-    slc_pool_get_partition_stats(tp, part, &ps);
-    return pin_marked(s, SLC_POOL_TEXTURES, count, what, ps.name, part);
+    (void)pin_partition(s->pools[SLC_POOL_TEXTURES].pool, NULL, &part); /* "default" or the first: never fails */
+    return pin_marked(s, SLC_POOL_TEXTURES, count, what, part);
 }
 
 static slc_status invalid(const slc_logger *log, const char *fmt, uint32_t a, uint32_t b)
@@ -1317,17 +1324,11 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
     if (p->pin_coarsest == 0 && !tails) {
         return SLC_OK;
     }
-    const char *name = d->pin_partition != NULL ? d->pin_partition : SLC_PROFILE_PARTITION_DEFAULT_NAME;
     slc_partition part = {0};
-    slc_status st = slc_pool_scan_partition(s->pools[SLC_POOL_GEOMETRY].pool, name, &part);
-    if (st != SLC_OK && d->pin_partition == NULL) {
-        part.index = 0; /* every page is in a named partition: the first takes the pins */
-        name = p->partitions[0].name;
-        st = SLC_OK;
-    }
+    slc_status st = pin_partition(s->pools[SLC_POOL_GEOMETRY].pool, d->pin_partition, &part);
     if (st != SLC_OK) {
         return slc__log(d->log, SLC_LOG_ERROR, SLC_E_INVALID,
-                        "stream: pin_partition '%s' is not a partition of the pool", name);
+                        "stream: pin_partition '%s' is not a partition of the pool", d->pin_partition);
     }
     /* The pinned chunks are written in a frame of their own (1) in every
      * pool, which the first slc_stream_begin_frame submits: on a staging
@@ -1343,7 +1344,7 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
     }
     s->frame = 1;
     s->prepared = 1;
-    st = p->pin_coarsest > 0 ? pin_coarsest(s, p->pin_coarsest, name, part) : SLC_OK;
+    st = p->pin_coarsest > 0 ? pin_coarsest(s, p->pin_coarsest, part) : SLC_OK;
     return st == SLC_OK && tails ? pin_tails(s) : st;
 }
 

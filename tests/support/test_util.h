@@ -38,11 +38,9 @@ static inline slc_logger capture_logger(capture_log *c)
     return l;
 }
 
-/* Reads a file under the source tree into a malloc'd, NUL-terminated buffer. */
-static inline char *read_source_file(const char *relative, size_t *len)
+/* Reads the file at path into a malloc'd, NUL-terminated buffer. */
+static inline char *read_file(const char *path, size_t *len)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", SLUICE_SOURCE_DIR, relative);
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         fail_msg("cannot open %s", path);
@@ -57,6 +55,14 @@ static inline char *read_source_file(const char *relative, size_t *len)
     buf[n] = '\0';
     *len = (size_t)n;
     return buf;
+}
+
+/* Reads a file under the source tree into a malloc'd, NUL-terminated buffer. */
+static inline char *read_source_file(const char *relative, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", SLUICE_SOURCE_DIR, relative);
+    return read_file(path, len);
 }
 
 /* xorshift64*: seeded, printed by the tests that use it. */

@@ -871,6 +871,20 @@ static slc_chunk_id run_tile(const slc_pack *pk, uint32_t k)
     return (slc_chunk_id){0};
 }
 
+/* A host store of pages pages of rw.page_size on arena into *store, which
+ * a failure leaves zeroed. */
+static slc_status run_store_init(slc_arena *arena, uint32_t pages, slc_page_store *store)
+{
+    memset(store, 0xA5, sizeof *store);
+    slc_status st = slc_host_store_init(arena, pages, rw.page_size, &rw.logger, store);
+    if (st != SLC_OK) {
+        slc_page_store zero;
+        memset(&zero, 0, sizeof zero);
+        assert_memory_equal(store, &zero, sizeof zero);
+    }
+    return st;
+}
+
 /* One whole run; the fault hook armed by the caller. Tears down whatever
  * succeeded and checks that every budget is back to zero. */
 static void run_once(run_result *out, const char *when)
@@ -900,23 +914,13 @@ static void run_once(run_result *out, const char *when)
 
     int at = RUN_STORE;
     run_take(&before);
-    memset(&rw.store, 0xA5, sizeof rw.store);
-    st = slc_host_store_init(rw.pages, rw.page_count, rw.page_size, &rw.logger, &rw.store);
-    if (st != SLC_OK) {
-        slc_page_store zero;
-        memset(&zero, 0, sizeof zero);
-        assert_memory_equal(&rw.store, &zero, sizeof zero);
+    if ((st = run_store_init(rw.pages, rw.page_count, &rw.store)) != SLC_OK) {
         goto failed;
     }
     at = RUN_TEX_STORE;
     if (rw.tex_page_count > 0) {
         run_take(&before);
-        memset(&rw.tex_store, 0xA5, sizeof rw.tex_store);
-        st = slc_host_store_init(rw.tex_pages, rw.tex_page_count, rw.page_size, &rw.logger, &rw.tex_store);
-        if (st != SLC_OK) {
-            slc_page_store zero;
-            memset(&zero, 0, sizeof zero);
-            assert_memory_equal(&rw.tex_store, &zero, sizeof zero);
+        if ((st = run_store_init(rw.tex_pages, rw.tex_page_count, &rw.tex_store)) != SLC_OK) {
             goto failed;
         }
     }
@@ -1153,20 +1157,11 @@ static void test_every_refused_reservation_of_a_textured_run_unwinds(void **stat
     (void)state;
     memset(&rw, 0, sizeof rw);
     sfx_profile_parse(tex_profile_text, "sweep-textured.profile", &rw.profile);
-    FILE *f = fopen(textured_pack_path, "rb");
-    if (f == NULL) {
-        fail_msg("cannot open %s", textured_pack_path);
-    }
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long size = ftell(f);
+    size_t size = 0;
+    char *data = read_file(textured_pack_path, &size);
     assert_true(size > 0);
-    rewind(f);
-    unsigned char *data = malloc((size_t)size);
-    assert_non_null(data);
-    assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
     slc_io io;
-    slc_io_from_memory(data, (size_t)size, &io);
+    slc_io_from_memory(data, size, &io);
     rw.pack_io = &io;
     rw.pack_name = textured_pack_path;
     rw.page_count = TEX_GEO_PAGES;

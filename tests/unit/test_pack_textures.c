@@ -370,6 +370,42 @@ static void ask_frames(slc_stream *s, slc_chunk_id chunk, uint32_t frames, uint6
  * texture's mip tail pinned in it at create, tiles requested by chunk id
  * loaded into it and evicted by its own policy, never into or out of the
  * geometry pool; the refusals of a pack whose tails cannot be pinned. */
+/* The texture pool tests' memory and stores: a profile (named name) of
+ * 32 geometry pages of 8 KiB and tex_pages texture pages, then more (more
+ * sections, or ""), its memory in *block and both host stores on it, and
+ * its cpu/meta arena in *meta. tiles_close undoes it. */
+static slc_memory *tiles_open(const char *name, uint32_t tex_pages, const char *more, slc_profile *prof, void **block,
+                              kind_store *geo, kind_store *tex, slc_arena **meta)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[profile]\nname = %s\n"
+             "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
+             "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
+             "gpu/textures = 64 KiB\n"
+             "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
+             "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
+             "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
+             "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n"
+             "[textures]\nformat = rgba8\npage_count = %u\n%s",
+             name, tex_pages, more);
+    char file[64];
+    snprintf(file, sizeof file, "%s.profile", name);
+    slc_memory *mem = memory_for(text, file, prof, block);
+    open_kind_store(mem, prof, SLC_POOL_GEOMETRY, geo);
+    open_kind_store(mem, prof, SLC_POOL_TEXTURES, tex);
+    assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", meta), SLC_OK);
+    return mem;
+}
+
+static void tiles_close(slc_memory *mem, void *block, kind_store *geo, kind_store *tex)
+{
+    close_kind_store(tex);
+    close_kind_store(geo);
+    slc_memory_deinit(mem);
+    free(block);
+}
+
 /* The texture pool tests' pack, at pack_path, read into memory (*size
  * bytes): two textures, 100 x 60 (three tiled levels of 24-texel tiles and
  * a tail) and 40 x 40 (one tiled level and a tail), the base colour and
@@ -409,27 +445,12 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
     (void)state;
     size_t size = 0;
     unsigned char *data = two_texture_pack(&size);
-    char text[1024];
     for (uint32_t tex_pages = 1; tex_pages <= 4; tex_pages += 3) {
-        snprintf(text, sizeof text,
-                 "[profile]\nname = tiles\n"
-                 "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
-                 "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-                 "gpu/textures = 64 KiB\n"
-                 "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
-                 "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
-                 "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
-                 "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n"
-                 "[textures]\nformat = rgba8\npage_count = %u\n",
-                 tex_pages);
         slc_profile prof;
         void *block = NULL;
-        slc_memory *mem = memory_for(text, "tiles.profile", &prof, &block);
         kind_store geo, tex;
-        open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
-        open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
         slc_arena *meta = NULL;
-        assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+        slc_memory *mem = tiles_open("tiles", tex_pages, "", &prof, &block, &geo, &tex, &meta);
         flaky_io fl = {data, size, 0};
         slc_io io;
         memset(&io, 0, sizeof io);
@@ -630,10 +651,7 @@ static void test_texture_pool_pins_tails_and_streams_tiles(void **state)
             d.profile = &prof;
         }
         slc_pack_close(pk);
-        close_kind_store(&tex);
-        close_kind_store(&geo);
-        slc_memory_deinit(mem);
-        free(block);
+        tiles_close(mem, block, &geo, &tex);
     }
     free(data);
     unlink(pack_path);
@@ -647,24 +665,11 @@ static void test_texture_partitions_keep_tiles_apart(void **state)
     (void)state;
     size_t size = 0;
     unsigned char *data = two_texture_pack(&size);
-    const char *text = "[profile]\nname = parts\n"
-                       "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
-                       "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-                       "gpu/textures = 64 KiB\n"
-                       "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
-                       "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
-                       "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
-                       "[tables]\nmax_objects = 64\nmax_chunks = 512\nmax_lods = 8\nmax_string_bytes = 4 KiB\n"
-                       "[textures]\nformat = rgba8\npage_count = 5\n"
-                       "[texture_partitions]\nsigns = 1\n";
     slc_profile prof;
     void *block = NULL;
-    slc_memory *mem = memory_for(text, "parts.profile", &prof, &block);
     kind_store geo, tex;
-    open_kind_store(mem, &prof, SLC_POOL_GEOMETRY, &geo);
-    open_kind_store(mem, &prof, SLC_POOL_TEXTURES, &tex);
     slc_arena *meta = NULL;
-    assert_int_equal(slc_memory_scan_arena(mem, "cpu/meta", &meta), SLC_OK);
+    slc_memory *mem = tiles_open("parts", 5, "[texture_partitions]\nsigns = 1\n", &prof, &block, &geo, &tex, &meta);
     slc_io io;
     slc_io_from_memory(data, size, &io);
     slc_pack *pk = NULL;
@@ -719,10 +724,7 @@ static void test_texture_partitions_keep_tiles_apart(void **state)
     assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){ra.first_chunk}, &info), SLC_E_NOT_FOUND);
     slc_stream_destroy(s);
     slc_pack_close(pk);
-    close_kind_store(&tex);
-    close_kind_store(&geo);
-    slc_memory_deinit(mem);
-    free(block);
+    tiles_close(mem, block, &geo, &tex);
     free(data);
     unlink(pack_path);
 }

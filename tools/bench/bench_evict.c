@@ -373,9 +373,7 @@ static int req_partition(ev_src *c, const trace_req *q, uint32_t *out)
         *out = 0;
         return CLI_OK;
     }
-    const slc_pool_kind kind = q->kind == TRACE_OBJECT ? SLC_POOL_GEOMETRY
-                                                       : slc_pool_kind_of_chunk_flags(
-                                                             slc_pack_get_chunk(c->pack, (slc_chunk_id){q->id})->flags);
+    const slc_pool_kind kind = workload_req_pool(c->pack, q);
     const char *name = workload_partition(&c->wl, q->partition);
     int k = tool_pool_partition_index(&c->prof, kind, name);
     if (k < 0) {
