@@ -12,7 +12,7 @@
 # textured city (once; 64 MiB of float geometry with its facade textures in
 # RGBA8 tiles), streamed with its texture tiles through the default
 # profile's texture pool (the report's texture lines), and rendered into
-# build/main/textured-render/. Its
+# build/main/textured-render/, its facades sampled from that pool. Its
 # exit status is the first run's that failed (0 when every budget held),
 # else the first render's.
 set -euo pipefail

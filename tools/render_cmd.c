@@ -68,6 +68,8 @@ static const char usage_head[] =
     "  --every K             write every K-th frame (default 30; the last always)\n"
     "  --tint lod            colour each cluster by the LOD it was served at, striped\n"
     "                        where it was served coarser than asked (docs/rendering.md: the palette)\n"
+    "  --tint mip            colour each textured surface by the mip level its base colour was\n"
+    "                        sampled at, striped where coarser than its texel density asks\n"
     "  --reference           also render the workload under the profile's reference (a pool\n"
     "                        of every chunk, every level pinned) and compare each frame:\n"
     "                        luminance PSNR and pixels over --diff-threshold (-o optional)\n"
@@ -96,7 +98,7 @@ typedef struct render_opts {
     const char *size; /* "WxH", NULL: the profile's or the default */
     uint32_t width, height;
     uint64_t every;
-    int tint; /* index in tint_names: 0 none (not an option value), 1 lod */
+    int tint; /* 0 none (not an option value), then tint_choices: 1 lod, 2 mip */
     /* --reference: the same workload under the profile's reference (quality.h), compared frame by frame */
     int reference;
     const char *quality_json, *quality_svg;
@@ -104,7 +106,8 @@ typedef struct render_opts {
     double psnr_floor; /* --psnr-threshold in dB; 0: the profile's [quality] min_psnr_db */
 } render_opts;
 
-static const char *const tint_choices[] = {"lod", NULL};
+static const char *const tint_choices[] = {"lod", "mip", NULL};
+static const char *const tint_said[] = {"", " tinted by LOD", " tinted by mip level"};
 
 /* "WxH" with each side in 1..RENDER_SIZE_LIMIT. */
 static int parse_size(const char *s, uint32_t *w, uint32_t *h)
@@ -303,7 +306,8 @@ typedef struct render_state {
     render_slot slot[SLC_FRAMES_IN_FLIGHT_MAX];
     /* what was drawn */
     uint32_t rendered, written, untimed, add_refused;
-    run_hist gpu_ns, triangles, clusters;
+    uint32_t textures; /* the pack's */
+    run_hist gpu_ns, triangles, clusters, texture_chunks;
     png_sheet sheet;
     char contact[PATH_BYTES];
     /* --reference: each frame read back at once (keep_image) and compared */
@@ -351,6 +355,8 @@ static int render_start(void *user, run *r)
     rs->height = rs->desc.height ? rs->desc.height : SLC_RENDER_DEFAULT_HEIGHT;
     rs->desc.budgets = b;
     rs->desc.log = cli_stderr_logger;
+    rs->desc.textures = r->tex_vk;
+    rs->textures = slc_pack_texture_count(r->pack);
     size_t fp = slc_render_footprint(&rs->desc, r->pack);
     if (fp == 0) {
         fprintf(stderr, ME ": a target of %ux%u cannot be rendered (at most %u a side)\n", rs->width, rs->height,
@@ -444,6 +450,7 @@ static int collect(render_state *rs, render_slot *sl)
     }
     run_hist_add(&rs->triangles, fr.triangles);
     run_hist_add(&rs->clusters, fr.clusters_drawn);
+    run_hist_add(&rs->texture_chunks, fr.texture_chunks);
     if (!sl->write && !rs->keep_image) {
         return CLI_OK;
     }
@@ -486,7 +493,7 @@ static int render_frame(void *user, run *r, uint32_t f, uint64_t frame)
     }
     memcpy(v.view_proj, rs->view.view_proj, sizeof v.view_proj);
     memcpy(v.eye, rs->view.eye, sizeof v.eye);
-    v.tint = rs->ro.tint == 1 ? SLC_RENDER_TINT_LOD : SLC_RENDER_TINT_NONE;
+    v.tint = rs->ro.tint == 1 ? SLC_RENDER_TINT_LOD : rs->ro.tint == 2 ? SLC_RENDER_TINT_MIP : SLC_RENDER_TINT_NONE;
     v.clear[0] = 0.08f;
     v.clear[1] = 0.09f;
     v.clear[2] = 0.11f;
@@ -506,6 +513,7 @@ static int render_frame(void *user, run *r, uint32_t f, uint64_t frame)
             rs->add_refused++; /* the frame's lists are full: what was added still draws */
         }
     }
+    (void)slc_render_add_textures(rs->ren, r->s); /* fails only out of order: not here */
     VkCommandBuffer cmd = rs->cmd[frame % rs->fif];
     VkResult vr = rs->dt->vkResetCommandBuffer(cmd, 0);
     const VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -525,7 +533,8 @@ static int render_frame(void *user, run *r, uint32_t f, uint64_t frame)
     if ((vr = rs->dt->vkQueueSubmit(rs->queue, 1, &si, VK_NULL_HANDLE)) != VK_SUCCESS) {
         return vk_failed("vkQueueSubmit", vr);
     }
-    if ((st = slc_vulkan_end_frame(rs->vk, frame)) != SLC_OK) {
+    if ((st = slc_vulkan_end_frame(rs->vk, frame)) != SLC_OK ||
+        (r->tex_vk != NULL && (st = slc_vulkan_end_frame(r->tex_vk, frame)) != SLC_OK)) {
         fprintf(stderr, ME ": frame %u: slc_vulkan_end_frame failed (%s)\n", f, slc_status_name(st));
         return CLI_FAILED;
     }
@@ -595,12 +604,13 @@ static void render_report(FILE *f, int json, void *user)
     const int timed = rs->untimed == 0 && rs->rendered > 0;
     const uint64_t p50 = run_hist_percentile(&rs->gpu_ns, 50), p95 = run_hist_percentile(&rs->gpu_ns, 95);
     const uint64_t tri = run_hist_percentile(&rs->triangles, 50), cl = run_hist_percentile(&rs->clusters, 50);
+    const uint64_t tex = run_hist_percentile(&rs->texture_chunks, 50);
     if (json) {
         fprintf(f,
                 "  \"render\": {\"frames_rendered\": %u, \"frames_written\": %u, \"width\": %u, \"height\": %u"
                 ", \"every\": %" PRIu64 ", \"tint\": ",
                 rs->rendered, rs->written, rs->width, rs->height, rs->ro.every);
-        esc_json(f, rs->ro.tint == 1 ? "lod" : "none");
+        esc_json(f, rs->ro.tint > 0 ? tint_choices[rs->ro.tint - 1] : "none");
         fprintf(f, ",\n    \"gpu_ns\": ");
         if (timed) {
             fprintf(f, "{\"p50\": %" PRIu64 ", \"p95\": %" PRIu64 ", \"max\": %" PRIu64 "}", p50, p95, rs->gpu_ns.max);
@@ -608,9 +618,9 @@ static void render_report(FILE *f, int json, void *user)
             fprintf(f, "null");
         }
         fprintf(f,
-                ", \"triangles_p50\": %" PRIu64 ", \"clusters_p50\": %" PRIu64 ", \"requests_not_drawn\": %u"
-                ",\n    \"output\": ",
-                tri, cl, rs->add_refused);
+                ", \"triangles_p50\": %" PRIu64 ", \"clusters_p50\": %" PRIu64 ", \"texture_chunks_p50\": %" PRIu64
+                ", \"requests_not_drawn\": %u,\n    \"output\": ",
+                tri, cl, tex, rs->add_refused);
         esc_json(f, rs->ro.out_dir);
         fprintf(f, ", \"contact_sheet\": ");
         esc_json(f, rs->contact);
@@ -619,13 +629,13 @@ static void render_report(FILE *f, int json, void *user)
     }
     if (rs->ro.out_dir == NULL) {
         fprintf(f, "render: %u frames rendered at %ux%u%s, none written (no -o DIR)\n", rs->rendered, rs->width,
-                rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "");
+                rs->height, tint_said[rs->ro.tint]);
     } else {
         fprintf(f,
                 "render: %u frames rendered at %ux%u%s, %u written (every %" PRIu64 " and the last) to %s, contact "
                 "sheet %s\n",
-                rs->rendered, rs->width, rs->height, rs->ro.tint == 1 ? " tinted by LOD" : "", rs->written,
-                rs->ro.every, rs->ro.out_dir, rs->contact);
+                rs->rendered, rs->width, rs->height, tint_said[rs->ro.tint], rs->written, rs->ro.every, rs->ro.out_dir,
+                rs->contact);
     }
     if (timed) {
         fprintf(f, "render GPU time a frame: p50 %.3f ms, p95 %.3f ms, max %.3f ms\n", (double)p50 / 1e6,
@@ -634,6 +644,10 @@ static void render_report(FILE *f, int json, void *user)
         fprintf(f, "render GPU time a frame: not measured (the queue has no timestamps)\n");
     }
     fprintf(f, "render drawn a frame (median): %" PRIu64 " triangles, %" PRIu64 " clusters\n", tri, cl);
+    if (rs->textures != 0) {
+        fprintf(f, "render textures a frame (median): %" PRIu64 " tiles and mip tails bound (of %u textures)\n", tex,
+                rs->textures);
+    }
     if (rs->add_refused) {
         fprintf(f,
                 "render: %u requests not drawn (the frame's draw or placement list was full: [render] max_draws, "

@@ -169,7 +169,9 @@ struct run {
     slc_page_store host_store;
     const slc_page_store *store;
     void *vk_mem;
-    struct slc_vulkan *vk;     /* NULL on the host backend */
+    struct slc_vulkan *vk; /* NULL on the host backend */
+    void *tex_vk_mem;
+    struct slc_vulkan *tex_vk; /* the texture pool on vk's device; NULL: none, or on the host backend */
     run_validation validation; /* --validate: messages the layer sent */
     double store_init_ms;
     /* the stream */

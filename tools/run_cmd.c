@@ -49,6 +49,10 @@
 #endif
 
 #define ME "sluice run"
+/* The texture pool backend's driver heap: the device is the geometry
+ * backend's, so the driver holds only a few buffers, memories and fences
+ * for it. */
+#define TEXTURE_DRIVER_HEAP (1u << 20)
 
 static const char usage_head[] =
     "usage: sluice run PACK [options]\n"
@@ -319,6 +323,12 @@ static void close_store(void *ctx)
 {
     run *r = ctx;
 #ifdef SLUICE_HAVE_VULKAN
+    if (r->tex_vk != NULL) { /* on r->vk's device: first */
+        slc_vulkan_deinit(r->tex_vk);
+        r->tex_vk = NULL;
+    }
+    free(r->tex_vk_mem);
+    r->tex_vk_mem = NULL;
     if (r->vk != NULL) {
         slc_vulkan_deinit(r->vk);
         r->vk = NULL;
@@ -418,6 +428,60 @@ static int open_vulkan_store(run *r, keep_log *why)
              info.segment_count == 1 ? "" : "s", info.timeline ? "timeline semaphore" : "fences");
     return CLI_OK;
 }
+
+/* The texture pool on the geometry backend's device (slc_vulkan_adopt):
+ * its own buffers in device memory, charged to gpu/textures, written
+ * through the mapping or a staging belt as the geometry pages are, and
+ * bound by the renderer. Its copies and frame markers go on the same
+ * queue, from the thread that runs the stream. */
+static int open_vulkan_texture_store(run *r)
+{
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&r->prof, SLC_POOL_TEXTURES, &spec);
+    slc_vulkan_desc d;
+    memset(&d, 0, sizeof d);
+    slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
+    d.driver_heap_size = TEXTURE_DRIVER_HEAP; /* a few buffers, memories and fences: not the device's */
+    d.budgets = slc_memory_budgets(r->mem);
+    d.log = cli_stderr_logger;
+    slc_vulkan_info g;
+    slc_vulkan_get_info(r->vk, &g);
+    if (!g.unified) {
+        d.placement = SLC_VULKAN_PLACEMENT_STAGING;
+    }
+    slc_vulkan_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.instance = g.instance;
+    dev.physical_device = g.physical_device;
+    dev.device = g.device;
+    dev.queue = g.queue;
+    dev.queue_family = g.queue_family;
+    dev.api_version = g.api_version;
+    dev.timeline_semaphore = g.timeline ? VK_TRUE : VK_FALSE;
+    dev.memory_budget = g.memory_budget ? VK_TRUE : VK_FALSE;
+    dev.storage_buffer_array_dynamic_indexing = g.storage_dynamic_indexing ? VK_TRUE : VK_FALSE;
+    dev.texture_compression_bc = g.texture_compression_bc ? VK_TRUE : VK_FALSE;
+    dev.texture_compression_astc_ldr = g.texture_compression_astc_ldr ? VK_TRUE : VK_FALSE;
+    size_t size = slc_vulkan_footprint(&d);
+    if (size == 0) {
+        fprintf(stderr, "%s: profile '%s' cannot be a Vulkan texture pool (page size or count out of range)\n", r->me,
+                r->prof.name);
+        return CLI_FAILED;
+    }
+    r->tex_vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
+    if (r->tex_vk_mem == NULL) {
+        fprintf(stderr, "%s: out of memory\n", r->me);
+        return CLI_FAILED;
+    }
+    slc_status st = slc_vulkan_adopt(r->tex_vk_mem, size, &d, &dev, &r->tex_vk);
+    if (st != SLC_OK) {
+        r->tex_vk = NULL;
+        fprintf(stderr, "%s: Vulkan: the texture pool: %s\n", r->me, slc_status_name(st));
+        return CLI_FAILED;
+    }
+    r->ses.tex_device = slc_vulkan_get_store(r->tex_vk);
+    return CLI_OK;
+}
 #endif
 
 static int open_store(run *r)
@@ -457,11 +521,19 @@ static int open_store(run *r)
         rc = open_host_store(r);
 #endif
     }
-    /* The texture pool's tiles: host memory on either backend, charged to
-     * gpu/textures; the device the geometry store speaks for is the one
-     * that must sample them. */
+    /* The texture pool's tiles, charged to gpu/textures: on the Vulkan
+     * backend in device memory beside the pages, else in host memory (the
+     * device the geometry store speaks for is the one that must sample
+     * them). */
     if (rc == CLI_OK) {
-        rc = tool_session_open_texture_store(&r->ses, &r->prof, r->store, r->me);
+#ifdef SLUICE_HAVE_VULKAN
+        if (r->vk != NULL && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES)) {
+            rc = open_vulkan_texture_store(r);
+        } else
+#endif
+        {
+            rc = tool_session_open_texture_store(&r->ses, &r->prof, r->store, r->me);
+        }
     }
     r->store_init_ms = (double)(slc_platform_now_ns() - t0) / 1e6;
     tool_session_set_store(&r->ses, rc == CLI_OK ? r->store : NULL, close_store, r);
@@ -602,6 +674,9 @@ int run_frame(run *r, uint32_t f)
                                     ? ps.submitted + 1u - r->prof.frames_in_flight
                                     : 1u;
                 st = slc_vulkan_wait_frame(r->vk, want, 10ull * 1000000000ull);
+                if (st == SLC_OK && r->tex_vk != NULL) {
+                    st = slc_vulkan_wait_frame(r->tex_vk, want, 10ull * 1000000000ull);
+                }
                 if (st != SLC_OK) {
                     break;
                 }

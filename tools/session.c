@@ -280,7 +280,9 @@ void tool_session_stream_desc(const tool_session *s, const slc_profile *prof, co
     out->memory = s->mem;
     out->pack = s->pack;
     out->stores[SLC_POOL_GEOMETRY] = store;
-    out->stores[SLC_POOL_TEXTURES] = s->tex_store.ops != NULL ? &s->tex_store : NULL;
+    out->stores[SLC_POOL_TEXTURES] = s->tex_device != NULL      ? s->tex_device
+                                     : s->tex_store.ops != NULL ? &s->tex_store
+                                                                : NULL;
     out->now_ns = slc_platform_now_ns;
     out->load_frames = SLC_STREAM_DEFAULT_LOAD_FRAMES;
     out->log = log;

@@ -57,6 +57,10 @@ typedef struct tool_session {
      * host memory mapped once, charged to gpu/textures; ops NULL: none. */
     slc_platform_block tex_block;
     slc_page_store tex_store;
+    /* The texture pool's store when the tool opened it on the device (the
+     * Vulkan backend's: tiles in device memory, which the renderer samples);
+     * it takes the place of tex_store. NULL: tex_store. The tool closes it. */
+    const slc_page_store *tex_device;
 } tool_session;
 
 /* Opens the pack file (or takes d->io), maps the block d->profile needs,
@@ -104,8 +108,9 @@ int tool_session_open_host_store(const tool_session *s, const slc_profile *prof,
                                  slc_platform_block *blk, slc_page_store *out, const char *me);
 
 /* When prof declares a texture pool ([textures] page_count), opens its
- * store: the pool's tiles in host memory (on every backend, until the
- * Vulkan backend holds them in an atlas), exactly their bytes charged to
+ * store: the pool's tiles in host memory (the host backend's; a tool on
+ * the Vulkan backend opens the pool on the device instead and sets
+ * tex_device), exactly their bytes charged to
  * the spec's budget, gpu/textures (none for a host-only profile), sampling
  * what `device` (the geometry store) samples and named as it is, so that
  * the stream checks the pack's formats against that device. Returns

@@ -4,7 +4,8 @@
 // constant plus gl_DrawID (SLC_DRAW_ID: shaderDrawParameters enabled, one
 // multi-draw a frame) or by the push constant alone (one draw call per
 // cluster), its placement by gl_InstanceIndex (firstInstance is always 0),
-// its triangle corner by gl_VertexIndex, and decodes the vertex from the page.
+// its triangle corner by gl_VertexIndex, and decodes the vertex from the page
+// (position, normal, UV) for the fragment shader, with its object.
 // It reads of the draw record only what the cull pass left there (one uvec4:
 // render_pool.glsl), and of the object record only a quantized position's
 // decode; its loads from the pool index the segment array directly (the
@@ -21,6 +22,8 @@ layout(push_constant) uniform Push { uint draw_base; } pc;
 layout(location = 0) out vec3 o_world;
 layout(location = 1) out vec3 o_normal;
 layout(location = 2) flat out uint o_info; // the draw's info word
+layout(location = 3) out vec2 o_uv;
+layout(location = 4) flat out uint o_object;
 
 // The placements and the object table again, as words: a vec4 member read
 // for its xyz is a 4-word load; these read 3.
@@ -50,8 +53,8 @@ void main()
     uint index = (word(s, byte >> 2) >> ((byte & 3u) * 8u)) & 0xFFu;
     uint w = d.x + index * info_stride(info);
     vec3 pos;
+    uint o = draws[di].b.w;
     if ((attrs & ATTR_POS_U16) != 0u) {
-        uint o = draws[di].b.w;
         uint a = word(s, w), b = word(s, w + 1u);
         pos = object_vec3(o, 0u) + vec3(float(a & 0xFFFFu), float(a >> 16), float(b & 0xFFFFu)) / 65535.0 * object_vec3(o, 4u);
         w += 2u;
@@ -77,7 +80,20 @@ void main()
             n = vec3(word_float(s, w), word_float(s, w + 1u), word_float(s, w + 2u));
         }
     }
-    // UVs are not decoded: the reference shading samples no texture.
+    vec2 uv = vec2(0.0);
+    if ((attrs & ATTR_NORMAL) != 0u) {
+        w += (attrs & ATTR_NORMAL_OCT8) != 0u ? 1u : 3u;
+    }
+    if ((attrs & ATTR_UV) != 0u) {
+        if ((attrs & ATTR_UV_U16) != 0u) {
+            uint q = word(s, w);
+            uint i = o * 16u + 8u; // rd_object's uv: offset xy, scale zw
+            uv = vec2(object_words[i], object_words[i + 1u]) +
+                 vec2(float(q & 0xFFFFu), float(q >> 16)) / 65535.0 * vec2(object_words[i + 2u], object_words[i + 3u]);
+        } else {
+            uv = vec2(word_float(s, w), word_float(s, w + 1u));
+        }
+    }
     uint k = d.z + uint(gl_InstanceIndex);
     mat4 m;
     if (info_affine(info)) {
@@ -92,5 +108,7 @@ void main()
     o_world = world.xyz;
     o_normal = mat3(m) * n;
     o_info = info;
+    o_uv = uv;
+    o_object = o;
     gl_Position = view_proj * world;
 }

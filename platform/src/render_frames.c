@@ -133,7 +133,7 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
                            "render: frame %llu is begun and not recorded; frame %llu cannot begin",
                            (unsigned long long)r->frame, (unsigned long long)frame);
     }
-    if (view->tint > SLC_RENDER_TINT_LOD) {
+    if (view->tint > SLC_RENDER_TINT_MIP) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame %llu: tint %u is not an slc_render_tint",
                            (unsigned long long)frame, view->tint);
     }
@@ -172,8 +172,41 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
         }
         f->lod_palette[i][3] = f->object_palette[i][3] = 1.0f;
     }
+    f->textures[0] = r->material_count * RD_MATERIAL_WORDS;
+    f->textures[1] = r->tex_pages_per_segment;
+    f->textures[2] = r->tex_page_words;
+    f->textures[3] = r->tex_vk != NULL;
     memset(sl->host.map + r->off_counters, 0, sizeof(rd_counters));
+    memset(sl->host.map + r->off_entries, 0xFF, (size_t)r->tex_entries * 4u); /* RD_ENTRY_NONE */
+    sl->texture_chunks = 0;
     memcpy(r->clear, view->clear, sizeof r->clear);
+    return SLC_OK;
+}
+
+slc_status slc_render_add_textures(slc_render *r, const slc_stream *s)
+{
+    SLC_ASSERT(r != NULL && s != NULL);
+    if (!r->begun || r->culled) {
+        return slc__rd_log(&r->log, SLC_E_INVALID,
+                           "render: textures added outside a frame (after slc_render_begin, before its cull pass)");
+    }
+    if (r->tex_vk == NULL) {
+        return SLC_OK;
+    }
+    rd_slot *sl = &r->slots[r->slot];
+    uint32_t *e = (uint32_t *)(void *)(sl->host.map + r->off_entries);
+    uint32_t n = 0, bound = 0;
+    for (uint32_t t = 0; t < r->texture_count; t++) {
+        for (uint32_t k = 0; k < r->tex_chunk_count[t]; k++, n++) {
+            slc_page_info pi;
+            if (slc_stream_get_chunk_page(s, (slc_chunk_id){r->tex_first_chunk[t] + k}, &pi) == SLC_OK &&
+                (pi.state == SLC_PAGE_PINNED || pi.last_used == r->frame)) {
+                e[n] = pi.page.index;
+                bound++;
+            }
+        }
+    }
+    sl->texture_chunks = bound;
     return SLC_OK;
 }
 
@@ -477,6 +510,7 @@ slc_status slc_render_get_frame(slc_render *r, uint64_t frame, slc_render_frame 
     out->placements_culled = sl->placements_culled;
     out->clusters_drawn = c.kept;
     out->triangles = ((uint64_t)c.triangles_hi << 32) | c.triangles_lo;
+    out->texture_chunks = sl->texture_chunks;
     if (sl->timed) {
         uint64_t t[2];
         uint32_t slot = (uint32_t)(frame % r->frames);

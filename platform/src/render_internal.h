@@ -16,6 +16,11 @@
 #define RD_SECTION_ALIGN 256u /* every Vulkan device's storage and uniform offset alignment is at most this */
 #define RD_PALETTE 8u
 #define RD_LOCAL_SIZE 64u
+/* The descriptor set: 0 the page pool's segments, 1 draws, 2 placements,
+ * 3 objects, 4 the frame's uniforms, 5 indirect commands, 6 counters,
+ * 7 the texture pool's segments, 8 the material and texture tables, 9 the
+ * frame's indirection table. */
+#define RD_BINDINGS 10u
 
 /* The GPU's records (std430/std140, as platform/shaders/render_pool.glsl
  * and render_frame.glsl declare them). A cluster draw as the host writes it;
@@ -51,7 +56,7 @@ typedef struct rd_object {
     float pos_offset[4];
     float pos_scale[4];
     float uv[4];
-    uint32_t attributes, stride_words, palette, reserved;
+    uint32_t attributes, stride_words, palette, material; /* material: 0 none, else 1 + its record */
 } rd_object;
 _Static_assert(sizeof(rd_object) == 64, "rd_object: 64 bytes");
 
@@ -63,8 +68,22 @@ typedef struct rd_frame {
     uint32_t params[4];
     float lod_palette[RD_PALETTE][4];
     float object_palette[RD_PALETTE][4];
+    uint32_t textures[4]; /* the first word of the texture records in the tables, texture pool pages a segment,
+                           * words a page, 1 when the texture pool is bound */
 } rd_frame;
-_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128, "rd_frame: std140 without padding");
+_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128 + 16, "rd_frame: std140 without padding");
+
+/* The tables the fragment shader reads (render_texture.glsl), in 32-bit
+ * words: each material as the pack's record (docs/pack-format.md, 52
+ * words: flags, alpha cutoff, metallic, roughness, base colour, emissive,
+ * then five 8-word slots), then each texture in RD_TEXTURE_WORDS: its
+ * size, format, kind and levels, tile and border, wrap, its first entry
+ * in the frame's indirection table and its tail's, then two words a
+ * level (a tiled level: its first entry and its tiles across; a level of
+ * the tail: its first word in the tail's page, 0). */
+#define RD_MATERIAL_WORDS 52u
+#define RD_TEXTURE_WORDS (8u + 2u * SLC_PACK_MAX_TEXTURE_LEVELS + 2u)
+#define RD_ENTRY_NONE 0xFFFFFFFFu /* an indirection entry: the chunk is not bound */
 
 typedef struct rd_counters {
     uint32_t kept, triangles_lo, triangles_hi, unused;
@@ -94,6 +113,7 @@ typedef struct rd_slot {
     bool recorded;
     bool timed;
     uint32_t draws, placements, placements_culled;
+    uint32_t texture_chunks; /* entries bound by slc_render_add_textures */
 } rd_slot;
 
 struct slc_render {
@@ -136,7 +156,17 @@ struct slc_render {
     double timestamp_period;
     rd_image color, depth;
     rd_buffer objects;
-    VkDeviceSize off_counters, off_draws, off_placements;
+    VkDeviceSize off_counters, off_draws, off_placements, off_entries;
+
+    /* Textures (desc.textures): the pool's backend, the segments bound (its
+     * own, or 1: the page pool's first, never read), the tables, and each
+     * texture's chunks (the indirection table has an entry for each chunk
+     * of each texture, in texture order). */
+    slc_vulkan *tex_vk;
+    uint32_t tex_segments, tex_pages_per_segment, tex_page_words;
+    uint32_t texture_count, material_count, tex_entries;
+    uint32_t *tex_first_chunk, *tex_chunk_count;
+    rd_buffer tables;
     rd_slot slots[SLC_FRAMES_IN_FLIGHT_MAX];
     slc_render_sizes sizes;
 

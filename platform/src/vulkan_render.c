@@ -92,6 +92,7 @@ static size_t cpu_footprint(const slc_pack *pack)
     size_t n = align_up(sizeof(struct slc_render), SLC_RENDER_ALIGN);
     n += align_up(((size_t)h->object_count + 1u) * sizeof(uint32_t), 8u);
     n += align_up((size_t)h->instance_count * sizeof(uint32_t), 8u);
+    n += 2u * align_up((size_t)slc_pack_texture_count(pack) * sizeof(uint32_t), 8u);
     return n;
 }
 
@@ -298,7 +299,11 @@ static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
     r->off_counters = frame;
     r->off_draws = r->off_counters + RD_SECTION_ALIGN;
     r->off_placements = r->off_draws + align_up((size_t)r->max_draws * sizeof(rd_draw), RD_SECTION_ALIGN);
-    VkDeviceSize host = r->off_placements + (VkDeviceSize)r->max_placements * 64u;
+    r->off_entries = align_up(r->off_placements + (VkDeviceSize)r->max_placements * 64u, RD_SECTION_ALIGN);
+    VkDeviceSize host = r->off_entries + (VkDeviceSize)(r->tex_entries != 0 ? r->tex_entries : 1u) * 4u;
+    VkDeviceSize tables = ((VkDeviceSize)r->material_count * RD_MATERIAL_WORDS +
+                           (VkDeviceSize)r->texture_count * RD_TEXTURE_WORDS + 1u) *
+                          4u;
     VkDeviceSize commands = (VkDeviceSize)r->max_draws * sizeof(VkDrawIndirectCommand);
     VkDeviceSize readback = (VkDeviceSize)r->width * r->height * 4u;
     uint32_t objects = r->object_count != 0 ? r->object_count : 1u;
@@ -306,6 +311,12 @@ static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
     slc_status s = make_buffer(r, (VkDeviceSize)objects * sizeof(rd_object), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
                                false, "object table", &r->objects, bytes_only);
     r->sizes.objects = bytes_only != NULL ? *bytes_only - before : r->objects.alloc;
+    if (s == SLC_OK) {
+        before = bytes_only != NULL ? *bytes_only : 0;
+        s = make_buffer(r, tables, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, false, "material table", &r->tables,
+                        bytes_only);
+        r->sizes.materials = bytes_only != NULL ? *bytes_only - before : r->tables.alloc;
+    }
     for (uint32_t i = 0; s == SLC_OK && i < r->frames; i++) {
         rd_slot *sl = &r->slots[i];
         uint64_t b0 = bytes_only != NULL ? *bytes_only : 0;
@@ -340,6 +351,7 @@ static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
 static void free_resources(slc_render *r)
 {
     free_buffer(r, &r->objects);
+    free_buffer(r, &r->tables);
     for (uint32_t i = 0; i < SLC_FRAMES_IN_FLIGHT_MAX; i++) {
         free_buffer(r, &r->slots[i].host);
         free_buffer(r, &r->slots[i].commands);
@@ -366,9 +378,9 @@ static slc_status make_module(slc_render *r, const uint32_t *code, size_t bytes,
 
 static slc_status make_layouts(slc_render *r)
 {
-    VkDescriptorSetLayoutBinding b[7];
+    VkDescriptorSetLayoutBinding b[RD_BINDINGS];
     memset(b, 0, sizeof b);
-    for (uint32_t i = 0; i < 7; i++) {
+    for (uint32_t i = 0; i < RD_BINDINGS; i++) {
         b[i].binding = i;
         b[i].descriptorCount = 1;
         b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -377,10 +389,14 @@ static slc_status make_layouts(slc_render *r)
     b[0].descriptorCount = r->segments;
     b[4].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     b[4].stageFlags |= VK_SHADER_STAGE_FRAGMENT_BIT;
+    b[3].stageFlags |= VK_SHADER_STAGE_FRAGMENT_BIT; /* the object's material */
     b[5].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     b[6].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    /* The texture pool's segments, the tables, the frame's indirection. */
+    b[7].descriptorCount = r->tex_segments;
+    b[7].stageFlags = b[8].stageFlags = b[9].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
     VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    li.bindingCount = 7;
+    li.bindingCount = RD_BINDINGS;
     li.pBindings = b;
     VkResult res = r->d->vkCreateDescriptorSetLayout(r->device, &li, r->cb, &r->set_layout);
     if (res != VK_SUCCESS) {
@@ -399,7 +415,7 @@ static slc_status make_layouts(slc_render *r)
         return vk_failed(r, "vkCreatePipelineLayout", res);
     }
     VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, r->frames * (r->segments + 5u)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, r->frames * (r->segments + r->tex_segments + 7u)},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, r->frames},
     };
     VkDescriptorPoolCreateInfo dp = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -437,20 +453,31 @@ static slc_status make_sets(slc_render *r)
         segs[i].offset = 0;
         segs[i].range = g.size;
     }
+    VkDescriptorBufferInfo tsegs[RD_SEGMENTS_MAX];
+    for (uint32_t i = 0; i < r->tex_segments; i++) {
+        slc_vulkan_segment g;
+        slc_vulkan_get_segment(r->tex_vk != NULL ? r->tex_vk : r->vk, i, &g);
+        tsegs[i].buffer = g.buffer;
+        tsegs[i].offset = 0;
+        tsegs[i].range = g.size;
+    }
     for (uint32_t f = 0; f < r->frames; f++) {
         rd_slot *sl = &r->slots[f];
         sl->set = sets[f];
-        VkDescriptorBufferInfo info[6] = {
+        VkDescriptorBufferInfo info[RD_BINDINGS - 1u] = {
             {sl->host.buffer, r->off_draws, (VkDeviceSize)r->max_draws * sizeof(rd_draw)},
             {sl->host.buffer, r->off_placements, (VkDeviceSize)r->max_placements * 64u},
             {r->objects.buffer, 0, VK_WHOLE_SIZE},
             {sl->host.buffer, 0, sizeof(rd_frame)},
             {sl->commands.buffer, 0, VK_WHOLE_SIZE},
             {sl->host.buffer, r->off_counters, sizeof(rd_counters)},
+            {VK_NULL_HANDLE, 0, 0}, /* the texture pool's segments: tsegs */
+            {r->tables.buffer, 0, VK_WHOLE_SIZE},
+            {sl->host.buffer, r->off_entries, (VkDeviceSize)(r->tex_entries != 0 ? r->tex_entries : 1u) * 4u},
         };
-        VkWriteDescriptorSet w[7];
+        VkWriteDescriptorSet w[RD_BINDINGS];
         memset(w, 0, sizeof w);
-        for (uint32_t i = 0; i < 7; i++) {
+        for (uint32_t i = 0; i < RD_BINDINGS; i++) {
             w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
             w[i].dstSet = sl->set;
             w[i].dstBinding = i;
@@ -460,7 +487,9 @@ static slc_status make_sets(slc_render *r)
         }
         w[0].descriptorCount = r->segments;
         w[4].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        r->d->vkUpdateDescriptorSets(r->device, 7, w, 0, NULL);
+        w[7].descriptorCount = r->tex_segments;
+        w[7].pBufferInfo = tsegs;
+        r->d->vkUpdateDescriptorSets(r->device, RD_BINDINGS, w, 0, NULL);
     }
     return SLC_OK;
 }
@@ -550,6 +579,8 @@ static slc_status make_pipelines(slc_render *r)
     }
     VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
     VkSpecializationInfo spec = {1, &entry, sizeof(uint32_t), &r->segments};
+    VkSpecializationMapEntry tex_entry = {1, 0, sizeof(uint32_t)};
+    VkSpecializationInfo tex_spec = {1, &tex_entry, sizeof(uint32_t), &r->tex_segments};
     if (s == SLC_OK) {
         VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -575,6 +606,7 @@ static slc_status make_pipelines(slc_render *r)
         st[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
         st[1].module = frag;
         st[1].pName = "main";
+        st[1].pSpecializationInfo = &tex_spec;
         VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
         VkPipelineInputAssemblyStateCreateInfo ia = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
@@ -712,7 +744,93 @@ static void fill_objects(slc_render *r)
         x->attributes = ob->attributes;
         x->stride_words = ob->vertex_stride / 4u;
         x->palette = rd_palette_index(o);
+        x->material = r->material_count != 0 ? ob->material : 0u;
     }
+}
+
+static uint32_t f32_word(float f)
+{
+    uint32_t w;
+    memcpy(&w, &f, sizeof w);
+    return w;
+}
+
+/* The material and texture tables (RD_MATERIAL_WORDS, RD_TEXTURE_WORDS),
+ * and each texture's chunks for slc_render_add_textures. Fails iff a
+ * record's read fails (as slc_pack_read_material says). */
+static slc_status fill_tables(slc_render *r)
+{
+    uint32_t *w = (uint32_t *)(void *)r->tables.map;
+    for (uint32_t i = 0; i < r->material_count; i++, w += RD_MATERIAL_WORDS) {
+        slc_pack_material m;
+        slc_status s = slc_pack_read_material(r->pack, i, &m);
+        if (s != SLC_OK) {
+            return slc__rd_log(&r->log, s, "render: material %u cannot be read (%s)", i, slc_status_name(s));
+        }
+        w[0] = m.name;
+        w[1] = m.flags;
+        w[2] = f32_word(m.alpha_cutoff);
+        w[3] = f32_word(m.metallic);
+        w[4] = f32_word(m.roughness);
+        for (int c = 0; c < 4; c++) {
+            w[5 + c] = f32_word(m.base_color[c]);
+        }
+        for (int c = 0; c < 3; c++) {
+            w[9 + c] = f32_word(m.emissive[c]);
+        }
+        for (uint32_t k = 0; k < SLC_PACK_SLOT_COUNT; k++) {
+            const slc_pack_texture_slot *t = &m.slot[k];
+            uint32_t *x = w + 12u + (size_t)8u * k;
+            x[0] = t->texture;
+            x[1] = (uint32_t)t->texcoord | (uint32_t)t->wrap << 8 | (uint32_t)t->filter << 16;
+            x[2] = f32_word(t->scale);
+            x[3] = f32_word(t->offset[0]);
+            x[4] = f32_word(t->offset[1]);
+            x[5] = f32_word(t->rotation);
+            x[6] = f32_word(t->uv_scale[0]);
+            x[7] = f32_word(t->uv_scale[1]);
+        }
+    }
+    uint32_t entry = 0;
+    for (uint32_t i = 0; i < r->texture_count; i++, w += RD_TEXTURE_WORDS) {
+        slc_pack_texture t;
+        slc_pack_texture_layout lay;
+        slc_status s = slc_pack_read_texture(r->pack, i, &t);
+        if (s != SLC_OK) {
+            return slc__rd_log(&r->log, s, "render: texture %u cannot be read (%s)", i, slc_status_name(s));
+        }
+        /* Checked at open: the layout is one the format allows. */
+        memset(&lay, 0, sizeof lay);
+        const int laid = slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay);
+        SLC_ASSERT(laid == 0);
+        (void)laid;
+        memset(w, 0, RD_TEXTURE_WORDS * sizeof *w);
+        w[0] = t.width;
+        w[1] = t.height;
+        w[2] = (uint32_t)t.format | (uint32_t)t.kind << 8 | lay.level_count << 16 | lay.tiled_levels << 24;
+        w[3] = ((uint32_t)t.tile + 2u * t.border) | (uint32_t)t.border << 16;
+        w[4] = t.tile;
+        w[5] = t.wrap;
+        w[6] = entry;
+        w[7] = lay.chunk_count > lay.tiles ? entry + lay.tiles : RD_ENTRY_NONE;
+        uint64_t tail = 0;
+        for (uint32_t l = 0; l < lay.level_count; l++) {
+            if (l < lay.tiled_levels) {
+                w[8 + 2 * l] = entry + lay.first[l];
+                w[9 + 2 * l] = lay.cols[l];
+            } else {
+                const uint32_t lw = t.width >> l != 0 ? t.width >> l : 1u;
+                const uint32_t lh = t.height >> l != 0 ? t.height >> l : 1u;
+                w[8 + 2 * l] = (uint32_t)(tail / 4u);
+                tail += slc_pack_texel_bytes(t.format, lw, lh);
+            }
+        }
+        r->tex_first_chunk[i] = t.first_chunk;
+        r->tex_chunk_count[i] = lay.chunk_count;
+        entry += lay.chunk_count;
+    }
+    SLC_ASSERT(entry == r->tex_entries);
+    return SLC_OK;
 }
 
 /* Instances grouped by object, in instance order within each (a counting
@@ -805,6 +923,23 @@ static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, cons
             "render: the pool has %u segments and shaderStorageBufferArrayDynamicIndexing is not enabled",
             vk->segment_count);
     }
+    if (desc->textures != NULL) {
+        const slc_vulkan *t = desc->textures;
+        if (t->device != vk->device) {
+            return slc__rd_log(&desc->log, SLC_E_INVALID,
+                               "render: the texture pool's backend is on another device than the page pool's");
+        }
+        if (t->segment_count > RD_SEGMENTS_MAX || (t->segment_count > 1 && !vk->storage_dynamic_indexing) ||
+            t->segment_count + 3u > l->maxPerStageDescriptorStorageBuffers) {
+            return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
+                               "render: the texture pool has %u segments: the renderer binds at most %u, more than "
+                               "one needs shaderStorageBufferArrayDynamicIndexing (%s), and with 3 tables at most "
+                               "maxPerStageDescriptorStorageBuffers %u",
+                               t->segment_count, RD_SEGMENTS_MAX,
+                               vk->storage_dynamic_indexing ? "enabled" : "not enabled",
+                               l->maxPerStageDescriptorStorageBuffers);
+        }
+    }
     if (vk->segment_count + 5u > l->maxPerStageDescriptorStorageBuffers) {
         return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
                            "render: the pool's %u segments and 5 lists exceed maxPerStageDescriptorStorageBuffers %u",
@@ -836,6 +971,16 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->max_indirect = props.limits.maxDrawIndirectCount != 0 ? props.limits.maxDrawIndirectCount : 1u;
     r->object_count = slc_pack_get_header(pack)->object_count;
     r->refusals = slc__vk_refusals(vk);
+    r->material_count = slc_pack_material_count(pack);
+    r->texture_count = slc_pack_texture_count(pack);
+    r->tex_entries = 0;
+    for (uint32_t c = 0; r->texture_count != 0 && c < slc_pack_get_header(pack)->chunk_count; c++) {
+        r->tex_entries += (slc_pack_get_chunk(pack, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) != 0;
+    }
+    r->tex_vk = desc->textures;
+    r->tex_segments = r->tex_vk != NULL ? r->tex_vk->segment_count : 1u;
+    r->tex_pages_per_segment = r->tex_vk != NULL ? r->tex_vk->pages_per_segment : 1u;
+    r->tex_page_words = r->tex_vk != NULL ? r->tex_vk->page_size / 4u : 0u;
 }
 
 uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, slc_vulkan *vk)
@@ -887,6 +1032,10 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
     r->object_first = (uint32_t *)(void *)p;
     p += align_up(((size_t)r->object_count + 1u) * sizeof(uint32_t), 8u);
     r->object_list = (uint32_t *)(void *)p;
+    p += align_up((size_t)slc_pack_get_header(pack)->instance_count * sizeof(uint32_t), 8u);
+    r->tex_first_chunk = (uint32_t *)(void *)p;
+    p += align_up((size_t)r->texture_count * sizeof(uint32_t), 8u);
+    r->tex_chunk_count = (uint32_t *)(void *)p;
 
     if (desc->budgets != NULL) {
         const char *names[2] = {desc->cpu_budget != NULL ? desc->cpu_budget : "cpu/render",
@@ -915,6 +1064,9 @@ slc_status slc_render_init(void *mem, size_t size, const slc_render_desc *desc, 
     }
     if (s == SLC_OK) {
         fill_objects(r);
+        s = fill_tables(r);
+    }
+    if (s == SLC_OK) {
         s = make_layouts(r);
     }
     if (s == SLC_OK) {

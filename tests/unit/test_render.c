@@ -756,11 +756,11 @@ static void test_quads_give_exact_pixels(void **state)
     slc_render_get_sizes(f.r, &sz);
     assert_true(sz.target >= (uint64_t)W * H * 8u);
     assert_true(sz.readback >= (uint64_t)W * H * 4u * FRAMES);
-    assert_true(sz.lists > 0 && sz.objects > 0);
+    assert_true(sz.lists > 0 && sz.objects > 0 && sz.materials > 0);
     slc_render_desc d = render_desc(&f);
     uint64_t bytes = slc_render_device_bytes(&d, f.pk, f.vk);
     assert_int_equal(budget_named(&f, "gpu/render").current, bytes);
-    assert_int_equal(bytes, sz.target + sz.readback + sz.lists + sz.objects);
+    assert_int_equal(bytes, sz.target + sz.readback + sz.lists + sz.objects + sz.materials);
     assert_int_equal(budget_named(&f, "cpu/render").current, slc_render_footprint(&d, f.pk));
     fx_close(&f);
     free(sc);
@@ -1435,6 +1435,51 @@ static void test_init_refuses_too_many_segments(void **state)
     free(sc);
 }
 
+/* The texture pool's backend must share the page pool's device; textures
+ * are bound between begin and the cull pass only, and without a texture
+ * backend the call binds nothing (texture_chunks 0). */
+static void test_textures_on_another_device_or_out_of_order(void **state)
+{
+    (void)state;
+    pw_scene *sc = scene_new();
+    scene_quad(sc, 1, 8, 8, 40, 30, 0.5f);
+    fixture f;
+    fx_open_with(&f, sc, 0, 0, NULL);
+    slc_vulkan_desc od;
+    memset(&od, 0, sizeof od);
+    od.page_size = 4096u;
+    od.page_count = 4u;
+    size_t osize = slc_vulkan_footprint(&od);
+    void *omem = aligned_alloc(SLC_VULKAN_ALIGN, (osize + 63u) & ~(size_t)63u);
+    assert_non_null(omem);
+    slc_vulkan *other = NULL;
+    assert_int_equal(slc_vulkan_init(omem, osize, &od, &other), SLC_OK);
+    slc_render_desc d = render_desc(&f);
+    d.textures = other;
+    expect_init_fails(&f, &d, SLC_E_INVALID, "render: the texture pool's backend is on another device");
+    slc_vulkan_deinit(other);
+    free(omem);
+
+    d.textures = NULL;
+    assert_int_equal(fx_render_init(&f, &d), SLC_OK);
+    f.rlog.message[0] = 0;
+    assert_int_equal(slc_render_add_textures(f.r, f.s), SLC_E_INVALID);
+    assert_string_equal(f.rlog.message,
+                        "render: textures added outside a frame (after slc_render_begin, before its cull pass)");
+    slc_render_view v = ortho_view(SLC_RENDER_TINT_NONE);
+    fx_request q = {0, 0};
+    uint64_t frame = fx_frame_record(&f, &v, &q, 1);
+    assert_int_equal(slc_render_add_textures(f.r, f.s), SLC_OK);
+    assert_int_equal(slc_render_record(f.r, f.cmd), SLC_OK);
+    fx_submit(&f, frame, NULL, 0);
+    assert_int_equal(slc_vulkan_wait_frame(f.vk, frame, WAIT), SLC_OK);
+    slc_render_frame st;
+    assert_int_equal(slc_render_get_frame(f.r, frame, &st), SLC_OK);
+    assert_int_equal(st.texture_chunks, 0);
+    fx_close(&f);
+    free(sc);
+}
+
 static void test_init_refuses_attributes_it_cannot_decode(void **state)
 {
     (void)state;
@@ -1588,9 +1633,9 @@ static void test_begin_refuses_a_slot_in_flight(void **state)
     assert_int_equal(slc_render_read(f.r, held, &img), SLC_OK);
     t_table.vkDestroySemaphore(t_device, blocker, NULL);
     slc_render_view bad = v;
-    bad.tint = 2;
+    bad.tint = SLC_RENDER_TINT_MIP + 1u;
     assert_int_equal(slc_render_begin(f.r, held + FRAMES, &bad), SLC_E_INVALID);
-    assert_non_null(strstr(f.rlog.message, "tint 2 is not an slc_render_tint"));
+    assert_non_null(strstr(f.rlog.message, "tint 3 is not an slc_render_tint"));
     fx_close(&f);
     free(sc);
 }
@@ -1735,6 +1780,7 @@ int main(void)
         cmocka_unit_test_setup(test_init_refuses_over_budget, reset),
         cmocka_unit_test_setup(test_init_refuses_attributes_it_cannot_decode, reset),
         cmocka_unit_test_setup(test_init_refuses_too_many_segments, reset),
+        cmocka_unit_test_setup(test_textures_on_another_device_or_out_of_order, reset),
         cmocka_unit_test_setup(test_init_reports_the_driver_budget, reset),
         cmocka_unit_test_setup(test_add_refuses_full_lists, reset),
         cmocka_unit_test_setup(test_begin_refuses_a_slot_in_flight, reset),

@@ -39,6 +39,20 @@
  * shaderStorageBufferArrayDynamicIndexing (init fails without it).
  * Shaders read 32-bit words only (no 8- or 16-bit storage features).
  *
+ * Textures. With desc.textures (the texture pool's backend, adopted on
+ * the same device) the fragment shader samples the pack's textures from
+ * that pool's storage buffers: a material and texture table built at init
+ * (gpu/render), and a per-frame indirection table, one entry per tile and
+ * mip tail of the pack, filled by slc_render_add_textures with the page of
+ * each chunk the stream holds pinned or used this frame. A pixel samples
+ * the finest bound level at or above the one its texel density asks for,
+ * bilinearly within the tile (its border holds the neighbours' texels),
+ * trilinearly with the next level where both are bound. rgba8, bc1 and bc3
+ * are decoded in the shader; another format samples as white. Surfaces
+ * with a material are shaded with it (base colour, alpha mask,
+ * metallic-roughness, normal map, occlusion, emissive; GGX), the others
+ * with their palette colour.
+ *
  * Memory. The renderer's record, its tables and draw lists live in the
  * memory given to init (slc_render_footprint bytes), charged to the
  * `cpu/render` budget; every Vulkan buffer and image it creates (object
@@ -113,7 +127,13 @@ typedef enum slc_render_tint {
     /* Each cluster coloured by the LOD it was served at (a fixed palette,
      * slc_render_lod_color); a cluster served coarser than requested is
      * drawn with diagonal stripes of black over that colour. */
-    SLC_RENDER_TINT_LOD = 1
+    SLC_RENDER_TINT_LOD = 1,
+    /* Textured surfaces coloured by the mip level their base colour was
+     * sampled at (the LOD palette, level 0 its first colour), with black
+     * diagonal stripes where that level is coarser than the one the
+     * pixel's texel density asks for (its tile not bound this frame);
+     * surfaces without a base colour texture as SLC_RENDER_TINT_LOD. */
+    SLC_RENDER_TINT_MIP = 2
 } slc_render_tint;
 
 typedef struct slc_render_desc {
@@ -137,6 +157,12 @@ typedef struct slc_render_desc {
     const char *gpu_budget;
 
     slc_logger log;
+
+    /* The texture pool's backend (the stream's stores[SLC_POOL_TEXTURES]
+     * store, on vk's device: slc_vulkan_adopt), whose tiles the fragment
+     * shader samples; NULL: no texture is sampled (materials drawn with
+     * their factors). */
+    slc_vulkan *textures;
 } slc_render_desc;
 
 /* A frame's view. Matrices are column-major; clip space is Vulkan's (y
@@ -157,6 +183,7 @@ typedef struct slc_render_frame {
     uint32_t placements_culled; /* dropped by it */
     uint32_t clusters_drawn;    /* cluster draws the GPU kept (instance count > 0) */
     uint64_t triangles;         /* triangles of the draws kept, times their placements */
+    uint32_t texture_chunks;    /* tiles and mip tails the frame's indirection bound (slc_render_add_textures) */
     uint64_t gpu_ns;            /* cull pass and draws; 0 without timestamps */
     bool timed;
 } slc_render_frame;
@@ -239,6 +266,18 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
  * recorded (SLC_E_INVALID). O(placements of the object + clusters). */
 slc_status slc_render_add(slc_render *r, const slc_stream_result *res, const slc_stream_span *spans);
 
+/* Binds the frame's texture tiles: each texture chunk of the pack (its
+ * tiles and its mip tail) that s holds in the texture pool pinned (the
+ * tails) or used in this frame (requested this frame: a page the pool
+ * will not overwrite before the frame retires) gets its page in the
+ * frame's indirection table; every other chunk is unbound, and the
+ * fragment shader samples the finest bound level above it. Without the
+ * call (or without desc.textures) a frame binds none: textured surfaces
+ * show their material's factors. Call it after slc_render_begin, before
+ * the cull pass is recorded. Fails iff no frame is begun or its cull pass
+ * is recorded (SLC_E_INVALID). O(texture chunks of the pack). */
+slc_status slc_render_add_textures(slc_render *r, const slc_stream *s);
+
 /* Own target: records the whole frame into cmd (the cull pass, the render
  * pass over the target, the copy into the slot's readback buffer,
  * timestamps). Application's render pass: slc_render_record_cull before the
@@ -278,10 +317,11 @@ void slc_render_light(const float view_proj[16], float towards[3]);
 /* Bytes of the own target's colour image, depth image and readback
  * buffers, and of the per-frame lists, for a profile's justification. */
 typedef struct slc_render_sizes {
-    uint64_t target;   /* colour + depth */
-    uint64_t readback; /* all slots */
-    uint64_t lists;    /* draws, indirect commands, placements, uniforms: all slots */
-    uint64_t objects;  /* the object table */
+    uint64_t target;    /* colour + depth */
+    uint64_t readback;  /* all slots */
+    uint64_t lists;     /* draws, indirect commands, placements, uniforms: all slots */
+    uint64_t objects;   /* the object table */
+    uint64_t materials; /* the material and texture tables the fragment shader reads */
 } slc_render_sizes;
 void slc_render_get_sizes(const slc_render *r, slc_render_sizes *out);
 
