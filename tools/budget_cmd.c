@@ -265,6 +265,9 @@ static int budget_header(int argc, char **argv)
             slc_pack_texel_format_name(p.texture_format));
     fprintf(f, "    .texture_page_count = %" PRIu32 "u,\n    .texture_eviction = %s,\n", p.texture_page_count,
             eviction_constant(p.texture_eviction));
+    if (p.texture_pin_tiles != 0) { /* 0, the default, as every profile but a reference has it: left out */
+        fprintf(f, "    .texture_pin_tiles = %" PRIu32 "u,\n", p.texture_pin_tiles);
+    }
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n", eviction_constant(p.eviction),
             p.partition_count);
     if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */

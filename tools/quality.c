@@ -172,6 +172,9 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
     out->name = name;
     out->page_size = h->page_size;
     out->chunk_count = h->chunk_count;
+    for (uint32_t c = 0; slc_pack_texture_count(pack) != 0 && c < h->chunk_count; c++) {
+        out->texture_chunks += (slc_pack_get_chunk(pack, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) != 0;
+    }
     out->object_count = h->object_count;
     out->string_size = h->string_size;
     for (uint32_t o = 0; o < h->object_count; o++) {
@@ -259,7 +262,21 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     for (uint32_t i = 0; i < base->partition_count && i < SLC_PARTITION_MAX; i++) {
         claimed += base->partitions[i].page_count;
     }
-    const uint64_t pages = (uint64_t)(pk->chunk_count ? pk->chunk_count : 1u) + claimed;
+    const uint32_t geometry = pk->chunk_count - pk->texture_chunks;
+    const uint64_t pages = (uint64_t)(geometry ? geometry : 1u) + claimed;
+    uint64_t tex_claimed = 0;
+    for (uint32_t i = 0; i < base->texture_partition_count && i < SLC_PARTITION_MAX; i++) {
+        tex_claimed += base->texture_partitions[i].page_count;
+    }
+    const uint64_t tex_pages = pk->texture_chunks != 0 ? (uint64_t)pk->texture_chunks + tex_claimed : 0u;
+    if (tex_pages > SLC_PAGE_COUNT_MAX) {
+        snprintf(msg, cap,
+                 "reference profile of '%s' for pack '%s': a texture pool of %" PRIu64 " pages (%" PRIu32
+                 " tiles and mip tails and %" PRIu64 " in named partitions) exceeds the bound of %u "
+                 "(SLC_PAGE_COUNT_MAX)",
+                 base->name, pk->name, tex_pages, pk->texture_chunks, tex_claimed, SLC_PAGE_COUNT_MAX);
+        return -1;
+    }
     if (pages > SLC_PAGE_COUNT_MAX) {
         snprintf(msg, cap,
                  "reference profile of '%s' for pack '%s': %" PRIu64 " pages (%" PRIu32 " chunks and %" PRIu64
@@ -276,6 +293,10 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     out->page_size = pk->page_size;
     out->page_count = (uint32_t)pages;
     out->pin_coarsest = pk->max_lods;
+    if (tex_pages != 0) {
+        out->texture_page_count = (uint32_t)max_u64(base->texture_page_count, tex_pages);
+        out->texture_pin_tiles = 1;
+    }
     out->upload_cap = max_u64(base->upload_cap, pool_bytes);
     out->staging_size = base->staging_size == 0 ? 0 : max_u64(base->staging_size, pool_bytes);
     out->queue_capacity = (uint32_t)(queue > SLC_PROFILE_QUEUE_CAPACITY_MAX ? SLC_PROFILE_QUEUE_CAPACITY_MAX
@@ -299,6 +320,9 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     add(out, "cpu/queues", fr.queues > fb.queues ? fr.queues - fb.queues : 0);
     add(out, "cpu/decode", fr.decode > fb.decode ? fr.decode - fb.decode : 0);
     grow(out, "gpu/pool", pool_bytes);
+    if (tex_pages != 0) {
+        grow(out, "gpu/textures", (uint64_t)out->texture_page_count * pk->page_size);
+    }
     grow(out, "gpu/staging", out->staging_size);
     const char *over = settle(out);
     if (over != NULL) {

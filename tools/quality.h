@@ -118,7 +118,10 @@ int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const c
  * page size that holds every chunk besides the pages base's named
  * partitions claim (kept, so a workload's partitions still resolve), the
  * pack's largest lod_count pinned (every level of every object resident
- * from the first frame), the upload cap the whole pool, the staging belt
+ * from the first frame); for a pack with textures, a texture pool of every
+ * tile and mip tail (plus the pages base's [texture_partitions] name) with
+ * [textures] pin_tiles (every texel resident from the first frame) and
+ * gpu/textures grown to it; the upload cap the whole pool, the staging belt
  * (where base has one) the whole pool, the queues as large as the pack's
  * objects and chunks together, the tables at least the pack's, and the
  * budgets grown to match: gpu/pool and gpu/staging to the pool and the belt;
@@ -142,7 +145,8 @@ int quality_check_floor(const quality_summary *q, uint32_t min_psnr_mdb, const c
 typedef struct quality_pack_figures {
     const char *name; /* the pack's name, for messages */
     uint32_t page_size;
-    uint32_t chunk_count;
+    uint32_t chunk_count;    /* every chunk, geometry and texture */
+    uint32_t texture_chunks; /* of which the textures' tiles and mip tails */
     uint32_t object_count;
     uint32_t max_lods; /* the largest lod_count of an object */
     uint64_t string_size;

@@ -353,6 +353,9 @@ static int render_start(void *user, run *r)
     }
     rs->width = rs->desc.width ? rs->desc.width : SLC_RENDER_DEFAULT_WIDTH;
     rs->height = rs->desc.height ? rs->desc.height : SLC_RENDER_DEFAULT_HEIGHT;
+    /* The frame the report's texel floor is for: the one drawn (--size). */
+    r->sections.render.width = rs->width;
+    r->sections.render.height = rs->height;
     rs->desc.budgets = b;
     rs->desc.log = cli_stderr_logger;
     rs->desc.textures = r->tex_vk;

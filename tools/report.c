@@ -294,11 +294,11 @@ void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sectio
             cli_size(p->staging_size, c, sizeof c), cli_size(p->upload_cap, pk, sizeof pk));
     fprintf(f, "eviction: %s\n", slc_profile_policy_name(p->eviction));
     if (p->texture_page_count > 0) {
-        fprintf(f, "textures: %s; pool %" PRIu32 " pages x %s = %s, eviction %s\n",
-                slc_pack_texel_format_name(p->texture_format), p->texture_page_count,
-                cli_size(p->page_size, l, sizeof l),
-                cli_size((uint64_t)p->page_size * p->texture_page_count, a, sizeof a),
-                slc_profile_policy_name(p->texture_eviction));
+        fprintf(
+            f, "textures: %s; pool %" PRIu32 " pages x %s = %s, eviction %s%s\n",
+            slc_pack_texel_format_name(p->texture_format), p->texture_page_count, cli_size(p->page_size, l, sizeof l),
+            cli_size((uint64_t)p->page_size * p->texture_page_count, a, sizeof a),
+            slc_profile_policy_name(p->texture_eviction), p->texture_pin_tiles ? "; every tile pinned at create" : "");
     } else {
         fprintf(f, "textures: %s; no texture pool\n", slc_pack_texel_format_name(p->texture_format));
     }
@@ -369,11 +369,12 @@ void report_memory_json(FILE *f, const slc_profile *p, const tool_profile_sectio
             ", \"staging_size\": %" PRIu64 ", \"upload_per_frame\": %" PRIu64 "},\n"
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
             ", \"max_string_bytes\": %" PRIu64 "},\n"
-            "  \"textures\": {\"format\": \"%s\", \"page_count\": %" PRIu32 ", \"eviction\": \"%s\"},\n",
+            "  \"textures\": {\"format\": \"%s\", \"page_count\": %" PRIu32
+            ", \"eviction\": \"%s\", \"pin_tiles\": %s},\n",
             p->page_size, p->page_count, slc_profile_policy_name(p->eviction), p->frames_in_flight, p->workers,
             p->queue_capacity, p->staging_size, p->upload_cap, p->max_objects, p->max_chunks, p->max_lods,
             p->max_string_bytes, slc_pack_texel_format_name(p->texture_format), p->texture_page_count,
-            slc_profile_policy_name(p->texture_eviction));
+            slc_profile_policy_name(p->texture_eviction), p->texture_pin_tiles ? "true" : "false");
     fprintf(f,
             "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32
             ", \"max_placements\": %" PRIu32 "},\n",

@@ -51,6 +51,7 @@ static const key_def keys[] = {
     {"textures", "format", KIND_TEXEL, FIELD(texture_format), 0, 0, 0, 0, SLC_PACK_TEXEL_RGBA8},
     {"textures", "page_count", KIND_COUNT, FIELD(texture_page_count), 0, SLC_PAGE_COUNT_MAX, 0, 0, 0},
     {"textures", "eviction", KIND_POLICY, FIELD(texture_eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
+    {"textures", "pin_tiles", KIND_COUNT, FIELD(texture_pin_tiles), 0, 1, 0, 0, 0},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
@@ -874,6 +875,11 @@ static slc_status check_whole(parser *ps)
                               p->partitions[i].name, (unsigned long long)claimed, p->page_count);
         }
     }
+    if (p->texture_pin_tiles != 0 && p->texture_page_count == 0) {
+        return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("textures", "pin_tiles")],
+                          "[textures] pin_tiles: 1, but there is no texture pool to pin them in ([textures] "
+                          "page_count is 0)");
+    }
     /* The texture pool's partitions: within its pages, leaving the default
      * partition at least a page (the mip tails are pinned there). */
     claimed = 0;
@@ -1040,6 +1046,7 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
            a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && a->texture_format == b->texture_format &&
            a->texture_page_count == b->texture_page_count && a->texture_eviction == b->texture_eviction &&
+           a->texture_pin_tiles == b->texture_pin_tiles &&
            partitions_equal(a->partition_count, a->partitions, b->partition_count, b->partitions) &&
            partitions_equal(a->texture_partition_count, a->texture_partitions, b->texture_partition_count,
                             b->texture_partitions);

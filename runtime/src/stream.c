@@ -1049,8 +1049,9 @@ static slc_status pin_coarsest(slc_stream *s, uint32_t levels, slc_partition par
 }
 
 /* Loads and pins every texture's mip tail (slc_pack_texture_tail) in the
- * texture pool, so that a texture is never absent. */
-static slc_status pin_tails(slc_stream *s)
+ * texture pool, so that a texture is never absent; with tiles
+ * ([textures] pin_tiles), every tile of every level as well. */
+static slc_status pin_tails(slc_stream *s, bool tiles)
 {
     const uint32_t n = slc_pack_texture_count(s->pack);
     uint32_t count = 0;
@@ -1069,8 +1070,20 @@ static slc_status pin_tails(slc_stream *s)
             count++;
         }
     }
+    /* [textures] pin_tiles: every tile too. Every texture chunk belongs
+     * to a texture (slc_pack_open), so the chunks flagged texture are the
+     * tiles and the tails. */
+    if (tiles) {
+        for (uint32_t c = 0; c < s->chunk_count; c++) {
+            if ((slc_pack_get_chunk(s->pack, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) != 0 &&
+                s->chunks[c].stamp != PIN_MARK) {
+                s->chunks[c].stamp = PIN_MARK;
+                count++;
+            }
+        }
+    }
     char what[64];
-    slc__fmt(what, sizeof what, "the mip tails of %u textures", n);
+    slc__fmt(what, sizeof what, tiles ? "every tile and mip tail of %u textures" : "the mip tails of %u textures", n);
     slc_partition part = {0};
     (void)pin_partition(s->pools[SLC_POOL_TEXTURES].pool, NULL, &part); /* "default" or the first: never fails */
     return pin_marked(s, SLC_POOL_TEXTURES, count, what, part);
@@ -1345,7 +1358,7 @@ static slc_status pin(slc_stream *s, const slc_stream_desc *d)
     s->frame = 1;
     s->prepared = 1;
     st = p->pin_coarsest > 0 ? pin_coarsest(s, p->pin_coarsest, part) : SLC_OK;
-    return st == SLC_OK && tails ? pin_tails(s) : st;
+    return st == SLC_OK && tails ? pin_tails(s, p->texture_pin_tiles != 0) : st;
 }
 
 slc_status slc_stream_create(const slc_stream_desc *d, slc_stream **out)

@@ -382,7 +382,7 @@ static slc_memory *tiles_open(const char *name, uint32_t tex_pages, const char *
              "[profile]\nname = %s\n"
              "[budgets]\ncpu = 2 MiB\ncpu/meta = 1 MiB\ncpu/decode = 256 KiB\ncpu/queues = 256 KiB\n"
              "cpu/driver = 64 KiB\ngpu = 2 MiB\ngpu/pool = 512 KiB\ngpu/staging = 64 KiB\n"
-             "gpu/textures = 64 KiB\n"
+             "gpu/textures = 256 KiB\n"
              "[pool]\npage_size = 8 KiB\npage_count = 32\neviction = lru\n"
              "[stream]\nframes_in_flight = 2\nworkers = 0\nqueue_capacity = 64\nstaging_size = 0 B\n"
              "upload_per_frame = 64 KiB\npin_coarsest = 1\n"
@@ -725,6 +725,75 @@ static void test_texture_partitions_keep_tiles_apart(void **state)
     slc_stream_destroy(s);
     slc_pack_close(pk);
     tiles_close(mem, block, &geo, &tex);
+    free(data);
+    unlink(pack_path);
+}
+
+/* [textures] pin_tiles: every tile and tail of both textures pinned at
+ * create (a pool one page short is refused, naming both counts), so every
+ * tile is visible from the first frame without a request. */
+static void test_pin_tiles_pins_every_texture_chunk(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    unsigned char *data = two_texture_pack(&size);
+    slc_io io;
+    slc_io_from_memory(data, size, &io);
+    uint32_t total = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        slc_profile prof;
+        void *block = NULL;
+        kind_store geo, tex;
+        slc_arena *meta = NULL;
+        const uint32_t pages = pass == 0 ? 16u : pass == 1 ? total - 1u : total;
+        slc_memory *mem = tiles_open("pinall", pages, "pin_tiles = 1\n", &prof, &block, &geo, &tex, &meta);
+        assert_int_equal(prof.texture_pin_tiles, 1);
+        slc_pack *pk = NULL;
+        assert_int_equal(slc_pack_open(&io, "pinall.pack", &prof, meta, NULL, &pk), SLC_OK);
+        slc_pack_texture ra, rb;
+        assert_int_equal(slc_pack_read_texture(pk, 0, &ra), SLC_OK);
+        assert_int_equal(slc_pack_read_texture(pk, 1, &rb), SLC_OK);
+        total = ra.chunk_count + rb.chunk_count;
+        const slc_logger log = {log_fn, NULL};
+        slc_stream_desc d;
+        memset(&d, 0, sizeof d);
+        d.profile = &prof;
+        d.memory = mem;
+        d.pack = pk;
+        d.stores[SLC_POOL_GEOMETRY] = &geo.store;
+        d.stores[SLC_POOL_TEXTURES] = &tex.store;
+        d.log = &log;
+        slc_stream *s = NULL;
+        logged[0] = '\0';
+        if (pass < 2) { /* the first pass learns the count: 16 pages hold fewer */
+            assert_true(total > 16u);
+            assert_int_equal(slc_stream_create(&d, &s), SLC_E_POOL_BUSY);
+            assert_null(s);
+            char want[160];
+            snprintf(want, sizeof want,
+                     "stream: pinning every tile and mip tail of 2 textures needs %u pages; the texture pool's "
+                     "partition 'default' has %u",
+                     total, pages);
+            assert_string_equal(logged, want);
+        } else {
+            assert_int_equal(slc_stream_create(&d, &s), SLC_OK);
+            slc_pool_stats ts;
+            slc_pool_get_stats(slc_stream_pool_of_kind(s, SLC_POOL_TEXTURES), &ts);
+            assert_int_equal(ts.pinned, total);
+            uint64_t f = 0;
+            assert_int_equal(slc_stream_begin_frame(s, &f), SLC_OK);
+            assert_int_equal(slc_stream_end_frame(s), SLC_OK);
+            for (uint32_t c = 0; c < total; c++) {
+                const uint32_t id = c < ra.chunk_count ? ra.first_chunk + c : rb.first_chunk + c - ra.chunk_count;
+                slc_page_info info;
+                assert_int_equal(slc_stream_get_chunk_page(s, (slc_chunk_id){id}, &info), SLC_OK);
+                assert_int_equal(info.state, SLC_PAGE_PINNED);
+            }
+            slc_stream_destroy(s);
+        }
+        slc_pack_close(pk);
+        tiles_close(mem, block, &geo, &tex);
+    }
     free(data);
     unlink(pack_path);
 }
@@ -1446,6 +1515,7 @@ int main(void)
         cmocka_unit_test(test_stream_refuses_a_format_the_device_cannot_sample),
         cmocka_unit_test(test_texture_pool_pins_tails_and_streams_tiles),
         cmocka_unit_test(test_texture_partitions_keep_tiles_apart),
+        cmocka_unit_test(test_pin_tiles_pins_every_texture_chunk),
         cmocka_unit_test(test_block_formats_decode_within_their_floor),
         cmocka_unit_test(test_tile_sizes_the_format_doc_quotes),
         cmocka_unit_test(test_identical_images_are_stored_once),

@@ -713,6 +713,33 @@ static size_t with_texture_pool(const char *pool, const char *lines)
     return n + (size_t)m;
 }
 
+/* [textures] pin_tiles: 0 or 1 (default 0), compared by slc_profile_equal,
+ * and only with a texture pool to pin in. */
+static void test_texture_pin_tiles(void **state)
+{
+    (void)state;
+    slc_profile p, q;
+    slc_profile_diag d;
+    size_t n = with_texture_pool("[textures]\npage_count = 16\n", "");
+    assert_int_equal(slc_profile_parse(text, n, "t.profile", &p, &d), SLC_OK);
+    assert_int_equal(p.texture_pin_tiles, 0);
+    n = with_texture_pool("[textures]\npage_count = 16\npin_tiles = 1\n", "");
+    if (slc_profile_parse(text, n, "t.profile", &q, &d) != SLC_OK) {
+        fail_msg("%s", d.message);
+    }
+    assert_int_equal(q.texture_pin_tiles, 1);
+    assert_false(slc_profile_equal(&p, &q));
+    q.texture_pin_tiles = 0;
+    assert_true(slc_profile_equal(&p, &q));
+    n = with_texture_pool("[textures]\npage_count = 16\npin_tiles = 2\n", "");
+    expect_error_in("pin_tiles 2", n, SLC_E_PROFILE_RANGE, 34,
+                    "t.profile:34: [textures] pin_tiles: '2' is out of range (0 to 1)");
+    n = with_texture_pool("[textures]\npin_tiles = 1\n", "");
+    expect_error_in("no pool", n, SLC_E_PROFILE_RANGE, 33,
+                    "t.profile:33: [textures] pin_tiles: 1, but there is no texture pool to pin them in ([textures] "
+                    "page_count is 0)");
+}
+
 /* [texture_partitions] divides the texture pool as [partitions] the page
  * pool, by the same rules, into the texture pool's spec; the default
  * partition keeps at least a page (the mip tails are pinned there); none
@@ -1341,6 +1368,7 @@ int main(void)
         cmocka_unit_test(test_textures_format),
         cmocka_unit_test(test_textures_pool),
         cmocka_unit_test(test_texture_partitions),
+        cmocka_unit_test(test_texture_pin_tiles),
         cmocka_unit_test(test_parses_render_and_quality),
         cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),

@@ -144,6 +144,11 @@ typedef struct slc_profile {
      * there); none without a texture pool */
     uint32_t texture_partition_count;
     slc_profile_partition texture_partitions[SLC_PARTITION_MAX];
+    /* [textures] pin_tiles: 1 pins every tile of every level of every
+     * texture at create, with the mip tails (every texel resident from the
+     * first frame: the reference `sluice render --reference` compares
+     * against); 0, the default, pins the tails only. Needs a texture pool */
+    uint32_t texture_pin_tiles;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

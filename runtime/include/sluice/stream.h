@@ -109,7 +109,8 @@
  * texture pool, which the profile's [textures] page_count declares, with
  * its own budget (gpu/textures), eviction policy and store; everything
  * else (requests, deferral, the upload cap, the frame's counters) is
- * shared, one schedule over both. Every texture's mip tail is pinned in it
+ * shared, one schedule over both. Every texture's mip tail (with
+ * [textures] pin_tiles, every tile as well) is pinned in it
  * at create (in frame 1, as above), whatever pin_coarsest says, in its
  * "default" partition (the profile's [texture_partitions] name the others;
  * a pool whose every page is named pins in its first), so a texture is
