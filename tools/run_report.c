@@ -218,14 +218,22 @@ void run_report_text(const run_report_in *in, const run_summary *s)
            hsize(t->bytes_decoded, b, sizeof b), hsize(t->bytes_uploaded, c, sizeof c));
     printf("pool: peak %u of %u pages used, %u pinned\n", s->ps.peak_used, s->ps.page_count, s->ps.pinned);
     if (s->has_tps) {
-        printf("texture pool: peak %u of %u pages used, %u pinned (mip tails), %u tiles resident and %u loading at "
+        const int pin_all = in->prof->texture_pin_tiles != 0; /* [textures] pin_tiles: every tile pinned too */
+        printf("texture pool: peak %u of %u pages used, %u pinned (%s), %u tiles resident and %u loading at "
                "the end; %" PRIu64 " tile loads started, %" PRIu64 " evictions; eviction log %" PRIu64
                " entries, hash 0x%016" PRIx64 "\n",
-               s->tps.peak_used, s->tps.page_count, s->tps.pinned, s->tps.resident, s->tps.loading,
-               s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count, s->tps.log_hash);
-        printf("texture bytes: tiles %s read, %s uploaded; mip tails %s in %u pages, pinned at create\n",
-               hsize(t->tile_bytes_read, a, sizeof a), hsize(t->tile_bytes_uploaded, b, sizeof b),
-               hsize(s->tail_bytes, c, sizeof c), s->tps.pinned);
+               s->tps.peak_used, s->tps.page_count, s->tps.pinned, pin_all ? "every tile and mip tail" : "mip tails",
+               s->tps.resident, s->tps.loading, s->tps.acquires - s->tps.pinned, s->tps.evictions, s->tps.log_count,
+               s->tps.log_hash);
+        if (pin_all) {
+            printf("texture bytes: tiles %s read, %s uploaded; every tile and mip tail in %u pages, pinned at "
+                   "create\n",
+                   hsize(t->tile_bytes_read, a, sizeof a), hsize(t->tile_bytes_uploaded, b, sizeof b), s->tps.pinned);
+        } else {
+            printf("texture bytes: tiles %s read, %s uploaded; mip tails %s in %u pages, pinned at create\n",
+                   hsize(t->tile_bytes_read, a, sizeof a), hsize(t->tile_bytes_uploaded, b, sizeof b),
+                   hsize(s->tail_bytes, c, sizeof c), s->tps.pinned);
+        }
         printf("served: %" PRIu64 " tile requests: %" PRIu64 " resident when asked (%.1f%%); every texture's mip "
                "tail stays resident\n",
                s->tiles, s->tiles_resident, pct(s->tiles_resident, s->tiles));

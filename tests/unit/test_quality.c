@@ -540,6 +540,52 @@ static void test_reference_profile_refusals(void **state)
     assert_true(slc_profile_equal(&ref, &base)); /* refused: out is base */
 }
 
+/* A pack with textures: the reference's page pool holds its geometry
+ * chunks, its texture pool every tile and tail besides the named texture
+ * partitions' pages, all pinned ([textures] pin_tiles), gpu/textures grown
+ * to it; a texture pool past SLC_PAGE_COUNT_MAX is refused. */
+static void test_reference_profile_pins_every_tile(void **state)
+{
+    (void)state;
+    slc_profile base, ref;
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", base_text, "[textures]\npage_count = 8\n[texture_partitions]\nui = 2\n");
+    /* gpu/textures for its 8 pages of 4 KiB */
+    char *at = strstr(text, "gpu/staging = 0\n");
+    assert_non_null(at);
+    char full[1100];
+    snprintf(full, sizeof full, "%.*sgpu/staging = 0\ngpu/textures = 32 KiB\n%s", (int)(at - text), text,
+             at + strlen("gpu/staging = 0\n"));
+    sfx_profile_parse(full, "qtex.profile", &base);
+    assert_int_equal(base.texture_pin_tiles, 0);
+    quality_pack_figures fig = {.name = "t.pack",
+                                .page_size = 4096,
+                                .chunk_count = 42,
+                                .texture_chunks = 30,
+                                .object_count = 6,
+                                .max_lods = 3,
+                                .string_size = 10};
+    char msg[256] = "";
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), 0);
+    assert_int_equal(ref.page_count, 12);         /* the 12 geometry chunks */
+    assert_int_equal(ref.texture_page_count, 32); /* 30 tiles and tails in default, ui's 2 */
+    assert_int_equal(ref.texture_pin_tiles, 1);
+    assert_int_equal(ref.texture_partition_count, 1);
+    assert_int_equal(limit_of(&ref, "gpu/textures"), 32u * 4096u);
+    assert_tree_holds(&ref);
+    /* Without textures the texture pool is base's, its tails alone pinned. */
+    fig.texture_chunks = 0;
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), 0);
+    assert_int_equal(ref.texture_page_count, 8);
+    assert_int_equal(ref.texture_pin_tiles, 0);
+    fig.chunk_count = SLC_PAGE_COUNT_MAX;
+    fig.texture_chunks = SLC_PAGE_COUNT_MAX - 1u;
+    assert_int_equal(quality_reference_profile_for(&base, &fig, 0, 0, &ref, NULL, msg, sizeof msg), -1);
+    assert_string_equal(msg, "reference profile of 'qbase' for pack 't.pack': a texture pool of 16777217 pages "
+                             "(16777215 tiles and mip tails and 2 in named partitions) exceeds the bound of "
+                             "16777216 (SLC_PAGE_COUNT_MAX)");
+}
+
 static void test_profile_add_grows_the_ancestors(void **state)
 {
     (void)state;
@@ -898,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_reference_profile_of_a_small_pack),
         cmocka_unit_test(test_reference_profile_keeps_partitions_and_belt),
         cmocka_unit_test(test_reference_profile_refusals),
+        cmocka_unit_test(test_reference_profile_pins_every_tile),
         cmocka_unit_test(test_profile_add_grows_the_ancestors),
         cmocka_unit_test(test_reference_profile_name_is_cut_to_fit),
         cmocka_unit_test(test_json_escapes_names_and_writes_null_for_inf),
