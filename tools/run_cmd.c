@@ -805,8 +805,10 @@ static int summarise(run *r, run_summary *s)
     slc_stream_get_stats(r->s, &s->st);
     slc_pool_get_stats(slc_stream_pool(r->s), &s->ps);
     const slc_pool *tp = slc_stream_pool_of_kind(r->s, SLC_POOL_TEXTURES);
-    s->has_tps = tp != NULL;
-    if (tp != NULL) {
+    /* The texture pool's figures, for a pack with textures (a profile's
+     * pool stays empty under a pack without). */
+    s->has_tps = tp != NULL && slc_pack_texture_count(r->pack) > 0;
+    if (s->has_tps) {
         slc_pool_get_stats(tp, &s->tps);
         s->tail_bytes = 0;
         (void)tool_mark_texture_tails(r->pack, NULL, &s->tail_bytes);
