@@ -446,9 +446,7 @@ static int open_vulkan_texture_store(run *r)
     d.log = cli_stderr_logger;
     slc_vulkan_info g;
     slc_vulkan_get_info(r->vk, &g);
-    if (!g.unified) {
-        d.placement = SLC_VULKAN_PLACEMENT_STAGING;
-    }
+    d.placement = SLC_VULKAN_PLACEMENT_UNIFIED; /* open_store asks only on unified memory */
     slc_vulkan_device_info dev;
     memset(&dev, 0, sizeof dev);
     dev.instance = g.instance;
@@ -522,12 +520,19 @@ static int open_store(run *r)
 #endif
     }
     /* The texture pool's tiles, charged to gpu/textures: on the Vulkan
-     * backend in device memory beside the pages, else in host memory (the
-     * device the geometry store speaks for is the one that must sample
-     * them). */
+     * backend with unified memory (ARM SoCs, lavapipe) in device memory
+     * beside the pages, where the renderer samples them; elsewhere in host
+     * memory (a second staging belt for them is not in the profile's
+     * gpu/staging), the device the geometry store speaks for being the one
+     * that must sample them. */
     if (rc == CLI_OK) {
 #ifdef SLUICE_HAVE_VULKAN
-        if (r->vk != NULL && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES)) {
+        slc_vulkan_info g;
+        memset(&g, 0, sizeof g);
+        if (r->vk != NULL) {
+            slc_vulkan_get_info(r->vk, &g);
+        }
+        if (r->vk != NULL && g.unified && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES)) {
             rc = open_vulkan_texture_store(r);
         } else
 #endif
