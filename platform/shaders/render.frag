@@ -14,7 +14,9 @@
 // requested. TINT_MIP: the same for the mip level a textured surface's base
 // colour was sampled at against the level its texel density asks for.
 #include "render_frame.glsl"
+#ifdef SLC_MATERIALS
 #include "render_texture.glsl"
+#endif
 
 layout(location = 0) in vec3 i_world;
 layout(location = 1) in vec3 i_normal;
@@ -22,14 +24,22 @@ layout(location = 2) flat in uint i_info; // the draw's info word
 layout(location = 3) in vec2 i_uv;
 layout(location = 4) flat in uint i_object;
 
-layout(std430, set = 0, binding = 3) readonly buffer ObjectInfo { uvec4 object_info[]; }; // rd_object, as uvec4s
-
 layout(location = 0) out vec4 o_color;
+
+bool stripe() { return ((int(gl_FragCoord.x) + int(gl_FragCoord.y)) / 4) % 2 == 0; }
+
+#ifdef SLC_MATERIALS
+// Built twice (platform/CMakeLists.txt): without SLC_MATERIALS for a pack
+// with no material (the palette alone: a small shader, quick for the
+// driver to compile), with it for the others. SHADE (the renderer's
+// specialisation): 1 materials with their factors (no texture pool bound),
+// 2 materials sampling the texture pool.
+layout(constant_id = 2) const uint SHADE = 1u;
+
+layout(std430, set = 0, binding = 3) readonly buffer ObjectInfo { uvec4 object_info[]; }; // rd_object, as uvec4s
 
 const uint SLOT_BASE = 0u, SLOT_MR = 1u, SLOT_NORMAL = 2u, SLOT_OCCLUSION = 3u, SLOT_EMISSIVE = 4u;
 const float PI = 3.14159265;
-
-bool stripe() { return ((int(gl_FragCoord.x) + int(gl_FragCoord.y)) / 4) % 2 == 0; }
 
 // Slot k of material m sampled at the pixel (uv, its derivatives through
 // the slot's transform); white when the slot is empty or no pool is bound.
@@ -39,7 +49,7 @@ vec4 slot_sample(uint m, uint k, vec2 duvdx, vec2 duvdy, out uint used, out uint
     wanted = 0u;
     uint f = 12u + 8u * k;
     uint tex = mat_word(m, f);
-    if (tex == 0u || tex_params.w == 0u) {
+    if (SHADE < 2u || tex == 0u) {
         return vec4(1.0);
     }
     float r = mat_float(m, f + 5u);
@@ -50,6 +60,7 @@ vec4 slot_sample(uint m, uint k, vec2 duvdx, vec2 duvdy, out uint used, out uint
 }
 
 float linear_to_srgb(float c) { return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1.0 / 2.4) - 0.055; }
+#endif
 
 void main()
 {
@@ -57,8 +68,14 @@ void main()
     vec3 dpdx = dFdx(i_world), dpdy = dFdy(i_world);
     vec2 duvdx = dFdx(i_uv), duvdy = dFdy(i_uv);
     vec3 face = cross(dpdx, dpdy);
+#ifdef SLC_MATERIALS
     uint material = object_info[i_object * 4u + 3u].w;
-    if (params.x == 1u || (params.x == 2u && (material == 0u || mat_word(material - 1u, 12u) == 0u))) {
+    bool mip_tinted = material != 0u && mat_word(material - 1u, 12u) != 0u;
+#else
+    uint material = 0u;
+    bool mip_tinted = false;
+#endif
+    if (params.x == 1u || (params.x == 2u && !mip_tinted)) {
         vec3 c = lod_palette[info_lod_color(i_info)].rgb;
         if (info_coarser(i_info) && stripe()) {
             c = vec3(0.0);
@@ -75,10 +92,23 @@ void main()
         o_color = vec4(object_palette[info_palette(i_info)].rgb * (light.w + (1.0 - light.w) * lambert), 1.0);
         return;
     }
+#ifdef SLC_MATERIALS
     uint m = material - 1u;
-    uint used, wanted, u2, w2;
-    vec4 base = slot_sample(m, SLOT_BASE, duvdx, duvdy, used, wanted) *
-                vec4(mat_float(m, 5u), mat_float(m, 6u), mat_float(m, 7u), mat_float(m, 8u));
+    // Every slot through one call (a loop: the sampling is compiled once).
+    vec4 texel[5];
+    uint used = 0u, wanted = 0u;
+    for (uint k = 0u; k < 5u; k++) {
+        uint u, w;
+        texel[k] = slot_sample(m, k, duvdx, duvdy, u, w);
+        if (k == SLOT_BASE) {
+            used = u;
+            wanted = w;
+        }
+        if (params.x == 2u) {
+            break; // --tint mip: the base colour alone
+        }
+    }
+    vec4 base = texel[SLOT_BASE] * vec4(mat_float(m, 5u), mat_float(m, 6u), mat_float(m, 7u), mat_float(m, 8u));
     if (params.x == 2u) {
         vec3 c = lod_palette[min(used, 7u)].rgb;
         if (used > wanted && stripe()) {
@@ -91,17 +121,17 @@ void main()
     if (((flags >> 1) & 3u) == 1u && base.a < mat_float(m, 2u)) {
         discard;
     }
-    vec4 mr = slot_sample(m, SLOT_MR, duvdx, duvdy, u2, w2);
+    vec4 mr = texel[SLOT_MR];
     float metallic = clamp(mat_float(m, 3u) * mr.b, 0.0, 1.0);
     float roughness = clamp(mat_float(m, 4u) * mr.g, 0.04, 1.0);
-    if (mat_word(m, 12u + 8u * SLOT_NORMAL) != 0u && tex_params.w != 0u) {
+    if (SHADE == 2u && mat_word(m, 12u + 8u * SLOT_NORMAL) != 0u) {
         // The tangent frame from the derivatives (no tangents in the pack).
         vec3 t = cross(dpdy, n) * duvdx.x + cross(n, dpdx) * duvdy.x;
         vec3 b = cross(dpdy, n) * duvdx.y + cross(n, dpdx) * duvdy.y;
         float len = max(dot(t, t), dot(b, b));
         if (len > 0.0) {
             float s = mat_float(m, 12u + 8u * SLOT_NORMAL + 2u);
-            vec3 tn = slot_sample(m, SLOT_NORMAL, duvdx, duvdy, u2, w2).xyz * 2.0 - 1.0;
+            vec3 tn = texel[SLOT_NORMAL].xyz * 2.0 - 1.0;
             tn.xy *= s;
             n = normalize(mat3(t * inversesqrt(len), b * inversesqrt(len), n) * tn);
         }
@@ -109,10 +139,9 @@ void main()
     float ao = 1.0;
     if (mat_word(m, 12u + 8u * SLOT_OCCLUSION) != 0u) {
         float strength = mat_float(m, 12u + 8u * SLOT_OCCLUSION + 2u);
-        ao = 1.0 + strength * (slot_sample(m, SLOT_OCCLUSION, duvdx, duvdy, u2, w2).r - 1.0);
+        ao = 1.0 + strength * (texel[SLOT_OCCLUSION].r - 1.0);
     }
-    vec3 emissive = vec3(mat_float(m, 9u), mat_float(m, 10u), mat_float(m, 11u)) *
-                    slot_sample(m, SLOT_EMISSIVE, duvdx, duvdy, u2, w2).rgb;
+    vec3 emissive = vec3(mat_float(m, 9u), mat_float(m, 10u), mat_float(m, 11u)) * texel[SLOT_EMISSIVE].rgb;
     // One directional light and an ambient term; GGX specular, Schlick Fresnel.
     vec3 v = normalize(eye.xyz - i_world);
     vec3 l = light.xyz;
@@ -129,4 +158,5 @@ void main()
     vec3 c = light.w * base.rgb * ao + (1.0 - light.w) * (diffuse + spec * PI) * nl + emissive;
     c = clamp(c, 0.0, 1.0);
     o_color = vec4(linear_to_srgb(c.r), linear_to_srgb(c.g), linear_to_srgb(c.b), 1.0);
+#endif
 }

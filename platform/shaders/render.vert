@@ -5,7 +5,8 @@
 // multi-draw a frame) or by the push constant alone (one draw call per
 // cluster), its placement by gl_InstanceIndex (firstInstance is always 0),
 // its triangle corner by gl_VertexIndex, and decodes the vertex from the page
-// (position, normal, UV) for the fragment shader, with its object.
+// (position, normal; with SLC_MATERIALS the UV and the object too, for the
+// materials' fragment shader) for the fragment shader.
 // It reads of the draw record only what the cull pass left there (one uvec4:
 // render_pool.glsl), and of the object record only a quantized position's
 // decode; its loads from the pool index the segment array directly (the
@@ -22,8 +23,10 @@ layout(push_constant) uniform Push { uint draw_base; } pc;
 layout(location = 0) out vec3 o_world;
 layout(location = 1) out vec3 o_normal;
 layout(location = 2) flat out uint o_info; // the draw's info word
+#ifdef SLC_MATERIALS
 layout(location = 3) out vec2 o_uv;
 layout(location = 4) flat out uint o_object;
+#endif
 
 // The placements and the object table again, as words: a vec4 member read
 // for its xyz is a 4-word load; these read 3.
@@ -80,6 +83,7 @@ void main()
             n = vec3(word_float(s, w), word_float(s, w + 1u), word_float(s, w + 2u));
         }
     }
+#ifdef SLC_MATERIALS
     vec2 uv = vec2(0.0);
     if ((attrs & ATTR_NORMAL) != 0u) {
         w += (attrs & ATTR_NORMAL_OCT8) != 0u ? 1u : 3u;
@@ -94,6 +98,7 @@ void main()
             uv = vec2(word_float(s, w), word_float(s, w + 1u));
         }
     }
+#endif
     uint k = d.z + uint(gl_InstanceIndex);
     mat4 m;
     if (info_affine(info)) {
@@ -108,7 +113,9 @@ void main()
     o_world = world.xyz;
     o_normal = mat3(m) * n;
     o_info = info;
+#ifdef SLC_MATERIALS
     o_uv = uv;
     o_object = o;
+#endif
     gl_Position = view_proj * world;
 }

@@ -174,11 +174,15 @@ bool sample_level(uint t, uint l, vec2 uv, out vec4 c)
         base = tex_rec(t, 8u + 2u * l);
         width = uint(size.x);
     }
-    vec4 c00 = fetch(format, kind, page, base, width, uint(a.x), uint(a.y));
-    vec4 c10 = fetch(format, kind, page, base, width, uint(b.x), uint(a.y));
-    vec4 c01 = fetch(format, kind, page, base, width, uint(a.x), uint(b.y));
-    vec4 c11 = fetch(format, kind, page, base, width, uint(b.x), uint(b.y));
-    c = mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+    // The four texels in a loop: one fetch in the code, so the driver
+    // compiles (and inlines) the format decoders once.
+    vec4 sum = vec4(0.0);
+    for (uint k = 0u; k < 4u; k++) {
+        bool right = (k & 1u) != 0u, down = k >= 2u;
+        float weight = (right ? f.x : 1.0 - f.x) * (down ? f.y : 1.0 - f.y);
+        sum += weight * fetch(format, kind, page, base, width, uint(right ? b.x : a.x), uint(down ? b.y : a.y));
+    }
+    c = sum;
     return true;
 }
 
@@ -194,17 +198,27 @@ vec4 sample_texture(uint t, vec2 uv, vec2 dx, vec2 dy, out uint used, out uint w
     float lod = clamp(log2(max(rho, 1e-6)), 0.0, float(levels - 1u));
     wanted = uint(floor(lod));
     used = levels;
+    float frac = lod - float(wanted);
     vec4 c = vec4(1.0);
+    // One sample_level in the code: the first bound level at or above the
+    // wanted one, then (the wanted level bound) the next for the blend.
     for (uint l = wanted; l < levels; l++) {
-        if (sample_level(t, l, uv, c)) {
-            used = l;
+        vec4 s;
+        bool bound = sample_level(t, l, uv, s);
+        if (used == levels) {
+            if (bound) {
+                used = l;
+                c = s;
+                if (l != wanted || frac <= 0.0) {
+                    break;
+                }
+            }
+        } else {
+            if (bound) {
+                c = mix(c, s, frac);
+            }
             break;
         }
-    }
-    float frac = lod - float(wanted);
-    vec4 next;
-    if (used == wanted && frac > 0.0 && wanted + 1u < levels && sample_level(t, wanted + 1u, uv, next)) {
-        c = mix(c, next, frac);
     }
     return c;
 }

@@ -20,8 +20,21 @@ static const uint32_t vert_spv[] =
 static const uint32_t vert_drawid_spv[] =
 #include "render_drawid.vert.inc"
     ;
+/* The vertex shaders with UVs and the object for the materials' fragment
+ * shader (SLC_MATERIALS). */
+static const uint32_t vert_materials_spv[] =
+#include "render_materials.vert.inc"
+    ;
+static const uint32_t vert_materials_drawid_spv[] =
+#include "render_materials_drawid.vert.inc"
+    ;
 static const uint32_t frag_spv[] =
 #include "render.frag.inc"
+    ;
+/* The same with the materials' shading and texture sampling, for a pack
+ * with materials. */
+static const uint32_t frag_materials_spv[] =
+#include "render_materials.frag.inc"
     ;
 
 /* --- messages ------------------------------------------------------------ */
@@ -571,16 +584,24 @@ static slc_status make_pipelines(slc_render *r)
     VkShaderModule cull = VK_NULL_HANDLE, vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
     slc_status s = make_module(r, cull_spv, sizeof cull_spv, &cull);
     if (s == SLC_OK) {
-        s = r->multi_draw ? make_module(r, vert_drawid_spv, sizeof vert_drawid_spv, &vert)
-                          : make_module(r, vert_spv, sizeof vert_spv, &vert);
+        const bool m = r->material_count != 0;
+        s = r->multi_draw ? (m ? make_module(r, vert_materials_drawid_spv, sizeof vert_materials_drawid_spv, &vert)
+                               : make_module(r, vert_drawid_spv, sizeof vert_drawid_spv, &vert))
+                          : (m ? make_module(r, vert_materials_spv, sizeof vert_materials_spv, &vert)
+                               : make_module(r, vert_spv, sizeof vert_spv, &vert));
     }
     if (s == SLC_OK) {
-        s = make_module(r, frag_spv, sizeof frag_spv, &frag);
+        s = r->material_count != 0 ? make_module(r, frag_materials_spv, sizeof frag_materials_spv, &frag)
+                                   : make_module(r, frag_spv, sizeof frag_spv, &frag);
     }
     VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
     VkSpecializationInfo spec = {1, &entry, sizeof(uint32_t), &r->segments};
-    VkSpecializationMapEntry tex_entry = {1, 0, sizeof(uint32_t)};
-    VkSpecializationInfo tex_spec = {1, &tex_entry, sizeof(uint32_t), &r->tex_segments};
+    /* The materials' fragment shader's: the texture pool's segments, and
+     * what it shades (render.frag's SHADE: 1 factors, 2 textures). */
+    const uint32_t frag_values[2] = {r->tex_segments, r->tex_vk == NULL || r->texture_count == 0 ? 1u : 2u};
+    const VkSpecializationMapEntry frag_entries[2] = {{1, 0, sizeof(uint32_t)},
+                                                      {2, sizeof(uint32_t), sizeof(uint32_t)}};
+    VkSpecializationInfo tex_spec = {2, frag_entries, sizeof frag_values, frag_values};
     if (s == SLC_OK) {
         VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
