@@ -312,7 +312,7 @@ static slc_status make_resources(slc_render *r, uint64_t *bytes_only)
     r->off_counters = frame;
     r->off_draws = r->off_counters + RD_SECTION_ALIGN;
     r->off_placements = r->off_draws + align_up((size_t)r->max_draws * sizeof(rd_draw), RD_SECTION_ALIGN);
-    r->off_entries = align_up(r->off_placements + (VkDeviceSize)r->max_placements * 64u, RD_SECTION_ALIGN);
+    r->off_entries = r->off_placements + align_up((size_t)r->max_placements * 64u, RD_SECTION_ALIGN);
     VkDeviceSize host = r->off_entries + (VkDeviceSize)(r->tex_entries != 0 ? r->tex_entries : 1u) * 4u;
     VkDeviceSize tables = ((VkDeviceSize)r->material_count * RD_MATERIAL_WORDS +
                            (VkDeviceSize)r->texture_count * RD_TEXTURE_WORDS + 1u) *
