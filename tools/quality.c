@@ -172,9 +172,7 @@ void quality_pack_figures_get(const slc_pack *pack, const char *name, quality_pa
     out->name = name;
     out->page_size = h->page_size;
     out->chunk_count = h->chunk_count;
-    for (uint32_t c = 0; slc_pack_texture_count(pack) != 0 && c < h->chunk_count; c++) {
-        out->texture_chunks += (slc_pack_get_chunk(pack, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) != 0;
-    }
+    out->texture_chunks = slc_pack_texture_chunk_count(pack);
     out->object_count = h->object_count;
     out->string_size = h->string_size;
     for (uint32_t o = 0; o < h->object_count; o++) {

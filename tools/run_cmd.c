@@ -382,6 +382,24 @@ void run_validation_enable(slc_vulkan_desc *desc, run_validation *v)
     desc->debug_user = v;
 }
 
+/* The memory a backend built from d needs (*size bytes, aligned), or NULL
+ * with the reason printed: the profile cannot be such a pool (what: "page"
+ * or "texture"), or the host is out of memory. */
+static void *vulkan_memory(const run *r, const slc_vulkan_desc *d, const char *what, size_t *size)
+{
+    *size = slc_vulkan_footprint(d);
+    if (*size == 0) {
+        fprintf(stderr, "%s: profile '%s' cannot be a Vulkan %s pool (page size or count out of range)\n", r->me,
+                r->prof.name, what);
+        return NULL;
+    }
+    void *mem = aligned_alloc(SLC_VULKAN_ALIGN, (*size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
+    if (mem == NULL) {
+        fprintf(stderr, "%s: out of memory\n", r->me);
+    }
+    return mem;
+}
+
 /* The Vulkan store on the default device. Returns CLI_OK, CLI_FAILED, or -1
  * when there is no Vulkan device (the caller may fall back). */
 static int open_vulkan_store(run *r, keep_log *why)
@@ -397,15 +415,8 @@ static int open_vulkan_store(run *r, keep_log *why)
         r->validation.me = r->me;
         run_validation_enable(&d, &r->validation);
     }
-    size_t size = slc_vulkan_footprint(&d);
-    if (size == 0) {
-        fprintf(stderr, "%s: profile '%s' cannot be a Vulkan page pool (page size or count out of range)\n", r->me,
-                r->prof.name);
-        return CLI_FAILED;
-    }
-    r->vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
-    if (r->vk_mem == NULL) {
-        fprintf(stderr, "%s: out of memory\n", r->me);
+    size_t size = 0;
+    if ((r->vk_mem = vulkan_memory(r, &d, "page", &size)) == NULL) {
         return CLI_FAILED;
     }
     slc_status st = slc_vulkan_init(r->vk_mem, size, &d, &r->vk);
@@ -434,7 +445,7 @@ static int open_vulkan_store(run *r, keep_log *why)
  * through the mapping or a staging belt as the geometry pages are, and
  * bound by the renderer. Its copies and frame markers go on the same
  * queue, from the thread that runs the stream. */
-static int open_vulkan_texture_store(run *r)
+static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g)
 {
     slc_pool_spec spec;
     slc_pool_spec_from_profile(&r->prof, SLC_POOL_TEXTURES, &spec);
@@ -444,31 +455,22 @@ static int open_vulkan_texture_store(run *r)
     d.driver_heap_size = TEXTURE_DRIVER_HEAP; /* a few buffers, memories and fences: not the device's */
     d.budgets = slc_memory_budgets(r->mem);
     d.log = cli_stderr_logger;
-    slc_vulkan_info g;
-    slc_vulkan_get_info(r->vk, &g);
     d.placement = SLC_VULKAN_PLACEMENT_UNIFIED; /* open_store asks only on unified memory */
     slc_vulkan_device_info dev;
     memset(&dev, 0, sizeof dev);
-    dev.instance = g.instance;
-    dev.physical_device = g.physical_device;
-    dev.device = g.device;
-    dev.queue = g.queue;
-    dev.queue_family = g.queue_family;
-    dev.api_version = g.api_version;
-    dev.timeline_semaphore = g.timeline ? VK_TRUE : VK_FALSE;
-    dev.memory_budget = g.memory_budget ? VK_TRUE : VK_FALSE;
-    dev.storage_buffer_array_dynamic_indexing = g.storage_dynamic_indexing ? VK_TRUE : VK_FALSE;
-    dev.texture_compression_bc = g.texture_compression_bc ? VK_TRUE : VK_FALSE;
-    dev.texture_compression_astc_ldr = g.texture_compression_astc_ldr ? VK_TRUE : VK_FALSE;
-    size_t size = slc_vulkan_footprint(&d);
-    if (size == 0) {
-        fprintf(stderr, "%s: profile '%s' cannot be a Vulkan texture pool (page size or count out of range)\n", r->me,
-                r->prof.name);
-        return CLI_FAILED;
-    }
-    r->tex_vk_mem = aligned_alloc(SLC_VULKAN_ALIGN, (size + SLC_VULKAN_ALIGN - 1u) & ~(size_t)(SLC_VULKAN_ALIGN - 1u));
-    if (r->tex_vk_mem == NULL) {
-        fprintf(stderr, "%s: out of memory\n", r->me);
+    dev.instance = g->instance;
+    dev.physical_device = g->physical_device;
+    dev.device = g->device;
+    dev.queue = g->queue;
+    dev.queue_family = g->queue_family;
+    dev.api_version = g->api_version;
+    dev.timeline_semaphore = g->timeline ? VK_TRUE : VK_FALSE;
+    dev.memory_budget = g->memory_budget ? VK_TRUE : VK_FALSE;
+    dev.storage_buffer_array_dynamic_indexing = g->storage_dynamic_indexing ? VK_TRUE : VK_FALSE;
+    dev.texture_compression_bc = g->texture_compression_bc ? VK_TRUE : VK_FALSE;
+    dev.texture_compression_astc_ldr = g->texture_compression_astc_ldr ? VK_TRUE : VK_FALSE;
+    size_t size = 0;
+    if ((r->tex_vk_mem = vulkan_memory(r, &d, "texture", &size)) == NULL) {
         return CLI_FAILED;
     }
     slc_status st = slc_vulkan_adopt(r->tex_vk_mem, size, &d, &dev, &r->tex_vk);
@@ -533,7 +535,7 @@ static int open_store(run *r)
             slc_vulkan_get_info(r->vk, &g);
         }
         if (r->vk != NULL && g.unified && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES)) {
-            rc = open_vulkan_texture_store(r);
+            rc = open_vulkan_texture_store(r, &g);
         } else
 #endif
         {

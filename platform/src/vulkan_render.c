@@ -994,10 +994,7 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->refusals = slc__vk_refusals(vk);
     r->material_count = slc_pack_material_count(pack);
     r->texture_count = slc_pack_texture_count(pack);
-    r->tex_entries = 0;
-    for (uint32_t c = 0; r->texture_count != 0 && c < slc_pack_get_header(pack)->chunk_count; c++) {
-        r->tex_entries += (slc_pack_get_chunk(pack, (slc_chunk_id){c})->flags & SLC_PACK_CHUNK_TEXTURE) != 0;
-    }
+    r->tex_entries = slc_pack_texture_chunk_count(pack);
     r->tex_vk = desc->textures;
     r->tex_segments = r->tex_vk != NULL ? r->tex_vk->segment_count : 1u;
     r->tex_pages_per_segment = r->tex_vk != NULL ? r->tex_vk->pages_per_segment : 1u;

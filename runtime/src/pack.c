@@ -39,6 +39,7 @@ struct slc_pack {
     size_t scratch_size;
     uint32_t material_count, texture_count; /* since 1.3: the sections' records */
     uint32_t texel_formats;                 /* bit f: a texture is in SLC_PACK_TEXEL_* f */
+    uint32_t texture_chunks;                /* chunks flagged SLC_PACK_CHUNK_TEXTURE: every texture's tiles and tail */
     uint64_t material_offset, texture_offset;
 };
 
@@ -635,6 +636,7 @@ static slc_status read_sections(slc_pack *p)
     if (texture_chunks != owned) {
         return pack_fail(p, SLC_E_PACK_RECORD, "%u texture chunks; the texture table owns %u", texture_chunks, owned);
     }
+    p->texture_chunks = texture_chunks;
     for (uint32_t i = 0; i < p->material_count; i++) {
         slc_pack_material m;
         memset(&m, 0, sizeof m);
@@ -675,6 +677,12 @@ uint32_t slc_pack_texel_formats(const slc_pack *p)
 {
     SLC_ASSERT(p != NULL);
     return p->texel_formats;
+}
+
+uint32_t slc_pack_texture_chunk_count(const slc_pack *p)
+{
+    SLC_ASSERT(p != NULL);
+    return p->texture_chunks;
 }
 
 slc_status slc_pack_read_material(const slc_pack *p, uint32_t i, slc_pack_material *out)

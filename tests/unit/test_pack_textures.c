@@ -754,6 +754,7 @@ static void test_pin_tiles_pins_every_texture_chunk(void **state)
         assert_int_equal(slc_pack_read_texture(pk, 0, &ra), SLC_OK);
         assert_int_equal(slc_pack_read_texture(pk, 1, &rb), SLC_OK);
         total = ra.chunk_count + rb.chunk_count;
+        assert_int_equal(slc_pack_texture_chunk_count(pk), total);
         const slc_logger log = {log_fn, NULL};
         slc_stream_desc d;
         memset(&d, 0, sizeof d);

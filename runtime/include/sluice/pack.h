@@ -213,6 +213,11 @@ size_t slc_pack_texel_format_list(uint32_t mask, char *buf, size_t cap);
  * at open. O(1). */
 uint32_t slc_pack_texel_formats(const slc_pack *p);
 
+/* The texture chunks of the pack (every texture's tiles and mip tail, the
+ * chunks flagged SLC_PACK_CHUNK_TEXTURE: slc_pack_open checks that the
+ * texture table owns exactly these); 0 in a pack without textures. O(1). */
+uint32_t slc_pack_texture_chunk_count(const slc_pack *p);
+
 /* Bytes of a width x height level in format: whole blocks, the partial
  * ones at the right and bottom edges counted whole. 0 for an unknown
  * format or a zero side. O(1). */
