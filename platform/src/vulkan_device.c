@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sluice/pack.h"
 #include "sluice/pack_format.h"
 #include "sluice/version.h"
 
@@ -85,11 +86,12 @@ typedef struct vk_config {
     uint32_t slots;
     uint64_t driver_heap;
     uint64_t max_segment_size;
+    uint32_t image_texel;
 } vk_config;
 
 typedef struct vk_layout {
     size_t segments, markers, recent, copy_cmds, acquire_cmds, copy_done;
-    size_t slot_state, page_slot, page_copy, copies, regions, barriers, heap, total;
+    size_t slot_state, page_slot, page_copy, copies, regions, image_regions, image_barriers, barriers, heap, total;
     uint32_t segment_capacity, marker_count;
 } vk_layout;
 
@@ -118,8 +120,16 @@ static const char *check_desc(const slc_vulkan_desc *d, vk_config *c)
     if ((c->flags & ~(uint32_t)(SLC_VULKAN_NO_TIMELINE | SLC_VULKAN_FLUSH_ALWAYS | SLC_VULKAN_NO_TOUCH)) != 0) {
         return "flags holds an unknown bit";
     }
-    if (d->reserved0 != 0 || d->reserved1 != 0 || d->reserved2 != 0) {
+    if (d->reserved0 != 0 || d->reserved2 != 0) {
         return "a reserved field is not zero";
+    }
+    c->image_texel = d->image_texel;
+    uint32_t bw, bh, bb;
+    if (c->image_texel != 0 && slc_pack_texel_block(c->image_texel, &bw, &bh, &bb) != 0) {
+        return "image_texel is not an SLC_PACK_TEXEL_* format";
+    }
+    if (c->image_texel != 0 && c->placement == SLC_VULKAN_PLACEMENT_UNIFIED) {
+        return "image_texel is set with placement UNIFIED, but atlas images are written through the staging belt";
     }
     if (d->layer_count != 0 && d->layers == NULL) {
         return "layer_count is set but layers is NULL";
@@ -134,6 +144,9 @@ static const char *check_desc(const slc_vulkan_desc *d, vk_config *c)
         return "staging_size holds more than SLC_PAGE_COUNT_MAX pages";
     }
     c->slots = c->placement == SLC_VULKAN_PLACEMENT_UNIFIED ? 0u : (uint32_t)slots;
+    if (c->image_texel != 0) {
+        c->placement = SLC_VULKAN_PLACEMENT_STAGING;
+    }
     if (c->driver_heap < SLC_HEAP_FOOTPRINT(4096u) || c->driver_heap > SIZE_MAX / 2u) {
         return "driver_heap_size is below SLC_HEAP_FOOTPRINT(4096) or above half the address space";
     }
@@ -167,6 +180,9 @@ static bool layout(const vk_config *c, vk_layout *l)
     if (pps == 0) {
         pps = 1;
     }
+    if (c->image_texel != 0 && pps > SLC_VULKAN_IMAGE_LAYERS_MIN) {
+        pps = SLC_VULKAN_IMAGE_LAYERS_MIN; /* the fewest layers an image may have */
+    }
     l->segment_capacity = (uint32_t)((c->page_count + pps - 1u) / pps);
     l->marker_count = 2u * (c->frames + 1u) + 2u;
     uint32_t cmds = c->frames + 1u;
@@ -184,6 +200,8 @@ static bool layout(const vk_config *c, vk_layout *l)
     l->page_copy = place(&at, pages, sizeof(uint32_t), 16, &over);
     l->copies = place(&at, c->slots, sizeof(vk_copy), 16, &over);
     l->regions = place(&at, c->slots, sizeof(VkBufferCopy), 16, &over);
+    l->image_regions = place(&at, c->image_texel != 0 ? c->slots : 0u, sizeof(VkBufferImageCopy), 16, &over);
+    l->image_barriers = place(&at, c->image_texel != 0 ? c->slots : 0u, sizeof(VkImageMemoryBarrier), 16, &over);
     l->barriers = place(&at, c->slots, sizeof(VkBufferMemoryBarrier), 16, &over);
     l->heap = place(&at, 1, (size_t)c->driver_heap, SLC_HEAP_ALIGN, &over);
     l->total = at;
@@ -326,6 +344,7 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     vk->placement = c.placement;
     vk->flags = c.flags;
     vk->extra_usage = desc->extra_usage;
+    vk->image_texel = c.image_texel;
     vk->max_segment_size = c.max_segment_size;
     vk->heap_budget_override = desc->heap_budget;
     vk->segments = (vk_segment *)(void *)(base + l.segments);
@@ -342,6 +361,8 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     vk->page_copy = (uint32_t *)(void *)(base + l.page_copy);
     vk->copies = (vk_copy *)(void *)(base + l.copies);
     vk->regions = (VkBufferCopy *)(void *)(base + l.regions);
+    vk->image_regions = (VkBufferImageCopy *)(void *)(base + l.image_regions);
+    vk->image_barriers = (VkImageMemoryBarrier *)(void *)(base + l.image_barriers);
     vk->barriers = (VkBufferMemoryBarrier *)(void *)(base + l.barriers);
     vk->driver_id = SLC_BUDGET_NONE;
     vk->pool_id = SLC_BUDGET_NONE;
@@ -732,7 +753,7 @@ static slc_status create_device(slc_vulkan *vk)
      * used: forced, or no unified memory type. */
     bool belt = vk->placement == SLC_VULKAN_PLACEMENT_STAGING ||
                 (vk->placement == SLC_VULKAN_PLACEMENT_AUTO && !has_unified_type(vk));
-    bool use_transfer = belt && transfer_family != UINT32_MAX;
+    bool use_transfer = belt && transfer_family != UINT32_MAX && vk->image_texel == 0; /* images: frame queue */
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci[2];
@@ -865,7 +886,7 @@ slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
     vk->draw_parameters = dev->shader_draw_parameters == VK_TRUE;
     vk->texture_bc = dev->texture_compression_bc == VK_TRUE;
     vk->texture_astc = dev->texture_compression_astc_ldr == VK_TRUE;
-    if (dev->transfer_queue != VK_NULL_HANDLE) {
+    if (dev->transfer_queue != VK_NULL_HANDLE && vk->image_texel == 0) { /* images: copies on the frame queue */
         vk->copy_queue = dev->transfer_queue;
         vk->copy_family = dev->transfer_family;
         vk->split_copies = true;
@@ -898,6 +919,8 @@ void slc_vulkan_get_segment(const slc_vulkan *vk, uint32_t index, slc_vulkan_seg
     SLC_ASSERT(vk != NULL && out != NULL && index < vk->segment_count);
     const vk_segment *g = &vk->segments[index];
     out->buffer = g->buffer;
+    out->image = g->image;
+    out->view = g->view;
     out->memory = g->memory;
     out->size = g->size;
     out->first_page = g->first_page;
@@ -938,6 +961,11 @@ void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
     out->segment_count = vk->segment_count;
     out->page_size = vk->page_size;
     out->page_count = vk->page_count;
+    out->image_texel = vk->image_texel;
+    out->image_format = vk->image_format;
+    out->layer_width = vk->layer_width;
+    out->layer_height = vk->layer_height;
+    out->layer_blocks = vk->layer_blocks;
     out->frames_in_flight = vk->frames;
     out->belt_slots = vk->unified ? 0u : vk->slot_count;
 }

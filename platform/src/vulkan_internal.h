@@ -40,7 +40,9 @@ typedef struct vk_instance_table {
 } vk_instance_table;
 
 typedef struct vk_segment {
-    VkBuffer buffer;
+    VkBuffer buffer; /* storage buffers */
+    VkImage image;   /* atlas images */
+    VkImageView view;
     VkDeviceMemory memory;
     VkDeviceSize size;       /* bytes of the buffer */
     VkDeviceSize alloc_size; /* bytes of the allocation (its requirements) */
@@ -84,6 +86,13 @@ struct slc_vulkan {
     uint32_t placement;
     uint32_t flags;
     VkBufferUsageFlags extra_usage;
+    /* Atlas images (image_texel not 0): the layers' format and shape. */
+    uint32_t image_texel;
+    VkFormat image_format;
+    uint32_t layer_width, layer_height; /* texels */
+    uint32_t layer_blocks;              /* blocks a row */
+    uint32_t block_width, block_height, block_bytes;
+    bool images_laid_out; /* the transition to GENERAL has been submitted */
     uint64_t max_segment_size;
     uint64_t heap_budget_override;
 
@@ -180,6 +189,8 @@ struct slc_vulkan {
     vk_copy *copies;
     uint32_t copy_count;
     VkBufferCopy *regions;
+    VkBufferImageCopy *image_regions;
+    VkImageMemoryBarrier *image_barriers;
     VkBufferMemoryBarrier *barriers;
 
     /* Counters. */

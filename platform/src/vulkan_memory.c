@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "sluice/pack.h"
+
 #define AVOID_ALWAYS (VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT | VK_MEMORY_PROPERTY_PROTECTED_BIT)
 
 static int popcount32(uint32_t x)
@@ -198,6 +200,162 @@ static slc_status build_belt(slc_vulkan *vk, const VkPhysicalDeviceMemoryPropert
     return s;
 }
 
+/* The layers' shape: page_size bytes of the format's blocks, as square
+ * as a power of two allows (blocks a row the larger half). */
+static void layer_shape(slc_vulkan *vk)
+{
+    uint32_t blocks = vk->page_size / vk->block_bytes; /* both powers of two */
+    uint32_t shift = 0;
+    while ((1u << shift) < blocks) {
+        shift++;
+    }
+    vk->layer_blocks = 1u << ((shift + 1u) / 2u);
+    vk->layer_width = vk->layer_blocks * vk->block_width;
+    vk->layer_height = (blocks / vk->layer_blocks) * vk->block_height;
+}
+
+/* The pool as atlas images: segments of whole layers, device-local, never
+ * mapped; the belt carries every write. */
+static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim, uint64_t max_alloc,
+                               const VkPhysicalDeviceMemoryProperties *mp,
+                               const VkPhysicalDeviceMemoryBudgetPropertiesEXT *bp)
+{
+    (void)slc_pack_texel_block(vk->image_texel, &vk->block_width, &vk->block_height, &vk->block_bytes);
+    vk->image_format = slc_vulkan_texel_format(vk->image_texel, false);
+    layer_shape(vk);
+    if ((vk->sampled_formats & (1u << vk->image_texel)) == 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: %s does not sample %s (VkFormat %d) in optimal tiling, or its compression feature "
+                           "is not enabled: no atlas image of it",
+                           vk->device_name, slc_pack_texel_format_name(vk->image_texel), (int)vk->image_format);
+    }
+    if (vk->layer_width > lim->maxImageDimension2D || vk->layer_height > lim->maxImageDimension2D) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: a page of %u bytes is a layer of %ux%u texels, above the device's "
+                           "maxImageDimension2D %u",
+                           vk->page_size, vk->layer_width, vk->layer_height, lim->maxImageDimension2D);
+    }
+    uint64_t pps = lim->maxImageArrayLayers;
+    const char *limit = "maxImageArrayLayers";
+    if (max_alloc / vk->page_size < pps) {
+        pps = max_alloc / vk->page_size;
+        limit = "maxMemoryAllocationSize";
+    }
+    if (vk->max_segment_size != 0 && vk->max_segment_size / vk->page_size < pps) {
+        pps = vk->max_segment_size / vk->page_size;
+        limit = "the desc's max_segment_size";
+    }
+    if (pps == 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: an atlas image may hold no layer of %u bytes (%s)", vk->page_size, limit);
+    }
+    if (pps > vk->page_count) {
+        pps = vk->page_count;
+    }
+    uint64_t count = (vk->page_count + pps - 1u) / pps;
+    if (count > vk->segment_capacity) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
+                           "vulkan: the device's %s splits the pool into %llu atlas images; the footprint allows %u",
+                           limit, (unsigned long long)count, vk->segment_capacity);
+    }
+    vk->pages_per_segment = (uint32_t)pps;
+    vk->segment_size = (VkDeviceSize)pps * vk->page_size;
+
+    uint32_t bits = ~0u;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < (uint32_t)count; i++) {
+        vk_segment *g = &vk->segments[i];
+        g->first_page = i * (uint32_t)pps;
+        g->page_count = vk->page_count - g->first_page < (uint32_t)pps ? vk->page_count - g->first_page : (uint32_t)pps;
+        g->size = (VkDeviceSize)g->page_count * vk->page_size;
+        vk->segment_count = i + 1u;
+        VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+        ii.imageType = VK_IMAGE_TYPE_2D;
+        ii.format = vk->image_format;
+        ii.extent.width = vk->layer_width;
+        ii.extent.height = vk->layer_height;
+        ii.extent.depth = 1;
+        ii.mipLevels = 1;
+        ii.arrayLayers = g->page_count;
+        ii.samples = VK_SAMPLE_COUNT_1_BIT;
+        ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+        ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        ii.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        vk_refusals before = slc__vk_refusals(vk);
+        VkResult r = vk->vkd.vkCreateImage(vk->device, &ii, &vk->cb, &g->image);
+        if (r != VK_SUCCESS) {
+            g->image = VK_NULL_HANDLE;
+            return slc__vk_fail(vk, "vkCreateImage", r, before);
+        }
+        VkMemoryRequirements req;
+        vk->vkd.vkGetImageMemoryRequirements(vk->device, g->image, &req);
+        bits &= req.memoryTypeBits;
+        g->alloc_size = req.size;
+        total += req.size;
+    }
+    int t = find_type(mp, bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    if (t < 0) {
+        t = find_type(mp, bits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    }
+    if (t < 0) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED, "vulkan: %s has no memory type for the atlas images",
+                           vk->device_name);
+    }
+    vk->unified = false;
+    vk->pool_type = (uint32_t)t;
+    vk->pool_heap = mp->memoryTypes[t].heapIndex;
+    const char *source;
+    uint64_t avail = heap_available(vk, mp, bp, vk->pool_heap, &source);
+    vk->heap_available = avail;
+    if (total > avail) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
+                           "vulkan: the atlas images need %llu bytes (%u pages of %u bytes) but memory heap %u (%s, "
+                           "%llu bytes) has %llu bytes available (%s)",
+                           (unsigned long long)total, vk->page_count, vk->page_size, vk->pool_heap,
+                           heap_kind(mp, vk->pool_heap), (unsigned long long)mp->memoryHeaps[vk->pool_heap].size,
+                           (unsigned long long)avail, source);
+    }
+    slc_status s = charge(vk, vk->pool_id, total, "atlas images");
+    if (s != SLC_OK) {
+        return s;
+    }
+    vk->pool_charged = vk->budgets != NULL ? total : 0u;
+    for (uint32_t i = 0; i < vk->segment_count; i++) {
+        vk_segment *g = &vk->segments[i];
+        VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        ai.allocationSize = g->alloc_size;
+        ai.memoryTypeIndex = vk->pool_type;
+        vk_refusals before = slc__vk_refusals(vk);
+        VkResult r = vk->vkd.vkAllocateMemory(vk->device, &ai, &vk->cb, &g->memory);
+        if (r != VK_SUCCESS) {
+            g->memory = VK_NULL_HANDLE;
+            return slc__vk_fail(vk, "vkAllocateMemory", r, before);
+        }
+        before = slc__vk_refusals(vk);
+        r = vk->vkd.vkBindImageMemory(vk->device, g->image, g->memory, 0);
+        if (r != VK_SUCCESS) {
+            return slc__vk_fail(vk, "vkBindImageMemory", r, before);
+        }
+        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vi.image = g->image;
+        vi.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+        vi.format = vk->image_format;
+        vi.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        vi.subresourceRange.levelCount = 1;
+        vi.subresourceRange.layerCount = g->page_count;
+        before = slc__vk_refusals(vk);
+        r = vk->vkd.vkCreateImageView(vk->device, &vi, &vk->cb, &g->view);
+        if (r != VK_SUCCESS) {
+            g->view = VK_NULL_HANDLE;
+            return slc__vk_fail(vk, "vkCreateImageView", r, before);
+        }
+        slc__vk_name(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)g->image, "sluice atlas image %u", i);
+        slc__vk_name(vk, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)g->memory, "sluice atlas image %u memory", i);
+    }
+    return build_belt(vk, mp, bp, total);
+}
+
 slc_status slc__vk_build_pool(slc_vulkan *vk)
 {
     VkPhysicalDeviceMaintenance3Properties m3 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
@@ -219,6 +377,18 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
         seg = vk->max_segment_size;
         limit = "the desc's max_segment_size";
     }
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
+    if (vk->memory_budget_ext) {
+        mp2.pNext = &bp;
+    }
+    vk->vki.GetPhysicalDeviceMemoryProperties2(vk->physical, &mp2);
+    const VkPhysicalDeviceMemoryProperties *mp = &mp2.memoryProperties;
+    if (vk->image_texel != 0) {
+        return build_images(vk, lim, m3.maxMemoryAllocationSize, mp, &bp);
+    }
+
     uint64_t pps = seg / vk->page_size;
     if (pps == 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
@@ -237,15 +407,6 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
     }
     vk->pages_per_segment = (uint32_t)pps;
     vk->segment_size = (VkDeviceSize)pps * vk->page_size;
-
-    VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
-    VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
-    if (vk->memory_budget_ext) {
-        mp2.pNext = &bp;
-    }
-    vk->vki.GetPhysicalDeviceMemoryProperties2(vk->physical, &mp2);
-    const VkPhysicalDeviceMemoryProperties *mp = &mp2.memoryProperties;
 
     /* The buffers first: their requirements say which types and how many
      * bytes, so the heap can be checked before any memory is taken. */
@@ -337,6 +498,12 @@ void slc__vk_destroy_pool(slc_vulkan *vk)
         vk_segment *g = &vk->segments[i];
         if (g->buffer != VK_NULL_HANDLE) {
             vk->vkd.vkDestroyBuffer(vk->device, g->buffer, &vk->cb);
+        }
+        if (g->view != VK_NULL_HANDLE) {
+            vk->vkd.vkDestroyImageView(vk->device, g->view, &vk->cb);
+        }
+        if (g->image != VK_NULL_HANDLE) {
+            vk->vkd.vkDestroyImage(vk->device, g->image, &vk->cb);
         }
         if (g->memory != VK_NULL_HANDLE) {
             vk->vkd.vkFreeMemory(vk->device, g->memory, &vk->cb); /* unmaps */

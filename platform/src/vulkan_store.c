@@ -411,6 +411,14 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
         slc__mutex_unlock(&vk->lock);
         return SLC_OK;
     }
+    /* Atlas images take whole block rows: past the write's bytes, the rest
+     * of its last row is zeros (or, written again before a submit, the
+     * older write's), never what the slot held before. */
+    size_t copy = bytes;
+    if (vk->image_texel != 0) {
+        const size_t row = (size_t)vk->layer_blocks * vk->block_bytes;
+        copy = (bytes + row - 1u) / row * row;
+    }
     uint32_t into = slot; /* the slot whose copy will carry these bytes */
     vk_copy *c;
     if (vk->page_copy[page] != 0) {
@@ -420,12 +428,18 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
          * write, stays as it was written) and the newer slot is freed. */
         c = &vk->copies[vk->page_copy[page] - 1u];
         into = c->slot;
-        memcpy(vk->belt_map + (size_t)into * vk->page_size, vk->belt_map + (size_t)slot * vk->page_size, bytes);
+        unsigned char *to = vk->belt_map + (size_t)into * vk->page_size;
+        memcpy(to, vk->belt_map + (size_t)slot * vk->page_size, bytes);
         vk->slot_state[slot] = 0;
-        if (bytes > c->size) {
-            c->size = bytes;
+        size_t kept = bytes > c->size ? bytes : (size_t)c->size;
+        if (copy > kept) {
+            memset(to + kept, 0, copy - kept);
+        }
+        if (copy > c->size) {
+            c->size = copy;
         }
     } else {
+        memset(vk->belt_map + (size_t)slot * vk->page_size + bytes, 0, copy - bytes);
         c = &vk->copies[vk->copy_count];
         vk->page_copy[page] = ++vk->copy_count;
         c->segment = page / vk->pages_per_segment;
@@ -433,10 +447,10 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
         c->page = page;
         c->reserved = 0;
         c->dst = (VkDeviceSize)(page % vk->pages_per_segment) * vk->page_size;
-        c->size = bytes;
+        c->size = copy;
     }
     if (!vk->coherent) {
-        slc_status s = flush_range(vk, vk->belt_memory, vk->belt_alloc_size, (VkDeviceSize)into * vk->page_size, bytes);
+        slc_status s = flush_range(vk, vk->belt_memory, vk->belt_alloc_size, (VkDeviceSize)into * vk->page_size, copy);
         if (s != SLC_OK) {
             slc__mutex_unlock(&vk->lock);
             return s;
@@ -447,12 +461,97 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
     return SLC_OK;
 }
 
+/* A layout transition of count layers from layer. */
+static void layer_barrier(VkImageMemoryBarrier *ib, VkImage image, uint32_t layer, uint32_t count, VkImageLayout from,
+                          VkImageLayout to, VkAccessFlags src, VkAccessFlags dst)
+{
+    memset(ib, 0, sizeof *ib);
+    ib->sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    ib->srcAccessMask = src;
+    ib->dstAccessMask = dst;
+    ib->oldLayout = from;
+    ib->newLayout = to;
+    ib->srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib->dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib->image = image;
+    ib->subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    ib->subresourceRange.levelCount = 1;
+    ib->subresourceRange.baseArrayLayer = layer;
+    ib->subresourceRange.layerCount = count;
+}
+
+/* Atlas images. Between copies every layer is SHADER_READ_ONLY_OPTIMAL
+ * (the renderer's descriptors say so); the first submission takes the
+ * images there from UNDEFINED. Each queued copy's layer goes to
+ * TRANSFER_DST_OPTIMAL after the work before it on the queue (which may
+ * still sample the layer's old tile), takes the whole block rows that hold
+ * its bytes, and comes back to SHADER_READ_ONLY_OPTIMAL, visible to the
+ * work after it. The copies run on the frame queue. */
+static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
+{
+    const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    const VkImageLayout dst = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    VkImageMemoryBarrier *ib = vk->image_barriers;
+    if (!vk->images_laid_out) {
+        for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
+            layer_barrier(&ib[0], vk->segments[seg].image, 0, vk->segments[seg].page_count, VK_IMAGE_LAYOUT_UNDEFINED,
+                          read, 0, VK_ACCESS_SHADER_READ_BIT);
+            vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, 1,
+                                         ib);
+        }
+    }
+    if (vk->copy_count == 0) {
+        return;
+    }
+    for (uint32_t i = 0; i < vk->copy_count; i++) {
+        const vk_copy *c = &vk->copies[i];
+        layer_barrier(&ib[i], vk->segments[c->segment].image, c->page - vk->segments[c->segment].first_page, 1, read,
+                      dst, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+    }
+    vk->vkd.vkCmdPipelineBarrier(cmd, WHOLE_STAGES, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, vk->copy_count,
+                                 ib);
+    const uint64_t row_bytes = (uint64_t)vk->layer_blocks * vk->block_bytes;
+    for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < vk->copy_count; i++) {
+            const vk_copy *c = &vk->copies[i];
+            if (c->segment != seg) {
+                continue;
+            }
+            VkBufferImageCopy *region = &vk->image_regions[n++];
+            memset(region, 0, sizeof *region);
+            region->bufferOffset = (VkDeviceSize)c->slot * vk->page_size;
+            region->bufferRowLength = vk->layer_width;
+            region->imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+            region->imageSubresource.baseArrayLayer = c->page - vk->segments[seg].first_page;
+            region->imageSubresource.layerCount = 1;
+            region->imageExtent.width = vk->layer_width;
+            region->imageExtent.height = (uint32_t)((c->size + row_bytes - 1u) / row_bytes) * vk->block_height;
+            region->imageExtent.depth = 1;
+        }
+        if (n != 0) {
+            vk->vkd.vkCmdCopyBufferToImage(cmd, vk->belt, vk->segments[seg].image, dst, n, vk->image_regions);
+        }
+    }
+    for (uint32_t i = 0; i < vk->copy_count; i++) {
+        const vk_copy *c = &vk->copies[i];
+        layer_barrier(&ib[i], vk->segments[c->segment].image, c->page - vk->segments[c->segment].first_page, 1, dst,
+                      read, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
+    vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, vk->copy_count,
+                                 ib);
+}
+
 /* Records the queued copies into cmd, grouped by segment (one
  * vkCmdCopyBuffer each), then either a barrier that makes them visible to
  * everything later on the queue, or, for copies on a queue of another
  * family, the release half of each page's ownership transfer. */
 static void record_copies(slc_vulkan *vk, VkCommandBuffer cmd, bool release)
 {
+    if (vk->image_texel != 0) {
+        record_image_copies(vk, cmd);
+        return;
+    }
     uint32_t n_barriers = 0;
     for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
         uint32_t n = 0;
@@ -601,7 +700,7 @@ static slc_status op_submit(void *self, uint64_t frame)
         return SLC_E_FRAMES_IN_FLIGHT;
     }
     uint64_t value = MARK_SUBMIT(frame);
-    if (vk->copy_count != 0) {
+    if (vk->copy_count != 0 || (vk->image_texel != 0 && !vk->images_laid_out)) {
         s = submit_copies_locked(vk, (uint32_t)(vk->submissions % (vk->frames + 1u)), value);
         if (s == SLC_OK) {
             for (uint32_t i = 0; i < vk->copy_count; i++) {
@@ -612,6 +711,7 @@ static slc_status op_submit(void *self, uint64_t frame)
             }
             vk->copies_submitted += vk->copy_count;
             vk->copy_count = 0;
+            vk->images_laid_out = true;
         }
     } else {
         s = submit_marker_locked(vk, NULL, 0, VK_NULL_HANDLE, value);

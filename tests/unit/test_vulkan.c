@@ -130,9 +130,21 @@ static double ms_since(const struct timespec *t0)
 
 /* --- the test's own instance and device ------------------------------------ */
 
+/* textureCompressionBC, enabled on the test's device where it has it (the
+ * atlas image cases in BC1 and BC3). */
+static bool t_bc;
+
 static int create_test_device(void)
 {
-    return vk_test_instance_open("test_vulkan") == 0 ? vk_test_device_open(NULL) : -1;
+    if (vk_test_instance_open("test_vulkan") != 0) {
+        return -1;
+    }
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(t_physical, &have);
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.features.textureCompressionBC = have.textureCompressionBC;
+    t_bc = have.textureCompressionBC == VK_TRUE;
+    return vk_test_device_open(&f2);
 }
 
 /* --- the compute shader that reads pages back ------------------------------ */
@@ -1300,6 +1312,243 @@ static void test_driver_budget_too_small_for_headless_init(void **state)
     expect_no_validation_messages();
 }
 
+/* Reads layer `layer` of atlas image `seg` back into out (page_size bytes):
+ * the image's blocks row after row, as the backend laid the page's bytes. */
+static void read_layer(gpu *g, slc_vulkan *vk, uint32_t seg_index, uint32_t layer, unsigned char *out)
+{
+    slc_vulkan_info info;
+    slc_vulkan_get_info(vk, &info);
+    slc_vulkan_segment seg;
+    slc_vulkan_get_segment(vk, seg_index, &seg);
+    const struct VolkDeviceTable *d = g->d;
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = info.page_size;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buf;
+    assert_int_equal(d->vkCreateBuffer(g->device, &bi, NULL, &buf), VK_SUCCESS);
+    VkMemoryRequirements req;
+    d->vkGetBufferMemoryRequirements(g->device, buf, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(g->physical, &mp);
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; i++) {
+        const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        if ((req.memoryTypeBits & (1u << i)) != 0 && (mp.memoryTypes[i].propertyFlags & want) == want) {
+            type = i;
+        }
+    }
+    assert_int_not_equal(type, UINT32_MAX);
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = type;
+    VkDeviceMemory mem;
+    assert_int_equal(d->vkAllocateMemory(g->device, &ai, NULL, &mem), VK_SUCCESS);
+    assert_int_equal(d->vkBindBufferMemory(g->device, buf, mem, 0), VK_SUCCESS);
+    VkCommandBufferBeginInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    cbi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    assert_int_equal(d->vkResetCommandBuffer(g->cmd, 0), VK_SUCCESS);
+    assert_int_equal(d->vkBeginCommandBuffer(g->cmd, &cbi), VK_SUCCESS);
+    VkBufferImageCopy r = {0};
+    r.bufferRowLength = info.layer_width;
+    r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    r.imageSubresource.baseArrayLayer = layer;
+    r.imageSubresource.layerCount = 1;
+    r.imageExtent.width = info.layer_width;
+    r.imageExtent.height = info.layer_height;
+    r.imageExtent.depth = 1;
+    /* The layer from the layout the backend leaves it in to the copy's, and back. */
+    VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    ib.srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    ib.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    ib.oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    ib.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    ib.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib.image = seg.image;
+    ib.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    ib.subresourceRange.levelCount = 1;
+    ib.subresourceRange.baseArrayLayer = layer;
+    ib.subresourceRange.layerCount = 1;
+    d->vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+                            NULL, 1, &ib);
+    d->vkCmdCopyImageToBuffer(g->cmd, seg.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &r);
+    ib.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    d->vkCmdPipelineBarrier(g->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 1,
+                            &ib);
+    assert_int_equal(d->vkEndCommandBuffer(g->cmd), VK_SUCCESS);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &g->cmd;
+    assert_int_equal(d->vkQueueSubmit(g->queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+    assert_int_equal(d->vkQueueWaitIdle(g->queue), VK_SUCCESS);
+    void *map;
+    assert_int_equal(d->vkMapMemory(g->device, mem, 0, VK_WHOLE_SIZE, 0, &map), VK_SUCCESS);
+    memcpy(out, map, info.page_size);
+    d->vkUnmapMemory(g->device, mem);
+    d->vkDestroyBuffer(g->device, buf, NULL);
+    d->vkFreeMemory(g->device, mem, NULL);
+}
+
+/* Atlas images (the texture tile pool): a layer a page, in segments of
+ * whole layers, written through the belt in whole block rows; the bytes
+ * read back from a layer are the bytes written, the rest of the last row
+ * zeros; the images are charged to the pool's budget, the belt to
+ * staging's. */
+static void test_atlas_images_take_pages_through_the_belt(void **state)
+{
+    (void)state;
+    if (cpu_readback) {
+        skip(); /* the images are never mapped: read back with a copy, which is not the CPU path */
+    }
+    vk_test_log tl;
+    slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
+    static const struct {
+        uint32_t texel, layer_w, layer_h, layer_blocks;
+    } cases[] = {
+        {SLC_PACK_TEXEL_RGBA8, 128, 128, 128},
+        {SLC_PACK_TEXEL_BC1, 512, 256, 128},
+        {SLC_PACK_TEXEL_BC3, 256, 256, 64},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        if (cases[k].texel != SLC_PACK_TEXEL_RGBA8 && !t_bc) {
+            printf("atlas images in %s: skipped, the device has no textureCompressionBC\n",
+                   slc_pack_texel_format_name(cases[k].texel));
+            continue;
+        }
+        slc_vulkan_desc d = {0};
+        d.page_count = 20;
+        d.staging_size = 4u * PAGE;
+        d.image_texel = cases[k].texel;
+        d.max_segment_size = 8u * PAGE; /* three images: 8, 8 and 4 layers */
+        d.budgets = b;
+        d.log = vk_test_logger(&tl);
+        if (fence_mode) {
+            d.flags |= SLC_VULKAN_NO_TIMELINE;
+        }
+        size_t size;
+        void *mem = backend_memory(&d, &size);
+        slc_vulkan_device_info dev = vk_test_device_info();
+        dev.texture_compression_bc = t_bc ? VK_TRUE : VK_FALSE; /* the application enabled it */
+        slc_vulkan *vk = NULL;
+        assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_OK);
+        slc_vulkan_info info;
+        slc_vulkan_get_info(vk, &info);
+        assert_false(info.unified);
+        assert_int_equal(info.image_texel, cases[k].texel);
+        assert_int_equal(info.image_format, slc_vulkan_texel_format(cases[k].texel, false));
+        assert_int_equal(info.layer_width, cases[k].layer_w);
+        assert_int_equal(info.layer_height, cases[k].layer_h);
+        assert_int_equal(info.layer_blocks, cases[k].layer_blocks);
+        assert_int_equal(info.segment_count, 3);
+        assert_int_equal(info.pages_per_segment, 8);
+        assert_int_equal(info.belt_slots, 4);
+        assert_true(budget(b, B_POOL).current >= 20u * PAGE);
+        assert_int_equal(budget(b, B_STAGING).current, 4u * PAGE);
+        slc_vulkan_segment seg;
+        slc_vulkan_get_segment(vk, 2, &seg);
+        assert_int_equal(seg.buffer, VK_NULL_HANDLE);
+        assert_int_not_equal(seg.image, VK_NULL_HANDLE);
+        assert_int_not_equal(seg.view, VK_NULL_HANDLE);
+        assert_int_equal(seg.first_page, 16);
+        assert_int_equal(seg.page_count, 4);
+
+        /* Page 0 whole; page 17 (image 2, layer 1) 1000 bytes, over bytes
+         * the slot held before; page 9 twice before a submit. */
+        slc_page_store *st = slc_vulkan_get_store(vk);
+        expected e = expect_new(vk);
+        uint64_t seed = 90 + k;
+        write_page(vk, &e, 0, PAGE, &seed);
+        write_page(vk, &e, 1, PAGE, &seed);
+        write_page(vk, &e, 9, PAGE, &seed);
+        assert_int_equal(st->ops->submit(st->self, 1), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(vk, 1, 10 * SECOND), SLC_OK);
+        write_page(vk, &e, 17, 1000, &seed);
+        write_page(vk, &e, 9, PAGE, &seed);
+        write_page(vk, &e, 9, 3000, &seed);
+        assert_int_equal(st->ops->submit(st->self, 2), SLC_OK);
+        assert_int_equal(slc_vulkan_wait_frame(vk, 2, 10 * SECOND), SLC_OK);
+        unsigned char *got = malloc(PAGE);
+        assert_non_null(got);
+        const uint32_t pages[] = {0, 1, 9, 17};
+        const uint32_t bytes[] = {PAGE, PAGE, PAGE, 1000};
+        const size_t row = (size_t)info.layer_blocks * (cases[k].texel == SLC_PACK_TEXEL_RGBA8 ? 4u
+                                                        : cases[k].texel == SLC_PACK_TEXEL_BC1 ? 8u
+                                                                                               : 16u);
+        for (size_t i = 0; i < 4; i++) {
+            read_layer(&t_gpu, vk, pages[i] / 8u, pages[i] % 8u, got);
+            assert_memory_equal(got, e.bytes + (size_t)pages[i] * PAGE, bytes[i]);
+            if (bytes[i] != PAGE) {
+                size_t whole = (bytes[i] + row - 1u) / row * row;
+                for (size_t j = bytes[i]; j < whole; j++) {
+                    if (got[j] != 0) {
+                        fail_msg("texel %u: page %u byte %zu of its last row is %u, not 0", cases[k].texel, pages[i], j,
+                                 got[j]);
+                    }
+                }
+            }
+        }
+        free(got);
+        slc_vulkan_stats vs;
+        slc_vulkan_get_stats(vk, &vs);
+        assert_int_equal(vs.copies, 5); /* page 9 once a frame */
+        release(vk, mem);
+        free(e.bytes);
+        expect_budgets_back_to_zero(b);
+    }
+    assert_int_equal(tl.errors, 0);
+    expect_no_validation_messages();
+}
+
+/* What an atlas image pool refuses: a value that is no format, unified
+ * placement (the images are written through the belt), and a format the
+ * device does not sample (ASTC where textureCompressionASTC_LDR is off). */
+static void test_atlas_images_refusals(void **state)
+{
+    (void)state;
+    vk_test_log tl;
+    slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
+    slc_vulkan_desc d = {0};
+    d.page_count = 8;
+    d.budgets = b;
+    d.log = vk_test_logger(&tl);
+    d.image_texel = SLC_PACK_TEXEL_COUNT;
+    assert_int_equal(slc_vulkan_footprint(&d), 0);
+    size_t size = slc_vulkan_footprint(NULL) + (1u << 20);
+    void *mem = aligned_alloc(SLC_VULKAN_ALIGN, size);
+    assert_non_null(mem);
+    slc_vulkan_device_info dev = vk_test_device_info();
+    slc_vulkan *vk = (slc_vulkan *)1;
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
+    assert_null(vk);
+    assert_string_equal(tl.last_error, "vulkan: invalid desc: image_texel is not an SLC_PACK_TEXEL_* format");
+    d.image_texel = SLC_PACK_TEXEL_RGBA8;
+    d.placement = SLC_VULKAN_PLACEMENT_UNIFIED;
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_INVALID);
+    assert_string_equal(tl.last_error, "vulkan: invalid desc: image_texel is set with placement UNIFIED, but atlas "
+                                       "images are written through the staging belt");
+    d.placement = SLC_VULKAN_PLACEMENT_AUTO;
+    d.image_texel = SLC_PACK_TEXEL_BC3;
+    dev.texture_compression_bc = VK_FALSE; /* the device has it, the application did not say it enabled it */
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
+    assert_null(vk);
+    assert_non_null(strstr(tl.last_error, "does not sample bc3 (VkFormat 137) in optimal tiling"));
+    d.image_texel = SLC_PACK_TEXEL_ASTC_4X4;
+    dev.texture_compression_astc_ldr = VK_FALSE;
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
+    assert_null(vk);
+    assert_non_null(strstr(tl.last_error, "does not sample astc4x4 (VkFormat 157) in optimal tiling"));
+    free(mem);
+    expect_budgets_back_to_zero(b);
+    expect_no_validation_messages();
+}
+
 static void test_bad_desc_and_memory_are_refused(void **state)
 {
     (void)state;
@@ -1627,6 +1876,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_host_only_profile_is_refused, reset_messages),
         cmocka_unit_test_setup(test_driver_budget_refusals_leave_nothing, reset_messages),
         cmocka_unit_test_setup(test_driver_budget_too_small_for_headless_init, reset_messages),
+        cmocka_unit_test_setup(test_atlas_images_take_pages_through_the_belt, reset_messages),
+        cmocka_unit_test_setup(test_atlas_images_refusals, reset_messages),
         cmocka_unit_test_setup(test_bad_desc_and_memory_are_refused, reset_messages),
         cmocka_unit_test_setup(test_profile_fills_the_desc, reset_messages),
         cmocka_unit_test_setup(test_contract_violations_assert, reset_messages),

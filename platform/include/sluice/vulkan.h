@@ -48,6 +48,25 @@
  * `gpu/pool` and `gpu/staging`. After init the backend never allocates
  * (beyond what the driver does through the callbacks).
  *
+ * Atlas images (desc.image_texel, the texture tile pool). The pool is one
+ * or more 2D array images of the texel format's UNORM VkFormat, one layer
+ * a page, each image as many layers as maxImageArrayLayers and one
+ * allocation allow: a segment. A layer is layer_width x layer_height
+ * texels, exactly page_size bytes of the format's blocks; the bytes of a
+ * write land in it block by block, row after row (a chunk's k-th block at
+ * block column k % layer_blocks, block row k / layer_blocks), so a tile
+ * with its border or a mip tail keeps the pack's byte layout and the
+ * shader reads each texel with texelFetch, decoded by the device. The
+ * images are device-local, never mapped: every write goes through the
+ * staging belt (vkCmdCopyBufferToImage, whole block rows), charged to the
+ * staging budget, with the copies on the frame queue. From the first
+ * submit on (that submission carries the transition) every layer is in
+ * VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL between submissions: a copy
+ * takes its layer to TRANSFER_DST_OPTIMAL and back, with the barriers that
+ * order it after the work before it and before the work after it. The
+ * format must be sampled by the device (slc_vulkan_info.sampled_formats),
+ * else init fails with SLC_E_UNSUPPORTED.
+ *
  * Function pointers come from volk, per instance and per device (a
  * VolkDeviceTable in the backend's record), never from volk's global
  * function pointers, so several backends, on one device or several, coexist.
@@ -58,7 +77,8 @@
  * SLC_E_CAPACITY while every slot holds a copy not yet executed: the caller
  * defers the load). write_end(page, bytes) flushes or queues a copy of the
  * first `bytes` only: the rest of the page keeps what it held (zeros after
- * init). write_end with 0 bytes abandons the write. A page written twice
+ * init; atlas images take whole block rows, the rest of the last row
+ * zeros, and are undefined before their first write). write_end with 0 bytes abandons the write. A page written twice
  * before a submit gets both writes in order.
  *
  * Thread-safety: locate, write_begin and write_end may be called from
@@ -105,6 +125,10 @@ struct VolkDeviceTable; /* volk.h */
  * a segment holds at least this much (less only when the desc forces it). */
 #define SLC_VULKAN_SEGMENT_MIN ((uint64_t)1 << 27)
 
+/* Every device must allow 2D images of at least 256 layers, so an atlas
+ * image holds at least this many pages. */
+#define SLC_VULKAN_IMAGE_LAYERS_MIN 256u
+
 typedef enum slc_vulkan_placement {
     /* Unified memory (DEVICE_LOCAL | HOST_VISIBLE) where the device has it,
      * else the staging belt. */
@@ -141,8 +165,11 @@ typedef struct slc_vulkan_desc {
     uint64_t staging_size;     /* bytes of the staging belt (whole pages); 0: 16 pages */
     uint64_t driver_heap_size; /* bytes of memory for the driver's host allocations, heap record included; 0: 16 MiB */
     VkBufferUsageFlags
-        extra_usage;    /* usage the pool's buffers get beyond STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST */
-    uint32_t reserved1; /* must be zero */
+        extra_usage; /* usage the pool's buffers get beyond STORAGE_BUFFER | TRANSFER_SRC | TRANSFER_DST */
+    /* 0: the pool is storage buffers. Else an SLC_PACK_TEXEL_* format: the
+     * pool is atlas images of it (texture tiles; see "Atlas images" above),
+     * written through the staging belt whatever the memory. */
+    uint32_t image_texel;
 
     /* Budgets to charge (NULL: none). Each name NULL means its default:
      * "cpu/driver", "gpu/pool" and "gpu/staging" (the last only when the belt
@@ -207,7 +234,9 @@ typedef struct slc_vulkan_device_info {
  * offsets (page - first_page) * page_size of buffer. mapped is the CPU
  * address of the buffer's first byte (unified memory), or NULL. */
 typedef struct slc_vulkan_segment {
-    VkBuffer buffer;
+    VkBuffer buffer;  /* VK_NULL_HANDLE for atlas images */
+    VkImage image;    /* atlas images: the segment's image (its layers the pages), else VK_NULL_HANDLE */
+    VkImageView view; /* atlas images: a 2D array view of every layer */
     VkDeviceMemory memory;
     VkDeviceSize size; /* bytes of the buffer: page_count * page_size */
     uint32_t first_page;
@@ -252,6 +281,12 @@ typedef struct slc_vulkan_info {
     uint32_t page_count;
     uint32_t frames_in_flight;
     uint32_t belt_slots; /* pages the staging belt holds (0: no belt) */
+    /* Atlas images (image_texel not 0): the layers' format and size. */
+    uint32_t image_texel;  /* SLC_PACK_TEXEL_*, 0: storage buffers */
+    VkFormat image_format; /* the UNORM VkFormat */
+    uint32_t layer_width;  /* texels */
+    uint32_t layer_height; /* texels */
+    uint32_t layer_blocks; /* blocks a row */
 } slc_vulkan_info;
 
 /* Counters, by value; all but driver_used and driver_live never decrease. */
@@ -306,7 +341,8 @@ void slc_vulkan_desc_from_spec(slc_vulkan_desc *desc, const slc_pool_spec *spec,
  * Fails iff mem is NULL (SLC_E_BLOCK_NULL), misaligned to SLC_VULKAN_ALIGN
  * (SLC_E_BLOCK_MISALIGNED) or below the footprint (SLC_E_BLOCK_TOO_SMALL);
  * the desc is invalid (SLC_E_INVALID: a page size, count or frame count out
- * of range, a staging size below a page, a reserved field set); a named
+ * of range, a staging size below a page, a reserved field set, an
+ * image_texel that is no format or with placement UNIFIED); a named
  * budget does not exist (SLC_E_NOT_FOUND), or budgets are set, declare no
  * budget under gpu and pool_budget is NULL: a host-only profile
  * (SLC_E_PROFILE_MISSING, the message naming profile_name and the gpu
