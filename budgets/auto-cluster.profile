@@ -23,9 +23,9 @@ cpu/decode      = 512 KiB  # 1 worker x 16 pages of 32 KiB: 2 of decode scratch,
 cpu/queues      = 256 KiB  # 256-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 8 MiB    # the vendor driver's host allocations for the runtime's own objects; an estimate until measured
 cpu/render      = 1 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (1024: 4 KiB), 4 B a pack instance: room for 250000
-gpu             = 126 MiB  # children take 64 + 4 + 26 + 32 MiB
+gpu             = 127 MiB  # children take 64 + 5 + 26 + 32 MiB
 gpu/pool        = 64 MiB   # 2048 pages of 32 KiB, half of maxStorageBufferRange
-gpu/staging     = 4 MiB
+gpu/staging     = 5 MiB    # [stream] staging_size and [textures] staging_size
 gpu/render      = 26 MiB   # from [render] below, per the arithmetic there
 gpu/textures    = 32 MiB   # 1024 texture tiles of 32 KiB ([textures] page_count)
 
@@ -65,6 +65,7 @@ max_string_bytes = 256 KiB
 [textures]
 format           = astc6x6
 page_count       = 1024   # the texture tile pool (gpu/textures): a cluster's gauges and car model at 6x6 blocks
+staging_size     = 1 MiB  # the tiles' belt into the atlas images (gpu/staging): 32 slots, 8 tile loads a frame
 
 [report]
 max_phases       = 4       # init, open, warmup, stream

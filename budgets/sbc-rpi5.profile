@@ -7,7 +7,8 @@
 # v3dv exposes one heap and one memory type, DEVICE_LOCAL | HOST_VISIBLE |
 # HOST_COHERENT; the heap is half of RAM on a 4 GiB board (2 GiB) and 3/4 of
 # RAM, at most 4 GiB, above that. It reports VK_EXT_memory_budget. Pages are
-# written in place, so there is no staging belt. Sized for the 4 GiB board
+# written in place, so the pages need no staging belt (the texture tiles'
+# own belt into the atlas images is gpu/staging). Sized for the 4 GiB board
 # with a desktop running: the pool is under a fifth of its heap. An 8 GiB
 # board can double page_count and gpu/pool. maxStorageBufferRange is 1 GiB
 # on current Mesa (128 MiB on older releases, where the pool is split).
@@ -22,9 +23,9 @@ cpu/decode      = 2 MiB    # 2 workers x 16 pages of 64 KiB: 2 of decode scratch
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # v3dv's host allocations for the runtime's own objects; an estimate until measured on a board
 cpu/render      = 1 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (8192: 32 KiB), 4 B a pack instance: room for 240000
-gpu             = 536 MiB  # children take 384 + 24 + 128 MiB
+gpu             = 540 MiB  # children take 384 + 4 + 24 + 128 MiB
 gpu/pool        = 384 MiB  # 6144 pages of 64 KiB
-gpu/staging     = 0 B      # unified memory: pages are written in place
+gpu/staging     = 4 MiB    # unified memory: pages are written in place; the texture tiles' belt ([textures] staging_size)
 gpu/render      = 24 MiB   # from [render] below, per the arithmetic there
 gpu/textures    = 128 MiB  # 2048 texture tiles of 64 KiB ([textures] page_count)
 
@@ -53,6 +54,7 @@ max_string_bytes = 512 KiB
 [textures]
 format           = astc6x6
 page_count       = 2048   # the texture tile pool (gpu/textures): a quarter of the board's 8 GiB shared with the desktop
+staging_size     = 4 MiB  # the tiles' belt into the atlas images (gpu/staging): 64 slots, 16 tile loads a frame
 
 [report]
 max_phases       = 8

@@ -9,8 +9,10 @@
 # own textures and render targets take most of the 12 GiB; a 1 GiB geometry
 # pool is a twelfth of the device. Adreno exposes DEVICE_LOCAL | HOST_VISIBLE
 # memory, so chunks decode straight into the mapped page and there is no
-# staging belt: gpu/staging and staging_size are 0. A profile with no belt
-# suits only devices that have such a memory type.
+# staging belt for them: [stream] staging_size is 0. A profile with no belt
+# suits only devices that have such a memory type. The texture tiles go into
+# atlas images through a belt of their own, [textures] staging_size, which
+# is what gpu/staging holds.
 
 [profile]
 name = xr-headset
@@ -22,9 +24,9 @@ cpu/decode      = 3 MiB    # 3 workers x 16 pages of 64 KiB: 2 of decode scratch
 cpu/queues      = 2 MiB    # 2048-entry request, load and completion rings (1 KiB an entry, as default)
 cpu/driver      = 16 MiB   # Adreno's host allocations for the runtime's own Vulkan objects; an estimate until measured on a device
 cpu/render      = 2 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (16384: 64 KiB), 4 B a pack instance: room for 490000
-gpu             = 1630 MiB # children take 1 GiB + 94 + 512 MiB
+gpu             = 1638 MiB # children take 1 GiB + 8 + 94 + 512 MiB
 gpu/pool        = 1 GiB    # 16384 pages of 64 KiB
-gpu/staging     = 0 B      # unified memory: pages are written in place
+gpu/staging     = 8 MiB    # unified memory: pages are written in place; the texture tiles' belt ([textures] staging_size)
 gpu/render      = 94 MiB   # from [render] below, per the arithmetic there
 gpu/textures    = 512 MiB  # 8192 texture tiles of 64 KiB ([textures] page_count)
 
@@ -53,6 +55,7 @@ max_string_bytes = 1 MiB
 [textures]
 format           = astc6x6
 page_count       = 8192   # the texture tile pool (gpu/textures): a room-scale scene's materials at the headset's texel density
+staging_size     = 8 MiB  # the tiles' belt into the atlas images (gpu/staging): 128 slots, 25 tile loads a frame (frames_in_flight + 2 frames a slot)
 
 [report]
 max_phases       = 8

@@ -268,6 +268,9 @@ static int budget_header(int argc, char **argv)
     if (p.texture_pin_tiles != 0) { /* 0, the default, as every profile but a reference has it: left out */
         fprintf(f, "    .texture_pin_tiles = %" PRIu32 "u,\n", p.texture_pin_tiles);
     }
+    if (p.texture_staging_size != 0) { /* 0, the default: left out, as the headers before it had it */
+        fprintf(f, "    .texture_staging_size = %" PRIu64 "u,\n", p.texture_staging_size);
+    }
     fprintf(f, "    .eviction = %s,\n    .partition_count = %" PRIu32 "u,\n", eviction_constant(p.eviction),
             p.partition_count);
     if (p.partition_count > 0) { /* "{}" is not C11: emitted only when there is something in it */

@@ -321,7 +321,7 @@ int quality_reference_profile_for(const slc_profile *base, const quality_pack_fi
     if (tex_pages != 0) {
         grow(out, "gpu/textures", (uint64_t)out->texture_page_count * pk->page_size);
     }
-    grow(out, "gpu/staging", out->staging_size);
+    grow(out, "gpu/staging", out->staging_size + out->texture_staging_size); /* the tiles' belt kept: pins flush it */
     const char *over = settle(out);
     if (over != NULL) {
         snprintf(msg, cap,

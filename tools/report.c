@@ -295,10 +295,21 @@ void report_memory_text(FILE *f, const slc_profile *p, const tool_profile_sectio
     fprintf(f, "eviction: %s\n", slc_profile_policy_name(p->eviction));
     if (p->texture_page_count > 0) {
         fprintf(
-            f, "textures: %s; pool %" PRIu32 " pages x %s = %s, eviction %s%s\n",
+            f, "textures: %s; pool %" PRIu32 " pages x %s = %s, eviction %s%s",
             slc_pack_texel_format_name(p->texture_format), p->texture_page_count, cli_size(p->page_size, l, sizeof l),
             cli_size((uint64_t)p->page_size * p->texture_page_count, a, sizeof a),
             slc_profile_policy_name(p->texture_eviction), p->texture_pin_tiles ? "; every tile pinned at create" : "");
+        uint32_t upload = 0, tiles = 0;
+        if (p->texture_staging_size == 0) {
+            fprintf(f, "; no staging belt (atlas images need one: the tiles stay in host memory)\n");
+        } else if (slc_stream_get_upload_cap(p, SLC_STREAM_DEFAULT_LOAD_FRAMES, false, NULL, &upload) == SLC_OK &&
+                   slc_stream_get_tile_cap(p, SLC_STREAM_DEFAULT_LOAD_FRAMES, upload, NULL, &tiles) == SLC_OK) {
+            fprintf(f, "; staging %s into atlas images, %" PRIu32 " tile loads a frame\n",
+                    cli_size(p->texture_staging_size, c, sizeof c), tiles);
+        } else {
+            fprintf(f, "; staging %s into atlas images, less than a page a frame: the stream refuses to start\n",
+                    cli_size(p->texture_staging_size, c, sizeof c));
+        }
     } else {
         fprintf(f, "textures: %s; no texture pool\n", slc_pack_texel_format_name(p->texture_format));
     }
@@ -370,11 +381,12 @@ void report_memory_json(FILE *f, const slc_profile *p, const tool_profile_sectio
             "  \"tables\": {\"max_objects\": %" PRIu32 ", \"max_chunks\": %" PRIu32 ", \"max_lods\": %" PRIu32
             ", \"max_string_bytes\": %" PRIu64 "},\n"
             "  \"textures\": {\"format\": \"%s\", \"page_count\": %" PRIu32
-            ", \"eviction\": \"%s\", \"pin_tiles\": %s},\n",
+            ", \"eviction\": \"%s\", \"pin_tiles\": %s, \"staging_size\": %" PRIu64 "},\n",
             p->page_size, p->page_count, slc_profile_policy_name(p->eviction), p->frames_in_flight, p->workers,
             p->queue_capacity, p->staging_size, p->upload_cap, p->max_objects, p->max_chunks, p->max_lods,
             p->max_string_bytes, slc_pack_texel_format_name(p->texture_format), p->texture_page_count,
-            slc_profile_policy_name(p->texture_eviction), p->texture_pin_tiles ? "true" : "false");
+            slc_profile_policy_name(p->texture_eviction), p->texture_pin_tiles ? "true" : "false",
+            p->texture_staging_size);
     fprintf(f,
             "  \"render\": {\"width\": %" PRIu32 ", \"height\": %" PRIu32 ", \"max_draws\": %" PRIu32
             ", \"max_placements\": %" PRIu32 "},\n",

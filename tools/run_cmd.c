@@ -445,17 +445,29 @@ static int open_vulkan_store(run *r, keep_log *why)
  * through the mapping or a staging belt as the geometry pages are, and
  * bound by the renderer. Its copies and frame markers go on the same
  * queue, from the thread that runs the stream. */
-static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g)
+/* The texture pool as atlas images in the pack's texel format, on the
+ * page pool's device (where the renderer samples them), written through
+ * the belt [textures] staging_size declares, charged to gpu/staging.
+ * CLI_OK; CLI_FAILED (printed); or 1 when there is no such belt, or the
+ * device cannot hold them (the format is not sampled, a budget or the
+ * heap has no room; a notice says why): the caller keeps the tiles in host
+ * memory. */
+static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g, uint32_t texel)
 {
     slc_pool_spec spec;
     slc_pool_spec_from_profile(&r->prof, SLC_POOL_TEXTURES, &spec);
+    if (spec.staging_size == 0) {
+        return 1; /* no [textures] staging_size: no belt to write atlas images through */
+    }
     slc_vulkan_desc d;
     memset(&d, 0, sizeof d);
     slc_vulkan_desc_from_spec(&d, &spec, &r->prof);
     d.driver_heap_size = TEXTURE_DRIVER_HEAP; /* a few buffers, memories and fences: not the device's */
     d.budgets = slc_memory_budgets(r->mem);
-    d.log = cli_stderr_logger;
-    d.placement = SLC_VULKAN_PLACEMENT_UNIFIED; /* open_store asks only on unified memory */
+    d.image_texel = texel;
+    keep_log why;
+    memset(&why, 0, sizeof why);
+    d.log = (slc_logger){keep_log_fn, &why};
     slc_vulkan_device_info dev;
     memset(&dev, 0, sizeof dev);
     dev.instance = g->instance;
@@ -476,7 +488,16 @@ static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g)
     slc_status st = slc_vulkan_adopt(r->tex_vk_mem, size, &d, &dev, &r->tex_vk);
     if (st != SLC_OK) {
         r->tex_vk = NULL;
-        fprintf(stderr, "%s: Vulkan: the texture pool: %s\n", r->me, slc_status_name(st));
+        free(r->tex_vk_mem);
+        r->tex_vk_mem = NULL;
+        if (st == SLC_E_UNSUPPORTED || st == SLC_E_BUDGET_REFUSED || st == SLC_E_DEVICE_MEMORY) {
+            fprintf(stderr,
+                    "%s: notice: the texture pool stays in host memory (textured surfaces show their "
+                    "materials' factors): %s\n",
+                    r->me, why.message[0] ? why.message : slc_status_name(st));
+            return 1;
+        }
+        fprintf(stderr, "%s: Vulkan: the texture pool: %s: %s\n", r->me, slc_status_name(st), why.message);
         return CLI_FAILED;
     }
     r->ses.tex_device = slc_vulkan_get_store(r->tex_vk);
@@ -522,11 +543,11 @@ static int open_store(run *r)
 #endif
     }
     /* The texture pool's tiles, charged to gpu/textures: on the Vulkan
-     * backend with unified memory (ARM SoCs, lavapipe) in device memory
-     * beside the pages, where the renderer samples them; elsewhere in host
-     * memory (a second staging belt for them is not in the profile's
-     * gpu/staging), the device the geometry store speaks for being the one
-     * that must sample them. */
+     * backend in atlas images on the page pool's device, where the
+     * renderer samples them (open_vulkan_texture_store); on the host
+     * backend, or where the device cannot hold them, in host memory, the
+     * device the geometry store speaks for being the one that must sample
+     * them. */
     if (rc == CLI_OK) {
 #ifdef SLUICE_HAVE_VULKAN
         slc_vulkan_info g;
@@ -534,9 +555,13 @@ static int open_store(run *r)
         if (r->vk != NULL) {
             slc_vulkan_get_info(r->vk, &g);
         }
-        if (r->vk != NULL && g.unified && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES)) {
-            rc = open_vulkan_texture_store(r, &g);
-        } else
+        slc_pack_texture first;
+        rc = 1;
+        if (r->vk != NULL && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES) &&
+            slc_pack_texture_count(r->pack) > 0 && slc_pack_read_texture(r->pack, 0, &first) == SLC_OK) {
+            rc = open_vulkan_texture_store(r, &g, first.format);
+        }
+        if (rc == 1)
 #endif
         {
             rc = tool_session_open_texture_store(&r->ses, &r->prof, r->store, r->me);

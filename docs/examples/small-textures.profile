@@ -14,9 +14,9 @@ cpu/decode      = 4 MiB    # per worker: one 64 KiB page of decode scratch, twic
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings
 cpu/driver      = 32 MiB   # lavapipe's host allocations: device, pipeline cache, command pools
 cpu/render      = 2 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (16384: 64 KiB), 4 B a pack instance: room for 490000
-gpu             = 356 MiB  # children take 324 MiB
+gpu             = 356 MiB  # children take 325 MiB
 gpu/pool        = 256 MiB  # 4096 pages of 64 KiB
-gpu/staging     = 32 MiB   # only used when the staging path is forced
+gpu/staging     = 33 MiB   # [stream] staging_size, used only when the staging path is forced, and [textures] staging_size
 gpu/render      = 34 MiB   # from [render] below, per the arithmetic there
 gpu/textures    = 2 MiB    # 20 texture tiles of 64 KiB ([textures] page_count): far fewer than the scene asks for
 
@@ -44,6 +44,7 @@ max_string_bytes = 1 MiB
 [textures]
 format           = rgba8
 page_count       = 20     # the texture tile pool (gpu/textures): the 4 mip tails and 16 tiles
+staging_size     = 1 MiB  # the tiles' belt into the atlas images (gpu/staging): 16 slots, 4 tile loads a frame
 
 [report]
 max_phases       = 8

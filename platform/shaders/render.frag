@@ -29,11 +29,14 @@ layout(location = 0) out vec4 o_color;
 bool stripe() { return ((int(gl_FragCoord.x) + int(gl_FragCoord.y)) / 4) % 2 == 0; }
 
 #ifdef SLC_MATERIALS
-// Built twice (platform/CMakeLists.txt): without SLC_MATERIALS for a pack
-// with no material (the palette alone: a small shader, quick for the
-// driver to compile), with it for the others. SHADE (the renderer's
-// specialisation): 1 materials with their factors (no texture pool bound),
-// 2 materials sampling the texture pool.
+// Built three times (platform/CMakeLists.txt): without SLC_MATERIALS for a
+// pack with no material (the palette alone: a small shader, quick for the
+// driver to compile); with it and SHADE 1 for materials with their factors
+// (no texture pool bound); with SLC_TEXTURES too and SHADE 2 for materials
+// sampling the texture pool's atlas images.
+// SHADE is a specialisation constant, not a define, so that the factors'
+// variant keeps reading the UVs it is given (the normal map's frame):
+// an interface the compiler would otherwise strip.
 layout(constant_id = 2) const uint SHADE = 1u;
 
 layout(std430, set = 0, binding = 3) readonly buffer ObjectInfo { uvec4 object_info[]; }; // rd_object, as uvec4s
@@ -49,7 +52,10 @@ vec4 slot_sample(uint m, uint k, vec2 duvdx, vec2 duvdy, out uint used, out uint
     wanted = 0u;
     uint f = 12u + 8u * k;
     uint tex = mat_word(m, f);
-    if (SHADE < 2u || tex == 0u) {
+#ifndef SLC_TEXTURES
+    return vec4(1.0);
+#else
+    if (tex == 0u) {
         return vec4(1.0);
     }
     float r = mat_float(m, f + 5u);
@@ -57,6 +63,7 @@ vec4 slot_sample(uint m, uint k, vec2 duvdx, vec2 duvdy, out uint used, out uint
     vec2 scale = vec2(mat_float(m, f + 6u), mat_float(m, f + 7u));
     vec2 uv = vec2(mat_float(m, f + 3u), mat_float(m, f + 4u)) + rot * (scale * i_uv);
     return sample_texture(tex - 1u, uv, rot * (scale * duvdx), rot * (scale * duvdy), used, wanted);
+#endif
 }
 
 float linear_to_srgb(float c) { return c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1.0 / 2.4) - 0.055; }

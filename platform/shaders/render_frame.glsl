@@ -11,8 +11,9 @@ layout(std140, set = 0, binding = 4) uniform Frame {
     uvec4 params;         // x: tint (0 shaded, 1 LOD, 2 mip), y: draws this frame
     vec4 lod_palette[8];  // slc_render_lod_color's table, from C
     vec4 object_palette[8];
-    uvec4 tex_params;     // x: first word of the texture records in the tables, y: texture pool pages a segment,
-                          // z: words a page, w: 1 when the texture pool is bound
+    uvec4 tex_params;     // x: first word of the texture records in the tables, y: texture pool pages an atlas
+                          // image, z: blocks a page's row, w: the atlas's SLC_PACK_TEXEL_* (0: none bound)
+    uvec4 tex_atlas_layout; // x: pages a layer (one above the other), y: a page's height in texels
 };
 
 // A draw's info word (RD_INFO_* in platform/src/render_internal.h).

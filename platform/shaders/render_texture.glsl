@@ -1,107 +1,61 @@
 /* SPDX-License-Identifier: MIT */
-// sluice renderer: texture sampling, straight from the texture pool's
-// pages (docs/pack-format.md "Texture table": tiles with borders, the mip
-// tail's levels one after another), through the frame's indirection table
-// (one entry a texture chunk: its page, or none). Layouts: RD_MATERIAL_WORDS,
-// RD_TEXTURE_WORDS and RD_ENTRY_NONE in platform/src/render_internal.h.
-// Formats decoded here: rgba8, bc1, bc3; another format samples as white
-// (the material's factors alone). Needs render_frame.glsl first.
+// sluice renderer: texture sampling from the texture pool's atlas images
+// (sluice/vulkan.h "Atlas images": a layer a page, the page's blocks row
+// after row), through the frame's indirection table (one entry a texture
+// chunk: its page, or none); docs/pack-format.md "Texture table" for the
+// tiles with borders and the mip tail's levels one after another. The
+// device decodes the format (texelFetch); filtering is done here, so that
+// a tile's bilinear footprint stays inside its border. Layouts:
+// RD_MATERIAL_WORDS, RD_TEXTURE_WORDS and RD_ENTRY_NONE in
+// platform/src/render_internal.h. Needs render_frame.glsl first.
+// Built into the fragment shader only with SLC_TEXTURES; without it (no
+// texture pool bound) the material's tables alone.
 layout(constant_id = 1) const uint TEX_SEGMENTS = 1u;
 
-layout(std430, set = 0, binding = 7) readonly buffer TexSegment { uint w[]; } tex_seg[TEX_SEGMENTS];
+#ifdef SLC_TEXTURES
+layout(set = 0, binding = 7) uniform sampler2DArray tex_atlas[TEX_SEGMENTS];
+#endif
 layout(std430, set = 0, binding = 8) readonly buffer Tables { uint tables[]; };
 layout(std430, set = 0, binding = 9) readonly buffer Entries { uint entries[]; };
 
 const uint MATERIAL_WORDS = 52u, TEXTURE_WORDS = 40u, ENTRY_NONE = 0xFFFFFFFFu;
-const uint FORMAT_RGBA8 = 1u, FORMAT_BC1 = 2u, FORMAT_BC3 = 3u;
 const uint KIND_COLOR = 1u;
-
-// Word i of texture pool page `page`. The segment is picked by a loop whose
-// counter indexes the array (dynamically uniform), as pool_word does.
-uint tex_word(uint page, uint i)
-{
-    uint s = page / tex_params.y;
-    uint at = (page - s * tex_params.y) * tex_params.z + i;
-    uint v = 0u;
-    for (uint k = 0u; k < TEX_SEGMENTS; k++) {
-        if (k == s) {
-            v = tex_seg[k].w[at];
-        }
-    }
-    return v;
-}
 
 uint tex_rec(uint t, uint f) { return tables[tex_params.x + t * TEXTURE_WORDS + f]; }
 uint mat_word(uint m, uint f) { return tables[m * MATERIAL_WORDS + f]; }
 float mat_float(uint m, uint f) { return uintBitsToFloat(mat_word(m, f)); }
 
-vec3 rgb565(uint c) { return vec3(float((c >> 11) & 31u) / 31.0, float((c >> 5) & 63u) / 63.0, float(c & 31u) / 31.0); }
-
-// Texel i (0..15, row by row) of a BC1 colour block (words c: the two
-// endpoints, bits: the 2-bit selectors); three_colour: BC1's rule (endpoint
-// 0 not above endpoint 1: three colours and transparent black).
-vec4 bc_colour(uint c, uint bits, uint i, bool three_colour)
-{
-    uint c0 = c & 0xFFFFu, c1 = c >> 16;
-    vec3 a = rgb565(c0), b = rgb565(c1);
-    uint sel = (bits >> (2u * i)) & 3u;
-    if (sel == 0u) {
-        return vec4(a, 1.0);
-    }
-    if (sel == 1u) {
-        return vec4(b, 1.0);
-    }
-    if (three_colour && c0 <= c1) {
-        return sel == 2u ? vec4((a + b) * 0.5, 1.0) : vec4(0.0);
-    }
-    return vec4(sel == 2u ? (2.0 * a + b) / 3.0 : (a + 2.0 * b) / 3.0, 1.0);
-}
-
-// Texel i of a BC3 alpha block (w0, w1: its 8 bytes).
-float bc3_alpha(uint w0, uint w1, uint i)
-{
-    float a0 = float(w0 & 255u), a1 = float((w0 >> 8) & 255u);
-    uint bp = 16u + 3u * i;
-    uint v = bp < 32u ? (w0 >> bp) | (bp > 29u ? w1 << (32u - bp) : 0u) : w1 >> (bp - 32u);
-    v &= 7u;
-    float a;
-    if (v == 0u) {
-        a = a0;
-    } else if (v == 1u) {
-        a = a1;
-    } else if (a0 > a1) {
-        a = (float(8u - v) * a0 + float(v - 1u) * a1) / 7.0;
-    } else if (v < 6u) {
-        a = (float(6u - v) * a0 + float(v - 1u) * a1) / 5.0;
-    } else {
-        a = v == 6u ? 0.0 : 255.0;
-    }
-    return a / 255.0;
-}
-
+#ifdef SLC_TEXTURES
 float srgb_to_linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
 
-// Texel (x, y) of a region `width` texels wide starting at word `base` of
-// `page`, in the texture's format; colour textures decoded to linear.
-vec4 fetch(uint format, uint kind, uint page, uint base, uint width, uint x, uint y)
+// The atlas format's block (SLC_PACK_TEXEL_*: 1 rgba8, 2 bc1, 3 bc3, 4-6
+// astc 4x4, 6x6, 8x8): texels a side, 32-bit words.
+uint block_side()
 {
-    vec4 c;
-    if (format == FORMAT_RGBA8) {
-        uint v = tex_word(page, base + y * width + x);
-        c = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(v >> 24)) / 255.0;
-    } else if (format == FORMAT_BC1 || format == FORMAT_BC3) {
-        uint words = format == FORMAT_BC1 ? 2u : 4u;
-        uint block = (y >> 2) * ((width + 3u) >> 2) + (x >> 2);
-        uint at = base + block * words;
-        uint i = (y & 3u) * 4u + (x & 3u);
-        if (format == FORMAT_BC1) {
-            c = bc_colour(tex_word(page, at), tex_word(page, at + 1u), i, true);
-        } else {
-            c = vec4(bc_colour(tex_word(page, at + 2u), tex_word(page, at + 3u), i, false).rgb,
-                     bc3_alpha(tex_word(page, at), tex_word(page, at + 1u), i));
+    uint f = tex_params.w;
+    return f == 1u ? 1u : f == 5u ? 6u : f == 6u ? 8u : 4u;
+}
+uint block_words() { return tex_params.w == 1u ? 1u : tex_params.w == 2u ? 2u : 4u; }
+
+// Texel (x, y) of a region `width` texels wide starting at word `base` of
+// `page`: its block's place in the page's layer, decoded by the device;
+// colour textures to linear. The image is picked by a loop whose counter
+// indexes the array (dynamically uniform).
+vec4 fetch(uint kind, uint page, uint base, uint width, uint x, uint y)
+{
+    uint side = block_side();
+    uint k = base / block_words() + (y / side) * ((width + side - 1u) / side) + x / side;
+    uint lb = tex_params.z;
+    uint s = page / tex_params.y;
+    uint in_seg = page - s * tex_params.y;
+    uint ppl = tex_atlas_layout.x;
+    int layer = int(in_seg / ppl);
+    ivec2 at = ivec2((k % lb) * side + x % side, (in_seg % ppl) * tex_atlas_layout.y + (k / lb) * side + y % side);
+    vec4 c = vec4(1.0);
+    for (uint i = 0u; i < TEX_SEGMENTS; i++) {
+        if (i == s) {
+            c = texelFetch(tex_atlas[i], ivec3(at, layer), 0);
         }
-    } else {
-        return vec4(1.0);
     }
     if (kind == KIND_COLOR) {
         c.rgb = vec3(srgb_to_linear(c.r), srgb_to_linear(c.g), srgb_to_linear(c.b));
@@ -142,7 +96,7 @@ bool sample_level(uint t, uint l, vec2 uv, out vec4 c)
 {
     c = vec4(1.0);
     uint fk = tex_rec(t, 2u);
-    uint format = fk & 255u, kind = (fk >> 8) & 255u, tiled = fk >> 24;
+    uint kind = (fk >> 8) & 255u, tiled = fk >> 24;
     uint wrap = tex_rec(t, 5u);
     ivec2 size = ivec2(max(tex_rec(t, 0u) >> l, 1u), max(tex_rec(t, 1u) >> l, 1u));
     vec2 p = vec2(wrap_uv(uv.x, wrap & 3u), wrap_uv(uv.y, (wrap >> 2) & 3u)) * vec2(size) - 0.5;
@@ -180,7 +134,7 @@ bool sample_level(uint t, uint l, vec2 uv, out vec4 c)
     for (uint k = 0u; k < 4u; k++) {
         bool right = (k & 1u) != 0u, down = k >= 2u;
         float weight = (right ? f.x : 1.0 - f.x) * (down ? f.y : 1.0 - f.y);
-        sum += weight * fetch(format, kind, page, base, width, uint(right ? b.x : a.x), uint(down ? b.y : a.y));
+        sum += weight * fetch(kind, page, base, width, uint(right ? b.x : a.x), uint(down ? b.y : a.y));
     }
     c = sum;
     return true;
@@ -222,3 +176,4 @@ vec4 sample_texture(uint t, vec2 uv, vec2 dx, vec2 dy, out uint used, out uint w
     }
     return c;
 }
+#endif

@@ -174,8 +174,11 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
     }
     f->textures[0] = r->material_count * RD_MATERIAL_WORDS;
     f->textures[1] = r->tex_pages_per_segment;
-    f->textures[2] = r->tex_page_words;
-    f->textures[3] = r->tex_vk != NULL;
+    f->textures[2] = r->tex_page_blocks;
+    f->textures[3] = r->tex_texel;
+    f->atlas[0] = r->tex_pages_per_layer;
+    f->atlas[1] = r->tex_page_height;
+    f->atlas[2] = f->atlas[3] = 0;
     memset(sl->host.map + r->off_counters, 0, sizeof(rd_counters));
     memset(sl->host.map + r->off_entries, 0xFF, (size_t)r->tex_entries * 4u); /* RD_ENTRY_NONE */
     sl->texture_chunks = 0;

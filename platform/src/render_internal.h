@@ -68,10 +68,11 @@ typedef struct rd_frame {
     uint32_t params[4];
     float lod_palette[RD_PALETTE][4];
     float object_palette[RD_PALETTE][4];
-    uint32_t textures[4]; /* the first word of the texture records in the tables, texture pool pages a segment,
-                           * words a page, 1 when the texture pool is bound */
+    uint32_t textures[4]; /* the first word of the texture records in the tables, texture pool pages an atlas
+                           * image, blocks a page's row, the atlas's SLC_PACK_TEXEL_* (0: none bound) */
+    uint32_t atlas[4];    /* pages a layer, a page's height in texels, 0, 0 */
 } rd_frame;
-_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128 + 16, "rd_frame: std140 without padding");
+_Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128 + 16 + 16, "rd_frame: std140 without padding");
 
 /* The tables the fragment shader reads (render_texture.glsl), in 32-bit
  * words: each material as the pack's record (docs/pack-format.md, 52
@@ -162,8 +163,10 @@ struct slc_render {
      * own, or 1: the page pool's first, never read), the tables, and each
      * texture's chunks (the indirection table has an entry for each chunk
      * of each texture, in texture order). */
-    slc_vulkan *tex_vk;
-    uint32_t tex_segments, tex_pages_per_segment, tex_page_words;
+    slc_vulkan *tex_vk; /* the texture pool's atlas images, NULL: none bound */
+    uint32_t tex_segments, tex_pages_per_segment, tex_page_blocks, tex_texel;
+    uint32_t tex_pages_per_layer, tex_page_height;
+    VkSampler tex_sampler; /* immutable, nearest: the atlas images are read with texelFetch */
     uint32_t texture_count, material_count, tex_entries;
     uint32_t *tex_first_chunk, *tex_chunk_count;
     rd_buffer tables;

@@ -345,6 +345,7 @@ static slc_status begin(void *mem, size_t size, const slc_vulkan_desc *desc, slc
     vk->flags = c.flags;
     vk->extra_usage = desc->extra_usage;
     vk->image_texel = c.image_texel;
+    vk->image_format = c.image_texel != 0 ? slc_vulkan_texel_format(c.image_texel, false) : VK_FORMAT_UNDEFINED;
     vk->max_segment_size = c.max_segment_size;
     vk->heap_budget_override = desc->heap_budget;
     vk->segments = (vk_segment *)(void *)(base + l.segments);
@@ -785,6 +786,7 @@ static slc_status create_device(slc_vulkan *vk)
     VkPhysicalDeviceFeatures2 want = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     want.features.multiDrawIndirect = have.features.multiDrawIndirect;
     want.features.shaderStorageBufferArrayDynamicIndexing = have.features.shaderStorageBufferArrayDynamicIndexing;
+    want.features.shaderSampledImageArrayDynamicIndexing = have.features.shaderSampledImageArrayDynamicIndexing;
     /* The block formats a pack's textures may be in (slc_vulkan_texel_format). */
     want.features.textureCompressionBC = have.features.textureCompressionBC;
     want.features.textureCompressionASTC_LDR = have.features.textureCompressionASTC_LDR;
@@ -811,6 +813,7 @@ static slc_status create_device(slc_vulkan *vk)
     vk->memory_budget_ext = memory_budget;
     vk->multi_draw_indirect = want.features.multiDrawIndirect == VK_TRUE;
     vk->storage_dynamic_indexing = want.features.shaderStorageBufferArrayDynamicIndexing == VK_TRUE;
+    vk->sampled_dynamic_indexing = want.features.shaderSampledImageArrayDynamicIndexing == VK_TRUE;
     vk->draw_parameters = dpw.shaderDrawParameters == VK_TRUE;
     vk->texture_bc = want.features.textureCompressionBC == VK_TRUE;
     vk->texture_astc = want.features.textureCompressionASTC_LDR == VK_TRUE;
@@ -883,6 +886,7 @@ slc_status slc_vulkan_adopt(void *mem, size_t size, const slc_vulkan_desc *desc,
     vk->memory_budget_ext = dev->memory_budget == VK_TRUE;
     vk->multi_draw_indirect = dev->multi_draw_indirect == VK_TRUE;
     vk->storage_dynamic_indexing = dev->storage_buffer_array_dynamic_indexing == VK_TRUE;
+    vk->sampled_dynamic_indexing = dev->sampled_image_array_dynamic_indexing == VK_TRUE;
     vk->draw_parameters = dev->shader_draw_parameters == VK_TRUE;
     vk->texture_bc = dev->texture_compression_bc == VK_TRUE;
     vk->texture_astc = dev->texture_compression_astc_ldr == VK_TRUE;
@@ -948,6 +952,7 @@ void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
     out->split_copies = vk->split_copies;
     out->multi_draw_indirect = vk->multi_draw_indirect;
     out->storage_dynamic_indexing = vk->storage_dynamic_indexing;
+    out->sampled_dynamic_indexing = vk->sampled_dynamic_indexing;
     out->draw_parameters = vk->draw_parameters;
     out->texture_compression_bc = vk->texture_bc;
     out->texture_compression_astc_ldr = vk->texture_astc;
@@ -963,9 +968,10 @@ void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
     out->page_count = vk->page_count;
     out->image_texel = vk->image_texel;
     out->image_format = vk->image_format;
-    out->layer_width = vk->layer_width;
-    out->layer_height = vk->layer_height;
-    out->layer_blocks = vk->layer_blocks;
+    out->page_width = vk->page_width;
+    out->page_height = vk->page_height;
+    out->page_blocks = vk->page_blocks;
+    out->pages_per_layer = vk->pages_per_layer;
     out->frames_in_flight = vk->frames;
     out->belt_slots = vk->unified ? 0u : vk->slot_count;
 }
@@ -987,6 +993,7 @@ void slc_vulkan_get_stats(slc_vulkan *vk, slc_vulkan_stats *out)
     out->copies = vk->copies_submitted;
     out->bytes_copied = vk->bytes_copied;
     out->belt_full = vk->belt_full;
+    out->early_flushes = vk->early_flushes;
     out->debug_names = vk->debug_names;
     out->debug_labels = vk->debug_labels;
     slc__mutex_unlock(&vk->lock);

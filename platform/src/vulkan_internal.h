@@ -89,8 +89,9 @@ struct slc_vulkan {
     /* Atlas images (image_texel not 0): the layers' format and shape. */
     uint32_t image_texel;
     VkFormat image_format;
-    uint32_t layer_width, layer_height; /* texels */
-    uint32_t layer_blocks;              /* blocks a row */
+    uint32_t page_width, page_height; /* texels */
+    uint32_t page_blocks;             /* blocks a row */
+    uint32_t pages_per_layer;         /* pages one above the other in a layer */
     uint32_t block_width, block_height, block_bytes;
     bool images_laid_out; /* the transition to GENERAL has been submitted */
     uint64_t max_segment_size;
@@ -134,6 +135,7 @@ struct slc_vulkan {
      * where the application says it enabled them), for the renderer. */
     bool multi_draw_indirect;
     bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
+    bool sampled_dynamic_indexing; /* shaderSampledImageArrayDynamicIndexing */
     bool draw_parameters;          /* shaderDrawParameters */
     bool texture_bc;               /* textureCompressionBC */
     bool texture_astc;             /* textureCompressionASTC_LDR */
@@ -199,9 +201,10 @@ struct slc_vulkan {
     uint64_t bytes_copied;
     atomic_ullong bytes_flushed;
     uint64_t belt_full;
-    uint64_t debug_names;  /* objects named through VK_EXT_debug_utils */
-    uint64_t debug_labels; /* command regions labelled */
-    bool debug_utils;      /* VK_EXT_debug_utils is enabled on the instance sluice created */
+    uint64_t early_flushes; /* belts emptied before the first submit */
+    uint64_t debug_names;   /* objects named through VK_EXT_debug_utils */
+    uint64_t debug_labels;  /* command regions labelled */
+    bool debug_utils;       /* VK_EXT_debug_utils is enabled on the instance sluice created */
 
     /* Timeline semaphore functions (core 1.2 or VK_KHR_timeline_semaphore). */
     PFN_vkGetSemaphoreCounterValue get_counter;

@@ -209,9 +209,9 @@ static void layer_shape(slc_vulkan *vk)
     while ((1u << shift) < blocks) {
         shift++;
     }
-    vk->layer_blocks = 1u << ((shift + 1u) / 2u);
-    vk->layer_width = vk->layer_blocks * vk->block_width;
-    vk->layer_height = (blocks / vk->layer_blocks) * vk->block_height;
+    vk->page_blocks = 1u << ((shift + 1u) / 2u);
+    vk->page_width = vk->page_blocks * vk->block_width;
+    vk->page_height = (blocks / vk->page_blocks) * vk->block_height;
 }
 
 /* The pool as atlas images: segments of whole layers, device-local, never
@@ -221,7 +221,6 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
                                const VkPhysicalDeviceMemoryBudgetPropertiesEXT *bp)
 {
     (void)slc_pack_texel_block(vk->image_texel, &vk->block_width, &vk->block_height, &vk->block_bytes);
-    vk->image_format = slc_vulkan_texel_format(vk->image_texel, false);
     layer_shape(vk);
     if ((vk->sampled_formats & (1u << vk->image_texel)) == 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
@@ -229,13 +228,25 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
                            "is not enabled: no atlas image of it",
                            vk->device_name, slc_pack_texel_format_name(vk->image_texel), (int)vk->image_format);
     }
-    if (vk->layer_width > lim->maxImageDimension2D || vk->layer_height > lim->maxImageDimension2D) {
+    if (vk->page_width > lim->maxImageDimension2D || vk->page_height > lim->maxImageDimension2D) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
                            "vulkan: a page of %u bytes is a layer of %ux%u texels, above the device's "
                            "maxImageDimension2D %u",
-                           vk->page_size, vk->layer_width, vk->layer_height, lim->maxImageDimension2D);
+                           vk->page_size, vk->page_width, vk->page_height, lim->maxImageDimension2D);
     }
-    uint64_t pps = lim->maxImageArrayLayers;
+    /* Pages a layer: as few as let one image hold every page, as many as
+     * maxImageDimension2D allows. */
+    const uint64_t layers = lim->maxImageArrayLayers != 0 ? lim->maxImageArrayLayers : 1u;
+    uint64_t ppl = (vk->page_count + layers - 1u) / layers;
+    const uint64_t tall = lim->maxImageDimension2D / vk->page_height;
+    if (ppl > tall) {
+        ppl = tall;
+    }
+    if (ppl == 0) {
+        ppl = 1;
+    }
+    vk->pages_per_layer = (uint32_t)ppl;
+    uint64_t pps = layers * ppl;
     const char *limit = "maxImageArrayLayers";
     if (max_alloc / vk->page_size < pps) {
         pps = max_alloc / vk->page_size;
@@ -245,9 +256,11 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
         pps = vk->max_segment_size / vk->page_size;
         limit = "the desc's max_segment_size";
     }
+    pps -= pps % ppl; /* whole layers */
     if (pps == 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
-                           "vulkan: an atlas image may hold no layer of %u bytes (%s)", vk->page_size, limit);
+                           "vulkan: an atlas image may hold no layer of %llu pages of %u bytes (%s)",
+                           (unsigned long long)ppl, vk->page_size, limit);
     }
     if (pps > vk->page_count) {
         pps = vk->page_count;
@@ -272,11 +285,12 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
         VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
         ii.imageType = VK_IMAGE_TYPE_2D;
         ii.format = vk->image_format;
-        ii.extent.width = vk->layer_width;
-        ii.extent.height = vk->layer_height;
+        const uint32_t image_layers = (g->page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
+        ii.extent.width = vk->page_width;
+        ii.extent.height = vk->page_height * vk->pages_per_layer;
         ii.extent.depth = 1;
         ii.mipLevels = 1;
-        ii.arrayLayers = g->page_count;
+        ii.arrayLayers = image_layers;
         ii.samples = VK_SAMPLE_COUNT_1_BIT;
         ii.tiling = VK_IMAGE_TILING_OPTIMAL;
         ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
@@ -343,7 +357,7 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
         vi.format = vk->image_format;
         vi.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
         vi.subresourceRange.levelCount = 1;
-        vi.subresourceRange.layerCount = g->page_count;
+        vi.subresourceRange.layerCount = (g->page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
         before = slc__vk_refusals(vk);
         r = vk->vkd.vkCreateImageView(vk->device, &vi, &vk->cb, &g->view);
         if (r != VK_SUCCESS) {

@@ -36,6 +36,10 @@ static const uint32_t frag_spv[] =
 static const uint32_t frag_materials_spv[] =
 #include "render_materials.frag.inc"
     ;
+/* And with the texture pool's atlas images sampled (SLC_TEXTURES). */
+static const uint32_t frag_textured_spv[] =
+#include "render_textured.frag.inc"
+    ;
 
 /* --- messages ------------------------------------------------------------ */
 
@@ -405,9 +409,28 @@ static slc_status make_layouts(slc_render *r)
     b[3].stageFlags |= VK_SHADER_STAGE_FRAGMENT_BIT; /* the object's material */
     b[5].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     b[6].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    /* The texture pool's segments, the tables, the frame's indirection. */
+    /* The texture pool's atlas images (with none bound, a placeholder the
+     * shaders do not read: the page pool's segments), the tables, the
+     * frame's indirection. */
+    VkSampler samplers[RD_SEGMENTS_MAX];
     b[7].descriptorCount = r->tex_segments;
     b[7].stageFlags = b[8].stageFlags = b[9].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+    if (r->tex_vk != NULL) {
+        VkSamplerCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        si.magFilter = si.minFilter = VK_FILTER_NEAREST;
+        si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        VkResult sr = r->d->vkCreateSampler(r->device, &si, r->cb, &r->tex_sampler);
+        if (sr != VK_SUCCESS) {
+            r->tex_sampler = VK_NULL_HANDLE;
+            return vk_failed(r, "vkCreateSampler", sr);
+        }
+        for (uint32_t i = 0; i < r->tex_segments; i++) {
+            samplers[i] = r->tex_sampler;
+        }
+        b[7].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        b[7].pImmutableSamplers = samplers;
+    }
     VkDescriptorSetLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.bindingCount = RD_BINDINGS;
     li.pBindings = b;
@@ -427,13 +450,15 @@ static slc_status make_layouts(slc_render *r)
         r->layout = VK_NULL_HANDLE;
         return vk_failed(r, "vkCreatePipelineLayout", res);
     }
-    VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, r->frames * (r->segments + r->tex_segments + 7u)},
+    const uint32_t images = r->tex_vk != NULL ? r->tex_segments : 0u;
+    VkDescriptorPoolSize sizes[3] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, r->frames * (r->segments + (r->tex_segments - images) + 7u)},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, r->frames},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, r->frames * images},
     };
     VkDescriptorPoolCreateInfo dp = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dp.maxSets = r->frames;
-    dp.poolSizeCount = 2;
+    dp.poolSizeCount = images != 0 ? 3u : 2u;
     dp.pPoolSizes = sizes;
     res = r->d->vkCreateDescriptorPool(r->device, &dp, r->cb, &r->descriptors);
     if (res != VK_SUCCESS) {
@@ -467,12 +492,16 @@ static slc_status make_sets(slc_render *r)
         segs[i].range = g.size;
     }
     VkDescriptorBufferInfo tsegs[RD_SEGMENTS_MAX];
+    VkDescriptorImageInfo timages[RD_SEGMENTS_MAX];
     for (uint32_t i = 0; i < r->tex_segments; i++) {
         slc_vulkan_segment g;
         slc_vulkan_get_segment(r->tex_vk != NULL ? r->tex_vk : r->vk, i, &g);
         tsegs[i].buffer = g.buffer;
         tsegs[i].offset = 0;
         tsegs[i].range = g.size;
+        timages[i].sampler = VK_NULL_HANDLE; /* immutable */
+        timages[i].imageView = g.view;
+        timages[i].imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     }
     for (uint32_t f = 0; f < r->frames; f++) {
         rd_slot *sl = &r->slots[f];
@@ -501,7 +530,13 @@ static slc_status make_sets(slc_render *r)
         w[0].descriptorCount = r->segments;
         w[4].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
         w[7].descriptorCount = r->tex_segments;
-        w[7].pBufferInfo = tsegs;
+        if (r->tex_vk != NULL) {
+            w[7].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            w[7].pBufferInfo = NULL;
+            w[7].pImageInfo = timages;
+        } else {
+            w[7].pBufferInfo = tsegs;
+        }
         r->d->vkUpdateDescriptorSets(r->device, RD_BINDINGS, w, 0, NULL);
     }
     return SLC_OK;
@@ -591,14 +626,15 @@ static slc_status make_pipelines(slc_render *r)
                                : make_module(r, vert_spv, sizeof vert_spv, &vert));
     }
     if (s == SLC_OK) {
-        s = r->material_count != 0 ? make_module(r, frag_materials_spv, sizeof frag_materials_spv, &frag)
-                                   : make_module(r, frag_spv, sizeof frag_spv, &frag);
+        s = r->tex_vk != NULL        ? make_module(r, frag_textured_spv, sizeof frag_textured_spv, &frag)
+            : r->material_count != 0 ? make_module(r, frag_materials_spv, sizeof frag_materials_spv, &frag)
+                                     : make_module(r, frag_spv, sizeof frag_spv, &frag);
     }
     VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
     VkSpecializationInfo spec = {1, &entry, sizeof(uint32_t), &r->segments};
-    /* The materials' fragment shader's: the texture pool's segments, and
+    /* The materials' fragment shaders': the texture pool's atlas images, and
      * what it shades (render.frag's SHADE: 1 factors, 2 textures). */
-    const uint32_t frag_values[2] = {r->tex_segments, r->tex_vk == NULL || r->texture_count == 0 ? 1u : 2u};
+    const uint32_t frag_values[2] = {r->tex_segments, r->tex_vk != NULL ? 2u : 1u};
     const VkSpecializationMapEntry frag_entries[2] = {{1, 0, sizeof(uint32_t)},
                                                       {2, sizeof(uint32_t), sizeof(uint32_t)}};
     VkSpecializationInfo tex_spec = {2, frag_entries, sizeof frag_values, frag_values};
@@ -820,6 +856,11 @@ static slc_status fill_tables(slc_render *r)
         if (s != SLC_OK) {
             return slc__rd_log(&r->log, s, "render: texture %u cannot be read (%s)", i, slc_status_name(s));
         }
+        if (r->tex_vk != NULL && t.format != r->tex_texel) {
+            return slc__rd_log(&r->log, SLC_E_UNSUPPORTED,
+                               "render: texture %u is %s, but the texture pool's atlas images are %s", i,
+                               slc_pack_texel_format_name(t.format), slc_pack_texel_format_name(r->tex_texel));
+        }
         /* Checked at open: the layout is one the format allows. */
         memset(&lay, 0, sizeof lay);
         const int laid = slc_pack_texture_layout_of(t.width, t.height, t.format, t.tile, t.border, &lay);
@@ -903,6 +944,9 @@ static void teardown(slc_render *r)
     if (r->set_layout != VK_NULL_HANDLE) {
         r->d->vkDestroyDescriptorSetLayout(r->device, r->set_layout, r->cb);
     }
+    if (r->tex_sampler != VK_NULL_HANDLE) {
+        r->d->vkDestroySampler(r->device, r->tex_sampler, r->cb);
+    }
     free_resources(r);
     if (r->budgets != NULL) {
         if (r->gpu_charged != 0) {
@@ -950,15 +994,20 @@ static slc_status check_device(const slc_render_desc *desc, slc_vulkan *vk, cons
             return slc__rd_log(&desc->log, SLC_E_INVALID,
                                "render: the texture pool's backend is on another device than the page pool's");
         }
-        if (t->segment_count > RD_SEGMENTS_MAX || (t->segment_count > 1 && !vk->storage_dynamic_indexing) ||
-            t->segment_count + 3u > l->maxPerStageDescriptorStorageBuffers) {
+        if (t->image_texel == 0) {
+            return slc__rd_log(&desc->log, SLC_E_INVALID,
+                               "render: the texture pool's backend holds storage buffers; the renderer samples atlas "
+                               "images (slc_vulkan_desc.image_texel)");
+        }
+        if (t->segment_count > RD_SEGMENTS_MAX || (t->segment_count > 1 && !vk->sampled_dynamic_indexing) ||
+            t->segment_count > l->maxPerStageDescriptorSampledImages) {
             return slc__rd_log(&desc->log, SLC_E_UNSUPPORTED,
-                               "render: the texture pool has %u segments: the renderer binds at most %u, more than "
-                               "one needs shaderStorageBufferArrayDynamicIndexing (%s), and with 3 tables at most "
-                               "maxPerStageDescriptorStorageBuffers %u",
+                               "render: the texture pool has %u atlas images: the renderer binds at most %u, more than "
+                               "one needs shaderSampledImageArrayDynamicIndexing (%s), and at most "
+                               "maxPerStageDescriptorSampledImages %u",
                                t->segment_count, RD_SEGMENTS_MAX,
-                               vk->storage_dynamic_indexing ? "enabled" : "not enabled",
-                               l->maxPerStageDescriptorStorageBuffers);
+                               vk->sampled_dynamic_indexing ? "enabled" : "not enabled",
+                               l->maxPerStageDescriptorSampledImages);
         }
     }
     if (vk->segment_count + 5u > l->maxPerStageDescriptorStorageBuffers) {
@@ -998,7 +1047,10 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->tex_vk = desc->textures;
     r->tex_segments = r->tex_vk != NULL ? r->tex_vk->segment_count : 1u;
     r->tex_pages_per_segment = r->tex_vk != NULL ? r->tex_vk->pages_per_segment : 1u;
-    r->tex_page_words = r->tex_vk != NULL ? r->tex_vk->page_size / 4u : 0u;
+    r->tex_page_blocks = r->tex_vk != NULL ? r->tex_vk->page_blocks : 0u;
+    r->tex_texel = r->tex_vk != NULL ? r->tex_vk->image_texel : 0u;
+    r->tex_pages_per_layer = r->tex_vk != NULL ? r->tex_vk->pages_per_layer : 1u;
+    r->tex_page_height = r->tex_vk != NULL ? r->tex_vk->page_height : 0u;
 }
 
 uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, slc_vulkan *vk)

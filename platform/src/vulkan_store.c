@@ -346,6 +346,53 @@ static slc_status flush_range(slc_vulkan *vk, VkDeviceMemory memory, VkDeviceSiz
     return SLC_OK;
 }
 
+static void record_copies(slc_vulkan *vk, VkCommandBuffer cmd, bool release);
+static slc_status begin_cmd(slc_vulkan *vk, VkCommandBuffer cmd);
+static slc_status end_cmd(slc_vulkan *vk, VkCommandBuffer cmd);
+
+/* Before the first submit (the pins a stream loads at create, which may be
+ * more than the belt holds), a full belt is emptied there and then: its
+ * queued copies are submitted on the frame queue and waited for, and
+ * their slots freed. Copies on a queue of their own wait for the frames'
+ * submissions instead. Under the lock. */
+static slc_status flush_before_first_submit_locked(slc_vulkan *vk)
+{
+    VkCommandBuffer cmd = vk->copy_cmds[0]; /* the first submit's, re-recorded then */
+    slc_status s = begin_cmd(vk, cmd);
+    if (s != SLC_OK) {
+        return s;
+    }
+    record_copies(vk, cmd, false);
+    s = end_cmd(vk, cmd);
+    if (s != SLC_OK) {
+        return s;
+    }
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    vk_refusals before = slc__vk_refusals(vk);
+    VkResult r = vk->vkd.vkQueueSubmit(vk->queue, 1, &si, VK_NULL_HANDLE);
+    if (r != VK_SUCCESS) {
+        return slc__vk_fail(vk, "vkQueueSubmit (copies before the first frame)", r, before);
+    }
+    before = slc__vk_refusals(vk);
+    r = vk->vkd.vkQueueWaitIdle(vk->queue);
+    if (r != VK_SUCCESS) {
+        return slc__vk_fail(vk, "vkQueueWaitIdle (copies before the first frame)", r, before);
+    }
+    for (uint32_t i = 0; i < vk->copy_count; i++) {
+        const vk_copy *c = &vk->copies[i];
+        vk->slot_state[c->slot] = 0; /* done: free as the ring reaches it */
+        vk->page_copy[c->page] = 0;
+        vk->bytes_copied += c->size;
+    }
+    vk->copies_submitted += vk->copy_count;
+    vk->copy_count = 0;
+    vk->images_laid_out = true;
+    vk->early_flushes++;
+    return poll_locked(vk);
+}
+
 static slc_status op_write_begin(void *self, uint32_t page, void **dst)
 {
     slc_vulkan *vk = self;
@@ -365,6 +412,13 @@ static slc_status op_write_begin(void *self, uint32_t page, void **dst)
     }
     if (vk->slots_used == vk->slot_count) {
         slc_status s = poll_locked(vk);
+        if (s != SLC_OK) {
+            slc__mutex_unlock(&vk->lock);
+            return s;
+        }
+    }
+    if (vk->slots_used == vk->slot_count && vk->submissions == 0 && !vk->split_copies && vk->copy_count != 0) {
+        slc_status s = flush_before_first_submit_locked(vk);
         if (s != SLC_OK) {
             slc__mutex_unlock(&vk->lock);
             return s;
@@ -416,7 +470,7 @@ static slc_status op_write_end(void *self, uint32_t page, size_t bytes)
      * older write's), never what the slot held before. */
     size_t copy = bytes;
     if (vk->image_texel != 0) {
-        const size_t row = (size_t)vk->layer_blocks * vk->block_bytes;
+        const size_t row = (size_t)vk->page_blocks * vk->block_bytes;
         copy = (bytes + row - 1u) / row * row;
     }
     uint32_t into = slot; /* the slot whose copy will carry these bytes */
@@ -482,11 +536,12 @@ static void layer_barrier(VkImageMemoryBarrier *ib, VkImage image, uint32_t laye
 
 /* Atlas images. Between copies every layer is SHADER_READ_ONLY_OPTIMAL
  * (the renderer's descriptors say so); the first submission takes the
- * images there from UNDEFINED. Each queued copy's layer goes to
+ * images there from UNDEFINED. The layer of each queued copy goes to
  * TRANSFER_DST_OPTIMAL after the work before it on the queue (which may
- * still sample the layer's old tile), takes the whole block rows that hold
- * its bytes, and comes back to SHADER_READ_ONLY_OPTIMAL, visible to the
- * work after it. The copies run on the frame queue. */
+ * still sample the page's old tile, or the layer's other pages), the copy
+ * takes the whole block rows that hold its bytes, at its page's place in
+ * the layer, and the layer comes back to SHADER_READ_ONLY_OPTIMAL, visible
+ * to the work after it. The copies run on the frame queue. */
 static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
 {
     const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
@@ -494,8 +549,9 @@ static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
     VkImageMemoryBarrier *ib = vk->image_barriers;
     if (!vk->images_laid_out) {
         for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
-            layer_barrier(&ib[0], vk->segments[seg].image, 0, vk->segments[seg].page_count, VK_IMAGE_LAYOUT_UNDEFINED,
-                          read, 0, VK_ACCESS_SHADER_READ_BIT);
+            const uint32_t layers = (vk->segments[seg].page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
+            layer_barrier(&ib[0], vk->segments[seg].image, 0, layers, VK_IMAGE_LAYOUT_UNDEFINED, read, 0,
+                          VK_ACCESS_SHADER_READ_BIT);
             vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, 1,
                                          ib);
         }
@@ -503,14 +559,25 @@ static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
     if (vk->copy_count == 0) {
         return;
     }
+    /* The layers the copies write, each once (a layer holds pages_per_layer
+     * pages; O(copies^2), the copies of a submit being at most the belt's
+     * slots). */
+    const uint32_t ppl = vk->pages_per_layer;
+    uint32_t n_layers = 0;
     for (uint32_t i = 0; i < vk->copy_count; i++) {
         const vk_copy *c = &vk->copies[i];
-        layer_barrier(&ib[i], vk->segments[c->segment].image, c->page - vk->segments[c->segment].first_page, 1, read,
-                      dst, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+        const VkImage image = vk->segments[c->segment].image;
+        const uint32_t layer = (c->page - vk->segments[c->segment].first_page) / ppl;
+        bool seen = false;
+        for (uint32_t j = 0; j < n_layers && !seen; j++) {
+            seen = ib[j].image == image && ib[j].subresourceRange.baseArrayLayer == layer;
+        }
+        if (!seen) {
+            layer_barrier(&ib[n_layers++], image, layer, 1, read, dst, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+        }
     }
-    vk->vkd.vkCmdPipelineBarrier(cmd, WHOLE_STAGES, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, vk->copy_count,
-                                 ib);
-    const uint64_t row_bytes = (uint64_t)vk->layer_blocks * vk->block_bytes;
+    vk->vkd.vkCmdPipelineBarrier(cmd, WHOLE_STAGES, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, n_layers, ib);
+    const uint64_t row_bytes = (uint64_t)vk->page_blocks * vk->block_bytes;
     for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
         uint32_t n = 0;
         for (uint32_t i = 0; i < vk->copy_count; i++) {
@@ -518,14 +585,16 @@ static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
             if (c->segment != seg) {
                 continue;
             }
+            const uint32_t at = c->page - vk->segments[seg].first_page;
             VkBufferImageCopy *region = &vk->image_regions[n++];
             memset(region, 0, sizeof *region);
             region->bufferOffset = (VkDeviceSize)c->slot * vk->page_size;
-            region->bufferRowLength = vk->layer_width;
+            region->bufferRowLength = vk->page_width;
             region->imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-            region->imageSubresource.baseArrayLayer = c->page - vk->segments[seg].first_page;
+            region->imageSubresource.baseArrayLayer = at / ppl;
             region->imageSubresource.layerCount = 1;
-            region->imageExtent.width = vk->layer_width;
+            region->imageOffset.y = (int32_t)((at % ppl) * vk->page_height);
+            region->imageExtent.width = vk->page_width;
             region->imageExtent.height = (uint32_t)((c->size + row_bytes - 1u) / row_bytes) * vk->block_height;
             region->imageExtent.depth = 1;
         }
@@ -533,13 +602,13 @@ static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
             vk->vkd.vkCmdCopyBufferToImage(cmd, vk->belt, vk->segments[seg].image, dst, n, vk->image_regions);
         }
     }
-    for (uint32_t i = 0; i < vk->copy_count; i++) {
-        const vk_copy *c = &vk->copies[i];
-        layer_barrier(&ib[i], vk->segments[c->segment].image, c->page - vk->segments[c->segment].first_page, 1, dst,
-                      read, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT);
+    for (uint32_t j = 0; j < n_layers; j++) {
+        ib[j].oldLayout = dst;
+        ib[j].newLayout = read;
+        ib[j].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        ib[j].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
     }
-    vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, vk->copy_count,
-                                 ib);
+    vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, n_layers, ib);
 }
 
 /* Records the queued copies into cmd, grouped by segment (one

@@ -28,13 +28,13 @@ void slc_pool_spec_from_profile(const slc_profile *p, slc_pool_kind kind, slc_po
      * to none (sluice/profile.h). */
     out->budget = slc_profile_scan_host_only(p) ? NULL : kinds[kind].budget;
     out->page_size = p->page_size;
-    out->staging_size = kind == SLC_POOL_GEOMETRY ? p->staging_size : 0u;
+    out->staging_size = kind == SLC_POOL_GEOMETRY ? p->staging_size : p->texture_staging_size;
     slc_pool_desc *d = &out->pool;
     d->max_chunks = p->max_chunks;
     d->frames_in_flight = p->frames_in_flight;
     if (kind == SLC_POOL_TEXTURES) {
-        /* [texture_partitions] and the default; no staging belt of its own
-         * (0: the store's default when it needs one). */
+        /* [texture_partitions] and the default; its belt is [textures]
+         * staging_size (0: none declared). */
         d->page_count = p->texture_page_count;
         d->eviction = slc__evict_policy_name(p->texture_eviction) != NULL ? p->texture_eviction : SLC_EVICTION_LRU;
         d->partition_count = p->texture_partition_count;

@@ -52,6 +52,7 @@ static const key_def keys[] = {
     {"textures", "page_count", KIND_COUNT, FIELD(texture_page_count), 0, SLC_PAGE_COUNT_MAX, 0, 0, 0},
     {"textures", "eviction", KIND_POLICY, FIELD(texture_eviction), 0, 0, 0, 0, SLC_EVICTION_LRU},
     {"textures", "pin_tiles", KIND_COUNT, FIELD(texture_pin_tiles), 0, 1, 0, 0, 0},
+    {"textures", "staging_size", KIND_SIZE, FIELD(texture_staging_size), 0, SLC_PROFILE_SIZE_MAX, 0, 0, 0},
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
@@ -875,6 +876,33 @@ static slc_status check_whole(parser *ps)
                               p->partitions[i].name, (unsigned long long)claimed, p->page_count);
         }
     }
+    if (p->texture_staging_size != 0) {
+        const uint32_t line = ps->key_line[key_index("textures", "staging_size")];
+        if (p->texture_page_count == 0) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, line,
+                              "[textures] staging_size: %s, but there is no texture pool to stage tiles for "
+                              "([textures] page_count is 0)",
+                              size_z(p->texture_staging_size, a, sizeof a));
+        }
+        if (host_only) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, line,
+                              "[textures] staging_size: %s, but a host-only profile (no gpu budget) has no staging "
+                              "belt; set 0",
+                              size_z(p->texture_staging_size, a, sizeof a));
+        }
+        if (p->texture_staging_size < p->page_size) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, line,
+                              "[textures] staging_size: %s is below page_size %s, so no tile could ever be staged",
+                              size_z(p->texture_staging_size, a, sizeof a), size_z(p->page_size, b, sizeof b));
+        }
+        if (p->texture_staging_size > staging || p->staging_size > staging - p->texture_staging_size) {
+            return parse_fail(ps, SLC_E_PROFILE_RANGE, line,
+                              "[textures] staging_size: %s with [stream] staging_size %s is above budget "
+                              "gpu/staging %s",
+                              size_z(p->texture_staging_size, a, sizeof a), size_z(p->staging_size, b, sizeof b),
+                              size_z(staging, c, sizeof c));
+        }
+    }
     if (p->texture_pin_tiles != 0 && p->texture_page_count == 0) {
         return parse_fail(ps, SLC_E_PROFILE_RANGE, ps->key_line[key_index("textures", "pin_tiles")],
                           "[textures] pin_tiles: 1, but there is no texture pool to pin them in ([textures] "
@@ -1046,7 +1074,7 @@ bool slc_profile_equal(const slc_profile *a, const slc_profile *b)
            a->max_lods == b->max_lods && a->max_string_bytes == b->max_string_bytes && a->max_phases == b->max_phases &&
            a->eviction == b->eviction && a->pin_coarsest == b->pin_coarsest && a->texture_format == b->texture_format &&
            a->texture_page_count == b->texture_page_count && a->texture_eviction == b->texture_eviction &&
-           a->texture_pin_tiles == b->texture_pin_tiles &&
+           a->texture_pin_tiles == b->texture_pin_tiles && a->texture_staging_size == b->texture_staging_size &&
            partitions_equal(a->partition_count, a->partitions, b->partition_count, b->partitions) &&
            partitions_equal(a->texture_partition_count, a->texture_partitions, b->texture_partition_count,
                             b->texture_partitions);

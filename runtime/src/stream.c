@@ -717,6 +717,8 @@ static uint64_t schedule(slc_stream *s)
 
     uint64_t pub = atomic_load_explicit(&s->published, memory_order_relaxed);
     int room = 1;
+    uint32_t tile_loads = 0; /* of this frame's loads, the texture tiles' (slc_stream_get_tile_cap) */
+    const slc_pool *tiles = s->pools[SLC_POOL_TEXTURES].pool;
     for (uint32_t k = 0; k < s->list_count; k++) {
         const entry *e = &s->list[s->keys[k] & 0xFFFFFFu];
         chunk_rec *r = &s->chunks[e->id];
@@ -744,7 +746,14 @@ static uint64_t schedule(slc_stream *s)
             defer(s, e);
             continue;
         }
-        pub += (uint64_t)start_load(s, e, pub, &room);
+        const bool tile = tiles != NULL && pool == tiles;
+        if (tile && tile_loads >= s->tile_cap_pages) {
+            defer(s, e); /* the tiles' share is taken: geometry may still load */
+            continue;
+        }
+        const int started = start_load(s, e, pub, &room);
+        pub += (uint64_t)started;
+        tile_loads += tile ? (uint32_t)started : 0u;
     }
     return pub;
 }
@@ -1099,6 +1108,7 @@ typedef struct create_plan {
     uint32_t load_frames;
     uint32_t telemetry_frames;
     uint32_t upload_cap_pages;
+    uint32_t tile_cap_pages;
 } create_plan;
 
 /* A pack whose textures the device cannot sample is refused here, at
@@ -1167,6 +1177,9 @@ static slc_status validate(const slc_stream_desc *d, create_plan *plan)
     const slc_page_store *geometry = d->stores[SLC_POOL_GEOMETRY];
     geometry->ops->locate(geometry->self, 0, &loc);
     slc_status st = slc_stream_get_upload_cap(p, plan->load_frames, loc.host == NULL, log, &plan->upload_cap_pages);
+    if (st == SLC_OK) {
+        st = slc_stream_get_tile_cap(p, plan->load_frames, plan->upload_cap_pages, log, &plan->tile_cap_pages);
+    }
     if (st != SLC_OK) {
         return st;
     }
@@ -1258,6 +1271,7 @@ static slc_status place_record(const slc_stream_desc *d, const create_plan *plan
     s->load_frames = plan->load_frames;
     s->ring_capacity = plan->telemetry_frames;
     s->upload_cap_pages = plan->upload_cap_pages;
+    s->tile_cap_pages = plan->tile_cap_pages;
     s->scratch_size = slc_pack_scratch_size(d->pack);
     s->scratch_stride = align_up(s->scratch_size);
     *out = s;

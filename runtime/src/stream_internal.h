@@ -100,6 +100,7 @@ struct slc_stream {
     uint32_t load_frames;
     uint32_t ring_capacity;
     uint32_t upload_cap_pages;
+    uint32_t tile_cap_pages;
     uint32_t pinned_chunks;
 
     uint32_t object_count_frame, list_count, carried_count;

@@ -45,6 +45,32 @@ slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames,
     return SLC_OK;
 }
 
+slc_status slc_stream_get_tile_cap(const slc_profile *p, uint32_t load_frames, uint32_t upload_cap_pages,
+                                   const slc_logger *log, uint32_t *out_pages)
+{
+    SLC_ASSERT(p != NULL && out_pages != NULL && p->page_size > 0);
+    *out_pages = 0;
+    uint32_t lf = load_frames != 0 ? load_frames : SLC_STREAM_DEFAULT_LOAD_FRAMES;
+    if (lf > SLC_STREAM_LOAD_FRAMES_MAX) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID, "stream: load_frames %u is above %u", lf,
+                        SLC_STREAM_LOAD_FRAMES_MAX);
+    }
+    if (p->texture_staging_size == 0) {
+        *out_pages = upload_cap_pages;
+        return SLC_OK;
+    }
+    const uint64_t frames = (uint64_t)p->frames_in_flight + lf + 1u;
+    const uint64_t pages = p->texture_staging_size / frames / p->page_size;
+    if (pages == 0) {
+        return slc__log(log, SLC_LOG_ERROR, SLC_E_INVALID,
+                        "stream: [textures] staging_size %llu holds less than one %u-byte page for each of %llu "
+                        "frames (frames_in_flight + load_frames + 1)",
+                        (unsigned long long)p->texture_staging_size, p->page_size, (unsigned long long)frames);
+    }
+    *out_pages = pages < upload_cap_pages ? (uint32_t)pages : upload_cap_pages;
+    return SLC_OK;
+}
+
 slc_stream_admission slc_stream_admit(uint32_t queue_capacity, uint32_t object_requests, uint32_t chunks,
                                       bool object_request, uint32_t new_chunks)
 {

@@ -73,6 +73,7 @@ void slc_stream_get_stats(const slc_stream *s, slc_stream_stats *out)
     out->in_flight = (uint32_t)(atomic_load_explicit(&s->published, memory_order_relaxed) - s->applied);
     out->pinned_chunks = s->pinned_chunks;
     out->upload_cap_pages = s->upload_cap_pages;
+    out->tile_cap_pages = s->tile_cap_pages;
     out->workers = s->workers;
     /* the records of failures applied by a frame not yet ended wait for its totals */
     out->failure_records = s->totals.failures < SLC_STREAM_FAILURE_RECORDS ? (uint32_t)s->totals.failures

@@ -222,8 +222,11 @@ printf '%s\n' "$msg" | grep -Fq "stream: pinning the mip tails of 4 textures nee
 # bench evict replays the texture pool on its own (its pages, the tails
 # pinned, its tile requests): OPT loads no more than any policy, and each
 # pool policy's replay loads exactly what the stream loads into the texture
-# pool with that policy.
-sed 's/^page_count       = 1024 .*/page_count = 100/' "$profiles/default.profile" > "$out/tiles100.profile"
+# pool with that policy. The replay has no upload cap, so the profile's
+# tile belt is made large enough that the tile cap defers nothing (128
+# tile loads a frame).
+sed -e 's/^page_count       = 1024 .*/page_count = 100/' -e 's/^staging_size     = 8 MiB .*/staging_size = 32 MiB/' \
+    -e 's/^gpu\/staging     = 40 MiB .*/gpu\/staging = 64 MiB/' "$profiles/default.profile" > "$out/tiles100.profile"
 msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --camera fly --frames 60 --json 2>&1) ||
     fail "bench evict: $msg"
 printf '%s\n' "$msg" | python3 -c '
@@ -265,7 +268,7 @@ printf '%s\n' "$msg" | grep -Eq "^tiles +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ 
     fail "bench stream: no tiles row: $msg"
 
 # A profile with no texture pool cannot stream a pack with textures.
-grep -v '^page_count       = 1024 ' "$profiles/default.profile" > "$out/notiles.profile"
+grep -v -e '^page_count       = 1024 ' -e '^staging_size     = 8 MiB ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
 rc=$?
 [ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"

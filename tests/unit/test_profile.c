@@ -7,6 +7,7 @@
 #include "profile_sections.h"
 #include "sluice/pack.h"
 #include "sluice/pool_spec.h"
+#include "sluice/stream.h"
 #include "test_util.h"
 
 static const char base[] = "# test profile\n"             /* 1 */
@@ -740,6 +741,83 @@ static void test_texture_pin_tiles(void **state)
                     "page_count is 0)");
 }
 
+/* The base with gpu/staging at `gpu_staging`, a 1 MiB gpu/textures and
+ * then `textures` ([textures] at line 32). */
+static size_t with_texture_staging(const char *gpu_staging, const char *textures)
+{
+    char repl[96];
+    snprintf(repl, sizeof repl, "gpu/staging = %s\ngpu/textures = 1 MiB\n", gpu_staging);
+    size_t n = edited("gpu/staging = 16 MiB\n", repl);
+    int m = snprintf(text + n, sizeof text - n, "%s", textures);
+    assert_true(m > 0 && n + (size_t)m < sizeof text);
+    return n + (size_t)m;
+}
+
+/* [textures] staging_size: the tiles' own belt (default 0: none), in the
+ * texture pool's spec, compared by slc_profile_equal, charged to
+ * gpu/staging with [stream] staging_size; it caps the tile loads a frame
+ * (slc_stream_get_tile_cap) at what it holds for the frames a slot stays
+ * taken. Refused without a texture pool, on a host-only profile, below a
+ * page and above gpu/staging. */
+static void test_texture_staging_size(void **state)
+{
+    (void)state;
+    slc_profile p, q;
+    slc_profile_diag d;
+    size_t n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 1 MiB\n");
+    if (slc_profile_parse(text, n, "t.profile", &p, &d) != SLC_OK) {
+        fail_msg("%s", d.message);
+    }
+    assert_int_equal(p.texture_staging_size, 1u << 20);
+    slc_pool_spec spec;
+    slc_pool_spec_from_profile(&p, SLC_POOL_TEXTURES, &spec);
+    assert_int_equal(spec.staging_size, 1u << 20);
+    slc_pool_spec_from_profile(&p, SLC_POOL_GEOMETRY, &spec);
+    assert_int_equal(spec.staging_size, 8u << 20); /* [stream]'s */
+    q = p;
+    q.texture_staging_size = 0;
+    assert_false(slc_profile_equal(&p, &q));
+    /* The tile cap: 1 MiB / (2 frames in flight + 1 load frame + 1) / 64 KiB
+     * = 4 pages, within the upload cap; 2 with 3 load frames. */
+    uint32_t pages = 99;
+    assert_int_equal(slc_stream_get_tile_cap(&p, 0, 64, NULL, &pages), SLC_OK);
+    assert_int_equal(pages, 4);
+    assert_int_equal(slc_stream_get_tile_cap(&p, 1, 3, NULL, &pages), SLC_OK);
+    assert_int_equal(pages, 3);
+    assert_int_equal(slc_stream_get_tile_cap(&p, 3, 64, NULL, &pages), SLC_OK);
+    assert_int_equal(pages, 2);
+    assert_int_equal(slc_stream_get_tile_cap(&p, SLC_STREAM_LOAD_FRAMES_MAX + 1u, 64, NULL, &pages), SLC_E_INVALID);
+    assert_int_equal(pages, 0);
+    /* A belt of one page is less than a page for each of the 4 frames. */
+    p.texture_staging_size = p.page_size;
+    assert_int_equal(slc_stream_get_tile_cap(&p, 0, 64, NULL, &pages), SLC_E_INVALID);
+    assert_int_equal(pages, 0);
+    /* No belt declared: the upload cap alone. */
+    q.texture_staging_size = 0;
+    assert_int_equal(slc_stream_get_tile_cap(&q, 0, 64, NULL, &pages), SLC_OK);
+    assert_int_equal(pages, 64);
+
+    n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 2 MiB\n");
+    expect_error_in("above gpu/staging", n, SLC_E_PROFILE_RANGE, 34,
+                    "t.profile:34: [textures] staging_size: 2 MiB with [stream] staging_size 8 MiB is above budget "
+                    "gpu/staging 9 MiB");
+    n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 4 KiB\n");
+    expect_error_in("below a page", n, SLC_E_PROFILE_RANGE, 34,
+                    "t.profile:34: [textures] staging_size: 4 KiB is below page_size 64 KiB, so no tile could ever be "
+                    "staged");
+    n = with_texture_staging("9 MiB", "[textures]\nstaging_size = 1 MiB\n");
+    expect_error_in("no pool", n, SLC_E_PROFILE_RANGE, 33,
+                    "t.profile:33: [textures] staging_size: 1 MiB, but there is no texture pool to stage tiles for "
+                    "([textures] page_count is 0)");
+    snprintf(text, sizeof text, "%s", base);
+    n = host_only();
+    int m = snprintf(text + n, sizeof text - n, "[textures]\npage_count = 16\nstaging_size = 1 MiB\n");
+    assert_true(m > 0);
+    expect_error_in("host-only", n + (size_t)m, SLC_E_PROFILE_RANGE, 31,
+                    "t.profile:31: [textures] staging_size: 1 MiB, but a host-only profile (no gpu budget) has no "
+                    "staging belt; set 0");
+}
+
 /* [texture_partitions] divides the texture pool as [partitions] the page
  * pool, by the same rules, into the texture pool's spec; the default
  * partition keeps at least a page (the mip tails are pinned there); none
@@ -1369,6 +1447,7 @@ int main(void)
         cmocka_unit_test(test_textures_pool),
         cmocka_unit_test(test_texture_partitions),
         cmocka_unit_test(test_texture_pin_tiles),
+        cmocka_unit_test(test_texture_staging_size),
         cmocka_unit_test(test_parses_render_and_quality),
         cmocka_unit_test(test_runtime_profile_holds_no_render_or_quality),
         cmocka_unit_test(test_rejects_bad_render),

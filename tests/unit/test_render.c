@@ -1435,9 +1435,10 @@ static void test_init_refuses_too_many_segments(void **state)
     free(sc);
 }
 
-/* The texture pool's backend must share the page pool's device; textures
- * are bound between begin and the cull pass only, and without a texture
- * backend the call binds nothing (texture_chunks 0). */
+/* The texture pool's backend must share the page pool's device and hold
+ * atlas images; textures are bound between begin and the cull pass only,
+ * and without a texture backend the call binds nothing (texture_chunks
+ * 0). */
 static void test_textures_on_another_device_or_out_of_order(void **state)
 {
     (void)state;
@@ -1457,6 +1458,29 @@ static void test_textures_on_another_device_or_out_of_order(void **state)
     slc_render_desc d = render_desc(&f);
     d.textures = other;
     expect_init_fails(&f, &d, SLC_E_INVALID, "render: the texture pool's backend is on another device");
+    slc_vulkan_deinit(other);
+    free(omem);
+
+    /* On the same device, but storage buffers: the renderer samples atlas
+     * images only. */
+    slc_vulkan_info gi;
+    slc_vulkan_get_info(f.vk, &gi);
+    slc_vulkan_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.instance = gi.instance;
+    dev.physical_device = gi.physical_device;
+    dev.device = gi.device;
+    dev.queue = gi.queue;
+    dev.queue_family = gi.queue_family;
+    dev.api_version = gi.api_version;
+    osize = slc_vulkan_footprint(&od);
+    omem = aligned_alloc(SLC_VULKAN_ALIGN, (osize + 63u) & ~(size_t)63u);
+    assert_non_null(omem);
+    assert_int_equal(slc_vulkan_adopt(omem, osize, &od, &dev, &other), SLC_OK);
+    d.textures = other;
+    expect_init_fails(&f, &d, SLC_E_INVALID,
+                      "render: the texture pool's backend holds storage buffers; the renderer samples atlas images "
+                      "(slc_vulkan_desc.image_texel)");
     slc_vulkan_deinit(other);
     free(omem);
 

@@ -759,7 +759,8 @@ static void test_staging_pages_reach_the_gpu(void **state)
     expect_no_validation_messages();
 }
 
-/* The belt is full until the copies out of it have executed, then reused. */
+/* The belt is full until the copies out of it have executed, then reused
+ * (once a frame has been submitted: before, see the next case). */
 static void test_staging_belt_full_until_the_fence(void **state)
 {
     (void)state;
@@ -771,6 +772,8 @@ static void test_staging_belt_full_until_the_fence(void **state)
     void *mem;
     slc_vulkan *vk = adopt(&d, &mem);
     slc_page_store *st = slc_vulkan_get_store(vk);
+    assert_int_equal(st->ops->submit(st->self, 1), SLC_OK);
+    assert_int_equal(slc_vulkan_wait_frame(vk, 1, 10 * SECOND), SLC_OK);
     expected e = expect_new(vk);
     uint64_t seed = 55;
     for (uint32_t p = 0; p < 4; p++) {
@@ -782,30 +785,63 @@ static void test_staging_belt_full_until_the_fence(void **state)
 
     /* The copies are submitted behind a batch the host holds: still full. */
     gpu_block(&t_gpu);
-    assert_int_equal(st->ops->submit(st->self, 1), SLC_OK);
-    assert_int_equal(slc_vulkan_end_frame(vk, 1), SLC_OK);
+    assert_int_equal(st->ops->submit(st->self, 2), SLC_OK);
+    assert_int_equal(slc_vulkan_end_frame(vk, 2), SLC_OK);
     struct timespec pause = {0, 20 * 1000 * 1000};
     nanosleep(&pause, NULL);
     assert_int_equal(st->ops->write_begin(st->self, 4, &dst), SLC_E_CAPACITY);
-    assert_int_equal(st->ops->retired(st->self), 0);
-    assert_int_equal(slc_vulkan_wait_frame(vk, 1, 1000 * 1000), SLC_E_FRAMES_IN_FLIGHT); /* 1 ms timeout */
+    assert_int_equal(st->ops->retired(st->self), 1);
+    assert_int_equal(slc_vulkan_wait_frame(vk, 2, 1000 * 1000), SLC_E_FRAMES_IN_FLIGHT); /* 1 ms timeout */
 
     /* Released: the fence signals, the slots come back in ring order. */
     gpu_unblock(&t_gpu);
-    assert_int_equal(slc_vulkan_wait_frame(vk, 1, 10 * SECOND), SLC_OK);
-    assert_int_equal(st->ops->retired(st->self), 1);
+    assert_int_equal(slc_vulkan_wait_frame(vk, 2, 10 * SECOND), SLC_OK);
+    assert_int_equal(st->ops->retired(st->self), 2);
     for (uint32_t p = 4; p < 16; p++) {
         write_page(vk, &e, p, PAGE, &seed);
         if (p % 4 == 3) {
-            assert_int_equal(st->ops->submit(st->self, p / 4 + 1), SLC_OK);
-            assert_int_equal(slc_vulkan_wait_frame(vk, p / 4 + 1, 10 * SECOND), SLC_OK);
+            assert_int_equal(st->ops->submit(st->self, p / 4 + 2), SLC_OK);
+            assert_int_equal(slc_vulkan_wait_frame(vk, p / 4 + 2, 10 * SECOND), SLC_OK);
         }
     }
-    expect_gpu_sees(&t_gpu, vk, 5, &e);
+    expect_gpu_sees(&t_gpu, vk, 6, &e);
     slc_vulkan_stats vs;
     slc_vulkan_get_stats(vk, &vs);
     assert_int_equal(vs.belt_full, 2);
+    assert_int_equal(vs.early_flushes, 0);
     assert_int_equal(vs.copies, 16);
+    release(vk, mem);
+    free(e.bytes);
+    expect_no_validation_messages();
+}
+
+/* Before the first submit (a stream pinning more chunks at create than
+ * the belt holds), a full belt is emptied in place: its copies are
+ * submitted and waited for, and every write goes through; the pages hold
+ * what was written. */
+static void test_belt_emptied_before_the_first_submit(void **state)
+{
+    (void)state;
+    slc_vulkan_desc d = {0};
+    d.page_count = 16;
+    d.placement = SLC_VULKAN_PLACEMENT_STAGING;
+    d.staging_size = 4u * PAGE;
+    void *mem;
+    slc_vulkan *vk = adopt(&d, &mem);
+    expected e = expect_new(vk);
+    uint64_t seed = 56;
+    for (uint32_t p = 0; p < 16; p++) {
+        write_page(vk, &e, p, PAGE, &seed);
+    }
+    slc_vulkan_stats vs;
+    slc_vulkan_get_stats(vk, &vs);
+    assert_int_equal(vs.early_flushes, 3); /* at pages 4, 8 and 12 */
+    assert_int_equal(vs.copies, 12);
+    assert_int_equal(vs.belt_full, 0);
+    expect_gpu_sees(&t_gpu, vk, 1, &e);
+    slc_vulkan_get_stats(vk, &vs);
+    assert_int_equal(vs.copies, 16);
+    assert_int_equal(vs.bytes_copied, 16ull * PAGE);
     release(vk, mem);
     free(e.bytes);
     expect_no_validation_messages();
@@ -1312,9 +1348,10 @@ static void test_driver_budget_too_small_for_headless_init(void **state)
     expect_no_validation_messages();
 }
 
-/* Reads layer `layer` of atlas image `seg` back into out (page_size bytes):
- * the image's blocks row after row, as the backend laid the page's bytes. */
-static void read_layer(gpu *g, slc_vulkan *vk, uint32_t seg_index, uint32_t layer, unsigned char *out)
+/* Reads page `at` of atlas image `seg_index` back into out (page_size
+ * bytes): its region's blocks row after row, as the backend laid the
+ * page's bytes, at its place in its layer. */
+static void read_page(gpu *g, slc_vulkan *vk, uint32_t seg_index, uint32_t at, unsigned char *out)
 {
     slc_vulkan_info info;
     slc_vulkan_get_info(vk, &info);
@@ -1348,13 +1385,15 @@ static void read_layer(gpu *g, slc_vulkan *vk, uint32_t seg_index, uint32_t laye
     cbi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     assert_int_equal(d->vkResetCommandBuffer(g->cmd, 0), VK_SUCCESS);
     assert_int_equal(d->vkBeginCommandBuffer(g->cmd, &cbi), VK_SUCCESS);
+    const uint32_t layer = at / info.pages_per_layer;
     VkBufferImageCopy r = {0};
-    r.bufferRowLength = info.layer_width;
+    r.bufferRowLength = info.page_width;
     r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     r.imageSubresource.baseArrayLayer = layer;
+    r.imageOffset.y = (int32_t)((at % info.pages_per_layer) * info.page_height);
     r.imageSubresource.layerCount = 1;
-    r.imageExtent.width = info.layer_width;
-    r.imageExtent.height = info.layer_height;
+    r.imageExtent.width = info.page_width;
+    r.imageExtent.height = info.page_height;
     r.imageExtent.depth = 1;
     /* The layer from the layout the backend leaves it in to the copy's, and back. */
     VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -1410,7 +1449,7 @@ static void test_atlas_images_take_pages_through_the_belt(void **state)
     vk_test_log tl;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     static const struct {
-        uint32_t texel, layer_w, layer_h, layer_blocks;
+        uint32_t texel, layer_w, layer_h, page_blocks;
     } cases[] = {
         {SLC_PACK_TEXEL_RGBA8, 128, 128, 128},
         {SLC_PACK_TEXEL_BC1, 512, 256, 128},
@@ -1443,9 +1482,10 @@ static void test_atlas_images_take_pages_through_the_belt(void **state)
         assert_false(info.unified);
         assert_int_equal(info.image_texel, cases[k].texel);
         assert_int_equal(info.image_format, slc_vulkan_texel_format(cases[k].texel, false));
-        assert_int_equal(info.layer_width, cases[k].layer_w);
-        assert_int_equal(info.layer_height, cases[k].layer_h);
-        assert_int_equal(info.layer_blocks, cases[k].layer_blocks);
+        assert_int_equal(info.page_width, cases[k].layer_w);
+        assert_int_equal(info.page_height, cases[k].layer_h);
+        assert_int_equal(info.page_blocks, cases[k].page_blocks);
+        assert_int_equal(info.pages_per_layer, 1);
         assert_int_equal(info.segment_count, 3);
         assert_int_equal(info.pages_per_segment, 8);
         assert_int_equal(info.belt_slots, 4);
@@ -1478,11 +1518,11 @@ static void test_atlas_images_take_pages_through_the_belt(void **state)
         assert_non_null(got);
         const uint32_t pages[] = {0, 1, 9, 17};
         const uint32_t bytes[] = {PAGE, PAGE, PAGE, 1000};
-        const size_t row = (size_t)info.layer_blocks * (cases[k].texel == SLC_PACK_TEXEL_RGBA8 ? 4u
-                                                        : cases[k].texel == SLC_PACK_TEXEL_BC1 ? 8u
-                                                                                               : 16u);
+        const size_t row = (size_t)info.page_blocks * (cases[k].texel == SLC_PACK_TEXEL_RGBA8 ? 4u
+                                                       : cases[k].texel == SLC_PACK_TEXEL_BC1 ? 8u
+                                                                                              : 16u);
         for (size_t i = 0; i < 4; i++) {
-            read_layer(&t_gpu, vk, pages[i] / 8u, pages[i] % 8u, got);
+            read_page(&t_gpu, vk, pages[i] / 8u, pages[i] % 8u, got);
             assert_memory_equal(got, e.bytes + (size_t)pages[i] * PAGE, bytes[i]);
             if (bytes[i] != PAGE) {
                 size_t whole = (bytes[i] + row - 1u) / row * row;
@@ -1503,6 +1543,57 @@ static void test_atlas_images_take_pages_through_the_belt(void **state)
         expect_budgets_back_to_zero(b);
     }
     assert_int_equal(tl.errors, 0);
+    expect_no_validation_messages();
+}
+
+/* A pool of more pages than an image may have layers: pages_per_layer
+ * pages one above the other in a layer, one image for them all (a shader
+ * may index an array of images only with a feature lavapipe lacks). */
+static void test_atlas_pages_share_a_layer(void **state)
+{
+    (void)state;
+    if (cpu_readback) {
+        skip();
+    }
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(t_physical, &props);
+    const uint32_t layers = props.limits.maxImageArrayLayers;
+    const uint32_t page = 4096u;
+    slc_vulkan_desc d = {0};
+    d.page_size = page;
+    d.page_count = 2u * layers + 5u; /* three pages a layer */
+    d.staging_size = 8u * page;
+    d.image_texel = SLC_PACK_TEXEL_RGBA8;
+    if (fence_mode) {
+        d.flags |= SLC_VULKAN_NO_TIMELINE;
+    }
+    size_t size;
+    void *mem = backend_memory(&d, &size);
+    slc_vulkan_device_info dev = vk_test_device_info();
+    slc_vulkan *vk = NULL;
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_OK);
+    slc_vulkan_info info;
+    slc_vulkan_get_info(vk, &info);
+    assert_int_equal(info.page_width, 32);
+    assert_int_equal(info.page_height, 32);
+    assert_int_equal(info.pages_per_layer, 3);
+    assert_int_equal(info.segment_count, 1);
+    expected e = expect_new(vk);
+    uint64_t seed = 7;
+    const uint32_t pages[] = {0, 1, 2, 3, d.page_count - 1u};
+    for (size_t i = 0; i < 5; i++) {
+        write_page(vk, &e, pages[i], page, &seed);
+    }
+    slc_page_store *st = slc_vulkan_get_store(vk);
+    assert_int_equal(st->ops->submit(st->self, 1), SLC_OK);
+    assert_int_equal(slc_vulkan_wait_frame(vk, 1, 10 * SECOND), SLC_OK);
+    unsigned char got[4096];
+    for (size_t i = 0; i < 5; i++) {
+        read_page(&t_gpu, vk, 0, pages[i], got);
+        assert_memory_equal(got, e.bytes + (size_t)pages[i] * page, page);
+    }
+    release(vk, mem);
+    free(e.bytes);
     expect_no_validation_messages();
 }
 
@@ -1866,6 +1957,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_flushes_are_atom_aligned, reset_messages),
         cmocka_unit_test_setup(test_staging_pages_reach_the_gpu, reset_messages),
         cmocka_unit_test_setup(test_staging_belt_full_until_the_fence, reset_messages),
+        cmocka_unit_test_setup(test_belt_emptied_before_the_first_submit, reset_messages),
         cmocka_unit_test_setup(test_staging_split_copies, reset_messages),
         cmocka_unit_test_setup(test_pages_written_from_several_threads, reset_messages),
         cmocka_unit_test_setup(test_segments_split_a_large_pool, reset_messages),
@@ -1877,6 +1969,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_driver_budget_refusals_leave_nothing, reset_messages),
         cmocka_unit_test_setup(test_driver_budget_too_small_for_headless_init, reset_messages),
         cmocka_unit_test_setup(test_atlas_images_take_pages_through_the_belt, reset_messages),
+        cmocka_unit_test_setup(test_atlas_pages_share_a_layer, reset_messages),
         cmocka_unit_test_setup(test_atlas_images_refusals, reset_messages),
         cmocka_unit_test_setup(test_bad_desc_and_memory_are_refused, reset_messages),
         cmocka_unit_test_setup(test_profile_fills_the_desc, reset_messages),

@@ -49,21 +49,26 @@
  * (beyond what the driver does through the callbacks).
  *
  * Atlas images (desc.image_texel, the texture tile pool). The pool is one
- * or more 2D array images of the texel format's UNORM VkFormat, one layer
- * a page, each image as many layers as maxImageArrayLayers and one
- * allocation allow: a segment. A layer is layer_width x layer_height
- * texels, exactly page_size bytes of the format's blocks; the bytes of a
- * write land in it block by block, row after row (a chunk's k-th block at
- * block column k % layer_blocks, block row k / layer_blocks), so a tile
- * with its border or a mip tail keeps the pack's byte layout and the
- * shader reads each texel with texelFetch, decoded by the device. The
- * images are device-local, never mapped: every write goes through the
- * staging belt (vkCmdCopyBufferToImage, whole block rows), charged to the
- * staging budget, with the copies on the frame queue. From the first
- * submit on (that submission carries the transition) every layer is in
- * VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL between submissions: a copy
- * takes its layer to TRANSFER_DST_OPTIMAL and back, with the barriers that
- * order it after the work before it and before the work after it. The
+ * or more 2D array images of the texel format's UNORM VkFormat (a
+ * segment each). A page is a page_width x page_height texel region,
+ * exactly page_size bytes of the format's blocks; the bytes of a write
+ * land in it block by block, row after row (a chunk's k-th block at block
+ * column k % page_blocks, block row k / page_blocks), so a tile with its
+ * border or a mip tail keeps the pack's byte layout and the shader reads
+ * each texel with texelFetch, decoded by the device. A layer holds
+ * pages_per_layer pages one above the other (page i of a segment: layer
+ * i / pages_per_layer, rows from (i % pages_per_layer) * page_height), as
+ * few as let one image hold the pool within maxImageArrayLayers and
+ * maxImageDimension2D, since a shader may index an array of images only
+ * with shaderSampledImageArrayDynamicIndexing; each image as large as that
+ * and one allocation allow. The images are device-local, never mapped:
+ * every write goes through the staging belt (vkCmdCopyBufferToImage, whole
+ * block rows), charged to the staging budget, with the copies on the frame
+ * queue. From the first submit on (that submission carries the transition)
+ * every layer is in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL between
+ * submissions: a copy takes its layer to TRANSFER_DST_OPTIMAL and back,
+ * with the barriers that order it after the work before it (which may
+ * still sample the layer's other pages) and before the work after it. The
  * format must be sampled by the device (slc_vulkan_info.sampled_formats),
  * else init fails with SLC_E_UNSUPPORTED.
  *
@@ -75,7 +80,10 @@
  *
  * Writes. write_begin gives the mapped page, or a free belt slot (or
  * SLC_E_CAPACITY while every slot holds a copy not yet executed: the caller
- * defers the load). write_end(page, bytes) flushes or queues a copy of the
+ * defers the load; before the first submit, as a stream's pins at create,
+ * a belt full of queued copies is emptied instead: they are submitted on
+ * the frame queue and waited for, unless copies run on a queue of their
+ * own). write_end(page, bytes) flushes or queues a copy of the
  * first `bytes` only: the rest of the page keeps what it held (zeros after
  * init; atlas images take whole block rows, the rest of the last row
  * zeros, and are undefined before their first write). write_end with 0 bytes abandons the write. A page written twice
@@ -221,6 +229,8 @@ typedef struct slc_vulkan_device_info {
     VkBool32
         storage_buffer_array_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing: pools of several segments */
     VkBool32 shader_draw_parameters;           /* shaderDrawParameters: gl_DrawID */
+    VkBool32
+        sampled_image_array_dynamic_indexing; /* shaderSampledImageArrayDynamicIndexing: texture pools of several atlas images */
     /* The block formats of a pack's textures: a pack in BC (ASTC) is
      * refused unless the application enabled textureCompressionBC
      * (textureCompressionASTC_LDR). */
@@ -254,16 +264,17 @@ typedef struct slc_vulkan_info {
     uint32_t copy_family; /* where the staging copies run (queue_family unless a transfer queue is used) */
     uint32_t api_version; /* the version the backend uses the device at */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-    bool created;                      /* true: slc_vulkan_init made the instance and device */
-    bool unified;                      /* pages are mapped; false: written through the staging belt */
-    bool coherent;                     /* the pool's (or belt's) memory is HOST_COHERENT */
-    bool timeline;                     /* frames are tracked with a timeline semaphore */
-    bool memory_budget;                /* VK_EXT_memory_budget was used for the heap check */
-    bool split_copies;                 /* staging copies are submitted on their own queue */
-    bool multi_draw_indirect;          /* features enabled on the device (adopted: as the application said) */
-    bool storage_dynamic_indexing;     /* shaderStorageBufferArrayDynamicIndexing */
-    bool draw_parameters;              /* shaderDrawParameters */
-    bool texture_compression_bc;       /* textureCompressionBC */
+    bool created;                  /* true: slc_vulkan_init made the instance and device */
+    bool unified;                  /* pages are mapped; false: written through the staging belt */
+    bool coherent;                 /* the pool's (or belt's) memory is HOST_COHERENT */
+    bool timeline;                 /* frames are tracked with a timeline semaphore */
+    bool memory_budget;            /* VK_EXT_memory_budget was used for the heap check */
+    bool split_copies;             /* staging copies are submitted on their own queue */
+    bool multi_draw_indirect;      /* features enabled on the device (adopted: as the application said) */
+    bool storage_dynamic_indexing; /* shaderStorageBufferArrayDynamicIndexing */
+    bool sampled_dynamic_indexing; /* shaderSampledImageArrayDynamicIndexing: a texture pool of several atlas images */
+    bool draw_parameters;          /* shaderDrawParameters */
+    bool texture_compression_bc;   /* textureCompressionBC */
     bool texture_compression_astc_ldr; /* textureCompressionASTC_LDR */
     /* The texel formats the device samples (bit f: SLC_PACK_TEXEL_* f),
      * as the store tells slc_stream_create: both the sRGB and the UNORM
@@ -281,12 +292,13 @@ typedef struct slc_vulkan_info {
     uint32_t page_count;
     uint32_t frames_in_flight;
     uint32_t belt_slots; /* pages the staging belt holds (0: no belt) */
-    /* Atlas images (image_texel not 0): the layers' format and size. */
-    uint32_t image_texel;  /* SLC_PACK_TEXEL_*, 0: storage buffers */
-    VkFormat image_format; /* the UNORM VkFormat */
-    uint32_t layer_width;  /* texels */
-    uint32_t layer_height; /* texels */
-    uint32_t layer_blocks; /* blocks a row */
+    /* Atlas images (image_texel not 0): the format and a page's region. */
+    uint32_t image_texel;     /* SLC_PACK_TEXEL_*, 0: storage buffers */
+    VkFormat image_format;    /* the UNORM VkFormat */
+    uint32_t page_width;      /* texels */
+    uint32_t page_height;     /* texels */
+    uint32_t page_blocks;     /* blocks a row */
+    uint32_t pages_per_layer; /* pages one above the other in a layer */
 } slc_vulkan_info;
 
 /* Counters, by value; all but driver_used and driver_live never decrease. */
@@ -302,6 +314,7 @@ typedef struct slc_vulkan_stats {
     uint64_t bytes_copied;
     uint64_t bytes_flushed; /* mapped bytes flushed (non-coherent memory) */
     uint64_t belt_full;     /* write_begin refusals: no free belt slot */
+    uint64_t early_flushes; /* full belts emptied before the first submit (see Writes) */
     /* Through VK_EXT_debug_utils, where the instance sluice created offers
      * it (an adopted device's instance is the application's: none): the
      * objects named ("sluice pool segment N", "sluice staging belt", their

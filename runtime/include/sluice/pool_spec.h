@@ -56,7 +56,8 @@ typedef enum slc_pool_kind {
 typedef struct slc_pool_spec {
     slc_pool_kind kind;
     uint32_t page_size;    /* bytes of a page, a power of two */
-    uint64_t staging_size; /* bytes of the store's staging belt, if it needs one (0: its default) */
+    uint64_t staging_size; /* bytes of the store's staging belt: [stream] or [textures] staging_size; geometry
+                            * 0: the store's default if it needs one; textures 0: none declared */
     const char *budget;    /* the budget the store charges its pages to, "gpu/pool"; NULL for a
                             * host-only profile (no gpu budget: the pages are charged to none) */
     const char *section;   /* the profile section it comes from, "pool" */

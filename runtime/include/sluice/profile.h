@@ -149,6 +149,17 @@ typedef struct slc_profile {
      * first frame: the reference `sluice render --reference` compares
      * against); 0, the default, pins the tails only. Needs a texture pool */
     uint32_t texture_pin_tiles;
+    uint32_t reserved_texture0; /* 0 */
+    /* [textures] staging_size: bytes of the texture pool's own staging
+     * belt (whole pages), charged to gpu/staging with [stream]
+     * staging_size; 0, the default, declares none. On the Vulkan backend
+     * the tiles live in atlas images, written through this belt, where
+     * the renderer samples them; with 0 they stay in host memory (the
+     * renderer draws the materials' factors). On every backend alike it
+     * bounds the tile loads a frame may start
+     * (slc_stream_get_tile_cap), so the decisions are the same wherever
+     * the tiles live. Needs a texture pool */
+    uint64_t texture_staging_size;
 } slc_profile;
 
 /* Where and why parsing failed. message holds the whole diagnostic,

@@ -139,7 +139,12 @@
  * no host address), the upload cap in pages is also held to what the belt
  * holds for the frames a slot stays taken: staging_size / page_size /
  * (frames_in_flight + load_frames + 1) (slc_stream_get_upload_cap). A belt
- * at least that large gives the same eviction log as mapped pages.
+ * at least that large gives the same eviction log as mapped pages. Texture
+ * tiles share the upload cap: a frame starts at most
+ * slc_stream_get_tile_cap tile loads (the texture pool's own belt, [textures]
+ * staging_size, on every backend), deferring the tile misses past it while
+ * geometry loads go on; with no tile belt declared the tiles and the
+ * geometry take the cap in priority order alike.
  *
  * Threads. Every call but slc_stream_work is made by one thread, the
  * caller's; slc_stream_work is called by workers (and is what the caller
@@ -326,6 +331,7 @@ typedef struct slc_stream_stats {
     uint32_t in_flight;     /* loads published and not yet applied */
     uint32_t pinned_chunks;
     uint32_t upload_cap_pages; /* the per-frame upload cap in whole pages, as the stream applies it */
+    uint32_t tile_cap_pages;   /* of which texture tiles may take at most this many (slc_stream_get_tile_cap) */
     uint32_t workers;
     /* The first failed loads of the stream's life, in the order they were
      * applied: first_failures[0 .. failure_records) with failure_records =
@@ -366,6 +372,19 @@ slc_status slc_stream_calculate_footprint(const slc_profile *p, size_t scratch_s
  * through log, which may be NULL); *out_pages is then 0. O(1). */
 slc_status slc_stream_get_upload_cap(const slc_profile *p, uint32_t load_frames, bool staged, const slc_logger *log,
                                      uint32_t *out_pages);
+
+/* The per-frame cap on texture tile loads in whole pages, within the
+ * upload cap they share with geometry: with [textures] staging_size
+ * declared, what that belt holds for each of the frames a slot stays
+ * taken, staging_size / (frames_in_flight + load_frames + 1) / page_size,
+ * at most upload_cap_pages; with none declared, upload_cap_pages. The same
+ * on every backend (the host store has no belt, yet caps the tiles
+ * alike), so the decisions are too. Fails iff the declared belt holds
+ * less than a page a frame (SLC_E_INVALID, with the message
+ * slc_stream_create gives through log, which may be NULL); *out_pages is
+ * then 0. O(1). */
+slc_status slc_stream_get_tile_cap(const slc_profile *p, uint32_t load_frames, uint32_t upload_cap_pages,
+                                   const slc_logger *log, uint32_t *out_pages);
 
 /* Which of a frame's lists a request does not fit (slc_stream_admit). */
 typedef enum slc_stream_admission {
