@@ -142,8 +142,9 @@ typedef struct fit {
     uint32_t pinned;         /* P */
     uint32_t cap_pages;      /* upload cap in pages */
     uint32_t belt_cap_pages; /* the cap through a staging belt */
+    uint32_t tile_cap_pages; /* of which tiles may take (slc_stream_get_tile_cap); 0: the stream refuses */
     fit_worst w[FIT_PARTS_MAX], u[FIT_PARTS_MAX];
-    fit_worst newc, firstc, objreqs, chunkreqs, distinct;
+    fit_worst newc, newt, firstc, objreqs, chunkreqs, distinct;
     uint64_t refused;
     uint64_t object_requests; /* accepted, over the workload */
     uint64_t tile_requests;   /* accepted requests of texture tiles */
@@ -156,7 +157,7 @@ typedef struct fit {
     fit_worst tex_w[FIT_PARTS_MAX], tex_u[FIT_PARTS_MAX];
     fit_break tex_pin_b, tex_w_b, tex_u_b;
     uint64_t transient; /* of which asked for a chunk that f - 1 did not ask for (nor pinned) */
-    fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b;
+    fit_break pin_b, w_b, u_b, new_b, queue_b, hole_b, tile_new_b;
     const char *queue_what; /* "object requests" or "distinct chunks" */
 } fit;
 
@@ -422,6 +423,10 @@ static void upload_caps(fit *f)
     if (slc_stream_get_upload_cap(&f->prof, SLC_STREAM_DEFAULT_LOAD_FRAMES, true, NULL, &f->belt_cap_pages) != SLC_OK) {
         f->belt_cap_pages = 0;
     }
+    if (slc_stream_get_tile_cap(&f->prof, SLC_STREAM_DEFAULT_LOAD_FRAMES, f->cap_pages, NULL, &f->tile_cap_pages) !=
+        SLC_OK) {
+        f->tile_cap_pages = 0;
+    }
 }
 
 /* What the check keeps across frames: O(chunks) per-chunk state, and the
@@ -448,7 +453,7 @@ typedef struct frame_state {
     uint64_t tex_wcount[FIT_PARTS_MAX];    /* the frame's distinct tiles, by texture pool partition */
     trace_req chunk_req_in[FIT_PARTS_MAX]; /* the frame's first unpinned chunk request in each partition */
     int has_chunk_req[FIT_PARTS_MAX];
-    uint32_t objreqs, chunkreqs, distinct, newc, firstc;
+    uint32_t objreqs, chunkreqs, distinct, newc, newt, firstc;
     int w_over, u_over;
     fit_break w_here, u_here;
     trace_req tex_req; /* the frame's first request that took a texture pool partition past its pages */
@@ -572,6 +577,7 @@ static int count_chunks(fit *f, check_state *st, frame_state *fs, const trace_re
             }
         }
         fs->newc += !asked_before;
+        fs->newt += tile && !asked_before;
         fs->firstc += !st->seen[c];
         st->seen[c] = 1;
     }
@@ -592,6 +598,9 @@ static void mark_request_breaks(fit *f, const check_state *st, frame_state *fs, 
 {
     if (fs->newc > f->cap_pages) { /* the cap is the two pools' (a tile's break: the page pool's first partition) */
         mark_break(&f->new_b, fs->fr, tile ? 0 : part, q, f->cap_pages);
+    }
+    if (tile && f->tile_cap_pages != 0 && fs->newt > f->tile_cap_pages) { /* the tiles' share: the rest wait a frame */
+        mark_break(&f->tile_new_b, fs->fr, part, q, f->tile_cap_pages);
     }
     if (tile) {
         const uint64_t pin = tex_pin_in(f, part), pages = f->tex_part_pages[part];
@@ -661,6 +670,9 @@ static void settle_breaks(fit *f, const check_state *st, const frame_state *fs)
     if (f->new_b.broken && f->new_b.frame == fr) {
         f->new_b.value = fs->newc;
     }
+    if (f->tile_new_b.broken && f->tile_new_b.frame == fr) {
+        f->tile_new_b.value = fs->newt;
+    }
     if (f->hole_b.broken && f->hole_b.frame == fr) {
         uint64_t pin_here = f->hole_b.part == f->pin_part ? f->pinned : 0;
         uint64_t wv = fs->wcount[f->hole_b.part] + pin_here, uv = st->ucount[f->hole_b.part] + pin_here;
@@ -700,6 +712,7 @@ static void frame_end(fit *f, const check_state *st, const frame_state *fs)
         }
     }
     worst(&f->newc, fs->newc, fr);
+    worst(&f->newt, fs->newt, fr);
     worst(&f->firstc, fs->firstc, fr);
     worst(&f->objreqs, fs->objreqs, fr);
     worst(&f->chunkreqs, fs->chunkreqs, fr);
@@ -746,6 +759,7 @@ typedef enum verdict { V_HOLDS = 0, V_DEFERRAL, V_FALLBACK, V_NOT } verdict;
 static verdict judge(const fit *f)
 {
     if (f->pin_b.broken || f->queue_b.broken || f->hole_b.broken || f->cap_pages == 0 || f->tex_pin_b.broken ||
+        (f->textures > 0 && f->prof.texture_page_count > 0 && f->tile_cap_pages == 0) ||
         tool_texture_pool_missing(f->pack, &f->prof, NULL)) {
         return V_NOT;
     }
@@ -755,7 +769,7 @@ static verdict judge(const fit *f)
     if (f->tex_w_b.broken || f->tex_u_b.broken) {
         return V_FALLBACK; /* a tile not resident is drawn from its texture's pinned tail, or a level between */
     }
-    return f->new_b.broken ? V_DEFERRAL : V_HOLDS;
+    return f->new_b.broken || f->tile_new_b.broken ? V_DEFERRAL : V_HOLDS;
 }
 
 static const char *verdict_name(verdict v)
@@ -859,6 +873,11 @@ static void report_text(const fit *f, verdict v)
                    start, end);
         }
     }
+    if (f->textures > 0) {
+        printf("new tiles: worst %" PRIu64 " at frame %u, tile cap %u a frame%s\n", f->newt.value, f->newt.frame,
+               f->tile_cap_pages,
+               f->prof.texture_staging_size != 0 ? " ([textures] staging_size)" : " (no tile belt: the upload cap)");
+    }
     printf("verdict: %s\n", verdict_name(v));
     if (f->pin_b.broken) {
         printf("  pinned: partition '%s' needs %" PRIu64 " pages for the pinned levels, has %" PRIu64 "\n",
@@ -881,6 +900,11 @@ static void report_text(const fit *f, verdict v)
     if (f->cap_pages == 0) {
         printf("  upload cap: upload_per_frame %" PRIu64 " B is less than one page: the stream refuses to start\n",
                f->prof.upload_cap);
+    }
+    if (f->textures > 0 && f->prof.texture_page_count > 0 && f->cap_pages != 0 && f->tile_cap_pages == 0) {
+        printf("  tile cap: [textures] staging_size %" PRIu64
+               " B holds less than a page for each frame a slot stays taken: the stream refuses to start\n",
+               f->prof.texture_staging_size);
     }
     if (f->queue_b.broken) {
         char req[256];
@@ -916,6 +940,13 @@ static void report_text(const fit *f, verdict v)
         describe_req(f, &f->new_b, req, sizeof req);
         printf("  upload: frame %u, %s: %" PRIu64 " new chunks, upload cap %" PRIu64 " pages\n", f->new_b.frame, req,
                f->new_b.value, f->new_b.limit);
+    }
+    if (f->tile_new_b.broken) {
+        char req[256];
+        describe_req(f, &f->tile_new_b, req, sizeof req);
+        printf("  tile upload: frame %u, %s: %" PRIu64 " new tiles, tile cap %" PRIu64
+               " a frame ([textures] staging_size)\n",
+               f->tile_new_b.frame, req, f->tile_new_b.value, f->tile_new_b.limit);
     }
     if ((f->w_b.broken || f->u_b.broken) && f->prof.pin_coarsest == 0) {
         printf("  no fallback: pin_coarsest is 0, so nothing guarantees a coarser level is resident\n");
@@ -973,6 +1004,8 @@ static void report_json(const fit *f, verdict v)
     printf("  \"new_chunks\": {\"worst\": %" PRIu64 ", \"frame\": %u, \"upload_cap_pages\": %u, "
            "\"staging_belt_cap_pages\": %u},\n",
            f->newc.value, f->newc.frame, f->cap_pages, f->belt_cap_pages);
+    printf("  \"new_tiles\": {\"worst\": %" PRIu64 ", \"frame\": %u, \"tile_cap_pages\": %u},\n", f->newt.value,
+           f->newt.frame, f->tile_cap_pages);
     printf("  \"first_requests\": {\"worst\": %" PRIu64 ", \"frame\": %u},\n", f->firstc.value, f->firstc.frame);
     printf("  \"requests_per_frame\": {\"objects\": %" PRIu64 ", \"objects_frame\": %u, \"distinct_chunks\": %" PRIu64
            ", \"distinct_chunks_frame\": %u, \"queue_capacity\": %u, \"refused\": %" PRIu64 "},\n",
@@ -999,6 +1032,7 @@ static void report_json(const fit *f, verdict v)
     json_break(f, "working_set", &f->w_b, f->part_name);
     json_break(f, "in_flight", &f->u_b, f->part_name);
     json_break(f, "upload", &f->new_b, f->part_name);
+    json_break(f, "tile_upload", &f->tile_new_b, f->tex_part_name);
     printf(",\n    \"texture_pool_missing\": %s",
            tool_texture_pool_missing(f->pack, &f->prof, NULL) ? "true" : "false");
     json_break(f, "texture_pinned", &f->tex_pin_b, f->tex_part_name);

@@ -440,11 +440,6 @@ static int open_vulkan_store(run *r, keep_log *why)
     return CLI_OK;
 }
 
-/* The texture pool on the geometry backend's device (slc_vulkan_adopt):
- * its own buffers in device memory, charged to gpu/textures, written
- * through the mapping or a staging belt as the geometry pages are, and
- * bound by the renderer. Its copies and frame markers go on the same
- * queue, from the thread that runs the stream. */
 /* The texture pool as atlas images in the pack's texel format, on the
  * page pool's device (where the renderer samples them), written through
  * the belt [textures] staging_size declares, charged to gpu/staging.
@@ -501,6 +496,15 @@ static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g, uint32_t 
         return CLI_FAILED;
     }
     r->ses.tex_device = slc_vulkan_get_store(r->tex_vk);
+    slc_vulkan_info ti;
+    slc_vulkan_get_info(r->tex_vk, &ti);
+    size_t used = strlen(r->backend_detail);
+    if (used + 1u < sizeof r->backend_detail) {
+        snprintf(r->backend_detail + used, sizeof r->backend_detail - used,
+                 "; texture tiles in %u atlas image%s of %s (%ux%u texels a page, %u a layer) through a %u-slot belt",
+                 ti.segment_count, ti.segment_count == 1 ? "" : "s", slc_pack_texel_format_name(ti.image_texel),
+                 ti.page_width, ti.page_height, ti.pages_per_layer, ti.belt_slots);
+    }
     return CLI_OK;
 }
 #endif

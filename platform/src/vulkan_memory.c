@@ -257,13 +257,13 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
         limit = "the desc's max_segment_size";
     }
     pps -= pps % ppl; /* whole layers */
+    if (pps > vk->page_count) {
+        pps = vk->page_count;
+    }
     if (pps == 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
                            "vulkan: an atlas image may hold no layer of %llu pages of %u bytes (%s)",
                            (unsigned long long)ppl, vk->page_size, limit);
-    }
-    if (pps > vk->page_count) {
-        pps = vk->page_count;
     }
     uint64_t count = (vk->page_count + pps - 1u) / pps;
     if (count > vk->segment_capacity) {

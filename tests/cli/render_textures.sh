@@ -5,7 +5,8 @@
 # camera at 160x90 under PROFILE, every run with --validate (a message from
 # the validation layer fails it):
 #   - the texture pool's line (its eviction log hash) is the same on the
-#     host backend, on the Vulkan backend (its tiles in device memory) and
+#     host backend, on the Vulkan backend (its tiles in an atlas image, as
+#     the run's backend line says) and
 #     in `sluice render` with --workers 0 and 2, whose PNGs are byte for
 #     byte the same;
 #   - each frame binds tiles beside the pinned mip tails ("render textures a
@@ -13,7 +14,10 @@
 #     texels: hundreds of colours, where --tint lod draws a handful;
 #   - --tint mip draws the mip palette: every pixel not background is one of
 #     its colours or a stripe's black;
-#   - bc1 tiles, decoded by the fragment shader, render as many colours.
+#   - bc1 tiles, in a bc1 atlas the device decodes, render as many colours;
+#   - without a tile belt ([textures] staging_size) the tiles stay in host
+#     memory on Vulkan too: the same texture pool line as on the host
+#     backend, no atlas, and the renderer binds no tile.
 set -u
 out=$1
 profile=$2
@@ -35,6 +39,8 @@ want=$(grep '^texture pool:' "$out/host.log")
 # shellcheck disable=SC2086
 "$@" run "$pack" $opts --backend vulkan > "$out/vk.log" 2> "$out/vk.err" || fail "run vulkan: $(cat "$out/vk.err")"
 [ "$(grep '^texture pool:' "$out/vk.log")" = "$want" ] || fail "vulkan: $(grep '^texture pool:' "$out/vk.log"), host: $want"
+grep -Eq '^backend: vulkan \(.*\); texture tiles in 1 atlas image of rgba8 \(128x128 texels a page, 1 a layer\) through a [0-9]+-slot belt' \
+    "$out/vk.log" || fail "vulkan: no atlas image in $(grep '^backend:' "$out/vk.log")"
 
 textures=$(sed -n 's/^  materials .*; textures \([0-9]*\) .*/\1/p' "$out/pack-rgba8.log")
 [ -n "$textures" ] || fail "no texture count in the pack's summary"
@@ -63,6 +69,20 @@ render lod "$pack" "$@" render "$pack" $opts --size 160x90 --every 3 -o "$out/lo
 render mip "$pack" "$@" render "$pack" $opts --size 160x90 --every 3 -o "$out/mip" --tint mip
 # shellcheck disable=SC2086
 render bc1 "$out/bc1.pack" "$@" render "$out/bc1.pack" $opts --size 160x90 --every 3 -o "$out/bc1"
+# No tile belt: host memory on Vulkan too, nothing bound.
+grep -v '^staging_size *= *[0-9]* MiB *# the tiles' "$profile" > "$out/nobelt.profile"
+! grep -q "the tiles' belt" "$out/nobelt.profile" || fail "the tile belt is still in $out/nobelt.profile"
+nb="--frames 8 --camera orbit --validate --profile $out/nobelt.profile"
+# shellcheck disable=SC2086
+"$@" run "$pack" $nb --backend host > "$out/nb-host.log" 2>&1 || fail "run host, no belt: $(cat "$out/nb-host.log")"
+# shellcheck disable=SC2086
+render nb "$pack" "$@" render "$pack" $nb --size 160x90 --every 3 -o "$out/nb"
+[ "$(grep '^texture pool:' "$out/nb.log")" = "$(grep '^texture pool:' "$out/nb-host.log")" ] ||
+    fail "no belt: render $(grep '^texture pool:' "$out/nb.log"), host $(grep '^texture pool:' "$out/nb-host.log")"
+! grep -q 'atlas image' "$out/nb.log" || fail "no belt, yet $(grep '^backend:' "$out/nb.log")"
+grep -q "^render textures a frame (median): 0 tiles and mip tails bound (of $textures textures)$" "$out/nb.log" ||
+    fail "no belt: $(grep '^render textures' "$out/nb.log")"
+# (the loop below takes over the positional parameters)
 for f in frame-00000.png frame-00003.png frame-00006.png frame-00007.png; do
     set -- $(python3 "$here/png_colours.py" "$out/w0/$f") || fail "$f cannot be read"
     [ "$3" -gt 1000 ] && [ "$4" -gt 300 ] || fail "$f: $3 pixels drawn in $4 colours: no texels"
@@ -73,4 +93,5 @@ for f in frame-00000.png frame-00003.png frame-00006.png frame-00007.png; do
     set -- $(python3 "$here/png_colours.py" --palette "$out/mip/$f") || fail "mip/$f cannot be read"
     [ "$3" -gt 1000 ] && [ "$5" = 0 ] || fail "mip/$f: $3 pixels drawn, $5 of them not the mip palette or black"
 done
+
 echo "render_textures: ok ($want)"

@@ -222,11 +222,10 @@ printf '%s\n' "$msg" | grep -Fq "stream: pinning the mip tails of 4 textures nee
 # bench evict replays the texture pool on its own (its pages, the tails
 # pinned, its tile requests): OPT loads no more than any policy, and each
 # pool policy's replay loads exactly what the stream loads into the texture
-# pool with that policy. The replay has no upload cap, so the profile's
-# tile belt is made large enough that the tile cap defers nothing (128
-# tile loads a frame).
-sed -e 's/^page_count       = 1024 .*/page_count = 100/' -e 's/^staging_size     = 8 MiB .*/staging_size = 32 MiB/' \
-    -e 's/^gpu\/staging     = 40 MiB .*/gpu\/staging = 64 MiB/' "$profiles/default.profile" > "$out/tiles100.profile"
+# pool with that policy. The replay has no upload cap: the default
+# profile's tile belt is large enough that the tile cap (128 loads a
+# frame) defers no tile of this workload.
+sed 's/^page_count       = 1024 .*/page_count = 100/' "$profiles/default.profile" > "$out/tiles100.profile"
 msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --camera fly --frames 60 --json 2>&1) ||
     fail "bench evict: $msg"
 printf '%s\n' "$msg" | python3 -c '
@@ -268,7 +267,7 @@ printf '%s\n' "$msg" | grep -Eq "^tiles +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ 
     fail "bench stream: no tiles row: $msg"
 
 # A profile with no texture pool cannot stream a pack with textures.
-grep -v -e '^page_count       = 1024 ' -e '^staging_size     = 8 MiB ' "$profiles/default.profile" > "$out/notiles.profile"
+grep -v -e '^page_count       = 1024 ' -e '^staging_size     = 32 MiB ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
 rc=$?
 [ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"
@@ -289,4 +288,34 @@ rc=$?
 [ "$rc" -eq 1 ] || fail "no texture pool: exit code $rc, expected 1: $msg"
 printf '%s\n' "$msg" | grep -Fq "stream: the pack has 4 textures, but profile 'default' declares no texture pool ([textures] page_count) to pin their mip tails in (SLC_E_UNSUPPORTED)" ||
     fail "no texture pool: $msg"
+
+# The tile cap: a 1 MiB tile belt holds 4 tile loads a frame
+# (1 MiB / (2 frames in flight + 2) / 64 KiB): the first frame starts 4 of
+# the 98 tiles it asks for, on the host backend as on Vulkan, and fit says
+# the workload needs deferral, naming the request that passed the cap.
+sed 's/^staging_size     = 32 MiB .*/staging_size = 1 MiB/' "$profiles/default.profile" > "$out/tilecap.profile"
+msg=$("$@" run "$out/rgba8.pack" --profile "$out/tilecap.profile" --backend host --camera fly --frames 1 2>&1) ||
+    fail "run, tile cap 4: $msg"
+printf '%s\n' "$msg" | grep -Eq "^texture pool: .*; 4 tile loads started, " || fail "run, tile cap 4: $msg"
+msg=$("$@" budget fit "$out/tilecap.profile" "$out/rgba8.pack" --camera fly --frames 16 2>&1)
+rc=$?
+[ "$rc" -eq 4 ] || fail "fit, tile cap 4: exit code $rc, expected 4: $msg"
+printf '%s\n' "$msg" | grep -Eq "^new tiles: worst 98 at frame 0, tile cap 4 a frame \(\[textures\] staging_size\)$" ||
+    fail "fit, tile cap 4: $msg"
+printf '%s\n' "$msg" | grep -Eq "^  tile upload: frame 0, chunk [0-9]+ \(texture [0-9]+ '.*', level 0, tile [0-9]+\): 98 new tiles, tile cap 4 a frame" ||
+    fail "fit, tile cap 4: no tile upload break: $msg"
+printf '%s\n' "$msg" | grep -q "^verdict: needs deferral$" || fail "fit, tile cap 4: $msg"
+# A belt of one page holds less than a page for each of the 4 frames a
+# slot stays taken: the stream refuses to start, and fit says so.
+sed 's/^staging_size     = 32 MiB .*/staging_size = 64 KiB/' "$profiles/default.profile" > "$out/tilecap0.profile"
+msg=$("$@" run "$out/rgba8.pack" --profile "$out/tilecap0.profile" --backend host --frames 1 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "run, a one-page tile belt: exit code $rc, expected 1: $msg"
+printf '%s\n' "$msg" | grep -Fq "stream: [textures] staging_size 65536 holds less than one 65536-byte page for each of 4 frames (frames_in_flight + load_frames + 1)" ||
+    fail "run, a one-page tile belt: $msg"
+msg=$("$@" budget fit "$out/tilecap0.profile" "$out/rgba8.pack" --frames 2 2>&1)
+rc=$?
+[ "$rc" -eq 5 ] || fail "fit, a one-page tile belt: exit code $rc, expected 5: $msg"
+printf '%s\n' "$msg" | grep -Fq "  tile cap: [textures] staging_size 65536 B holds less than a page for each frame a slot stays taken: the stream refuses to start" ||
+    fail "fit, a one-page tile belt: $msg"
 echo "run_textures: ok"
