@@ -4,8 +4,8 @@
 // lambert from a light over the camera's shoulder (the frame's uniforms:
 // render_frames.c) with an ambient term, in its palette colour; an object
 // with one gets its material (render_texture.glsl samples its textures
-// from the texture pool): base colour times its factor (alpha mask
-// honoured), metallic-roughness, a tangent-space normal map on a frame
+// from the texture pool's atlas images): front faces only unless it is
+// double-sided, base colour times its factor (alpha mask honoured), metallic-roughness, a tangent-space normal map on a frame
 // from the derivatives of position and UV, occlusion and emissive, under
 // the same light with a GGX specular term, written in sRGB. Normals are
 // the vertex's or (none) the face's from the derivatives of the position,
@@ -23,6 +23,9 @@ layout(location = 1) in vec3 i_normal;
 layout(location = 2) flat in uint i_info; // the draw's info word
 layout(location = 3) in vec2 i_uv;
 layout(location = 4) flat in uint i_object;
+#ifdef SLC_MATERIALS
+layout(location = 5) flat in uint i_mirrored;
+#endif
 
 layout(location = 0) out vec4 o_color;
 
@@ -78,6 +81,13 @@ void main()
 #ifdef SLC_MATERIALS
     uint material = object_info[i_object * 4u + 3u].w;
     bool mip_tinted = material != 0u && mat_word(material - 1u, 12u) != 0u;
+    // A material that is not double-sided shows its front faces only: the
+    // triangles wound counter-clockwise as the pack gives them, seen through
+    // a placement that mirrors them reversed.
+    if (params.z == 0u && material != 0u && (mat_word(material - 1u, 1u) & 1u) == 0u &&
+        gl_FrontFacing == (i_mirrored != 0u)) {
+        discard;
+    }
 #else
     uint material = 0u;
     bool mip_tinted = false;

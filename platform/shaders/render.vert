@@ -26,6 +26,7 @@ layout(location = 2) flat out uint o_info; // the draw's info word
 #ifdef SLC_MATERIALS
 layout(location = 3) out vec2 o_uv;
 layout(location = 4) flat out uint o_object;
+layout(location = 5) flat out uint o_mirrored; // the placement flips handedness: the winding is reversed
 #endif
 
 // The placements and the object table again, as words: a vec4 member read
@@ -116,6 +117,7 @@ void main()
 #ifdef SLC_MATERIALS
     o_uv = uv;
     o_object = o;
+    o_mirrored = determinant(mat3(m)) < 0.0 ? 1u : 0u;
 #endif
     gl_Position = view_proj * world;
 }

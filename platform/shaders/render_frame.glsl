@@ -8,7 +8,8 @@ layout(std140, set = 0, binding = 4) uniform Frame {
     vec4 eye;             // xyz: the camera, for two-sided lighting
     vec4 light;           // xyz: towards the light (unit), w: ambient
     vec4 planes[6];       // the frustum: dot(xyz, p) + w >= 0 inside
-    uvec4 params;         // x: tint (0 shaded, 1 LOD, 2 mip), y: draws this frame
+    uvec4 params;         // x: tint (0 shaded, 1 LOD, 2 mip), y: draws this frame, z: 1 two-sided (no back
+                          // face removed)
     vec4 lod_palette[8];  // slc_render_lod_color's table, from C
     vec4 object_palette[8];
     uvec4 tex_params;     // x: first word of the texture records in the tables, y: texture pool pages an atlas

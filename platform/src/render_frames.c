@@ -137,6 +137,10 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame %llu: tint %u is not an slc_render_tint",
                            (unsigned long long)frame, view->tint);
     }
+    if ((view->flags & ~(uint32_t)SLC_RENDER_VIEW_TWO_SIDED) != 0) {
+        return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame %llu: view flags 0x%x hold an unknown bit",
+                           (unsigned long long)frame, view->flags);
+    }
     if (frame == 0) {
         return slc__rd_log(&r->log, SLC_E_INVALID, "render: frame 0 is not a stream frame");
     }
@@ -165,6 +169,7 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
     f->light[3] = RD_AMBIENT;
     memcpy(f->planes, r->planes, sizeof f->planes);
     f->params[0] = view->tint;
+    f->params[2] = (view->flags & SLC_RENDER_VIEW_TWO_SIDED) != 0 ? 1u : 0u;
     for (uint32_t i = 0; i < RD_PALETTE; i++) {
         for (int c = 0; c < 3; c++) {
             f->lod_palette[i][c] = (float)lod_palette[i][c] / 255.0f;

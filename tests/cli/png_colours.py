@@ -4,7 +4,9 @@
 # uses, 0.08 0.09 0.11: 20 23 28) and how
 # many distinct colours those have; with --palette, also how many of them
 # are neither black nor a colour of the LOD palette (slc_render_lod_color:
-# platform/src/render_frames.c). Reads the 8-bit RGB or RGBA, non-interlaced PNGs that
+# platform/src/render_frames.c); with --red-green, instead of those two,
+# how many are strongly red (R > 150, G and B < 100) and how many strongly
+# green (G > 120, R and B < 110). Reads the 8-bit RGB or RGBA, non-interlaced PNGs that
 # `sluice render` writes (zlib and the five row filters of the PNG spec).
 import sys, zlib, struct
 def read_png(path):
@@ -39,10 +41,14 @@ def read_png(path):
 PALETTE = {(46, 204, 64), (0, 116, 217), (255, 220, 0), (255, 133, 27), (240, 18, 190), (127, 219, 255),
            (177, 13, 201), (255, 65, 54), (0, 0, 0)}
 palette = sys.argv[1] == '--palette'
+red_green = sys.argv[1] == '--red-green'
 w, h, px = read_png(sys.argv[-1])
 bg = (20, 23, 28)
 fg = [p for p in px if p != bg]
 fields = [w, h, len(fg), len(set(fg))]
+if red_green:
+    fields = [w, h, len(fg), sum(1 for p in fg if p[0] > 150 and p[1] < 100 and p[2] < 100),
+              sum(1 for p in fg if p[1] > 120 and p[0] < 110 and p[2] < 110)]
 if palette:
     fields.append(sum(1 for p in fg if p not in PALETTE))
 print(*fields)

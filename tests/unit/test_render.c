@@ -1660,6 +1660,10 @@ static void test_begin_refuses_a_slot_in_flight(void **state)
     bad.tint = SLC_RENDER_TINT_MIP + 1u;
     assert_int_equal(slc_render_begin(f.r, held + FRAMES, &bad), SLC_E_INVALID);
     assert_non_null(strstr(f.rlog.message, "tint 3 is not an slc_render_tint"));
+    bad = v;
+    bad.flags = SLC_RENDER_VIEW_TWO_SIDED | 4u;
+    assert_int_equal(slc_render_begin(f.r, held + FRAMES, &bad), SLC_E_INVALID);
+    assert_non_null(strstr(f.rlog.message, "view flags 0x5 hold an unknown bit"));
     fx_close(&f);
     free(sc);
 }

@@ -335,7 +335,8 @@ static int draw(rig *r, const slc_stream_result *res, const camera_view *view, u
     memcpy(v.view_proj, view->view_proj, sizeof v.view_proj);
     memcpy(v.eye, view->eye, sizeof v.eye);
     v.tint = SLC_RENDER_TINT_NONE;
-    v.clear[3] = 1.0f; /* black: never a shaded pixel's colour */
+    v.flags = SLC_RENDER_VIEW_TWO_SIDED; /* silhouettes: a single-sided surface seen from behind is geometry too */
+    v.clear[3] = 1.0f;                   /* black: never a shaded pixel's colour */
     slc_status st = slc_render_begin(r->ren, r->frame, &v);
     if (st == SLC_OK) {
         st = slc_render_add(r->ren, res, r->spans);

@@ -136,6 +136,14 @@ typedef enum slc_render_tint {
     SLC_RENDER_TINT_MIP = 2
 } slc_render_tint;
 
+/* slc_render_view.flags. */
+typedef enum slc_render_view_flags {
+    /* Every surface on both sides: no back face removed for a material
+     * that is not double-sided (silhouettes of the geometry, as `sluice
+     * bench lod` compares its levels by). */
+    SLC_RENDER_VIEW_TWO_SIDED = 1u << 0
+} slc_render_view_flags;
+
 typedef struct slc_render_desc {
     uint32_t width;          /* own target only; 0: SLC_RENDER_DEFAULT_WIDTH */
     uint32_t height;         /* 0: SLC_RENDER_DEFAULT_HEIGHT */
@@ -173,6 +181,7 @@ typedef struct slc_render_view {
                           * (an orthographic camera: a point far along the view direction) */
     uint32_t tint;       /* slc_render_tint */
     float clear[4];      /* own target: the colour it is cleared to (RGBA 0..1) */
+    uint32_t flags;      /* slc_render_view_flags */
 } slc_render_view;
 
 /* What a frame drew, filled once it has retired. */
