@@ -13,9 +13,9 @@ cpu/decode      = 4 MiB    # per worker: one 64 KiB page of decode scratch, twic
 cpu/queues      = 1 MiB    # 1024-entry request, load and completion rings
 cpu/driver      = 32 MiB   # lavapipe's host allocations: device, pipeline cache, command pools
 cpu/render      = 2 MiB    # slc_render_footprint: the record (under 2 KiB), 4 B an object (16384: 64 KiB), 4 B a pack instance: room for 490000
-gpu             = 418 MiB  # children take 418 MiB
+gpu             = 426 MiB  # children take 426 MiB
 gpu/pool        = 256 MiB  # 4096 pages of 64 KiB
-gpu/staging     = 64 MiB   # [stream] staging_size, used only when the staging path is forced, and [textures] staging_size
+gpu/staging     = 72 MiB   # [stream] staging_size, used only when the staging path is forced, and [textures] staging_size
 gpu/render      = 34 MiB   # from [render] below, per the arithmetic there
 gpu/textures    = 64 MiB   # 1024 texture tiles of 64 KiB ([textures] page_count)
 
@@ -43,7 +43,7 @@ max_string_bytes = 1 MiB
 [textures]
 format           = rgba8
 page_count       = 1024   # the texture tile pool (gpu/textures): the tiles of a textured sample model at its close-up mips, with the mip tails
-staging_size     = 32 MiB # the tiles' belt into the atlas images (gpu/staging): 512 slots, so 128 tile loads a frame (frames_in_flight + 2 frames a slot): a textured sample's first frame
+staging_size     = 40 MiB # the tiles' belt into the atlas images (gpu/staging): 640 slots, so 160 tile loads a frame (frames_in_flight + 2 frames a slot): the textured city's first frame
 
 [report]
 max_phases       = 8

@@ -505,24 +505,29 @@ static uint32_t request_tiles(camera *c, uint32_t f, uint32_t objects, uint64_t 
         }
         for (uint32_t j = c->mat_first[ob->material - 1u]; j < c->mat_first[ob->material]; j++) {
             camera_tex *x = &c->tex[c->mtex[j].texture];
-            const uint32_t level = camera_texture_level(ob->uv_density, c->mtex[j].uv_scale, x->side, cc->px);
-            if (level >= x->tiled_levels || (x->asked & (1u << level)) != 0) {
-                continue;
-            }
-            x->asked = (uint16_t)(x->asked | (1u << level));
-            for (uint32_t k = 0; k < x->tiles[level]; k++) {
-                if ((desc->max_chunks && chunks + 1u > desc->max_chunks) ||
-                    (desc->max_requests && taken >= desc->max_requests) || taken >= c->req_cap) {
-                    return taken;
+            const uint32_t want = camera_texture_level(ob->uv_density, c->mtex[j].uv_scale, x->side, cc->px);
+            /* The level and the next coarser one: the trilinear blend's
+             * other level, and the one the pixels farther than the object's
+             * nearest point (or seen at a slant) sample. */
+            for (uint32_t level = want; level <= want + 1u && level < x->tiled_levels; level++) {
+                if ((x->asked & (1u << level)) != 0) {
+                    continue;
                 }
-                chunks++;
-                trace_req *r = &c->reqs[taken++];
-                memset(r, 0, sizeof *r);
-                r->frame = f;
-                r->id = x->first_chunk + x->first[level] + k;
-                r->kind = TRACE_CHUNK;
-                r->priority = (uint8_t)(obj.priority / 2u);
-                r->partition = TRACE_PARTITION_DEFAULT;
+                x->asked = (uint16_t)(x->asked | (1u << level));
+                for (uint32_t k = 0; k < x->tiles[level]; k++) {
+                    if ((desc->max_chunks && chunks + 1u > desc->max_chunks) ||
+                        (desc->max_requests && taken >= desc->max_requests) || taken >= c->req_cap) {
+                        return taken;
+                    }
+                    chunks++;
+                    trace_req *r = &c->reqs[taken++];
+                    memset(r, 0, sizeof *r);
+                    r->frame = f;
+                    r->id = x->first_chunk + x->first[level] + k;
+                    r->kind = TRACE_CHUNK;
+                    r->priority = (uint8_t)(obj.priority / 2u);
+                    r->partition = TRACE_PARTITION_DEFAULT;
+                }
             }
         }
     }

@@ -15,8 +15,10 @@
  * for the last frames, after slc_vulkan_wait_frame.
  *
  * The view: the built-in camera's (camera_get_view: its eye and direction,
- * aspect from --size); with --trace, which carries no camera, a fixed
- * overview of the scene's bounds (camera_overview).
+ * aspect from --size), its requests measured against the frame drawn
+ * (camera_desc.height_px: the frame's height unless --view-height); with
+ * --trace, which carries no camera, a fixed overview of the scene's bounds
+ * (camera_overview).
  *
  * Memory: the renderer's block is allocated before streaming starts and
  * charged by the renderer to `cpu/render`, its buffers to `gpu/render`; a
@@ -213,6 +215,16 @@ static int parse_args(int argc, char **argv, run_args *a, render_opts *ro)
         if (ro->width == 0 || ro->height == 0 || ro->width > RENDER_SIZE_LIMIT || ro->height > RENDER_SIZE_LIMIT) {
             return cli_usage_error(ME, RENDER_USAGE, "--size '%s': width and height must each be in 1..%u", ro->size,
                                    RENDER_SIZE_LIMIT);
+        }
+    }
+    /* The camera's screen-space error and texel density, measured against
+     * the frame drawn: the textures it asks for are the levels the shader
+     * samples at that size, the geometry the levels that size needs. */
+    if (!a->view_height_set) {
+        if (ro->size != NULL) {
+            a->o.cam.height_px = ro->height;
+        } else {
+            a->o.view_from_frame = 1;
         }
     }
     if (strcmp(a->o.backend, "host") == 0) {

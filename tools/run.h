@@ -56,6 +56,10 @@ typedef struct run_opts {
                                  * sluice render --reference's); profile_path still names it as an input */
     const tool_profile_sections *sections; /* with profile: its [render] and [quality] (NULL: none declared) */
     camera_desc cam;
+    /* sluice render without --size or --view-height: the camera measures
+     * against the frame the profile's [render] declares (else the
+     * renderer's default), the frame drawn. */
+    int view_from_frame;
     int json;
     int allow_load_failures;
     int mmap;                 /* map the pack; by default it is read through pread (platform.h: faults) */
@@ -69,8 +73,8 @@ typedef struct run_opts {
  * until run_args_finish turns them into opts. */
 typedef struct run_args {
     run_opts o;
-    int backend, path, workers_set;
-    uint64_t frames, workers, budget_us;
+    int backend, path, workers_set, view_height_set;
+    uint64_t frames, workers, budget_us, view_height;
     double sse;
 } run_args;
 

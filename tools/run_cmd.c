@@ -176,6 +176,16 @@ size_t run_args_table(run_args *a, cli_opt *table, size_t cap)
          .bad = "{opt} '{value}': expected pixels above 0",
          .arg = "PX",
          .help = "the camera's screen-space error threshold in pixels (default 1)"},
+        {.name = "--view-height",
+         .kind = CLI_OPT_U64,
+         .dest = &a->view_height,
+         .min = 1,
+         .max = 65536,
+         .bad = "{opt} '{value}': expected pixels in 1..{max}",
+         .seen = &a->view_height_set,
+         .arg = "PX",
+         .help = "the frame height the camera's screen-space error and texel\n"
+                 "density are measured in (default 1080; sluice render: its frame's)"},
         {.name = "--save-trace",
          .kind = CLI_OPT_STRING,
          .dest = &o->save_trace,
@@ -257,6 +267,7 @@ int run_args_finish(run_args *a, const char *me, const char *usage)
     o->cam.path = (camera_path)a->path;
     o->cam.frames = (uint32_t)a->frames;
     o->cam.sse_px = (float)a->sse;
+    o->cam.height_px = a->view_height_set ? (uint32_t)a->view_height : 0u;
     o->workers = a->workers_set ? (int64_t)a->workers : -1;
     o->frame_budget_ns = a->budget_us * 1000u;
     if (o->pack_path == NULL) {
@@ -961,6 +972,9 @@ static int run_open_workload(run *r)
 {
     int rc;
     camera_desc cam = r->o.cam;
+    if (cam.height_px == 0 && r->o.view_from_frame) {
+        cam.height_px = r->sections.render.height ? r->sections.render.height : SLC_RENDER_DEFAULT_HEIGHT;
+    }
     cam.max_requests = r->prof.queue_capacity;
     cam.max_chunks = r->prof.queue_capacity;
     if ((rc = workload_open(&r->wl, r->me, r->o.trace_path, &cam, r->pack, r->pack_name)) != CLI_OK) {

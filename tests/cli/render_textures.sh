@@ -4,7 +4,8 @@
 # texture pool. A 1 MiB textured city (rgba8, and bc1), 8 frames of the orbit
 # camera at 160x90 under PROFILE, every run with --validate (a message from
 # the validation layer fails it):
-#   - the texture pool's line (its eviction log hash) is the same on the
+#   - the texture pool's line (its eviction log hash, `run --view-height
+#     90` measuring the camera against render's 90-pixel frame) is the same on the
 #     host backend, on the Vulkan backend (its tiles in an atlas image, as
 #     the run's backend line says) and
 #     in `sluice render` with --workers 0 and 2, whose PNGs are byte for
@@ -33,11 +34,11 @@ for fmt in rgba8 bc1; do
 done
 pack=$out/rgba8.pack
 # shellcheck disable=SC2086 # $opts is a list of options
-"$@" run "$pack" $opts --backend host > "$out/host.log" 2> "$out/host.err" || fail "run host: $(cat "$out/host.err")"
+"$@" run "$pack" $opts --view-height 90 --backend host > "$out/host.log" 2> "$out/host.err" || fail "run host: $(cat "$out/host.err")"
 want=$(grep '^texture pool:' "$out/host.log")
 [ -n "$want" ] || fail "run on the host printed no texture pool line"
 # shellcheck disable=SC2086
-"$@" run "$pack" $opts --backend vulkan > "$out/vk.log" 2> "$out/vk.err" || fail "run vulkan: $(cat "$out/vk.err")"
+"$@" run "$pack" $opts --view-height 90 --backend vulkan > "$out/vk.log" 2> "$out/vk.err" || fail "run vulkan: $(cat "$out/vk.err")"
 [ "$(grep '^texture pool:' "$out/vk.log")" = "$want" ] || fail "vulkan: $(grep '^texture pool:' "$out/vk.log"), host: $want"
 grep -Eq '^backend: vulkan \(.*\); texture tiles in 1 atlas image of rgba8 \(128x128 texels a page, 1 a layer\) through a [0-9]+-slot belt' \
     "$out/vk.log" || fail "vulkan: no atlas image in $(grep '^backend:' "$out/vk.log")"
@@ -74,7 +75,7 @@ grep -v '^staging_size *= *[0-9]* MiB *# the tiles' "$profile" > "$out/nobelt.pr
 ! grep -q "the tiles' belt" "$out/nobelt.profile" || fail "the tile belt is still in $out/nobelt.profile"
 nb="--frames 8 --camera orbit --validate --profile $out/nobelt.profile"
 # shellcheck disable=SC2086
-"$@" run "$pack" $nb --backend host > "$out/nb-host.log" 2>&1 || fail "run host, no belt: $(cat "$out/nb-host.log")"
+"$@" run "$pack" $nb --view-height 90 --backend host > "$out/nb-host.log" 2>&1 || fail "run host, no belt: $(cat "$out/nb-host.log")"
 # shellcheck disable=SC2086
 render nb "$pack" "$@" render "$pack" $nb --size 160x90 --every 3 -o "$out/nb"
 [ "$(grep '^texture pool:' "$out/nb.log")" = "$(grep '^texture pool:' "$out/nb-host.log")" ] ||

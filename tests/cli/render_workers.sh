@@ -5,7 +5,8 @@
 # written (0, 3, 6) and the last (7): with --workers 0, 1 and 2 every PNG and
 # the contact sheet are byte for byte the same (cmp), and the eviction log
 # hash each render prints is the one `sluice run` prints for the same
-# options on the Vulkan backend. Each run has --validate: a message from the
+# options on the Vulkan backend (--view-height 90: render's camera measures
+# against the 90-pixel frame it draws). Each run has --validate: a message from the
 # validation layer fails it, and none may appear on stderr.
 set -u
 out=$1
@@ -17,7 +18,7 @@ pack=$out/city.pack
 "$@" pack --synthetic city --size 1MiB --seed 3 -o "$pack" > "$out/pack.log" 2>&1 || fail "pack: $(cat "$out/pack.log")"
 opts="--frames 8 --camera orbit --validate"
 
-"$@" run "$pack" $opts --backend vulkan --workers 0 > "$out/run.log" 2> "$out/run.err" || fail "run: exit $?: $(cat "$out/run.err")"
+"$@" run "$pack" $opts --view-height 90 --backend vulkan --workers 0 > "$out/run.log" 2> "$out/run.err" || fail "run: exit $?: $(cat "$out/run.err")"
 want=$(grep '^eviction log:' "$out/run.log")
 [ -n "$want" ] || fail "run printed no eviction log line"
 

@@ -188,7 +188,7 @@ printf '%s\n' "$msg" | grep -Fq "stream: pinned chunk 20 (a texture's mip tail) 
 msg=$("$@" budget fit "$out/tiles20.profile" "$out/rgba8.pack" --camera fly --frames 16 2>&1)
 rc=$?
 [ "$rc" -eq 4 ] || fail "fit, 20 texture pages: exit code $rc, expected 4: $msg"
-printf '%s\n' "$msg" | grep -Eq "^texture pool: 20 pages, 4 pinned \(mip tails of 4 textures\); working set worst [0-9]+ at frame [0-9]+, in flight worst [0-9]+ over frames [0-9]+\.\.[0-9]+; 1104 tile requests " ||
+printf '%s\n' "$msg" | grep -Eq "^texture pool: 20 pages, 4 pinned \(mip tails of 4 textures\); working set worst [0-9]+ at frame [0-9]+, in flight worst [0-9]+ over frames [0-9]+\.\.[0-9]+; 1440 tile requests " ||
     fail "fit, 20 texture pages: no texture pool line: $msg"
 printf '%s\n' "$msg" | grep -q "^verdict: holds only with fallback$" || fail "fit, 20 texture pages: $msg"
 printf '%s\n' "$msg" | grep -Eq "^  texture pool working set: frame 0, chunk [0-9]+ \(texture [0-9] 'facade [01] colour', level [0-9]+, tile [0-9]+\): [0-9]+ pages, has 20 " ||
@@ -199,7 +199,7 @@ import json, sys
 r = json.load(sys.stdin)
 t = r["texture_pool"]
 assert t["textures"] == 4 and t["pages"] == 20 and t["pinned"] == 4 and t["working_set"]["worst"] > 20, t
-assert r["tile_requests"] == 1104, r["tile_requests"]
+assert r["tile_requests"] == 1440, r["tile_requests"]
 b = r["breaks"]
 assert b["texture_working_set"]["limit"] == 20 and b["texture_pinned"] is None and b["texture_pool_missing"] is False, b
 assert r["verdict"] == "holds only with fallback", r["verdict"]
@@ -223,7 +223,7 @@ printf '%s\n' "$msg" | grep -Fq "stream: pinning the mip tails of 4 textures nee
 # pinned, its tile requests): OPT loads no more than any policy, and each
 # pool policy's replay loads exactly what the stream loads into the texture
 # pool with that policy. The replay has no upload cap: the default
-# profile's tile belt is large enough that the tile cap (128 loads a
+# profile's tile belt is large enough that the tile cap (160 loads a
 # frame) defers no tile of this workload.
 sed 's/^page_count       = 1024 .*/page_count = 100/' "$profiles/default.profile" > "$out/tiles100.profile"
 msg=$("$@" bench evict "$out/rgba8.pack" --profile "$out/tiles100.profile" --camera fly --frames 60 --json 2>&1) ||
@@ -267,7 +267,7 @@ printf '%s\n' "$msg" | grep -Eq "^tiles +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ 
     fail "bench stream: no tiles row: $msg"
 
 # A profile with no texture pool cannot stream a pack with textures.
-grep -v -e '^page_count       = 1024 ' -e '^staging_size     = 32 MiB ' "$profiles/default.profile" > "$out/notiles.profile"
+grep -v -e '^page_count       = 1024 ' -e '^staging_size     = 40 MiB ' "$profiles/default.profile" > "$out/notiles.profile"
 msg=$("$@" budget fit "$out/notiles.profile" "$out/rgba8.pack" --camera fly --frames 4 2>&1)
 rc=$?
 [ "$rc" -eq 5 ] || fail "fit, no texture pool: exit code $rc, expected 5: $msg"
@@ -291,23 +291,23 @@ printf '%s\n' "$msg" | grep -Fq "stream: the pack has 4 textures, but profile 'd
 
 # The tile cap: a 1 MiB tile belt holds 4 tile loads a frame
 # (1 MiB / (2 frames in flight + 2) / 64 KiB): the first frame starts 4 of
-# the 98 tiles it asks for, on the host backend as on Vulkan, and fit says
+# the 130 tiles it asks for, on the host backend as on Vulkan, and fit says
 # the workload needs deferral, naming the request that passed the cap.
-sed 's/^staging_size     = 32 MiB .*/staging_size = 1 MiB/' "$profiles/default.profile" > "$out/tilecap.profile"
+sed 's/^staging_size     = 40 MiB .*/staging_size = 1 MiB/' "$profiles/default.profile" > "$out/tilecap.profile"
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/tilecap.profile" --backend host --camera fly --frames 1 2>&1) ||
     fail "run, tile cap 4: $msg"
 printf '%s\n' "$msg" | grep -Eq "^texture pool: .*; 4 tile loads started, " || fail "run, tile cap 4: $msg"
 msg=$("$@" budget fit "$out/tilecap.profile" "$out/rgba8.pack" --camera fly --frames 16 2>&1)
 rc=$?
 [ "$rc" -eq 4 ] || fail "fit, tile cap 4: exit code $rc, expected 4: $msg"
-printf '%s\n' "$msg" | grep -Eq "^new tiles: worst 98 at frame 0, tile cap 4 a frame \(\[textures\] staging_size\)$" ||
+printf '%s\n' "$msg" | grep -Eq "^new tiles: worst 130 at frame 0, tile cap 4 a frame \(\[textures\] staging_size\)$" ||
     fail "fit, tile cap 4: $msg"
-printf '%s\n' "$msg" | grep -Eq "^  tile upload: frame 0, chunk [0-9]+ \(texture [0-9]+ '.*', level 0, tile [0-9]+\): 98 new tiles, tile cap 4 a frame" ||
+printf '%s\n' "$msg" | grep -Eq "^  tile upload: frame 0, chunk [0-9]+ \(texture [0-9]+ '.*', level 0, tile [0-9]+\): 130 new tiles, tile cap 4 a frame" ||
     fail "fit, tile cap 4: no tile upload break: $msg"
 printf '%s\n' "$msg" | grep -q "^verdict: needs deferral$" || fail "fit, tile cap 4: $msg"
 # A belt of one page holds less than a page for each of the 4 frames a
 # slot stays taken: the stream refuses to start, and fit says so.
-sed 's/^staging_size     = 32 MiB .*/staging_size = 64 KiB/' "$profiles/default.profile" > "$out/tilecap0.profile"
+sed 's/^staging_size     = 40 MiB .*/staging_size = 64 KiB/' "$profiles/default.profile" > "$out/tilecap0.profile"
 msg=$("$@" run "$out/rgba8.pack" --profile "$out/tilecap0.profile" --backend host --frames 1 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] || fail "run, a one-page tile belt: exit code $rc, expected 1: $msg"

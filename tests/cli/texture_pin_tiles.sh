@@ -25,10 +25,10 @@ profile() { # PAGES FILE
 }
 profile "$chunks" "$out/all.profile"
 msg=$("$@" budget check "$out/all.profile") || fail "budget check: $msg"
-printf '%s\n' "$msg" | grep -q "^textures: rgba8; pool $chunks pages x 64 KiB = .*, eviction lru; every tile pinned at create; staging 32 MiB into atlas images, 128 tile loads a frame$" ||
+printf '%s\n' "$msg" | grep -q "^textures: rgba8; pool $chunks pages x 64 KiB = .*, eviction lru; every tile pinned at create; staging 40 MiB into atlas images, 160 tile loads a frame$" ||
     fail "budget check: $msg"
 msg=$("$@" budget check "$out/all.profile" --json) || fail "budget check --json: $msg"
-printf '%s\n' "$msg" | grep -q "^  \"textures\": {\"format\": \"rgba8\", \"page_count\": $chunks, \"eviction\": \"lru\", \"pin_tiles\": true, \"staging_size\": 33554432},$" ||
+printf '%s\n' "$msg" | grep -q "^  \"textures\": {\"format\": \"rgba8\", \"page_count\": $chunks, \"eviction\": \"lru\", \"pin_tiles\": true, \"staging_size\": 41943040},$" ||
     fail "budget check --json: $msg"
 msg=$("$@" budget header "$out/all.profile") || fail "budget header: $msg"
 printf '%s\n' "$msg" | grep -q '^    .texture_pin_tiles = 1u,$' || fail "budget header: $msg"
