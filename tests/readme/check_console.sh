@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# check_console.sh SLUICE SOURCE_DIR WORK_DIR FILE.md: runs every ```console
-# block of FILE.md and compares what it prints with what the file shows.
+# check_console.sh SLUICE SOURCE_DIR WORK_DIR FILE.md [SAMPLES_DIR]: runs
+# every ```console block of FILE.md and compares what it prints with what
+# the file shows. A block opened with ```console samples uses the glTF
+# sample models (the Khronos glTF-Sample-Models layout): it runs only when
+# SAMPLES_DIR is given, linked into WORK_DIR as samples/, and then only
+# such blocks run (the samples' own test; the file's test checks the rest).
 #
 # In such a block a line "$ COMMAND" is a command, run with bash in WORK_DIR
 # (emptied first; the source tree's budgets/, docs/ and tests/ linked into
@@ -13,9 +17,15 @@
 # produced again by each run of this test, and a figure that changes fails
 # it, naming the file's line.
 set -u
-sluice_bin=$1 src=$2 work=$3 doc=$4
+sluice_bin=$1 src=$2 work=$3 doc=$4 samples=${5:-}
 rm -rf "$work" && mkdir -p "$work" || exit 1
 ln -s "$src/budgets" "$work/budgets" && ln -s "$src/docs" "$work/docs" && ln -s "$src/tests" "$work/tests" || exit 1
+opening='```console'
+if [ -n "$samples" ]; then
+    [ -d "$samples" ] || { echo "$doc: no samples folder $samples" >&2; exit 1; }
+    ln -s "$samples" "$work/samples" || exit 1
+    opening='```console samples'
+fi
 sluice() { "$sluice_bin" "$@"; }
 export -f sluice
 export sluice_bin
@@ -63,7 +73,7 @@ n=0
 while IFS= read -r line || [ -n "$line" ]; do
     n=$((n + 1))
     if [ "$in_block" -eq 0 ]; then
-        if [ "$line" = '```console' ]; then
+        if [ "$line" = "$opening" ]; then
             in_block=1 blocks=$((blocks + 1))
         fi
         continue
