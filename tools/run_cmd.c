@@ -458,7 +458,7 @@ static int open_vulkan_store(run *r, keep_log *why)
  * device cannot hold them (the format is not sampled, a budget or the
  * heap has no room; a notice says why): the caller keeps the tiles in host
  * memory. */
-static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g, uint32_t texel)
+static int open_vulkan_texture_store(run *r, uint32_t texel)
 {
     slc_pool_spec spec;
     slc_pool_spec_from_profile(&r->prof, SLC_POOL_TEXTURES, &spec);
@@ -475,18 +475,7 @@ static int open_vulkan_texture_store(run *r, const slc_vulkan_info *g, uint32_t 
     memset(&why, 0, sizeof why);
     d.log = (slc_logger){keep_log_fn, &why};
     slc_vulkan_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.instance = g->instance;
-    dev.physical_device = g->physical_device;
-    dev.device = g->device;
-    dev.queue = g->queue;
-    dev.queue_family = g->queue_family;
-    dev.api_version = g->api_version;
-    dev.timeline_semaphore = g->timeline ? VK_TRUE : VK_FALSE;
-    dev.memory_budget = g->memory_budget ? VK_TRUE : VK_FALSE;
-    dev.storage_buffer_array_dynamic_indexing = g->storage_dynamic_indexing ? VK_TRUE : VK_FALSE;
-    dev.texture_compression_bc = g->texture_compression_bc ? VK_TRUE : VK_FALSE;
-    dev.texture_compression_astc_ldr = g->texture_compression_astc_ldr ? VK_TRUE : VK_FALSE;
+    slc_vulkan_get_device_info(r->vk, &dev);
     size_t size = 0;
     if ((r->tex_vk_mem = vulkan_memory(r, &d, "texture", &size)) == NULL) {
         return CLI_FAILED;
@@ -565,16 +554,11 @@ static int open_store(run *r)
      * them. */
     if (rc == CLI_OK) {
 #ifdef SLUICE_HAVE_VULKAN
-        slc_vulkan_info g;
-        memset(&g, 0, sizeof g);
-        if (r->vk != NULL) {
-            slc_vulkan_get_info(r->vk, &g);
-        }
         slc_pack_texture first;
         rc = 1;
         if (r->vk != NULL && slc_pool_kind_declared(&r->prof, SLC_POOL_TEXTURES) &&
             slc_pack_texture_count(r->pack) > 0 && slc_pack_read_texture(r->pack, 0, &first) == SLC_OK) {
-            rc = open_vulkan_texture_store(r, &g, first.format);
+            rc = open_vulkan_texture_store(r, first.format);
         }
         if (rc == 1)
 #endif

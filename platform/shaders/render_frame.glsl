@@ -14,7 +14,8 @@ layout(std140, set = 0, binding = 4) uniform Frame {
     vec4 object_palette[8];
     uvec4 tex_params;     // x: first word of the texture records in the tables, y: texture pool pages an atlas
                           // image, z: blocks a page's row, w: the atlas's SLC_PACK_TEXEL_* (0: none bound)
-    uvec4 tex_atlas_layout; // x: pages a layer (one above the other), y: a page's height in texels
+    uvec4 tex_atlas_layout; // x: pages a layer (one above the other), y: a page's height in texels,
+                            // z: the format's block side in texels, w: its 32-bit words
 };
 
 // A draw's info word (RD_INFO_* in platform/src/render_internal.h).

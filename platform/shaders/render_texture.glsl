@@ -28,14 +28,10 @@ float mat_float(uint m, uint f) { return uintBitsToFloat(mat_word(m, f)); }
 #ifdef SLC_TEXTURES
 float srgb_to_linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
 
-// The atlas format's block (SLC_PACK_TEXEL_*: 1 rgba8, 2 bc1, 3 bc3, 4-6
-// astc 4x4, 6x6, 8x8): texels a side, 32-bit words.
-uint block_side()
-{
-    uint f = tex_params.w;
-    return f == 1u ? 1u : f == 5u ? 6u : f == 6u ? 8u : 4u;
-}
-uint block_words() { return tex_params.w == 1u ? 1u : tex_params.w == 2u ? 2u : 4u; }
+// The atlas format's block (slc_pack_texel_block, from the host): texels
+// a side, 32-bit words.
+uint block_side() { return tex_atlas_layout.z; }
+uint block_words() { return tex_atlas_layout.w; }
 
 // Texel (x, y) of a region `width` texels wide starting at word `base` of
 // `page`: its block's place in the page's layer, decoded by the device;

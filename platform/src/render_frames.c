@@ -178,12 +178,14 @@ slc_status slc_render_begin(slc_render *r, uint64_t frame, const slc_render_view
         f->lod_palette[i][3] = f->object_palette[i][3] = 1.0f;
     }
     f->textures[0] = r->material_count * RD_MATERIAL_WORDS;
-    f->textures[1] = r->tex_pages_per_segment;
-    f->textures[2] = r->tex_page_blocks;
-    f->textures[3] = r->tex_texel;
-    f->atlas[0] = r->tex_pages_per_layer;
-    f->atlas[1] = r->tex_page_height;
-    f->atlas[2] = f->atlas[3] = 0;
+    const slc_vulkan *t = r->tex_vk; /* its atlas images' layout, or none bound */
+    f->textures[1] = t != NULL ? t->pages_per_segment : 1u;
+    f->textures[2] = t != NULL ? t->page_blocks : 0u;
+    f->textures[3] = t != NULL ? t->image_texel : 0u;
+    f->atlas[0] = t != NULL ? t->pages_per_layer : 1u;
+    f->atlas[1] = t != NULL ? t->page_height : 0u;
+    f->atlas[2] = t != NULL ? t->block_width : 1u; /* square blocks: rgba8 1, BC 4, ASTC 4, 6 or 8 */
+    f->atlas[3] = t != NULL ? t->block_bytes / 4u : 1u;
     memset(sl->host.map + r->off_counters, 0, sizeof(rd_counters));
     memset(sl->host.map + r->off_entries, 0xFF, (size_t)r->tex_entries * 4u); /* RD_ENTRY_NONE */
     sl->texture_chunks = 0;

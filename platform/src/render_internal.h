@@ -70,7 +70,7 @@ typedef struct rd_frame {
     float object_palette[RD_PALETTE][4];
     uint32_t textures[4]; /* the first word of the texture records in the tables, texture pool pages an atlas
                            * image, blocks a page's row, the atlas's SLC_PACK_TEXEL_* (0: none bound) */
-    uint32_t atlas[4];    /* pages a layer, a page's height in texels, 0, 0 */
+    uint32_t atlas[4];    /* pages a layer, a page's height in texels, the block's side in texels and words */
 } rd_frame;
 _Static_assert(sizeof(rd_frame) == 64 + 16 + 16 + 96 + 16 + 128 + 128 + 16 + 16, "rd_frame: std140 without padding");
 
@@ -163,9 +163,8 @@ struct slc_render {
      * own, or 1: the page pool's first, never read), the tables, and each
      * texture's chunks (the indirection table has an entry for each chunk
      * of each texture, in texture order). */
-    slc_vulkan *tex_vk; /* the texture pool's atlas images, NULL: none bound */
-    uint32_t tex_segments, tex_pages_per_segment, tex_page_blocks, tex_texel;
-    uint32_t tex_pages_per_layer, tex_page_height;
+    slc_vulkan *tex_vk;    /* the texture pool's atlas images, NULL: none bound */
+    uint32_t tex_segments; /* the atlas images bound (1, a placeholder, without tex_vk) */
     VkSampler tex_sampler; /* immutable, nearest: the atlas images are read with texelFetch */
     uint32_t texture_count, material_count, tex_entries;
     uint32_t *tex_first_chunk, *tex_chunk_count;

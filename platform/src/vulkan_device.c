@@ -932,6 +932,26 @@ void slc_vulkan_get_segment(const slc_vulkan *vk, uint32_t index, slc_vulkan_seg
     out->mapped = g->mapped;
 }
 
+void slc_vulkan_get_device_info(const slc_vulkan *vk, slc_vulkan_device_info *out)
+{
+    SLC_ASSERT(vk != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->instance = vk->instance;
+    out->physical_device = vk->physical;
+    out->device = vk->device;
+    out->queue = vk->queue;
+    out->queue_family = vk->family;
+    out->api_version = vk->api_version;
+    out->timeline_semaphore = vk->timeline ? VK_TRUE : VK_FALSE;
+    out->memory_budget = vk->memory_budget_used ? VK_TRUE : VK_FALSE;
+    out->multi_draw_indirect = vk->multi_draw_indirect ? VK_TRUE : VK_FALSE;
+    out->storage_buffer_array_dynamic_indexing = vk->storage_dynamic_indexing ? VK_TRUE : VK_FALSE;
+    out->shader_draw_parameters = vk->draw_parameters ? VK_TRUE : VK_FALSE;
+    out->sampled_image_array_dynamic_indexing = vk->sampled_dynamic_indexing ? VK_TRUE : VK_FALSE;
+    out->texture_compression_bc = vk->texture_bc ? VK_TRUE : VK_FALSE;
+    out->texture_compression_astc_ldr = vk->texture_astc ? VK_TRUE : VK_FALSE;
+}
+
 void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out)
 {
     SLC_ASSERT(vk != NULL && out != NULL);

@@ -211,6 +211,12 @@ struct slc_vulkan {
     PFN_vkWaitSemaphores wait_semaphores;
 };
 
+/* Array layers of atlas image segment g: pages_per_layer pages each. */
+static inline uint32_t slc__vk_segment_layers(const slc_vulkan *vk, const vk_segment *g)
+{
+    return (g->page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
+}
+
 /* vulkan_log.c: names an object for debuggers and capture tools
  * (RenderDoc, Android GPU Inspector) through VK_EXT_debug_utils, and opens
  * and closes a labelled region of a command buffer; each does nothing when

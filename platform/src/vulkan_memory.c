@@ -200,6 +200,42 @@ static slc_status build_belt(slc_vulkan *vk, const VkPhysicalDeviceMemoryPropert
     return s;
 }
 
+/* Segment i of a pool split into segments of pps pages: its pages, their
+ * bytes; segment_count counts it (teardown destroys what was made). */
+static void place_segment(slc_vulkan *vk, uint32_t i, uint32_t pps)
+{
+    vk_segment *g = &vk->segments[i];
+    g->first_page = i * pps;
+    g->page_count = vk->page_count - g->first_page < pps ? vk->page_count - g->first_page : pps;
+    g->size = (VkDeviceSize)g->page_count * vk->page_size;
+    vk->segment_count = i + 1u;
+}
+
+/* The pool's total bytes (what: "the page pool needs", "the atlas images
+ * need") against the heap of vk->pool_type, then charged to its budget. */
+static slc_status reserve_pool(slc_vulkan *vk, const VkPhysicalDeviceMemoryProperties *mp,
+                               const VkPhysicalDeviceMemoryBudgetPropertiesEXT *bp, uint64_t total, const char *needs,
+                               const char *what)
+{
+    vk->pool_heap = mp->memoryTypes[vk->pool_type].heapIndex;
+    const char *source;
+    uint64_t avail = heap_available(vk, mp, bp, vk->pool_heap, &source);
+    vk->heap_available = avail;
+    if (total > avail) {
+        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
+                           "vulkan: %s %llu bytes (%u pages of %u bytes) but memory heap %u (%s, %llu bytes) has %llu "
+                           "bytes available (%s)",
+                           needs, (unsigned long long)total, vk->page_count, vk->page_size, vk->pool_heap,
+                           heap_kind(mp, vk->pool_heap), (unsigned long long)mp->memoryHeaps[vk->pool_heap].size,
+                           (unsigned long long)avail, source);
+    }
+    slc_status s = charge(vk, vk->pool_id, total, what);
+    if (s == SLC_OK) {
+        vk->pool_charged = vk->budgets != NULL ? total : 0u;
+    }
+    return s;
+}
+
 /* The layers' shape: page_size bytes of the format's blocks, as square
  * as a power of two allows (blocks a row the larger half). */
 static void layer_shape(slc_vulkan *vk)
@@ -277,20 +313,16 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
     uint32_t bits = ~0u;
     uint64_t total = 0;
     for (uint32_t i = 0; i < (uint32_t)count; i++) {
+        place_segment(vk, i, (uint32_t)pps);
         vk_segment *g = &vk->segments[i];
-        g->first_page = i * (uint32_t)pps;
-        g->page_count = vk->page_count - g->first_page < (uint32_t)pps ? vk->page_count - g->first_page : (uint32_t)pps;
-        g->size = (VkDeviceSize)g->page_count * vk->page_size;
-        vk->segment_count = i + 1u;
         VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
         ii.imageType = VK_IMAGE_TYPE_2D;
         ii.format = vk->image_format;
-        const uint32_t image_layers = (g->page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
         ii.extent.width = vk->page_width;
         ii.extent.height = vk->page_height * vk->pages_per_layer;
         ii.extent.depth = 1;
         ii.mipLevels = 1;
-        ii.arrayLayers = image_layers;
+        ii.arrayLayers = slc__vk_segment_layers(vk, g);
         ii.samples = VK_SAMPLE_COUNT_1_BIT;
         ii.tiling = VK_IMAGE_TILING_OPTIMAL;
         ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
@@ -318,23 +350,10 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
     }
     vk->unified = false;
     vk->pool_type = (uint32_t)t;
-    vk->pool_heap = mp->memoryTypes[t].heapIndex;
-    const char *source;
-    uint64_t avail = heap_available(vk, mp, bp, vk->pool_heap, &source);
-    vk->heap_available = avail;
-    if (total > avail) {
-        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
-                           "vulkan: the atlas images need %llu bytes (%u pages of %u bytes) but memory heap %u (%s, "
-                           "%llu bytes) has %llu bytes available (%s)",
-                           (unsigned long long)total, vk->page_count, vk->page_size, vk->pool_heap,
-                           heap_kind(mp, vk->pool_heap), (unsigned long long)mp->memoryHeaps[vk->pool_heap].size,
-                           (unsigned long long)avail, source);
-    }
-    slc_status s = charge(vk, vk->pool_id, total, "atlas images");
+    slc_status s = reserve_pool(vk, mp, bp, total, "the atlas images need", "atlas images");
     if (s != SLC_OK) {
         return s;
     }
-    vk->pool_charged = vk->budgets != NULL ? total : 0u;
     for (uint32_t i = 0; i < vk->segment_count; i++) {
         vk_segment *g = &vk->segments[i];
         VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -357,7 +376,7 @@ static slc_status build_images(slc_vulkan *vk, const VkPhysicalDeviceLimits *lim
         vi.format = vk->image_format;
         vi.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
         vi.subresourceRange.levelCount = 1;
-        vi.subresourceRange.layerCount = (g->page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
+        vi.subresourceRange.layerCount = slc__vk_segment_layers(vk, g);
         before = slc__vk_refusals(vk);
         r = vk->vkd.vkCreateImageView(vk->device, &vi, &vk->cb, &g->view);
         if (r != VK_SUCCESS) {
@@ -379,18 +398,6 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
     const VkPhysicalDeviceLimits *lim = &p2.properties.limits;
     vk->atom = lim->nonCoherentAtomSize != 0 ? lim->nonCoherentAtomSize : 1u;
 
-    /* Segments: as large as one allocation and one storage buffer range may
-     * be (or the desc's override), in whole pages. */
-    uint64_t seg = m3.maxMemoryAllocationSize;
-    const char *limit = "maxMemoryAllocationSize";
-    if (lim->maxStorageBufferRange < seg) {
-        seg = lim->maxStorageBufferRange;
-        limit = "maxStorageBufferRange";
-    }
-    if (vk->max_segment_size != 0 && vk->max_segment_size < seg) {
-        seg = vk->max_segment_size;
-        limit = "the desc's max_segment_size";
-    }
     VkPhysicalDeviceMemoryBudgetPropertiesEXT bp = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
     VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
@@ -403,6 +410,18 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
         return build_images(vk, lim, m3.maxMemoryAllocationSize, mp, &bp);
     }
 
+    /* Segments: as large as one allocation and one storage buffer range may
+     * be (or the desc's override), in whole pages. */
+    uint64_t seg = m3.maxMemoryAllocationSize;
+    const char *limit = "maxMemoryAllocationSize";
+    if (lim->maxStorageBufferRange < seg) {
+        seg = lim->maxStorageBufferRange;
+        limit = "maxStorageBufferRange";
+    }
+    if (vk->max_segment_size != 0 && vk->max_segment_size < seg) {
+        seg = vk->max_segment_size;
+        limit = "the desc's max_segment_size";
+    }
     uint64_t pps = seg / vk->page_size;
     if (pps == 0) {
         return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_UNSUPPORTED,
@@ -429,11 +448,8 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
     uint32_t bits = ~0u;
     uint64_t total = 0;
     for (uint32_t i = 0; i < (uint32_t)count; i++) {
+        place_segment(vk, i, (uint32_t)pps);
         vk_segment *g = &vk->segments[i];
-        g->first_page = i * (uint32_t)pps;
-        g->page_count = vk->page_count - g->first_page < (uint32_t)pps ? vk->page_count - g->first_page : (uint32_t)pps;
-        g->size = (VkDeviceSize)g->page_count * vk->page_size;
-        vk->segment_count = i + 1u;
         VkMemoryRequirements req;
         slc_status s = create_buffer(vk, g->size, usage, &g->buffer, &req);
         if (s != SLC_OK) {
@@ -467,29 +483,16 @@ slc_status slc__vk_build_pool(slc_vulkan *vk)
                            vk->device_name);
     }
     vk->pool_type = (uint32_t)t;
-    vk->pool_heap = mp->memoryTypes[t].heapIndex;
     bool coherent = (mp->memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0 &&
                     (vk->flags & SLC_VULKAN_FLUSH_ALWAYS) == 0;
     if (vk->unified) {
         vk->coherent = coherent;
     }
 
-    const char *source;
-    uint64_t avail = heap_available(vk, mp, &bp, vk->pool_heap, &source);
-    vk->heap_available = avail;
-    if (total > avail) {
-        return slc__vk_log(vk, SLC_LOG_ERROR, SLC_E_DEVICE_MEMORY,
-                           "vulkan: the page pool needs %llu bytes (%u pages of %u bytes) but memory heap %u (%s, %llu "
-                           "bytes) has %llu bytes available (%s)",
-                           (unsigned long long)total, vk->page_count, vk->page_size, vk->pool_heap,
-                           heap_kind(mp, vk->pool_heap), (unsigned long long)mp->memoryHeaps[vk->pool_heap].size,
-                           (unsigned long long)avail, source);
-    }
-    slc_status s = charge(vk, vk->pool_id, total, "page pool");
+    slc_status s = reserve_pool(vk, mp, &bp, total, "the page pool needs", "page pool");
     if (s != SLC_OK) {
         return s;
     }
-    vk->pool_charged = vk->budgets != NULL ? total : 0u;
 
     for (uint32_t i = 0; i < vk->segment_count; i++) {
         vk_segment *g = &vk->segments[i];

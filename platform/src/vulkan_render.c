@@ -856,10 +856,10 @@ static slc_status fill_tables(slc_render *r)
         if (s != SLC_OK) {
             return slc__rd_log(&r->log, s, "render: texture %u cannot be read (%s)", i, slc_status_name(s));
         }
-        if (r->tex_vk != NULL && t.format != r->tex_texel) {
-            return slc__rd_log(&r->log, SLC_E_UNSUPPORTED,
-                               "render: texture %u is %s, but the texture pool's atlas images are %s", i,
-                               slc_pack_texel_format_name(t.format), slc_pack_texel_format_name(r->tex_texel));
+        if (r->tex_vk != NULL && t.format != r->tex_vk->image_texel) {
+            return slc__rd_log(
+                &r->log, SLC_E_UNSUPPORTED, "render: texture %u is %s, but the texture pool's atlas images are %s", i,
+                slc_pack_texel_format_name(t.format), slc_pack_texel_format_name(r->tex_vk->image_texel));
         }
         /* Checked at open: the layout is one the format allows. */
         memset(&lay, 0, sizeof lay);
@@ -1046,11 +1046,6 @@ static void start(slc_render *r, const slc_render_desc *desc, slc_vulkan *vk, co
     r->tex_entries = slc_pack_texture_chunk_count(pack);
     r->tex_vk = desc->textures;
     r->tex_segments = r->tex_vk != NULL ? r->tex_vk->segment_count : 1u;
-    r->tex_pages_per_segment = r->tex_vk != NULL ? r->tex_vk->pages_per_segment : 1u;
-    r->tex_page_blocks = r->tex_vk != NULL ? r->tex_vk->page_blocks : 0u;
-    r->tex_texel = r->tex_vk != NULL ? r->tex_vk->image_texel : 0u;
-    r->tex_pages_per_layer = r->tex_vk != NULL ? r->tex_vk->pages_per_layer : 1u;
-    r->tex_page_height = r->tex_vk != NULL ? r->tex_vk->page_height : 0u;
 }
 
 uint64_t slc_render_device_bytes(const slc_render_desc *desc, const slc_pack *pack, slc_vulkan *vk)

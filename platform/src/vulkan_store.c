@@ -350,6 +350,22 @@ static void record_copies(slc_vulkan *vk, VkCommandBuffer cmd, bool release);
 static slc_status begin_cmd(slc_vulkan *vk, VkCommandBuffer cmd);
 static slc_status end_cmd(slc_vulkan *vk, VkCommandBuffer cmd);
 
+/* The queued copies are submitted, behind marker value (0: already
+ * executed): their slots are freed once it completes, their pages take new
+ * copies, the images are laid out. Under the lock. */
+static void copies_submitted_locked(slc_vulkan *vk, uint64_t value)
+{
+    for (uint32_t i = 0; i < vk->copy_count; i++) {
+        const vk_copy *c = &vk->copies[i];
+        vk->slot_state[c->slot] = value;
+        vk->page_copy[c->page] = 0;
+        vk->bytes_copied += c->size;
+    }
+    vk->copies_submitted += vk->copy_count;
+    vk->copy_count = 0;
+    vk->images_laid_out = true;
+}
+
 /* Before the first submit (the pins a stream loads at create, which may be
  * more than the belt holds), a full belt is emptied there and then: its
  * queued copies are submitted on the frame queue and waited for, and
@@ -380,15 +396,7 @@ static slc_status flush_before_first_submit_locked(slc_vulkan *vk)
     if (r != VK_SUCCESS) {
         return slc__vk_fail(vk, "vkQueueWaitIdle (copies before the first frame)", r, before);
     }
-    for (uint32_t i = 0; i < vk->copy_count; i++) {
-        const vk_copy *c = &vk->copies[i];
-        vk->slot_state[c->slot] = 0; /* done: free as the ring reaches it */
-        vk->page_copy[c->page] = 0;
-        vk->bytes_copied += c->size;
-    }
-    vk->copies_submitted += vk->copy_count;
-    vk->copy_count = 0;
-    vk->images_laid_out = true;
+    copies_submitted_locked(vk, 0); /* done: free as the ring reaches them */
     vk->early_flushes++;
     return poll_locked(vk);
 }
@@ -549,9 +557,8 @@ static void record_image_copies(slc_vulkan *vk, VkCommandBuffer cmd)
     VkImageMemoryBarrier *ib = vk->image_barriers;
     if (!vk->images_laid_out) {
         for (uint32_t seg = 0; seg < vk->segment_count; seg++) {
-            const uint32_t layers = (vk->segments[seg].page_count + vk->pages_per_layer - 1u) / vk->pages_per_layer;
-            layer_barrier(&ib[0], vk->segments[seg].image, 0, layers, VK_IMAGE_LAYOUT_UNDEFINED, read, 0,
-                          VK_ACCESS_SHADER_READ_BIT);
+            layer_barrier(&ib[0], vk->segments[seg].image, 0, slc__vk_segment_layers(vk, &vk->segments[seg]),
+                          VK_IMAGE_LAYOUT_UNDEFINED, read, 0, VK_ACCESS_SHADER_READ_BIT);
             vk->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, WHOLE_STAGES, 0, 0, NULL, 0, NULL, 1,
                                          ib);
         }
@@ -772,15 +779,7 @@ static slc_status op_submit(void *self, uint64_t frame)
     if (vk->copy_count != 0 || (vk->image_texel != 0 && !vk->images_laid_out)) {
         s = submit_copies_locked(vk, (uint32_t)(vk->submissions % (vk->frames + 1u)), value);
         if (s == SLC_OK) {
-            for (uint32_t i = 0; i < vk->copy_count; i++) {
-                const vk_copy *c = &vk->copies[i];
-                vk->slot_state[c->slot] = value;
-                vk->page_copy[c->page] = 0;
-                vk->bytes_copied += c->size;
-            }
-            vk->copies_submitted += vk->copy_count;
-            vk->copy_count = 0;
-            vk->images_laid_out = true;
+            copies_submitted_locked(vk, value);
         }
     } else {
         s = submit_marker_locked(vk, NULL, 0, VK_NULL_HANDLE, value);

@@ -706,12 +706,21 @@ static void test_textures_pool(void **state)
 
 /* base with gpu/textures and a texture pool of 16 pages (lines 32, 33),
  * then lines (from line 34) appended; the length. */
-static size_t with_texture_pool(const char *pool, const char *lines)
+/* The base with gpu/staging at `gpu_staging`, a 1 MiB gpu/textures and
+ * then pool and lines ([textures] at line 32). */
+static size_t with_textures_at(const char *gpu_staging, const char *pool, const char *lines)
 {
-    size_t n = edited("gpu/staging = 16 MiB\n", "gpu/staging = 8 MiB\ngpu/textures = 1 MiB\n");
+    char repl[96];
+    snprintf(repl, sizeof repl, "gpu/staging = %s\ngpu/textures = 1 MiB\n", gpu_staging);
+    size_t n = edited("gpu/staging = 16 MiB\n", repl);
     int m = snprintf(text + n, sizeof text - n, "%s%s", pool, lines);
     assert_true(m > 0 && n + (size_t)m < sizeof text);
     return n + (size_t)m;
+}
+
+static size_t with_texture_pool(const char *pool, const char *lines)
+{
+    return with_textures_at("8 MiB", pool, lines);
 }
 
 /* [textures] pin_tiles: 0 or 1 (default 0), compared by slc_profile_equal,
@@ -741,18 +750,6 @@ static void test_texture_pin_tiles(void **state)
                     "page_count is 0)");
 }
 
-/* The base with gpu/staging at `gpu_staging`, a 1 MiB gpu/textures and
- * then `textures` ([textures] at line 32). */
-static size_t with_texture_staging(const char *gpu_staging, const char *textures)
-{
-    char repl[96];
-    snprintf(repl, sizeof repl, "gpu/staging = %s\ngpu/textures = 1 MiB\n", gpu_staging);
-    size_t n = edited("gpu/staging = 16 MiB\n", repl);
-    int m = snprintf(text + n, sizeof text - n, "%s", textures);
-    assert_true(m > 0 && n + (size_t)m < sizeof text);
-    return n + (size_t)m;
-}
-
 /* [textures] staging_size: the tiles' own belt (default 0: none), in the
  * texture pool's spec, compared by slc_profile_equal, charged to
  * gpu/staging with [stream] staging_size; it caps the tile loads a frame
@@ -764,7 +761,7 @@ static void test_texture_staging_size(void **state)
     (void)state;
     slc_profile p, q;
     slc_profile_diag d;
-    size_t n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 1 MiB\n");
+    size_t n = with_textures_at("9 MiB", "", "[textures]\npage_count = 16\nstaging_size = 1 MiB\n");
     if (slc_profile_parse(text, n, "t.profile", &p, &d) != SLC_OK) {
         fail_msg("%s", d.message);
     }
@@ -797,15 +794,15 @@ static void test_texture_staging_size(void **state)
     assert_int_equal(slc_stream_get_tile_cap(&q, 0, 64, NULL, &pages), SLC_OK);
     assert_int_equal(pages, 64);
 
-    n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 2 MiB\n");
+    n = with_textures_at("9 MiB", "", "[textures]\npage_count = 16\nstaging_size = 2 MiB\n");
     expect_error_in("above gpu/staging", n, SLC_E_PROFILE_RANGE, 34,
                     "t.profile:34: [textures] staging_size: 2 MiB with [stream] staging_size 8 MiB is above budget "
                     "gpu/staging 9 MiB");
-    n = with_texture_staging("9 MiB", "[textures]\npage_count = 16\nstaging_size = 4 KiB\n");
+    n = with_textures_at("9 MiB", "", "[textures]\npage_count = 16\nstaging_size = 4 KiB\n");
     expect_error_in("below a page", n, SLC_E_PROFILE_RANGE, 34,
                     "t.profile:34: [textures] staging_size: 4 KiB is below page_size 64 KiB, so no tile could ever be "
                     "staged");
-    n = with_texture_staging("9 MiB", "[textures]\nstaging_size = 1 MiB\n");
+    n = with_textures_at("9 MiB", "", "[textures]\nstaging_size = 1 MiB\n");
     expect_error_in("no pool", n, SLC_E_PROFILE_RANGE, 33,
                     "t.profile:33: [textures] staging_size: 1 MiB, but there is no texture pool to stage tiles for "
                     "([textures] page_count is 0)");

@@ -1466,13 +1466,9 @@ static void test_textures_on_another_device_or_out_of_order(void **state)
     slc_vulkan_info gi;
     slc_vulkan_get_info(f.vk, &gi);
     slc_vulkan_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.instance = gi.instance;
-    dev.physical_device = gi.physical_device;
-    dev.device = gi.device;
-    dev.queue = gi.queue;
-    dev.queue_family = gi.queue_family;
-    dev.api_version = gi.api_version;
+    slc_vulkan_get_device_info(f.vk, &dev);
+    assert_true(dev.device == gi.device && dev.queue == gi.queue && dev.queue_family == gi.queue_family);
+    assert_true(dev.transfer_queue == VK_NULL_HANDLE && dev.get_instance_proc_addr == NULL);
     osize = slc_vulkan_footprint(&od);
     omem = aligned_alloc(SLC_VULKAN_ALIGN, (osize + 63u) & ~(size_t)63u);
     assert_non_null(omem);

@@ -453,21 +453,28 @@ static void *backend_memory(const slc_vulkan_desc *d, size_t *size)
     return mem;
 }
 
-/* Adopts the test's device with desc; the memory is returned in *mem. */
-static slc_vulkan *adopt(slc_vulkan_desc *d, void **mem)
+/* Adopts the test's device, as dev describes it, with desc; the memory is
+ * returned in *mem. */
+static slc_vulkan *adopt_with(slc_vulkan_desc *d, const slc_vulkan_device_info *dev, void **mem)
 {
     if (fence_mode) {
         d->flags |= SLC_VULKAN_NO_TIMELINE;
     }
     size_t size;
     *mem = backend_memory(d, &size);
-    slc_vulkan_device_info dev = vk_test_device_info();
     slc_vulkan *vk;
-    slc_status s = slc_vulkan_adopt(*mem, size, d, &dev, &vk);
+    slc_status s = slc_vulkan_adopt(*mem, size, d, dev, &vk);
     if (s != SLC_OK) {
         fail_msg("slc_vulkan_adopt: %s", slc_status_name(s));
     }
     return vk;
+}
+
+/* The same, the device described as vk_test_device_info does. */
+static slc_vulkan *adopt(slc_vulkan_desc *d, void **mem)
+{
+    const slc_vulkan_device_info dev = vk_test_device_info();
+    return adopt_with(d, &dev, mem);
 }
 
 static void release(slc_vulkan *vk, void *mem)
@@ -1468,15 +1475,10 @@ static void test_atlas_images_take_pages_through_the_belt(void **state)
         d.max_segment_size = 8u * PAGE; /* three images: 8, 8 and 4 layers */
         d.budgets = b;
         d.log = vk_test_logger(&tl);
-        if (fence_mode) {
-            d.flags |= SLC_VULKAN_NO_TIMELINE;
-        }
-        size_t size;
-        void *mem = backend_memory(&d, &size);
         slc_vulkan_device_info dev = vk_test_device_info();
         dev.texture_compression_bc = t_bc ? VK_TRUE : VK_FALSE; /* the application enabled it */
-        slc_vulkan *vk = NULL;
-        assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_OK);
+        void *mem;
+        slc_vulkan *vk = adopt_with(&d, &dev, &mem);
         slc_vulkan_info info;
         slc_vulkan_get_info(vk, &info);
         assert_false(info.unified);
@@ -1564,14 +1566,8 @@ static void test_atlas_pages_share_a_layer(void **state)
     d.page_count = 2u * layers + 5u; /* three pages a layer */
     d.staging_size = 8u * page;
     d.image_texel = SLC_PACK_TEXEL_RGBA8;
-    if (fence_mode) {
-        d.flags |= SLC_VULKAN_NO_TIMELINE;
-    }
-    size_t size;
-    void *mem = backend_memory(&d, &size);
-    slc_vulkan_device_info dev = vk_test_device_info();
-    slc_vulkan *vk = NULL;
-    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_OK);
+    void *mem;
+    slc_vulkan *vk = adopt(&d, &mem);
     slc_vulkan_info info;
     slc_vulkan_get_info(vk, &info);
     assert_int_equal(info.page_width, 32);

@@ -415,6 +415,13 @@ slc_status slc_vulkan_wait_frame(slc_vulkan *vk, uint64_t frame, uint64_t timeou
 void slc_vulkan_get_segment(const slc_vulkan *vk, uint32_t index, slc_vulkan_segment *out);
 
 void slc_vulkan_get_info(const slc_vulkan *vk, slc_vulkan_info *out);
+
+/* What slc_vulkan_adopt needs to build another backend on vk's device (a
+ * texture pool beside the page pool): its instance, physical device,
+ * device and frame queue, the API version, and the features enabled on
+ * the device as vk knows them; no transfer queue, and the Vulkan loader
+ * volk finds. O(1). */
+void slc_vulkan_get_device_info(const slc_vulkan *vk, slc_vulkan_device_info *out);
 void slc_vulkan_get_stats(slc_vulkan *vk, slc_vulkan_stats *out);
 
 /* The VkAllocationCallbacks the backend passes (charging `cpu/driver`), for
