@@ -1254,15 +1254,11 @@ static void test_host_only_profile_is_refused(void **state)
     free(mem);
 }
 
-/* Every refusal point of the driver budget, on the adopted device: each init
- * either succeeds or fails with the budget named, and nothing stays charged. */
-static void test_driver_budget_refusals_leave_nothing(void **state)
+/* Every cpu/driver limit below the peak adopt takes with d refuses it,
+ * naming the budget, leaking nothing and leaving every budget at zero;
+ * the peak itself is enough. Returns the refusals. */
+static int sweep_driver_budget(slc_vulkan_desc d, const char *what)
 {
-    (void)state;
-    slc_vulkan_desc d = {0};
-    d.page_count = 8;
-    d.placement = SLC_VULKAN_PLACEMENT_STAGING;
-    d.staging_size = 4u * PAGE;
     slc_budgets *b = budgets(64 * MiB, 512 * MiB, 64 * MiB);
     d.budgets = b;
     void *mem;
@@ -1272,7 +1268,7 @@ static void test_driver_budget_refusals_leave_nothing(void **state)
     uint64_t peak = vs.driver_peak;
     release(vk, mem);
     assert_true(peak > 0);
-    printf("adopt (staging) takes %llu bytes of driver host memory at its peak\n", (unsigned long long)peak);
+    printf("adopt (%s) takes %llu bytes of driver host memory at its peak\n", what, (unsigned long long)peak);
     size_t size;
     mem = backend_memory(&d, &size);
     slc_vulkan_device_info dev = vk_test_device_info();
@@ -1286,8 +1282,8 @@ static void test_driver_budget_refusals_leave_nothing(void **state)
         tl.quiet = true;
         slc_status s = slc_vulkan_adopt(mem, size, &d, &dev, &vk);
         if (s == SLC_OK) {
-            fail_msg("adopt succeeded with cpu/driver at %llu bytes, below its peak of %llu", (unsigned long long)limit,
-                     (unsigned long long)peak);
+            fail_msg("adopt (%s) succeeded with cpu/driver at %llu bytes, below its peak of %llu", what,
+                     (unsigned long long)limit, (unsigned long long)peak);
         }
         assert_int_equal(s, SLC_E_BUDGET_REFUSED);
         assert_non_null(strstr(tl.last_error, "the cpu/driver budget refused"));
@@ -1298,10 +1294,30 @@ static void test_driver_budget_refusals_leave_nothing(void **state)
     atomic_store(&oom_expected, false);
     b = budgets(peak, 512 * MiB, 64 * MiB);
     d.budgets = b;
+    d.log = (slc_logger){0};
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_OK);
     slc_vulkan_deinit(vk);
     expect_budgets_back_to_zero(b);
     free(mem);
+    return refused;
+}
+
+/* Every refusal point of the driver budget, on the adopted device: each init
+ * either succeeds or fails with the budget named, and nothing stays charged;
+ * for staging buffers and atlas images alike (their images, views and
+ * memory refused in turn). */
+static void test_driver_budget_refusals_leave_nothing(void **state)
+{
+    (void)state;
+    slc_vulkan_desc d = {0};
+    d.page_count = 8;
+    d.placement = SLC_VULKAN_PLACEMENT_STAGING;
+    d.staging_size = 4u * PAGE;
+    int refused = sweep_driver_budget(d, "staging");
+    d.placement = SLC_VULKAN_PLACEMENT_AUTO;
+    d.image_texel = SLC_PACK_TEXEL_RGBA8;
+    d.max_segment_size = 4u * PAGE; /* two atlas images */
+    refused += sweep_driver_budget(d, "atlas images");
     printf("driver budget: %d refused adoptions, every one clean\n", refused);
     expect_no_validation_messages();
 }
@@ -1621,6 +1637,12 @@ static void test_atlas_images_refusals(void **state)
     assert_string_equal(tl.last_error, "vulkan: invalid desc: image_texel is set with placement UNIFIED, but atlas "
                                        "images are written through the staging belt");
     d.placement = SLC_VULKAN_PLACEMENT_AUTO;
+    d.max_segment_size = PAGE - 1u; /* not one page an image */
+    assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
+    assert_null(vk);
+    assert_string_equal(tl.last_error, "vulkan: an atlas image may hold no layer of 1 pages of 65536 bytes (the desc's "
+                                       "max_segment_size)");
+    d.max_segment_size = 0;
     d.image_texel = SLC_PACK_TEXEL_BC3;
     dev.texture_compression_bc = VK_FALSE; /* the device has it, the application did not say it enabled it */
     assert_int_equal(slc_vulkan_adopt(mem, size, &d, &dev, &vk), SLC_E_UNSUPPORTED);
